@@ -1,0 +1,23 @@
+"""faketensor: fake (metadata-only) NumPy/CuPy arrays and a mode stack.
+
+``import faketensor as ft``; see README.md for the tour.
+"""
+from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
+from ._storage import FakeCudaDevice, FakeStorage
+from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
+from ._wrapped import WrappedArray, unwrap, wrap
+from . import kernels  # noqa: F401  (registers every kernel)
+from . import _runner  # noqa: F401  (installs the default dispatch)
+from .meta_utils import Converter, to_fake
+from .modes import FakeMode, MemoryStats, Mode, TraceEntry
+from .modes import patching as _patching
+
+_patching.install()
+
+__all__ = [
+    "FakeArray", "FakeFlags", "FakeStorage", "FakeCudaDevice", "WrappedArray",
+    "DataDependentError", "UnsupportedOperationError", "MetadataMismatchError",
+    "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
+    "FakeMode", "Mode", "MemoryStats", "TraceEntry",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,501 @@
+"""FakeArray: an ndarray's metadata with no data, and the protocol hooks it shares with WrappedArray."""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, Iterator
+
+import numpy as np
+
+from . import _dispatch
+from ._dispatch import dispatch, method_op
+from ._errors import DataDependentError
+from ._storage import FakeCudaDevice, FakeStorage, parse_device
+
+_NO_DATA_HINT = (
+    "Cannot copy out of fake array; no data! Use ft.materialize(x, fill=...) to make "
+    "a real array with the same layout."
+)
+
+# ndarray methods that only need metadata; they go through the dispatcher.
+DISPATCHED_METHODS = (
+    "all", "any", "argmax", "argmin", "argpartition", "argsort", "astype", "byteswap",
+    "choose", "clip", "compress", "conj", "conjugate", "copy", "cumprod", "cumsum",
+    "diagonal", "dot", "fill", "flatten", "max", "mean", "min", "nonzero", "partition",
+    "prod", "put", "ravel", "repeat", "reshape", "resize", "round", "searchsorted",
+    "setflags", "sort", "squeeze", "std", "sum", "swapaxes", "take", "trace", "transpose",
+    "var", "view", "getfield", "setfield", "to_device", "__getitem__", "__setitem__",
+    "__copy__", "__deepcopy__", "__contains__",
+)
+
+_BINARY = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
+    "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
+    "lshift": np.left_shift, "rshift": np.right_shift, "and": np.bitwise_and,
+    "or": np.bitwise_or, "xor": np.bitwise_xor, "matmul": np.matmul,
+}
+_COMPARE = {"lt": np.less, "le": np.less_equal, "eq": np.equal, "ne": np.not_equal,
+            "gt": np.greater, "ge": np.greater_equal}
+_UNARY = {"neg": np.negative, "pos": np.positive, "abs": np.absolute, "invert": np.invert}
+
+
+class ArrayHooks:
+    """Operators, ndarray methods and the NumPy protocols, all routed to ``dispatch``.
+
+    Subclasses define ``_hook_types(args, kwargs)``: the array types taking part in a call.
+    """
+
+    __slots__ = ()
+    __array_priority__ = 1000
+    __hash__ = None  # type: ignore[assignment]
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        func = ufunc if method == "__call__" else getattr(ufunc, method)
+        return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return dispatch(func, tuple(types), args, kwargs)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[Any]:
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def __divmod__(self, other):
+        return dispatch(np.divmod, self._hook_types((self, other), None), (self, other), {})
+
+    def __rdivmod__(self, other):
+        return dispatch(np.divmod, self._hook_types((other, self), None), (other, self), {})
+
+
+def _binary(ufunc):
+    def fwd(self, other):
+        if getattr(other, "__array_ufunc__", 0) is None:
+            return NotImplemented
+        return dispatch(ufunc, self._hook_types((self, other), None), (self, other), {})
+
+    def rev(self, other):
+        if getattr(other, "__array_ufunc__", 0) is None:
+            return NotImplemented
+        return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
+
+    def inplace(self, other):
+        kwargs = {"out": (self,)}
+        return dispatch(ufunc, self._hook_types((self, other), None), (self, other), kwargs)
+
+    return fwd, rev, inplace
+
+
+def _unary(ufunc):
+    def op(self):
+        return dispatch(ufunc, self._hook_types((), None), (self,), {})
+    return op
+
+
+def _method(name):
+    op = method_op(name)
+
+    def meth(self, *args, **kwargs):
+        return dispatch(op, self._hook_types(args, kwargs), (self,) + args, kwargs)
+
+    meth.__name__ = name
+    meth.__qualname__ = f"ArrayHooks.{name}"
+    meth.__doc__ = f"ndarray.{name} through the faketensor dispatcher."
+    return meth
+
+
+for _n, _u in _BINARY.items():
+    _f, _r, _i = _binary(_u)
+    setattr(ArrayHooks, f"__{_n}__", _f)
+    setattr(ArrayHooks, f"__r{_n}__", _r)
+    setattr(ArrayHooks, f"__i{_n}__", _i)
+for _n, _u in _COMPARE.items():
+    setattr(ArrayHooks, f"__{_n}__", _binary(_u)[0])
+for _n, _u in _UNARY.items():
+    setattr(ArrayHooks, f"__{_n}__", _unary(_u))
+for _n in DISPATCHED_METHODS:
+    setattr(ArrayHooks, _n, _method(_n))
+del _n, _u, _f, _r, _i
+
+
+class FakeFlags:
+    """``ndarray.flags`` for a fake: attribute and ``flags["C_CONTIGUOUS"]`` style access."""
+
+    __slots__ = ("_a",)
+    _KEYS = {
+        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+        "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+        "WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
+        "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+        "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+        "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray",
+    }
+
+    def __init__(self, a: "FakeArray") -> None:
+        self._a = a
+
+    @property
+    def c_contiguous(self) -> bool:
+        return self._a._contiguity()[0]
+
+    @property
+    def f_contiguous(self) -> bool:
+        return self._a._contiguity()[1]
+
+    @property
+    def owndata(self) -> bool:
+        return self._a._base is None
+
+    @property
+    def writeable(self) -> bool:
+        return self._a._writeable
+
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        self._a._set_writeable(bool(value))
+
+    @property
+    def aligned(self) -> bool:
+        return self._a._aligned()
+
+    writebackifcopy = False
+
+    @property
+    def fnc(self) -> bool:
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self) -> bool:
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self) -> bool:
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self) -> bool:
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self) -> bool:
+        return self.behaved and self.f_contiguous and not self.c_contiguous
+
+    def __getitem__(self, key: str) -> bool:
+        try:
+            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
+        except (KeyError, AttributeError):
+            raise KeyError(f"Unknown flag {key!r}") from None
+
+    def __setitem__(self, key: str, value: bool) -> None:
+        if self._KEYS.get(key.upper()) != "writeable":
+            raise KeyError(f"Unknown or read-only flag {key!r}")
+        self.writeable = value
+
+    def __repr__(self) -> str:
+        return "\n".join(
+            f"  {k} : {getattr(self, v)}" for k, v in
+            (("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
+             ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"),
+             ("WRITEBACKIFCOPY", "writebackifcopy")))
+
+
+def contiguity(shape: tuple, strides: tuple, itemsize: int) -> tuple[bool, bool]:
+    """NumPy's C and F contiguity flags: length-1 axes ignored, any empty axis makes both true."""
+    if 0 in shape:
+        return True, True
+    c = True
+    sd = itemsize
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if s != sd:
+                c = False
+                break
+            sd *= n
+    f = True
+    sd = itemsize
+    for n, s in zip(shape, strides):
+        if n != 1:
+            if s != sd:
+                f = False
+                break
+            sd *= n
+    return c, f
+
+
+class FakeArray(ArrayHooks):
+    """An array with shape, dtype, strides, storage and flags, but no data."""
+
+    __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
+                 "_writeable", "_warn_on_write", "_cf", "__weakref__")
+
+    # --- basic attributes -------------------------------------------------
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self.shape) * self.dtype.itemsize
+
+    @property
+    def flags(self) -> FakeFlags:
+        return FakeFlags(self)
+
+    @property
+    def base(self):
+        return self._base
+
+    @property
+    def device(self):
+        d = self.storage.device
+        return "cpu" if d == "cpu" else FakeCudaDevice(int(d[5:]))
+
+    @property
+    def fake_device(self) -> str:
+        return self.storage.device
+
+    @property
+    def T(self) -> "FakeArray":
+        return self.transpose()
+
+    @property
+    def mT(self) -> "FakeArray":
+        return dispatch(np.matrix_transpose, _fake_types, (self,), {})
+
+    @property
+    def real(self) -> "FakeArray":
+        return dispatch(np.real, _fake_types, (self,), {})
+
+    @property
+    def imag(self) -> "FakeArray":
+        return dispatch(np.imag, _fake_types, (self,), {})
+
+    @property
+    def __array_interface__(self):
+        raise NotImplementedError(_NO_DATA_HINT)
+
+    # --- internals used by flags ------------------------------------------
+    def _contiguity(self) -> tuple[bool, bool]:
+        cf = self._cf
+        if cf is None:
+            cf = self._cf = contiguity(self.shape, self.strides, self.dtype.itemsize)
+        return cf
+
+    def _aligned(self) -> bool:
+        align = self.dtype.alignment
+        if align <= 1:
+            return True
+        check = self.storage_offset
+        if self.storage.alignment % align:
+            check |= self.storage.alignment
+        for n, s in zip(self.shape, self.strides):
+            if n > 1:
+                check |= s
+            elif n == 0:
+                return True
+        return check % align == 0
+
+    def _set_writeable(self, value: bool) -> None:
+        if value and not self._writeable:
+            owner = self._base
+            if isinstance(owner, FakeArray) and not owner._writeable:
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
+            if self._warn_on_write is None:  # broadcast_to: never writeable
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
+        self._writeable = value
+        if value:
+            self._warn_on_write = False
+
+    # --- values are not available -----------------------------------------
+    def __array__(self, dtype=None, copy=None):
+        raise NotImplementedError(_NO_DATA_HINT)
+
+    def _needs_data(self, what: str, kind=None):
+        n = self.size
+        if kind is not None and n != 1:
+            if kind is ValueError:
+                if n == 0:
+                    raise ValueError("The truth value of an empty array is ambiguous. "
+                                     "Use `array.size > 0` to check that an array is not empty.")
+                raise ValueError("The truth value of an array with more than one element is "
+                                 "ambiguous. Use a.any() or a.all()")
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        raise DataDependentError(
+            f"{what} needs the values of a fake array, which has no data "
+            f"(shape={self.shape}, dtype={self.dtype})")
+
+    def item(self, *args):
+        self._needs_data("ndarray.item()")
+
+    def tolist(self):
+        self._needs_data("ndarray.tolist()")
+
+    def tobytes(self, order="C"):
+        self._needs_data("ndarray.tobytes()")
+
+    def tofile(self, *args, **kwargs):
+        self._needs_data("ndarray.tofile()")
+
+    def dump(self, *args, **kwargs):
+        self._needs_data("ndarray.dump()")
+
+    def dumps(self):
+        self._needs_data("ndarray.dumps()")
+
+    def __bool__(self) -> bool:
+        self._needs_data("bool()", ValueError)
+
+    def __float__(self) -> float:
+        self._needs_data("float()", TypeError)
+
+    def __int__(self) -> int:
+        self._needs_data("int()", TypeError)
+
+    def __complex__(self) -> complex:
+        self._needs_data("complex()", TypeError)
+
+    def __index__(self) -> int:
+        if self.dtype.kind not in "biu" or self.shape:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        self._needs_data("operator.index()")
+
+    def __reduce__(self):
+        raise TypeError("fake arrays cannot be pickled: they have no data "
+                        "(use ft.materialize first)")
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            self._needs_data("format()")
+        return repr(self)
+
+    def __repr__(self) -> str:
+        dev = self.storage.device
+        return (f"FakeArray(shape={self.shape}, dtype={self.dtype}, strides={self.strides}, "
+                f"device={dev!r})")
+
+    __str__ = __repr__
+
+
+_fake_types = (FakeArray,)
+
+
+def _fake_hook_types(args, kwargs):
+    return _fake_types
+
+
+FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[assignment]
+
+
+def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
+              offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
+    """Build a FakeArray from metadata that is already known to be valid."""
+    a = object.__new__(FakeArray)
+    a.shape = shape
+    a.dtype = dtype
+    a.strides = strides
+    a.storage = storage
+    a.storage_offset = offset
+    a._base = base
+    a._writeable = writeable
+    a._warn_on_write = False
+    a._cf = None
+    return a
+
+
+def c_strides(shape: tuple, itemsize: int) -> tuple:
+    """Dense C strides; a fresh zero-size array has all strides 0, as NumPy gives it."""
+    if 0 in shape:
+        return (0,) * len(shape)
+    strides = []
+    s = itemsize
+    for n in reversed(shape):
+        strides.append(s)
+        s *= n
+    return tuple(reversed(strides))
+
+
+def f_strides(shape: tuple, itemsize: int) -> tuple:
+    """Dense Fortran strides (all 0 for a zero-size array)."""
+    if 0 in shape:
+        return (0,) * len(shape)
+    strides = []
+    s = itemsize
+    for n in shape:
+        strides.append(s)
+        s *= n
+    return tuple(strides)
+
+
+def _norm_shape(shape) -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError(f"expected a sequence of integers or a single integer, got {shape!r}") from None
+    for n in shape:
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+    if len(shape) > 64:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(shape)}")
+    return shape
+
+
+def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeArray:
+    """A fresh fake array, as ``np.empty`` would lay it out."""
+    shape = _norm_shape(shape)
+    dt = np.dtype(dtype)
+    if order not in ("C", "F"):
+        raise ValueError("order must be one of 'C', 'F'")
+    strides = c_strides(shape, dt.itemsize) if order == "C" else f_strides(shape, dt.itemsize)
+    nbytes = math.prod(shape) * dt.itemsize
+    _check_size(nbytes)
+    return make_fake(shape, dt, strides, FakeStorage(nbytes, parse_device(device)))
+
+
+def _check_size(nbytes: int) -> None:
+    if nbytes > np.iinfo(np.intp).max:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than "
+                         "the maximum possible size.")
+
+
+def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
+                  offset: int = 0) -> FakeArray:
+    """A fake array with explicit strides over a fresh storage just big enough to hold it."""
+    shape = _norm_shape(shape)
+    strides = tuple(int(s) for s in strides)
+    if len(strides) != len(shape):
+        raise ValueError("strides, if given, must be the same length as shape")
+    dt = np.dtype(dtype)
+    lo, hi = 0, dt.itemsize
+    if 0 in shape:
+        hi = 0
+    else:
+        for n, s in zip(shape, strides):
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+    nbytes = hi - lo
+    _check_size(nbytes)
+    return make_fake(shape, dt, strides, FakeStorage(nbytes + offset, parse_device(device)),
+                     offset - lo)
+
+
+def is_fake(obj: object) -> bool:
+    """True for a FakeArray."""
+    return type(obj) is FakeArray

@@ -1,0 +1,87 @@
+"""The per-context mode stack and the one function every protocol hook calls."""
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any
+
+_DEFAULT: list = []
+_STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
+
+
+class MethodOp:
+    """An ndarray method as a callable op: ``ndarray.sum(x, ...)`` calls ``x.sum(...)``.
+
+    Modes receive these as ``func`` for method calls; calling one re-dispatches on
+    fakes and wrapped arrays and runs the real method on real arrays.
+    """
+
+    __slots__ = ("name", "op_name")
+
+    def __init__(self, name: str, owner: str = "ndarray") -> None:
+        self.name = name
+        self.op_name = f"{owner}.{name}"
+
+    def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(obj, self.name)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<op {self.op_name}>"
+
+    def __reduce__(self):
+        owner = self.op_name.split(".")[0]
+        return (method_op, (self.name, owner))
+
+
+_METHOD_OPS: dict[tuple, MethodOp] = {}
+
+
+def method_op(name: str, owner: str = "ndarray") -> MethodOp:
+    """The unique MethodOp for a method name of ``owner`` ("ndarray", "Generator", ...)."""
+    op = _METHOD_OPS.get((name, owner))
+    if op is None:
+        op = _METHOD_OPS[(name, owner)] = MethodOp(name, owner)
+    return op
+
+
+def mode_stack() -> tuple:
+    """The modes active in this context, bottom first."""
+    return _STACK.get()
+
+
+def push_mode(mode: Any, bottom: bool = False):
+    """Push a mode (FakeModes go below user modes); returns a token for pop_mode."""
+    stack = _STACK.get()
+    if bottom:
+        i = 0
+        while i < len(stack) and getattr(stack[i], "_is_fake_mode", False):
+            i += 1
+        new = stack[:i] + (mode,) + stack[i:]
+    else:
+        new = stack + (mode,)
+    return _STACK.set(new)
+
+
+def pop_mode(mode: Any, token) -> None:
+    """Undo push_mode; a mode left out of order is removed wherever it sits."""
+    try:
+        _STACK.reset(token)
+    except ValueError:  # token from another context or not the latest change
+        _STACK.set(tuple(m for m in _STACK.get() if m is not mode))
+
+
+def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+    """Hand an intercepted call to the top mode (popped while it runs), or run the default."""
+    stack = _STACK.get()
+    if stack:
+        mode = stack[-1]
+        token = _STACK.set(stack[:-1])
+        try:
+            return mode.__array_dispatch__(func, types, args, kwargs)
+        finally:
+            _STACK.reset(token)
+    return _DEFAULT[0](func, types, args, kwargs)
+
+
+def _no_runner(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+    """No mode: fakes go to the kernels, wrapped arrays to the real library (set by _runner)."""
+    raise RuntimeError("faketensor runner not initialised")

@@ -1,0 +1,62 @@
+"""Fake storages (which buffer an array lives in) and fake CUDA devices."""
+from __future__ import annotations
+
+
+class FakeStorage:
+    """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
+
+    __slots__ = ("nbytes", "device", "alignment", "_tracker", "__weakref__")
+
+    def __init__(self, nbytes: int, device: str = "cpu", alignment: int = 64) -> None:
+        self.nbytes = int(nbytes)
+        self.device = device
+        self.alignment = alignment
+        self._tracker = None
+
+    def __del__(self) -> None:
+        tracker = self._tracker
+        if tracker is not None:
+            tracker._free(self)
+
+    def __repr__(self) -> str:
+        return f"FakeStorage(nbytes={self.nbytes}, device={self.device!r})"
+
+
+class FakeCudaDevice:
+    """Stands in for ``cupy.cuda.Device(n)`` as a fake array's ``device``."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, id: int) -> None:
+        self.id = int(id)
+
+    def __eq__(self, other: object) -> bool:
+        other_id = getattr(other, "id", None)
+        return type(other_id) is int and other_id == self.id
+
+    def __hash__(self) -> int:
+        return hash(("cuda", self.id))
+
+    def __int__(self) -> int:
+        return self.id
+
+    def __repr__(self) -> str:
+        return f"<CUDA Device {self.id}>"
+
+
+def parse_device(device: object) -> str:
+    """Normalise 'cpu', 'cuda', 'cuda:1', an int or a Device-like object to 'cpu' / 'cuda:N'."""
+    if device is None or device == "cpu":
+        return "cpu"
+    if isinstance(device, str):
+        if device == "cuda":
+            return "cuda:0"
+        if device.startswith("cuda:") and device[5:].isdigit():
+            return device
+        raise ValueError(f"unknown device {device!r}; use 'cpu' or 'cuda:N'")
+    if isinstance(device, int):
+        return f"cuda:{device}"
+    dev_id = getattr(device, "id", None)
+    if isinstance(dev_id, int):
+        return f"cuda:{dev_id}"
+    raise ValueError(f"unknown device {device!r}; use 'cpu' or 'cuda:N'")

@@ -1,0 +1,329 @@
+"""Elementwise ufunc calls (``ufunc.__call__``) and the gufuncs matmul, vecdot, matvec, vecmat."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from .._errors import UnsupportedOperationError
+from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
+                     strides_in_order)
+from .operands import as_meta, check_writeable, is_fake
+from .registry import Out, register
+
+_COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
+                          np.greater_equal})
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_BUFSIZE = 8192
+_resolve_cache: dict = {}
+
+
+def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+    """The loop dtypes for operand dtypes (Python types for weak scalars), cached.
+
+    Errors are cached as (type, message) and re-raised with NumPy's exception type.
+    """
+    ck = (ufunc, keys, signature, casting)
+    try:
+        r = _resolve_cache[ck]
+    except KeyError:
+        try:
+            r = ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
+        except Exception as e:  # re-raised below with the same type
+            r = e
+        if len(_resolve_cache) > 20000:
+            _resolve_cache.clear()
+        _resolve_cache[ck] = r
+    except TypeError:  # unhashable signature
+        r = ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
+    if isinstance(r, Exception):
+        raise r
+    return r
+
+
+def check_pyint(value: int, dt: np.dtype) -> None:
+    """NumPy's OverflowError when a Python int does not fit the integer loop dtype."""
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+
+
+def split_operands(ufunc: np.ufunc, args: tuple, out: Any) -> tuple[list, list]:
+    """Inputs and the out tuple (None where the output is to be allocated)."""
+    nin, nout = ufunc.nin, ufunc.nout
+    if len(args) < nin:
+        raise TypeError(f"{ufunc.__name__}() takes from {nin} to {nin + nout} positional "
+                        f"arguments but {len(args)} were given")
+    if len(args) > nin + nout:
+        raise TypeError(f"{ufunc.__name__}() takes from {nin} to {nin + nout} positional "
+                        f"arguments but {len(args)} were given")
+    inputs = list(args[:nin])
+    outs = list(args[nin:])
+    if outs:
+        if out is not None:
+            raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+    elif out is not None:
+        if isinstance(out, tuple):
+            if len(out) != nout:
+                raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+            outs = list(out)
+        elif nout == 1:
+            outs = [out]
+        else:
+            raise TypeError("'out' must be a tuple of arrays")
+    outs += [None] * (nout - len(outs))
+    for o in outs:
+        if o is not None and not (is_fake(o) or isinstance(o, np.ndarray)):
+            raise TypeError("return arrays must be of ArrayType")
+    return inputs, outs
+
+
+def operand_key(x: Any) -> tuple[Any, Any]:
+    """(dtype key for resolve_dtypes, metadata or None for a Python scalar)."""
+    t = type(x)
+    if t is bool:
+        return np.dtype(bool), None
+    if t is int or t is float or t is complex:
+        return t, None
+    m = as_meta(x)
+    return m.dtype, m
+
+
+def _signature(ufunc: np.ufunc, dtype: Any, signature: Any) -> Any:
+    if dtype is not None:
+        if signature is not None:
+            raise TypeError("cannot specify both 'signature' and 'dtype'")
+        return (None,) * ufunc.nin + (np.dtype(dtype),) * ufunc.nout
+    if signature is None:
+        return None
+    if isinstance(signature, str):
+        return signature
+    return tuple(None if s is None else np.dtype(s) for s in signature)
+
+
+def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
+    """Loop dtypes and input metadata; checks Python ints against their loop dtype."""
+    if casting not in _CASTINGS:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got {casting!r})")
+    keys = []
+    metas = []
+    for x in inputs:
+        k, m = operand_key(x)
+        keys.append(k)
+        metas.append(m)
+    for o in outs:
+        keys.append(None if o is None else o.dtype)
+    loop = resolve_loop(ufunc, tuple(keys), _signature(ufunc, dtype, signature), casting)
+    if ufunc not in _COMPARISONS:
+        for x, k, dt in zip(inputs, keys, loop):
+            if k is int and type(x) is int:
+                check_pyint(x, dt)
+    return loop, metas
+
+
+def _where_meta(where: Any) -> Any:
+    if where is True:
+        return None
+    m = as_meta(where)
+    if not np.can_cast(m.dtype, np.bool_, "safe"):
+        raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    return m
+
+
+def _needs_copy(m: Any, dt: np.dtype) -> bool:
+    """check_for_trivial_loop: a cast or an unaligned operand needs a copy."""
+    if m.dtype != dt or not m.dtype.isnative:
+        return True
+    return not m.flags.aligned
+
+
+def _trivial_order(metas: list, loop: tuple, order: str):
+    """'C' / 'F' if NumPy's trivial single-output loop runs, else None (ufunc_object.c)."""
+    op_order = {"C": 1, "F": 2}.get(order, 0)
+    shape = None
+    for m, dt in zip(metas, loop):
+        if m is None:
+            continue
+        nd = len(m.shape)
+        if _needs_copy(m, dt) and not (nd == 0 or (nd == 1 and m.shape[0] <= _BUFSIZE)):
+            return None
+        if nd == 0:
+            continue
+        if shape is None:
+            shape = m.shape
+        elif m.shape != shape:
+            return None
+        if nd > 1:
+            c, f = m.flags.c_contiguous, m.flags.f_contiguous
+            o = (1 if c else 0) | (2 if f else 0)
+            if o == 0:
+                return None
+            if o != 3:
+                if op_order == 0:
+                    op_order = o
+                elif op_order != o:
+                    return None
+    return "F" if op_order == 2 else "C"
+
+
+def elementwise_out_strides(shape, itemsize, operand_metas, order, trivial):
+    """Strides of an output the ufunc machinery allocates."""
+    if trivial is not None:
+        return f_strides(shape, itemsize) if trivial == "F" else c_strides(shape, itemsize)
+    nd = len(shape)
+    if order == "C" or nd <= 1:
+        return c_strides(shape, itemsize)
+    if order == "F":
+        return f_strides(shape, itemsize)
+    if order == "A":
+        if all(m.flags.f_contiguous for m in operand_metas):
+            return f_strides(shape, itemsize)
+        return c_strides(shape, itemsize)
+    perm = iterator_order(shape, [(m.shape, m.strides) for m in operand_metas])
+    return strides_in_order(shape, itemsize, perm)
+
+
+_UFUNC_KW = frozenset({"out", "where", "casting", "order", "dtype", "subok", "signature",
+                       "axes", "axis", "keepdims"})
+
+
+@register("ufunc.__call__", tags=("ufunc",))
+def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
+               casting: str = "same_kind", order: str = "K", dtype: Any = None,
+               subok: bool = True, signature: Any = None, **gkw: Any) -> Any:
+    """Shape by broadcasting, dtype by NEP 50 loop resolution, strides by NpyIter's rules."""
+    if ufunc.signature is not None:
+        return gufunc_call(ufunc, *args, out=out, where=where, casting=casting, order=order,
+                           dtype=dtype, signature=signature, **gkw)
+    if gkw:
+        bad = next(iter(gkw))
+        if bad in ("axes", "axis", "keepdims"):
+            raise TypeError(f"{bad} is only valid for generalized ufuncs" if bad != "keepdims"
+                            else "keepdims is only valid for generalized ufuncs")
+        raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument '{bad}'")
+    if order is None:
+        order = "K"
+    if not isinstance(order, str) or order.upper() not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order.upper()
+    inputs, outs = split_operands(ufunc, args, out)
+    loop, metas = resolve_operands(ufunc, inputs, outs, dtype, signature, casting)
+    wm = _where_meta(where)
+    shapes = [m.shape for m in metas if m is not None]
+    if wm is not None:
+        shapes.append(wm.shape)
+    shape = broadcast_shapes(*shapes) if shapes else ()
+    nin = ufunc.nin
+    for o in outs:
+        if o is not None:
+            full = broadcast_shapes(shape, o.shape) if o.shape != shape else shape
+            if full != o.shape:
+                raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
+                                 f"doesn't match the broadcast shape {full}")
+            shape = full
+            check_writeable(o)
+    if all(o is not None for o in outs):
+        return outs[0] if len(outs) == 1 else tuple(outs)
+    trivial = None
+    in_metas = [m for m in metas if m is not None]
+    if len(outs) == 1 and wm is None:
+        trivial = _trivial_order(metas, loop[:nin], order)
+    voters = in_metas + [o for o in outs if o is not None]
+    if wm is not None:
+        voters.append(wm)
+    results = []
+    for o, dt in zip(outs, loop[nin:]):
+        if o is not None:
+            results.append(o)
+            continue
+        results.append(Out(shape, dt, elementwise_out_strides(shape, dt.itemsize, voters, order, trivial)))
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+# --- generalized ufuncs -----------------------------------------------------
+
+_sig_cache: dict = {}
+
+
+def parse_signature(sig: str) -> tuple[list, list]:
+    """'(n?,k),(k,m?)->(n?,m?)' -> ([['n?','k'], ['k','m?']], [['n?','m?']])."""
+    r = _sig_cache.get(sig)
+    if r is None:
+        ins, outs = sig.replace(" ", "").split("->")
+        grp = lambda s: [[d for d in g.split(",") if d] for g in re.findall(r"\(([^)]*)\)", s)]
+        r = _sig_cache[sig] = (grp(ins), grp(outs))
+    return r
+
+
+def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="K",
+                dtype=None, signature=None, axes=None, axis=None, keepdims=False):
+    """matmul / vecdot / matvec / vecmat and other gufuncs (default axes only)."""
+    if axes is not None or axis is not None or keepdims:
+        raise UnsupportedOperationError(ufunc, "axes=, axis= and keepdims= are not supported yet")
+    if where is not True:
+        raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument 'where'")
+    inputs, outs = split_operands(ufunc, args, out)
+    loop, metas = resolve_operands(ufunc, inputs, outs, dtype, signature, casting)
+    for i, m in enumerate(metas):
+        if m is None:
+            metas[i] = np.asarray(inputs[i])
+    in_sigs, out_sigs = parse_signature(ufunc.signature)
+    dims: dict = {}
+    missing: set = set()
+    loop_shapes = []
+    name = ufunc.__name__
+    for i, (m, sig) in enumerate(zip(metas, in_sigs)):
+        core = list(sig)
+        nd = len(m.shape)
+        required = len([d for d in core if not d.endswith("?")])
+        if nd < len(core):
+            # optional dims drop out, from the left for the first and the right for others
+            if nd < required:
+                raise ValueError(f"{name}: Input operand {i} does not have enough dimensions "
+                                 f"(has {nd}, gufunc core with signature {ufunc.signature} "
+                                 f"requires {required if required else len(core)})")
+            drop = len(core) - nd
+            for d in list(core):
+                if drop and d.endswith("?"):
+                    core.remove(d)
+                    missing.add(d)
+                    drop -= 1
+        ncore = len(core)
+        cshape = m.shape[nd - ncore:] if ncore else ()
+        loop_shapes.append(m.shape[:nd - ncore])
+        for d, n in zip(core, cshape):
+            if d in dims and dims[d] != n:
+                raise ValueError(
+                    f"{name}: Input operand {1 if i else 0} has a mismatch in its core dimension "
+                    f"{0 if d == core[0] else len(core) - 1}, with gufunc signature "
+                    f"{ufunc.signature} (size {n} is different from {dims[d]})")
+            dims[d] = n
+    lshape = broadcast_shapes(*loop_shapes)
+    out_core = tuple(dims[d] for d in out_sigs[0] if d not in missing)
+    shape = lshape + out_core
+    o = outs[0]
+    if o is not None:
+        if o.shape != shape:
+            raise ValueError(f"{name}: Output operand 0 has a mismatch in its core dimension 0, "
+                             f"with gufunc signature {ufunc.signature} (size {o.shape} is different from {shape})")
+        check_writeable(o)
+        return o
+    dt = loop[ufunc.nin]
+    nloop = len(lshape)
+    ops = []
+    for m, ls in zip(metas, loop_shapes):
+        st = m.strides[:len(ls)]
+        full_shape = (1,) * (nloop - len(ls)) + tuple(ls) + (1,) * len(out_core)
+        full_st = (0,) * (nloop - len(ls)) + tuple(st) + (0,) * len(out_core)
+        ops.append((full_shape, full_st))
+    if order in ("K", None):
+        perm = iterator_order(shape, ops) if len(shape) > 1 else list(range(len(shape)))[::-1]
+        strides = strides_in_order(shape, dt.itemsize, perm)
+    elif order.upper() == "F":
+        strides = f_strides(shape, dt.itemsize)
+    else:
+        strides = c_strides(shape, dt.itemsize)
+    return Out(shape, dt, strides)

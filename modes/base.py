@@ -1,0 +1,29 @@
+"""``Mode``: the base class for modes on the per-context stack."""
+from __future__ import annotations
+
+from typing import Any
+
+from .._dispatch import pop_mode, push_mode
+
+
+class Mode:
+    """Subclass and override ``__array_dispatch__`` to see (and change) every intercepted call.
+
+    While the handler runs this mode is off the stack, so ``func(*args, **kwargs)``
+    inside it goes to the next mode down.
+    """
+
+    _is_fake_mode = False
+
+    def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+        return func(*args, **kwargs)
+
+    def __enter__(self):
+        from . import patching
+        patching.install()
+        tokens = self.__dict__.setdefault("_tokens", [])
+        tokens.append(push_mode(self, bottom=self._is_fake_mode))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pop_mode(self, self.__dict__["_tokens"].pop())

@@ -1,0 +1,106 @@
+"""Namespace patches for the NumPy calls that never dispatch (factories, np.random, np.load).
+
+Installed once; outside any mode a patched function checks one context variable and
+calls the original. Inside a mode the call goes to the mode stack, with the patched
+function as ``func`` so a mode calling it re-dispatches to the next mode down.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any, Iterable
+
+import numpy as np
+import wrapt
+
+from .._dispatch import _STACK, dispatch
+
+NUMPY_FACTORIES = (
+    "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace",
+    "eye", "identity", "array", "asarray", "asanyarray", "ascontiguousarray",
+    "asfortranarray", "zeros_like", "ones_like", "empty_like", "full_like", "tri",
+    "indices", "load", "hanning", "hamming", "blackman", "bartlett", "kaiser",
+    "copy", "frombuffer", "fromfile", "fromiter", "require", "asarray_chkfinite",
+    "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
+)
+NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
+FFT_FACTORIES = ("fftfreq", "rfftfreq")
+# np.random: module-level functions (methods of the global RandomState) that make arrays
+RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
+                         "set_bit_generator", "default_rng", "RandomState", "Generator",
+                         "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
+                         "Philox", "SFC64", "bit_generator", "mtrand"})
+
+
+class PatchedFunction(wrapt.FunctionWrapper):
+    """A wrapt wrapper that pickles, and reports signature and docs, as the original."""
+
+    def __reduce_ex__(self, protocol: int):
+        return self.__wrapped__.__reduce_ex__(protocol)
+
+    def __reduce__(self):
+        return self.__wrapped__.__reduce__()
+
+
+def _interceptor(wrapped, instance, args, kwargs):
+    if not _STACK.get():
+        return wrapped(*args, **kwargs)
+    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
+
+
+_PATCHED: dict[int, Any] = {}
+_ORIGINALS: dict[int, Any] = {}
+_installed = False
+
+
+def patch_callable(fn: Any) -> Any:
+    """The (unique) patched version of fn."""
+    if isinstance(fn, PatchedFunction):
+        return fn
+    w = _PATCHED.get(id(fn))
+    if w is None:
+        w = PatchedFunction(fn, _interceptor)
+        _PATCHED[id(fn)] = w
+        _ORIGINALS[id(fn)] = fn  # keeps the id stable
+    return w
+
+
+def patch_names(module: Any, names: Iterable[str]) -> None:
+    """Replace module.NAME by its patched version for each name the module has."""
+    for name in names:
+        fn = getattr(module, name, None)
+        if fn is None or not callable(fn) or isinstance(fn, type):
+            continue
+        setattr(module, name, patch_callable(fn))
+
+
+def _random_names() -> list[str]:
+    rs = np.random.mtrand._rand
+    out = []
+    for name in dir(np.random):
+        if name.startswith("_") or name in RANDOM_SKIP:
+            continue
+        fn = getattr(np.random, name)
+        if getattr(fn, "__self__", None) is rs:
+            out.append(name)
+    return out
+
+
+def install() -> None:
+    """Install the NumPy (and, if imported, CuPy) patches once."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    patch_names(np, NUMPY_FACTORIES)
+    patch_names(np.fft, FFT_FACTORIES)
+    patch_names(np.random, _random_names() + ["default_rng"])
+    for hook in _EXTRA_INSTALLERS:
+        hook()
+
+
+_EXTRA_INSTALLERS: list = []
+
+
+def original(fn: Any) -> Any:
+    """The unpatched callable behind a patched one."""
+    return getattr(fn, "__wrapped__", fn) if isinstance(fn, PatchedFunction) else fn
