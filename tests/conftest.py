@@ -1,0 +1,12 @@
+import os
+import sys
+
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+settings.register_profile(
+    "ci", max_examples=int(os.environ.get("FT_EXAMPLES", "150")), deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much])
+settings.load_profile("ci")
