@@ -9,7 +9,7 @@ from ._wrapped import WrappedArray, unwrap, wrap
 from . import kernels  # noqa: F401  (registers every kernel)
 from . import _runner  # noqa: F401  (installs the default dispatch)
 from .meta_utils import Converter, to_fake
-from .modes import FakeMode, MemoryStats, Mode, TraceEntry
+from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 
 _patching.install()
@@ -18,6 +18,6 @@ __all__ = [
     "FakeArray", "FakeFlags", "FakeStorage", "FakeCudaDevice", "WrappedArray",
     "DataDependentError", "UnsupportedOperationError", "MetadataMismatchError",
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
-    "FakeMode", "Mode", "MemoryStats", "TraceEntry",
+    "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
 ]
 __version__ = "0.1.0"

@@ -283,22 +283,41 @@ def unwrap_call(func: Any, args: tuple, kwargs: dict) -> tuple:
 
 
 def run_real(func: Any, args: tuple, kwargs: dict) -> Any:
-    """Run the real NumPy/CuPy callable on unwrapped inputs and wrap what it returns."""
-    f, args, kwargs = unwrap_call(func, args, kwargs)
-    out = f(*args, **kwargs)
+    """Run the real NumPy/CuPy callable on unwrapped inputs and wrap what it returns.
+
+    An output that is a real array passed in wrapped (``out=``, in-place operators)
+    comes back as the caller's own wrapper.
+    """
+    f, rargs, rkwargs = unwrap_call(func, args, kwargs)
+    out = f(*rargs, **rkwargs)
     if out is None or type(out) in _PLAIN:
         return out
-    # in-place ops return their (real) out argument: hand back the wrapper the caller passed
-    if isinstance(out, np.ndarray) or hasattr(out, "__cuda_array_interface__"):
-        orig = kwargs.get("out") if kwargs else None
-        if orig is not None:
-            return _find_wrapper(out, func, args, kwargs) or WrappedArray(out)
-        return WrappedArray(out)
-    return rewrap(out)
+    wrappers = {id(w._array): w for w in _wrappers_in((args, kwargs), [])} if kwargs else {}
+    return _rewrap_known(out, wrappers)
 
 
-def _find_wrapper(out, func, args, kwargs):
-    return None
+def _wrappers_in(obj: Any, acc: list) -> list:
+    t = type(obj)
+    if t is WrappedArray:
+        acc.append(obj)
+    elif t is tuple or t is list:
+        for x in obj:
+            _wrappers_in(x, acc)
+    elif t is dict:
+        for x in obj.values():
+            _wrappers_in(x, acc)
+    return acc
+
+
+def _rewrap_known(obj: Any, wrappers: dict) -> Any:
+    t = type(obj)
+    if t is tuple or t is list:
+        return t(_rewrap_known(x, wrappers) for x in obj)
+    if isinstance(obj, np.ndarray) or (hasattr(obj, "__cuda_array_interface__")
+                                       and t.__module__.startswith("cupy")):
+        w = wrappers.get(id(obj))
+        return w if w is not None else WrappedArray(obj)
+    return obj
 
 
 def default_dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:

@@ -29,17 +29,23 @@ def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> 
         r = _resolve_cache[ck]
     except KeyError:
         try:
-            r = ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
+            r = _resolve(ufunc, keys, signature, casting)
         except Exception as e:  # re-raised below with the same type
             r = e
         if len(_resolve_cache) > 20000:
             _resolve_cache.clear()
         _resolve_cache[ck] = r
     except TypeError:  # unhashable signature
-        r = ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
+        r = _resolve(ufunc, keys, signature, casting)
     if isinstance(r, Exception):
         raise r
     return r
+
+
+def _resolve(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+    if signature is None:
+        return ufunc.resolve_dtypes(keys, casting=casting)
+    return ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
 
 
 def check_pyint(value: int, dt: np.dtype) -> None:
