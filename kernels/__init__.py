@@ -1,4 +1,5 @@
 """Metadata rules per operation ("meta kernels"), registered by decorator with their tags."""
 from . import registry, layout  # noqa: F401
 from . import ufuncs, creation, random, overlap  # noqa: F401
+from . import joining, linalg, misc  # noqa: F401
 from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401

@@ -1,0 +1,444 @@
+"""Joining and splitting: concatenate, the stack family, the split family, tile, repeat, append."""
+from __future__ import annotations
+
+import operator
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .layout import c_strides, like_strides, normalize_axis, strides_in_order
+from .operands import as_meta, check_writeable, is_fake, is_meta
+from .registry import Out, register
+
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+class Meta(NamedTuple):
+    """Shape, strides and dtype of an operand or of a view the kernel only reasons about."""
+
+    shape: tuple
+    strides: tuple
+    dtype: np.dtype
+    weak: Any = None  # a Python scalar's value (NEP 50 weak scalar)
+
+
+def meta_of(x: Any) -> Meta:
+    """Meta of a fake, ndarray, Python scalar (weak) or array-like."""
+    if type(x) in (int, float, complex):
+        a = np.asarray(x)
+        return Meta((), (), a.dtype, x)
+    m = as_meta(x)
+    return Meta(tuple(m.shape), tuple(m.strides), m.dtype)
+
+
+def data_of(x: Any, what: str) -> np.ndarray:
+    """The values of an argument the result's metadata depends on (a fake has none)."""
+    if is_fake(x):
+        raise DataDependentError(f"{what} depends on the values of a fake array")
+    if isinstance(x, (list, tuple)) and any(is_fake(v) for v in x):
+        raise DataDependentError(f"{what} depends on the values of a fake array")
+    return np.asarray(x)
+
+
+def sequence_metas(arrays: Any) -> list:
+    """The items of concatenate's first argument as Metas (a fake is iterated over its rows)."""
+    if is_meta(arrays):
+        m = as_meta(arrays)
+        if m.ndim == 0:
+            raise TypeError("len() of unsized object")
+        row = Meta(tuple(m.shape[1:]), tuple(m.strides[1:]), m.dtype)
+        return [row] * m.shape[0]
+    if isinstance(arrays, (str, bytes)) or not hasattr(arrays, "__len__") \
+            or not hasattr(arrays, "__getitem__"):
+        raise TypeError("The first input argument needs to be a sequence")
+    return [meta_of(x) for x in arrays]
+
+
+def result_dtype(metas: list, dtype: Any) -> np.dtype:
+    """PyArray_FindConcatenationDescriptor: dtype= as given, else the NEP 50 result type."""
+    if dtype is not None:
+        dt = np.dtype(dtype)
+        if dt.itemsize == 0 and dt.kind in "SUV":
+            raise UnsupportedOperationError(np.concatenate, "unsized flexible dtype=")
+        return dt
+    return np.result_type(*[m.weak if m.weak is not None else m.dtype for m in metas])
+
+
+def check_casting(metas: list, dt: np.dtype, casting: str) -> None:
+    """The TypeError NumPy raises when an input cannot be cast to the result dtype."""
+    for m in metas:
+        src = m.weak if m.weak is not None else m.dtype
+        if m.weak is not None and casting in ("same_kind", "unsafe"):
+            continue
+        if not np.can_cast(src, dt, casting):
+            raise TypeError(f"Cannot cast array data from {m.dtype!r} to {dt!r} according to "
+                            f"the rule {casting!r}")
+
+
+def multi_sorted_perm(metas: list, ndim: int) -> list:
+    """PyArray_CreateMultiSortedStridePerm: axes slowest first, by |stride| over all inputs.
+
+    A stable insertion sort in which only inputs with length != 1 on both axes vote and the
+    first input that votes decides (C order wins conflicts).
+    """
+    perm = list(range(ndim))
+    for i0 in range(1, ndim):
+        ipos = i0
+        j0 = perm[i0]
+        for i1 in range(i0 - 1, -1, -1):
+            j1 = perm[i1]
+            ambig = True
+            swap = False
+            for m in metas:
+                if m.shape[j0] != 1 and m.shape[j1] != 1:
+                    if abs(m.strides[j0]) <= abs(m.strides[j1]):
+                        swap = False
+                    elif ambig:
+                        swap = True
+                    ambig = False
+            if not ambig:
+                if swap:
+                    ipos = i1
+                else:
+                    break
+        if ipos != i0:
+            del perm[i0]
+            perm.insert(ipos, j0)
+    return perm
+
+
+def _check_casting_arg(casting: Any) -> None:
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe' (got {casting!r})")
+
+
+def _axis_arg(axis: Any) -> Any:
+    if axis is None:
+        return None
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
+
+
+def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> Any:
+    """The result of concatenating operands described by ``metas``."""
+    _check_casting_arg(casting)
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
+                        "were provided.")
+    if out is not None and not is_meta(out):
+        raise TypeError("'out' must be an array")
+    axis = _axis_arg(axis)
+    if not metas:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        total = sum(int(np.prod(m.shape)) for m in metas)
+        shape = (total,)
+        if out is not None:
+            if out.ndim != 1:
+                raise ValueError("Output array must be 1D")
+            if out.size != total:
+                raise ValueError("Output array is the wrong size")
+            check_casting(metas, out.dtype, casting)
+            check_writeable(out)
+            return out
+        dt = result_dtype(metas, dtype)
+        check_casting(metas, dt, casting)
+        return Out(shape, dt, c_strides(shape, dt.itemsize))
+    ndim = len(metas[0].shape)
+    if ndim == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    axis = normalize_axis(axis, ndim)
+    shape = list(metas[0].shape)
+    for i, m in enumerate(metas[1:], 1):
+        if len(m.shape) != ndim:
+            raise ValueError("all the input arrays must have same number of dimensions, but the "
+                             f"array at index 0 has {ndim} dimension(s) and the array at index "
+                             f"{i} has {len(m.shape)} dimension(s)")
+        for d in range(ndim):
+            if d == axis:
+                shape[d] += m.shape[d]
+            elif shape[d] != m.shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation "
+                                 f"axis must match exactly, but along dimension {d}, the array "
+                                 f"at index 0 has size {shape[d]} and the array at index {i} has "
+                                 f"size {m.shape[d]}")
+    shape = tuple(shape)
+    if out is not None:
+        if out.ndim != ndim:
+            raise ValueError("Output array has wrong dimensionality")
+        if tuple(out.shape) != shape:
+            raise ValueError("Output array is the wrong shape")
+        check_casting(metas, out.dtype, casting)
+        check_writeable(out)
+        return out
+    dt = result_dtype(metas, dtype)
+    check_casting(metas, dt, casting)
+    perm = multi_sorted_perm(metas, ndim)
+    return Out(shape, dt, strides_in_order(shape, dt.itemsize, perm[::-1]))
+
+
+@register(np.concatenate, tags=("copy",))
+def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
+                casting: str = "same_kind") -> Any:
+    """A fresh array laid out in the inputs' common stride order (or ``out``)."""
+    return concat_metas(sequence_metas(arrays), axis, out, dtype, casting)
+
+
+def expand(m: Meta, axis: int) -> Meta:
+    """m with a length-1 axis inserted (its stride never votes, so 0)."""
+    return Meta(m.shape[:axis] + (1,) + m.shape[axis:], m.strides[:axis] + (0,) + m.strides[axis:],
+                m.dtype, m.weak)
+
+
+def at_least(m: Meta, nd: int) -> Meta:
+    """atleast_1d / 2d / 3d: where the new length-1 axes go."""
+    n = len(m.shape)
+    if n >= nd:
+        return m
+    if n == 0:
+        return Meta((1,) * nd, (0,) * nd, m.dtype, m.weak)
+    if n == 1:
+        if nd == 2:
+            return expand(m, 0)
+        return expand(expand(m, 0), 2)
+    return expand(m, 2)
+
+
+def _tuple_metas(tup: Any, fname: str) -> list:
+    if is_meta(tup):
+        return sequence_metas(tup)
+    if not isinstance(tup, (list, tuple)):
+        raise TypeError("arrays to stack must be passed as a \"sequence\" type such as list or tuple.")
+    return [meta_of(x) for x in tup]
+
+
+@register(np.stack, tags=("copy",))
+def stack(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
+          casting: str = "same_kind") -> Any:
+    """Concatenation of the inputs with a new length-1 axis at ``axis``."""
+    metas = [Meta(*m[:3]) for m in _tuple_metas(arrays, "stack")]
+    if not metas:
+        raise ValueError("need at least one array to stack")
+    if len({m.shape for m in metas}) != 1:
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis(axis, len(metas[0].shape) + 1)
+    return concat_metas([expand(m, axis) for m in metas], axis, out, dtype, casting)
+
+
+@register(np.hstack, tags=("copy",))
+def hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+    metas = [at_least(Meta(*m[:3]), 1) for m in _tuple_metas(tup, "hstack")]
+    axis = 0 if metas and len(metas[0].shape) == 1 else 1
+    return concat_metas(metas, axis, None, dtype, casting)
+
+
+@register(np.vstack, *( [np.row_stack] if hasattr(np, "row_stack") else []), tags=("copy",))
+def vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+    metas = [at_least(Meta(*m[:3]), 2) for m in _tuple_metas(tup, "vstack")]
+    return concat_metas(metas, 0, None, dtype, casting)
+
+
+@register(np.dstack, tags=("copy",))
+def dstack(tup: Any) -> Any:
+    metas = [at_least(Meta(*m[:3]), 3) for m in _tuple_metas(tup, "dstack")]
+    return concat_metas(metas, 2, None, None, "same_kind")
+
+
+@register(np.column_stack, tags=("copy",))
+def column_stack(tup: Any) -> Any:
+    metas = []
+    for m in _tuple_metas(tup, "column_stack"):
+        m = Meta(*m[:3])
+        if len(m.shape) == 0:
+            m = Meta((1, 1), (0, 0), m.dtype)
+        elif len(m.shape) == 1:
+            m = expand(m, 1)
+        metas.append(m)
+    return concat_metas(metas, 1, None, None, "same_kind")
+
+
+# --- splitting ------------------------------------------------------------------
+
+
+def _split_views(ary: Any, div_points: list, axis: int) -> list:
+    n = ary.shape[axis]
+    st = ary.strides[axis]
+    outs = []
+    for a, b in zip(div_points[:-1], div_points[1:]):
+        start, stop, _ = slice(a, b).indices(n)
+        length = max(0, stop - start)
+        shape = ary.shape[:axis] + (length,) + ary.shape[axis + 1:]
+        outs.append(Out(shape, ary.dtype, ary.strides, view_of=ary, offset=start * st))
+    return outs
+
+
+def _as_array_meta(ary: Any) -> Any:
+    if not is_meta(ary):
+        raise UnsupportedOperationError(np.split, "splitting a non-array (list) input")
+    return ary
+
+
+@register(np.array_split, tags=("view",))
+def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    """A list of views of ``ary`` between the division points."""
+    ary = _as_array_meta(ary)
+    try:
+        ntotal = ary.shape[axis]
+    except TypeError:
+        raise TypeError("tuple indices must be integers or slices, not "
+                        f"{type(axis).__name__}") from None
+    if is_fake(indices_or_sections):
+        raise DataDependentError("split points given by a fake array")
+    try:
+        nsec = len(indices_or_sections) + 1
+        div = [0] + [operator.index(i) for i in indices_or_sections] + [ntotal]
+    except TypeError:
+        nsec = int(indices_or_sections)
+        if nsec <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extras = divmod(ntotal, nsec)
+        sizes = [0] + extras * [each + 1] + (nsec - extras) * [each]
+        div = list(np.cumsum(sizes).tolist())
+    axis = normalize_axis(axis, ary.ndim)
+    return _split_views(ary, div, axis)
+
+
+@register(np.split, tags=("view",))
+def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
+    ary = _as_array_meta(ary)
+    if not hasattr(indices_or_sections, "__len__") or is_fake(indices_or_sections):
+        sections = indices_or_sections
+        if is_fake(sections):
+            raise DataDependentError("split points given by a fake array")
+        n = ary.shape[axis]
+        if n % sections:
+            raise ValueError("array split does not result in an equal division")
+    return array_split(ary, indices_or_sections, axis)
+
+
+@register(np.hsplit, tags=("view",))
+def hsplit(ary: Any, indices_or_sections: Any) -> list:
+    ary = _as_array_meta(ary)
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+@register(np.vsplit, tags=("view",))
+def vsplit(ary: Any, indices_or_sections: Any) -> list:
+    ary = _as_array_meta(ary)
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+@register(np.dsplit, tags=("view",))
+def dsplit(ary: Any, indices_or_sections: Any) -> list:
+    ary = _as_array_meta(ary)
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
+
+
+# --- repetition -----------------------------------------------------------------
+
+
+def _repeat_len(n: int, repeats: Any) -> int:
+    r = data_of(repeats, "np.repeat's output shape")
+    if isinstance(repeats, (np.ndarray, np.generic)):
+        if not np.can_cast(r.dtype, np.intp, "safe"):
+            what = "scalar" if r.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {r.dtype!r} to dtype('int64') according "
+                            "to the rule 'safe'")
+    else:  # Python objects convert like int()
+        r = np.asarray(repeats, dtype=np.intp) if r.dtype != object else \
+            np.asarray([int(v) for v in r.reshape(-1)], np.intp).reshape(r.shape)
+    r = r.astype(np.intp)
+    if r.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if r.size == 1:
+        if int(r.reshape(-1)[0]) < 0:
+            raise ValueError("repeats may not contain negative values.")
+        return n * int(r.reshape(-1)[0])
+    if r.shape[0] != n:
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                         f"({r.shape[0]},)")
+    if (r < 0).any():
+        raise ValueError("repeats may not contain negative values.")
+    return int(r.sum())
+
+
+@register(np.repeat, "ndarray.repeat", tags=("copy",))
+def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
+    """A fresh C-contiguous array; the repeat counts are real values."""
+    m = meta_of(a)
+    if axis is None:
+        shape = (_repeat_len(int(np.prod(m.shape)), repeats),)
+    else:
+        if not m.shape:  # PyArray_CheckAxis treats a 0-d array as 1-d
+            m = Meta((1,), (m.dtype.itemsize,), m.dtype)
+        ax = normalize_axis(_axis_arg(axis), len(m.shape))
+        shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
+    return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
+
+
+@register(np.tile, tags=("copy",))
+def tile(A: Any, reps: Any) -> Out:
+    """np.tile: a K-order copy (with prepended axes), or a reshaped view of the last repeat."""
+    if is_fake(reps):
+        raise DataDependentError("np.tile's output shape depends on a fake array")
+    try:
+        tup = tuple(reps)
+    except TypeError:
+        tup = (reps,)
+    tup = tuple(operator.index(t) for t in tup)
+    d = len(tup)
+    m = meta_of(A)
+    nd = len(m.shape)
+    if all(t == 1 for t in tup) and is_meta(A):
+        a = as_meta(A)
+        c, f = a.flags.c_contiguous, a.flags.f_contiguous
+        st = like_strides(m.shape, m.strides, m.dtype.itemsize, c, f)
+        if d <= nd:
+            return Out(m.shape, m.dtype, st)
+        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front
+        ns = m.dtype.itemsize if nd == 0 or (f and not c and nd > 1) else st[0] * m.shape[0]
+        shape = (1,) * (d - nd) + m.shape
+        return Out(shape, m.dtype, (ns,) * (d - nd) + st, base_shape=m.shape)
+    cnd = max(nd, d)
+    tup = (1,) * (cnd - d) + tup
+    shape_in = (1,) * (cnd - nd) + m.shape
+    shape = tuple(s * t for s, t in zip(shape_in, tup))
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")
+    n = int(np.prod(shape_in))
+    if n == 0 or all(t == 1 for t in tup):
+        raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
+    total = int(np.prod(shape))
+    last = None
+    for dim_in, nrep in zip(shape_in, tup):
+        if nrep != 1:
+            last = (total // n, n) if n else (0, 0)
+        n //= dim_in
+    if total == 0:
+        raise UnsupportedOperationError(np.tile, "an empty result")
+    return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize), base_shape=last)
+
+
+@register(np.append, tags=("copy",))
+def append(arr: Any, values: Any, axis: Any = None) -> Any:
+    """concatenate((arr, values), axis), raveling both when axis is None."""
+    a = meta_of(arr)
+    a = Meta(a.shape, a.strides, a.dtype)
+    if axis is None:
+        v = meta_of(values)
+        v = Meta(v.shape, v.strides, v.dtype)
+        n = int(np.prod(a.shape))
+        a = Meta((n,), (a.dtype.itemsize,), a.dtype)
+        v = Meta((int(np.prod(v.shape)),), (v.dtype.itemsize,), v.dtype)
+        return concat_metas([a, v], 0, None, None, "same_kind")
+    return concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
