@@ -5,6 +5,7 @@ import re
 from typing import Any
 
 import numpy as np
+from numpy._core import _exceptions as _np_exc
 
 from .._errors import UnsupportedOperationError
 from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
@@ -48,12 +49,35 @@ def _resolve(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tupl
     return ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
 
 
+_InCastErr = _np_exc._UFuncInputCastingError
+_OutCastErr = _np_exc._UFuncOutputCastingError
+_cast_cache: dict = {}
+
+
+def _can_cast(frm: np.dtype, to: np.dtype, casting: str) -> bool:
+    key = (frm, to, casting)
+    r = _cast_cache.get(key)
+    if r is None:
+        r = _cast_cache[key] = bool(np.can_cast(frm, to, casting))
+    return r
+
+
+_I64 = np.iinfo(np.int64)
+_U64 = np.iinfo(np.uint64)
+
+
 def check_pyint(value: int, dt: np.dtype) -> None:
-    """NumPy's OverflowError when a Python int does not fit the integer loop dtype."""
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+    """NumPy's OverflowError when a Python int cannot be converted to its loop dtype."""
+    kind = dt.kind
+    if kind in "iub":
+        if not (_I64.min <= value <= (_U64.max if kind == "u" else _I64.max)):
+            raise OverflowError("Python int too large to convert to C long")
+        if kind != "b":
+            info = np.iinfo(dt)
+            if not info.min <= value <= info.max:
+                raise OverflowError(f"Python integer {value} out of bounds for {dt}")
+    elif kind in "fc":
+        float(value)
 
 
 def split_operands(ufunc: np.ufunc, args: tuple, out: Any) -> tuple[list, list]:
@@ -121,11 +145,22 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
         metas.append(m)
     for o in outs:
         keys.append(None if o is None else o.dtype)
-    loop = resolve_loop(ufunc, tuple(keys), _signature(ufunc, dtype, signature), casting)
-    if ufunc not in _COMPARISONS:
-        for x, k, dt in zip(inputs, keys, loop):
-            if k is int and type(x) is int:
-                check_pyint(x, dt)
+    # Python scalars are converted to their loop dtype without a casting check, so resolve
+    # with 'unsafe' and check the arrays' casts here
+    loop = resolve_loop(ufunc, tuple(keys), _signature(ufunc, dtype, signature), "unsafe")
+    if casting != "unsafe":
+        nin = len(inputs)
+        for i, (m, dt) in enumerate(zip(metas, loop)):
+            if m is not None and not _can_cast(m.dtype, dt, casting):
+                raise _InCastErr(ufunc, casting, m.dtype, dt, i)
+        for i, (o, dt) in enumerate(zip(outs, loop[nin:])):
+            if o is not None and not _can_cast(dt, o.dtype, casting):
+                raise _OutCastErr(ufunc, casting, dt, o.dtype, i)
+    for x, k, dt in zip(inputs, keys, loop):
+        if k is int and type(x) is int:
+            if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
+                continue  # NumPy compares out-of-range Python ints exactly
+            check_pyint(x, dt)
     return loop, metas
 
 
@@ -231,6 +266,9 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                                  f"doesn't match the broadcast shape {full}")
             shape = full
             check_writeable(o)
+    if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
+            and loop[1].kind in "iu" and 0 not in shape:
+        raise ValueError("Integers to negative integer powers are not allowed.")
     if all(o is not None for o in outs):
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None

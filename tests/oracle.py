@@ -53,6 +53,9 @@ def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, whe
         return
     if isinstance(real, np.generic):
         assert ft.is_fake(fake), f"{where}: expected a fake for numpy scalar, got {type(fake)}"
+        if real.dtype.kind in "USV":  # a str_/bytes_ scalar's dtype is its value's length
+            assert fake.shape == () and fake.dtype.kind == real.dtype.kind, f"{where}: {real.dtype} vs {fake}"
+            return
         assert fake.shape == () and fake.dtype == real.dtype, f"{where}: scalar {real.dtype} vs {fake}"
         return
     if not isinstance(real, np.ndarray):
@@ -82,7 +85,16 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
     """(real result or exception, fake result or exception, real inputs, fake inputs)."""
     real_kwargs = real_kwargs or {}
     real_args_c, real_kwargs_c = _copy_tree((real_args, real_kwargs))
-    fake_args, fake_kwargs = ft.to_fake((real_args_c, real_kwargs_c))
+    conv = ft.Converter()
+
+    def to_fake(x):
+        if isinstance(x, (list, tuple)):
+            return type(x)(to_fake(v) for v in x)
+        if isinstance(x, dict):
+            return {k: to_fake(v) for k, v in x.items()}
+        return conv.to_fake(x) if isinstance(x, np.ndarray) else x
+
+    fake_args, fake_kwargs = to_fake((real_args_c, real_kwargs_c))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
