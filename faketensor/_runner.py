@@ -13,7 +13,7 @@ from ._errors import UnsupportedOperationError
 from ._storage import FakeStorage
 from ._wrapped import WrappedArray
 from .kernels.layout import c_strides
-from .kernels.registry import REGISTRY, Kernel, Out
+from .kernels.registry import CUDA_HOOK, REGISTRY, Kernel, Out
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
                     np.dtype, type})
@@ -58,16 +58,21 @@ def resolve(func: Any) -> tuple[Kernel, tuple]:
     return entry, prefix
 
 
+_CONVERTER: list = []  # the converter class; installed by faketensor.meta_utils.convert
+
+
 class LocalConverter:
     """Real -> fake conversion for one call outside any mode (memo shared within the call)."""
 
-    __slots__ = ("memo",)
+    __slots__ = ("conv",)
 
     def __init__(self) -> None:
-        self.memo: dict = {}
+        self.conv: Any = None
 
     def to_fake(self, arr: Any) -> FakeArray:
-        return fake_from_real(arr, self.memo)
+        if self.conv is None:
+            self.conv = _CONVERTER[0]()
+        return self.conv.convert_array(arr)
 
 
 def _root_of(arr: np.ndarray):
@@ -81,88 +86,62 @@ def _root_of(arr: np.ndarray):
             return root, b
 
 
-def fake_from_real(arr: Any, memo: dict, device: str | None = None) -> FakeArray:
-    """A fake with arr's metadata, on the fake storage that stands for arr's buffer.
-
-    ``memo`` maps id(root buffer owner) -> (owner, storage, start address); views of
-    one real buffer become fakes on one storage with the right byte offsets.
-    """
-    if type(arr) is FakeArray:
-        return arr
-    if isinstance(arr, WrappedArray):
-        arr = arr._array
-    if not isinstance(arr, np.ndarray):
-        conv = getattr(type(arr), "__module__", "").startswith("cupy")
-        if conv:
-            return _fake_from_cupy(arr, memo, device)
-        raise TypeError(f"cannot convert {type(arr).__name__} to a fake array")
-    root, owner_obj = _root_of(arr)
-    key = id(owner_obj) if owner_obj is not None else id(root)
-    entry = memo.get(key)
-    if entry is None:
-        start, nbytes = _buffer_range(root, owner_obj)
-        storage = FakeStorage(nbytes, device or "cpu", _alignment_of(start))
-        memo[key] = entry = (owner_obj if owner_obj is not None else root, storage, start, {})
-    _, storage, start, fakes = entry
-    addr = arr.__array_interface__["data"][0]
-    offset = addr - start
-    base = None
-    if arr is not root or owner_obj is not None:
-        if arr is root:
-            base = storage  # a non-array base (bytes, mmap, ...): owndata False
-        else:
-            base = fakes.get(id(root))
-            if base is None:
-                base = fake_from_real(root, memo, device)
-    f = make_fake(arr.shape, arr.dtype, arr.strides, storage, offset, base,
-                  bool(arr.flags.writeable))
-    if arr is root:
-        fakes[id(root)] = f
-    return f
+def fake_from_real(arr: Any, memo: Any = None, device: str | None = None) -> FakeArray:
+    """A fake with arr's metadata; ``memo`` is a ``Converter`` (views share its storages)."""
+    if memo is None or isinstance(memo, dict):
+        memo = _CONVERTER[0](device=device)
+    return memo.convert_array(arr)
 
 
-def _alignment_of(addr: int) -> int:
-    a = 1
-    while a < 64 and addr % (a * 2) == 0:
-        a *= 2
-    return a
+_ALIGN = 16  # buffer starts are rounded down to this, so the aligned flag is exact
 
 
 def _buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
+    """(start address, nbytes) of the whole real buffer root lies in.
+
+    A non-array owner (bytes, bytearray, mmap, memoryview of those) is followed to the
+    object that exports the memory, so every array over it gets the same range. The
+    start is rounded down to 16 bytes.
+    """
     addr = root.__array_interface__["data"][0]
+    while isinstance(owner_obj, memoryview) and owner_obj.obj is not None:
+        owner_obj = owner_obj.obj
+    if isinstance(owner_obj, np.ndarray):
+        r2, o2 = _root_of(owner_obj)
+        return _buffer_range(r2, o2)
+    lo = hi = addr
     if owner_obj is not None:
-        try:
-            mv = memoryview(owner_obj)
-            buf = np.frombuffer(mv, dtype=np.uint8) if mv.nbytes else None
-            if buf is not None:
-                bstart = buf.__array_interface__["data"][0]
-                if bstart <= addr:
-                    return bstart, mv.nbytes
-        except (TypeError, ValueError, BufferError):
-            pass
-    lo = addr
-    hi = addr
-    if root.size:
+        got = _exported_range(owner_obj)
+        if got is not None and got[0] <= addr <= got[1]:
+            lo, hi = got
+    if lo == hi == addr and root.size:
         hi = addr + root.itemsize
         for n, s in zip(root.shape, root.strides):
             if s < 0:
                 lo += (n - 1) * s
             else:
                 hi += (n - 1) * s
-    return lo, hi - lo
+    pad = lo % _ALIGN
+    return lo - pad, hi - lo + pad
 
 
-def _fake_from_cupy(arr: Any, memo: dict, device: str | None) -> FakeArray:
-    mem = arr.data.mem
-    key = id(mem)
-    entry = memo.get(key)
-    if entry is None:
-        storage = FakeStorage(mem.size, f"cuda:{arr.device.id}", 256)
-        memo[key] = entry = (mem, storage, mem.ptr, {})
-    _, storage, start, _ = entry
-    offset = arr.data.ptr - start
-    base = None if arr.base is None else storage
-    return make_fake(arr.shape, arr.dtype, arr.strides, storage, offset, base, True)
+def _exported_range(obj: Any) -> tuple[int, int] | None:
+    """[start, end) of the memory an object exports through the buffer protocol."""
+    try:
+        mv = memoryview(obj)
+    except TypeError:
+        return None
+    try:
+        if not mv.nbytes:
+            return None
+        buf = np.frombuffer(mv.cast("B") if mv.ndim != 1 or mv.format != "B" else mv, np.uint8)
+        start = buf.__array_interface__["data"][0]
+        del buf
+        return start, start + mv.nbytes
+    except (TypeError, ValueError, BufferError):
+        return None
+    finally:
+        mv.release()
 
 
 def prepare(obj: Any, convert: Callable) -> Any:
@@ -197,6 +176,23 @@ def _first_device(args: tuple, kwargs: dict) -> str | None:
         if type(a) is FakeArray:
             return a.storage.device
     return None
+
+
+def _cuda_among(args: tuple, kwargs: dict) -> bool:
+    """True when any fake among the arguments (or one level of lists) lives on a CUDA device."""
+    for a in args:
+        t = type(a)
+        if t is FakeArray:
+            if a.storage.device != "cpu":
+                return True
+        elif t is list or t is tuple:
+            for x in a:
+                if type(x) is FakeArray and x.storage.device != "cpu":
+                    return True
+    for a in kwargs.values():
+        if type(a) is FakeArray and a.storage.device != "cpu":
+            return True
+    return False
 
 
 def realize(res: Any, device: str) -> Any:
@@ -246,8 +242,14 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     args = prepare(args, convert)
     if kwargs:
         kwargs = {k: prepare(v, convert) for k, v in kwargs.items()}
+    dev = _first_device(args, kwargs)
+    if (dev is not None and dev != "cpu") or "cupy" in entry.tags or _cuda_among(args, kwargs):
+        # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)
+        if not CUDA_HOOK:
+            raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
+        return realize(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), dev or device or "cpu")
     res = entry.fn(*prefix, *args, **kwargs)
-    return realize(res, _first_device(args, kwargs) or device or "cpu")
+    return realize(res, dev or device or "cpu")
 
 
 def _unwrap_tree(obj: Any) -> Any:
