@@ -163,6 +163,31 @@ def prepare(obj: Any, convert: Callable) -> Any:
     return obj
 
 
+def _as_real(x: Any) -> Any:
+    return x
+
+
+def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable) -> tuple:
+    """``prepare`` on a call's arguments, except those its kernel reads values from.
+
+    A kernel function may carry ``keep_real``: argument positions and keyword names
+    (index arrays, assigned values) whose real arrays reach it unconverted.
+    """
+    try:
+        keep = getattr(resolve(func)[0].fn, "keep_real", None)
+    except UnsupportedOperationError:
+        keep = None
+    if not keep:
+        args = prepare(args, convert)
+        if kwargs:
+            kwargs = {k: prepare(v, convert) for k, v in kwargs.items()}
+        return args, kwargs
+    args = tuple(prepare(a, _as_real if i in keep else convert) for i, a in enumerate(args))
+    if kwargs:
+        kwargs = {k: prepare(v, _as_real if k in keep else convert) for k, v in kwargs.items()}
+    return args, kwargs
+
+
 def _first_device(args: tuple, kwargs: dict) -> str | None:
     for a in args:
         t = type(a)
@@ -239,9 +264,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     entry, prefix = resolve(func)
     if convert is None:
         convert = LocalConverter().to_fake
-    args = prepare(args, convert)
-    if kwargs:
-        kwargs = {k: prepare(v, convert) for k, v in kwargs.items()}
+    args, kwargs = prepare_call(func, args, kwargs, convert)
     dev = _first_device(args, kwargs)
     if (dev is not None and dev != "cpu") or "cupy" in entry.tags or _cuda_among(args, kwargs):
         # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)

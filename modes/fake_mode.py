@@ -7,7 +7,7 @@ from typing import Any
 
 from .._array import FakeArray
 from .._errors import op_name
-from .._runner import prepare, run_fake
+from .._runner import prepare_call, run_fake
 from .._storage import parse_device
 from ..meta_utils.convert import Converter
 from .base import Mode
@@ -98,9 +98,7 @@ class FakeMode(Mode):
         self._current = func
         if func is _DEFAULT_RNG:
             return default_rng(*args, **kwargs)
-        args = prepare(args, self._convert)
-        if kwargs:
-            kwargs = {k: prepare(v, self._convert) for k, v in kwargs.items()}
+        args, kwargs = prepare_call(func, args, kwargs, self._convert)
         out = run_fake(func, args, kwargs, self._convert, self.default_device)
         self._account(func, args, kwargs, out)
         return out
