@@ -2,5 +2,6 @@
 from . import registry, layout  # noqa: F401
 from . import ufuncs, creation, random, overlap  # noqa: F401
 from . import joining, linalg, misc  # noqa: F401
+from . import reductions  # noqa: F401
 from . import views  # noqa: F401
 from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401

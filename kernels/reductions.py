@@ -1,0 +1,608 @@
+"""Reductions: ufunc.reduce / accumulate / reduceat / outer / at and the NumPy functions
+and ndarray methods built on them (sum, mean, var, argmax, cumsum, nan*, median, ...).
+
+Layout facts (numpy 2.4, reduction.c and nditer_constr.c): a reduction allocates its
+result with NpyIter in K order of the operand (and of a ``where`` mask), without
+negating strides; with ``keepdims`` a reduced axis takes the running stride without
+multiplying it in. Python-level functions are reproduced step by step on ``Meta``
+intermediates, so their final layout is the one NumPy's own composition gives.
+"""
+from __future__ import annotations
+
+import math
+import operator
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
+                     like_strides, normalize_axis)
+from .operands import as_meta, check_writeable, is_fake
+from .registry import Out, register
+from .ufuncs import _where_meta, ufunc_call
+
+_NoValue = np._NoValue
+_INTP = np.dtype(np.intp)
+_BOOL = np.dtype(bool)
+_F8 = np.dtype("f8")
+_COMPLEX_TO_FLOAT = {np.dtype(np.csingle): np.dtype(np.single),
+                     np.dtype(np.cdouble): np.dtype(np.double)}
+if np.dtype(np.longdouble) != np.dtype(np.double):
+    _COMPLEX_TO_FLOAT[np.dtype(np.clongdouble)] = np.dtype(np.longdouble)
+
+
+# --- intermediates -----------------------------------------------------------
+
+class Meta:
+    """Metadata of a fresh intermediate array (aligned, writeable), for chaining kernels."""
+
+    __slots__ = ("shape", "dtype", "strides", "flags", "storage_offset")
+
+    def __init__(self, shape: tuple, dtype: np.dtype, strides: tuple) -> None:
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.strides = tuple(strides)
+        c, f = contiguity(self.shape, self.strides, self.dtype.itemsize)
+        self.flags = SimpleNamespace(c_contiguous=c, f_contiguous=f, aligned=True,
+                                     writeable=True)
+        self.storage_offset = 0
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.shape)
+
+
+def _meta(x: Any) -> Any:
+    """A chainable metadata object for a kernel result (an Out spec becomes a Meta)."""
+    if type(x) is Out:
+        if x.view_of is not None or x.base_shape is not None:
+            raise UnsupportedOperationError("reduction", "intermediate view")
+        return Meta(x.shape, x.dtype, x.strides)
+    return x
+
+
+def _final(x: Any) -> Any:
+    """A kernel result: a Meta becomes a fresh Out, an input (out=) is returned as is."""
+    if type(x) is Meta:
+        return Out(x.shape, x.dtype, x.strides)
+    return x
+
+
+def _like_copy(m: Any, dtype: Any = None) -> Meta:
+    """An order-K copy (np.array(copy=True), astype) of m, PyArray_NewLikeArray's layout."""
+    dt = m.dtype if dtype is None else np.dtype(dtype)
+    return Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
+                                         m.flags.c_contiguous, m.flags.f_contiguous))
+
+
+def _scalar_ok(m: Any, name: str) -> None:
+    if m.dtype.kind == "O":
+        raise UnsupportedOperationError(name, "an object-dtype scalar result is a Python object")
+
+
+# --- the reduction machinery ---------------------------------------------------
+
+_red_cache: dict = {}
+
+
+def resolve_reduce(ufunc: np.ufunc, keys: tuple, sig: Any) -> tuple:
+    """Loop dtypes of a reduce-like call (resolve_dtypes with reduction=True), cached."""
+    ck = (ufunc, keys, sig)
+    r = _red_cache.get(ck)
+    if r is None:
+        try:
+            if sig is None:
+                r = ufunc.resolve_dtypes(keys, casting="unsafe", reduction=True)
+            else:
+                r = ufunc.resolve_dtypes(keys, signature=sig, casting="unsafe", reduction=True)
+        except Exception as e:  # re-raised with NumPy's type
+            r = e
+        if len(_red_cache) > 5000:
+            _red_cache.clear()
+        _red_cache[ck] = r
+    if isinstance(r, Exception):
+        raise r
+    return r
+
+
+def _check_reduce_ufunc(ufunc: np.ufunc, what: str) -> None:
+    if ufunc.signature is not None:
+        raise RuntimeError("Reduction not defined on ufunc with signature")
+    if ufunc.nin != 2:
+        raise ValueError(f"{what} only supported for binary functions")
+    if ufunc.nout != 1:
+        raise ValueError(f"{what} only supported for functions returning a single value")
+
+
+def _sig(dtype: Any) -> Any:
+    if dtype is None:
+        return None
+    return (np.dtype(dtype), None, None)
+
+
+def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: str) -> np.dtype:
+    """The result dtype of a reduce-like call (NumPy's reducelike_promote_and_resolve)."""
+    keys = (None if out is None else out.dtype, arr.dtype, None)
+    loop = resolve_reduce(ufunc, keys, _sig(dtype))
+    if uniform and not np.can_cast(loop[0], loop[1], "equiv"):
+        raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
+                        f"Resolved {loop!r}")
+    return loop[2]
+
+
+def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
+    """(out array or None, return_scalar) from an ``out`` argument of a reduce-like call."""
+    if out is Ellipsis:
+        if positional:
+            raise TypeError("out=... is only allowed as a keyword argument.")
+        return None, False
+    if type(out) is tuple:
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is None:
+        return None, True
+    if not (is_fake(out) or isinstance(out, np.ndarray)):
+        raise TypeError("return arrays must be of ArrayType")
+    return out, False
+
+
+def _ufunc_axes(axis: Any, ndim: int) -> tuple:
+    """Reduction axes as PyUFunc_GenericReduction parses them (_NoValue: the default 0)."""
+    if axis is _NoValue:
+        return () if ndim == 0 else (0,)
+    if axis is None:
+        return tuple(range(ndim))
+    if type(axis) is tuple:
+        axes = tuple(normalize_axis(_as_int(a), ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return axes
+    ax = _as_int(axis)
+    if ndim == 0 and ax in (0, -1):
+        return ()
+    return (normalize_axis(ax, ndim),)
+
+
+def _as_int(a: Any) -> int:
+    if isinstance(a, (bool, np.bool_)) or isinstance(a, float):
+        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer")
+    try:
+        return operator.index(a)
+    except TypeError:
+        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer") from None
+
+
+_reorder_cache: dict = {}
+
+
+def _reorderable(ufunc: np.ufunc, dt: np.dtype, dtype: Any) -> bool:
+    """Whether the reduction loop allows several axes (probed on a 1x1 real array)."""
+    key = (ufunc, dt, dtype)
+    r = _reorder_cache.get(key)
+    if r is None:
+        try:
+            ufunc.reduce(np.zeros((1, 1), dt), axis=(0, 1), dtype=dtype)
+            r = True
+        except ValueError as e:
+            r = "reorderable" not in str(e)
+        except Exception:
+            r = True
+        _reorder_cache[key] = r
+    return r
+
+
+def _has_initial(ufunc: np.ufunc, dt: np.dtype, empty: bool) -> bool:
+    """Whether the loop supplies an initial value (get_reduction_initial)."""
+    if ufunc.identity is None:
+        return False
+    if dt.kind == "O" and not empty:
+        return False
+    return True
+
+
+def reduce_strides(shape: tuple, strides: tuple, axes: tuple, keepdims: bool,
+                   itemsize: int, voters: list) -> tuple[tuple, tuple]:
+    """(shape, strides) of the result NpyIter allocates for a reduction over ``axes``."""
+    nd = len(shape)
+    red = set(axes)
+    oshape = tuple(1 if i in red else n for i, n in enumerate(shape) if keepdims or i not in red)
+    if 0 in oshape:
+        return oshape, (0,) * len(oshape)
+    perm = iterator_order(shape, voters) if nd > 1 else list(range(nd))
+    pos = {}
+    j = 0
+    for i in range(nd):
+        if keepdims or i not in red:
+            pos[i] = j
+            j += 1
+    out = [0] * len(oshape)
+    s = itemsize
+    for ax in perm:
+        if ax in red:
+            if keepdims:
+                out[pos[ax]] = s
+            continue
+        out[pos[ax]] = s
+        s *= shape[ax]
+    return oshape, tuple(out)
+
+
+def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: Any = None,
+              keepdims: bool = False, initial: Any = _NoValue, where: Any = True,
+              return_scalar: bool = True) -> Any:
+    """ufunc.reduce on metadata with normalized axes: a Meta, or ``out`` itself."""
+    name = ufunc.__name__
+    arr = as_meta(arr)
+    rdt = _loop(ufunc, arr, dtype, out, False, "reduce")
+    nd = arr.ndim
+    if len(axes) > 1 and not _reorderable(ufunc, arr.dtype, dtype):
+        raise ValueError(f"reduction operation '{name}' is not reorderable, "
+                         "so at most one axis may be specified")
+    red = set(axes)
+    oshape = tuple(1 if i in red else n for i, n in enumerate(arr.shape)
+                   if keepdims or i not in red)
+    if out is not None:
+        if out.ndim != len(oshape):
+            extra = " (must match the operand's when keepdims=True)" if keepdims else ""
+            raise ValueError(f"output parameter for reduction operation {name} has the wrong "
+                             f"number of dimensions: Found {out.ndim} but expected "
+                             f"{len(oshape)}{extra}")
+        if out.shape != oshape:
+            raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
+                             f"doesn't match the broadcast shape {oshape}")
+        check_writeable(out)
+    wm = None if where is True else _where_meta(where)
+    voters = [(arr.shape, arr.strides)]
+    if wm is not None:
+        if broadcast_shapes(arr.shape, wm.shape) != arr.shape:
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"{arr.shape} {wm.shape}")
+        voters.append((wm.shape, wm.strides))
+    empty = 0 in arr.shape
+    if initial is None:
+        has_init = False
+    elif initial is not _NoValue:
+        try:
+            np.empty((), rdt)[()] = initial
+        except Exception as e:
+            raise type(e)(*e.args) from None
+        has_init = True
+    else:
+        has_init = _has_initial(ufunc, rdt, empty)
+    if not has_init:
+        if wm is not None:
+            raise ValueError(f"reduction operation '{name}' does not have an identity, so to "
+                             "use a where mask one has to specify 'initial'")
+        if any(arr.shape[a] == 0 for a in axes):
+            raise ValueError(f"zero-size array to reduction operation {name} "
+                             "which has no identity")
+    if out is not None:
+        return out
+    shape, strides = reduce_strides(arr.shape, arr.strides, axes, keepdims, rdt.itemsize, voters)
+    res = Meta(shape, rdt, strides)
+    if return_scalar and not shape:
+        _scalar_ok(res, f"np.{name}.reduce")
+    return res
+
+
+@register("ufunc.reduce", tags=("reduction",))
+def ufunc_reduce(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any = None,
+                 out: Any = _NoValue, keepdims: bool = False, initial: Any = _NoValue,
+                 where: Any = True) -> Any:
+    """ufunc.reduce: K-order allocation, keepdims running strides, out returned as is."""
+    _check_reduce_ufunc(ufunc, "reduce")
+    out, scal = _split_out(None if out is _NoValue else out)
+    arr = as_meta(array)
+    axes = _ufunc_axes(axis, arr.ndim)
+    return _final(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal))
+
+
+def _np_axes(axis: Any, ndim: int) -> tuple:
+    """Axes for np.sum-style functions (default None = all)."""
+    return _ufunc_axes(None if axis is _NoValue else axis, ndim)
+
+
+def _kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any,
+               initial: Any = _NoValue, where: Any = True) -> Any:
+    arr = as_meta(a)
+    out, scal = _split_out(out, positional=True)
+    axes = _np_axes(axis, arr.ndim)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    if where is _NoValue:
+        where = True
+    return do_reduce(ufunc, arr, axes, dtype, out, kd, initial, where, scal)
+
+
+# --- sum, prod, min, max, all, any ----------------------------------------------
+
+@register(np.sum, "ndarray.sum", tags=("reduction",))
+def sum_(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
+         initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.sum / ndarray.sum: np.add.reduce."""
+    return _final(_kw_reduce(np.add, a, axis, dtype, out, keepdims, initial, where))
+
+
+@register(np.prod, "ndarray.prod", tags=("reduction",))
+def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
+         initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.prod / ndarray.prod: np.multiply.reduce."""
+    return _final(_kw_reduce(np.multiply, a, axis, dtype, out, keepdims, initial, where))
+
+
+@register(np.max, np.amax, "ndarray.max", tags=("reduction",))
+def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
+         initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.max / ndarray.max: np.maximum.reduce."""
+    return _final(_kw_reduce(np.maximum, a, axis, None, out, keepdims, initial, where))
+
+
+@register(np.min, np.amin, "ndarray.min", tags=("reduction",))
+def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
+         initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.min / ndarray.min: np.minimum.reduce."""
+    return _final(_kw_reduce(np.minimum, a, axis, None, out, keepdims, initial, where))
+
+
+def _all_any(ufunc, a, axis, dtype, out, keepdims, where):
+    return _final(_kw_reduce(ufunc, a, axis, _BOOL if dtype is None else dtype, out, keepdims,
+                             _NoValue, where))
+
+
+@register(np.all, tags=("reduction",))
+def all_(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue, *,
+         where: Any = _NoValue) -> Any:
+    """np.all: np.logical_and.reduce with dtype bool."""
+    return _all_any(np.logical_and, a, axis, None, out, keepdims, where)
+
+
+@register(np.any, tags=("reduction",))
+def any_(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue, *,
+         where: Any = _NoValue) -> Any:
+    """np.any: np.logical_or.reduce with dtype bool."""
+    return _all_any(np.logical_or, a, axis, None, out, keepdims, where)
+
+
+@register("ndarray.all", tags=("reduction",))
+def ndarray_all(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *,
+                where: Any = True) -> Any:
+    """ndarray.all."""
+    return _all_any(np.logical_and, a, axis, None, out, keepdims, where)
+
+
+@register("ndarray.any", tags=("reduction",))
+def ndarray_any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *,
+                where: Any = True) -> Any:
+    """ndarray.any."""
+    return _all_any(np.logical_or, a, axis, None, out, keepdims, where)
+
+
+# --- mean, var, std, ptp ---------------------------------------------------------
+
+def _rcount(arr: Any, axes: tuple, keepdims: bool, where: Any) -> Any:
+    """_count_reduce_items: an intp scalar, or the intp sum of the broadcast mask."""
+    if where is True:
+        return np.intp(1)
+    wm = as_meta(where)
+    if broadcast_shapes(wm.shape, arr.shape) != arr.shape:
+        raise ValueError(f"cannot broadcast a non-scalar to a scalar array" if not arr.shape
+                         else f"operands could not be broadcast together with remapped shapes "
+                              f"{wm.shape} and requested shape {arr.shape}")
+    bm = Meta(arr.shape, wm.dtype, (0,) * arr.ndim)
+    return do_reduce(np.add, bm, axes, _INTP, None, keepdims)
+
+
+def _inplace(ufunc: np.ufunc, ret: Any, *others: Any, casting: str = "same_kind") -> Any:
+    """An in-place ufunc step (``out=ret``): checks dtypes and shapes, keeps ret."""
+    ufunc_call(ufunc, ret, *others, out=ret, casting=casting)
+    return ret
+
+
+def _is_array(ret: Any, scal: bool) -> bool:
+    return ret.ndim > 0 or not scal or type(ret) is not Meta
+
+
+def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) -> Any:
+    arr = as_meta(a)
+    out, scal = _split_out(out, positional=True)
+    axes = _np_axes(axis, arr.ndim)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    where = True if where is _NoValue else where
+    rcount = _rcount(arr, axes, kd, where)
+    f16 = False
+    if dtype is None:
+        if issubclass(arr.dtype.type, (np.integer, np.bool_)):
+            dtype = _F8
+        elif issubclass(arr.dtype.type, np.float16):
+            dtype, f16 = np.dtype("f4"), True
+    ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
+    if _is_array(ret, scal):
+        _inplace(np.true_divide, ret, rcount, casting="unsafe")
+        if f16 and out is None:
+            ret = _like_copy(ret, np.float16)
+        return ret
+    if f16:
+        return Meta((), np.dtype(np.float16), ())
+    return ret
+
+
+@register(np.mean, "ndarray.mean", tags=("reduction",))
+def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
+         *, where: Any = _NoValue) -> Any:
+    """np.mean / ndarray.mean: a sum in f8 (f4 for float16), divided in place."""
+    return _final(_mean(a, axis, dtype, out, keepdims, where))
+
+
+def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
+         mean: Any) -> Any:
+    arr = as_meta(a)
+    out, scal = _split_out(out, positional=True)
+    axes = _np_axes(axis, arr.ndim)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    where = True if where is _NoValue else where
+    rcount = _rcount(arr, axes, kd, where)
+    if arr.dtype.kind == "O":
+        raise UnsupportedOperationError("np.var", "object arrays")
+    if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
+        dtype = _F8
+    if mean is not None and mean is not _NoValue:
+        arrmean = as_meta(mean)
+    else:
+        arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
+        if arrmean.ndim:
+            _inplace(np.true_divide, arrmean, rcount if type(rcount) is not Meta
+                     else Meta(arrmean.shape, _INTP, c_strides(arrmean.shape, 8)),
+                     casting="unsafe")
+    x = _meta(ufunc_call(np.subtract, arr, arrmean))
+    if issubclass(arr.dtype.type, (np.floating, np.integer)):
+        _inplace(np.square, x)
+    elif x.dtype in _COMPLEX_TO_FLOAT:
+        x = Meta(x.shape, _COMPLEX_TO_FLOAT[x.dtype], x.strides)
+    else:
+        ufunc_call(np.multiply, x, x, out=x)
+        if x.dtype.kind == "c":
+            x = Meta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)
+    ret = do_reduce(np.add, x, axes, dtype, out, kd, _NoValue, where, scal)
+    if _is_array(ret, scal):
+        _inplace(np.true_divide, ret, rcount if type(rcount) is not Meta else np.intp(1),
+                 casting="unsafe")
+    return ret, scal
+
+
+@register(np.var, "ndarray.var", tags=("reduction",))
+def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+        keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+        correction: Any = _NoValue) -> Any:
+    """np.var / ndarray.var: the sum of squared deviations, divided in place."""
+    _check_ddof(ddof, correction)
+    return _final(_var(a, axis, dtype, out, ddof, keepdims, where, mean)[0])
+
+
+@register(np.std, "ndarray.std", tags=("reduction",))
+def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+        keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+        correction: Any = _NoValue) -> Any:
+    """np.std / ndarray.std: var, then sqrt in place."""
+    _check_ddof(ddof, correction)
+    ret, scal = _var(a, axis, dtype, out, ddof, keepdims, where, mean)
+    if _is_array(ret, scal):
+        _inplace(np.sqrt, ret)
+    return _final(ret)
+
+
+def _check_ddof(ddof: Any, correction: Any) -> None:
+    if correction is not _NoValue and ddof != 0:
+        raise ValueError("ddof and correction can't be provided simultaneously.")
+
+
+@register(np.ptp, tags=("reduction",))
+def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> Any:
+    """np.ptp: subtract(max(a, out=out), min(a), out)."""
+    hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
+    lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
+    out, _ = _split_out(out, positional=True)
+    return _final(_meta(ufunc_call(np.subtract, hi, lo, out=out)))
+
+
+# --- argmin, argmax -------------------------------------------------------------
+
+def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
+    """_PyArray_ArgMinMaxCommon: a fresh C-contiguous intp result."""
+    arr = as_meta(a)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    nd = arr.ndim
+    if axis is None:
+        m = arr.size
+        oshape = (1,) * nd if kd else ()
+    else:
+        ax = normalize_axis(_as_int(axis), max(nd, 1))
+        m = arr.shape[ax] if nd else 1
+        if kd:
+            oshape = tuple(1 if i == ax else n for i, n in enumerate(arr.shape))
+        else:
+            oshape = tuple(n for i, n in enumerate(arr.shape) if i != ax)
+    if arr.dtype.kind == "V":
+        raise UnsupportedOperationError(f"np.{name}", "structured dtypes")
+    if m == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence")
+    if out is not None:
+        if not (is_fake(out) or isinstance(out, np.ndarray)):
+            raise TypeError("output must be an array")
+        if out.shape != oshape:
+            raise ValueError(f"output array does not match result of np.{name}.")
+        if not np.can_cast(_INTP, out.dtype, "unsafe"):
+            raise TypeError(f"Cannot cast array data from {_INTP!r} to {out.dtype!r}")
+        check_writeable(out)
+        return out
+    return Out(oshape, _INTP, c_strides(oshape, _INTP.itemsize))
+
+
+@register(np.argmax, "ndarray.argmax", tags=("reduction",))
+def argmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
+    """np.argmax / ndarray.argmax."""
+    return _argminmax(a, axis, out, keepdims, "argmax")
+
+
+@register(np.argmin, "ndarray.argmin", tags=("reduction",))
+def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
+    """np.argmin / ndarray.argmin."""
+    return _argminmax(a, axis, out, keepdims, "argmin")
+
+
+# --- accumulate, cumsum, cumprod --------------------------------------------------
+
+def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> Any:
+    """PyUFunc_Accumulate: same shape; NpyIter K order of the input for ndim > 1."""
+    rdt = _loop(ufunc, arr, dtype, out, True, "accumulate")
+    if out is not None:
+        if out.shape != arr.shape:
+            raise ValueError("provided out is the wrong size for the accumulation.")
+        check_writeable(out)
+        return out
+    shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
+                                    [(arr.shape, arr.strides)])
+    return Meta(shape, rdt, strides)
+
+
+@register("ufunc.accumulate", tags=("reduction",))
+def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any = None,
+                     out: Any = None) -> Any:
+    """ufunc.accumulate."""
+    _check_reduce_ufunc(ufunc, "accumulate")
+    out, _ = _split_out(out)
+    arr = as_meta(array)
+    axes = _ufunc_axes(axis, arr.ndim)
+    if arr.ndim == 0:
+        raise TypeError("cannot accumulate on a scalar")
+    if len(axes) != 1:
+        raise ValueError("accumulate does not allow multiple axes")
+    return _final(do_accumulate(ufunc, arr, axes[0], dtype, out))
+
+
+def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
+    arr = as_meta(a)
+    if axis is None or arr.ndim == 0:
+        arr = Meta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
+        axis = -1 if axis is None else axis
+    ax = normalize_axis(_as_int(axis), arr.ndim)
+    if out is not None and not (is_fake(out) or isinstance(out, np.ndarray)):
+        raise TypeError("return arrays must be of ArrayType")
+    return _final(do_accumulate(ufunc, arr, ax, dtype, out))
+
+
+@register(np.cumsum, "ndarray.cumsum", tags=("reduction",))
+def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.cumsum / ndarray.cumsum: np.add.accumulate (axis=None flattens)."""
+    return _cum(np.add, a, axis, dtype, out)
+
+
+@register(np.cumprod, "ndarray.cumprod", tags=("reduction",))
+def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.cumprod / ndarray.cumprod: np.multiply.accumulate."""
+    return _cum(np.multiply, a, axis, dtype, out)
