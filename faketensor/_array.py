@@ -26,6 +26,7 @@ DISPATCHED_METHODS = (
     "setflags", "sort", "squeeze", "std", "sum", "swapaxes", "take", "trace", "transpose",
     "var", "view", "getfield", "setfield", "to_device", "__getitem__", "__setitem__",
     "__copy__", "__deepcopy__", "__contains__",
+    "get",  # cupy.ndarray.get (CUDA fakes; kernels/cupy_rules.py)
 )
 
 _BINARY = {
@@ -322,6 +323,9 @@ class FakeArray(ArrayHooks):
 
     # --- values are not available -----------------------------------------
     def __array__(self, dtype=None, copy=None):
+        if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
+            raise TypeError("Implicit conversion to a NumPy array is not allowed. "
+                            "Please use `.get()` to construct a NumPy array explicitly.")
         raise NotImplementedError(_NO_DATA_HINT)
 
     def _needs_data(self, what: str, kind=None):

@@ -6,7 +6,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 TAGS = frozenset({"view", "inplace", "factory", "random", "data-dependent", "ufunc",
-                  "reduction", "copy"})
+                  "reduction", "copy", "cupy"})
 
 
 class Kernel(NamedTuple):
@@ -36,6 +36,9 @@ class Out(NamedTuple):
 
 
 REGISTRY: dict[Any, Kernel] = {}
+# Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a
+# kernel tagged "cupy") with CuPy's rules: hook(func, kernel, prefix, args, kwargs, device).
+CUDA_HOOK: list = []
 
 
 def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None) -> Callable:

@@ -1,0 +1,148 @@
+"""Interception of the ``cupy`` namespace: factories, cupy.random, functions, ufuncs, devices.
+
+Installed once (through ``patching._EXTRA_INSTALLERS``) when CuPy is importable. A patched
+cupy callable runs the real one unless a mode is active or a fake is among its arguments;
+then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy_rules.py).
+``cupy.cuda.Device(n)`` as a context manager inside a mode selects fake device n only.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import wrapt
+
+from .._array import FakeArray
+from .._dispatch import _STACK, dispatch, method_op
+from ..kernels import cupy_rules
+from ..kernels.registry import REGISTRY
+from . import patching
+
+_PATCHED: dict[int, Any] = {}
+_FAKE_TYPES = (FakeArray,)
+
+
+def _has_fake(args: tuple, kwargs: dict) -> bool:
+    for a in args:
+        if type(a) is FakeArray:
+            return True
+        if type(a) in (list, tuple) and any(type(x) is FakeArray for x in a):
+            return True
+    return any(type(v) is FakeArray for v in kwargs.values())
+
+
+def _interceptor(wrapped, instance, args, kwargs):
+    if not _STACK.get() and not _has_fake(args, kwargs):
+        return wrapped(*args, **kwargs)
+    return dispatch(_PATCHED[id(wrapped)], _FAKE_TYPES, args, kwargs)
+
+
+def patch_cupy_callable(fn: Any) -> Any:
+    """The (unique) patched version of a cupy callable."""
+    if isinstance(fn, patching.PatchedFunction):
+        return fn
+    w = _PATCHED.get(id(fn))
+    if w is None:
+        w = _PATCHED[id(fn)] = patching.PatchedFunction(fn, _interceptor)
+        patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
+    return w
+
+
+class FakeCupyGenerator:
+    """What ``cupy.random.default_rng()`` returns inside a mode: draws are fakes."""
+
+    def __init__(self, seed: Any = None) -> None:
+        self.seed = seed
+
+    def __getattr__(self, name: str) -> Any:
+        op_key = f"cupy.Generator.{name}"
+        if name.startswith("_") or op_key not in REGISTRY:
+            raise AttributeError(name)
+        op = method_op(name, "cupy.Generator")
+
+        def meth(*args, **kwargs):
+            return dispatch(op, (), (self,) + args, kwargs)
+        return meth
+
+
+def _default_rng(wrapped, instance, args, kwargs):
+    if not _STACK.get():
+        return wrapped(*args, **kwargs)
+    return FakeCupyGenerator(*args, **kwargs)
+
+
+def _get_array_module(wrapped, instance, args, kwargs):
+    import cupy
+    for a in args:
+        if type(a) is FakeArray and a.storage.device != "cpu":
+            return cupy
+    return wrapped(*args, **kwargs)
+
+
+def _make_device_class(real: type) -> type:
+    class Device(real):
+        """``cupy.cuda.Device``: inside a mode, ``with Device(n):`` only selects fake device n."""
+
+        def __enter__(self):
+            if _STACK.get():
+                tokens = self.__dict__.setdefault("_ft_tokens", [])
+                tokens.append(cupy_rules.CURRENT_DEVICE.set(f"cuda:{self.id}"))
+                return self
+            return super().__enter__()
+
+        def __exit__(self, *exc):
+            tokens = self.__dict__.get("_ft_tokens")
+            if tokens:
+                cupy_rules.CURRENT_DEVICE.reset(tokens.pop())
+                return None
+            return super().__exit__(*exc)
+
+        def use(self):
+            if _STACK.get():
+                cupy_rules.CURRENT_DEVICE.set(f"cuda:{self.id}")
+                return None
+            return super().use()
+
+    Device.__name__ = Device.__qualname__ = "Device"
+    Device.__module__ = real.__module__
+    return Device
+
+
+def _is_cupy_kernel_key(fn: Any) -> bool:
+    try:
+        k = REGISTRY.get(fn)
+    except TypeError:
+        return False
+    return k is not None and "cupy" in k.tags
+
+
+def install_cupy() -> None:
+    """Patch the cupy namespace once (no-op when CuPy is not installed)."""
+    if not cupy_rules.HAVE_CUPY:
+        return
+    import cupy
+    import cupy.cuda
+    import cupy.random
+    for mod in (cupy, cupy.random):
+        for name in dir(mod):
+            if name.startswith("_"):
+                continue
+            fn = getattr(mod, name)
+            if isinstance(fn, wrapt.ObjectProxy) or isinstance(fn, type) or not callable(fn):
+                continue
+            if _is_cupy_kernel_key(fn):
+                setattr(mod, name, patch_cupy_callable(fn))
+    if not isinstance(cupy.random.default_rng, wrapt.ObjectProxy):
+        cupy.random.default_rng = wrapt.FunctionWrapper(cupy.random.default_rng, _default_rng)
+    if not isinstance(cupy.get_array_module, wrapt.ObjectProxy):
+        cupy.get_array_module = wrapt.FunctionWrapper(cupy.get_array_module, _get_array_module)
+    real_dev = cupy.cuda.Device
+    if not getattr(real_dev, "_ft_patched", False):
+        dev_cls = _make_device_class(real_dev)
+        dev_cls._ft_patched = True
+        cupy.cuda.Device = dev_cls
+        cupy.cuda.device.Device = dev_cls
+
+
+patching._EXTRA_INSTALLERS.append(install_cupy)
+if patching._installed:  # faketensor was imported before this module
+    install_cupy()
