@@ -8,7 +8,8 @@ from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
 from ._wrapped import WrappedArray, unwrap, wrap
 from . import kernels  # noqa: F401  (registers every kernel)
 from . import _runner  # noqa: F401  (installs the default dispatch)
-from .meta_utils import Converter, to_fake
+from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
+from .meta_utils.materialize import materialize, replay
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 
@@ -18,6 +19,7 @@ __all__ = [
     "FakeArray", "FakeFlags", "FakeStorage", "FakeCudaDevice", "WrappedArray",
     "DataDependentError", "UnsupportedOperationError", "MetadataMismatchError",
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
+    "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
 ]
 __version__ = "0.1.0"
