@@ -385,9 +385,11 @@ def ndarray_any(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False
 
 # --- mean, var, std, ptp ---------------------------------------------------------
 
-def _rcount(arr: Any, axes: tuple, keepdims: bool, where: Any) -> Any:
+def _rcount(arr: Any, axis: Any, axes: tuple, keepdims: bool, where: Any) -> Any:
     """_count_reduce_items: an intp scalar, or the intp sum of the broadcast mask."""
     if where is True:
+        if arr.ndim == 0 and axis is not None and type(axis) is not tuple:
+            raise AxisError(_as_int(axis), 0)
         return np.intp(1)
     wm = as_meta(where)
     if broadcast_shapes(wm.shape, arr.shape) != arr.shape:
@@ -414,7 +416,7 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) ->
     axes = _np_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
-    rcount = _rcount(arr, axes, kd, where)
+    rcount = _rcount(arr, axis, axes, kd, where)
     f16 = False
     if dtype is None:
         if issubclass(arr.dtype.type, (np.integer, np.bool_)):
@@ -446,7 +448,7 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
     axes = _np_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
-    rcount = _rcount(arr, axes, kd, where)
+    rcount = _rcount(arr, axis, axes, kd, where)
     if arr.dtype.kind == "O":
         raise UnsupportedOperationError("np.var", "object arrays")
     if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
