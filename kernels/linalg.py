@@ -1,0 +1,261 @@
+"""Products: dot, vdot, inner, outer, tensordot, kron, trace, einsum (simple cases)."""
+from __future__ import annotations
+
+import math
+import operator
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from .._errors import UnsupportedOperationError
+from .layout import (c_strides, contiguity, iterator_order, like_strides, normalize_axis,
+                     strides_in_order)
+from .operands import as_meta, check_writeable, is_meta
+from .registry import Out, register
+
+_BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
+
+
+class MetaArray:
+    """A stand-in array (shape, strides, dtype, flags) for intermediate values a kernel reasons about."""
+
+    __slots__ = ("shape", "strides", "dtype", "flags", "ndim", "size")
+    storage_offset = 0  # read by operands.as_meta as "already metadata"
+
+    def __init__(self, shape: tuple, strides: tuple, dtype: np.dtype, writeable: bool = True) -> None:
+        self.shape = tuple(shape)
+        self.strides = tuple(strides)
+        self.dtype = np.dtype(dtype)
+        self.ndim = len(self.shape)
+        self.size = math.prod(self.shape)
+        c, f = contiguity(self.shape, self.strides, self.dtype.itemsize)
+        self.flags = SimpleNamespace(c_contiguous=c, f_contiguous=f, aligned=True,
+                                     writeable=writeable)
+
+
+def meta_array(x: Any) -> Any:
+    """A fake / ndarray as is; anything else as the array NumPy would make of it."""
+    return as_meta(x)
+
+
+def reshape_c_strides(shape: tuple, itemsize: int) -> tuple:
+    """Strides of a C-contiguous array reshaped (zero-length axes count as length 1)."""
+    out = [0] * len(shape)
+    s = itemsize
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = s
+        s *= max(shape[i], 1)
+    return tuple(out)
+
+
+def product_dtype(a: Any, b: Any) -> np.dtype:
+    """dot's dtype: the legacy promotion of both operands (Python scalars are not weak)."""
+    dt = np.result_type(a.dtype, b.dtype)
+    if dt.kind not in "biufc":
+        raise UnsupportedOperationError(np.dot, f"products of {dt} arrays")
+    return dt.newbyteorder("=") if not dt.isnative else dt
+
+
+def converted(m: Any, dt: np.dtype) -> Any:
+    """The operand as PyArray_FromAny(op, dt) gives it: as is, or a K-order cast copy."""
+    if m.dtype == dt:
+        return m
+    return MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize, m.flags.c_contiguous,
+                                           m.flags.f_contiguous), dt)
+
+
+def _check_sum_out(out: Any, shape: tuple, dt: np.dtype) -> Any:
+    """new_array_for_sum's checks on out=: the exact dtype, ndim, C-contiguous and writeable."""
+    if not is_meta(out):
+        raise TypeError("'out' must be an array")
+    if (out.ndim != len(shape) or not np.can_cast(out.dtype, dt, "equiv")
+            or not out.flags.c_contiguous or not out.flags.writeable or not out.flags.aligned):
+        raise ValueError("output array is not acceptable (must have the right datatype, number "
+                         "of dimensions, and be a C-Array)")
+    if tuple(out.shape) != shape:
+        raise ValueError("output array has wrong dimensions")
+    return out
+
+
+def _alignment_error(a: Any, b: Any, ia: int, ib: int) -> None:
+    raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[ia]} (dim {ia}) != "
+                     f"{b.shape[ib]} (dim {ib})")
+
+
+def dot_meta(a: Any, b: Any, out: Any = None) -> Any:
+    """PyArray_MatrixProduct2 on metadata."""
+    dt = product_dtype(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        if dt in _BLAS and a.ndim <= 2 and b.ndim <= 2:
+            shape = tuple(b.shape if a.ndim == 0 else a.shape)
+            if out is not None:
+                return _check_sum_out(out, shape, dt)
+            return Out(shape, dt, c_strides(shape, dt.itemsize))
+        from .ufuncs import ufunc_call
+        return ufunc_call(np.multiply, converted(a, dt), converted(b, dt), out=out)
+    match = b.ndim - 2 if b.ndim > 1 else 0
+    if a.shape[-1] != b.shape[match]:
+        _alignment_error(a, b, a.ndim - 1, match)
+    shape = tuple(a.shape[:-1]) + tuple(b.shape[:match]) + tuple(b.shape[match + 1:])
+    if out is not None:
+        return _check_sum_out(out, shape, dt)
+    return Out(shape, dt, c_strides(shape, dt.itemsize))
+
+
+@register(np.dot, "ndarray.dot", tags=("copy",))
+def dot(a: Any, b: Any, out: Any = None) -> Any:
+    """A fresh C array of dot's shape, a multiply for 0-d operands, or ``out``."""
+    return dot_meta(meta_array(a), meta_array(b), out)
+
+
+@register(np.vdot, tags=("copy",))
+def vdot(a: Any, b: Any) -> Out:
+    """A 0-d result of the promoted dtype; the flattened sizes must match."""
+    a, b = meta_array(a), meta_array(b)
+    dt = product_dtype(a, b)
+    if a.size != b.size:
+        raise ValueError("vectors have different lengths")
+    return Out((), dt, ())
+
+
+@register(np.inner, tags=("copy",))
+def inner(a: Any, b: Any) -> Any:
+    """dot(a, b with its last axis moved to position -2)."""
+    a, b = meta_array(a), meta_array(b)
+    if a.ndim and b.ndim and a.shape[-1] != b.shape[-1]:
+        _alignment_error(a, b, a.ndim - 1, b.ndim - 1)
+    if a.ndim >= 1 and b.ndim >= 2:
+        perm = list(range(b.ndim - 2)) + [b.ndim - 1, b.ndim - 2]
+        b = MetaArray([b.shape[p] for p in perm], [b.strides[p] for p in perm], b.dtype)
+    dt = product_dtype(a, b)
+    return dot_meta(converted(a, dt), converted(b, dt))
+
+
+@register(np.outer, tags=("copy",))
+def outer(a: Any, b: Any, out: Any = None) -> Any:
+    """multiply.outer of the raveled inputs."""
+    a, b = meta_array(a), meta_array(b)
+    from .ufuncs import ufunc_call
+    ra = MetaArray((a.size, 1), (a.dtype.itemsize, 0), a.dtype)
+    rb = MetaArray((1, b.size), (0, b.dtype.itemsize), b.dtype)
+    return ufunc_call(np.multiply, ra, rb, out=out)
+
+
+@register(np.tensordot, tags=("copy",))
+def tensordot(a: Any, b: Any, axes: Any = 2) -> Out:
+    """The reshaped view of dot(at, bt) that numpy.tensordot returns."""
+    a, b = meta_array(a), meta_array(b)
+    try:
+        iter(axes)
+    except Exception:
+        axes_a = list(range(-axes, 0))
+        axes_b = list(range(0, axes))
+    else:
+        axes_a, axes_b = axes
+    try:
+        na = len(axes_a)
+        axes_a = list(axes_a)
+    except TypeError:
+        axes_a = [axes_a]
+        na = 1
+    try:
+        nb = len(axes_b)
+        axes_b = list(axes_b)
+    except TypeError:
+        axes_b = [axes_b]
+        nb = 1
+    as_, bs = a.shape, b.shape
+    nda, ndb = a.ndim, b.ndim
+    equal = True
+    if na != nb:
+        equal = False
+    else:
+        for k in range(na):
+            if as_[axes_a[k]] != bs[axes_b[k]]:
+                equal = False
+                break
+            if axes_a[k] < 0:
+                axes_a[k] += nda
+            if axes_b[k] < 0:
+                axes_b[k] += ndb
+    if not equal:
+        raise ValueError("shape-mismatch for sum")
+    notin_a = [k for k in range(nda) if k not in axes_a]
+    notin_b = [k for k in range(ndb) if k not in axes_b]
+    for perm, nd in ((notin_a + axes_a, nda), (axes_b + notin_b, ndb)):
+        if sorted(perm) != list(range(nd)):
+            raise ValueError("repeated axis in transpose" if len(set(perm)) != len(perm)
+                             else "axes don't match array")
+    n2 = math.prod(as_[ax] for ax in axes_a)
+    at = MetaArray((math.prod(as_[ax] for ax in notin_a), n2), (0, 0), a.dtype)
+    bt = MetaArray((n2, math.prod(bs[ax] for ax in notin_b)), (0, 0), b.dtype)
+    res = dot_meta(at, bt)
+    shape = tuple(as_[ax] for ax in notin_a) + tuple(bs[ax] for ax in notin_b)
+    if shape == res.shape:  # a reshape to the same shape keeps the strides
+        st = res.strides
+    else:
+        st = reshape_c_strides(shape, res.dtype.itemsize)
+    return Out(shape, res.dtype, st, base_shape=res.shape)
+
+
+@register(np.trace, "ndarray.trace", tags=("reduction",))
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: Any = None) -> Any:
+    """diagonal(...).sum(-1): shape without the two axes, sum's dtype rules."""
+    a = meta_array(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    ax1 = normalize_axis(axis1, a.ndim, "axis1")
+    ax2 = normalize_axis(axis2, a.ndim, "axis2")
+    if ax1 == ax2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    operator.index(offset)
+    shape = tuple(n for i, n in enumerate(a.shape) if i not in (ax1, ax2))
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    else:
+        dt = a.dtype
+        if dt.kind == "b" or (dt.kind in "iu" and dt.itemsize < np.dtype(np.intp).itemsize):
+            dt = np.dtype(np.int_) if dt.kind in "bi" else np.dtype(np.uint)
+        if dt.kind not in "biufc":
+            raise UnsupportedOperationError(np.trace, f"trace of {dt} arrays")
+    if out is not None:
+        if tuple(out.shape) != shape:
+            raise ValueError(f"output parameter for reduction operation add has the wrong "
+                             f"number of dimensions: Found {out.ndim} but expected {len(shape)}")
+        check_writeable(out)
+        return out
+    rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]
+    off = operator.index(offset)
+    n1, n2 = a.shape[ax1], a.shape[ax2]
+    dlen = max(0, min(n1, n2 - off) if off >= 0 else min(n1 + off, n2))
+    full = shape + (dlen,)
+    fst = tuple(a.strides[i] for i in rest) + (a.strides[ax1] + a.strides[ax2],)
+    perm = [p for p in iterator_order(full, [(full, fst)]) if p != len(shape)]
+    return Out(shape, dt, strides_in_order(shape, dt.itemsize, perm))
+
+
+@register(np.kron, tags=("copy",))
+def kron(a: Any, b: Any) -> Any:
+    """Only the common cases: the result's dtype is multiply's, its layout C."""
+    a, b = meta_array(a), meta_array(b)
+    from .ufuncs import resolve_loop
+    dt = resolve_loop(np.multiply, (a.dtype, b.dtype, None), None, "same_kind")[2]
+    nd = max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
+    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
+    shape = tuple(x * y for x, y in zip(sa, sb))
+    if a.ndim == 0 or b.ndim == 0 or 0 in shape:
+        raise UnsupportedOperationError(np.kron, "0-d or empty operands")
+    # multiply of a at the even and b at the odd axes of an interleaved shape
+    ish = tuple(n for pair in zip(sa, sb) for n in pair)
+    sta = (0,) * (nd - a.ndim) + tuple(a.strides)
+    stb = (0,) * (nd - b.ndim) + tuple(b.strides)
+    ops = [(tuple(n if i % 2 == 0 else 1 for i, n in enumerate(ish)),
+            tuple(x for s in sta for x in (s, 0))),
+           (tuple(n if i % 2 else 1 for i, n in enumerate(ish)),
+            tuple(x for s in stb for x in (0, s)))]
+    if iterator_order(ish, ops) != list(range(2 * nd - 1, -1, -1)):
+        raise UnsupportedOperationError(np.kron, "operands whose product is not laid out in C order")
+    return Out(shape, dt, c_strides(shape, dt.itemsize), base_shape=ish)

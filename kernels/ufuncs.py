@@ -145,17 +145,20 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
         metas.append(m)
     for o in outs:
         keys.append(None if o is None else o.dtype)
-    # Python scalars are converted to their loop dtype without a casting check, so resolve
-    # with 'unsafe' and check the arrays' casts here
-    loop = resolve_loop(ufunc, tuple(keys), _signature(ufunc, dtype, signature), "unsafe")
-    if casting != "unsafe":
-        nin = len(inputs)
+    sig = _signature(ufunc, dtype, signature)
+    try:
+        loop = resolve_loop(ufunc, tuple(keys), sig, casting)
+    except _InCastErr:
+        # Python scalars are converted to their loop dtype without a casting check
+        if not any(m is None for m in metas):
+            raise
+        loop = resolve_loop(ufunc, tuple(keys), sig, "unsafe")
         for i, (m, dt) in enumerate(zip(metas, loop)):
             if m is not None and not _can_cast(m.dtype, dt, casting):
-                raise _InCastErr(ufunc, casting, m.dtype, dt, i)
-        for i, (o, dt) in enumerate(zip(outs, loop[nin:])):
+                raise _InCastErr(ufunc, casting, m.dtype, dt, i) from None
+        for i, (o, dt) in enumerate(zip(outs, loop[len(inputs):])):
             if o is not None and not _can_cast(dt, o.dtype, casting):
-                raise _OutCastErr(ufunc, casting, dt, o.dtype, i)
+                raise _OutCastErr(ufunc, casting, dt, o.dtype, i) from None
     for x, k, dt in zip(inputs, keys, loop):
         if k is int and type(x) is int:
             if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
@@ -350,9 +353,18 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
     shape = lshape + out_core
     o = outs[0]
     if o is not None:
-        if o.shape != shape:
+        ncore = len(out_core)
+        if len(o.shape) < ncore:
+            raise ValueError(f"{name}: Output operand 0 does not have enough dimensions (has "
+                             f"{len(o.shape)}, gufunc core with signature {ufunc.signature} "
+                             f"requires {ncore})")
+        if tuple(o.shape[len(o.shape) - ncore:]) != out_core:
             raise ValueError(f"{name}: Output operand 0 has a mismatch in its core dimension 0, "
                              f"with gufunc signature {ufunc.signature} (size {o.shape} is different from {shape})")
+        oloop = tuple(o.shape[:len(o.shape) - ncore])
+        if broadcast_shapes(lshape, oloop) != oloop:
+            raise ValueError(f"non-broadcastable output operand with shape {o.shape} doesn't "
+                             f"match the broadcast shape {shape}")
         check_writeable(o)
         return o
     dt = loop[ufunc.nin]
