@@ -287,6 +287,8 @@ class FakeArray(ArrayHooks):
 
     @property
     def __array_interface__(self):
+        if self.storage.device != "cpu":
+            self.__array__()  # CuPy's TypeError for implicit conversion
         raise NotImplementedError(_NO_DATA_HINT)
 
     # --- internals used by flags ------------------------------------------

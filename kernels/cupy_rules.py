@@ -425,6 +425,7 @@ def _ndarray_get(self, stream=None, order="C", out=None, blocking=True):
 
 
 _METHOD_KERNELS.update(copy=_ndarray_copy, astype=_ndarray_astype, get=_ndarray_get)
+register("ndarray.get", tags=("cupy", "copy"))(_ndarray_get)
 
 
 # --- factories (cupy/_creation/basic.py, ranges.py, from_data.py) --------------------
