@@ -608,3 +608,122 @@ def cumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
 def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
     """np.cumprod / ndarray.cumprod: np.multiply.accumulate."""
     return _cum(np.multiply, a, axis, dtype, out)
+
+
+# --- nan-functions, count_nonzero ---------------------------------------------------
+
+def _replace_nan(a: Any) -> tuple[Any, bool]:
+    """_replace_nan: inexact (and object) inputs are copied in K order, others kept."""
+    arr = as_meta(a)
+    if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
+        return _like_copy(arr), True
+    return arr, False
+
+
+@register(np.nansum, tags=("reduction",))
+def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+           keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.nansum: np.sum of a K-order copy (inexact inputs)."""
+    arr, _ = _replace_nan(a)
+    return sum_(arr, axis, dtype, out, keepdims, initial, where)
+
+
+@register(np.nanprod, tags=("reduction",))
+def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.nanprod: np.prod of a K-order copy (inexact inputs)."""
+    arr, _ = _replace_nan(a)
+    return prod(arr, axis, dtype, out, keepdims, initial, where)
+
+
+def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
+    arr = as_meta(a)
+    if arr.dtype.kind == "O":
+        raise UnsupportedOperationError(f"np.nan{ufunc.__name__[1:]}", "object arrays")
+    out, scal = _split_out(out)
+    axes = _ufunc_axes(axis, arr.ndim)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    where = True if where is _NoValue else where
+    return _final(do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal))
+
+
+@register(np.nanmin, tags=("reduction",))
+def nanmin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
+           initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.nanmin: np.fmin.reduce on the input."""
+    return _nanminmax(np.fmin, a, axis, out, keepdims, initial, where)
+
+
+@register(np.nanmax, tags=("reduction",))
+def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
+           initial: Any = _NoValue, where: Any = _NoValue) -> Any:
+    """np.nanmax: np.fmax.reduce on the input."""
+    return _nanminmax(np.fmax, a, axis, out, keepdims, initial, where)
+
+
+@register(np.nanargmin, tags=("reduction",))
+def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
+    """np.nanargmin (assumes no all-NaN slice: that ValueError depends on values)."""
+    arr, _ = _replace_nan(a)
+    return _argminmax(arr, axis, out, keepdims, "argmin")
+
+
+@register(np.nanargmax, tags=("reduction",))
+def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
+    """np.nanargmax (assumes no all-NaN slice: that ValueError depends on values)."""
+    arr, _ = _replace_nan(a)
+    return _argminmax(arr, axis, out, keepdims, "argmax")
+
+
+@register(np.nanmean, tags=("reduction",))
+def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
+            keepdims: Any = _NoValue, *, where: Any = _NoValue) -> Any:
+    """np.nanmean: np.mean for exact types, else a sum of a copy divided in place."""
+    arr, masked = _replace_nan(a)
+    if not masked:
+        return mean(arr, axis, dtype, out, keepdims, where=where)
+    if arr.dtype.kind == "O":
+        raise UnsupportedOperationError("np.nanmean", "object arrays")
+    if dtype is not None and not issubclass(np.dtype(dtype).type, np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not issubclass(out.dtype.type, np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+    cnt = _kw_reduce(np.add, Meta(arr.shape, _BOOL, arr.strides), axis, _INTP, None,
+                     keepdims, _NoValue, where)
+    tot = _kw_reduce(np.add, arr, axis, dtype, out, keepdims, _NoValue, where)
+    if type(tot) is not Meta or tot.ndim:
+        ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
+    return _final(tot)
+
+
+@register(np.count_nonzero, tags=("reduction",))
+def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
+    """np.count_nonzero with an axis: an intp sum of a bool view or copy."""
+    arr = as_meta(a)
+    if axis is None and not keepdims:
+        raise DataDependentError("np.count_nonzero without an axis returns a Python int")
+    if arr.dtype.kind in "USOV":
+        raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
+    b = arr if arr.dtype == _BOOL else _like_copy(arr, _BOOL)
+    return sum_(b, axis, _INTP, None, keepdims)
+
+
+# --- outer ---------------------------------------------------------------------------
+
+@register("ufunc.outer", tags=("ufunc",))
+def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
+    """ufunc.outer(A, B): the ufunc on A viewed with B.ndim trailing length-1 axes, and B."""
+    if ufunc.signature is not None:
+        raise TypeError("method outer is not allowed in ufunc with non-trivial signature")
+    if ufunc.nin != 2:
+        raise ValueError("outer product only supported for binary functions")
+    if len(args) != 2:
+        raise TypeError("exactly two arguments expected")
+    a, b = as_meta(args[0]), as_meta(args[1])
+    nd = a.ndim + b.ndim
+    if nd > 64:
+        raise ValueError(f"maximum supported dimension for an ndarray is 64, but "
+                         f"`{ufunc.__name__}.outer()` result would have {nd}.")
+    view = Meta(a.shape + (1,) * b.ndim, a.dtype, a.strides + (a.dtype.itemsize,) * b.ndim)
+    view.flags.aligned = bool(a.flags.aligned)
+    return ufunc_call(ufunc, view, b, **kwargs)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tests import oracle
 from tests.oracle import check
 
-SET = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+SET = settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 NUM = [np.dtype(d) for d in (np.bool_, np.int8, np.uint16, np.int32, np.int64, np.float16,
                              np.float32, np.float64, np.complex64, np.complex128)]
 REAL = [d for d in NUM if d.kind != "c"]
@@ -252,3 +252,43 @@ def test_full_reduction_is_0d_fake():
     assert ft.is_fake(r) and r.shape == () and r.dtype == np.float64
     assert np.mean(ft.to_fake(np.ones(3, np.int8))).dtype == np.float64
     assert np.mean(ft.to_fake(np.ones((2, 3), np.float16)), axis=0).dtype == np.float16
+
+
+NANFUNCS = [np.nansum, np.nanprod, np.nanmin, np.nanmax, np.nanmean]
+
+
+@SET
+@given(st.data())
+def test_nanfunctions(data):
+    a = data.draw(oracle.arrays(dtypes=REAL))
+    fn = data.draw(st.sampled_from(NANFUNCS))
+    kw = {"axis": data.draw(axis_for(a.ndim)), "keepdims": data.draw(st.booleans())}
+    if data.draw(st.booleans()):
+        kw["where"] = data.draw(where_for(a.shape))
+        if fn in (np.nanmin, np.nanmax):
+            kw["initial"] = 0
+    check(_quiet(lambda x: fn(x, **kw)), a)
+
+
+@SET
+@given(st.data())
+def test_nanarg_and_count_nonzero(data):
+    a = data.draw(oracle.arrays(dtypes=REAL))
+    axis = data.draw(axis_for(a.ndim, allow_tuple=False))
+    kd = data.draw(st.booleans())
+    fn = data.draw(st.sampled_from([np.nanargmax, np.nanargmin]))
+    check(_quiet(lambda x: fn(x, axis=axis, keepdims=kd)), a)
+    if axis is not None or kd:
+        check(lambda x: np.count_nonzero(x, axis=axis, keepdims=kd), a)
+    tup = data.draw(axis_for(a.ndim))
+    if tup is not None:
+        check(lambda x: np.count_nonzero(x, axis=tup), a)
+
+
+@SET
+@given(st.data())
+def test_outer(data):
+    a = data.draw(oracle.arrays(dtypes=NUM, max_dims=2))
+    b = data.draw(oracle.arrays(dtypes=NUM, max_dims=2))
+    uf = data.draw(st.sampled_from([np.add, np.multiply, np.maximum, np.subtract, np.greater]))
+    check(_quiet(lambda x, y: uf.outer(x, y)), a, b)
