@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .._errors import UnsupportedOperationError
+from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, attempt_nocopy_reshape, c_strides, f_strides, like_strides,
                      normalize_axis)
 from .operands import as_meta, check_writeable, is_fake
@@ -679,7 +679,10 @@ def diagonal(a, offset=0, axis1=0, axis2=1) -> Out:
 
 def _flip_emit(m: Any, g: Geo) -> Out:
     if not g.shape:  # m[()] on a 0-d array gives a scalar
-        return Out((), m.dtype, ())
+        if m.dtype.hasobject or m.dtype.kind in "SU":
+            raise DataDependentError("np.flip of a 0-d array returns its element, whose type "
+                                     "depends on the value for object and string dtypes")
+        return Out((), np.empty((), m.dtype)[()].dtype, ())
     return emit(m, g)
 
 
@@ -764,9 +767,9 @@ def ndarray_deepcopy(self, memo, /) -> Out:
     return copy_like(self, None, "K")
 
 
-def _probe(dt: np.dtype, ndim: int) -> np.ndarray:
-    """A tiny real array of dtype dt (0-d when ndim is 0) to ask NumPy's casting rules."""
-    return np.zeros(() if ndim == 0 else (1,), dt)
+def _probe(dt: np.dtype) -> np.ndarray:
+    """A zero-size real array of dtype dt to ask NumPy's dtype rules (no values involved)."""
+    return np.empty((0,), dt)
 
 
 def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
@@ -779,7 +782,7 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
             raise UnsupportedOperationError("ndarray.astype",
                                             "the size of a flexible dtype cast from object depends on values")
         return want
-    return _probe(src, 1).astype(dtype).dtype
+    return _probe(src).astype(dtype).dtype
 
 
 @register("ndarray.astype", tags=("copy",))
@@ -793,12 +796,17 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     c, f = self.flags.c_contiguous, self.flags.f_contiguous
     if not always and (order == "K" or (order == "A" and (c or f)) or (order == "C" and c)
                        or (order == "F" and f)):
-        p = _probe(self.dtype, 1)
+        p = _probe(self.dtype)
         if p.astype(dt, copy=False) is p:
             return itself(self)
+    if (self.dtype.kind in "Mm" and dt.kind in "SU" and math.prod(self.shape)
+            and dt.itemsize < _probe(self.dtype).astype(dt.kind).dtype.itemsize):
+        raise DataDependentError("whether datetimes fit a short string dtype depends on their values")
     if copy is np._CopyMode.NEVER:
         raise ValueError("Unable to avoid copy while casting as requested.")
-    _probe(self.dtype, self.ndim).astype(dt, casting=casting)
+    if not np.can_cast(self.dtype, dt, casting):
+        what = "scalar" if self.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from {self.dtype!r} to {dt!r} according to the rule {casting!r}")
     return copy_like(self, dt, order)
 
 
@@ -814,7 +822,7 @@ def ndarray_fill(self, value) -> None:
         check_writeable(self, "assignment destination")
         return None
     check_writeable(self, "assignment destination")
-    _probe(self.dtype, 0).fill(value)
+    np.empty((), self.dtype).fill(value)
     return None
 
 
