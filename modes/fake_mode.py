@@ -10,6 +10,7 @@ from .._errors import op_name
 from .._runner import prepare_call, run_fake
 from .._storage import parse_device
 from ..meta_utils.convert import Converter
+from ..meta_utils.replay import TraceIds
 from .base import Mode
 from .memory import EXTERNAL, MemoryStats
 from .random_gen import default_rng
@@ -34,6 +35,9 @@ class TraceEntry:
     alias: tuple            # "fresh" | ("view", i) | ("inplace", i) per output
     nbytes: int             # bytes newly allocated by this op
     tags: frozenset = field(default_factory=frozenset)
+    in_ids: tuple = ()      # serial numbers (mode.ids) of the inputs, then of the outputs:
+    out_ids: tuple = ()     # the op graph for replay survives the fakes' death
+    spec: Any = None        # (args, kwargs) with fakes as meta_utils.replay.TraceRef(serial)
 
 
 def _ref(x: Any) -> Any:
@@ -77,6 +81,7 @@ class FakeMode(Mode):
         self.trace: list[TraceEntry] = []
         self.memory = MemoryStats()
         self.converter = Converter()
+        self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
 
     @property
@@ -92,6 +97,8 @@ class FakeMode(Mode):
         f = self.converter.to_fake(x)
         if f.storage._tracker is None:
             f.storage._tracker = EXTERNAL
+        if self.record:
+            self.ids.real_inputs[self.ids.of(f)] = x
         return f
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
@@ -140,4 +147,6 @@ class FakeMode(Mode):
         self.trace.append(TraceEntry(
             op_name(func), func, _ref(args), _ref(kwargs),
             tuple(weakref.ref(x) for x in ins), tuple(weakref.ref(o) for o in outs),
-            tuple(meta), tuple(alias), nbytes, tags))
+            tuple(meta), tuple(alias), nbytes, tags,
+            tuple(self.ids.of(x) for x in ins), tuple(self.ids.of(o) for o in outs),
+            self.ids.spec((args, kwargs))))
