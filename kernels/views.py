@@ -368,6 +368,8 @@ def squeeze_out(m: Any, axis: Any = None) -> Any:
     if axis is None:
         drop = {i for i, n in enumerate(m.shape) if n == 1}
     else:
+        if type(axis) is list:
+            raise TypeError("'list' object cannot be interpreted as an integer")
         axes = axis_tuple(axis, nd, allow_duplicate=True)
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
@@ -792,7 +794,9 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     _no_subarray(dt, "ndarray.astype")
     if isinstance(casting, str) and casting == "same_value":
         raise UnsupportedOperationError("ndarray.astype", "casting='same_value' depends on values")
-    always = copy is not None and bool(copy) and copy is not np._CopyMode.IF_NEEDED
+    if isinstance(copy, np._CopyMode):
+        raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false instead.")
+    always = copy is not None and bool(copy)
     c, f = self.flags.c_contiguous, self.flags.f_contiguous
     if not always and (order == "K" or (order == "A" and (c or f)) or (order == "C" and c)
                        or (order == "F" and f)):
@@ -802,8 +806,6 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if (self.dtype.kind in "Mm" and dt.kind in "SU" and math.prod(self.shape)
             and dt.itemsize < _probe(self.dtype).astype(dt.kind).dtype.itemsize):
         raise DataDependentError("whether datetimes fit a short string dtype depends on their values")
-    if copy is np._CopyMode.NEVER:
-        raise ValueError("Unable to avoid copy while casting as requested.")
     if not np.can_cast(self.dtype, dt, casting):
         what = "scalar" if self.ndim == 0 else "array data"
         raise TypeError(f"Cannot cast {what} from {self.dtype!r} to {dt!r} according to the rule {casting!r}")

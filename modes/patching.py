@@ -93,6 +93,7 @@ def install() -> None:
     _installed = True
     patch_names(np, NUMPY_FACTORIES)
     patch_names(np.fft, FFT_FACTORIES)
+    patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
     patch_names(np.random, _random_names() + ["default_rng"])
     for hook in _EXTRA_INSTALLERS:
         hook()

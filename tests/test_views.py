@@ -324,6 +324,9 @@ BAD = [
     (lambda x: x.squeeze(0), (2, 3)),
     (lambda x: x.squeeze((0, 0)), (1, 3)),
     (lambda x: x.squeeze(4), (1, 3)),
+    (lambda x: x.squeeze([0]), (1, 3)),
+    (lambda x: x.astype(x.dtype, copy=np._CopyMode.NEVER), (3,)),
+    (lambda x: np.reshape(x), (3,)),
     (lambda x: np.expand_dims(x, 4), (1, 3)),
     (lambda x: np.expand_dims(x, (0, 0)), (1, 3)),
     (lambda x: np.broadcast_to(x, (3, 4)), (2, 4)),
@@ -380,3 +383,40 @@ def test_bad_axis_types():
     d = ft.empty((2, 3)).diagonal()
     with pytest.raises(ValueError, match="read-only"):
         d.fill(0)
+
+
+def test_as_strided_in_fake_mode():
+    with ft.FakeMode():
+        x = np.zeros((4, 4))
+        w = np.lib.stride_tricks.as_strided(x, (3, 2), (8, 8), writeable=False)
+    assert ft.is_fake(w) and w.strides == (8, 8) and not w.flags.writeable
+    assert np.shares_memory(w, x)
+
+
+EXTRA = [
+    lambda x: x.transpose([2, 0, 1]),
+    lambda x: x.view(np.ndarray),
+    lambda x: x.view(np.float32, np.ndarray),
+    lambda x: x.reshape(np.int64(24)),
+    lambda x: x.reshape((4, 6), order=None),
+    lambda x: np.squeeze(x, axis=()),
+    lambda x: np.expand_dims(x, []),
+    lambda x: np.moveaxis(x, [], []),
+    lambda x: np.rollaxis(x, -1, -3),
+    lambda x: x.astype("V8"),
+    lambda x: x.view([("a", "f4"), ("b", "f4")]),
+    lambda x: x.astype("f8", copy=None),
+    lambda x: x.astype("f4", copy=False),
+    lambda x: x.reshape(24, copy=np._CopyMode.ALWAYS),
+    lambda x: np.broadcast_to(x, (5, 2, 3, 4)),
+    lambda x: np.broadcast_arrays(),
+    lambda x: np.flip(x, (0, 2)),
+    lambda x: x.view("i8").view("c16"),
+    lambda x: np.rot90(x, 1, [1, 2]),
+    lambda x: np.rot90(x, -1, (-1, 0)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(EXTRA)))
+def test_extra_argument_forms(i):
+    check(EXTRA[i], np.ones((2, 3, 4)))
