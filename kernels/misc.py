@@ -1,0 +1,443 @@
+"""Other array functions: where, clip, sort/argsort, roll, tril/triu, diag, meshgrid,
+searchsorted, round, isclose, and the data-dependent ones (unique, allclose, array_equal)."""
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+from numpy._core import umath as _umath
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_order,
+                     like_strides, normalize_axis, strides_in_order)
+from .linalg import MetaArray, reshape_c_strides
+from .operands import as_meta, check_writeable, is_fake, is_meta
+from .registry import Out, register
+from .ufuncs import ufunc_call
+
+_WEAK = (int, float, complex)
+
+
+def _arr(x: Any) -> Any:
+    """Python int/float/complex stay (weak scalars); everything else as array metadata."""
+    return x if type(x) in _WEAK else as_meta(x)
+
+
+def _meta(res: Any) -> MetaArray:
+    """A kernel result (Out or an input returned as is) as a MetaArray for chaining."""
+    return MetaArray(res.shape, res.strides, res.dtype)
+
+
+def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> MetaArray:
+    return _meta(ufunc_call(ufunc, *args, **kw))
+
+
+def k_copy(m: Any, dtype: Any = None) -> MetaArray:
+    """A K-order copy of m (PyArray_NewLikeArray), optionally cast."""
+    dt = np.dtype(dtype) if dtype is not None else m.dtype
+    return MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize, m.flags.c_contiguous,
+                                           m.flags.f_contiguous), dt)
+
+
+def k_copy_out(m: Any, dtype: Any = None) -> Out:
+    c = k_copy(m, dtype)
+    return Out(c.shape, c.dtype, c.strides)
+
+
+# --- where ----------------------------------------------------------------------
+
+
+def where_meta(cond: Any, x: Any, y: Any) -> Out:
+    """PyArray_Where: NEP 50 result type of x and y, NpyIter K-order layout of all three."""
+    ops = [as_meta(cond), _arr(x), _arr(y)]
+    xs = [o if type(o) in _WEAK else o.dtype for o in ops[1:]]
+    dt = np.result_type(*xs)
+    metas = [o for o in ops if type(o) not in _WEAK]
+    shape = broadcast_shapes(*[m.shape for m in metas])
+    perm = iterator_order(shape, [(m.shape, m.strides) for m in metas])
+    return Out(shape, dt, strides_in_order(shape, dt.itemsize, perm))
+
+
+@register(np.where, tags=("copy",))
+def where(condition: Any, x: Any = None, y: Any = None) -> Out:
+    """The three-argument form; the one-argument form depends on values."""
+    if x is None and y is None:
+        raise DataDependentError("np.where(condition) returns the indices of true values")
+    if x is None or y is None:
+        raise ValueError("either both or neither of x and y should be given")
+    return where_meta(condition, x, y)
+
+
+# --- clip -----------------------------------------------------------------------
+
+
+def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict) -> Any:
+    """_methods._clip: positive / minimum / maximum / the clip ufunc."""
+    if a.dtype.kind in "iu":
+        info = np.iinfo(a.dtype)
+        if type(lo) is int and lo <= info.min:
+            lo = None
+        if type(hi) is int and hi >= info.max:
+            hi = None
+    lo, hi = (v if v is None or type(v) in _WEAK else as_meta(v) for v in (lo, hi))
+    if lo is None and hi is None:
+        return ufunc_call(np.positive, a, out=out, **kwargs)
+    if lo is None:
+        return ufunc_call(np.minimum, a, hi, out=out, **kwargs)
+    if hi is None:
+        return ufunc_call(np.maximum, a, lo, out=out, **kwargs)
+    return ufunc_call(_umath.clip, a, lo, hi, out=out, **kwargs)
+
+
+_NO = np._NoValue
+
+
+@register(np.clip, tags=("ufunc",))
+def clip(a: Any, a_min: Any = _NO, a_max: Any = _NO, out: Any = None, *, min: Any = _NO,
+         max: Any = _NO, **kwargs: Any) -> Any:
+    if a_min is _NO and a_max is _NO:
+        a_min = None if min is _NO else min
+        a_max = None if max is _NO else max
+    elif a_min is _NO:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is _NO:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
+    elif min is not _NO or max is not _NO:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
+                         "provided is forbidden.")
+    return clip_meta(as_meta(a), a_min, a_max, out, kwargs)
+
+
+@register("ndarray.clip", tags=("ufunc",))
+def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, **kwargs: Any) -> Any:
+    return clip_meta(self, min, max, out, kwargs)
+
+
+# --- sorting ----------------------------------------------------------------------
+
+_KINDS = ("quicksort", "mergesort", "heapsort", "stable", "q", "m", "h", "s")
+
+
+def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
+    if kind is not None and stable is not None:
+        raise ValueError("`kind` and keyword parameter `stable` are mutually exclusive. Only "
+                         "one of them can be used.")
+    if kind is not None and (not isinstance(kind, str) or not kind
+                             or not any(k.startswith(kind.lower()[:1]) for k in _KINDS)):
+        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
+    if order is not None and m.dtype.names is None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if m.dtype.names is not None or m.dtype.kind in "OV":
+        raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
+    return normalize_axis(axis, m.ndim)
+
+
+@register("ndarray.sort", tags=("inplace",))
+def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+                 stable: Any = None) -> None:
+    """In place: checks only."""
+    _sort_args(self, axis, kind, order, stable)
+    check_writeable(self, "array")
+    return None
+
+
+@register(np.sort, tags=("copy",))
+def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+         stable: Any = None) -> Out:
+    """A K-order copy (a C 1-d copy for axis=None)."""
+    m = as_meta(a)
+    if axis is None:
+        n = m.size
+        flat = MetaArray((n,), (m.dtype.itemsize,), m.dtype)
+        _sort_args(flat, -1, kind, order, stable)
+        return Out((n,), m.dtype, c_strides((n,), m.dtype.itemsize))
+    c = k_copy(m)
+    _sort_args(c, axis, kind, order, stable)
+    return Out(c.shape, c.dtype, c.strides)
+
+
+@register(np.argsort, "ndarray.argsort", tags=("copy",))
+def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
+            stable: Any = None) -> Out:
+    """A fresh C-contiguous intp array of the input's shape (flattened for axis=None)."""
+    m = as_meta(a)
+    if axis is None or m.ndim == 0:
+        shape = (m.size,) if axis is None or True else m.shape
+        if axis is not None:
+            normalize_axis(axis, 1)
+        m2 = MetaArray(shape, (m.dtype.itemsize,), m.dtype)
+        _sort_args(m2, -1, kind, order, stable)
+    else:
+        shape = m.shape
+        _sort_args(m, axis, kind, order, stable)
+    dt = np.dtype(np.intp)
+    return Out(shape, dt, c_strides(shape, dt.itemsize))
+
+
+@register(np.searchsorted, "ndarray.searchsorted", tags=("copy",))
+def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Out:
+    """A fresh C-contiguous intp array of v's shape."""
+    m = as_meta(a)
+    vm = as_meta(v) if type(v) not in _WEAK else np.asarray(v)
+    if not isinstance(side, str) or not side or side[0].lower() not in "lr":
+        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    if m.ndim != 1:
+        raise ValueError("object of too small depth for desired array" if m.ndim == 0
+                         else "object too deep for desired array")
+    if sorter is not None:
+        s = as_meta(sorter)
+        if s.ndim != 1 or s.shape[0] != m.shape[0]:
+            raise ValueError("sorter.size must equal a.size")
+        if s.dtype.kind not in "iub":
+            raise TypeError("sorter must only contain integers")
+    try:
+        np.result_type(m.dtype, vm.dtype)
+    except Exception as e:
+        raise UnsupportedOperationError(np.searchsorted, f"mixed dtypes: {e}") from None
+    dt = np.dtype(np.intp)
+    return Out(tuple(vm.shape), dt, c_strides(tuple(vm.shape), dt.itemsize))
+
+
+# --- roll, tril/triu, diag ----------------------------------------------------------
+
+
+@register(np.roll, tags=("copy",))
+def roll(a: Any, shift: Any, axis: Any = None) -> Out:
+    """empty_like(a) along axes; for axis=None a C 1-d result reshaped (a view of it)."""
+    m = as_meta(a)
+    if axis is None:
+        n = m.size
+        if np.ndim(shift) > 1 if not is_meta(shift) else shift.ndim > 1:
+            raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        if m.ndim == 1:
+            return Out(m.shape, m.dtype, c_strides(m.shape, m.dtype.itemsize), base_shape=(n,))
+        return Out(m.shape, m.dtype, reshape_c_strides(m.shape, m.dtype.itemsize),
+                   base_shape=(n,))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    axes = tuple(normalize_axis(ax, m.ndim) for ax in axes)
+    sh = shift.shape if is_meta(shift) else np.shape(shift)
+    try:
+        b = broadcast_shapes(tuple(sh), (len(axes),) if isinstance(axis, (tuple, list)) else ())
+    except ValueError:
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
+    if len(b) > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    return k_copy_out(m)
+
+
+def _tri_like(m: Any, k: Any) -> Out:
+    if m.ndim == 0:
+        raise UnsupportedOperationError(np.tril, "0-d input")
+    operator.index(k)
+    n, mm = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[0], m.shape[0])
+    mask = MetaArray((n, mm), c_strides((n, mm), 1), np.bool_)
+    zero = MetaArray((1,), (m.dtype.itemsize,), m.dtype)
+    return where_meta(mask, zero, m)
+
+
+@register(np.tril, tags=("copy",))
+def tril(m: Any, k: Any = 0) -> Out:
+    """where(tri mask, zeros(1), m): where's layout over the mask and m."""
+    return _tri_like(as_meta(m), k)
+
+
+@register(np.triu, tags=("copy",))
+def triu(m: Any, k: Any = 0) -> Out:
+    return _tri_like(as_meta(m), k)
+
+
+def diagonal_view(m: Any, k: int) -> tuple:
+    """(length, stride, byte offset) of the k-th diagonal of the last two axes."""
+    n0, n1 = m.shape[-2], m.shape[-1]
+    s0, s1 = m.strides[-2], m.strides[-1]
+    if k >= 0:
+        length = min(n0, n1 - k)
+        off = k * s1
+    else:
+        length = min(n0 + k, n1)
+        off = -k * s0
+    if length < 0:
+        return 0, s0 + s1, 0
+    return length, s0 + s1, off
+
+
+@register(np.diag, tags=("view",))
+def diag(v: Any, k: Any = 0) -> Out:
+    """A fresh C square matrix for 1-d input, a read-only diagonal view for 2-d input."""
+    k = operator.index(k)
+    m = as_meta(v)
+    if m.ndim == 1:
+        n = m.shape[0] + abs(k)
+        return Out((n, n), m.dtype, c_strides((n, n), m.dtype.itemsize))
+    if m.ndim != 2:
+        raise ValueError("Input must be 1- or 2-d.")
+    length, st, off = diagonal_view(m, k)
+    if is_meta(v):
+        return Out((length,), m.dtype, (st,), view_of=v, offset=off, writeable=False)
+    return Out((length,), m.dtype, (st,), offset=off, writeable=False, base_shape=m.shape)
+
+
+@register(np.diagflat, tags=("copy",))
+def diagflat(v: Any, k: Any = 0) -> Out:
+    m = as_meta(v)
+    n = m.size + abs(operator.index(k))
+    return Out((n, n), m.dtype, c_strides((n, n), m.dtype.itemsize))
+
+
+# --- meshgrid ---------------------------------------------------------------------
+
+
+def _reshaped(m: Any, shape: tuple) -> tuple | None:
+    """Strides of the view m.reshape(shape), or None when the reshape copies."""
+    isz = m.dtype.itemsize
+    if m.ndim == 0:
+        return (isz,) * len(shape)
+    if m.size == 0:
+        return reshape_c_strides(shape, isz)
+    return attempt_nocopy_reshape(tuple(m.shape), tuple(m.strides), isz, shape, False)
+
+
+@register(np.meshgrid, tags=("copy",))
+def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple:
+    """C copies (copy=True), or the reshaped / broadcast views of the inputs."""
+    ndim = len(xi)
+    if indexing not in ("xy", "ij"):
+        raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
+    metas = [as_meta(x) for x in xi]
+    shapes = []
+    for i, m in enumerate(metas):
+        s = [1] * ndim
+        s[i] = m.size
+        shapes.append(s)
+    if indexing == "xy" and ndim > 1:
+        shapes[0] = [1, metas[0].size] + [1] * (ndim - 2)
+        shapes[1] = [metas[1].size, 1] + [1] * (ndim - 2)
+    shapes = [tuple(s) for s in shapes]
+    full = broadcast_shapes(*shapes) if shapes else ()
+    out_shapes = shapes if sparse else [full] * ndim
+    if copy:
+        return tuple(Out(s, m.dtype, c_strides(s, m.dtype.itemsize))
+                     for s, m in zip(out_shapes, metas))
+    outs = []
+    for s, m, x in zip(shapes, metas, xi):
+        st = _reshaped(m, s)
+        if st is None or not is_meta(x):
+            raise UnsupportedOperationError(np.meshgrid, "copy=False with inputs that reshape "
+                                            "to a copy")
+        if not sparse and s != full:  # broadcast_to: stride 0 wherever the input has length 1
+            st = tuple(0 if n == 1 else t for n, t in zip(s, st))
+            outs.append(Out(full, m.dtype, st, view_of=x, warn_on_write=True))
+        else:
+            outs.append(Out(s, m.dtype, st, view_of=x))
+    return tuple(outs)
+
+
+# --- rounding and closeness ---------------------------------------------------------
+
+
+def round_meta(a: Any, decimals: Any, out: Any) -> Any:
+    """PyArray_Round on metadata."""
+    decimals = operator.index(decimals)
+    if out is not None:
+        if not is_meta(out):
+            raise TypeError("return arrays must be of ArrayType")
+        if out.size != a.size:
+            raise ValueError("invalid output shape")
+    kind = a.dtype.kind
+    if kind not in "biufc":
+        raise UnsupportedOperationError(np.round, f"rounding {a.dtype} arrays")
+    if kind == "c":
+        if out is not None:  # out.real = ...; out.imag = ...
+            if out.dtype.kind != "c":
+                raise TypeError("array does not have imaginary part to set")
+            if broadcast_shapes(tuple(out.shape), tuple(a.shape)) != tuple(out.shape):
+                raise ValueError(f"could not broadcast input array from shape {a.shape} into "
+                                 f"shape {out.shape}")
+            check_writeable(out)
+            return out
+        return k_copy_out(a)
+    if decimals >= 0 and kind in "iu":
+        if out is not None:
+            if not np.can_cast(a.dtype, out.dtype, "same_kind"):
+                raise TypeError(f"Cannot cast array data from {a.dtype!r} to {out.dtype!r} "
+                                "according to the rule 'same_kind'")
+            check_writeable(out)
+            return out
+        return k_copy_out(a)
+    if decimals == 0:
+        return ufunc_call(np.rint, a, out=out)
+    fortran = a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
+    if out is None:
+        dt = np.dtype(np.float64) if kind in "iu" else a.dtype
+        st = (c_strides if not fortran else _f)(tuple(a.shape), dt.itemsize)
+        tmp = MetaArray(a.shape, st, dt)
+        ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp)
+        if kind in "iu":
+            st = (c_strides if not fortran else _f)(tuple(a.shape), a.dtype.itemsize)
+        return Out(tuple(a.shape), a.dtype, st)
+    res = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=out)
+    ufunc_call(np.rint, res, out=res)
+    return res
+
+
+def _f(shape: tuple, itemsize: int) -> tuple:
+    from .layout import f_strides
+    return f_strides(shape, itemsize)
+
+
+@register(np.round, np.around, "ndarray.round", tags=("copy",))
+def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
+    if not is_meta(a) and type(a) in _WEAK:
+        raise UnsupportedOperationError(np.round, "Python scalar input")
+    return round_meta(as_meta(a), decimals, out)
+
+
+def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
+    """The ufunc chain of numpy.isclose on metadata."""
+    x, y, atol, rtol = (v if type(v) in _WEAK else as_meta(v) for v in (a, b, atol, rtol))
+    if type(y) not in _WEAK and y.dtype.kind != "m":
+        dt = np.result_type(y.dtype, 1.0)
+        if dt != y.dtype:
+            y = k_copy(y, dt)
+    elif type(y) is int:
+        y = float(y)
+    ay = _u(np.absolute, y) if type(y) not in _WEAK else abs(y)
+    lhs = _u(np.absolute, _u(np.subtract, x, y))
+    rhs = _u(np.add, atol, _u(np.multiply, rtol, ay))
+    res = _u(np.bitwise_or, _u(np.bitwise_and, _u(np.less_equal, lhs, rhs), _u(np.isfinite, y)),
+             _u(np.equal, x, y))
+    if equal_nan:
+        res = _u(np.bitwise_or, res, _u(np.bitwise_and, _u(np.isnan, x), _u(np.isnan, y)),
+                 out=res)
+    if res.ndim == 0:
+        return Out((), res.dtype, ())
+    return Out(res.shape, res.dtype, res.strides, base_shape=res.shape)
+
+
+@register(np.isclose, tags=("copy",))
+def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    """A bool array laid out as the chain of ufuncs leaves it, returned as result[()]."""
+    return isclose_meta(a, b, rtol, atol, equal_nan)
+
+
+@register(np.allclose, tags=("data-dependent",))
+def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
+    isclose_meta(a, b, rtol, atol, equal_nan)
+    raise DataDependentError("np.allclose returns a Python bool computed from the values")
+
+
+@register(np.array_equal, tags=("data-dependent",))
+def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
+    """False for different shapes (no data needed); otherwise the values decide."""
+    if tuple(as_meta(a1).shape) != tuple(as_meta(a2).shape):
+        return False
+    raise DataDependentError("np.array_equal depends on the values")
+
+
+@register(np.unique, np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all,
+          tags=("data-dependent",))
+def data_dependent(*args: Any, **kwargs: Any) -> Any:
+    """Output shapes that depend on the values of the input."""
+    raise DataDependentError("the output shape depends on the values of the input")
