@@ -52,7 +52,8 @@ class Converter:
 
     ``device`` overrides the device of the fakes (e.g. plan a NumPy program for
     ``"cuda:0"``); ``on_convert(real, fake)`` is called for each array converted.
-    Converting an object-dtype array warns with ``ObjectArrayWarning``.
+    Converting an object-dtype array warns with ``ObjectArrayWarning`` and counts it in
+    ``object_arrays``.
     """
 
     def __init__(self, *, device: Any = None, on_convert: Callable | None = None) -> None:
@@ -62,6 +63,7 @@ class Converter:
         self._starts: list[tuple[int, int]] = []   # sorted (start, id(buffer)) for address lookup
         self._by_id: dict[int, _Buffer] = {}
         self._arrays: dict[int, tuple] = {}        # id(real) -> (weakref, fake, key)
+        self.object_arrays = 0                     # object-dtype arrays converted (flagged)
 
     # --- public ---------------------------------------------------------------
     def to_fake(self, obj: Any) -> Any:
@@ -171,10 +173,10 @@ class Converter:
         if f is not None:
             return f
         if arr.dtype.hasobject:
+            self.object_arrays += 1
             warnings.warn(
-                f"converting an object-dtype array (shape {arr.shape}, dtype {arr.dtype}) to a "
-                "fake: only its metadata is kept, materialize() will not restore the objects",
-                ObjectArrayWarning, stacklevel=4)
+                "converting an object-dtype array to a fake: only its metadata is kept, "
+                "materialize() will not restore the objects", ObjectArrayWarning, stacklevel=4)
         root, owner = _root_of(arr)
         okey = ("np", id(owner) if owner is not None else id(root))
         buf = self._by_owner.get(okey)

@@ -164,9 +164,10 @@ def test_bad_inputs():
 
 def test_object_arrays_warn():
     a = np.array([1, "x", None], dtype=object)
+    conv = ft.Converter()
     with pytest.warns(ft.ObjectArrayWarning):
-        f = ft.to_fake(a)
-    assert f.dtype == object and f.shape == (3,)
+        f = conv.to_fake(a)
+    assert f.dtype == object and f.shape == (3,) and conv.object_arrays == 1
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ft.to_fake(np.ones(3))
