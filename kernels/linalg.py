@@ -259,3 +259,232 @@ def kron(a: Any, b: Any) -> Any:
     if iterator_order(ish, ops) != list(range(2 * nd - 1, -1, -1)):
         raise UnsupportedOperationError(np.kron, "operands whose product is not laid out in C order")
     return Out(shape, dt, c_strides(shape, dt.itemsize), base_shape=ish)
+
+
+# --- einsum (c_einsum, optimize=False) ---------------------------------------------
+
+
+def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
+    """Labels of one operand's axes: a letter, or None for an ellipsis (broadcast) axis."""
+    labels: list = []
+    ell = False
+    i = 0
+    while i < len(term):
+        ch = term[i]
+        if ch == " ":
+            i += 1
+            continue
+        if ch == ".":
+            if ell or term[i:i + 3] != "...":
+                raise ValueError("einstein sum subscripts string contains a '.' that is not "
+                                 "part of an ellipsis ('...')")
+            ell = True
+            labels.append(Ellipsis)
+            i += 3
+            continue
+        if not (ch.isascii() and ch.isalpha()):
+            raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                             "subscripts must be letters")
+        labels.append(ch)
+        counts[ch] = counts.get(ch, 0) + 1
+        i += 1
+    n = len(labels) - ell
+    if ell:
+        if n > ndim:
+            raise ValueError(f"einstein sum subscripts string contains too many subscripts for "
+                             f"operand {iop}")
+        k = labels.index(Ellipsis)
+        return labels[:k] + [None] * (ndim - n) + labels[k + 1:]
+    if n != ndim:
+        raise ValueError(f"operand has more dimensions than subscripts given in einstein sum, "
+                         f"but no '...' ellipsis provided to broadcast the extra dimensions."
+                         if ndim > n else f"einstein sum subscripts string contains too many "
+                         f"subscripts for operand {iop}")
+    return labels
+
+
+def _einsum_output(spec: str, nbcast: int, counts: dict) -> list:
+    labels: list = []
+    ell = False
+    i = 0
+    while i < len(spec):
+        ch = spec[i]
+        if ch == " ":
+            i += 1
+            continue
+        if ch == ".":
+            if ell or spec[i:i + 3] != "...":
+                raise ValueError("einstein sum subscripts string contains a '.' that is not "
+                                 "part of an ellipsis ('...') in the output")
+            ell = True
+            labels.extend([None] * nbcast)
+            i += 3
+            continue
+        if not (ch.isascii() and ch.isalpha()):
+            raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
+                             "subscripts must be letters")
+        if ch in labels:
+            raise ValueError(f"einstein sum subscripts string includes output subscript '{ch}' "
+                             "multiple times")
+        if ch not in counts:
+            raise ValueError(f"einstein sum subscripts string included output subscript '{ch}' "
+                             "which never appeared in an input")
+        labels.append(ch)
+        i += 1
+    if not ell and nbcast > 0:
+        raise ValueError("output has more dimensions than subscripts given in einstein sum, but "
+                         "no '...' ellipsis provided to broadcast the extra dimensions.")
+    return labels
+
+
+def _combined(m: Any, labels: list) -> tuple:
+    """get_combined_dims_view: repeated labels of one operand merged into their diagonal."""
+    shape, strides, labs = [], [], []
+    for n, s, lab in zip(m.shape, m.strides, labels):
+        if lab is not None and lab in labs:
+            j = labs.index(lab)
+            if shape[j] != n:
+                raise ValueError(f"dimensions in operand for collapsing index '{lab}' don't "
+                                 f"match ({shape[j]} != {n})")
+            strides[j] += s
+            continue
+        shape.append(n)
+        strides.append(s)
+        labs.append(lab)
+    return shape, strides, labs
+
+
+@register(np.einsum, tags=("copy",))
+def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = None,
+           order: str = "K", casting: str = "safe") -> Any:
+    """c_einsum: a view for a single operand without summation, else NpyIter's K-order output."""
+    if optimize is not False:
+        raise UnsupportedOperationError(np.einsum, "optimize= (the contraction path) is not "
+                                        "reproduced")
+    if not operands or not isinstance(operands[0], str):
+        raise UnsupportedOperationError(np.einsum, "the sublist form of the subscripts")
+    subs, ops = operands[0], [as_meta(x) for x in operands[1:]]
+    nop = len(ops)
+    if nop < 1:
+        raise ValueError("not enough operands provided to einstein sum function")
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                         f"'unsafe' (got {casting!r})")
+    if "->" in subs:
+        ins, outspec = subs.split("->", 1)
+    else:
+        if "-" in subs or ">" in subs:
+            raise ValueError("einstein sum subscript string does not contain proper '->' "
+                             "output specified")
+        ins, outspec = subs, None
+    terms = ins.split(",")
+    if len(terms) > nop:
+        raise ValueError("fewer operands provided to einstein sum function than specified in "
+                         "the subscripts string")
+    if len(terms) < nop:
+        raise ValueError("more operands provided to einstein sum function than specified in "
+                         "the subscripts string")
+    counts: dict = {}
+    op_labels = [_einsum_term(t, m.ndim, i, counts) for i, (t, m) in enumerate(zip(terms, ops))]
+    nbcast = max(sum(1 for lab in labs if lab is None) for labs in op_labels)
+    if outspec is None:
+        out_labels = [None] * nbcast + sorted(k for k, c in counts.items() if c == 1)
+    else:
+        out_labels = _einsum_output(outspec, nbcast, counts)
+    nout = len(out_labels)
+    if out is not None and out.ndim != nout:
+        raise ValueError(f"out parameter does not have the correct number of dimensions, has "
+                         f"{out.ndim} but should have {nout}")
+    if nop == 1 and out is None:
+        view = _single_op_view(ops[0], op_labels[0], out_labels)
+        if view is not None:
+            return view
+    combined = [_combined(m, labs) for m, labs in zip(ops, op_labels)]
+    iter_labels = list(out_labels) + sorted(k for k in counts if k not in out_labels)
+    nd = len(iter_labels)
+    # each operand's (shape, strides) over the iterator axes (broadcast axes right-aligned)
+    iter_ops = []
+    for shape, strides, labs in combined:
+        osh, ost = [1] * nd, [0] * nd
+        ib = len(labs) - 1
+        for i in range(nd - 1, -1, -1):
+            lab = iter_labels[i]
+            if lab is None:
+                while ib >= 0 and labs[ib] is not None:
+                    ib -= 1
+                if ib >= 0:
+                    osh[i], ost[i] = shape[ib], strides[ib]
+                    ib -= 1
+            elif lab in labs:
+                j = labs.index(lab)
+                osh[i], ost[i] = shape[j], strides[j]
+        iter_ops.append((tuple(osh), tuple(ost)))
+    ishape = [1] * nd
+    for osh, _ in iter_ops:
+        for i, n in enumerate(osh):
+            if n != 1:
+                if ishape[i] not in (1, n):
+                    raise ValueError("operands could not be broadcast together with remapped "
+                                     "shapes [original->remapped]")
+                ishape[i] = n
+    ishape = tuple(ishape)
+    oshape = ishape[:nout]
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    else:
+        dt = np.result_type(*[m.dtype for m in ops])
+    if not dt.isnative:
+        dt = dt.newbyteorder("=")
+    for m in ops:
+        if not np.can_cast(m.dtype, dt, casting):
+            raise TypeError(f"Iterator operand 0 dtype could not be cast from {m.dtype!r} to "
+                            f"{dt!r} according to the rule {casting!r}")
+    if out is not None:
+        if tuple(out.shape) != oshape:
+            raise ValueError("non-broadcastable output operand with shape "
+                             f"{tuple(out.shape)} doesn't match the broadcast shape {ishape}")
+        if not np.can_cast(dt, out.dtype, casting):
+            raise TypeError(f"Iterator requested dtype could not be cast from {dt!r} to "
+                            f"{out.dtype!r}, the operand {nop} dtype, according to the rule "
+                            f"{casting!r}")
+        check_writeable(out)
+        return out
+    order = "K" if order is None else order
+    if not isinstance(order, str) or order.upper() not in ("C", "F", "K", "A"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    order = order.upper()
+    if order == "A":
+        raise UnsupportedOperationError(np.einsum, "order='A'")
+    if order == "C" or nd <= 1:
+        perm = list(range(nd - 1, -1, -1))
+    elif order == "F":
+        perm = list(range(nd))
+    else:
+        perm = iterator_order(ishape, iter_ops)
+    operm = [p for p in perm if p < nout]
+    return Out(oshape, dt, strides_in_order(oshape, dt.itemsize, operm))
+
+
+def _single_op_view(m: Any, labels: list, out_labels: list) -> Out | None:
+    """get_single_op_view: the operand re-strided onto the output axes, if nothing is summed."""
+    nout = len(out_labels)
+    dims, strides = [0] * nout, [0] * nout
+    ib = 0
+    for n, s, lab in zip(m.shape, m.strides, labels):
+        if lab is None:
+            while ib < nout and out_labels[ib] is not None:
+                ib += 1
+            if ib == nout:
+                raise ValueError("output had too few broadcast dimensions")
+            dims[ib], strides[ib] = n, s
+            ib += 1
+            continue
+        if lab not in out_labels:
+            return None
+        i = out_labels.index(lab)
+        if dims[i] != 0 and dims[i] != n:
+            raise ValueError(f"dimensions in single operand for collapsing index '{lab}' don't "
+                             f"match ({dims[i]} != {n})")
+        dims[i] = n
+        strides[i] += s
+    return Out(tuple(dims), m.dtype, tuple(strides), view_of=m)

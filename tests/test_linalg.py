@@ -188,3 +188,61 @@ BAD = [
 @pytest.mark.parametrize("i", range(len(BAD)))
 def test_bad_inputs(i):
     check(BAD[i], np.ones((3, 4)))
+
+
+EINSUM = [
+    ("ij->ji", [(3, 4)]), ("ii->i", [(3, 3)]), ("ii", [(3, 3)]), ("ij", [(3, 4)]), ("ji", [(3, 4)]),
+    ("i->", [(3,)]), ("...ij->...ji", [(2, 3, 4)]), ("ij...->...", [(2, 3, 4)]),
+    ("ij,jk->ik", [(2, 3), (3, 4)]), ("ij,jk", [(2, 3), (3, 4)]), ("ij,kj->ik", [(2, 3), (4, 3)]),
+    ("ij,jk->ki", [(2, 3), (3, 4)]), ("i,j->ij", [(2,), (3,)]), ("i,i->", [(3,), (3,)]),
+    ("i,i", [(3,), (1,)]), ("...i,...i->...", [(2, 3), (4, 1, 3)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ijk,jil->kl", [(2, 3, 4), (3, 2, 5)]), ("iij->j", [(3, 3, 2)]), ("Ab,bA->", [(2, 3), (3, 2)]),
+    ("ba,cb", [(2, 3), (4, 2)]), ("i...,i...", [(3, 2), (3, 2)]), ("ij,ij->ij", [(3, 4), (3, 4)]),
+    (",i->i", [(), (3,)]), ("ij,jk->ik", [(2, 3), (4, 4)]), ("ij->ik", [(2, 3)]), ("ii->i", [(2, 3)]),
+    ("i,j->jj", [(2,), (2,)]), ("ij", [(2,)]), ("i,j", [(2,)]), ("ij->i$", [(2, 3)]),
+    ("i..j->i", [(2, 3)]), ("ij->j", [(0, 3)]), ("ij,jk->ik", [(2, 0), (0, 3)]),
+]
+
+
+@SET
+@given(st.data())
+def test_einsum_hypothesis(data):
+    spec, shapes = data.draw(st.sampled_from(EINSUM))
+    ops = [data.draw(arrays(dtypes=NUM, shape=s)) for s in shapes]
+    check(lambda *o: np.einsum(spec, *o), *ops)
+    if spec.count(",") == len(ops) - 1:
+        dt = data.draw(st.sampled_from([None, np.float32, np.int8, np.complex128]))
+        order = data.draw(st.sampled_from(["K", "C", "F"]))
+        casting = data.draw(st.sampled_from(["safe", "unsafe", "same_kind"]))
+        check(lambda *o: np.einsum(spec, *o, dtype=dt, order=order, casting=casting), *ops)
+
+
+def test_einsum_out_and_gaps():
+    a, b = np.ones((2, 3)), np.ones((3, 4))
+    check(lambda x, y, o: np.einsum("ij,jk->ik", x, y, out=o), a, b, np.empty((2, 4), order="F"))
+    check(lambda x, y, o: np.einsum("ij,jk->ik", x, y, out=o), a, b, np.empty((2, 4), np.int8))
+    check(lambda x, y, o: np.einsum("ij,jk->ik", x, y, out=o), a, b, np.empty((2, 5)))
+    check(lambda x, o: np.einsum("ij->ji", x, out=o), a, np.empty((3, 2)))
+    with pytest.raises(ft.UnsupportedOperationError):
+        np.einsum("ij,jk", ft.empty((2, 3)), ft.empty((3, 4)), optimize=True)
+    with pytest.raises(ft.UnsupportedOperationError):
+        np.einsum(ft.empty((2, 3)), [0, 1])
+
+
+def _layout(a, kind):
+    if kind == "f":
+        return np.asfortranarray(a)
+    if kind == "rev" and a.ndim:
+        return a[::-1]
+    if kind == "bcast" and a.ndim and a.shape[0]:
+        return np.broadcast_to(a[:1], a.shape)
+    return a
+
+
+@pytest.mark.parametrize("spec,shapes", EINSUM)
+def test_einsum_layouts(spec, shapes):
+    import itertools
+    for lay in itertools.product(["c", "f", "rev", "bcast"], repeat=len(shapes)):
+        ops = [_layout(np.ones(s), k) for s, k in zip(shapes, lay)]
+        for kw in ({}, {"order": "C"}, {"order": "F"}, {"dtype": np.float32}):
+            check(lambda *o: np.einsum(spec, *o, **kw), *ops)
