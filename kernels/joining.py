@@ -442,3 +442,71 @@ def append(arr: Any, values: Any, axis: Any = None) -> Any:
         v = Meta((int(np.prod(v.shape)),), (v.dtype.itemsize,), v.dtype)
         return concat_metas([a, v], 0, None, None, "same_kind")
     return concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
+
+
+# --- block ----------------------------------------------------------------------
+
+
+def _block_depth(arrays: Any, index: list) -> tuple:
+    """(index of a bottom element, max ndim, total size), with np.block's errors."""
+    if isinstance(arrays, tuple):
+        raise TypeError(f"arrays{''.join(f'[{i}]' for i in index)} is a tuple. Only lists can be "
+                        "used to arrange blocks, and np.block does not allow implicit conversion "
+                        "from tuple to ndarray.")
+    if isinstance(arrays, list):
+        if not arrays:
+            return index + [None], 0, 0
+        first, nd, size = _block_depth(arrays[0], index + [0])
+        for i, a in enumerate(arrays[1:], 1):
+            idx, n, s = _block_depth(a, index + [i])
+            size += s
+            nd = max(nd, n)
+            if len(idx) != len(first):
+                raise ValueError(f"List depths are mismatched. First element was at depth "
+                                 f"{len(first)}, but there is an element at depth {len(idx)}")
+            if idx[-1] is None:
+                first = idx
+        return first, nd, size
+    m = meta_of(arrays)
+    return index, len(m.shape), int(np.prod(m.shape))
+
+
+def _block_leaf(a: Any, ndim: int) -> Meta:
+    m = meta_of(a)
+    k = ndim - len(m.shape)
+    return Meta((1,) * k + m.shape, (0,) * k + m.strides, m.dtype)
+
+
+def _block_concat(arrays: Any, max_depth: int, ndim: int, depth: int = 0) -> Meta:
+    if depth < max_depth:
+        parts = [_block_concat(a, max_depth, ndim, depth + 1) for a in arrays]
+        out = concat_metas(parts, -(max_depth - depth), None, None, "same_kind")
+        return Meta(out.shape, out.strides, out.dtype)
+    return _block_leaf(arrays, ndim)
+
+
+def _block_leaves(arrays: Any, max_depth: int, depth: int = 0) -> list:
+    if depth < max_depth:
+        return [x for a in arrays for x in _block_leaves(a, max_depth, depth + 1)]
+    return [arrays]
+
+
+@register(np.block, tags=("copy",))
+def block(arrays: Any) -> Out:
+    """Repeated concatenation (or, for big results, one C/F allocation filled by slices)."""
+    bottom, arr_ndim, size = _block_depth(arrays, [])
+    list_ndim = len(bottom)
+    if bottom and bottom[-1] is None:
+        raise ValueError(f"List at arrays{''.join(f'[{i}]' for i in bottom[:-1])} cannot be empty")
+    ndim = max(arr_ndim, list_ndim)
+    res = _block_concat(arrays, list_ndim, ndim)
+    if list_ndim == 0:
+        return Out(res.shape, res.dtype, c_strides(res.shape, res.dtype.itemsize))
+    if list_ndim * size > 2 * 512 * 512:
+        leaves = [as_meta(a) if is_meta(a) else np.asarray(a) for a in _block_leaves(arrays, list_ndim)]
+        f = all(m.flags.f_contiguous for m in leaves)
+        c = all(m.flags.c_contiguous for m in leaves)
+        st = strides_in_order(res.shape, res.dtype.itemsize, list(range(ndim))) if f and not c \
+            else c_strides(res.shape, res.dtype.itemsize)
+        return Out(res.shape, res.dtype, st)
+    return Out(res.shape, res.dtype, res.strides)

@@ -189,3 +189,35 @@ def test_fake_repeats_are_data_dependent():
     a = ft.empty((3,))
     with pytest.raises(ft.DataDependentError):
         np.repeat(a, ft.empty((3,), np.int64))
+
+
+BLOCKS = [
+    lambda a, b: np.block([a, b]),
+    lambda a, b: np.block([[a, b], [b, a]]),
+    lambda a, b: np.block([[a], [b]]),
+    lambda a, b: np.block([[[a]], [[b]]]),
+    lambda a, b: np.block(a),
+    lambda a, b: np.block([a, 1]),
+    lambda a, b: np.block([[a, b], [a]]),
+    lambda a, b: np.block([[a, b], []]),
+    lambda a, b: np.block([[a, b], b]),
+    lambda a, b: np.block((a, b)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(BLOCKS)))
+@pytest.mark.parametrize("layout", ["cc", "cf", "ff", "tt", "big"])
+def test_block(i, layout):
+    n = 600 if layout == "big" else 3
+    a = np.ones((n, n))
+    b = np.ones((n, n), np.float32)
+    if layout[0] == "f":
+        a = np.asfortranarray(a)
+    if layout[-1] == "f":
+        b = np.asfortranarray(b)
+    if layout == "tt":
+        a, b = np.ones((n, n, 2)).transpose(2, 1, 0)[0], b.T
+    if layout == "big":
+        a, b = np.asfortranarray(a), np.asfortranarray(b)
+    check(BLOCKS[i], a, b)
+    check(BLOCKS[i], a[0], b[1])
