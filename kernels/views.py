@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (AxisError, attempt_nocopy_reshape, c_strides, f_strides, like_strides,
+from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides, f_strides, like_strides,
                      normalize_axis)
 from .operands import as_meta, check_writeable, is_fake
 from .registry import Out, register
@@ -34,10 +34,12 @@ def _geo(m: Any) -> Geo:
 
 
 def emit(src: Any, g: Geo, dtype: np.dtype | None = None, writeable: bool | None = None,
-         warn_on_write: bool = False) -> Out:
+         warn_on_write: bool = False, inherit_warn: bool = True) -> Out:
     """A view of ``src`` with geometry ``g``; a view of a temporary when src is not a fake."""
     dt = src.dtype if dtype is None else dtype
     if is_fake(src):
+        if inherit_warn and getattr(src, "_warn_on_write", False) is True:  # as NumPy's views
+            warn_on_write = True
         return Out(g.shape, dt, g.strides, view_of=src, offset=g.offset, writeable=writeable,
                    warn_on_write=warn_on_write)
     return Out(g.shape, dt, g.strides, offset=g.offset, writeable=writeable,
@@ -122,9 +124,9 @@ def flip_axes(g: Geo, axes: tuple) -> Geo:
     shape, strides, off = g.shape, list(g.strides), g.offset
     for ax in axes:
         n = shape[ax]
-        if n > 0:
+        if n > 0:  # an empty slice keeps step 1 (and its stride)
             off += (n - 1) * strides[ax]
-        strides[ax] = -strides[ax]
+            strides[ax] = -strides[ax]
     return Geo(shape, tuple(strides), off)
 
 
@@ -485,7 +487,6 @@ def broadcast_to(array, shape, subok=False) -> Out:
 @register(np.broadcast_arrays, tags=("view",))
 def broadcast_arrays(*args, subok=False) -> tuple:
     metas = [as_meta(a) for a in args]
-    from .layout import broadcast_shapes
     try:
         shape = broadcast_shapes(*[tuple(m.shape) for m in metas]) if metas else ()
     except ValueError:
@@ -517,7 +518,7 @@ def as_strided_out(m: Any, shape: Any = None, strides: Any = None, writeable: bo
         st = fill_strides(shp, m.dtype.itemsize)
     elif len(st) != len(shp):
         raise ValueError("mismatch in length of strides and shape")
-    return emit(m, Geo(shp, st), writeable=None if writeable else False)
+    return emit(m, Geo(shp, st), writeable=None if writeable else False, inherit_warn=False)
 
 
 @register(_stride_tricks.as_strided, tags=("view",))
@@ -602,6 +603,58 @@ def ndarray_view(self, dtype=None, type=None) -> Out:
         raise TypeError("data type not understood") from None
     dt, g = dtype_view_geo(self, new)
     return emit(self, g, dtype=dt)
+
+
+def _field_geo(m: Any, dtype: Any, offset: Any) -> tuple:
+    """(dtype, Geo) of ``m.getfield(dtype, offset)`` (PyArray_GetField)."""
+    new = np.dtype(dtype)
+    offset = operator.index(offset)
+    old = m.dtype
+    if new.hasobject or old.hasobject:
+        ok = offset == 0 and new == old
+        if not ok and old.names is not None:
+            ok = any(old.fields[n][1] == offset and old.fields[n][0] == new for n in old.names)
+        if not ok:
+            raise TypeError("Cannot get/set field of an object array")
+    if new.itemsize > old.itemsize:
+        raise ValueError("new type is larger than original type")
+    if offset < 0:
+        raise ValueError("offset is negative")
+    if offset > old.itemsize - new.itemsize:
+        raise ValueError("new type plus offset is larger than original type")
+    g = _geo(m)._replace(offset=offset)
+    if new.subdtype is not None:
+        base, sub = new.subdtype
+        if base.subdtype is not None:
+            raise UnsupportedOperationError("ndarray.getfield", "nested subarray dtypes")
+        return base, Geo(g.shape + sub, g.strides + c_strides(sub, base.itemsize), offset)
+    return new, g
+
+
+@register("ndarray.getfield", tags=("view",))
+def ndarray_getfield(self, dtype, offset=0) -> Out:
+    dt, g = _field_geo(self, dtype, offset)
+    return emit(self, g, dtype=dt)
+
+
+@register("ndarray.setfield", tags=("inplace",))
+def ndarray_setfield(self, val, dtype, offset=0) -> None:
+    dt, g = _field_geo(self, dtype, offset)
+    check_writeable(self, "assignment destination")
+    if is_fake(val):
+        if broadcast_shapes(tuple(val.shape), g.shape) != g.shape:
+            raise ValueError(f"could not broadcast input array from shape {tuple(val.shape)} "
+                             f"into shape {g.shape}")
+        return None
+    v = np.asarray(val) if isinstance(val, (list, tuple)) else val
+    if np.ndim(v):
+        if broadcast_shapes(np.shape(v), g.shape) != g.shape:
+            raise ValueError(f"could not broadcast input array from shape {np.shape(v)} "
+                             f"into shape {g.shape}")
+        np.empty((0,), dt)[...] = np.empty((0,), np.asarray(v).dtype)
+        return None
+    np.empty((), dt)[...] = v
+    return None
 
 
 def _part_dtype(dt: np.dtype) -> np.dtype:

@@ -137,11 +137,17 @@ def test_dtype_views(a, data):
     check(lambda x: x.imag, a)
     if a.dtype.hasobject:
         check(lambda x: x.view(np.int64), a)
+        check(lambda x: x.getfield(object, 0), a)
+        check(lambda x: x.getfield(np.int64, 0), a)
         return
     new = data.draw(st.sampled_from(["u1", "i2", "<f4", ">i4", "f8", "c16", "S3", "V", "V6",
                                      "(2,)i4", "(2,2)u1", "M8[D]"]))
     check(lambda x: x.view(new), a)
     check(lambda x: x.view(dtype=new, type=np.ndarray), a)
+    fdt = data.draw(st.sampled_from(["u1", "<i2", ">i2", "f4", "(2,)u1", "V2"]))
+    off = data.draw(st.integers(-1, 16))
+    check(lambda x: x.getfield(fdt, off), a)
+    check(lambda x: x.setfield(0, fdt, off), a)
 
 
 @SETTINGS
@@ -200,6 +206,7 @@ def _awkward():
         "readonly": np.ones((2, 3)).diagonal()[None],
         "complex_be": np.ones((3, 2), ">c16")[::-1],
         "structured": np.zeros((2, 3), [("a", "<i4"), ("b", "<f8")]),
+        "structured_obj": np.zeros((3,), [("a", "<i4"), ("o", "O")]),
     }
 
 
@@ -234,6 +241,8 @@ OPS = {
     "as_strided": lambda x: strided(x),
     "fill": lambda x: x.fill(0),
     "setflags_ro": lambda x: x.setflags(write=False),
+    "getfield_first": lambda x: x.getfield(x.dtype.fields["a"][0] if x.dtype.names else "u1", 0),
+    "getfield_obj": lambda x: x.getfield(np.dtype("O"), 8),
 }
 
 
@@ -354,6 +363,9 @@ BAD = [
     (lambda x: x.astype(np.int8, casting="safe"), (3,)),
     (lambda x: x.astype(np.float64, casting="no", order="Z"), (3,)),
     (lambda x: x.astype(), (3,)),
+    (lambda x: x.getfield("c16", 0), (3,)),
+    (lambda x: x.getfield("i4", 6), (3,)),
+    (lambda x: x.astype(object).getfield("i8", 0), (3,)),
     (lambda x: x.astype(np.int8).fill(300), (3,)),
     (lambda x: x.fill(np.ones(2)), (3,)),
     (lambda x: x.copy("Z"), (3,)),
