@@ -74,6 +74,8 @@ def norm_order(order: Any, allowed: str = "CFAK", default: str = "C") -> str:
     """An order letter, with NumPy's ValueError for anything else."""
     if order is None:
         return default
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
     if isinstance(order, str) and len(order) == 1 and order.upper() in "CFAK":
         o = order.upper()
         if o in allowed:
