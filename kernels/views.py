@@ -842,13 +842,22 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
     return _probe(src).astype(dtype).dtype
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
+
+
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
     order = norm_order(order, default="K")
     dt = _adapt_dtype(self.dtype, dtype)
     _no_subarray(dt, "ndarray.astype")
-    if isinstance(casting, str) and casting == "same_value":
-        raise UnsupportedOperationError("ndarray.astype", "casting='same_value' depends on values")
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe', "
+                         f"'same_value' (got {casting!r})")
+    if casting == "same_value":
+        _probe(self.dtype).astype(dt, casting="same_value")  # type-level refusals only
+        if not np.can_cast(self.dtype, dt, "safe") and math.prod(self.shape):
+            raise DataDependentError("astype(casting='same_value') fails or not depending on the values")
+        casting = "unsafe"
     if isinstance(copy, np._CopyMode):
         raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false instead.")
     always = copy is not None and bool(copy)

@@ -168,6 +168,11 @@ def test_copies_and_astype(a, order, data):
     casting = data.draw(st.sampled_from(["unsafe", "safe", "same_kind", "no", "equiv"]))
     check(lambda x: x.astype(dt, order=order, copy=cp, casting=casting), a)
     check(lambda x: x.astype(dt), a)
+    if a.dtype.kind not in "fc" or np.can_cast(a.dtype, np.complex128):
+        check(lambda x: x.astype(np.complex128, casting="same_value"), a)
+    if a.size and a.dtype.kind in "fc":  # whether the values survive decides
+        with pytest.raises(ft.DataDependentError):
+            ft.to_fake(a).astype(np.int8, casting="same_value")
 
 
 @SETTINGS
@@ -369,6 +374,7 @@ BAD = [
     (lambda x: x.astype(np.int8).fill(300), (3,)),
     (lambda x: x.fill(np.ones(2)), (3,)),
     (lambda x: x.copy("Z"), (3,)),
+    (lambda x: x.astype(x.dtype, casting="bogus", copy=False), (3,)),
     (lambda x: x.copy(1), (3,)),
     (lambda x: x.ravel("c "), (3,)),
     (lambda x: x.reshape(3, order=""), (3,)),
