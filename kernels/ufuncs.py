@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,42 @@ def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> 
         _resolve_cache[ck] = r
     except TypeError:  # unhashable signature
         r = _resolve(ufunc, keys, signature, casting)
+    if isinstance(r, Exception):
+        raise r
+    return r
+
+
+_ZERO = {int: 0, float: 0.0, complex: 0j}
+
+
+def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+    """Loop dtypes with Python scalars under a casting rule, from NumPy itself on 0-d zeros.
+
+    ``resolve_dtypes`` mishandles (and can crash on) weak scalars with 'no'/'equiv';
+    dtype resolution does not depend on values, so a 0-d call answers exactly.
+    """
+    ck = ("probe", ufunc, keys, signature, casting)
+    r = _resolve_cache.get(ck)
+    if r is None:
+        nin = ufunc.nin
+        ins = [_ZERO[k] if type(k) is type else np.zeros((), k) for k in keys[:nin]]
+        outs = tuple(None if k is None else np.zeros((), k) for k in keys[nin:])
+        kw = {"casting": casting}
+        if signature is not None:
+            kw["signature"] = signature
+        if any(o is not None for o in outs):
+            kw["out"] = outs
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = ufunc(*ins, **kw)
+            res = res if isinstance(res, tuple) else (res,)
+            r = tuple(np.dtype(type(x)) if not hasattr(x, "dtype") else x.dtype for x in ins) \
+                + tuple(x.dtype for x in res)
+            r = tuple(resolve_loop(ufunc, keys, signature, "unsafe")[:nin]) + r[nin:]
+        except Exception as e:  # re-raised below with NumPy's own type
+            r = e
+        _resolve_cache[ck] = r
     if isinstance(r, Exception):
         raise r
     return r
@@ -146,24 +183,24 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     for o in outs:
         keys.append(None if o is None else o.dtype)
     sig = _signature(ufunc, dtype, signature)
-    try:
-        loop = resolve_loop(ufunc, tuple(keys), sig, casting)
-    except _InCastErr:
-        # Python scalars are converted to their loop dtype without a casting check
-        if not any(m is None for m in metas):
-            raise
-        loop = resolve_loop(ufunc, tuple(keys), sig, "unsafe")
-        for i, (m, dt) in enumerate(zip(metas, loop)):
-            if m is not None and not _can_cast(m.dtype, dt, casting):
-                raise _InCastErr(ufunc, casting, m.dtype, dt, i) from None
-        for i, (o, dt) in enumerate(zip(outs, loop[len(inputs):])):
-            if o is not None and not _can_cast(dt, o.dtype, casting):
-                raise _OutCastErr(ufunc, casting, dt, o.dtype, i) from None
+    # NumPy converts Python scalars to the loop dtype before it checks the casting rule
+    loop = resolve_loop(ufunc, tuple(keys), sig, "unsafe")
+    weak = any(type(k) is type for k in keys)
+    plain = not any(m is not None and m.dtype.hasobject for m in metas)
+    if weak and plain and casting in ("no", "equiv"):
+        probe_loop(ufunc, tuple(keys), sig, casting)  # these rules refuse the scalar first
     for x, k, dt in zip(inputs, keys, loop):
-        if k is int and type(x) is int:
-            if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
-                continue  # NumPy compares out-of-range Python ints exactly
-            check_pyint(x, dt)
+        if type(k) is type:
+            weak = True
+            if k is int:
+                if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
+                    continue  # NumPy compares out-of-range Python ints exactly
+                check_pyint(x, dt)
+    if casting != "unsafe":
+        if weak and plain:
+            loop = probe_loop(ufunc, tuple(keys), sig, casting)
+        else:
+            loop = resolve_loop(ufunc, tuple(keys), sig, casting)
     return loop, metas
 
 
@@ -254,6 +291,9 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     order = order.upper()
     inputs, outs = split_operands(ufunc, args, out)
+    for o in outs:
+        if o is not None:
+            check_writeable(o)
     loop, metas = resolve_operands(ufunc, inputs, outs, dtype, signature, casting)
     wm = _where_meta(where)
     shapes = [m.shape for m in metas if m is not None]
@@ -268,7 +308,6 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                 raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
                                  f"doesn't match the broadcast shape {full}")
             shape = full
-            check_writeable(o)
     if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
@@ -281,6 +320,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     voters = in_metas + [o for o in outs if o is not None]
     if wm is not None:
         voters.append(wm)
+    if not shape and any(dt.kind == "O" for dt in loop[nin:]):
+        raise UnsupportedOperationError(ufunc, "a 0-d object result is a Python object of unknown type")
     results = []
     for o, dt in zip(outs, loop[nin:]):
         if o is not None:

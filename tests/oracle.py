@@ -135,9 +135,54 @@ def _same_family(r: Exception, f: Exception) -> bool:
 
 
 def _copy_tree(obj: Any) -> Any:
-    """Deep copies of the real arrays that keep views among them as views."""
+    """Copies of the real arrays with the same layout: strides, offsets, alignment, flags,
+    and views of one buffer still views of one (new) buffer."""
     memo: dict = {}
-    return _copy.deepcopy(obj, memo)
+
+    def clone(x: Any) -> Any:
+        if isinstance(x, (list, tuple)):
+            return type(x)(clone(v) for v in x)
+        if isinstance(x, dict):
+            return {k: clone(v) for k, v in x.items()}
+        if not isinstance(x, np.ndarray):
+            return x
+        if x.dtype.hasobject:
+            return _copy.deepcopy(x)
+        root = x
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        entry = memo.get(id(root))
+        if entry is None:
+            lo, hi = _addr_range(root)
+            buf = np.zeros(hi - lo + 128, np.uint8)
+            shift = (lo - buf.__array_interface__["data"][0]) % 64
+            entry = memo[id(root)] = (root, lo, buf, shift)
+            new_root = _view_like(root, buf, shift + (root.__array_interface__["data"][0] - lo))
+            np.copyto(new_root, root, casting="no")
+        _, lo, buf, shift = entry
+        out = _view_like(x, buf, shift + (x.__array_interface__["data"][0] - lo))
+        if not x.flags.writeable:
+            out.flags.writeable = False
+        return out
+
+    return clone(obj)
+
+
+def _addr_range(a: np.ndarray) -> tuple[int, int]:
+    start = a.__array_interface__["data"][0]
+    lo = hi = start
+    if a.size:
+        hi = start + a.itemsize
+        for n, s in zip(a.shape, a.strides):
+            if s < 0:
+                lo += (n - 1) * s
+            else:
+                hi += (n - 1) * s
+    return lo, hi
+
+
+def _view_like(a: np.ndarray, buf: np.ndarray, offset: int) -> np.ndarray:
+    return np.ndarray(a.shape, a.dtype, buffer=buf, offset=offset, strides=a.strides)
 
 
 # --- awkward real inputs --------------------------------------------------------
@@ -158,10 +203,10 @@ def layouts(arr: np.ndarray, draw) -> np.ndarray:
     if kind == "f":
         return np.asfortranarray(arr)
     if kind == "t":
-        return arr.T
+        return np.ascontiguousarray(arr.T).T
     if kind == "perm" and arr.ndim > 1:
         perm = draw(st.permutations(range(arr.ndim)))
-        return arr.transpose(perm)
+        return np.ascontiguousarray(arr.transpose(perm)).transpose(np.argsort(perm))
     if kind == "step" and arr.ndim:
         big = np.repeat(arr, 2, axis=-1)
         return big[..., ::2]
