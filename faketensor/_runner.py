@@ -167,16 +167,26 @@ def _as_real(x: Any) -> Any:
     return x
 
 
-def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable) -> tuple:
+def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable,
+                 entry: Kernel | None = None) -> tuple:
     """``prepare`` on a call's arguments, except those its kernel reads values from.
 
     A kernel function may carry ``keep_real``: argument positions and keyword names
     (index arrays, assigned values) whose real arrays reach it unconverted.
     """
-    try:
-        keep = getattr(resolve(func)[0].fn, "keep_real", None)
-    except UnsupportedOperationError:
-        keep = None
+    if not kwargs:
+        for a in args:
+            t = type(a)
+            if t is not FakeArray and t not in _PLAIN:
+                break
+        else:
+            return args, kwargs
+    if entry is None:
+        try:
+            entry = resolve(func)[0]
+        except UnsupportedOperationError:
+            entry = None
+    keep = getattr(entry.fn, "keep_real", None) if entry is not None else None
     if not keep:
         args = prepare(args, convert)
         if kwargs:
@@ -259,12 +269,13 @@ def _size(shape: tuple) -> int:
 
 
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
-             device: str | None = None) -> Any:
+             device: str | None = None, prepared: bool = False) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``."""
     entry, prefix = resolve(func)
-    if convert is None:
-        convert = LocalConverter().to_fake
-    args, kwargs = prepare_call(func, args, kwargs, convert)
+    if not prepared:
+        if convert is None:
+            convert = LocalConverter().to_fake
+        args, kwargs = prepare_call(func, args, kwargs, convert, entry)
     dev = _first_device(args, kwargs)
     if (dev is not None and dev != "cpu") or "cupy" in entry.tags or _cuda_among(args, kwargs):
         # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)

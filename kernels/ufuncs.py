@@ -187,20 +187,25 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     loop = resolve_loop(ufunc, tuple(keys), sig, "unsafe")
     weak = any(type(k) is type for k in keys)
     plain = not any(m is not None and m.dtype.hasobject for m in metas)
-    if weak and plain and casting in ("no", "equiv"):
-        probe_loop(ufunc, tuple(keys), sig, casting)  # these rules refuse the scalar first
+    probed = None
+    if weak and plain and casting != "unsafe":
+        try:
+            probed = probe_loop(ufunc, tuple(keys), sig, casting)
+        except TypeError as e:
+            if str(e).startswith("cannot cast Python"):
+                raise  # refusing the scalar comes before converting it
+            probed = e
     for x, k, dt in zip(inputs, keys, loop):
-        if type(k) is type:
-            weak = True
-            if k is int:
-                if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
-                    continue  # NumPy compares out-of-range Python ints exactly
-                check_pyint(x, dt)
-    if casting != "unsafe":
-        if weak and plain:
-            loop = probe_loop(ufunc, tuple(keys), sig, casting)
-        else:
-            loop = resolve_loop(ufunc, tuple(keys), sig, casting)
+        if k is int and type(x) is int:
+            if ufunc in _COMPARISONS and any(m is not None and m.dtype.kind != "b" for m in metas):
+                continue  # NumPy compares out-of-range Python ints exactly
+            check_pyint(x, dt)
+    if isinstance(probed, Exception):
+        raise probed
+    if probed is not None:
+        loop = probed
+    elif casting != "unsafe":
+        loop = resolve_loop(ufunc, tuple(keys), sig, casting)
     return loop, metas
 
 
@@ -276,6 +281,11 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                casting: str = "same_kind", order: str = "K", dtype: Any = None,
                subok: bool = True, signature: Any = None, **gkw: Any) -> Any:
     """Shape by broadcasting, dtype by NEP 50 loop resolution, strides by NpyIter's rules."""
+    if (out is None and where is True and dtype is None and signature is None and order == "K"
+            and casting == "same_kind" and not gkw):
+        r = _fast_call(ufunc, args)
+        if r is not None:
+            return r
     if ufunc.signature is not None:
         return gufunc_call(ufunc, *args, out=out, where=where, casting=casting, order=order,
                            dtype=dtype, signature=signature, **gkw)
@@ -301,13 +311,14 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         shapes.append(wm.shape)
     shape = broadcast_shapes(*shapes) if shapes else ()
     nin = ufunc.nin
-    for o in outs:
-        if o is not None:
-            full = broadcast_shapes(shape, o.shape) if o.shape != shape else shape
-            if full != o.shape:
+    given = [o.shape for o in outs if o is not None]
+    if given:
+        full = broadcast_shapes(shape, *given)
+        for o in outs:
+            if o is not None and o.shape != full:
                 raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
                                  f"doesn't match the broadcast shape {full}")
-            shape = full
+        shape = full
     if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
@@ -329,6 +340,73 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             continue
         results.append(Out(shape, dt, elementwise_out_strides(shape, dt.itemsize, voters, order, trivial)))
     return results[0] if len(results) == 1 else tuple(results)
+
+
+_fast_loops: dict = {}
+
+
+def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
+    """The common case (fakes only, no keywords, one output) without the general machinery.
+
+    Returns None to fall back to the general path.
+    """
+    if len(args) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None:
+        return None
+    try:
+        dts = tuple(a.dtype for a in args)
+        cfs = [a._contiguity() for a in args]
+    except AttributeError:
+        return None
+    key = (ufunc, dts)
+    r = _fast_loops.get(key)
+    if r is None:
+        try:
+            loop = resolve_loop(ufunc, dts + (None,), None, "same_kind")
+        except Exception:
+            return None
+        out_dt = loop[-1]
+        r = _fast_loops[key] = (out_dt, tuple(d == l and d.isnative for d, l in zip(dts, loop)),
+                                out_dt.kind == "O")
+    out_dt, same, obj = r
+    if obj:
+        return None
+    shape = args[0].shape
+    for a in args:
+        if a.shape != shape:
+            shape = broadcast_shapes(*[a.shape for a in args])
+            break
+    # try_trivial_single_output_loop (ufunc_object.c)
+    op_order = 0
+    op_shape = None
+    trivial = True
+    for a, ok, (c, f) in zip(args, same, cfs):
+        nd = len(a.shape)
+        if not ok or not a._aligned():
+            if not (nd == 0 or (nd == 1 and a.shape[0] <= _BUFSIZE)):
+                trivial = False
+                break
+        if nd == 0:
+            continue
+        if op_shape is None:
+            op_shape = a.shape
+        elif a.shape != op_shape:
+            trivial = False
+            break
+        if nd > 1:
+            o = (1 if c else 0) | (2 if f else 0)
+            if o == 0 or (o != 3 and op_order and op_order != o):
+                trivial = False
+                break
+            if o != 3:
+                op_order = o
+    isz = out_dt.itemsize
+    if trivial:
+        st = f_strides(shape, isz) if op_order == 2 else c_strides(shape, isz)
+    elif len(shape) <= 1:
+        st = c_strides(shape, isz)
+    else:
+        st = strides_in_order(shape, isz, iterator_order(shape, [(a.shape, a.strides) for a in args]))
+    return Out(shape, out_dt, st)
 
 
 # --- generalized ufuncs -----------------------------------------------------

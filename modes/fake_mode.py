@@ -106,7 +106,7 @@ class FakeMode(Mode):
         if func is _DEFAULT_RNG:
             return default_rng(*args, **kwargs)
         args, kwargs = prepare_call(func, args, kwargs, self._convert)
-        out = run_fake(func, args, kwargs, self._convert, self.default_device)
+        out = run_fake(func, args, kwargs, self._convert, self.default_device, prepared=True)
         self._account(func, args, kwargs, out)
         return out
 
