@@ -11,6 +11,7 @@ from . import _dispatch
 from ._dispatch import dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import FakeCudaDevice, FakeStorage, parse_device
+from .kernels.layout import c_strides, contiguity, f_strides
 
 _NO_DATA_HINT = (
     "Cannot copy out of fake array; no data! Use ft.materialize(x, fill=...) to make "
@@ -206,29 +207,6 @@ class FakeFlags:
              ("WRITEBACKIFCOPY", "writebackifcopy")))
 
 
-def contiguity(shape: tuple, strides: tuple, itemsize: int) -> tuple[bool, bool]:
-    """NumPy's C and F contiguity flags: length-1 axes ignored, any empty axis makes both true."""
-    if 0 in shape:
-        return True, True
-    c = True
-    sd = itemsize
-    for n, s in zip(reversed(shape), reversed(strides)):
-        if n != 1:
-            if s != sd:
-                c = False
-                break
-            sd *= n
-    f = True
-    sd = itemsize
-    for n, s in zip(shape, strides):
-        if n != 1:
-            if s != sd:
-                f = False
-                break
-            sd *= n
-    return c, f
-
-
 class FakeArray(ArrayHooks):
     """An array with shape, dtype, strides, storage and flags, but no data."""
 
@@ -420,30 +398,6 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._warn_on_write = False
     a._cf = None
     return a
-
-
-def c_strides(shape: tuple, itemsize: int) -> tuple:
-    """Dense C strides; a fresh zero-size array has all strides 0, as NumPy gives it."""
-    if 0 in shape:
-        return (0,) * len(shape)
-    strides = []
-    s = itemsize
-    for n in reversed(shape):
-        strides.append(s)
-        s *= n
-    return tuple(reversed(strides))
-
-
-def f_strides(shape: tuple, itemsize: int) -> tuple:
-    """Dense Fortran strides (all 0 for a zero-size array)."""
-    if 0 in shape:
-        return (0,) * len(shape)
-    strides = []
-    s = itemsize
-    for n in shape:
-        strides.append(s)
-        s *= n
-    return tuple(strides)
 
 
 def _norm_shape(shape) -> tuple:
