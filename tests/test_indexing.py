@@ -1,0 +1,496 @@
+"""Indexing kernels against real NumPy: __getitem__, __setitem__, take, put, compress."""
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import faketensor as ft
+from oracle import DTYPE_FAMILIES, NUMERIC, arrays, check
+
+NO_OBJECT = [d for d in DTYPE_FAMILIES if d.kind != "O"]
+
+# --- index strategies -----------------------------------------------------------------
+
+_bound = st.one_of(st.none(), st.integers(-6, 6), st.sampled_from([-(2**40), 2**40]))
+_step = st.one_of(st.none(), st.integers(-3, 3).filter(bool), st.sampled_from([7, -7]))
+
+
+def _int_array(draw, shape, n):
+    """A real integer index array of ``shape`` with values for an axis of length n."""
+    lo, hi = (-n, n - 1) if n else (0, 0)
+    oob = draw(st.integers(0, 19)) == 0
+    vals = draw(st.lists(st.integers(lo, hi), min_size=int(np.prod(shape)),
+                         max_size=int(np.prod(shape))))
+    arr = np.array(vals, dtype=np.intp).reshape(shape)
+    if oob and arr.size:
+        arr.flat[0] = n + 2
+    kind = draw(st.sampled_from(["intp", "list", "int32", "uint8", "T", "F", "step", "rev",
+                                 ">i8"]))
+    if kind == "list":
+        return arr.tolist()
+    if kind == "int32":
+        return arr.astype(np.int32)
+    if kind == "uint8":
+        return (arr % max(n, 1)).astype(np.uint8) if n else arr.astype(np.uint8)
+    if kind == ">i8":
+        return arr.astype(">i8")
+    if kind == "T":
+        return np.ascontiguousarray(arr.T).T if arr.ndim > 1 else arr
+    if kind == "F":
+        return np.asfortranarray(arr)
+    if kind == "step":
+        return np.repeat(arr, 2, axis=-1)[..., ::2] if arr.ndim else arr
+    if kind == "rev" and arr.ndim:
+        return arr[..., ::-1]
+    return arr
+
+
+@st.composite
+def index_keys(draw, shape, advanced=True):
+    """A random index tuple (or single index) for an array of ``shape``."""
+    nd = len(shape)
+    fancy = draw(st.sampled_from([(2,), (3,), (1,), (2, 3), (3, 1), (0,), (1, 2)]))
+    items = []
+    d = 0
+    has_ell = False
+    kinds = ["int", "slice", "slice", "none", "ellipsis"]
+    if advanced:
+        kinds += ["intarr", "intarr", "boolarr", "bool0d", "int0d"]
+    for _ in range(draw(st.integers(0, nd + 2))):
+        kind = draw(st.sampled_from(kinds))
+        n = shape[d] if d < nd else 2
+        if kind == "int":
+            items.append(draw(st.integers(-n - 1, n)))
+            d += 1
+        elif kind == "slice":
+            items.append(slice(draw(_bound), draw(_bound), draw(_step)))
+            d += 1
+        elif kind == "none":
+            items.append(None)
+        elif kind == "ellipsis":
+            if has_ell and draw(st.integers(0, 9)):
+                continue
+            has_ell = True
+            items.append(Ellipsis)
+            d = max(d, nd - (len(items)))
+        elif kind == "intarr":
+            shp = fancy[draw(st.integers(0, len(fancy))):] or (1,)
+            items.append(_int_array(draw, shp, n))
+            d += 1
+        elif kind == "int0d":
+            items.append(np.array(draw(st.integers(-n, max(n - 1, 0))), dtype=np.intp))
+            d += 1
+        elif kind == "bool0d":
+            items.append(draw(st.sampled_from([True, False, np.True_, np.array(False)])))
+        else:
+            k = draw(st.integers(1, max(1, min(2, nd - d))))
+            bshape = tuple(shape[d:d + k]) if d + k <= nd else (2,) * k
+            if draw(st.integers(0, 9)) == 0:
+                bshape = tuple(x + 1 for x in bshape)
+            vals = draw(st.lists(st.booleans(), min_size=int(np.prod(bshape)),
+                                 max_size=int(np.prod(bshape))))
+            items.append(np.array(vals, dtype=bool).reshape(bshape))
+            d += k
+    if len(items) == 1 and draw(st.booleans()):
+        return items[0]
+    return tuple(items)
+
+
+def _get(key):
+    def fn(a):
+        return a[key]
+    fn.__name__ = f"getitem[{key!r}]"
+    return fn
+
+
+# --- __getitem__ ------------------------------------------------------------------------
+
+
+@given(st.data())
+def test_basic_indexing(data):
+    a = data.draw(arrays(dtypes=NO_OBJECT, max_dims=4))
+    key = data.draw(index_keys(a.shape, advanced=False))
+    check(_get(key), a)
+
+
+@given(st.data())
+def test_advanced_indexing(data):
+    a = data.draw(arrays(max_dims=4))
+    key = data.draw(index_keys(a.shape))
+    check(_get(key), a)
+
+
+@given(st.data())
+def test_fake_integer_index_arrays(data):
+    """A fake index array: exact metadata when its values are in bounds."""
+    a = data.draw(arrays(min_dims=1, max_dims=3))
+    ax = data.draw(st.integers(0, a.ndim - 1))
+    n = a.shape[ax]
+    shp = data.draw(st.sampled_from([(2,), (2, 3), (0,), (3, 1)]))
+    if n == 0:
+        idx = np.zeros(shp, dtype=np.intp)
+    else:
+        idx = np.arange(int(np.prod(shp))).reshape(shp) % n
+    idx = data.draw(st.sampled_from([idx, idx.astype(np.int32), np.asfortranarray(idx),
+                                     idx[..., ::-1]]))
+    pre = (slice(None),) * ax
+    post = data.draw(st.sampled_from([(), (Ellipsis,), (None,)]))
+
+    def fn(arr, i):
+        return arr[pre + (i,) + post]
+    check(fn, a, idx)
+
+
+A = np.arange(210.0).reshape(5, 6, 7)
+I3 = np.array([0, 1, 2])
+
+GET_TABLE = [
+    (A, (slice(None), I3)),                          # transposed view of the buffer
+    (A, (slice(None), I3, slice(None))),
+    (A, (I3, slice(None), I3)),                      # not consecutive: at the front
+    (A, (slice(None), 0, I3)),                       # an integer joins the advanced block
+    (A, (0, slice(None), I3)),                       # integer then slice: not consecutive
+    (A, (slice(None), None, I3)),
+    (A, (Ellipsis, I3)),
+    (A, (slice(None), I3[:, None], I3)),
+    (A, (slice(None, 1), I3, slice(None, 1))),      # subspace of size 1
+    (A[:, :1, :1], (slice(None), I3)),
+    (A[::-1, :, ::2], (I3, Ellipsis)),
+    (A.T, (slice(None), [[1, 2]], slice(None))),
+    (np.asfortranarray(A), (I3,)),
+    (np.asfortranarray(A), (slice(None), slice(None), I3)),
+    (np.ones(5), np.array([[0, 1], [2, 3]]).T),      # trivial path keeps F order
+    (np.ones(5), np.array([[0, 1], [2, 3]], np.int32).T),
+    (np.ones(5), np.arange(8)[::2].reshape(2, 2)),
+    (np.ones(5), np.array([True, False, True, True, False])),
+    (np.ones(5), np.array([], bool)),
+    (np.ones(5), ()),
+    (np.ones(5), Ellipsis),
+    (np.ones(5), (Ellipsis, None)),
+    (np.ones(()), ()),
+    (np.ones(()), Ellipsis),
+    (np.ones(()), None),
+    (np.ones(()), True),
+    (np.ones(()), False),
+    (np.ones(()), (True, False)),
+    (np.ones((3, 4)), (True, slice(None), [0, 1])),
+    (np.ones((3, 4)), (False, 1)),
+    (np.ones((3, 4)), (np.array(1), slice(None))),   # a 0-d array: a copy
+    (np.ones((3, 4)).T, (np.array(1),)),
+    (np.ones((3, 4)), (np.array(1), 2)),
+    (np.ones((3, 4)), (np.array(1), [2, 0])),
+    (np.ones((3, 0)), (slice(None), [])),
+    (np.ones((3, 0)), ([0, 1],)),
+    (np.ones((0, 3)), ([],)),
+    (np.ones((2, 3, 4)), (np.ones((2, 3), bool),)),
+    (np.ones((2, 3, 4)), (slice(None), np.ones((3, 4), bool))),
+    (np.ones((2, 3, 4)), (np.array([True, False]), slice(None), [0, 1])),
+    (np.zeros(3, [("a", "<i4"), ("b", "<f8", (2,))]), "b"),
+    (np.zeros(3, [("a", "<i4"), ("b", "<f8", (2,))]), "a"),
+    (np.zeros(3, [("a", "<i4"), ("b", "<f8", (2,))]), 1),
+]
+
+GET_ERRORS = [
+    (A, 5), (A, -6), (A, (0, 0, 0, 0)), (A, 1.0), (A, "x"), (A, [0, slice(None)]),
+    (A, 2**70), (A, (Ellipsis, Ellipsis)), (A, np.array([1.0])), (A, [[0], [1.5]]),
+    (A, (I3, [0, 1])), (A, ([[0, 1]], [0, 1, 2])), (A, (slice(None), [6])),
+    (A, (slice(None), [-7])), (A, (slice(None, None, 0),)), (A, (slice("a"),)),
+    (A, np.ones((5, 5), bool)), (A, (slice(None), np.ones(7, bool))),
+    (np.ones(()), 0), (np.ones(()), (None, 0)), (np.ones((3,)), (False, [0, 1])),
+    (np.ones(3), np.array(1.5)), (np.ones(3), (None,) * 65),
+    (np.zeros(3, [("a", "<i4")]), "b"), (np.ones((3, 0)), (slice(None), 0)),
+    (np.ones((0, 3)), [0]), (np.ones(3), [[0, 1], [0]]),
+]
+
+
+@pytest.mark.parametrize("arr,key", GET_TABLE, ids=[repr(k)[:40] for _, k in GET_TABLE])
+def test_getitem_table(arr, key):
+    check(_get(key), arr)
+
+
+@pytest.mark.parametrize("arr,key", GET_ERRORS, ids=[repr(k)[:40] for _, k in GET_ERRORS])
+def test_getitem_errors(arr, key):
+    r = check(_get(key), arr)
+    assert isinstance(r, Exception)
+
+
+def test_transposed_buffer_layout():
+    f = ft.empty((5, 6, 7))
+    r = f[:, ft.empty((3,), np.intp)]
+    assert r.shape == (5, 3, 7) and r.strides == (56, 280, 8)
+    assert not r.flags.owndata and r.base is not None and r.base.shape == (3, 5, 7)
+    assert not np.shares_memory(r, f)
+
+
+def test_integer_index_is_view_and_item_needs_data():
+    f = ft.empty((3, 4))
+    x = f[1, 2]
+    assert x.shape == () and x.storage is f.storage and x.storage_offset == 48
+    with pytest.raises(ft.DataDependentError):
+        x.item()
+
+
+def test_fake_masks_are_data_dependent():
+    f = ft.empty((3, 4))
+    m = ft.empty((3, 4), bool)
+    for key in (m, (m[:, 0], slice(None)), (slice(None), m[0]), m[0, 0], (m[0, 0], 1)):
+        with pytest.raises(ft.DataDependentError):
+            f[key]
+    with pytest.raises(IndexError):          # a wrong shape is known without values
+        f[m[0], :]
+    with pytest.raises(IndexError):
+        f[ft.empty((5,), bool)]
+    with pytest.raises(ft.DataDependentError):
+        f[m] = np.ones(3)
+    f[m] = 1.0                                # one value: the count is not needed
+    f[m] = np.ones(1)
+    with pytest.raises(TypeError):
+        f[m] = np.ones((1, 1))
+    g = ft.empty(0)
+    assert g[ft.empty(0, bool)].shape == (0,)
+
+
+def test_fake_index_out_of_bounds_on_empty_axis():
+    f = ft.empty((0, 3))
+    with pytest.raises(IndexError):
+        f[ft.empty((2,), np.intp)]
+    assert f[ft.empty((0,), np.intp)].shape == (0, 3)
+    with pytest.raises(IndexError):
+        f[ft.empty((), np.intp)]
+
+
+def test_object_element_is_data_dependent():
+    f = ft.empty((3,), object)
+    with pytest.raises(ft.DataDependentError):
+        f[0]
+    assert f[1:].shape == (2,)
+
+
+def test_fake_scalar_index():
+    f = ft.empty((3, 4))
+    i = ft.empty((), np.intp)
+    r = f[i]
+    assert r.shape == (4,) and r.flags.owndata and r.strides == (8,)
+    assert f[i, 0].shape == ()
+
+
+# --- __setitem__ ------------------------------------------------------------------------
+
+
+def _set(key, value):
+    def fn(a):
+        a[key] = value
+    fn.__name__ = f"setitem[{key!r}]={type(value).__name__}"
+    return fn
+
+
+_values = st.one_of(
+    st.sampled_from([0, 1.5, -1, 300, 2**70, "1.5", "abc", None, True, 1j, [1, 2],
+                     [[1, 2, 3]], [], [[1], [2, 3]]]),
+    st.builds(np.ones, st.sampled_from([(), (1,), (2,), (3,), (1, 3), (2, 1), (2, 3), (4, 1, 1)])),
+)
+
+
+@given(st.data())
+def test_setitem(data):
+    a = data.draw(arrays(dtypes=NUMERIC + [np.dtype("U3"), np.dtype(object)], max_dims=3))
+    key = data.draw(index_keys(a.shape))
+    value = data.draw(_values)
+    check(_set(key, value), a)
+
+
+@given(st.data())
+def test_setitem_fake_value(data):
+    a = data.draw(arrays(max_dims=3))
+    key = data.draw(index_keys(a.shape))
+    vshape = data.draw(st.sampled_from([(), (1,), (2,), (3,), (2, 3), (1, 1, 1)]))
+    v = np.ones(vshape, dtype=data.draw(st.sampled_from(NUMERIC)))
+
+    def fn(arr, val):
+        arr[key] = val
+    check(fn, a, v)
+
+
+SET_TABLE = [
+    (np.zeros(3, np.int8), slice(0, 2), 300),
+    (np.zeros(3, np.int8), [0, 1], [300, 1]),
+    (np.zeros(3, np.int8), [10], 300),               # value conversion before bounds
+    (np.zeros(3), slice(None), "abc"),
+    (np.zeros(3), slice(None), "1.5"),
+    (np.zeros(3), slice(0, 2), [[1, 2]]),
+    (np.zeros(3), slice(0, 2), np.ones((1, 2))),
+    (np.zeros(3), 0, np.ones(1)),
+    (np.zeros(3), 0, [1]),
+    (np.zeros(3), 0, np.array(2.0)),
+    (np.zeros((2, 3)), np.ones((2, 3), bool), np.ones((1, 1))),
+    (np.zeros((2, 3)), np.ones((2, 3), bool), np.ones(4)),
+    (np.zeros((2, 3)), np.ones((2, 3), bool), np.ones(6)),
+    (np.zeros((2, 3)), [0, 1], np.ones(2)),
+    (np.zeros((2, 3)), [0, 1], np.ones((1, 1, 2, 3))),
+    (np.zeros((2, 3)), (slice(None), [0, 1]), np.ones((2, 1))),
+    (np.broadcast_to(np.zeros(3), (2, 3)), 0, 1),
+    (np.zeros(2, "S3"), slice(None), np.array(["é", "a"])),
+    (np.zeros(3), Ellipsis, np.ones(3)),
+    (np.zeros(3, [("a", "<i4"), ("b", "<f8", (2,))]), "b", np.ones(2)),
+    (np.zeros(3, [("a", "<i4"), ("b", "<f8", (2,))]), "b", np.ones(3)),
+    (np.zeros((1000, 1000)), slice(None), 1.0),      # large: a reduced stand-in
+    (np.zeros((1000, 1000)), slice(None), np.ones(1000)),
+    (np.zeros((1000, 1000)), slice(None), np.ones(999)),
+    (np.zeros((1000, 1000)), (slice(None), 0), "x"),
+]
+
+
+@pytest.mark.parametrize("arr,key,value", SET_TABLE,
+                         ids=[f"{k!r}={v!r}"[:40] for _, k, v in SET_TABLE])
+def test_setitem_table(arr, key, value):
+    check(_set(key, value), arr)
+
+
+def test_setitem_fake_value_casts():
+    f = ft.empty(3)
+    with pytest.raises(ft.DataDependentError):
+        f[:] = ft.empty(3, "U3")                     # parsing strings needs their values
+    f[:] = ft.empty(1, np.int8)
+    f[:0] = ft.empty(0, "U3")
+    with pytest.raises(ValueError):
+        f[:] = ft.empty(2)
+    u = ft.empty(3, "U5")
+    u[:] = ft.empty(3, "U2")
+    with pytest.raises(ValueError):
+        ft.empty(3)[0] = ft.empty(1)
+    with pytest.raises(ValueError, match="read-only"):
+        np.broadcast_to(ft.empty(3), (2, 3))[0] = 1.0
+
+
+def test_setitem_returns_none_and_keeps_metadata():
+    f = ft.empty((3, 4))
+    before = (f.shape, f.strides, f.storage_offset)
+    assert f.__setitem__((slice(None), [0, 1]), 1.0) is None
+    assert (f.shape, f.strides, f.storage_offset) == before
+
+
+# --- take, take_along_axis, put, compress ------------------------------------------------
+
+
+@given(st.data())
+def test_take(data):
+    a = data.draw(arrays(max_dims=3))
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim - 1, a.ndim)))
+    n = a.size if axis is None else (a.shape[axis] if -a.ndim <= axis < a.ndim else 3)
+    idx = _int_array(data.draw, data.draw(st.sampled_from([(), (2,), (2, 3), (0,)])), n)
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    check(lambda arr: np.take(arr, idx, axis=axis, mode=mode), a)
+    check(lambda arr: arr.take(idx, axis, mode=mode), a)
+
+
+@given(st.data())
+def test_take_along_axis(data):
+    a = data.draw(arrays(min_dims=1, max_dims=3))
+    axis = data.draw(st.one_of(st.none(), st.integers(-a.ndim, a.ndim - 1)))
+    if axis is None:
+        shape, n = (data.draw(st.integers(0, 3)),), a.size
+    else:
+        shape = list(a.shape)
+        shape[axis] = data.draw(st.integers(0, 3))
+        shape = tuple(shape)
+        n = a.shape[axis]
+    idx = _int_array(data.draw, shape, n)
+    if isinstance(idx, list):
+        idx = np.array(idx, dtype=np.intp).reshape(shape)
+    check(lambda arr: np.take_along_axis(arr, idx, axis=axis), a)
+    if n:
+        check(lambda arr, i: np.take_along_axis(arr, i, axis=axis), a, idx % n)
+
+
+TAKE_TABLE = [
+    (lambda a: np.take(a, [0.0]), ),
+    (lambda a: np.take(a, np.array([0.0])), ),
+    (lambda a: np.take(a, [1], mode="foo"), ),
+    (lambda a: np.take(a, [1], mode=1.5), ),
+    (lambda a: np.take(a, [1], mode=b"clip"), ),
+    (lambda a: np.take(a, 0, axis=0), ),
+    (lambda a: np.take(a, [1], axis=5), ),
+    (lambda a: np.take(a, [100], mode="wrap"), ),
+    (lambda a: np.take(a, [[1]], out=np.zeros((1, 1), np.float32)), ),
+    (lambda a: np.take(a, [1], out=np.zeros(2)), ),
+    (lambda a: np.take(a[:0], [0], axis=0), ),
+    (lambda a: np.take(a[:0], [], axis=0), ),
+    (lambda a: np.take_along_axis(a, np.array([[0]]), axis=None), ),
+    (lambda a: np.take_along_axis(a, np.array([[0.0]]), axis=0), ),
+    (lambda a: np.take_along_axis(a, np.array([0]), axis=0), ),
+    (lambda a: np.take_along_axis(a, np.array([[5]]), axis=0), ),
+    (lambda a: np.put(a, [0, 5], [1.0, 2.0]), ),
+    (lambda a: np.put(a, [100], [1.0]), ),
+    (lambda a: np.put(a, [100], [1.0], mode="clip"), ),
+    (lambda a: np.put(a, [100], []), ),
+    (lambda a: np.put(a, [0], "x"), ),
+    (lambda a: np.put(a, np.array([0.0]), 1), ),
+    (lambda a: np.put(a, np.array([0], np.uint64), 1), ),
+    (lambda a: np.put(a[:0], [0], 1), ),
+    (lambda a: np.put(np.broadcast_to(a, (2,) + a.shape), [0], 1), ),
+    (lambda a: a.put([0], [1], mode="wrap"), ),
+    (lambda a: np.compress([1, 0, 1], a, axis=0), ),
+    (lambda a: np.compress([0, 0, 0, 0, 1], a, axis=0), ),
+    (lambda a: np.compress([1, 0, 0, 0, 0], a, axis=0), ),
+    (lambda a: np.compress([[1]], a), ),
+    (lambda a: np.compress(np.array([2.0, 0]), a, axis=1), ),
+    (lambda a: np.compress([True, False], a), ),
+    (lambda a: a.compress([True], axis=1), ),
+    (lambda a: np.compress([1, 1], a, axis=0, out=np.empty((2, 4))), ),
+]
+
+
+@pytest.mark.parametrize("fn", [t[0] for t in TAKE_TABLE], ids=[str(i) for i in range(len(TAKE_TABLE))])
+@pytest.mark.parametrize("layout", ["c", "f", "t"])
+def test_take_put_compress_table(fn, layout):
+    a = np.arange(12.0).reshape(3, 4)
+    a = {"c": a, "f": np.asfortranarray(a), "t": np.ascontiguousarray(a.T).T}[layout]
+    check(fn, a)
+
+
+def test_take_out_is_returned():
+    f = ft.empty((3, 4))
+    out = ft.empty((2, 4))
+    assert np.take(f, [0, 1], axis=0, out=out) is out
+    fi = ft.empty((2,), np.intp)
+    assert np.take(f, fi, axis=1).shape == (3, 2)
+    with pytest.raises(TypeError):
+        np.take(f, ft.empty((2,), np.float64))
+
+
+def test_put_and_compress_with_fakes():
+    f = ft.empty(5)
+    assert np.put(f, ft.empty(2, np.intp), ft.empty(2)) is None
+    with pytest.raises(ft.DataDependentError):
+        np.put(f, [0], ft.empty(1, "U3"))
+    with pytest.raises(ft.DataDependentError):
+        np.compress(ft.empty(5, bool), f)
+    assert np.compress(ft.empty(0, bool), f).shape == (0,)
+    with pytest.raises(ValueError):
+        np.compress(ft.empty((1, 1), bool), f)
+
+
+# --- data-dependent ops ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", [
+    np.nonzero, np.argwhere, np.flatnonzero, np.count_nonzero, np.where,
+    lambda f: f.nonzero(), lambda f: 1.0 in f,
+])
+def test_data_dependent(call):
+    with pytest.raises(ft.DataDependentError):
+        call(ft.empty((3, 4)))
+
+
+def test_inside_fake_mode():
+    with ft.FakeMode():
+        a = np.zeros((4, 5))
+        idx = np.array([0, 2])                       # a fake: values unknown
+        r = a[:, idx]
+        assert ft.is_fake(r) and r.shape == (4, 2) and r.strides == (8, 32)
+        a[1:, idx] = 2.0
+        assert a[np.arange(2)].shape == (2, 5)
+    real_idx = np.array([0, 7])
+    with ft.FakeMode():
+        a = np.zeros((4, 5))
+        with pytest.raises(IndexError):               # a real index keeps its values
+            a[:, real_idx]
