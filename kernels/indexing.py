@@ -907,12 +907,7 @@ for _op, _name in ((np.nonzero, "np.nonzero"), ("ndarray.nonzero", "ndarray.nonz
     register(_op, tags=("data-dependent",))(_needs_values(_name))
 
 
-@register(np.count_nonzero, tags=("data-dependent",))
-def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
-    """np.count_nonzero: a Python int from values (axis=None); per-axis counts unsupported."""
-    if axis is None and not keepdims:
-        raise DataDependentError("np.count_nonzero on a fake array returns a value")
-    raise UnsupportedOperationError(np.count_nonzero, "counting along an axis")
+# np.count_nonzero lives in reductions.py (per-axis counts have a known shape)
 
 
 _WHERE = REGISTRY.get(np.where)
