@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -20,7 +21,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
-from .operands import is_fake
+from .operands import as_meta, is_fake
 from .registry import REGISTRY, Out, register
 
 INTP = np.dtype(np.intp)
@@ -591,10 +592,21 @@ def _shp(shape: tuple) -> str:
     return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
+def _warn_on_write(arr: Any) -> None:
+    """The once-per-array DeprecationWarning for writing to a broadcast_arrays result."""
+    if getattr(arr, "_warn_on_write", False):
+        warnings.warn(
+            "Numpy has detected that you (may be) writing to an array with\noverlapping memory "
+            "from np.broadcast_arrays. If this is intentional\nset the WRITEABLE flag True or "
+            "make a copy immediately before writing.", DeprecationWarning, stacklevel=4)
+        arr._warn_on_write = False
+
+
 def setitem(self: Any, key: Any, value: Any) -> None:
     """``self[key] = value``: read-only, index, broadcasting and casting checks; no data."""
     if not self.flags.writeable:
         raise ValueError("assignment destination is read-only")
+    _warn_on_write(self)
     dt = self.dtype
     if _structured_key(self, key):
         o = _field_view(self, key)
@@ -763,7 +775,7 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
     mode = _clipmode(mode)
-    return _take(a, _index_values(indices, "same_kind"), axis, out, mode)
+    return _take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode)
 
 
 take.keep_real = frozenset({1, "indices"})
@@ -782,6 +794,7 @@ def _arange_meta(n: int, shape: tuple) -> IndexMeta:
 @register(np.take_along_axis, tags=("copy",))
 def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> Out:
     """np.take_along_axis: ``arr[aranges..., indices, ...]``, an all-advanced index."""
+    arr = as_meta(arr)
     ind = indices if isinstance(indices, IndexMeta) else (
         IndexMeta.of(indices) if _is_array(indices) else IndexMeta.of(np.asarray(indices)))
     if axis is None:
@@ -869,7 +882,7 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         nz = np.zeros(0, INTP)
     else:
         nz = np.nonzero(cond)[0]
-    return _take(a, IndexMeta.of(nz), axis, out, "raise")
+    return _take(as_meta(a), IndexMeta.of(nz), axis, out, "raise")
 
 
 @register(np.compress, tags=("copy",))

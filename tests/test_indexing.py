@@ -95,6 +95,13 @@ def index_keys(draw, shape, advanced=True):
     return tuple(items)
 
 
+def _set(key, value):
+    def fn(a):
+        a[key] = value
+    fn.__name__ = f"setitem[{key!r}]={type(value).__name__}"
+    return fn
+
+
 def _get(key):
     def fn(a):
         return a[key]
@@ -202,6 +209,22 @@ GET_ERRORS = [
 ]
 
 
+EXOTIC_KEYS = [
+    np.uint64(2**64 - 1), np.uint64(1), np.float64(1.0), np.array(2**63, dtype=np.uint64),
+    range(2), [range(2)], np.int8(-1), (np.int8(-1), np.uint8(3)), [np.array(1), 2],
+    [[True, False, True]], [True, False, True], ([True, False, True], 0),
+    np.array([[1]], np.uint64), slice(np.int8(1), None), (slice(None, None, np.int64(-1)),),
+    np.array(["a"]), np.array([], dtype="U"), np.array([], object), [None], [[]], [[], []],
+    ([], []), ([], 0), ([0], []), np.array(1, dtype="m8[s]"), 1 + 0j,
+]
+
+
+@pytest.mark.parametrize("key", EXOTIC_KEYS, ids=[repr(k)[:30] for k in EXOTIC_KEYS])
+def test_exotic_keys(key):
+    check(_get(key), np.ones((3, 4)))
+    check(_set(key, 1.0), np.ones((3, 4)))
+
+
 @pytest.mark.parametrize("arr,key", GET_TABLE, ids=[repr(k)[:40] for _, k in GET_TABLE])
 def test_getitem_table(arr, key):
     check(_get(key), arr)
@@ -274,13 +297,6 @@ def test_fake_scalar_index():
 
 
 # --- __setitem__ ------------------------------------------------------------------------
-
-
-def _set(key, value):
-    def fn(a):
-        a[key] = value
-    fn.__name__ = f"setitem[{key!r}]={type(value).__name__}"
-    return fn
 
 
 _values = st.one_of(
@@ -359,6 +375,16 @@ def test_setitem_fake_value_casts():
         ft.empty(3)[0] = ft.empty(1)
     with pytest.raises(ValueError, match="read-only"):
         np.broadcast_to(ft.empty(3), (2, 3))[0] = 1.0
+
+
+def test_setitem_warns_once_on_broadcast_arrays():
+    a, _ = np.broadcast_arrays(ft.empty(3), ft.empty((2, 3)))
+    with pytest.warns(DeprecationWarning, match="broadcast_arrays"):
+        a[0] = 1.0
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a[0] = 2.0
 
 
 def test_setitem_returns_none_and_keeps_metadata():
