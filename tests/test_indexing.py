@@ -520,3 +520,16 @@ def test_inside_fake_mode():
         a = np.zeros((4, 5))
         with pytest.raises(IndexError):               # a real index keeps its values
             a[:, real_idx]
+
+
+def test_trace_alias_kinds():
+    with ft.FakeMode(record=True) as m:
+        a = np.zeros((4, 5))
+        a[1:]
+        a[:, [0, 1]]
+        a[[0, 1]]
+        a[0] = 1.0
+    alias = [e.alias for e in m.trace if e.op.startswith("ndarray.")]
+    assert alias[0] == (("view", 0),)
+    assert alias[1] == ("fresh",) and alias[2] == ("fresh",)
+    assert alias[3] == ()
