@@ -516,7 +516,8 @@ register("ndarray.__getitem__", tags=("view", "copy"))(getitem)
 
 # --- __setitem__ -------------------------------------------------------------------
 
-_VALUE_DEPENDENT_SRC = "OUS"
+_VALUE_DEPENDENT_SRC = "OUSV"
+_STANDIN_MAX = 1 << 20
 
 
 def value_dependent_cast(src: np.dtype, dst: np.dtype) -> bool:
@@ -540,6 +541,9 @@ def _check_cast_fake(value: Any, dst: np.dtype) -> None:
 
 def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
     if value.size and value.dtype.kind in _VALUE_DEPENDENT_SRC and value.dtype != dst:
+        if value.size > _STANDIN_MAX:
+            raise UnsupportedOperationError("ndarray.__setitem__",
+                                            f"checking a cast of {value.size} real values")
         value.astype(dst)
 
 
@@ -564,8 +568,14 @@ def _value_shape(value: Any) -> tuple | None:
 
 
 def assign_to_view(dst: tuple, dtype: np.dtype, value: Any) -> None:
-    """PyArray_CopyObject(view, value): broadcasting and casting checks only."""
-    if is_fake(value):
+    """PyArray_CopyObject(view, value): broadcasting and casting checks only.
+
+    Values that are known (scalars, lists, real arrays) are assigned for real into a
+    small stand-in destination, which reproduces NumPy's errors exactly.
+    """
+    big = isinstance(value, np.ndarray) and math.prod(
+        _standin_shape(dst, value.shape)) > _STANDIN_MAX
+    if is_fake(value) or big:
         vshape = tuple(value.shape)
         vs = vshape
         while len(vs) > len(dst) and vs[0] == 1:
@@ -576,7 +586,7 @@ def assign_to_view(dst: tuple, dtype: np.dtype, value: Any) -> None:
             raise ValueError(f"could not broadcast input array from shape {_shp(vshape)} "
                              f"into shape {_shp(dst)}")
         if math.prod(dst):
-            _check_cast_fake(value, dtype)
+            _check_cast(value, dtype)
         return None
     if _has_fake(value):
         raise UnsupportedOperationError("ndarray.__setitem__", "a list value containing fakes")
