@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (AxisError, attempt_nocopy_reshape, c_strides, contiguity, f_strides,
+from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
 from .operands import as_meta, is_fake
 from .registry import REGISTRY, Out, register
@@ -410,7 +410,7 @@ def fancy_layout(p: Parsed, itemsize: int, view: tuple | None) -> tuple:
     ssize = math.prod(sshape)
     if ssize == 1:
         perm = iterator_order(fshape, operands)
-        fst = list(strides_in_order(fshape, itemsize, perm)) if 0 not in fshape else [0] * len(fshape)
+        fst = list(strides_in_order(fshape, itemsize, perm))
     else:
         fst = [0] * len(fshape)
         s = itemsize * ssize
@@ -742,7 +742,7 @@ def _index_values(ind: Any, casting: str) -> IndexMeta:
                             f"according to the rule '{casting}'")
         return meta
     if _has_fake(ind):
-        raise UnsupportedOperationError("np.take", "a list index containing fakes")
+        raise UnsupportedOperationError("np.take", "an index list containing fakes")
     return IndexMeta.of(np.asarray(ind, dtype=INTP))
 
 

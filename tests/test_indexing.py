@@ -475,7 +475,8 @@ TAKE_TABLE = [
 ]
 
 
-@pytest.mark.parametrize("fn", [t[0] for t in TAKE_TABLE], ids=[str(i) for i in range(len(TAKE_TABLE))])
+@pytest.mark.parametrize("fn", [t[0] for t in TAKE_TABLE],
+                         ids=[str(i) for i in range(len(TAKE_TABLE))])
 @pytest.mark.parametrize("layout", ["c", "f", "t"])
 def test_take_put_compress_table(fn, layout):
     a = np.arange(12.0).reshape(3, 4)
