@@ -332,17 +332,28 @@ def run_real(func: Any, args: tuple, kwargs: dict) -> Any:
     return _rewrap_known(out, wrappers)
 
 
-def _wrappers_in(obj: Any, acc: list) -> list:
+def leaves(obj: Any, keep: Callable[[Any], bool], acc: list | None = None) -> list:
+    """The leaves of nested tuples, lists and dicts for which ``keep`` is true, in order."""
+    if acc is None:
+        acc = []
     t = type(obj)
-    if t is WrappedArray:
-        acc.append(obj)
-    elif t is tuple or t is list:
+    if t is tuple or t is list:
         for x in obj:
-            _wrappers_in(x, acc)
+            leaves(x, keep, acc)
     elif t is dict:
         for x in obj.values():
-            _wrappers_in(x, acc)
+            leaves(x, keep, acc)
+    elif keep(obj):
+        acc.append(obj)
     return acc
+
+
+def _is_wrapped(x: Any) -> bool:
+    return type(x) is WrappedArray
+
+
+def _wrappers_in(obj: Any, acc: list) -> list:
+    return leaves(obj, _is_wrapped, acc)
 
 
 def _rewrap_known(obj: Any, wrappers: dict) -> Any:

@@ -9,7 +9,7 @@ import numpy as np
 from .._array import FakeArray
 from .._dispatch import _STACK
 from .._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError, op_name
-from .._runner import _rewrap_known, _wrappers_in, run_fake, unwrap_call
+from .._runner import leaves, _rewrap_known, _wrappers_in, run_fake, unwrap_call
 from .._wrapped import WrappedArray
 from ..meta_utils.convert import Converter
 from .base import Mode
@@ -26,17 +26,12 @@ def _map(obj: Any, fn) -> Any:
     return fn(obj)
 
 
+def _is_array(x: Any) -> bool:
+    return type(x) is FakeArray or type(x) is WrappedArray or isinstance(x, np.ndarray)
+
+
 def _arrays(obj: Any, acc: list) -> list:
-    t = type(obj)
-    if t is tuple or t is list:
-        for x in obj:
-            _arrays(x, acc)
-    elif t is dict:
-        for x in obj.values():
-            _arrays(x, acc)
-    elif t is FakeArray or isinstance(obj, np.ndarray) or t is WrappedArray:
-        acc.append(obj)
-    return acc
+    return leaves(obj, _is_array, acc)
 
 
 class CrossRefMode(Mode):

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._array import FakeArray
 from .._errors import op_name
-from .._runner import prepare_call, run_fake
+from .._runner import leaves, prepare_call, run_fake
 from .._storage import parse_device
 from ..meta_utils.convert import Converter
 from ..meta_utils.replay import TraceIds
@@ -50,17 +50,12 @@ def _ref(x: Any) -> Any:
     return x
 
 
+def _is_fake(x: Any) -> bool:
+    return type(x) is FakeArray
+
+
 def _flat_fakes(obj: Any, acc: list) -> list:
-    t = type(obj)
-    if t is FakeArray:
-        acc.append(obj)
-    elif t is tuple or t is list:
-        for x in obj:
-            _flat_fakes(x, acc)
-    elif t is dict:
-        for x in obj.values():
-            _flat_fakes(x, acc)
-    return acc
+    return leaves(obj, _is_fake, acc)
 
 
 class FakeMode(Mode):
