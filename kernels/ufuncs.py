@@ -255,6 +255,40 @@ def _trivial_order(metas: list, loop: tuple, order: str):
     return "F" if op_order == 2 else "C"
 
 
+class _CastCopy:
+    """A small operand NumPy copied to the loop dtype before iterating (contiguous)."""
+
+    __slots__ = ("shape", "strides", "flags")
+
+    def __init__(self, shape: tuple, dt: np.dtype) -> None:
+        self.shape = shape
+        self.strides = c_strides(shape, dt.itemsize)
+        self.flags = _CONTIG
+
+
+class _Contig:
+    c_contiguous = f_contiguous = True
+
+
+_CONTIG = _Contig()
+
+
+def after_small_copies(metas: list, loop_in: tuple) -> list:
+    """The inputs as the iterator sees them: check_for_trivial_loop (ufunc_object.c) first
+    replaces 0-d and short 1-d inputs that need a cast or are unaligned by contiguous copies,
+    stopping at the first input it cannot copy."""
+    out = list(metas)
+    for i, (m, dt) in enumerate(zip(metas, loop_in)):
+        if m is None or not _needs_copy(m, dt):
+            continue
+        nd = len(m.shape)
+        if nd == 0 or (nd == 1 and m.shape[0] <= _BUFSIZE):
+            out[i] = _CastCopy(m.shape, dt)
+        else:
+            break
+    return out
+
+
 def elementwise_out_strides(shape, itemsize, operand_metas, order, trivial):
     """Strides of an output the ufunc machinery allocates."""
     if trivial is not None:
@@ -328,6 +362,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     in_metas = [m for m in metas if m is not None]
     if len(outs) == 1 and wm is None:
         trivial = _trivial_order(metas, loop[:nin], order)
+    if wm is None:
+        in_metas = [m for m in after_small_copies(metas, loop[:nin]) if m is not None]
     voters = in_metas + [o for o in outs if o is not None]
     if wm is not None:
         voters.append(wm)
@@ -405,7 +441,8 @@ def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
     elif len(shape) <= 1:
         st = c_strides(shape, isz)
     else:
-        st = strides_in_order(shape, isz, iterator_order(shape, [(a.shape, a.strides) for a in args]))
+        ops = after_small_copies(list(args), resolve_loop(ufunc, dts + (None,), None, "same_kind"))
+        st = strides_in_order(shape, isz, iterator_order(shape, [(a.shape, a.strides) for a in ops]))
     return Out(shape, out_dt, st)
 
 
