@@ -7,13 +7,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _dispatch
+from . import _cache, _dispatch
 from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
 from ._storage import FakeStorage
 from ._wrapped import WrappedArray
 from .kernels.layout import c_strides
-from .kernels.registry import CUDA_HOOK, REGISTRY, Kernel, Out
+from .kernels.registry import CUDA_HOOK, REGISTRY, SKIP_CACHE, Kernel, Out
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
                     np.dtype, type})
@@ -163,6 +163,18 @@ def prepare(obj: Any, convert: Callable) -> Any:
     return obj
 
 
+def _all_fake(seq: Any) -> bool:
+    """True when no real array hides among these arguments (nothing for prepare to do)."""
+    for a in seq:
+        t = type(a)
+        if t is FakeArray or t in _PLAIN:
+            continue
+        if (t is tuple or t is list) and _all_fake(a):
+            continue
+        return False
+    return True
+
+
 def _as_real(x: Any) -> Any:
     return x
 
@@ -174,13 +186,8 @@ def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable,
     A kernel function may carry ``keep_real``: argument positions and keyword names
     (index arrays, assigned values) whose real arrays reach it unconverted.
     """
-    if not kwargs:
-        for a in args:
-            t = type(a)
-            if t is not FakeArray and t not in _PLAIN:
-                break
-        else:
-            return args, kwargs
+    if _all_fake(args) and (not kwargs or _all_fake(kwargs.values())):
+        return args, kwargs
     if entry is None:
         try:
             entry = resolve(func)[0]
@@ -234,31 +241,47 @@ def realize(res: Any, device: str) -> Any:
     """Turn a kernel's result (Out specs, inputs returned as is, tuples) into fakes."""
     t = type(res)
     if t is Out:
-        v = res.view_of
-        if v is None:
-            dev = res.device or device
-            nbytes = _size(res.shape) * res.dtype.itemsize
-            if res.base_shape is not None:
-                storage = FakeStorage(nbytes, dev)
-                base = make_fake(res.base_shape, res.dtype, c_strides(res.base_shape, res.dtype.itemsize), storage)
-                return make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
-                                 res.writeable is not False)
-            return make_fake(res.shape, res.dtype, res.strides, FakeStorage(nbytes, dev), res.offset,
-                             None, res.writeable is not False)
-        b = v._base
-        base = v if (b is None or type(b) is not FakeArray) else b
-        f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
-                      base, v._writeable and res.writeable is not False)
-        if res.warn_on_write:
-            f._warn_on_write = True
-        elif res.writeable is False and res.warn_on_write is not None and v._warn_on_write:
-            f._warn_on_write = True
-        return f
+        return _realize_out(res, res.view_of, device)
     if t is FakeArray or res is None:
         return res
     if t is tuple or t is list:
         return t(realize(r, device) for r in res)
     return res
+
+
+def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
+    """A fake for one Out: fresh (``v`` None) or a view of the fake ``v``."""
+    if v is None:
+        dev = res.device or device
+        nbytes = _size(res.shape) * res.dtype.itemsize
+        if res.base_shape is not None:
+            storage = FakeStorage(nbytes, dev)
+            base = make_fake(res.base_shape, res.dtype, c_strides(res.base_shape, res.dtype.itemsize),
+                             storage)
+            return make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
+                             res.writeable is not False)
+        return make_fake(res.shape, res.dtype, res.strides, FakeStorage(nbytes, dev), res.offset,
+                         None, res.writeable is not False)
+    b = v._base
+    base = v if (b is None or type(b) is not FakeArray) else b
+    f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
+                  base, v._writeable and res.writeable is not False)
+    if res.warn_on_write:
+        f._warn_on_write = True
+    elif res.writeable is False and res.warn_on_write is not None and v._warn_on_write:
+        f._warn_on_write = True
+    return f
+
+
+def _instantiate(tmpl: tuple, fakes: list, device: str) -> Any:
+    """Fakes from a cached result template (see _cache.template) for this call's inputs."""
+    kind = tmpl[0]
+    if kind == 0:
+        i = tmpl[2]
+        return _realize_out(tmpl[1], fakes[i] if i >= 0 else None, device)
+    if kind == 1:
+        return fakes[tmpl[1]]
+    return tmpl[1](_instantiate(x, fakes, device) for x in tmpl[2])
 
 
 def _size(shape: tuple) -> int:
@@ -270,8 +293,35 @@ def _size(shape: tuple) -> int:
 
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False) -> Any:
-    """Run func's kernel on fakes; real arrays among the inputs go through ``convert``."""
+    """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
+
+    Results of cpu kernels are cached by the metadata signature of the call (_cache).
+    """
     entry, prefix = resolve(func)
+    info = _cache.INFO
+    if entry.cacheable and info.enabled:
+        fakes: list = []
+        key = _cache.signature(func, args, kwargs, fakes)
+        if key is not _cache.NOKEY:
+            dev = fakes[0].storage.device if fakes else (device or "cpu")
+            try:
+                tmpl = _cache._ENTRIES.get(key)
+            except TypeError:  # an unhashable func
+                tmpl = key = _cache.NOKEY
+            if tmpl is not None and key is not _cache.NOKEY:
+                info.hits += 1
+                return _instantiate(tmpl, fakes, dev)
+            if key is not _cache.NOKEY:
+                SKIP_CACHE[0] = False
+                res = entry.fn(*prefix, *args, **kwargs)
+                tmpl = _cache.NOKEY if SKIP_CACHE[0] else _cache.template(res, fakes)
+                if tmpl is not _cache.NOKEY:
+                    info.misses += 1
+                    _cache.store(key, tmpl)
+                    return _instantiate(tmpl, fakes, dev)
+                info.uncacheable += 1
+                return realize(res, dev)
+        info.uncacheable += 1
     if not prepared:
         if convert is None:
             convert = LocalConverter().to_fake

@@ -8,11 +8,16 @@ import numpy as np
 TAGS = frozenset({"view", "inplace", "factory", "random", "data-dependent", "ufunc",
                   "reduction", "copy", "cupy"})
 
+# Kernels with these tags are never cached: their results are not a function of metadata
+# alone (random draws, values), or they read context such as CuPy's current device.
+NOCACHE = frozenset({"random", "data-dependent", "cupy"})
+
 
 class Kernel(NamedTuple):
     fn: Callable
     tags: frozenset
     name: str
+    cacheable: bool = True  # results may be reused for inputs of the same metadata
 
 
 class Out(NamedTuple):
@@ -36,6 +41,16 @@ class Out(NamedTuple):
 
 
 REGISTRY: dict[Any, Kernel] = {}
+# Set by ``uncached()`` while a kernel runs; the runner then does not reuse its result.
+SKIP_CACHE: list = [False]
+
+
+def uncached() -> None:
+    """Mark the running kernel's result as not reusable: its call has a side effect
+    (a warning NumPy emits on every call) that a cached result would drop."""
+    SKIP_CACHE[0] = True
+
+
 # Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a
 # kernel tagged "cupy") with CuPy's rules: hook(func, kernel, prefix, args, kwargs, device).
 CUDA_HOOK: list = []
@@ -53,7 +68,8 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None) -> 
 
     def deco(fn: Callable) -> Callable:
         for op in ops:
-            REGISTRY[op] = Kernel(fn, frozenset(tags), name or fn.__name__)
+            REGISTRY[op] = Kernel(fn, frozenset(tags), name or fn.__name__,
+                                  NOCACHE.isdisjoint(tags))
         return fn
 
     return deco

@@ -13,7 +13,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides, f_strides, like_strides,
                      normalize_axis)
 from .operands import as_meta, check_writeable, is_fake
-from .registry import Out, register
+from .registry import Out, register, uncached
 
 _stride_tricks = np.lib.stride_tricks
 
@@ -848,6 +848,8 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
     order = norm_order(order, default="K")
+    if self.dtype.kind == "c":
+        uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
     _no_subarray(dt, "ndarray.astype")
     if casting not in _CASTINGS:

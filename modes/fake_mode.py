@@ -100,8 +100,16 @@ class FakeMode(Mode):
         self._current = func
         if func is _DEFAULT_RNG:
             return default_rng(*args, **kwargs)
-        args, kwargs = prepare_call(func, args, kwargs, self._convert)
-        out = run_fake(func, args, kwargs, self._convert, self.default_device, prepared=True)
+        if self.record:  # the trace needs the converted arguments
+            args, kwargs = prepare_call(func, args, kwargs, self._convert)
+            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", prepared=True)
+        else:
+            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu")
+            if type(out) is FakeArray:
+                st = out.storage
+                if st._tracker is None:
+                    self.memory._alloc(st)
+                return out
         self._account(func, args, kwargs, out)
         return out
 

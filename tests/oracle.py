@@ -81,6 +81,32 @@ def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, whe
             assert roff == foff, f"{where}: byte offset fake {foff} real {roff}"
 
 
+def same_fake_meta(a: Any, b: Any, ins_a: list, ins_b: list, where: str) -> None:
+    """Two fake results (of one call on two sets of equal fakes) agree in every field,
+    including which inputs they are, view or share a storage with."""
+    if isinstance(a, (tuple, list)):
+        assert type(a) is type(b) and len(a) == len(b), f"{where}: {a!r} vs {b!r}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_fake_meta(x, y, ins_a, ins_b, f"{where}[{i}]")
+        return
+    if not ft.is_fake(a):
+        assert not ft.is_fake(b) and type(a) is type(b), f"{where}: {a!r} vs {b!r}"
+        return
+    assert ft.is_fake(b), f"{where}: {a!r} vs {b!r}"
+    fields = ("shape", "dtype", "strides")
+    assert [getattr(a, k) for k in fields] == [getattr(b, k) for k in fields], f"{where}: {a!r} vs {b!r}"
+    for flag in ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned"):
+        assert getattr(a.flags, flag) == getattr(b.flags, flag), f"{where}: flags.{flag}"
+    assert a.storage.nbytes == b.storage.nbytes, f"{where}: storage size"
+    for i, (x, y) in enumerate(zip(ins_a, ins_b)):
+        if ft.is_fake(x):
+            assert (a is x) == (b is y), f"{where}: identity with input {i}"
+            assert (a.storage is x.storage) == (b.storage is y.storage), f"{where}: storage of input {i}"
+            if a.storage is x.storage:
+                assert a.storage_offset - x.storage_offset == b.storage_offset - y.storage_offset, \
+                    f"{where}: offset from input {i}"
+
+
 def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
     """(real result or exception, fake result or exception, real inputs, fake inputs)."""
     real_kwargs = real_kwargs or {}
@@ -95,6 +121,8 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
         return conv.to_fake(x) if isinstance(x, np.ndarray) else x
 
     fake_args, fake_kwargs = to_fake((real_args_c, real_kwargs_c))
+    conv = ft.Converter()  # a second set of fakes: the second call reuses the cached result
+    again_args, again_kwargs = to_fake(_copy_tree((real_args, real_kwargs)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -107,6 +135,10 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
         raise
     except Exception as e:
         f = e
+    if not isinstance(f, Exception):
+        f2 = fn(*again_args, **again_kwargs)
+        same_fake_meta(f, f2, _arrays((fake_args, fake_kwargs)),
+                       _arrays((again_args, again_kwargs)), "second call (kernel cache)")
     return r, f, _arrays((real_args_c, real_kwargs_c)), _arrays((fake_args, fake_kwargs))
 
 

@@ -1,0 +1,179 @@
+"""Kernel results cached by metadata signature.
+
+A kernel is a pure function of its inputs' metadata, so its result (which outputs are
+fresh, which view or return which input, with what shape, dtype and strides) can be
+reused for any later call whose inputs have the same metadata. The signature holds
+everything a kernel may read: each fake's shape, strides, dtype, writeable and
+warn-on-write flags, whether it owns its data, its alignment (offset and storage
+alignment modulo 16, which with the strides fix the aligned flag), which arguments are
+the same fake or share a storage, and every other argument by type and value. Calls
+with anything else among the arguments (real arrays, generators, callables) and
+kernels whose results are not arrays are never cached; neither are exceptions.
+"""
+from __future__ import annotations
+
+from types import EllipsisType
+from typing import Any
+
+import numpy as np
+
+from ._array import FakeArray
+from .kernels.registry import Out
+
+NOKEY = object()
+_VALUES = frozenset({int, float, complex, bool, str, type(None), EllipsisType, type})
+_SMALL = frozenset({int, type(None)})
+MAX_ENTRIES = 8192
+
+
+class CacheInfo:
+    """Hit and miss counts of the kernel cache, and whether it is on."""
+
+    __slots__ = ("hits", "misses", "uncacheable", "enabled")
+
+    def __init__(self) -> None:
+        self.hits = self.misses = self.uncacheable = 0
+        self.enabled = True
+
+    def __repr__(self) -> str:
+        return (f"CacheInfo(hits={self.hits}, misses={self.misses}, "
+                f"uncacheable={self.uncacheable}, entries={len(_ENTRIES)}, "
+                f"enabled={self.enabled})")
+
+
+INFO = CacheInfo()
+_ENTRIES: dict = {}
+def _value_key(x: Any, fakes: list) -> Any:
+    t = type(x)
+    if t is FakeArray:
+        if x.storage.device != "cpu":
+            return NOKEY
+        fakes.append(x)
+        return (x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,
+                x._base is None, x.storage_offset & 15, x.storage.alignment & 15)
+    if t in _VALUES:
+        return (t, x)
+    if t is tuple or t is list:
+        parts = [t]
+        for v in x:
+            k = _value_key(v, fakes)
+            if k is NOKEY:
+                return NOKEY
+            parts.append(k)
+        return tuple(parts)
+    if t is slice:
+        a, b, c = x.start, x.stop, x.step
+        if type(a) in _SMALL and type(b) in _SMALL and type(c) in _SMALL:
+            return (slice, a, b, c)
+        parts = (_value_key(a, fakes), _value_key(b, fakes), _value_key(c, fakes))
+        return NOKEY if NOKEY in parts else (slice, parts)
+    if isinstance(x, (np.dtype, np.generic)):
+        return (t, x)
+    return NOKEY
+
+
+def signature(func: Any, args: tuple, kwargs: dict, fakes: list) -> Any:
+    """The cache key of a call (NOKEY when it cannot be cached); fills ``fakes``, in order.
+
+    A key exists only when every argument is a cpu fake or a plain value, so a call with
+    a key never needs its arguments converted.
+    """
+    parts: list = [func]
+    if not _add_keys(args, parts, fakes):
+        return NOKEY
+    if kwargs:
+        parts.append(_KWARGS)
+        parts.extend(kwargs)
+        if not _add_keys(kwargs.values(), parts, fakes):
+            return NOKEY
+    n = len(fakes)
+    if n == 2:
+        a, b = fakes
+        parts.append((a is b, a.storage is b.storage))
+    elif n > 2:
+        seen: dict = {}
+        stores: dict = {}
+        for i, f in enumerate(fakes):
+            parts.append((seen.setdefault(id(f), i), stores.setdefault(id(f.storage), i)))
+    return tuple(parts)
+
+
+def _add_keys(values: Any, parts: list, fakes: list) -> bool:
+    for x in values:
+        t = type(x)
+        if t is FakeArray:
+            st = x.storage
+            if st.device != "cpu":
+                return False
+            fakes.append(x)
+            parts.append((x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,
+                          x._base is None, x.storage_offset & 15, st.alignment & 15))
+        elif t in _VALUES:
+            parts.append(t)
+            parts.append(x)
+        else:
+            k = _value_key(x, fakes)
+            if k is NOKEY:
+                return False
+            parts.append(_NESTED)
+            parts.append(k)
+    return True
+
+
+_NESTED = "<nested>"
+_KWARGS = "<kwargs>"
+
+
+def _position(x: Any, fakes: list) -> int:
+    for i, f in enumerate(fakes):
+        if f is x:
+            return i
+    return -1
+
+
+def template(res: Any, fakes: list) -> Any:
+    """A kernel result with inputs replaced by their positions; NOKEY if it is not all arrays."""
+    t = type(res)
+    if t is Out:
+        v = res.view_of
+        if v is None:
+            return (0, res, -1)
+        i = _position(v, fakes)
+        return NOKEY if i < 0 else (0, res, i)
+    if t is FakeArray:
+        i = _position(res, fakes)
+        return NOKEY if i < 0 else (1, i)
+    if t is tuple or t is list:
+        items = []
+        for r in res:
+            k = template(r, fakes)
+            if k is NOKEY:
+                return NOKEY
+            items.append(k)
+        return (2, t, tuple(items))
+    return NOKEY
+
+
+def lookup(key: Any) -> Any:
+    return _ENTRIES.get(key)
+
+
+def store(key: Any, tmpl: Any) -> None:
+    if len(_ENTRIES) >= MAX_ENTRIES:
+        del _ENTRIES[next(iter(_ENTRIES))]
+    _ENTRIES[key] = tmpl
+
+
+def clear() -> None:
+    """Forget every cached kernel result."""
+    _ENTRIES.clear()
+    INFO.hits = INFO.misses = INFO.uncacheable = 0
+
+
+def set_enabled(on: bool) -> bool:
+    """Turn the kernel cache on or off; returns the previous setting."""
+    old = INFO.enabled
+    INFO.enabled = bool(on)
+    if not on:
+        _ENTRIES.clear()
+    return old
