@@ -6,5 +6,6 @@ from . import reductions  # noqa: F401
 from . import views  # noqa: F401
 from . import indexing  # noqa: F401
 from . import cupy_rules  # noqa: F401
+from . import cupy_ops  # noqa: F401
 from . import cupy_views  # noqa: F401
 from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401
