@@ -235,7 +235,7 @@ def core_matmul(a: Any, b: Any, out: Any = None) -> Any:
     return fresh_c(tuple(shape), ret_dt)
 
 
-def cp_matmul(a: Any, b: Any, out: Any = None, axes: Any = None, axis: Any = None,
+def cp_matmul(a: Any, b: Any, /, *, out: Any = None, axes: Any = None, axis: Any = None,
               keepdims: bool = False, casting: str = "same_kind", dtype: Any = None,
               signature: Any = None, order: str = "K") -> Any:
     """cupy/linalg/_product.py ``matmul``: the ``_try_fastcall_matmul`` path of the _GUFunc."""

@@ -104,6 +104,7 @@ def test_product_dtypes_are_promote_types(d1, d2, expected):
     (lambda: cuda((2, 3)) @ cuda((3, 2), dev=1), UnsupportedOperationError),
     (lambda: cupy.matmul(cuda((2, 3)), cuda((3, 2)), dtype=F4), UnsupportedOperationError),
     (lambda: np.vecdot(cuda((3,)), cuda((3,))), TypeError),  # no cupy.vecdot
+    (lambda: cupy.matmul(cuda((2, 3)), cuda((3, 2)), cuda((2, 2))), TypeError),  # out= keyword
 ])
 def test_product_errors(op, exc):
     with pytest.raises(exc):
@@ -443,3 +444,18 @@ def test_logspace():
     assert fresh_c(cupy.logspace(cuda((3,)), 2, 4, axis=-1, dtype=np.int16), (3, 4), np.int16)
     with ft.FakeMode():
         assert fresh_c(cupy.logspace(0, 2, 4), (4,), F8)
+
+
+@pytest.mark.parametrize("fn,shape", [
+    (lambda a: np.hstack([a, a]), (3, 8)), (lambda a: np.stack([a, a]), (2, 3, 4)),
+    (lambda a: np.column_stack([a, a]), (3, 8)), (lambda a: np.dstack([a]), (3, 4, 1)),
+    (lambda a: np.kron(a, a), (9, 16)), (lambda a: np.outer(a, a), (12, 12)),
+    (lambda a: np.tensordot(a, a, ([0], [0])), (4, 4)), (lambda a: np.inner(a, a), (3, 3)),
+    (lambda a: np.cumsum(a, axis=1), (3, 4)), (lambda a: np.cumprod(a), (12,)),
+    (lambda a: np.logspace(a, 1, 3), (3, 3, 4)), (lambda a: np.vdot(a, a), ()),
+])
+def test_numpy_functions_route_to_cupy_rules(fn, shape):
+    """core.pyx __array_function__: the cupy function of the same name."""
+    r = fn(cuda((3, 4), order="F"))
+    assert r.shape == shape and r.fake_device == "cuda:0" and r.flags.c_contiguous
+    assert [p.shape for p in np.split(cuda((4, 2)), 2)] == [(2, 2), (2, 2)]
