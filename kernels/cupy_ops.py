@@ -33,6 +33,7 @@ from .._errors import UnsupportedOperationError
 from .cupy_rules import (CUDA_HOOK, HAVE_CUPY, MODE_DEVICE, _METHOD_KERNELS, _cp, _scalar,
                          check_array, check_dtype, cupy_ufunc_call, current_device,
                          guess_loop)
+from .cupy_views import nocopy_strides  # _get_strides_for_nocopy_reshape
 from .layout import c_strides, contiguity, f_strides, like_strides, normalize_axis
 from .operands import is_fake
 from .registry import Out, register
@@ -100,51 +101,8 @@ def _same_device(name: str, *arrays: Any) -> str:
 
 def fresh_c(shape: tuple, dt: np.dtype, dev: str | None = None) -> Out:
     """A fresh CuPy allocation (``_ndarray_init``): C order, all strides 0 when empty."""
-    return Out(tuple(shape), dt, c_strides(tuple(shape), dt.itemsize), device=dev or current_device())
-
-
-def nocopy_strides(shape: tuple, strides: tuple, itemsize: int, newshape: tuple) -> tuple | None:
-    """_routines_manipulation.pyx _get_strides_for_nocopy_reshape (None: a copy is needed).
-
-    Unlike NumPy: a size-1 array gets all strides = itemsize, a length-1 axis the stride
-    of the block before it, and an empty array C strides that skip 0/1 lengths.
-    """
-    size = math.prod(shape)
-    if size == 1:
-        return (itemsize,) * len(newshape)
-    if size == 0:
-        out, st = [0] * len(newshape), 1  # internal.pyx get_contiguous_strides_inplace
-        for i in range(len(newshape) - 1, -1, -1):
-            out[i] = st * itemsize
-            if newshape[i] > 1:
-                st *= newshape[i]
-        return tuple(out)
-    rs: list = []
-    rst: list = []
-    prev = 0
-    for n, s in zip(shape, strides):  # internal.pyx get_reduced_dims
-        if n == 1:
-            continue
-        if not rs or prev != n * s:
-            rs.append(n)
-            rst.append(s)
-        else:
-            rs[-1] *= n
-            rst[-1] = s
-        prev = s
-    dim, last, out = 0, rs[0] * rst[0], []
-    for n in newshape:
-        if n <= 1:
-            out.append(last)
-            continue
-        if dim >= len(rs) or rs[dim] % n:
-            return None
-        rs[dim] //= n
-        last = rs[dim] * rst[dim]
-        out.append(last)
-        if rs[dim] == 1:
-            dim += 1
-    return tuple(out)
+    shape = tuple(shape)
+    return Out(shape, dt, c_strides(shape, dt.itemsize), device=dev or current_device())
 
 
 def _promote(*dts: np.dtype) -> np.dtype:
@@ -241,7 +199,8 @@ def cp_matmul(a: Any, b: Any, /, *, out: Any = None, axes: Any = None, axis: Any
     """cupy/linalg/_product.py ``matmul``: the ``_try_fastcall_matmul`` path of the _GUFunc."""
     if (axes is not None or axis is not None or keepdims or casting != "same_kind"
             or dtype is not None or signature is not None or order != "K"):
-        raise UnsupportedOperationError("cupy.matmul", "gufunc keyword arguments are not supported yet")
+        raise UnsupportedOperationError("cupy.matmul", "gufunc keyword arguments (the "
+                                        "_GUFunc path) are not supported yet")
     if out is not None:
         if not all(is_fake(x) and x.storage.device != "cpu" for x in (a, b, out)) \
                 or out.dtype != a.dtype or out.dtype != b.dtype:
