@@ -34,12 +34,17 @@ def numpy_ops(a, b, m, parts):
     }
 
 
-def bench_fake() -> dict:
+def bench_fake(cache: bool = True) -> dict:
+    """Fake ops in FakeMode; with the kernel cache (repeats hit it) or with it off."""
     a, b = ft.empty((1000, 1000)), ft.empty((1000, 1000))
     m = ft.empty((512, 512))
     parts = [ft.empty((256, 512)), ft.empty((256, 512))]
-    with ft.FakeMode():
-        return {k: median_us(f) for k, f in numpy_ops(a, b, m, parts).items()}
+    old = ft.set_cache_enabled(cache)
+    try:
+        with ft.FakeMode():
+            return {k: median_us(f) for k, f in numpy_ops(a, b, m, parts).items()}
+    finally:
+        ft.set_cache_enabled(old)
 
 
 def bench_numpy_tiny() -> dict:
@@ -88,16 +93,17 @@ def bench_patch_overhead() -> tuple[float, float]:
 
 def main() -> None:
     fake = bench_fake()
+    nocache = bench_fake(cache=False)
     tiny = bench_numpy_tiny()
     wrapped = bench_wrapped()
     torch_t = bench_torch()
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; medians of {REPEAT} runs, us/op")
-    head = f"{'op':12} {'fake':>8} {'numpy(3el)':>11} {'fake/numpy':>11} {'wrapped':>9} {'wrap-numpy':>11}"
+    head = f"{'op':12} {'fake':>8} {'uncached':>9} {'numpy(3el)':>11} {'fake/numpy':>11} {'wrapped':>9} {'wrap-numpy':>11}"
     if torch_t:
         head += f" {'torch fake':>11} {'torch/fake':>11}"
     print(head)
     for k in fake:
-        row = (f"{k:12} {fake[k]:8.2f} {tiny[k]:11.2f} {fake[k] / tiny[k]:11.1f} {wrapped[k]:9.2f} "
+        row = (f"{k:12} {fake[k]:8.2f} {nocache[k]:9.2f} {tiny[k]:11.2f} {fake[k] / tiny[k]:11.1f} {wrapped[k]:9.2f} "
                f"{wrapped[k] - tiny[k]:11.2f}")
         if torch_t:
             row += f" {torch_t[k]:11.1f} {torch_t[k] / fake[k]:11.1f}"
@@ -106,11 +112,15 @@ def main() -> None:
     print(f"\nmedian fake op: {med:.2f} us; median numpy op (3 elements): "
           f"{statistics.median(tiny.values()):.2f} us; median fake/numpy ratio: "
           f"{statistics.median(fake[k] / tiny[k] for k in fake):.1f}x")
+    print(f"with the kernel cache off (every call runs its kernel): median fake op "
+          f"{statistics.median(nocache.values()):.2f} us; median fake/numpy ratio "
+          f"{statistics.median(nocache[k] / tiny[k] for k in fake):.1f}x")
     print(f"median wrapped pass-through overhead: "
           f"{statistics.median(wrapped[k] - tiny[k] for k in fake):.2f} us/op")
     if torch_t:
         print(f"median torch FakeTensorMode op: {statistics.median(torch_t.values()):.1f} us; "
-              f"median speed-up over it: {statistics.median(torch_t[k] / fake[k] for k in fake):.1f}x")
+              f"median speed-up over it: {statistics.median(torch_t[k] / fake[k] for k in fake):.1f}x "
+              f"(cache off: {statistics.median(torch_t[k] / nocache[k] for k in fake):.1f}x)")
     else:
         print("torch is not installed: FakeTensorMode comparison skipped "
               "(pip install torch==2.13.0 to include it)")

@@ -8,6 +8,7 @@ from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
 from ._wrapped import WrappedArray, unwrap, wrap
 from . import kernels  # noqa: F401  (registers every kernel)
 from . import _runner  # noqa: F401  (installs the default dispatch)
+from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
@@ -21,5 +22,6 @@ __all__ = [
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
     "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
+    "cache_info", "clear_cache", "set_cache_enabled",
 ]
 __version__ = "0.1.0"

@@ -78,6 +78,8 @@ class ArrayHooks:
 
 def _binary(ufunc):
     def fwd(self, other):
+        if type(other) is FakeArray and type(self) is FakeArray:
+            return dispatch(ufunc, _fake_types, (self, other), {})
         if getattr(other, "__array_ufunc__", 0) is None:
             return NotImplemented
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), {})
@@ -104,6 +106,8 @@ def _method(name):
     op = method_op(name)
 
     def meth(self, *args, **kwargs):
+        if type(self) is FakeArray:
+            return dispatch(op, _fake_types, (self,) + args, kwargs)
         return dispatch(op, self._hook_types(args, kwargs), (self,) + args, kwargs)
 
     meth.__name__ = name
@@ -249,7 +253,7 @@ class FakeArray(ArrayHooks):
 
     @property
     def T(self) -> "FakeArray":
-        return self.transpose()
+        return dispatch(_TRANSPOSE, _fake_types, (self,), {})
 
     @property
     def mT(self) -> "FakeArray":
@@ -375,6 +379,7 @@ class FakeArray(ArrayHooks):
 
 
 _fake_types = (FakeArray,)
+_TRANSPOSE = method_op("transpose")
 
 
 def _fake_hook_types(args, kwargs):

@@ -164,14 +164,19 @@ def store(key: Any, tmpl: Any) -> None:
     _ENTRIES[key] = tmpl
 
 
-def clear() -> None:
-    """Forget every cached kernel result."""
+def cache_info() -> CacheInfo:
+    """Hits, misses and uncacheable calls of the kernel cache since the last clear."""
+    return INFO
+
+
+def clear_cache() -> None:
+    """Forget every cached kernel result and reset the counts."""
     _ENTRIES.clear()
     INFO.hits = INFO.misses = INFO.uncacheable = 0
 
 
-def set_enabled(on: bool) -> bool:
-    """Turn the kernel cache on or off; returns the previous setting."""
+def set_cache_enabled(on: bool) -> bool:
+    """Turn the kernel cache on or off (off: every call runs its kernel); returns the old setting."""
     old = INFO.enabled
     INFO.enabled = bool(on)
     if not on:

@@ -297,7 +297,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
     """
-    entry, prefix = resolve(func)
+    try:
+        entry, prefix = _resolved[func]
+    except (KeyError, TypeError):
+        entry, prefix = resolve(func)
     info = _cache.INFO
     if entry.cacheable and info.enabled:
         fakes: list = []
@@ -310,6 +313,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 tmpl = key = _cache.NOKEY
             if tmpl is not None and key is not _cache.NOKEY:
                 info.hits += 1
+                if tmpl[0] == 0:  # one Out: the common case, inlined
+                    i = tmpl[2]
+                    return _realize_out(tmpl[1], fakes[i] if i >= 0 else None, dev)
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
                 SKIP_CACHE[0] = False
@@ -321,7 +327,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                     return _instantiate(tmpl, fakes, dev)
                 info.uncacheable += 1
                 return realize(res, dev)
-        info.uncacheable += 1
+    info.uncacheable += 1
     if not prepared:
         if convert is None:
             convert = LocalConverter().to_fake

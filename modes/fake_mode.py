@@ -78,6 +78,7 @@ class FakeMode(Mode):
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
+        self._conv = self._convert
 
     @property
     def default_device(self) -> str:
@@ -104,7 +105,7 @@ class FakeMode(Mode):
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", prepared=True)
         else:
-            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu")
+            out = run_fake(func, args, kwargs, self._conv, self.device or "cpu")
             if type(out) is FakeArray:
                 st = out.storage
                 if st._tracker is None:
