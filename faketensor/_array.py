@@ -90,6 +90,8 @@ def _binary(ufunc):
         return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
 
     def inplace(self, other):
+        if ufunc is np.matmul and type(self) is FakeArray and self.storage.device != "cpu":
+            return NotImplemented  # cupy.ndarray has no __imatmul__: ``x @= y`` rebinds x
         kwargs = {"out": (self,)}
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), kwargs)
 
@@ -253,6 +255,8 @@ class FakeArray(ArrayHooks):
 
     @property
     def T(self) -> "FakeArray":
+        if len(self.shape) < 2 and self.storage.device != "cpu":
+            return self  # cupy/_core/core.pyx ndarray.T: the array itself when ndim < 2
         return dispatch(_TRANSPOSE, _fake_types, (self,), {})
 
     @property

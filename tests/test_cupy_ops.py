@@ -459,3 +459,24 @@ def test_numpy_functions_route_to_cupy_rules(fn, shape):
     r = fn(cuda((3, 4), order="F"))
     assert r.shape == shape and r.fake_device == "cuda:0" and r.flags.c_contiguous
     assert [p.shape for p in np.split(cuda((4, 2)), 2)] == [(2, 2), (2, 2)]
+
+
+def test_imatmul_rebinds_like_cupy():
+    """cupy.ndarray has no __imatmul__ (cupy/_core/core.pyx): ``x @= y`` makes a new array."""
+    x = y = cuda((3, 3))
+    x @= cuda((3, 3))
+    assert x is not y and x.flags.c_contiguous and x.base is None
+    n = m = ft.empty((3, 3))
+    n @= ft.empty((3, 3))  # NumPy updates in place
+    assert n is m
+
+
+def test_T_of_low_dim_is_the_array_itself():
+    """cupy/_core/core.pyx ndarray.T returns self when ndim < 2 (NumPy makes a new view)."""
+    for shape in ((), (4,)):
+        a = cuda(shape)
+        assert a.T is a
+        c = ft.empty(shape)
+        assert c.T is not c and c.T.base is c
+    t = cuda((2, 3)).T
+    assert t.strides == (8, 24)
