@@ -36,13 +36,42 @@ def _interceptor(wrapped, instance, args, kwargs):
     return dispatch(_PATCHED[id(wrapped)], _FAKE_TYPES, args, kwargs)
 
 
+_UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
+
+
+class PatchedCupyUfunc(patching.PatchedFunction):
+    """A patched cupy ufunc whose methods (``cupy.add.outer`` ...) are intercepted too."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _UFUNC_METHODS and name in REGISTRY_METHODS:
+            real = getattr(self.__wrapped__, name)  # AttributeError as CuPy gives it
+            return _ufunc_method(self.__wrapped__, name, real)
+        return super().__getattr__(name)
+
+
+REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS if f"cupy.ufunc.{m}" in REGISTRY)
+
+
+def _ufunc_method(ufunc: Any, name: str, real: Any) -> Any:
+    op = method_op(name, "cupy.ufunc")
+
+    def meth(*args, **kwargs):
+        if not _STACK.get() and not _has_fake(args, kwargs):
+            return real(*args, **kwargs)
+        return dispatch(op, _FAKE_TYPES, (ufunc,) + args, kwargs)
+    meth.__name__ = name
+    meth.__doc__ = real.__doc__
+    return meth
+
+
 def patch_cupy_callable(fn: Any) -> Any:
     """The (unique) patched version of a cupy callable."""
     if isinstance(fn, patching.PatchedFunction):
         return fn
     w = _PATCHED.get(id(fn))
     if w is None:
-        w = _PATCHED[id(fn)] = patching.PatchedFunction(fn, _interceptor)
+        cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else patching.PatchedFunction
+        w = _PATCHED[id(fn)] = cls(fn, _interceptor)
         patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
     return w
 

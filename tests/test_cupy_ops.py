@@ -480,3 +480,18 @@ def test_T_of_low_dim_is_the_array_itself():
         assert c.T is not c and c.T.base is c
     t = cuda((2, 3)).T
     assert t.strides == (8, 24)
+
+
+def test_cupy_ufunc_methods_are_intercepted_in_mode():
+    """cupy.add.outer / reduce / accumulate / at called directly reach the CuPy rules."""
+    with ft.FakeMode(device="cuda:0"):
+        a, b = cupy.zeros((3, 4)), cupy.zeros((5,))
+        o = cupy.add.outer(a, b)
+        assert o.shape == (3, 4, 5) and o.flags.c_contiguous and o.fake_device == "cuda:0"
+        assert cupy.add.reduce(a, axis=1).shape == (3,)
+        assert cupy.multiply.accumulate(a).shape == (3, 4)
+        with pytest.raises(NotImplementedError):  # _kernel.pyx: only add/multiply reduce
+            cupy.subtract.reduce(a)
+        assert cupy.add.at(a, (0,), 1.0) is None
+    f = cuda((2, 3))
+    assert cupy.add.outer(f, f).shape == (2, 3, 2, 3)  # a fake argument outside any mode
