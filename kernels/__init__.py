@@ -5,6 +5,7 @@ from . import joining, linalg, misc  # noqa: F401
 from . import reductions  # noqa: F401
 from . import views  # noqa: F401
 from . import indexing  # noqa: F401
+from . import queries  # noqa: F401
 from . import cupy_rules  # noqa: F401
 from . import cupy_ops  # noqa: F401
 from . import cupy_views  # noqa: F401

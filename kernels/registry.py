@@ -6,7 +6,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 TAGS = frozenset({"view", "inplace", "factory", "random", "data-dependent", "ufunc",
-                  "reduction", "copy", "cupy"})
+                  "reduction", "copy", "cupy", "query"})
 
 # Kernels with these tags are never cached: their results are not a function of metadata
 # alone (random draws, values), or they read context such as CuPy's current device.
