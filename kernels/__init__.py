@@ -9,5 +9,6 @@ from . import queries  # noqa: F401
 from . import cupy_rules  # noqa: F401
 from . import cupy_ops  # noqa: F401
 from . import cupy_views  # noqa: F401
+from . import cupy_manip  # noqa: F401
 from . import cupy_sorting  # noqa: F401
 from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401
