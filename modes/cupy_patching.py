@@ -7,17 +7,20 @@ then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy_r
 """
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import wrapt
 
 from .._array import FakeArray
 from .._dispatch import _STACK, dispatch, method_op
+from .._errors import UnsupportedOperationError
 from ..kernels import cupy_rules
 from ..kernels.registry import REGISTRY
 from . import patching
 
 _PATCHED: dict[int, Any] = {}
+patching.PATCH_TABLES.append(_PATCHED)
 _FAKE_TYPES = (FakeArray,)
 
 
@@ -62,6 +65,15 @@ def _ufunc_method(ufunc: Any, name: str, real: Any) -> Any:
     meth.__name__ = name
     meth.__doc__ = real.__doc__
     return meth
+
+
+def _guarded(fn: Any, qualname: str) -> Any:
+    w = _PATCHED.get(id(fn))
+    if w is None:
+        _GUARD_NAMES[id(fn)] = qualname
+        w = _PATCHED[id(fn)] = patching.PatchedFunction(fn, _guard)
+        patching._ORIGINALS[id(fn)] = fn
+    return w
 
 
 def patch_cupy_callable(fn: Any) -> Any:
@@ -144,25 +156,67 @@ def _is_cupy_kernel_key(fn: Any) -> bool:
     return k is not None and "cupy" in k.tags
 
 
+# cupy callables left as they are in a mode: they take no arrays, or only read an array's
+# dtype, shape or flags (on anything but a cupy.ndarray they ask NumPy, which dispatches)
+_RUN_AS_IS = frozenset({
+    "shape", "iscomplexobj", "isrealobj", "isfortran",
+    "get_default_memory_pool", "get_default_pinned_memory_pool", "is_available",
+    "show_config", "clear_memo", "memoize", "fuse", "get_printoptions", "set_printoptions",
+    "printoptions", "set_string_function", "can_cast", "promote_types", "result_type",
+    "common_type", "min_scalar_type", "issubdtype", "isdtype", "issctype", "issubsctype",
+    "issubclass_", "obj2sctype", "sctype2char", "mintypecode", "find_common_type", "typename",
+    "isscalar", "iterable", "ndim", "base_repr", "binary_repr", "format_float_positional",
+    "format_float_scientific", "safe_eval", "who", "make_aligned_dtype", "broadcast_shapes",
+    "get_array_wrap", "seed", "get_random_state", "set_random_state", "reset_states",
+})
+
+
+def _guard(wrapped, instance, args, kwargs):
+    """A cupy function with no CuPy rule: real CuPy outside modes, an error on fakes or
+    in a mode (its implementation would reach the device, or make real arrays)."""
+    if not _STACK.get() and not _has_fake(args, kwargs):
+        return wrapped(*args, **kwargs)
+    raise UnsupportedOperationError(_GUARD_NAMES.get(id(wrapped), wrapped.__name__),
+                                    "no CuPy rule for it yet (CuPy's implementation would run "
+                                    "on the device)")
+
+
+_GUARD_NAMES: dict[int, str] = {}
+
+
+def _is_proxy(fn: Any) -> bool:
+    return isinstance(fn, wrapt.FunctionWrapper)
+
+
 def install_cupy() -> None:
-    """Patch the cupy namespace once (no-op when CuPy is not installed)."""
+    """Patch the cupy namespace once (no-op when CuPy is not installed).
+
+    Callables with a CuPy rule dispatch in a mode or on fakes; the others (apart from
+    dtype and configuration helpers) raise UnsupportedOperationError there rather than
+    run CuPy's implementation on fakes.
+    """
     if not cupy_rules.HAVE_CUPY:
         return
     import cupy
     import cupy.cuda
+    import cupy.fft
+    import cupy.linalg
     import cupy.random
-    for mod in (cupy, cupy.random):
+    for mod in (cupy, cupy.random, cupy.linalg, cupy.fft):
         for name in dir(mod):
-            if name.startswith("_"):
+            if name.startswith("_") or name in _RUN_AS_IS:
                 continue
             fn = getattr(mod, name)
-            if isinstance(fn, wrapt.ObjectProxy) or isinstance(fn, type) or not callable(fn):
+            if _is_proxy(fn) or isinstance(fn, type) or inspect.ismodule(fn) or not callable(fn):
                 continue
             if _is_cupy_kernel_key(fn):
                 setattr(mod, name, patch_cupy_callable(fn))
-    if not isinstance(cupy.random.default_rng, wrapt.ObjectProxy):
+            elif not (getattr(fn, "__module__", None) or "").startswith("numpy") \
+                    and name not in ("default_rng", "get_array_module"):
+                setattr(mod, name, _guarded(fn, f"{mod.__name__}.{name}"))
+    if not _is_proxy(cupy.random.default_rng):
         cupy.random.default_rng = wrapt.FunctionWrapper(cupy.random.default_rng, _default_rng)
-    if not isinstance(cupy.get_array_module, wrapt.ObjectProxy):
+    if not _is_proxy(cupy.get_array_module):
         cupy.get_array_module = wrapt.FunctionWrapper(cupy.get_array_module, _get_array_module)
     real_dev = cupy.cuda.Device
     if not getattr(real_dev, "_ft_patched", False):

@@ -6,7 +6,9 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
 
+import importlib
 import sys
+import types
 from typing import Any, Iterable
 
 import numpy as np
@@ -35,10 +37,24 @@ class PatchedFunction(wrapt.FunctionWrapper):
     """A wrapt wrapper that pickles, and reports signature and docs, as the original."""
 
     def __reduce_ex__(self, protocol: int):
-        return self.__wrapped__.__reduce_ex__(protocol)
+        w = self.__wrapped__
+        if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
+            return (_by_name, (w.__module__, w.__qualname__))
+        return w.__reduce_ex__(protocol)
 
     def __reduce__(self):
-        return self.__wrapped__.__reduce__()
+        return self.__reduce_ex__(2)
+
+
+def _by_name(module: str, qualname: str) -> Any:
+    """Unpickle a function by where it is defined (its patched version when there is one)."""
+    obj: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    for table in PATCH_TABLES:
+        if id(obj) in table:
+            return table[id(obj)]
+    return obj
 
 
 def _interceptor(wrapped, instance, args, kwargs):
@@ -48,6 +64,7 @@ def _interceptor(wrapped, instance, args, kwargs):
 
 
 _PATCHED: dict[int, Any] = {}
+PATCH_TABLES: list = [_PATCHED]  # id(original) -> patched version, per namespace patcher
 _ORIGINALS: dict[int, Any] = {}
 _installed = False
 

@@ -269,3 +269,29 @@ def test_memory_accounting_per_device():
         assert m.memory.live.get("cpu") == 400 and "cpu" not in m.memory.pool_live
     assert m.memory.peak["cuda:0"] == 800 and m.memory.pool_peak["cuda:1"] == 8192
     del a, b, c, e
+
+
+def test_cupy_functions_without_a_rule_raise_on_fakes_not_run_cupy():
+    """An unported cupy function never runs CuPy's implementation on fakes (it would reach
+    the device or build real arrays): UnsupportedOperationError naming it, in a mode or not."""
+    a = cuda((3, 3))
+    for call, name in ((lambda: cupy.tri(3), "cupy.tri"),
+                       (lambda: cupy.linalg.inv(a), "cupy.linalg.inv"),
+                       (lambda: cupy.fft.fft(a), "cupy.fft.fft")):
+        with ft.FakeMode(device="cuda:0"):
+            with pytest.raises(ft.UnsupportedOperationError, match=name.replace(".", r"\.")):
+                call()
+    with pytest.raises(ft.UnsupportedOperationError, match=r"cupy\.linalg\.inv"):
+        cupy.linalg.inv(a)
+    with ft.FakeMode(device="cuda:0"):  # configuration and dtype helpers still work
+        assert cupy.result_type(np.float32, 1) == np.float32
+        assert cupy.get_default_memory_pool() is not None
+        assert cupy.shape(a) == (3, 3) and not cupy.iscomplexobj(a)
+
+
+def test_patched_cupy_functions_pickle_as_themselves():
+    import pickle
+    for f in (cupy.tri, cupy.zeros, cupy.linspace, cupy.linalg.inv):
+        assert pickle.loads(pickle.dumps(f)) is f
+    # CuPy's own ufuncs pickle by value (a new ufunc object), patched or not
+    assert type(pickle.loads(pickle.dumps(cupy.add))).__name__ == "ufunc"
