@@ -165,21 +165,28 @@ def _subarrays(length: int, max_k: int, size: int) -> int:
     return sz * (size // length)
 
 
-def ndarray_partition(self: Any, kth: Any, axis: Any = -1) -> None:
-    """_routines_sorting.pyx _ndarray_partition: in place, returns None."""
-    axis = _ssize(axis)
-    _cuda_only(self, "cupy.ndarray.partition")
-    ndim = self.ndim
+def _partition_checks(name: str, shape: tuple, c_contig: bool, dt: np.dtype, kth: Any,
+                      axis: int) -> None:
+    """_routines_sorting.pyx _ndarray_partition: every check, in CuPy's order."""
+    ndim = len(shape)
     if ndim == 0:
         raise AxisError("Sorting arrays with the rank of zero is not supported")
-    if not self.flags.c_contiguous:
+    if not c_contig:
         raise NotImplementedError("Sorting non-contiguous array is not supported.")
     ax = _norm_axis(axis, ndim)
-    length = self.shape[ax]
+    length = shape[ax]
     max_k = _kth_max(kth, length)
-    _subarrays(length, max_k, self.size)
-    if self.dtype.char not in _THRUST_CHARS:
-        raise UnsupportedOperationError("cupy.ndarray.partition", f"dtype {self.dtype}")
+    _subarrays(length, max_k, math.prod(shape))
+    if dt.char not in _THRUST_CHARS:
+        raise UnsupportedOperationError(name, f"dtype {dt}")
+
+
+def ndarray_partition(self: Any, kth: Any, axis: Any = -1) -> None:
+    """core.pyx ``partition(self, kth, int axis=-1)``: in place, returns None."""
+    axis = _ssize(axis)
+    _cuda_only(self, "cupy.ndarray.partition")
+    _partition_checks("cupy.ndarray.partition", tuple(self.shape), self.flags.c_contiguous,
+                      self.dtype, kth, axis)
     return None
 
 
@@ -187,15 +194,9 @@ def cp_partition(a: Any, kth: Any, axis: Any = -1) -> Out:
     """sort.py ``partition``: a fresh C copy (flattened for axis None), partitioned."""
     _cuda_only(a, "cupy.partition")
     shape = (a.size,) if axis is None else tuple(a.shape)
-    ax = -1 if axis is None else axis
-    tmp = View(shape, a.dtype, a.storage)
-    tmp.flags = _CFlags  # a fresh copy: C-contiguous
-    ndarray_partition(tmp, kth, ax)
+    ax = -1 if axis is None else _ssize(axis)
+    _partition_checks("cupy.partition", shape, True, a.dtype, kth, ax)
     return fresh_c(shape, a.dtype)
-
-
-class _CFlags:
-    c_contiguous = True
 
 
 def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> Out:
