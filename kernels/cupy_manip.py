@@ -36,6 +36,7 @@ from .cupy_ops import View, concat_meta
 
 _cp = _cr._cp
 _INTP = np.dtype(np.intp)
+_ON_DEVICE = object()  # repeats whose values live on the device
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -92,14 +93,14 @@ def _repeat(a: Any, repeats: Any, axis: Any) -> Out:
     per-element repeats through ``take`` (fresh C)."""
     dt = a.dtype
     rep_val = None
-    reps: Any = None  # a real 1-d intp array, or "cuda" when the values live on the device
+    reps: Any = None  # a real 1-d intp array, or _ON_DEVICE
     if _is_cuda(repeats):
         if not np.can_cast(repeats.dtype, _INTP, casting="safe"):
             raise TypeError(f"Cannot cast array data from dtype('{repeats.dtype}') to "
                             f"dtype('{_INTP}') according to the rule 'safe'")
         if repeats.ndim > 1:
             raise ValueError("object too deep for desired array")
-        reps = "cuda"
+        reps = _ON_DEVICE
     elif is_fake(repeats) or isinstance(repeats, np.ndarray):
         raise TypeError("'repeats' does not accept numpy.ndarray; convert with cupy.array() first")
     else:
@@ -117,9 +118,9 @@ def _repeat(a: Any, repeats: Any, axis: Any) -> Out:
     else:
         shape, ax = tuple(a.shape), _cv._norm_axis(axis, a.ndim)
     if reps is not None:
-        n = repeats.size if reps == "cuda" else reps.size
+        n = repeats.size if reps is _ON_DEVICE else reps.size
         if n == 1:
-            if reps == "cuda":
+            if reps is _ON_DEVICE:
                 raise DataDependentError("cupy.repeat with a one-element CuPy array of repeats "
                                          "needs its value")
             rep_val = int(reps.ravel()[0])
@@ -129,7 +130,7 @@ def _repeat(a: Any, repeats: Any, axis: Any) -> Out:
                                  f" {shape[ax]} != {n}")
             if n == 0:
                 return fresh(shape[:ax] + (0,) + shape[ax + 1:], dt)
-            if reps == "cuda":
+            if reps is _ON_DEVICE:
                 raise DataDependentError("cupy.repeat with a CuPy array of repeats: the result "
                                          "length is their sum")
             total = int(reps.sum())
