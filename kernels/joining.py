@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import c_strides, like_strides, normalize_axis, strides_in_order
+from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register
 
@@ -82,30 +82,9 @@ def multi_sorted_perm(metas: list, ndim: int) -> list:
     A stable insertion sort in which only inputs with length != 1 on both axes vote and the
     first input that votes decides (C order wins conflicts).
     """
-    perm = list(range(ndim))
-    for i0 in range(1, ndim):
-        ipos = i0
-        j0 = perm[i0]
-        for i1 in range(i0 - 1, -1, -1):
-            j1 = perm[i1]
-            ambig = True
-            swap = False
-            for m in metas:
-                if m.shape[j0] != 1 and m.shape[j1] != 1:
-                    if abs(m.strides[j0]) <= abs(m.strides[j1]):
-                        swap = False
-                    elif ambig:
-                        swap = True
-                    ambig = False
-            if not ambig:
-                if swap:
-                    ipos = i1
-                else:
-                    break
-        if ipos != i0:
-            del perm[i0]
-            perm.insert(ipos, j0)
-    return perm
+    keys = [tuple(-abs(st) if n != 1 else None for n, st in zip(m.shape, m.strides))
+            for m in metas]
+    return vote_sort(list(range(ndim)), keys)
 
 
 def _check_casting_arg(casting: Any) -> None:

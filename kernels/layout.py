@@ -120,41 +120,48 @@ def broadcast_strides(shape: tuple, oshape: tuple, ostrides: tuple) -> tuple:
     return tuple(out)
 
 
-def iterator_order(shape: tuple, operands: list) -> list:
-    """NpyIter's K-order axis permutation, fastest axis first.
+def vote_sort(perm: list, keys: list) -> list:
+    """NumPy's stable insertion sort of axes by per-operand keys (in place; returns perm).
 
-    ``operands`` are (shape, strides) pairs. Start from reversed C order, then a stable
-    insertion sort by |stride| in which operands with stride 0 on an axis do not vote and
-    C order wins conflicts (nditer_constr.c: npyiter_find_best_axis_ordering).
+    Axis j0 moves in front of an earlier axis j1 only when every operand that votes (key
+    not None on both axes) has key[j1] > key[j0]; when none votes the scan goes on.
     """
-    nd = len(shape)
-    op_strides = [broadcast_strides(shape, osh, ost) for osh, ost in operands]
-    perm = list(range(nd - 1, -1, -1))
-    for i0 in range(1, nd):
+    for i0 in range(1, len(perm)):
         ipos = i0
         j0 = perm[i0]
         for i1 in range(i0 - 1, -1, -1):
             j1 = perm[i1]
-            ambig = True
-            swap = False
-            for st in op_strides:
-                s0 = st[j0]
-                s1 = st[j1]
-                if s0 != 0 and s1 != 0:
-                    if abs(s1) <= abs(s0):
+            voted = False
+            swap = True
+            for k in keys:
+                a = k[j0]
+                b = k[j1]
+                if a is not None and b is not None:
+                    voted = True
+                    if b <= a:
                         swap = False
-                    elif ambig:
-                        swap = True
-                    ambig = False
-            if not ambig:
-                if swap:
-                    ipos = i1
-                else:
+                        break
+            if voted:
+                if not swap:
                     break
+                ipos = i1
         if ipos != i0:
             del perm[i0]
             perm.insert(ipos, j0)
     return perm
+
+
+def iterator_order(shape: tuple, operands: list) -> list:
+    """NpyIter's K-order axis permutation, fastest axis first.
+
+    ``operands`` are (shape, strides) pairs. Start from reversed C order, then sort by
+    |stride|; operands with stride 0 on an axis do not vote and C order wins conflicts
+    (nditer_constr.c: npyiter_find_best_axis_ordering).
+    """
+    nd = len(shape)
+    keys = [tuple(abs(s) if s else None for s in broadcast_strides(shape, osh, ost))
+            for osh, ost in operands]
+    return vote_sort(list(range(nd - 1, -1, -1)), keys)
 
 
 def iterator_out_strides(shape: tuple, itemsize: int, operands: list, order: str = "K") -> tuple:
