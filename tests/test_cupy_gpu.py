@@ -3,19 +3,11 @@
 import numpy as np
 import pytest
 
-cupy = pytest.importorskip("cupy")
-try:
-    _HAVE_GPU = cupy.cuda.runtime.getDeviceCount() > 0
-except Exception:  # no driver / no device
-    _HAVE_GPU = False
-pytestmark = pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")
+from gpu_oracle import cupy, needs_gpu, meta  # noqa: E402
+
+pytestmark = needs_gpu
 
 import faketensor as ft  # noqa: E402
-
-
-def meta(x):
-    return (x.shape, np.dtype(x.dtype), tuple(x.strides), bool(x.flags.c_contiguous),
-            bool(x.flags.f_contiguous))
 
 
 def inputs():

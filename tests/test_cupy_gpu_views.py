@@ -4,12 +4,9 @@ skipped, never faked, elsewhere."""
 import numpy as np
 import pytest
 
-cupy = pytest.importorskip("cupy")
-try:
-    _HAVE_GPU = cupy.cuda.runtime.getDeviceCount() > 0
-except Exception:  # no driver / no device
-    _HAVE_GPU = False
-pytestmark = pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")
+from gpu_oracle import cupy, needs_gpu  # noqa: E402
+
+pytestmark = needs_gpu
 
 import faketensor as ft  # noqa: E402
 
