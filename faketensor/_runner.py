@@ -291,6 +291,13 @@ def _size(shape: tuple) -> int:
     return n
 
 
+def _no_numpy_kernel(*args: Any, **kwargs: Any) -> Any:
+    raise UnsupportedOperationError("this op", "no NumPy kernel is registered for it")
+
+
+_CUDA_ONLY = Kernel(_no_numpy_kernel, frozenset(), "no NumPy kernel", False)
+
+
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
@@ -300,7 +307,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     try:
         entry, prefix = _resolved[func]
     except (KeyError, TypeError):
-        entry, prefix = resolve(func)
+        try:
+            entry, prefix = resolve(func)
+        except UnsupportedOperationError:
+            if not (CUDA_HOOK and _cuda_among(args, kwargs)):
+                raise
+            entry, prefix = _CUDA_ONLY, ()  # the CuPy rule of the same name may exist
     info = _cache.INFO
     if entry.cacheable and info.enabled:
         fakes: list = []

@@ -567,11 +567,15 @@ def cp_asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
 
 
 def cp_ascontiguousarray(a, dtype=None):
+    """core.pyx ``ascontiguousarray``: a itself if C-contiguous; a 0-d array becomes (1,)
+    (a ravel view of a, or a fresh copy)."""
     if is_fake(a) and a.storage.device != "cpu":
         dt = check_dtype(dtype if dtype is not None else a.dtype)
         if dt == a.dtype and a.flags.c_contiguous:
+            if not a.shape:
+                return Out((1,), dt, (dt.itemsize,), view_of=a)
             return a
-        return fresh(a.shape, dt)
+        return fresh(a.shape or (1,), dt)
     return _to_device(a, dtype, True, "C", 0)
 
 

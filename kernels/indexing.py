@@ -21,7 +21,8 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
-from .operands import as_meta, is_fake
+from .operands import as_meta, is_fake, is_meta
+from .queries import stand_in
 from .registry import REGISTRY, Out, register
 
 INTP = np.dtype(np.intp)
@@ -947,3 +948,58 @@ def where(condition: Any, *args: Any, **kwargs: Any) -> Any:
     if len(args) != 2:
         raise ValueError("either both or neither of x and y should be given")
     raise UnsupportedOperationError(np.where, "three-argument where has no kernel here")
+
+
+# --- np.copyto -------------------------------------------------------------------------
+
+_COPYTO_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_SMALL = 4096
+
+
+def _fits(shape: tuple, dst: tuple) -> bool:
+    """Whether shape broadcasts into dst without changing dst (copyto's rule)."""
+    if len(shape) > len(dst):
+        return False
+    return all(a == b or a == 1 for a, b in zip(shape, dst[len(dst) - len(shape):]))
+
+
+@register(np.copyto, tags=("inplace",))
+def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """np.copyto: read-only, casting and broadcasting checks in NumPy's order; no data.
+
+    Small cases run NumPy itself on a small real destination and zero-stride stand-ins of
+    the fakes, which gives its exact errors; large ones check the same rules directly.
+    """
+    if not is_meta(dst):
+        raise TypeError(f"copyto() argument 1 must be a numpy.ndarray, not {type(dst).__name__}")
+    if casting not in _COPYTO_CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
+                         f"(got {casting!r})")
+    if type(src) is int and dst.dtype.kind in "iu":  # the Python int is converted next
+        np.empty((), dst.dtype)[()] = src
+    if not dst.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    _warn_on_write(dst)
+    if _has_fake(src) and not is_fake(src) or _has_fake(where) and not is_fake(where):
+        raise UnsupportedOperationError("np.copyto", "a list value containing fakes")
+    s, w = stand_in(src), stand_in(where)
+    dshape = tuple(dst.shape)
+    if math.prod(dshape) <= _SMALL:
+        np.copyto(np.empty(dshape, dst.dtype), s, casting=casting, where=w)
+        return None
+    if is_fake(src):
+        if not np.can_cast(src.dtype, dst.dtype, casting):
+            what = "scalar" if not src.shape else "array data"
+            raise TypeError(f"Cannot cast {what} from {src.dtype!r} to {dst.dtype!r} according "
+                            f"to the rule {casting!r}")
+        _check_cast_fake(src, dst.dtype)
+    else:  # known values: NumPy's own (value-based) checks on a small destination
+        np.copyto(np.empty(_standin_shape(dshape, np.shape(s)), dst.dtype), s, casting=casting)
+    if is_fake(where) and not np.can_cast(where.dtype, np.bool_, "safe"):
+        raise TypeError(f"Cannot cast array data from {where.dtype!r} to dtype('bool') "
+                        "according to the rule 'safe'")
+    for shape in (np.shape(s), np.shape(w)):
+        if not _fits(tuple(shape), dshape):
+            raise ValueError(f"could not broadcast input array from shape {_shp(tuple(shape))} "
+                             f"into shape {_shp(dshape)}")
+    return None

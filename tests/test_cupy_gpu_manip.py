@@ -4,25 +4,11 @@ resize. Run only where a GPU is present; skipped, never faked, elsewhere."""
 import numpy as np
 import pytest
 
-cupy = pytest.importorskip("cupy")
-try:
-    _HAVE_GPU = cupy.cuda.runtime.getDeviceCount() > 0
-except Exception:  # no driver / no device
-    _HAVE_GPU = False
-pytestmark = pytest.mark.skipif(not _HAVE_GPU, reason="needs a CUDA GPU")
+from gpu_oracle import cupy, needs_gpu, meta, metas  # noqa: E402
+
+pytestmark = needs_gpu
 
 import faketensor as ft  # noqa: E402
-
-
-def meta(x):
-    if x is None or not hasattr(x, "strides"):
-        return x
-    return (x.shape, np.dtype(x.dtype), tuple(x.strides), bool(x.flags.c_contiguous),
-            bool(x.flags.f_contiguous), x.base is None)
-
-
-def metas(r):
-    return [metas(x) for x in r] if isinstance(r, (list, tuple)) else meta(r)
 
 
 def operands():

@@ -387,3 +387,20 @@ def test_in_place_setters():
         cupy.place(x, cuda((4,), bool), 1.0)
     with pytest.raises(ft.DataDependentError):
         cupy.place(x, cuda((3, 3), bool), 1.0)
+
+
+def test_numpy_functions_without_a_numpy_kernel_reach_the_cupy_rule():
+    """np.copyto on CUDA fakes goes to cupy.copyto's rule (cupy/_manipulation/basic.py)."""
+    dst, src = ft.empty((3, 4), device="cuda:0"), ft.empty((4,), device="cuda:0")
+    assert np.copyto(dst, src) is None
+    with pytest.raises(ValueError):
+        np.copyto(dst, ft.empty((5,), device="cuda:0"))
+
+
+def test_ascontiguousarray_of_0d_is_a_1d_view():
+    """core.pyx ascontiguousarray: a C-contiguous 0-d array becomes _ndarray_ravel(a) (1,)."""
+    a = ft.empty((), device="cuda:0")
+    r = cupy.ascontiguousarray(a)
+    assert r.shape == (1,) and r.base is a and r.strides == (8,)
+    c = cupy.ascontiguousarray(a, dtype=np.float32)
+    assert c.shape == (1,) and c.base is None

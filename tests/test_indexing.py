@@ -544,3 +544,36 @@ def test_trace_alias_kinds():
     assert alias[0] == (("view", 0),)
     assert alias[1] == ("fresh",) and alias[2] == ("fresh",)
     assert alias[3] == ()
+
+
+COPYTO_CASTING = st.sampled_from(["same_kind", "safe", "unsafe", "no", "bogus"])
+COPYTO_VALUES = st.sampled_from([0, 1, 300, -1, 1.5, 2j, True, [1, 2], [[1], [2], [3]]])
+
+
+@given(arrays(), arrays(), COPYTO_CASTING, st.booleans())
+def test_copyto_hypothesis(dst, src, casting, masked):
+    kw = {"casting": casting}
+    check(lambda d, s: np.copyto(d, s, **kw), dst, src)
+    if masked:
+        check(lambda d, s, w: np.copyto(d, s, where=w, **kw), dst, src, src.astype(bool))
+    check(lambda d, s: np.copyto(d[..., ::-1], s, **kw), dst, src)
+
+
+@given(arrays(), COPYTO_VALUES, COPYTO_CASTING)
+def test_copyto_known_values(dst, value, casting):
+    check(lambda d: np.copyto(d, value, casting=casting), dst)
+    ro = dst.copy()
+    ro.flags.writeable = False
+    check(lambda d: np.copyto(d, value), ro)
+
+
+@pytest.mark.parametrize("src_shape,dtype,casting", [
+    ((10**4,), np.float64, "same_kind"), ((3, 10**4), np.float64, "same_kind"),
+    ((10**4,), np.int64, "safe"), ((10**4,), np.float64, "safe"), ((), np.complex128, "same_kind"),
+])
+def test_copyto_large_fakes_follow_numpy(src_shape, dtype, casting):
+    """Beyond the small-case shortcut the checks are direct; compare with NumPy on real arrays."""
+    dst = np.empty((2, 10**4), np.float64)
+    src = np.empty(src_shape, dtype)
+    check(lambda d, s: np.copyto(d, s, casting=casting), dst, src)
+    check(lambda d, s: np.copyto(d, s, where=s.astype(bool) if s.ndim else True), dst, src)
