@@ -131,13 +131,20 @@ def _position(x: Any, fakes: list) -> int:
     return -1
 
 
+def _nbytes(res: Out) -> int:
+    n = res.dtype.itemsize
+    for d in res.shape:
+        n *= d
+    return n
+
+
 def template(res: Any, fakes: list) -> Any:
     """A kernel result with inputs replaced by their positions; NOKEY if it is not all arrays."""
     t = type(res)
     if t is Out:
         v = res.view_of
         if v is None:
-            return (0, res, -1)
+            return (0, res, -1, _nbytes(res))
         i = _position(v, fakes)
         return NOKEY if i < 0 else (0, res, i)
     if t is FakeArray:

@@ -327,7 +327,14 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 info.hits += 1
                 if tmpl[0] == 0:  # one Out: the common case, inlined
                     i = tmpl[2]
-                    return _realize_out(tmpl[1], fakes[i] if i >= 0 else None, dev)
+                    if i >= 0:
+                        return _realize_out(tmpl[1], fakes[i], dev)
+                    res = tmpl[1]
+                    if res.base_shape is None:
+                        return make_fake(res.shape, res.dtype, res.strides,
+                                         FakeStorage(tmpl[3], res.device or dev), res.offset,
+                                         None, res.writeable is not False)
+                    return _realize_out(res, None, dev)
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
                 SKIP_CACHE[0] = False

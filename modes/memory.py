@@ -30,10 +30,9 @@ class MemoryStats:
         n = storage.nbytes
         live = self.live.get(dev, 0) + n
         self.live[dev] = live
-        if live > self.peak.get(dev, 0):
-            self.peak[dev] = live
-        else:
-            self.peak.setdefault(dev, live)
+        peak = self.peak
+        if live > peak.get(dev, -1):
+            peak[dev] = live
         if dev != "cpu":
             p = self.pool_live.get(dev, 0) + pool_bytes(n)
             self.pool_live[dev] = p
