@@ -12,6 +12,7 @@ from ._dispatch import dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import FakeCudaDevice, FakeStorage, parse_device
 from .kernels.layout import c_strides, contiguity, f_strides
+from .kernels.operands import Shaped
 
 _NO_DATA_HINT = (
     "Cannot copy out of fake array; no data! Use ft.materialize(x, fill=...) to make "
@@ -213,21 +214,13 @@ class FakeFlags:
              ("WRITEBACKIFCOPY", "writebackifcopy")))
 
 
-class FakeArray(ArrayHooks):
+class FakeArray(ArrayHooks, Shaped):
     """An array with shape, dtype, strides, storage and flags, but no data."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
                  "_writeable", "_warn_on_write", "_cf", "__weakref__")
 
     # --- basic attributes -------------------------------------------------
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
-
     @property
     def itemsize(self) -> int:
         return self.dtype.itemsize

@@ -35,13 +35,13 @@ from .cupy_rules import (CUDA_HOOK, HAVE_CUPY, MODE_DEVICE, _METHOD_KERNELS, _cp
                          guess_loop)
 from .cupy_views import nocopy_strides  # _get_strides_for_nocopy_reshape
 from .layout import c_strides, contiguity, f_strides, like_strides, normalize_axis
-from .operands import is_fake
+from .operands import Shaped, is_fake
 from .registry import Out, register
 
 _F8 = np.dtype(np.float64)
 
 
-class View:
+class View(Shaped):
     """Shape, dtype and device of an intermediate CuPy array (enough for ``cupy_ufunc_call``)."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset")
@@ -49,14 +49,6 @@ class View:
     def __init__(self, shape: tuple, dtype: np.dtype, storage: Any, strides: tuple | None = None):
         self.shape, self.dtype, self.storage, self.storage_offset = tuple(shape), dtype, storage, 0
         self.strides = strides if strides is not None else c_strides(self.shape, dtype.itemsize)
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
 
 class _Dev:

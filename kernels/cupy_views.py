@@ -26,7 +26,7 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import AxisError, broadcast_shapes, c_strides, contiguity
-from .operands import is_fake
+from .operands import Shaped, is_fake
 from .registry import Out, register
 from . import cupy_rules as _cr
 from .cupy_rules import (_METHOD_KERNELS, _need_cupy, _to_device, check_array, copy_out,
@@ -623,7 +623,7 @@ def imag_of(val) -> Any:
 # --- indexing (cupy/_core/_routines_indexing.pyx) ----------------------------------------
 
 
-class _Idx:
+class _Idx(Shaped):
     """An index array after _prepare_slice_list: its shape, dtype kind and (when known)
     the number of True values of a mask."""
 
@@ -633,14 +633,6 @@ class _Idx:
                  src: Any = None) -> None:
         self.shape, self.dtype, self.kind, self.count = tuple(shape), dtype, dtype.kind, count
         self.src = src  # a CUDA fake index array (its device is checked at kernel launch)
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
 
 def _as_idx(s: Any) -> _Idx:

@@ -21,7 +21,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
-from .operands import as_meta, is_fake, is_meta
+from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
 from .registry import REGISTRY, Out, register
 
@@ -36,7 +36,7 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
               "integer or boolean arrays are valid indices")
 
 
-class IndexMeta:
+class IndexMeta(Shaped):
     """Metadata of one index array; ``values`` is a real ndarray when the values are known."""
 
     __slots__ = ("shape", "strides", "dtype", "c", "f", "aligned", "values")
@@ -49,14 +49,6 @@ class IndexMeta:
         self.c, self.f = contiguity(self.shape, self.strides, dtype.itemsize)
         self.aligned = aligned
         self.values = values
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
     @classmethod
     def of(cls, arr: Any) -> "IndexMeta":

@@ -9,7 +9,6 @@ intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
-import math
 import operator
 from types import SimpleNamespace
 from typing import Any
@@ -19,7 +18,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
-from .operands import as_meta, check_writeable, is_fake
+from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register
 from .ufuncs import _where_meta, ufunc_call
 
@@ -35,7 +34,7 @@ if np.dtype(np.longdouble) != np.dtype(np.double):
 
 # --- intermediates -----------------------------------------------------------
 
-class Meta:
+class Meta(Shaped):
     """Metadata of a fresh intermediate array (aligned, writeable), for chaining kernels."""
 
     __slots__ = ("shape", "dtype", "strides", "flags", "storage_offset")
@@ -48,14 +47,6 @@ class Meta:
         self.flags = SimpleNamespace(c_contiguous=c, f_contiguous=f, aligned=True,
                                      writeable=True)
         self.storage_offset = 0
-
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        return math.prod(self.shape)
 
 
 def _meta(x: Any) -> Any:
