@@ -74,14 +74,18 @@ def _thrust_dtype(dt: np.dtype) -> None:
 
 # --- sort / argsort (cupy/_sorting/sort.py, cupy/_core/_routines_sorting.pyx) -----------
 
-def _sort_checks(shape: tuple, c_contig: bool, dt: np.dtype, axis: Any) -> None:
-    """_routines_sorting.pyx _ndarray_sort: every check, in CuPy's order (in place)."""
-    ndim = len(shape)
-    if ndim == 0:
+def _sort_axis(shape: tuple, c_contig: bool, axis: Any) -> int:
+    """The checks _ndarray_sort and _ndarray_partition start with: rank, contiguity, axis."""
+    if not shape:
         raise AxisError("Sorting arrays with the rank of zero is not supported")
     if not c_contig:
         raise NotImplementedError("Sorting non-contiguous array is not supported.")
-    ax = _norm_axis(axis, ndim)
+    return _norm_axis(axis, len(shape))
+
+
+def _sort_checks(shape: tuple, c_contig: bool, dt: np.dtype, axis: Any) -> None:
+    """_routines_sorting.pyx _ndarray_sort: every check, in CuPy's order (in place)."""
+    ax = _sort_axis(shape, c_contig, axis)
     if shape[ax] <= 1:
         return
     _thrust_dtype(dt)
@@ -168,12 +172,7 @@ def _subarrays(length: int, max_k: int, size: int) -> int:
 def _partition_checks(name: str, shape: tuple, c_contig: bool, dt: np.dtype, kth: Any,
                       axis: int) -> None:
     """_routines_sorting.pyx _ndarray_partition: every check, in CuPy's order."""
-    ndim = len(shape)
-    if ndim == 0:
-        raise AxisError("Sorting arrays with the rank of zero is not supported")
-    if not c_contig:
-        raise NotImplementedError("Sorting non-contiguous array is not supported.")
-    ax = _norm_axis(axis, ndim)
+    ax = _sort_axis(shape, c_contig, axis)
     length = shape[ax]
     max_k = _kth_max(kth, length)
     _subarrays(length, max_k, math.prod(shape))

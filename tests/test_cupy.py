@@ -5,12 +5,10 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
+from cuda_fakes import cuda  # noqa: E402
 from faketensor.kernels import cupy_rules  # noqa: E402
 from faketensor.modes.memory import pool_bytes  # noqa: E402
 
-
-def cuda(shape, dtype=np.float64, order="C", dev=0):
-    return ft.empty(shape, dtype, order=order, device=f"cuda:{dev}")
 
 
 def c_contig(x):

@@ -6,14 +6,12 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
+from cuda_fakes import AWKWARD, cuda  # noqa: E402
 from faketensor.kernels import cupy_manip as cm  # noqa: E402
 
 F8 = np.float64
 AxisError = np.exceptions.AxisError
 
-
-def cuda(shape, dtype=F8, order="C", dev=0):
-    return ft.empty(shape, dtype, order=order, device=f"cuda:{dev}")
 
 
 def strided(shape, strides, dtype=F8, offset=0):
@@ -36,16 +34,6 @@ def view_of(r, x, shape, strides, offset=0):
             and r.storage_offset - x.storage_offset == offset)
 
 
-AWKWARD = {
-    "C": lambda: cuda((2, 3, 4)),
-    "F": lambda: cuda((2, 3, 4), order="F"),
-    "T": lambda: cuda((4, 3, 2)).T,
-    "strided": lambda: cuda((4, 6, 4))[::2, ::2],
-    "neg": lambda: cuda((2, 3, 4))[:, ::-1],
-    "bcast": lambda: cupy.broadcast_to(cuda((4,)), (2, 3, 4)),
-    "size1": lambda: cuda((1, 1, 1)),
-    "empty": lambda: cuda((0, 3, 4)),
-}
 
 
 def test_intercepted_inside_mode():

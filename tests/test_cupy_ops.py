@@ -7,15 +7,13 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
+from cuda_fakes import cuda  # noqa: E402
 from faketensor import UnsupportedOperationError  # noqa: E402
 from faketensor.kernels import cupy_ops  # noqa: E402
 
 F8, F4, F2 = np.float64, np.float32, np.float16
 AxisError = np.exceptions.AxisError
 
-
-def cuda(shape, dtype=F8, order="C", dev=0):
-    return ft.empty(shape, dtype, order=order, device=f"cuda:{dev}")
 
 
 def strided(shape, strides, dtype=F8):

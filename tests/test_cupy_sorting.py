@@ -7,14 +7,12 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
+from cuda_fakes import cuda  # noqa: E402
 from faketensor import DataDependentError, UnsupportedOperationError  # noqa: E402
 
 F8, I8 = np.float64, np.int64
 AxisError = np.exceptions.AxisError
 
-
-def cuda(shape, dtype=F8, order="C"):
-    return ft.empty(shape, dtype, order=order, device="cuda:0")
 
 
 def fresh_c(r, shape, dtype):

@@ -6,13 +6,11 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
+from cuda_fakes import AWKWARD, cuda  # noqa: E402
 from faketensor.kernels import cupy_views as cv  # noqa: E402
 
 F8 = np.float64
 
-
-def cuda(shape, dtype=F8, order="C", dev=0):
-    return ft.empty(shape, dtype, order=order, device=f"cuda:{dev}")
 
 
 def strided(shape, strides, dtype=F8, offset=0):
@@ -34,16 +32,6 @@ def fresh_c(r, shape):
             and r.strides == ft.empty(shape, r.dtype).strides and r.fake_device == "cuda:0")
 
 
-AWKWARD = {
-    "C": lambda: cuda((2, 3, 4)),
-    "F": lambda: cuda((2, 3, 4), order="F"),
-    "T": lambda: cuda((4, 3, 2)).T,
-    "strided": lambda: cuda((4, 6, 4))[::2, ::2],
-    "neg": lambda: cuda((2, 3, 4))[:, ::-1],
-    "bcast": lambda: cupy.broadcast_to(cuda((4,)), (2, 3, 4)),
-    "size1": lambda: cuda((1, 1, 1)),
-    "empty": lambda: cuda((0, 3, 4)),
-}
 
 
 # --- reshape: _routines_manipulation.pyx _reshape / _get_strides_for_nocopy_reshape ----
