@@ -476,17 +476,6 @@ def _unsupported(name: str, why: str):
 
 
 _UNSUPPORTED = {
-    "median": "_routines_statistics.pyx _median (partition, then a mean of slices) is not "
-              "reproduced yet",
-    "nanmedian": "not reproduced yet",
-    "percentile": "order.py _quantile_unchecked (views of temporaries) is not reproduced yet",
-    "quantile": "order.py _quantile_unchecked (views of temporaries) is not reproduced yet",
-    "average": "meanvar.py average is not reproduced yet",
-    "nanmean": "meanvar.py nanmean is not reproduced yet",
-    "nanvar": "meanvar.py nanvar is not reproduced yet",
-    "nanstd": "meanvar.py nanstd is not reproduced yet",
-    "nansum": "sumprod.py nansum is not reproduced yet",
-    "nanprod": "sumprod.py nanprod is not reproduced yet",
     "lexsort": "not reproduced yet",
     "msort": "not reproduced yet",
     "sort_complex": "not reproduced yet",

@@ -273,14 +273,13 @@ def test_cupy_functions_without_a_rule_raise_on_fakes_not_run_cupy():
     """An unported cupy function never runs CuPy's implementation on fakes (it would reach
     the device or build real arrays): UnsupportedOperationError naming it, in a mode or not."""
     a = cuda((3, 3))
-    for call, name in ((lambda: cupy.tri(3), "cupy.tri"),
-                       (lambda: cupy.linalg.inv(a), "cupy.linalg.inv"),
-                       (lambda: cupy.fft.fft(a), "cupy.fft.fft")):
+    for call, name in ((lambda: cupy.array_str(a), "cupy.array_str"),
+                       (lambda: cupy.from_dlpack(a), "cupy.from_dlpack")):
         with ft.FakeMode(device="cuda:0"):
             with pytest.raises(ft.UnsupportedOperationError, match=name.replace(".", r"\.")):
                 call()
-    with pytest.raises(ft.UnsupportedOperationError, match=r"cupy\.linalg\.inv"):
-        cupy.linalg.inv(a)
+    with pytest.raises(ft.UnsupportedOperationError, match=r"cupy\.array_repr"):
+        cupy.array_repr(a)
     with ft.FakeMode(device="cuda:0"):  # configuration and dtype helpers still work
         assert cupy.result_type(np.float32, 1) == np.float32
         assert cupy.get_default_memory_pool() is not None

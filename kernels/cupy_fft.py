@@ -1,0 +1,1 @@
+"""CuPy rules for cupy.fft on CUDA fakes."""

@@ -1,0 +1,1 @@
+"""CuPy rules for cupy.linalg on CUDA fakes."""

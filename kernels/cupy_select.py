@@ -1,0 +1,1 @@
+"""CuPy rules for selection and index functions on CUDA fakes."""

@@ -1,0 +1,1 @@
+"""CuPy rules for statistics on CUDA fakes: order statistics, averages, nan-reductions, histograms."""
