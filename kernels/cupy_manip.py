@@ -669,15 +669,6 @@ def cp_place(arr: Any, mask: Any, vals: Any) -> None:
     raise DataDependentError("cupy.place: which elements are set depends on the mask")
 
 
-# --- einsum (cupy/linalg/_einsum.py) -------------------------------------------------------
-
-def cp_einsum(*operands: Any, **kwargs: Any) -> Any:
-    """_einsum.py ``einsum``: its layouts (views, reduced_binary_einsum transposes) are not
-    reproduced yet."""
-    raise UnsupportedOperationError("cupy.einsum", "CuPy's einsum layout rules are not "
-                                    "reproduced yet")
-
-
 # --- registration ----------------------------------------------------------------------------
 
 _METHOD_KERNELS.update(repeat=ndarray_repeat, put=ndarray_put)
@@ -695,7 +686,7 @@ def _register() -> None:
         "asfortranarray": (cp_asfortranarray, "copy"), "append": (cp_append, "copy"),
         "resize": (cp_resize, "copy"), "pad": (cp_pad, "copy"),
         "fill_diagonal": (cp_fill_diagonal, "inplace"), "put": (cp_put, "inplace"),
-        "place": (cp_place, "inplace"), "einsum": (cp_einsum, "copy"),
+        "place": (cp_place, "inplace"),
     }
     for name, (fn, tag) in table.items():
         f = getattr(_cp, name, None)

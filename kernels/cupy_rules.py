@@ -744,6 +744,19 @@ def _basic_key(key: Any) -> bool:
     return True
 
 
+def _cupy_counterpart(func: Any) -> Any:
+    """core.pyx ``__array_function__``: the cupy function at the NumPy function's module path
+    (numpy.linalg.inv -> cupy.linalg.inv), or None where CuPy has none."""
+    try:
+        mod = _cp
+        for part in func.__module__.split(".")[1:]:
+            mod = getattr(mod, part)
+        cu = getattr(mod, func.__name__)
+    except (AttributeError, TypeError):
+        return None
+    return None if cu is func else cu
+
+
 def cuda_call(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict,
               device: str | None) -> Any:
     """Run an op that has CUDA fakes among its inputs (or a cupy kernel) by CuPy's rules."""
@@ -763,10 +776,11 @@ def cuda_call(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict
                                             and _basic_key(args[1] if len(args) > 1 else None)):
                 return entry.fn(*prefix, *args, **kwargs)
             raise UnsupportedOperationError(func, "no CuPy rule for this method yet")
-        # a NumPy function: core.pyx __array_function__ calls the cupy function of that name
-        name = getattr(func, "__name__", None)
-        cu = getattr(_cp, name, None) if isinstance(name, str) else None
-        k = REGISTRY.get(cu) if cu is not None else None
+        cu = _cupy_counterpart(func)
+        if cu is None:
+            raise TypeError(f"no implementation found for '{func.__module__}.{func.__name__}' "
+                            "on types that implement __array_function__: [<class 'cupy.ndarray'>]")
+        k = REGISTRY.get(cu)
         if k is not None and "cupy" in k.tags:
             return k.fn(*args, **kwargs)
         raise UnsupportedOperationError(func, "no CuPy rule for it yet")
