@@ -214,11 +214,31 @@ class FakeFlags:
              ("WRITEBACKIFCOPY", "writebackifcopy")))
 
 
-class FakeArray(ArrayHooks, Shaped):
-    """An array with shape, dtype, strides, storage and flags, but no data."""
+class _FakeSlots(ArrayHooks, Shaped):
+    """FakeArray's fields. ``make_fake`` fills an instance of this class and retypes it as a
+    FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
                  "_writeable", "_warn_on_write", "_cf", "__weakref__")
+
+
+class FakeArray(_FakeSlots):
+    """An array with shape, dtype, strides, storage and flags, but no data."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setter = _META_SETTERS.get(name)
+        if setter is None:
+            object.__setattr__(self, name, value)
+        else:  # ``a.shape = ...``, ``a.strides = ...``, ``a.dtype = ...``: validated
+            setter(self, value)
+            object.__setattr__(self, "_cf", None)
+
+    def __delattr__(self, name: str) -> None:
+        if name in _META_SETTERS:
+            raise AttributeError(f"Cannot delete array {name}")
+        object.__delattr__(self, name)
 
     # --- basic attributes -------------------------------------------------
     @property
@@ -274,7 +294,8 @@ class FakeArray(ArrayHooks, Shaped):
     def _contiguity(self) -> tuple[bool, bool]:
         cf = self._cf
         if cf is None:
-            cf = self._cf = contiguity(self.shape, self.strides, self.dtype.itemsize)
+            cf = contiguity(self.shape, self.strides, self.dtype.itemsize)
+            _SET_CF(self, cf)
         return cf
 
     def _aligned(self) -> bool:
@@ -389,7 +410,7 @@ FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[assignmen
 def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
               offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
     """Build a FakeArray from metadata that is already known to be valid."""
-    a = object.__new__(FakeArray)
+    a = object.__new__(_FakeSlots)
     a.shape = shape
     a.dtype = dtype
     a.strides = strides
@@ -399,6 +420,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._writeable = writeable
     a._warn_on_write = False
     a._cf = None
+    a.__class__ = FakeArray
     return a
 
 
@@ -461,3 +483,7 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
 def is_fake(obj: object) -> bool:
     """True for a FakeArray."""
     return type(obj) is FakeArray
+
+
+from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402
+_SET_CF = FakeArray._cf.__set__  # the contiguity cache, written without the checked setter

@@ -168,6 +168,19 @@ def nocopy_strides(shape: tuple, strides: tuple, itemsize: int, newshape: tuple)
     return tuple(out)
 
 
+def shape_setter_view(a: Any, newshape: Any) -> Out:
+    """_routines_manipulation.pyx _ndarray_shape_setter: ``a.shape = newshape`` is a no-copy
+    reshape (CuPy's own stride rule) or AttributeError."""
+    if not isinstance(newshape, (tuple, list, range)):
+        newshape = (newshape,)
+    shape = infer_unknown(tuple(operator.index(n) for n in newshape), math.prod(a.shape))
+    st = nocopy_strides(tuple(a.shape), tuple(a.strides), a.dtype.itemsize, shape)
+    if st is None or len(st) != len(shape):
+        raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` "
+                             "to make a copy with the desired shape.")
+    return Out(shape, a.dtype, st, view_of=a)
+
+
 class _Geo:
     """A (shape, strides, offset, owner) stand-in so rules can chain like CuPy's calls.
 
