@@ -264,10 +264,9 @@ def kron(a: Any, b: Any) -> Any:
 # --- einsum (c_einsum, optimize=False) ---------------------------------------------
 
 
-def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
-    """Labels of one operand's axes: a letter, or None for an ellipsis (broadcast) axis."""
+def _einsum_labels(term: str, where: str = "") -> list:
+    """The labels of one subscripts term: letters, and Ellipsis for a '...'."""
     labels: list = []
-    ell = False
     i = 0
     while i < len(term):
         ch = term[i]
@@ -275,10 +274,9 @@ def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
             i += 1
             continue
         if ch == ".":
-            if ell or term[i:i + 3] != "...":
+            if Ellipsis in labels or term[i:i + 3] != "...":
                 raise ValueError("einstein sum subscripts string contains a '.' that is not "
-                                 "part of an ellipsis ('...')")
-            ell = True
+                                 f"part of an ellipsis ('...'){where}")
             labels.append(Ellipsis)
             i += 3
             continue
@@ -286,8 +284,17 @@ def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
             raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
                              "subscripts must be letters")
         labels.append(ch)
-        counts[ch] = counts.get(ch, 0) + 1
         i += 1
+    return labels
+
+
+def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
+    """Labels of one operand's axes: a letter, or None for an ellipsis (broadcast) axis."""
+    labels = _einsum_labels(term)
+    for ch in labels:
+        if ch is not Ellipsis:
+            counts[ch] = counts.get(ch, 0) + 1
+    ell = Ellipsis in labels
     n = len(labels) - ell
     if ell:
         if n > ndim:
@@ -305,24 +312,11 @@ def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
 
 def _einsum_output(spec: str, nbcast: int, counts: dict) -> list:
     labels: list = []
-    ell = False
-    i = 0
-    while i < len(spec):
-        ch = spec[i]
-        if ch == " ":
-            i += 1
-            continue
-        if ch == ".":
-            if ell or spec[i:i + 3] != "...":
-                raise ValueError("einstein sum subscripts string contains a '.' that is not "
-                                 "part of an ellipsis ('...') in the output")
-            ell = True
+    toks = _einsum_labels(spec, " in the output")
+    for ch in toks:
+        if ch is Ellipsis:
             labels.extend([None] * nbcast)
-            i += 3
             continue
-        if not (ch.isascii() and ch.isalpha()):
-            raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, "
-                             "subscripts must be letters")
         if ch in labels:
             raise ValueError(f"einstein sum subscripts string includes output subscript '{ch}' "
                              "multiple times")
@@ -330,8 +324,7 @@ def _einsum_output(spec: str, nbcast: int, counts: dict) -> list:
             raise ValueError(f"einstein sum subscripts string included output subscript '{ch}' "
                              "which never appeared in an input")
         labels.append(ch)
-        i += 1
-    if not ell and nbcast > 0:
+    if Ellipsis not in toks and nbcast > 0:
         raise ValueError("output has more dimensions than subscripts given in einstein sum, but "
                          "no '...' ellipsis provided to broadcast the extra dimensions.")
     return labels
