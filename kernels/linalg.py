@@ -290,7 +290,7 @@ def _einsum_labels(term: str, where: str = "") -> list:
 
 def _einsum_term(term: str, ndim: int, iop: int, counts: dict) -> list:
     """Labels of one operand's axes: a letter, or None for an ellipsis (broadcast) axis."""
-    labels = _einsum_labels(term)
+    labels = _einsum_labels(term, f" in operand {iop}")
     for ch in labels:
         if ch is not Ellipsis:
             counts[ch] = counts.get(ch, 0) + 1
