@@ -578,9 +578,45 @@ _PAD_KWARGS = {"empty": [], "edge": [], "wrap": [], "constant": ["constant_value
                "reflect": ["reflect_type"], "symmetric": ["reflect_type"]}
 
 
+def _pad_mode_checks(a: Any, mode: str, kwargs: dict) -> None:
+    """The checks pad.py makes for linear_ramp / maximum / minimum / mean / reflect /
+    symmetric before writing into ``padded`` (which every mode returns)."""
+    if a.size == 0 or mode in ("constant", "empty", "edge", "wrap"):
+        return
+    if mode == "linear_ramp":
+        ev = kwargs.get("end_values", 0)
+        if _is_cuda(ev):
+            raise TypeError("Implicit conversion to a NumPy array is not allowed.")
+        if not isinstance(ev, numbers.Number):
+            x = np.array(ev)
+            if not (x.ndim < 3 and (x.size == 1 or (x.size == 2 and x.shape != (2, 1)))):
+                x.reshape(a.ndim, 2)  # _as_pairs: ValueError when it does not fit
+        if a.dtype.kind == "b":
+            raise UnsupportedOperationError("cupy.pad", "linear_ramp of a bool array")
+        return
+    if mode in ("maximum", "minimum", "mean"):
+        length = kwargs.get("stat_length", None)
+        if length is None:
+            return
+        if _is_cuda(length):
+            raise TypeError("Implicit conversion to a NumPy array is not allowed.")
+        if isinstance(length, numbers.Number):
+            n = round(length)
+            if n < 0:
+                raise UnsupportedOperationError("cupy.pad", "a negative Python stat_length")
+            pairs = [(n, n)] * a.ndim
+        else:
+            pairs = _as_pairs(length, a.ndim)
+        if mode != "mean" and any(0 in p for p in pairs):
+            raise ValueError("zero-size array to reduction operation which has no identity")
+        return
+    if kwargs.get("reflect_type", "even") == "odd" and a.dtype.kind == "b":
+        raise UnsupportedOperationError("cupy.pad", "reflect_type='odd' of a bool array")
+
+
 def cp_pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> Out:
     """pad.py ``pad``: every mode returns ``_pad_simple``'s array, fresh F for an
-    F-not-C input, else fresh C. Modes other than constant/empty/edge/wrap are refused."""
+    F-not-C input, else fresh C ('median' is not a CuPy mode: ValueError)."""
     a = _need_cuda(array, "pad")
     if isinstance(pad_width, numbers.Integral):
         if pad_width < 0:
@@ -601,8 +637,7 @@ def cp_pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) ->
         raise ValueError(f"mode '{mode}' is not supported") from None
     if bad:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {bad}")
-    if mode not in ("constant", "empty", "edge", "wrap"):
-        raise UnsupportedOperationError("cupy.pad", f"mode {mode!r}")
+    _pad_mode_checks(a, mode, kwargs)
     if mode == "constant":
         vals = kwargs.get("constant_values", 0)
         if not isinstance(vals, numbers.Number):
@@ -610,7 +645,7 @@ def cp_pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) ->
     shape = tuple(l + n + r for n, (l, r) in zip(a.shape, pairs))
     if len(pairs) != a.ndim:
         raise UnsupportedOperationError("cupy.pad", "pad widths that do not match ndim")
-    if mode in ("edge", "wrap") and a.size == 0:
+    if mode not in ("constant", "empty") and a.size == 0:
         for ax, (l, r) in enumerate(pairs):
             if a.shape[ax] == 0 and (l or r):
                 raise ValueError(f"can't extend empty axis {ax} using modes other than "

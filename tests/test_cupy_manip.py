@@ -222,8 +222,49 @@ def test_pad_widths_and_errors():
         cupy.pad(x, 1, mode="edge", constant_values=1)
     with pytest.raises(ValueError):
         cupy.pad(cuda((0, 3)), 1, mode="edge")
-    with pytest.raises(ft.UnsupportedOperationError):
-        cupy.pad(x, 1, mode="mean")
+    with pytest.raises(ValueError):
+        cupy.pad(x, 1, mode="median")  # pad.py allowed_kwargs has no 'median'
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric", "linear_ramp", "maximum",
+                                  "minimum", "mean"])
+@pytest.mark.parametrize("key", list(AWKWARD))
+def test_pad_other_modes_return_pad_simple(key, mode):
+    """pad.py ``pad``: every mode fills and returns ``_pad_simple``'s padded array
+    (F for an F-not-C input, else C); modes other than constant/empty cannot extend
+    an empty axis."""
+    a = AWKWARD[key]()
+    if a.size == 0:
+        with pytest.raises(ValueError):
+            cupy.pad(a, 1, mode=mode)
+        assert cupy.pad(a, ((0, 0), (1, 1), (2, 0)), mode=mode).shape == (0, 5, 6)
+        return
+    r = cupy.pad(a, ((1, 0), (2, 3), (0, 1)), mode=mode)
+    shape = (a.shape[0] + 1, a.shape[1] + 5, a.shape[2] + 1)
+    f = a.flags.f_contiguous and not a.flags.c_contiguous
+    assert r.shape == shape and r.dtype == a.dtype and r.base is None
+    assert r.flags.f_contiguous if f else r.flags.c_contiguous
+    assert not np.shares_memory(r, a)
+
+
+def test_pad_mode_keyword_checks():
+    """pad.py ``_as_pairs`` / ``_get_stats``: stat_length 0 empties the max/min chunk
+    (ValueError from the reduction), mean of it is NaN; bad end_values shapes raise."""
+    x = cuda((2, 3))
+    with pytest.raises(ValueError):
+        cupy.pad(x, 1, mode="maximum", stat_length=0)
+    with pytest.raises(ValueError):
+        cupy.pad(x, 1, mode="minimum", stat_length=((1, 0), (2, 2)))
+    assert cupy.pad(x, 1, mode="mean", stat_length=0).shape == (4, 5)
+    assert cupy.pad(x, 1, mode="maximum", stat_length=(1, 2)).shape == (4, 5)
+    with pytest.raises(ValueError):
+        cupy.pad(x, 1, mode="linear_ramp", end_values=[1, 2, 3])
+    with pytest.raises(ValueError):
+        cupy.pad(x, 1, mode="reflect", stat_length=1)
+    assert cupy.pad(x, 1, mode="reflect", reflect_type="odd").shape == (4, 5)
+    with ft.FakeMode(device="cuda:0"):
+        r = cupy.pad(cupy.zeros((3, 4), cupy.int32), 2, mode="symmetric")
+    assert r.shape == (7, 8) and r.dtype == np.int32 and r.strides == (32, 4)
 
 
 # --- tril / triu / diag / diagflat: matrix.py ------------------------------------------------
