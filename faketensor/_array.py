@@ -400,6 +400,30 @@ _fake_types = (FakeArray,)
 _TRANSPOSE = method_op("transpose")
 
 
+class _CudaOnlyMethod:
+    """A cupy.ndarray method NumPy's ndarray lacks: AttributeError on CPU fakes, as there."""
+
+    __slots__ = ("name", "meth")
+
+    def __init__(self, name: str) -> None:
+        self.name, self.meth = name, _method(name)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        if obj.storage.device == "cpu":
+            raise AttributeError(f"'numpy.ndarray' object has no attribute '{self.name}'")
+        return self.meth.__get__(obj, owner)
+
+
+# cupy.ndarray methods (CUDA fakes only; rules in kernels/cupy_select.py, cupy_sorting.py)
+CUDA_ONLY_METHODS = ("ptp", "reduced_view", "set", "scatter_add", "scatter_max",
+                     "scatter_min", "toDlpack", "mdspan")
+for _n in CUDA_ONLY_METHODS:
+    setattr(FakeArray, _n, _CudaOnlyMethod(_n))
+del _n
+
+
 def _fake_hook_types(args, kwargs):
     return _fake_types
 

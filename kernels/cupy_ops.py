@@ -678,7 +678,40 @@ def ufunc_reduceat(ufunc: Any, array: Any, indices: Any, axis: Any = 0, dtype: A
     """_kernel.pyx ``ufunc.reduceat``: only add (``_routines_indexing.pyx _add_reduceat``)."""
     if _short(ufunc) != "add":
         raise NotImplementedError(f"`{ufunc.name}.reduceat` is not supported yet")
-    raise UnsupportedOperationError("cupy.add.reduceat", "not supported yet")
+    return add_reduceat(array, indices, axis, dtype, out)
+
+
+def add_reduceat(array: Any, indices: Any, axis: Any = 0, dtype: Any = None,
+                 out: Any = None) -> Any:
+    """_routines_indexing.pyx ``_add_reduceat``: ``append(indices, n)``, ``cumsum`` padded
+    with a zero slab, then ``_where_ufunc(mask, take, take - take, out)``: fresh C of shape
+    ``shape[:axis] + (len(indices),) + shape[axis+1:]`` (or out)."""
+    if not (is_fake(array) and array.storage.device != "cpu"):
+        raise AttributeError(f"'{type(array).__name__}' object has no attribute '_add_reduceat'")
+    dev = current_device()
+    ax = normalize_axis(operator.index(axis), array.ndim)
+    if is_fake(indices):
+        if indices.storage.device == "cpu":
+            raise UnsupportedOperationError("cupy.add.reduceat", "host fake indices")
+        check_array(indices, dev)
+        idt, m = indices.dtype, indices.size
+    else:
+        h = np.asarray(indices)
+        idt, m = check_dtype(h.dtype), h.size
+    idt = np.promote_types(idt, np.dtype(np.int64))  # cupy.append(indices, n)
+    if idt.kind not in "iu":
+        raise UnsupportedOperationError("cupy.add.reduceat", f"{idt} indices")
+    acc = scan_meta("cumsum", array, ax, dtype)  # array.cumsum(axis, dtype)
+    shape = tuple(array.shape)
+    tshape = shape[:ax] + (m,) + shape[ax + 1:]
+    if array.size == 0 and math.prod(tshape) != 0:
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    st = _Dev(dev)
+    mask = View((m,) + (1,) * (array.ndim - ax - 1), np.dtype(bool), st)
+    diff = ufunc_out("subtract", View(tshape, acc.dtype, st), View(tshape, acc.dtype, st))
+    from cupy._sorting.search import _where_ufunc
+    return cupy_ufunc_call(_where_ufunc, mask, View(tshape, array.dtype, st),
+                           view_of(diff), out=out)
 
 
 _UFUNC_METHODS = {"outer": ufunc_outer, "at": ufunc_at, "reduce": ufunc_reduce,

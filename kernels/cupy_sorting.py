@@ -26,7 +26,8 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .cupy_ops import View, _as_device_array, _rollaxis_perm, fresh_c, view_of
-from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, _scalar, check_array, cp_empty_like,
+from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, _scalar, check_array, copy_out,
+                         cp_empty_like,
                          cupy_reduce, cupy_ufunc_call, current_device, guess_loop, reduce_shape)
 from .cupy_views import _norm_axis, _ssize, nocopy_strides
 from .layout import AxisError, c_strides
@@ -466,20 +467,59 @@ def cp_ptp(a: Any, axis: Any = None, out: Any = None, keepdims: bool = False) ->
     return ndarray_ptp(a, axis, out, keepdims)
 
 
-# --- not reproduced yet ----------------------------------------------------------------------
+# --- lexsort / msort / sort_complex (cupy/_sorting/sort.py) ------------------------------------
 
-def _unsupported(name: str, why: str):
-    def kernel(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedOperationError(f"cupy.{name}", why)
-    kernel.__name__ = f"cupy_{name}"
-    return kernel
+def cp_lexsort(keys: Any) -> Out:
+    """sort.py ``lexsort``: a 0-d intp for 1-d keys; (k, N) keys give a fresh (N,) intp
+    (thrust.pyx ``lexsort``: TypeError for unsupported dtypes); ndim > 2 NotImplementedError."""
+    if not is_fake(keys):
+        raise AttributeError(f"'{type(keys).__name__}' object has no attribute 'ndim'")
+    _cuda_only(keys, "cupy.lexsort")
+    if keys.ndim == 1:
+        return fresh_c((), _I8)  # cupy.array(0, dtype=numpy.intp)
+    if keys.ndim > 2:
+        raise NotImplementedError("Keys with the rank of three or more is not supported in lexsort")
+    if keys.ndim == 0:
+        raise IndexError("list index out of range")  # keys._shape[0] of a 0-d array
+    out = fresh_c(tuple(keys.shape[1:]), _I8)
+    if keys.dtype.char not in _THRUST_CHARS:
+        raise TypeError(f"Sorting keys with dtype '{keys.dtype}' is not supported")
+    return out
 
 
-_UNSUPPORTED = {
-    "lexsort": "not reproduced yet",
-    "msort": "not reproduced yet",
-    "sort_complex": "not reproduced yet",
-}
+def cp_msort(a: Any) -> Out:
+    """sort.py ``msort``: a DeprecationWarning, then ``sort(a, axis=0)``."""
+    import warnings
+    warnings.warn("msort is deprecated, use cupy.sort(a, axis=0) instead", DeprecationWarning,
+                  stacklevel=2)
+    return cp_sort(a, axis=0)
+
+
+def cp_sort_complex(a: Any) -> Out:
+    """sort.py ``sort_complex``: ``a.astype('F' or 'D')`` (order K) sorted in place: the
+    K-order copy, which must be C-contiguous to sort (NotImplementedError otherwise)."""
+    if not is_fake(a):
+        raise AttributeError(f"'{type(a).__name__}' object has no attribute 'dtype'")
+    _cuda_only(a, "cupy.sort_complex")
+    dt = np.dtype("F" if a.dtype.char in "bhBHF" else "D")
+    out = copy_out(a, "K", dt)
+    c = out.strides == c_strides(out.shape, dt.itemsize) or _c_contig(out.shape, out.strides,
+                                                                     dt.itemsize)
+    _sort_checks(tuple(out.shape), c, dt, -1)
+    return out
+
+
+def _c_contig(shape: tuple, strides: tuple, itemsize: int) -> bool:
+    """internal.pyx get_c_contiguity: length-1 axes ignored, any empty axis is contiguous."""
+    if 0 in shape:
+        return True
+    exp = itemsize
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1:
+            if s != exp:
+                return False
+            exp *= n
+    return True
 
 
 # --- registration ---------------------------------------------------------------------------
@@ -514,8 +554,8 @@ def _register() -> None:
         "isclose": (cp_isclose, "ufunc"), "allclose": (cp_allclose, "reduction"),
         "trace": (cp_trace, "reduction"), "ptp": (cp_ptp, "reduction"),
     }
-    for name, why in _UNSUPPORTED.items():
-        table[name] = (_unsupported(name, why), "copy")
+    table.update({"lexsort": (cp_lexsort, "copy"), "msort": (cp_msort, "copy"),
+                  "sort_complex": (cp_sort_complex, "copy")})
     for name, (fn, tag) in table.items():
         f = getattr(_cp, name, None)
         if f is not None:
