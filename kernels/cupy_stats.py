@@ -138,8 +138,8 @@ def _reduce(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
     elif dtype is None:
         odt = _table_loop(table, a.dtype)
     else:
-        outs = {t.split("->")[1] for t in table.split()}
-        if dtype.char not in outs:
+        outs = {np.dtype(t.split("->")[1]) for t in table.split()}
+        if dtype not in outs:
             raise TypeError(f"Wrong type ({dtype}) of arguments for {name}")
         odt = dtype
     shape = reduce_shape(tuple(a.shape), axis, keepdims)
@@ -192,6 +192,8 @@ def _nanarg(name: str):
                keepdims: bool = False) -> Any:
         """search.py nanargmax/nanargmin: argmax/argmin for b/i/u, else _nanarg* ('->q')."""
         _cuda(a, name)
+        if a.dtype.kind in "biu" and dtype is not None and np.dtype(dtype) != _I8:
+            raise UnsupportedOperationError(f"cupy.{name}", "dtype= on the CUB argmax path")
         table = _ARG if a.dtype.kind in "biu" else _NANARG
         red = f"cupy_{name[3:]}" if a.dtype.kind in "biu" else f"cupy_{name}"
         return _reduce(red, a, axis, dtype, out, keepdims, table=table, identity=False)
