@@ -246,6 +246,8 @@ def realize(res: Any, device: str) -> Any:
         return res
     if t is tuple or t is list:
         return t(realize(r, device) for r in res)
+    if isinstance(res, tuple) and hasattr(t, "_make"):  # a namedtuple (EighResult, ...)
+        return t._make(realize(r, device) for r in res)
     return res
 
 
@@ -254,8 +256,8 @@ def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
     if v is None:
         dev = res.device or device
         nbytes = _size(res.shape) * res.dtype.itemsize
-        if res.base_shape is not None:
-            storage = FakeStorage(nbytes, dev)
+        if res.base_shape is not None:  # a view of a temporary: the storage is the temporary's
+            storage = FakeStorage(_size(res.base_shape) * res.dtype.itemsize, dev)
             base = make_fake(res.base_shape, res.dtype, c_strides(res.base_shape, res.dtype.itemsize),
                              storage)
             return make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
@@ -281,7 +283,9 @@ def _instantiate(tmpl: tuple, fakes: list, device: str) -> Any:
         return _realize_out(tmpl[1], fakes[i] if i >= 0 else None, device)
     if kind == 1:
         return fakes[tmpl[1]]
-    return tmpl[1](_instantiate(x, fakes, device) for x in tmpl[2])
+    t = tmpl[1]
+    items = (_instantiate(x, fakes, device) for x in tmpl[2])
+    return t._make(items) if hasattr(t, "_make") else t(items)
 
 
 def _size(shape: tuple) -> int:

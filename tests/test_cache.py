@@ -164,3 +164,13 @@ def test_oldest_entries_are_evicted(monkeypatch):
     for n in range(1, 10):
         ft.empty((n,)).sum()
     assert len(_cache._ENTRIES) == 4
+
+
+def test_a_view_of_a_larger_temporary_counts_the_temporary():
+    """Out(base_shape=...) bigger than the view: the storage, and the mode's memory, hold the
+    whole temporary (e.g. a slice of a copy), on the first call and on a cache hit."""
+    from faketensor._runner import realize
+    from faketensor.kernels.registry import Out
+    out = Out((2, 3), np.dtype(np.float64), (24, 8), base_shape=(4, 3))
+    f = realize(out, "cpu")
+    assert f.storage.nbytes == 96 and f.base.shape == (4, 3) and f.nbytes == 48
