@@ -167,8 +167,8 @@ def test_oldest_entries_are_evicted(monkeypatch):
 
 
 def test_a_view_of_a_larger_temporary_counts_the_temporary():
-    """Out(base_shape=...) bigger than the view: the storage, and the mode's memory, hold the
-    whole temporary (e.g. a slice of a copy), on the first call and on a cache hit."""
+    """Out(base_shape=...) bigger than the view (a slice of a copy): the storage holds the
+    whole temporary, so memory accounting counts it."""
     from faketensor._runner import realize
     from faketensor.kernels.registry import Out
     out = Out((2, 3), np.dtype(np.float64), (24, 8), base_shape=(4, 3))
