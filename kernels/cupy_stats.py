@@ -300,9 +300,7 @@ def _cumulative(name: str):
             raise UnsupportedOperationError(f"cupy.{name}", "out= is not supported yet")
         op = name.split("_")[1].replace("sum", "cumsum").replace("prod", "cumprod")
         if not include_initial:
-            if not x.shape:
-                raise UnsupportedOperationError(f"cupy.{name}", "a 0-d input")
-            return scan_meta(op, x, axis, dtype, None)
+            return scan_meta(op, xs if not x.shape else x, axis, dtype, None)
         if dtype is None:
             odt = {"b": _I8, "i": _I8, "u": np.dtype(np.uint64)}.get(x.dtype.kind, x.dtype)
         else:
