@@ -3,6 +3,7 @@ from . import registry, layout  # noqa: F401
 from . import ufuncs, creation, random, overlap  # noqa: F401
 from . import joining, linalg, misc  # noqa: F401
 from . import reductions  # noqa: F401
+from . import statistics  # noqa: F401
 from . import views  # noqa: F401
 from . import indexing  # noqa: F401
 from . import queries  # noqa: F401

@@ -1,0 +1,250 @@
+"""Statistics and related Python-level NumPy functions: partition, median, nan-variants of
+cumulative reductions, diff, gradient-like differences, elementwise helpers (angle, sinc,
+i0, nan_to_num, ...), histograms, convolve, cross.
+
+Each kernel replays NumPy's own composition (numpy/lib/_function_base_impl.py,
+_nanfunctions_impl.py, _histograms_impl.py, numpy/_core/numeric.py) on ``Meta``
+intermediates, so the final result has the layout NumPy's last step gives it. Checks that
+read values (NaN scans that only warn or replace values) are skipped: they change values,
+never layouts. Results whose shape or dtype depend on values raise DataDependentError.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides,
+                     like_strides, normalize_axis, normalize_axes)
+from .operands import as_meta, check_writeable, is_meta
+from .reductions import Meta, _final, _like_copy, _mean, _meta, do_accumulate, do_reduce
+from .registry import Out, register
+from .ufuncs import ufunc_call
+
+_NoValue = np._NoValue
+_INTP = np.dtype(np.intp)
+_BOOL = np.dtype(bool)
+_F8 = np.dtype("f8")
+
+
+# --- intermediates ---------------------------------------------------------------------
+
+def _c(shape: tuple, dtype: Any) -> Meta:
+    """A fresh C-contiguous intermediate."""
+    dt = np.dtype(dtype)
+    return Meta(shape, dt, c_strides(tuple(shape), dt.itemsize))
+
+
+def _view(m: Any, shape: tuple, strides: tuple) -> Meta:
+    """A view of an intermediate (layout only: offsets of temporaries do not matter)."""
+    return Meta(shape, m.dtype, strides)
+
+
+def _of_tmp(m: Any, tmp: Any) -> Out:
+    """The final result ``m``: a view of the temporary ``tmp`` (owndata False, own storage)."""
+    return Out(m.shape, m.dtype, m.strides, base_shape=tuple(tmp.shape))
+
+
+def _moveaxis(m: Any, src: int, dst: int) -> Meta:
+    order = [i for i in range(m.ndim) if i != src]
+    order.insert(dst, src)
+    return _view(m, tuple(m.shape[i] for i in order), tuple(m.strides[i] for i in order))
+
+
+def _reshape(m: Any, shape: tuple) -> tuple[Meta, bool]:
+    """(result, copied) of ``m.reshape(shape)`` in C order (copy: a C array, a view of it)."""
+    st = attempt_nocopy_reshape(m.shape, m.strides, m.dtype.itemsize, shape, False) \
+        if m.size else None
+    if m.size == 0:
+        return _view(m, shape, c_strides(shape, m.dtype.itemsize)), False
+    if st is None:
+        return _c(shape, m.dtype), True
+    return _view(m, shape, st), False
+
+
+def _index_of(x: Any, name: str) -> int:
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer") from None
+
+
+def _values(x: Any, name: str) -> np.ndarray:
+    """A small argument whose values matter (kth, bins, ...): real, never a fake."""
+    if hasattr(x, "storage_offset"):
+        raise DataDependentError(f"{name}: values of a fake array")
+    return np.asarray(x)
+
+
+def _numeric(m: Any, name: str, kinds: str = "biufc") -> None:
+    if m.dtype.kind not in kinds:
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")
+
+
+# --- partition, argpartition ----------------------------------------------------------------
+
+def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
+    """partition_prep_kth_array (item_selection.c): bool/int checks, rank, bounds."""
+    k = _values(kth, "np.partition")
+    if k.dtype == _BOOL:
+        raise ValueError("Booleans unacceptable as partition index")
+    if k.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    if k.ndim > 1:
+        raise ValueError("kth array must have dimension <= 1")
+    n = shape[axis]
+    size = 1
+    for d in shape:
+        size *= d
+    for v in k.reshape(-1).astype(np.intp):
+        v = int(v) + n if v < 0 else int(v)
+        if size and not 0 <= v < n:
+            raise ValueError(f"kth(={v}) out of bounds ({n})")
+
+
+def _kind_check(kind: Any) -> None:
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+
+
+def _sortable(m: Any, order: Any, name: str) -> None:
+    if order is not None and m.dtype.names is None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if m.dtype.kind in "OV":
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")
+
+
+def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
+                 order: Any = None) -> Meta:
+    """np.partition's copy (flatten for axis None, else a K-order copy), checked."""
+    if axis is None:
+        part = _c((m.size,), m.dtype)
+        ax = 0
+    else:
+        part = _like_copy(m)
+        ax = normalize_axis(axis, part.ndim)
+    _kind_check(kind)
+    _sortable(part, order, "np.partition")
+    _kth_check(kth, part.shape, ax)
+    return part
+
+
+@register(np.partition, tags=("copy",))
+def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+              order: Any = None) -> Out:
+    """np.partition: a K-order copy (C 1-d for axis None) partitioned in place."""
+    return _final(_partitioned(as_meta(a), kth, axis, kind, order))
+
+
+partition.keep_real = (1, "kth")
+
+
+@register(np.argpartition, tags=("copy",))
+def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                 order: Any = None) -> Out:
+    """ndarray.argpartition: fresh C intp of the input's shape (0-d and axis None: 1-d)."""
+    m = as_meta(a)
+    if axis is None or m.ndim == 0:
+        shape = (m.size,)
+        ax = normalize_axis(-1 if axis is None else axis, 1)
+    else:
+        shape = m.shape
+        ax = normalize_axis(axis, m.ndim)
+    _kind_check(kind)
+    _sortable(m, order, "np.argpartition")
+    _kth_check(kth, shape, ax)
+    return Out(shape, _INTP, c_strides(shape, _INTP.itemsize))
+
+
+argpartition.keep_real = (1, "kth")
+
+
+# --- median (via _ureduce) -----------------------------------------------------------------
+
+def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
+    """``out[(..., 0 on reduced axes, : elsewhere)]`` of _ureduce with keepdims."""
+    sel = [i in axes if axes is not None else True for i in range(nd)]
+    if out.ndim < nd:
+        raise IndexError(f"too many indices for array: array is {out.ndim}-dimensional, "
+                         f"but {nd} were indexed")
+    lead = out.ndim - nd
+    for i, s in enumerate(sel):
+        if s and out.shape[lead + i] == 0:
+            raise IndexError(f"index 0 is out of bounds for axis {lead + i} with size 0")
+    keep = list(range(lead)) + [lead + i for i, s in enumerate(sel) if not s]
+    v = Meta(tuple(out.shape[i] for i in keep), out.dtype, tuple(out.strides[i] for i in keep))
+    v.flags.writeable = out.flags.writeable
+    return v
+
+
+def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -> Any:
+    """_ureduce: axis tuples merged into one trailing axis, keepdims by newaxis views."""
+    m = as_meta(a)
+    kd = False if keepdims is _NoValue else bool(keepdims)
+    nd = m.ndim
+    axes = None
+    inner_out = out
+    if out is not None and not is_meta(out):
+        raise UnsupportedOperationError("np.median", "a non-array out")
+    if axis is not None:
+        axes = normalize_axes(axis, nd, None)
+        if kd and out is not None:
+            inner_out = _out_slot(out, axes, nd)
+        if len(axes) == 1:
+            ax = axes[0]
+        else:
+            keep = [i for i in range(nd) if i not in axes]
+            order = keep + [i for i in range(nd) if i not in keep]
+            mv = _view(m, tuple(m.shape[i] for i in order), tuple(m.strides[i] for i in order))
+            n = 1
+            for i in axes:
+                n *= m.shape[i]
+            if 0 in mv.shape[:len(keep)]:
+                raise ValueError(f"cannot reshape array of size 0 into shape "
+                                 f"{mv.shape[:len(keep)] + (-1,)}")
+            m, _ = _reshape(mv, mv.shape[:len(keep)] + (n,))
+            ax = -1
+    else:
+        ax = None
+        if kd and out is not None:
+            inner_out = _out_slot(out, None, nd)
+    r = func(m, ax, inner_out, **kw)
+    if out is not None:
+        return out
+    if kd:
+        shape = tuple(1 if axes is None or i in axes else None for i in range(nd))
+        rs = list(r.shape)
+        st = list(r.strides)
+        newshape, newstrides = [], []
+        for s in shape:
+            if s == 1:
+                newshape.append(1)
+                newstrides.append(0)
+            else:
+                newshape.append(rs.pop(0))
+                newstrides.append(st.pop(0))
+        return Out(tuple(newshape), r.dtype, tuple(newstrides), base_shape=tuple(r.shape))
+    return _final(r)
+
+
+def _median(m: Any, axis: Any, out: Any) -> Any:
+    """_median: partition a copy, mean of the middle one or two entries along the axis."""
+    _numeric(m, "np.median")
+    part = _like_copy(m) if axis is not None else _c((m.size,), m.dtype)
+    ax = 0 if axis is None else normalize_axis(axis, part.ndim)
+    n = part.shape[ax]
+    half = n // 2
+    width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
+    sl = _view(part, part.shape[:ax] + (width,) + part.shape[ax + 1:], part.strides)
+    return _mean(sl, ax, None, out, _NoValue, _NoValue)
+
+
+@register(np.median, tags=("reduction",))
+def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> Any:
+    """np.median: _ureduce over _median (overwrite_input partitions the input instead)."""
+    if overwrite_input:
+        raise UnsupportedOperationError("np.median", "overwrite_input=True")
+    return _ureduce(a, _median, keepdims, axis, out)
