@@ -98,7 +98,8 @@ def cp_take_along_axis(a: Any, indices: Any, axis: Any) -> Out:
     try:
         out = _broadcast_shapes(shapes)
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together") from None
+        raise ValueError("operands could not be broadcast together with shapes "
+                         + " ".join(str(x) for x in shapes)) from None  # internal.pyx
     check_array(a, current_device())
     if _is_cuda(indices):
         check_array(indices, current_device())
@@ -113,7 +114,8 @@ def cp_put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
     if axis is None:
         if indices.ndim != 1:
             raise NotImplementedError("Tuple setitem isn't supported for flatiter.")
-        raise UnsupportedOperationError("cupy.put_along_axis", "axis=None (arr.flat)")
+        from .cupy_manip import cp_put
+        return cp_put(arr, indices, values)  # cupy.put(arr, indices, values)
     ndim = arr.ndim
     axis = _norm_axis(axis, ndim)
     if ndim != indices.ndim:
@@ -123,11 +125,14 @@ def cp_put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
     try:
         target = _broadcast_shapes(shapes)
     except ValueError:
-        raise IndexError("shape mismatch: indexing arrays could not be broadcast together") from None
+        raise ValueError("operands could not be broadcast together with shapes "
+                         + " ".join(str(x) for x in shapes)) from None  # internal.pyx
     vshape = tuple(values.shape) if is_fake(values) else np.asarray(values, dtype=arr.dtype).shape
     if ndim == 1:
         target = tuple(indices.shape)
-    from .cupy_views import _broadcast_to_shape
+    from .cupy_views import _broadcast_to_shape, _squeeze_lead
+    if _is_cuda(values):  # core.pyx __setitem__ drops a CuPy value's leading unit dims
+        vshape = _squeeze_lead(vshape)
     _broadcast_to_shape(vshape, target)
     check_array(arr, current_device())
     return None
@@ -226,6 +231,10 @@ def cp_compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> An
     return ndarray_compress(_need_cuda(a, "compress"), condition, axis, out)
 
 
+ndarray_compress.keep_real = frozenset({1, "condition"})
+cp_compress.keep_real = frozenset({0, "condition"})
+
+
 def cp_extract(condition: Any, a: Any) -> Any:
     """indexing.py ``extract``: ``a.ravel().take(condition.ravel().nonzero()[0])``."""
     if not _is_cuda(a):
@@ -234,6 +243,9 @@ def cp_extract(condition: Any, a: Any) -> Any:
     if size != 0:
         raise _dd("extract")
     return _cr.fresh((0,), a.dtype)
+
+
+cp_extract.keep_real = frozenset({0, "condition"})
 
 
 def _scalar_like(x: Any) -> bool:
@@ -375,6 +387,9 @@ def cp_delete(arr: Any, indices: Any, axis: Any = None) -> Any:
     return _cr.fresh(shape[:axis] + (n,) + shape[axis + 1:], arr.dtype)
 
 
+cp_delete.keep_real = frozenset({1, "indices"})
+
+
 # --- packbits / unpackbits (cupy/_binary/packing.py) -----------------------------------------
 
 def cp_packbits(a: Any, axis: Any = None, bitorder: str = "big") -> Out:
@@ -443,8 +458,6 @@ def _device_array(a: Any, dtype: Any, copy: Any, order: str) -> Any:
             raise UnsupportedOperationError("cupy.array", "an array on another device")
         return _astype(a, dtype if dtype is not None else a.dtype, order,
                        True if copy else None)
-    if is_fake(a):
-        raise UnsupportedOperationError("cupy.array", "a host fake")
     return _cr._to_device(a, dtype, True, order[0].upper() if order else "K", 0)
 
 
@@ -610,7 +623,7 @@ def cp_setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
     """truth.py ``setxor1d``: with assume_unique and no elements, the concatenation itself."""
     ar1, ar2 = _need_cuda(ar1, "setxor1d"), _need_cuda(ar2, "setxor1d")
     if assume_unique:
-        aux = concat_meta([ar1, ar2], None)
+        aux = concat_meta([View((x.size,), x.dtype, x.storage) for x in (ar1, ar2)], 0)
         if math.prod(aux.shape) == 0:
             return aux
     raise _dd("setxor1d")
@@ -618,7 +631,8 @@ def cp_setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
 
 def cp_union1d(arr1: Any, arr2: Any) -> Any:
     """truth.py ``union1d``: ``unique(concatenate(...))``: data-dependent."""
-    concat_meta([_need_cuda(arr1, "union1d"), _need_cuda(arr2, "union1d")], None)
+    concat_meta([View((x.size,), x.dtype, x.storage)
+                 for x in (_need_cuda(arr1, "union1d"), _need_cuda(arr2, "union1d"))], 0)
     raise _dd("union1d")
 
 
@@ -964,8 +978,12 @@ def _register() -> None:
         table[name] = (_unique_kernel(name), "data-dependent")
     for name, (fn, tag) in table.items():
         f = getattr(_cp, name, None)
-        if f is not None:
-            register(getattr(f, "__wrapped__", f), tags=("cupy", tag), name=f"cupy.{name}")(fn)
+        if f is None:
+            continue
+        # the poly routines are functools wrappers (``_wraps_polyroutine``): their own
+        # object is the namespace entry; a patched entry's __wrapped__ is the original
+        for key in {id(f): f, id(getattr(f, "__wrapped__", f)): getattr(f, "__wrapped__", f)}.values():
+            register(key, tags=("cupy", tag), name=f"cupy.{name}")(fn)
     for name in ("choose", "byteswap"):
         if f"ndarray.{name}" not in REGISTRY:
             register(f"ndarray.{name}", tags=("copy",))(_no_numpy_rule(name))
