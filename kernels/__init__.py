@@ -13,4 +13,5 @@ from . import cupy_views  # noqa: F401
 from . import cupy_manip  # noqa: F401
 from . import cupy_sorting  # noqa: F401
 from . import cupy_stats, cupy_select, cupy_linalg, cupy_fft  # noqa: F401
+from . import cupy_creation  # noqa: F401
 from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401
