@@ -493,3 +493,42 @@ def test_cupy_ufunc_methods_are_intercepted_in_mode():
         assert cupy.add.at(a, (0,), 1.0) is None
     f = cuda((2, 3))
     assert cupy.add.outer(f, f).shape == (2, 3, 2, 3)  # a fake argument outside any mode
+
+
+# --- add.reduceat: _routines_indexing.pyx _add_reduceat ---------------------------------------
+
+@pytest.mark.parametrize("layout", ["C", "F", "T", "neg"])
+def test_add_reduceat_layout_and_dtype(layout):
+    """``_add_reduceat``: ``_where_ufunc(mask, array.take(idx), acc.take - acc.take, out)``:
+    fresh C of shape[:axis] + (len(indices),) + shape[axis+1:], dtype from where's loop
+    over (array.dtype, cumsum dtype)."""
+    a = {"C": cuda((3, 4), F4), "F": cuda((3, 4), F4, order="F"),
+         "T": cuda((4, 3), F4).T, "neg": cuda((3, 8), F4)[:, ::-2]}[layout]
+    r = cupy.add.reduceat(a, [0, 2, 1], axis=1)
+    assert fresh_c(r, (3, 3), F4)
+    r = cupy.add.reduceat(a, cuda((2,), np.int32))  # axis 0
+    assert fresh_c(r, (2, 4), F4)
+    r = np.add.reduceat(a, [0], axis=-1, dtype=F8)
+    assert fresh_c(r, (3, 1), F8)
+    r = cupy.add.reduceat(a.astype(np.int8), [1, 0])  # cumsum of int8 accumulates in int64
+    assert fresh_c(r, (2, 4), np.int64)
+
+
+def test_add_reduceat_errors_and_out():
+    a = cuda((3, 4))
+    o = cuda((3, 2))
+    assert cupy.add.reduceat(a, [0, 1], axis=1, out=o) is o
+    with pytest.raises(ValueError):
+        cupy.add.reduceat(a, [0, 1], axis=1, out=cuda((2, 2)))
+    with pytest.raises(np.exceptions.AxisError):
+        cupy.add.reduceat(a, [0], axis=2)
+    with pytest.raises(np.exceptions.AxisError):
+        cupy.add.reduceat(cuda(()), [0])
+    with pytest.raises(IndexError):  # take from an empty axis
+        cupy.add.reduceat(cuda((0, 3)), [0])
+    assert fresh_c(cupy.add.reduceat(cuda((3, 0)), [0, 1]), (2, 0), F8)
+    with pytest.raises(NotImplementedError):
+        cupy.multiply.reduceat(a, [0])
+    with ft.FakeMode(device="cuda:0"):
+        r = cupy.add.reduceat(cupy.ones((5, 6), cupy.float32), [0, 3], axis=1)
+    assert fresh_c(r, (5, 2), F4)

@@ -205,3 +205,62 @@ def test_patched_inside_mode():
         assert fresh_c(cupy.where(a > 0, a, 1), (3, 4), F8)
         assert fresh_c(cupy.count_nonzero(a), (), I8)
         assert fresh_c(cupy.isclose(a, 0), (3, 4), bool)
+
+
+# --- lexsort / msort / sort_complex: cupy/_sorting/sort.py -------------------------------------
+
+def test_lexsort():
+    """sort.py ``lexsort``: 1-d keys give ``cupy.array(0, intp)`` (0-d); (k, N) keys a fresh
+    (N,) intp (a non-C input is copied first); rank > 2 NotImplementedError; thrust has no
+    structured-dtype keys (TypeError)."""
+    assert fresh_c(cupy.lexsort(cuda((2, 5))), (5,), I8)
+    assert fresh_c(cupy.lexsort(cuda((5, 2), order="F").T), (5,), I8)
+    assert fresh_c(cupy.lexsort(cuda((3, 0), np.int8)), (0,), I8)
+    assert fresh_c(cupy.lexsort(cuda((5,))), (), I8)
+    assert fresh_c(np.lexsort(cuda((2, 5), np.float16)), (5,), I8)
+    with pytest.raises(NotImplementedError):
+        cupy.lexsort(cuda((2, 3, 4)))
+    with pytest.raises(IndexError):
+        cupy.lexsort(cuda(()))
+    with pytest.raises(TypeError):
+        cupy.lexsort(cuda((2, 3), np.dtype([("a", "<i4")])))
+    with pytest.raises(AttributeError):
+        cupy.lexsort([[1, 2], [3, 4]])
+
+
+def test_msort():
+    """sort.py ``msort``: a DeprecationWarning, then ``sort(a, axis=0)``: a fresh C copy."""
+    with pytest.warns(DeprecationWarning):
+        r = cupy.msort(cuda((4, 3), order="F"))
+    assert fresh_c(r, (4, 3), F8)
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(AxisError):
+            cupy.msort(cuda(()))
+
+
+@pytest.mark.parametrize("dt,want", [(np.int8, np.complex64), (np.uint16, np.complex64),
+                                     (np.complex64, np.complex64), (np.float16, np.complex128),
+                                     (np.int32, np.complex128), (bool, np.complex128),
+                                     (np.float64, np.complex128)])
+def test_sort_complex_dtype(dt, want):
+    """sort.py ``sort_complex``: 'bhBHF' -> complex64, else complex128 (``astype`` copy)."""
+    r = cupy.sort_complex(cuda((2, 5), dt))
+    assert fresh_c(r, (2, 5), want)
+
+
+def test_sort_complex_layouts():
+    """``a.astype(...)`` keeps order K, then ``a.sort()`` in place needs C-contiguity: an
+    F-ordered (or transposed) 2-d input raises NotImplementedError; a 0-d one AxisError;
+    a strided 1-d input is copied C and sorts."""
+    assert fresh_c(cupy.sort_complex(cuda((8,))[::-2]), (4,), np.complex128)
+    assert fresh_c(cupy.sort_complex(cuda((3, 8))[:, ::2]), (3, 4), np.complex128)
+    with pytest.raises(NotImplementedError):
+        cupy.sort_complex(cuda((3, 4), order="F"))
+    with pytest.raises(NotImplementedError):
+        cupy.sort_complex(cuda((4, 3)).T)
+    with pytest.raises(AxisError):
+        cupy.sort_complex(cuda(()))
+    assert fresh_c(cupy.sort_complex(cuda((1, 4), order="F")), (1, 4), np.complex128)
+    with ft.FakeMode(device="cuda:0"):
+        r = np.sort_complex(cupy.zeros((6,), cupy.int16))
+    assert fresh_c(r, (6,), np.complex64)
