@@ -889,6 +889,121 @@ def cp_bincount(x: Any, weights: Any = None, minlength: Any = None) -> Any:
     return fresh_c((minlength or 0,), _I8)
 
 
+def cp_histogram(x: Any, bins: Any = 10, range: Any = None, density: bool = False,
+                 weights: Any = None) -> Any:
+    """histogram.py histogram: ``zeros(len(edges) - 1)`` counts (int64 / float64 / complex128
+    by the weights) and the edges (``linspace`` for int bins, the cupy bins themselves)."""
+    _cuda(x, "histogram")
+    if x.dtype.kind == "c":
+        raise NotImplementedError("complex number is not supported")
+    xdt = x.dtype
+    if xdt == _B1:  # _ravel_and_check_weights: a.astype(uint8)
+        warnings.warn("Converting input from bool to uint8 for compatibility.", RuntimeWarning,
+                      stacklevel=3)
+        xdt = np.dtype(np.uint8)
+    if weights is not None:
+        if not (is_fake(weights) and weights.storage.device != "cpu"):
+            raise ValueError("weights must be a cupy.ndarray")
+        if tuple(weights.shape) != tuple(x.shape):
+            raise ValueError("weights should have the same shape as a.")
+    if isinstance(bins, str):
+        raise NotImplementedError("only integer and array bins are implemented")
+    if is_fake(bins) or np.ndim(bins) == 1:
+        edges = bins if is_fake(bins) else np.asarray(bins)
+        if is_fake(edges):
+            _cuda(edges, "histogram")
+            if edges.ndim != 1:
+                raise UnsupportedOperationError("cupy.histogram", "bins of ndim != 1")
+        nedges = edges.shape[0]
+        if not is_fake(edges):
+            if (edges[:-1] > edges[1:]).any():
+                raise ValueError("`bins` must increase monotonically, when an array")
+            edges = fresh_c(edges.shape, check_dtype(edges.dtype))  # cupy.asarray
+    elif np.ndim(bins) == 0:
+        try:
+            n = operator.index(bins)
+        except TypeError:
+            raise TypeError("`bins` must be an integer, a string, or an array") from None
+        if n < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        if range is not None:
+            lo, hi = range
+            if lo > hi:
+                raise ValueError("max must be larger than min in range parameter.")
+            if not (np.isfinite(lo) and np.isfinite(hi)):
+                raise ValueError(f"supplied range of [{lo}, {hi}] is not finite")
+            bdt = np.result_type(lo, hi, xdt)
+        elif x.size == 0:
+            bdt = np.result_type(0, 1, xdt)
+        else:
+            bdt = xdt  # a.min(), a.max(): 0-d arrays of a's dtype
+        if np.issubdtype(bdt, np.integer):
+            bdt = np.result_type(bdt, float)
+        nedges = n + 1
+        edges = fresh_c((nedges,), check_dtype(bdt))  # cupy.linspace
+    else:
+        raise ValueError("`bins` must be 1d, when an array")
+    if weights is None:
+        ydt = _I8
+    elif weights.dtype.kind == "c":
+        ydt = np.dtype(np.complex128)
+    elif weights.dtype.kind in "bui":
+        ydt = _I8
+    else:
+        ydt = _F8
+    y = fresh_c((nedges - 1,), ydt)
+    if density:
+        y = fresh_c((nedges - 1,), np.dtype(np.complex128) if ydt.kind == "c" else _F8)
+    return y, edges
+
+
+def _conv_direct(name: str, a: Any, v: Any, mode: Any) -> Any:
+    """misc.py _dot_convolve: ``_dot_kernel`` over (out_size, n2): fresh C of result_type."""
+    n1, n2 = a.size, v.size
+    if n1 < n2:
+        n1, n2 = n2, n1
+    dtype = check_dtype(np.result_type(a.dtype, v.dtype))
+    if mode == "full":
+        size = n1 + n2 - 1
+    elif mode == "same":
+        size = n1
+    elif mode == "valid":
+        size = n1 - n2 + 1
+    else:
+        raise UnboundLocalError("cannot access local variable 'out_size' where it is not "
+                                "associated with a value")
+    return fresh_c((size,), dtype)
+
+
+def cp_convolve(a: Any, v: Any, mode: Any = "full") -> Any:
+    """misc.py convolve: the direct (dot) path for bool/int operands; the FFT path (a slice of
+    an irfft/ifft temporary) is not reproduced."""
+    _cuda(a, "convolve")
+    _cuda(v, "convolve")
+    if a.size == 0:
+        raise ValueError("a cannot be empty")
+    if v.size == 0:
+        raise ValueError("v cannot be empty")
+    if v.ndim > 1:
+        raise ValueError("v cannot be multidimensional array")
+    if a.dtype.kind not in "bui" and v.dtype.kind not in "bui":
+        raise UnsupportedOperationError("cupy.convolve", "the FFT path")
+    return _conv_direct("convolve", a, v, mode)
+
+
+def cp_correlate(a: Any, v: Any, mode: Any = "valid") -> Any:
+    """correlation.py correlate: as convolve with ``v.conj()[::-1]``."""
+    _cuda(a, "correlate")
+    _cuda(v, "correlate")
+    if a.size == 0 or v.size == 0:
+        raise ValueError("Array arguments cannot be empty")
+    if a.ndim != 1 or v.ndim != 1:
+        raise ValueError("object too deep for desired array")
+    if a.dtype.kind not in "bui" and v.dtype.kind not in "bui":
+        raise UnsupportedOperationError("cupy.correlate", "the FFT path")
+    return _conv_direct("correlate", a, v, mode)
+
+
 # --- not reproduced yet -----------------------------------------------------------------------
 
 def _unsupported(name: str, why: str):
@@ -899,13 +1014,10 @@ def _unsupported(name: str, why: str):
 
 
 _UNSUPPORTED = {
-    "histogram": "not reproduced yet",
     "histogram2d": "not reproduced yet",
     "histogramdd": "not reproduced yet",
     "cov": "not reproduced yet",
     "corrcoef": "not reproduced yet",
-    "convolve": "not reproduced yet",
-    "correlate": "not reproduced yet",
 }
 
 
@@ -935,7 +1047,8 @@ def _register() -> None:
         "real_if_close": (cp_real_if_close, "data-dependent"),
         "array_equal": (cp_array_equal, red), "array_equiv": (cp_array_equiv, red),
         "interp": (cp_interp, cp_), "digitize": (cp_digitize, cp_),
-        "bincount": (cp_bincount, "data-dependent"),
+        "bincount": (cp_bincount, "data-dependent"), "histogram": (cp_histogram, cp_),
+        "convolve": (cp_convolve, cp_), "correlate": (cp_correlate, cp_),
     }
     for name, why in _UNSUPPORTED.items():
         table[name] = (_unsupported(name, why), cp_)

@@ -137,6 +137,14 @@ ELEMENTWISE = [
     lambda a: cupy.interp(a, cupy.arange(5.0), cupy.arange(5.0) * 1j, period=2.0),
     lambda a: cupy.digitize(a, cupy.arange(5.0)), lambda a: cupy.digitize(a, cupy.ones((2, 2))),
     lambda a: cupy.bincount(a), lambda a: cupy.bincount(a[:0], minlength=3),
+    lambda a: cupy.histogram(a), lambda a: cupy.histogram(a, bins=4, range=(0, 3)),
+    lambda a: cupy.histogram(a, bins=cupy.arange(4.0), weights=cupy.ones(a.shape, cupy.int8)),
+    lambda a: cupy.histogram(a, bins=[0, 2, 5], density=True),
+    lambda a: cupy.histogram(a, bins=3, weights=cupy.ones(a.shape, cupy.complex64)),
+    lambda a: cupy.convolve(a, cupy.arange(3, dtype=cupy.int8)),
+    lambda a: cupy.convolve(a, cupy.arange(2, dtype=cupy.int16), mode="same"),
+    lambda a: cupy.correlate(a, cupy.ones(2, dtype=cupy.int32), mode="full"),
+    lambda a: cupy.correlate(a, cupy.ones(2, dtype=bool)),
 ]
 
 

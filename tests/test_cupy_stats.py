@@ -409,8 +409,54 @@ def test_interp_digitize_bincount():
         cupy.bincount(cuda((5, 1), np.int32))
 
 
-@pytest.mark.parametrize("name", ["histogram", "histogram2d", "histogramdd", "cov", "corrcoef",
-                                  "convolve", "correlate"])
+def test_histogram():
+    y, e = cupy.histogram(cuda((3, 4), np.int8).T, bins=5)
+    assert fresh_c(y, (5,), I8) and fresh_c(e, (6,), F8)  # int bin_type -> float
+    y, e = cupy.histogram(cuda((7,), F2), bins=3, weights=cuda((7,), F4))
+    assert fresh_c(y, (3,), F8) and fresh_c(e, (4,), F2)
+    y, e = cupy.histogram(cuda((7,), F4), bins=3, range=(0, 1.5), density=True)
+    assert fresh_c(y, (3,), F8) and fresh_c(e, (4,), F4)  # Python bounds are weak
+    bins = cuda((4,), F4)
+    y, e = cupy.histogram(cuda((7,)), bins=bins, weights=cuda((7,), np.int16))
+    assert e is bins and fresh_c(y, (3,), I8)
+    y, e = cupy.histogram(cuda((7,)), bins=[0, 1, 2], weights=cuda((7,), C8))
+    assert fresh_c(y, (2,), C16) and fresh_c(e, (3,), I8)
+    with pytest.warns(RuntimeWarning):  # bool: astype(uint8), so float64 edges
+        y, e = cupy.histogram(cuda((3,), bool), bins=2)
+    assert fresh_c(e, (3,), F8)
+    with pytest.raises(ValueError):
+        cupy.histogram(cuda((3,)), weights=ft.empty((3,)))
+    with pytest.raises(NotImplementedError):
+        cupy.histogram(cuda((3,), C8))
+    with pytest.raises(ValueError):
+        cupy.histogram(cuda((3,)), bins=0)
+    with pytest.raises(ValueError):
+        cupy.histogram(cuda((3,)), bins=[2, 1])
+    with pytest.raises(ValueError):
+        cupy.histogram(cuda((3,)), range=(1, 0))
+    with pytest.raises(ValueError):
+        cupy.histogram(cuda((3,)), weights=cuda((4,)))
+
+
+def test_convolve_correlate():
+    # _choose_conv_method: direct for b/i/u operands: _dot_kernel gives fresh C (out_size,)
+    assert fresh_c(cupy.convolve(cuda((5,), np.int8), cuda((3,), F4)), (7,), F4)
+    assert fresh_c(cupy.convolve(cuda((2,), np.int32), cuda((5,), np.int8), "same"), (5,),
+                   np.int32)
+    assert fresh_c(cupy.correlate(cuda((5,), bool), cuda((2,), bool)), (4,), bool)
+    assert fresh_c(cupy.convolve(cuda((2, 3), np.int16), cuda((2,), np.int16), "valid"), (5,),
+                   np.int16)
+    with pytest.raises(UnboundLocalError):
+        cupy.convolve(cuda((5,), np.int8), cuda((3,), np.int8), "bogus")
+    with pytest.raises(ValueError):
+        cupy.convolve(cuda((0,), np.int8), cuda((3,), np.int8))
+    with pytest.raises(ValueError):
+        cupy.correlate(cuda((2, 3), np.int8), cuda((3,), np.int8))
+    with pytest.raises(UnsupportedOperationError):
+        cupy.convolve(cuda((5,)), cuda((3,)))  # the FFT path
+
+
+@pytest.mark.parametrize("name", ["histogram2d", "histogramdd", "cov", "corrcoef"])
 def test_not_reproduced_yet(name):
     with pytest.raises(UnsupportedOperationError):
         getattr(cupy, name)(cuda((4,)), cuda((4,)))
