@@ -248,3 +248,134 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if overwrite_input:
         raise UnsupportedOperationError("np.median", "overwrite_input=True")
     return _ureduce(a, _median, keepdims, axis, out)
+
+
+# --- elementwise helpers: angle, iscomplex, isreal, real_if_close, sinc, i0, nan_to_num ------
+
+def _m(x: Any) -> Any:
+    """A kernel result as a chainable intermediate (views too: only the layout matters)."""
+    if type(x) is Out:
+        m = Meta(x.shape, x.dtype, x.strides)
+        if x.writeable is False:
+            m.flags.writeable = False
+        return m
+    return x
+
+
+def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> Any:
+    return _m(ufunc_call(ufunc, *args, **kw))
+
+
+def _part(m: Any) -> Meta:
+    """``z.real`` / ``z.imag`` of a complex array: same strides, half the itemsize."""
+    return Meta(m.shape, np.dtype(m.dtype.char.lower()), m.strides)
+
+
+@register(np.angle, tags=("ufunc",))
+def angle(z: Any, deg: bool = False) -> Any:
+    """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place."""
+    m = as_meta(z)
+    if m.dtype.kind == "c":
+        a = _u(np.arctan2, _part(m), _part(m))
+    else:
+        a = _u(np.arctan2, 0, m)
+    if deg:
+        ufunc_call(np.multiply, a, 180 / np.pi, out=a)
+    return _final(a)
+
+
+@register(np.iscomplex, tags=("ufunc",))
+def iscomplex(x: Any) -> Any:
+    """np.iscomplex: ``x.imag != 0`` for complex x, else fresh C bool zeros (``[()]``)."""
+    m = as_meta(x)
+    if m.dtype.kind == "c":
+        return ufunc_call(np.not_equal, _part(m), 0)
+    if m.ndim == 0:
+        return Out((), _BOOL, ())
+    return Out(m.shape, _BOOL, c_strides(m.shape, 1), base_shape=m.shape)  # res[()] is a view
+
+
+@register(np.isreal, tags=("ufunc",))
+def isreal(x: Any) -> Any:
+    """np.isreal: ``np.imag(x) == 0`` (a real x's imag is a fresh C or F zeros array)."""
+    from .views import imag
+    m = as_meta(x)
+    return ufunc_call(np.equal, _m(imag(m)), 0)
+
+
+@register(np.real_if_close, tags=("data-dependent",))
+def real_if_close(a: Any, tol: Any = 100) -> Any:
+    """np.real_if_close: the input itself unless complex (then the dtype depends on values)."""
+    m = as_meta(a)
+    if m.dtype.kind != "c":
+        return m
+    if m.size == 0:  # all() of nothing is True: a.real
+        return Out(m.shape, _part(m).dtype, m.strides, view_of=m)
+    raise DataDependentError("np.real_if_close: whether the result is real depends on values")
+
+
+@register(np.array_equiv, tags=("data-dependent",))
+def array_equiv(a1: Any, a2: Any) -> Any:
+    """np.array_equiv: False when the shapes do not broadcast, else a value."""
+    x, y = as_meta(a1), as_meta(a2)
+    try:
+        broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return False
+    if 0 in broadcast_shapes(x.shape, y.shape) and x.dtype.kind in "biufc" \
+            and y.dtype.kind in "biufc":
+        return True
+    raise DataDependentError("np.array_equiv compares values")
+
+
+@register(np.sinc, tags=("ufunc",))
+def sinc(x: Any) -> Any:
+    """np.sinc: y = where(pi*x, pi*x, eps); sin(y) / y."""
+    m = as_meta(x)
+    px = _u(np.multiply, np.pi, m)
+    if px.dtype.kind == "f":
+        eps = np.finfo(px.dtype).eps
+    else:
+        eps = 1e-20
+    from .misc import where_meta
+    y = _m(where_meta(px, px, eps))
+    return ufunc_call(np.true_divide, _u(np.sin, y), y)
+
+
+@register(np.i0, tags=("ufunc",))
+def i0(x: Any) -> Any:
+    """np.i0: piecewise(abs(x as float), ...) -> zeros_like(abs(x)), a K-order array."""
+    m = as_meta(x)
+    if m.dtype.kind == "c":
+        raise TypeError("i0 not supported for complex values")
+    if m.dtype.kind not in "biuf":
+        raise UnsupportedOperationError("np.i0", f"dtype {m.dtype}")
+    if m.dtype.kind != "f":
+        m = _like_copy(m, _F8)
+    ax = _u(np.absolute, m)
+    return _final(_like_copy(ax))
+
+
+@register(np.nan_to_num, tags=("copy",))
+def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
+               neginf: Any = None) -> Any:
+    """np.nan_to_num: ``np.array(x, copy=copy)`` (order K), filled in place by copyto."""
+    m = as_meta(x)
+    if m.dtype.kind in "OV":
+        raise UnsupportedOperationError("np.nan_to_num", f"dtype {m.dtype}")
+    inexact = m.dtype.kind in "fc"
+    if copy:
+        r = _like_copy(m)
+    else:
+        r = m
+        if inexact:
+            check_writeable(m, "assignment destination")
+    if inexact:
+        pdt = np.dtype(m.dtype.char.lower()) if m.dtype.kind == "c" else m.dtype
+        for v in (nan, posinf, neginf):
+            if v is not None and not np.can_cast(type(v) if type(v) in (int, float, complex)
+                                                 else np.asarray(v).dtype, pdt, "unsafe"):
+                raise TypeError(f"Cannot cast scalar to {pdt}")
+    if m.ndim == 0:
+        return Out((), m.dtype, ())
+    return _final(r)
