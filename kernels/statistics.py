@@ -379,3 +379,162 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     if m.ndim == 0:
         return Out((), m.dtype, ())
     return _final(r)
+
+
+# --- differences and cumulative reductions -------------------------------------------------
+
+def _along(m: Any, ax: int, n: int) -> Meta:
+    """``m`` sliced to length n along axis ax (strides kept)."""
+    v = Meta(m.shape[:ax] + (n,) + m.shape[ax + 1:], m.dtype, m.strides)
+    return v
+
+
+def _diff(m: Any, n: int, ax: int) -> Any:
+    op = np.not_equal if m.dtype == _BOOL else np.subtract
+    for _ in range(n):
+        k = max(m.shape[ax] - 1, 0)
+        m = _u(op, _along(m, ax, k), _along(m, ax, k))
+    return m
+
+
+def _bcast_end(e: Any, m: Any, ax: int) -> Any:
+    e = as_meta(e)
+    if e.ndim == 0:
+        shape = m.shape[:ax] + (1,) + m.shape[ax + 1:]
+        return Meta(shape, e.dtype, (0,) * len(shape))
+    return e
+
+
+@register(np.diff, tags=("copy",))
+def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
+         append: Any = _NoValue) -> Any:
+    """np.diff: op(a[1:], a[:-1]) n times along the axis (after concatenating the ends)."""
+    if n == 0:
+        return as_meta(a)
+    if n < 0:
+        raise ValueError("order must be non-negative but got " + repr(n))
+    m = as_meta(a)
+    if m.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = normalize_axis(axis, m.ndim)
+    parts = []
+    if prepend is not _NoValue:
+        parts.append(_bcast_end(prepend, m, ax))
+    parts.append(m)
+    if append is not _NoValue:
+        parts.append(_bcast_end(append, m, ax))
+    if len(parts) > 1:
+        from .joining import concatenate
+        m = _m(concatenate(parts, ax))
+    return _final(_diff(m, operator.index(n), ax))
+
+
+@register(np.ediff1d, tags=("copy",))
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    """np.ediff1d: ary.ravel()[1:] - [:-1]; with ends, an empty_like 1-d C result filled."""
+    m = as_meta(ary)
+    k = max(m.size - 1, 0)
+    flat = Meta((m.size,), m.dtype, (m.dtype.itemsize,))
+    if to_begin is None and to_end is None:
+        return ufunc_call(np.subtract, _along(flat, 0, k), _along(flat, 0, k))
+    n = k
+    for end, name in ((to_begin, "to_begin"), (to_end, "to_end")):
+        if end is not None:
+            e = as_meta(end)
+            if not np.can_cast(e.dtype, m.dtype, casting="same_kind"):
+                raise TypeError(f"dtype of `{name}` must be compatible "
+                                "with input `ary` under the `same_kind` rule.")
+            n += e.size
+    res = _c((n,), m.dtype)
+    ufunc_call(np.subtract, _along(flat, 0, k), _along(flat, 0, k), out=_along(res, 0, k))
+    return _final(res)
+
+
+@register(np.trapezoid, tags=("reduction",))
+def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: Any = -1) -> Any:
+    """np.trapezoid: (d * (y[1:] + y[:-1]) / 2.0).sum(axis) along the axis."""
+    from .reductions import sum_
+    m = as_meta(y)
+    nd = m.ndim
+    if x is None:
+        d = dx if type(dx) in (int, float, complex) else as_meta(dx)
+    else:
+        xm = as_meta(x)
+        if xm.ndim == 1:
+            d = _diff(xm, 1, 0)
+            shape = [1] * nd
+            shape[axis] = d.shape[0]
+            if d.size != int(np.prod(shape)):
+                raise ValueError(f"cannot reshape array of size {d.size} into shape {tuple(shape)}")
+            d, _ = _reshape(d, tuple(shape))
+        else:
+            if xm.ndim == 0:
+                raise ValueError("diff requires input that is at least one dimensional")
+            ax2 = normalize_axis(axis, xm.ndim)
+            d = _diff(xm, 1, ax2)
+    sl = [m.shape[i] for i in range(nd)]
+    sl[axis] = None  # an IndexError / TypeError for a bad axis, as NumPy's slice list
+    ax = axis + nd if axis < 0 else axis
+    k = max(m.shape[ax] - 1, 0)
+    s = _u(np.add, _along(m, ax, k), _along(m, ax, k))
+    s = _u(np.true_divide, _u(np.multiply, d, s), 2.0)
+    return sum_(s, axis)
+
+
+def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
+                include_initial: bool) -> Any:
+    """_cumulative_func: accumulate on atleast_1d(x); include_initial concatenates identity."""
+    from .reductions import ufunc_accumulate
+    m = as_meta(x)
+    if m.ndim == 0:
+        m = Meta((1,), m.dtype, (m.dtype.itemsize,))
+    if axis is None:
+        if m.ndim >= 2:
+            raise ValueError("For arrays which have more than one dimension "
+                             "``axis`` argument is required.")
+        axis = 0
+    if out is not None and include_initial:
+        ax = normalize_axis(axis, m.ndim)
+        if out.ndim < m.ndim:
+            raise IndexError("too many indices for array")
+        o = _along(out, out.ndim - m.ndim + ax, max(out.shape[out.ndim - m.ndim + ax] - 1, 0))
+        o.flags.writeable = out.flags.writeable
+        ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=o)
+        return out
+    res = ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=out)
+    if include_initial:
+        from .creation import full_like
+        from .joining import concatenate
+        r = _m(res)
+        ax = normalize_axis(axis, r.ndim)
+        init = _m(full_like(r, ufunc.identity, shape=r.shape[:ax] + (1,) + r.shape[ax + 1:]))
+        return concatenate([init, r], axis=ax)
+    return res
+
+
+@register(np.cumulative_sum, tags=("reduction",))
+def cumulative_sum(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                   include_initial: bool = False) -> Any:
+    """np.cumulative_sum: np.add.accumulate on atleast_1d(x)."""
+    return _cumulative(np.add, x, axis, dtype, out, include_initial)
+
+
+@register(np.cumulative_prod, tags=("reduction",))
+def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                    include_initial: bool = False) -> Any:
+    """np.cumulative_prod: np.multiply.accumulate on atleast_1d(x)."""
+    return _cumulative(np.multiply, x, axis, dtype, out, include_initial)
+
+
+@register(np.nancumsum, tags=("reduction",))
+def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.nancumsum: np.cumsum of _replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import _replace_nan, cumsum
+    return cumsum(_replace_nan(a)[0], axis, dtype, out)
+
+
+@register(np.nancumprod, tags=("reduction",))
+def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.nancumprod: np.cumprod of _replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import _replace_nan, cumprod
+    return cumprod(_replace_nan(a)[0], axis, dtype, out)
