@@ -150,7 +150,7 @@ def template(res: Any, fakes: list) -> Any:
     if t is FakeArray:
         i = _position(res, fakes)
         return NOKEY if i < 0 else (1, i)
-    if t is tuple or t is list:
+    if t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
         items = []
         for r in res:
             k = template(r, fakes)

@@ -2,6 +2,8 @@
 from . import registry, layout  # noqa: F401
 from . import ufuncs, creation, random, overlap  # noqa: F401
 from . import joining, linalg, misc  # noqa: F401
+from . import linalg_solve  # noqa: F401
+from . import fft  # noqa: F401
 from . import reductions  # noqa: F401
 from . import statistics  # noqa: F401
 from . import views  # noqa: F401

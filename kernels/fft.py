@@ -1,0 +1,2 @@
+"""np.fft: pocketfft transforms, frequencies and shifts (filled below)."""
+from __future__ import annotations
