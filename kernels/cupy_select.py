@@ -44,6 +44,12 @@ def _is_cuda(x: Any) -> bool:
     return is_fake(x) and x.storage.device != "cpu"
 
 
+def _on_device(x: Any) -> bool:
+    """A CUDA fake, or a real cupy.ndarray an argument kept real (``keep_real``)."""
+    return _is_cuda(x) or (hasattr(x, "__cuda_array_interface__")
+                           and type(x).__module__.startswith("cupy"))
+
+
 def _need_cuda(a: Any, name: str) -> Any:
     if _is_cuda(a):
         return a
@@ -191,13 +197,14 @@ def ndarray_compress(self: Any, condition: Any, axis: Any = None, out: Any = Non
     of non-zeros is data-dependent unless the condition is empty."""
     if np.isscalar(condition):
         raise ValueError("condition must be a 1-d array")
-    if not _is_cuda(condition):
+    if not _on_device(condition):
         shp = np.asarray(condition, dtype=int).shape  # core.array(condition, dtype=int)
         if len(shp) != 1:
             raise ValueError("condition must be a 1-d array")
         size = shp[0]
     else:
-        check_array(condition, current_device())
+        if _is_cuda(condition):
+            check_array(condition, current_device())
         size = condition.size
     if size != 0:
         raise DataDependentError("cupy compress: the result length is the condition's "
@@ -239,7 +246,7 @@ def cp_extract(condition: Any, a: Any) -> Any:
     """indexing.py ``extract``: ``a.ravel().take(condition.ravel().nonzero()[0])``."""
     if not _is_cuda(a):
         raise TypeError("extract requires input array to be cupy.ndarray")
-    size = condition.size if _is_cuda(condition) else np.asarray(condition).size
+    size = condition.size if _on_device(condition) else np.asarray(condition).size
     if size != 0:
         raise _dd("extract")
     return _cr.fresh((0,), a.dtype)
@@ -371,7 +378,7 @@ def cp_delete(arr: Any, indices: Any, axis: Any = None) -> Any:
             raise IndexError(f"index {i} is out of bounds for axis 0 with size {size}")
         removed = 1
     else:
-        if _is_cuda(indices):
+        if _on_device(indices):
             raise DataDependentError("cupy.delete with device indices: the kept count "
                                      "depends on their values")
         idx = np.asarray(indices)
@@ -880,7 +887,6 @@ def _scatter(op: str, ufunc_name: str):
     kernel.__name__ = f"ndarray_scatter_{op}"
     kernel.__doc__ = (f"core.pyx ``scatter_{op}``: ``_scatter_op(slices, value, '{op}')`` "
                       "(in place, returns None).")
-    kernel.keep_real = frozenset({1, 2, "slices", "value"})
     return kernel
 
 
@@ -905,7 +911,7 @@ def _scatter_op(a: Any, slices: Any, value: Any, op: str, ufunc_name: str) -> No
     else:
         ishape, n_idx = _multi_shape(arrays)
         start, stop = axis, axis + n_idx
-    vshape = tuple(value.shape) if _is_cuda(value) else np.asarray(value, dtype=a.dtype).shape
+    vshape = tuple(value.shape) if is_fake(value) else np.asarray(value, dtype=a.dtype).shape
     _broadcast_to_shape(vshape, g.shape[:start] + tuple(ishape) + g.shape[stop:])
     if op == "add" and not issubclass(a.dtype.type, _ADD_TYPES):
         raise TypeError("cupy.add.at only supports int32, int64, float16, float32, float64, "
