@@ -1,0 +1,209 @@
+"""Differential tests of the statistics kernels (kernels/statistics.py) against real NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import faketensor as ft
+from tests import oracle
+from tests.oracle import check
+
+SET = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+DTS = [np.dtype(d) for d in (np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32,
+                             np.float64, np.complex64)]
+REAL = [d for d in DTS if d.kind != "c"]
+SHAPES = [(), (0,), (5,), (4, 6), (3, 0, 2), (2, 3, 4), (1, 4, 1)]
+
+
+def layouts(shape: tuple, dt: np.dtype) -> list:
+    """C, F, transposed, reversed, strided and broadcast views of ones(shape)."""
+    a = np.ones(shape, dt)
+    out = [a, np.asfortranarray(a)]
+    if a.ndim >= 2:
+        out.append(np.ascontiguousarray(a.swapaxes(0, 1)).swapaxes(0, 1))
+    if a.ndim:
+        out += [a[..., ::-1], np.repeat(a, 2, axis=-1)[..., ::2],
+                np.broadcast_to(a[..., :1], a.shape)]
+    return out
+
+
+def cases(dts=DTS, shapes=SHAPES) -> list:
+    return [pytest.param(a, id=f"{dt}-{shape}-{i}") for shape in shapes for dt in dts
+            for i, a in enumerate(layouts(shape, dt))]
+
+
+ALL = cases()
+SMALL = cases(dts=[np.dtype(np.int16), np.dtype(np.float32), np.dtype(np.complex128)],
+              shapes=[(), (0,), (5,), (4, 6), (3, 0, 2), (2, 3, 4)])
+
+
+def _dd(fn, a):
+    """fn raises DataDependentError on the fake."""
+    with pytest.raises(ft.DataDependentError):
+        fn(ft.to_fake(a))
+
+
+# --- partition, median ----------------------------------------------------------------
+
+MEDIAN = [lambda a, ax=ax, kd=kd: np.median(a, axis=ax, keepdims=kd)
+          for ax in (None, 0, -1, (0, -1), (0, 1, 2)) for kd in (False, True)]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_median_layouts(a):
+    for fn in MEDIAN:
+        check(fn, a)
+
+
+@pytest.mark.parametrize("a", SMALL)
+def test_partition_layouts(a):
+    check(lambda x: np.partition(x, 0), a)
+    check(lambda x: np.partition(x, -1, axis=None), a)
+    check(lambda x: np.partition(x, [0, 1], axis=0), a)
+    check(lambda x: np.argpartition(x, [0, 1], axis=0), a)
+    check(lambda x: np.argpartition(x, 0, axis=None), a)
+    check(lambda x: np.argpartition(x, -1), a)
+
+
+@SET
+@given(a=oracle.arrays(dtypes=REAL, max_dims=3), kd=st.booleans(),
+       ax=st.sampled_from([None, 0, -1, (0, 1), (1, -1), 5]))
+def test_median_hypothesis(a, kd, ax):
+    check(lambda x: np.median(x, axis=ax, keepdims=kd), a)
+
+
+def test_median_out():
+    a = np.ones((3, 4, 5))
+    check(lambda x, o: np.median(x, axis=1, out=o), a, np.empty((3, 5)))
+    check(lambda x, o: np.median(x, axis=(0, 2), out=o, keepdims=True), a, np.empty((1, 4, 1)))
+    check(lambda x, o: np.median(x, axis=None, out=o, keepdims=True), a, np.empty((1, 1, 1)))
+    check(lambda x, o: np.median(x, axis=1, out=o), a, np.empty((3, 4)))  # wrong shape
+    check(lambda x, o: np.median(x, axis=1, out=o), a, np.empty((3, 5), np.int8))  # casting
+    check(lambda x, o: np.median(x, axis=1, out=o), a, np.empty((5, 3)).T)
+    ro = np.empty((3, 5))
+    ro.flags.writeable = False
+    check(lambda x, o: np.median(x, axis=1, out=o), a, ro)
+
+
+BAD_PARTITION = [
+    lambda x: np.partition(x, 7),
+    lambda x: np.partition(x, -8),
+    lambda x: np.partition(x, 1.0),
+    lambda x: np.partition(x, True),
+    lambda x: np.partition(x, [[1]]),
+    lambda x: np.partition(x, 1, axis=3),
+    lambda x: np.partition(x, 1, kind="quick"),
+    lambda x: np.partition(x, 1, order="a"),
+    lambda x: np.argpartition(x, 9),
+    lambda x: np.argpartition(x, 1, axis=-4),
+    lambda x: np.argpartition(x, [1, 2.5]),
+    lambda x: np.median(x, axis=4),
+    lambda x: np.median(x, axis=(0, 0)),
+    lambda x: np.median(x, axis=1.5),
+]
+
+
+@pytest.mark.parametrize("fn", BAD_PARTITION)
+def test_partition_bad(fn):
+    check(fn, np.ones((2, 3, 4)))
+
+
+def test_partition_zero_d_and_empty():
+    for fn in (lambda x: np.partition(x, 0), lambda x: np.argpartition(x, 0),
+               lambda x: np.argpartition(x, 0, axis=0), lambda x: np.median(x, axis=0)):
+        check(fn, np.ones(()))
+    check(lambda x: np.partition(x, 5, axis=0), np.ones((0, 3)))
+    check(lambda x: np.median(x, axis=(0, 1)), np.ones((3, 0, 2)))  # reshape of size 0
+
+
+# --- elementwise helpers ----------------------------------------------------------------
+
+ELEMENTWISE = [np.angle, lambda a: np.angle(a, deg=True), np.iscomplex, np.isreal, np.sinc,
+               np.i0, np.nan_to_num, lambda a: np.nan_to_num(a, copy=False, nan=1.0),
+               np.real_if_close]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_elementwise_layouts(a):
+    for fn in ELEMENTWISE:
+        if fn is np.real_if_close and a.dtype.kind == "c" and a.size:
+            _dd(fn, a)
+            continue
+        if fn is np.i0 and a.dtype.kind == "c":
+            check(fn, a)  # TypeError
+            continue
+        check(fn, a)
+
+
+def test_array_equiv_data_dependent():
+    _dd(lambda x: np.array_equiv(x, x), np.ones((2, 3)))
+    check(lambda x: np.array_equiv(x, np.ones((0, 3))), np.ones((1, 3)))
+    check(lambda x: np.array_equiv(x, np.ones((2, 4))), np.ones((2, 3)))
+
+
+def test_nan_to_num_readonly():
+    ro = np.ones((2, 3))
+    ro.flags.writeable = False
+    check(lambda x: np.nan_to_num(x, copy=False), ro)
+    check(lambda x: np.nan_to_num(x, copy=False), ro.astype(np.int32))
+    check(lambda x: np.nan_to_num(x, copy=True), ro)
+
+
+@SET
+@given(a=oracle.arrays(max_dims=3))
+def test_elementwise_hypothesis(a):
+    for fn in (np.angle, np.isreal, np.iscomplex, np.sinc, np.nan_to_num):
+        check(fn, a)
+
+
+# --- differences, cumulative reductions, trapezoid -----------------------------------------
+
+DIFFS = [np.diff, lambda a: np.diff(a, 2, axis=0), lambda a: np.diff(a, 0),
+         lambda a: np.diff(a, prepend=0, append=np.float32(1)),
+         lambda a: np.diff(a, prepend=a), np.ediff1d,
+         lambda a: np.ediff1d(a, to_begin=[1, 2], to_end=3), np.trapezoid,
+         lambda a: np.trapezoid(a, axis=0),
+         lambda a: np.trapezoid(a, x=np.ones(a.shape[-1] if a.ndim else 1)),
+         lambda a: np.trapezoid(a, x=a), np.cumulative_sum,
+         lambda a: np.cumulative_prod(a, axis=-1, include_initial=True),
+         lambda a: np.cumulative_sum(a, axis=0, dtype=np.float32),
+         np.nancumsum, lambda a: np.nancumprod(a, axis=0)]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_differences_layouts(a):
+    for fn in DIFFS:
+        check(fn, a)
+
+
+@SET
+@given(a=oracle.arrays(max_dims=3), n=st.integers(0, 3), ax=st.integers(-3, 2))
+def test_diff_hypothesis(a, n, ax):
+    check(lambda x: np.diff(x, n, axis=ax), a)
+    check(lambda x: np.cumulative_sum(x, axis=ax, include_initial=True), a)
+
+
+BAD_DIFF = [lambda x: np.diff(x, -1), lambda x: np.diff(x, 1.5), lambda x: np.diff(x, axis=3),
+            lambda x: np.diff(x, prepend=np.ones((3, 3))),
+            lambda x: np.ediff1d(x, to_begin=1.5),
+            lambda x: np.ediff1d(x.astype(bool)),
+            lambda x: np.trapezoid(x, axis=4), lambda x: np.trapezoid(x, x=np.ones(7)),
+            lambda x: np.cumulative_sum(x), lambda x: np.cumulative_sum(x, axis=2),
+            lambda x: np.cumulative_sum(x, axis=0, out=np.empty((3, 3))),
+            lambda x: np.cumulative_sum(x, axis=1, out=np.empty((2, 4)), include_initial=True),
+            lambda x: np.nancumsum(x, axis=5)]
+
+
+@pytest.mark.parametrize("fn", BAD_DIFF)
+def test_differences_bad(fn):
+    check(fn, np.ones((2, 3), np.int32))
+
+
+def test_cumulative_out():
+    a = np.ones((2, 3))
+    check(lambda x, o: np.cumulative_sum(x, axis=1, out=o, include_initial=True), a,
+          np.empty((2, 4)))
+    check(lambda x, o: np.cumulative_prod(x, axis=0, out=o), a, np.empty((3, 2)).T)
+    check(lambda x, o: np.nancumsum(x, axis=0, out=o), a, np.empty((2, 3), np.float32))
