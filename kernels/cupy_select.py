@@ -151,7 +151,7 @@ def ndarray_choose(self: Any, choices: Any, out: Any = None, mode: str = "raise"
     ``ndarray(shape[1:], choices.dtype)``; mode 'raise' checks the index values."""
     n_shape = choices.shape  # AttributeError for a list, as CuPy
     if not _is_cuda(choices):
-        raise TypeError(f"Unsupported type {type(choices)}")
+        raise UnsupportedOperationError("cupy.ndarray.choose", "choices that are not a CUDA fake")
     ashape, cshape = tuple(self.shape), tuple(n_shape)
     if len(ashape) < len(cshape) - 1:
         ashape = (1,) * (len(cshape) - 1 - len(ashape)) + ashape
