@@ -538,3 +538,263 @@ def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> 
     """np.nancumprod: np.cumprod of _replace_nan's K-order copy (inexact inputs)."""
     from .reductions import _replace_nan, cumprod
     return cumprod(_replace_nan(a)[0], axis, dtype, out)
+
+
+# --- histograms, bincount, digitize -----------------------------------------------------------
+# Value checks skipped (they raise only for some data): non-finite autodetected ranges,
+# "Too many bins for data range", non-monotonic bins arrays, negative bincount entries.
+
+def _hist_input(a: Any, weights: Any, name: str) -> tuple:
+    """_ravel_and_check_weights: (dtype of the raveled a, weights meta or None)."""
+    from .registry import uncached
+    m = as_meta(a)
+    dt = m.dtype
+    if dt == _BOOL:
+        import warnings
+        uncached()
+        warnings.warn(f"Converting input from {dt} to {np.dtype(np.uint8)} for compatibility.",
+                      RuntimeWarning, stacklevel=4)
+        dt = np.dtype(np.uint8)
+    if dt.kind not in "iuf":
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")
+    w = None
+    if weights is not None:
+        w = as_meta(weights)
+        if w.shape != m.shape:
+            raise ValueError("weights should have the same shape as a.")
+    return m, dt, w
+
+
+def _outer_edges(dt: np.dtype, size: int, rng: Any) -> tuple:
+    """_get_outer_edges with stand-in scalars of the data's dtype (their values never
+    change a dtype: equal edges become edge -/+ 0.5 of the same promoted type)."""
+    if rng is not None:
+        if any(hasattr(r, "storage_offset") for r in rng):
+            raise DataDependentError("a range given by fake arrays")
+        first, last = rng
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if not (np.isfinite(first) and np.isfinite(last)):
+            raise ValueError(f"supplied range of [{first}, {last}] is not finite")
+    elif size == 0:
+        first, last = 0, 1
+    else:
+        first, last = np.zeros((), dt)[()], np.ones((), dt)[()]
+    if first == last:
+        first, last = first - 0.5, last + 0.5
+    return first, last
+
+
+def _linspace(first: Any, last: Any, num: int, dtype: Any) -> Out:
+    """np.linspace of two scalars with num >= 2: the arange it scales in place, reshaped (a
+    view of it) unless ``dtype`` differs from the computed one (then an astype copy)."""
+    dt = np.result_type(first, last, 1.0)
+    if dtype is None or np.dtype(dtype) == dt:
+        return Out((num,), dt, (dt.itemsize,), base_shape=(num,))
+    dt = np.dtype(dtype)
+    return Out((num,), dt, (dt.itemsize,))
+
+
+def _bin_edges(m: Any, dt: np.dtype, bins: Any, rng: Any, w: Any) -> tuple:
+    """_get_bin_edges: (edges Out or input, number of bins)."""
+    if isinstance(bins, str):
+        from numpy.lib._histograms_impl import _hist_bin_selectors
+        if bins not in _hist_bin_selectors:
+            raise ValueError(f"{bins!r} is not a valid estimator for `bins`")
+        if w is not None:
+            raise TypeError("Automated estimation of the number of "
+                            "bins is not supported for weighted data")
+        _outer_edges(dt, m.size, rng)
+        if m.size and (rng is None or m.size):
+            raise DataDependentError(f"bins={bins!r}: the number of bins depends on values")
+        n = 1
+    elif (bins.ndim if is_meta(bins) else np.ndim(bins)) == 0:
+        if is_meta(bins) and hasattr(bins, "storage_offset"):
+            raise DataDependentError("bins given by a fake 0-d array")
+        try:
+            n = operator.index(bins)
+        except TypeError as e:
+            raise TypeError('`bins` must be an integer, a string, or an array') from e
+        if n < 1:
+            raise ValueError('`bins` must be positive, when an integer')
+    elif (bins.ndim if is_meta(bins) else np.ndim(bins)) == 1:
+        e = as_meta(bins)
+        return (e if hasattr(e, "storage_offset") else Out(e.shape, e.dtype, c_strides(
+            e.shape, e.dtype.itemsize))), max(e.shape[0] - 1, 0), e.dtype, False
+    else:
+        raise ValueError('`bins` must be 1d, when an array')
+    first, last = _outer_edges(dt, m.size, rng)
+    bt = np.result_type(first, last, dt)
+    if np.issubdtype(bt, np.integer):
+        bt = np.result_type(bt, float)
+    return _linspace(first, last, n + 1, bt), n, bt, True
+
+
+def _hist_counts(n: int, w: Any, uniform: bool, density: Any) -> Out:
+    ntype = _INTP if w is None else w.dtype
+    if w is not None and not (np.can_cast(ntype, np.double) or np.can_cast(ntype, complex)):
+        raise UnsupportedOperationError("np.histogram", f"weights of dtype {ntype}")
+    if ntype.kind not in "biufc":
+        raise UnsupportedOperationError("np.histogram", f"weights of dtype {ntype}")
+    cnt = _c((n,), ntype)
+    if density:
+        cnt = _u(np.true_divide, _u(np.true_divide, cnt, _c((n,), _F8)), _c((), ntype))
+    return _final(cnt)
+
+
+@register(np.histogram, tags=("copy",))
+def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
+              weights: Any = None) -> tuple:
+    """np.histogram: (counts, edges), fresh 1-d arrays; edges are ``bins`` when given."""
+    m, dt, w = _hist_input(a, weights, "np.histogram")
+    edges, n, _, uniform = _bin_edges(m, dt, bins, range, w)
+    return _hist_counts(n, w, uniform, density), edges
+
+
+@register(np.histogram_bin_edges, tags=("copy",))
+def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Any:
+    """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins."""
+    m, dt, w = _hist_input(a, weights, "np.histogram_bin_edges")
+    return _bin_edges(m, dt, bins, range, w)[0]
+
+
+def _dd_sample(sample: Any) -> tuple:
+    """(N, D, column dtypes) of histogramdd's sample (a 2-d array or a sequence of 1-d)."""
+    if is_meta(sample) and sample.ndim == 2:
+        return sample.shape[0], sample.shape[1], [sample.dtype] * sample.shape[1]
+    if is_meta(sample):
+        if sample.ndim > 2:
+            raise UnsupportedOperationError("np.histogramdd", "a sample of ndim > 2")
+        n = sample.shape[0] if sample.ndim else 1
+        return n, 1, [sample.dtype]
+    cols = [as_meta(c) for c in sample]
+    if not cols or any(c.ndim != 1 for c in cols) or len({c.shape for c in cols}) != 1:
+        raise UnsupportedOperationError("np.histogramdd", "a ragged or nested sample list")
+    dt = np.result_type(*[c.dtype for c in cols])
+    return cols[0].shape[0], len(cols), [dt] * len(cols)
+
+
+def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tuple:
+    n, d, dts = _dd_sample(sample)
+    for dt in dts:
+        if dt.kind not in "biuf":
+            raise UnsupportedOperationError("np.histogramdd", f"dtype {dt}")
+    if weights is not None:
+        wm = as_meta(weights)
+        if wm.dtype.kind not in "biuf":
+            raise UnsupportedOperationError("np.histogramdd", f"weights of dtype {wm.dtype}")
+        if wm.ndim != 1 or wm.shape[0] != n:
+            raise UnsupportedOperationError("np.histogramdd", "weights not of the sample's length")
+    try:
+        if isinstance(bins, str):
+            raise TypeError
+        m_ = len(bins)
+        if m_ != d:
+            raise ValueError('The dimension of bins must be equal to the dimension of the '
+                             'sample x.')
+    except TypeError:
+        bins = d * [bins]
+    if rng is None:
+        rng = (None,) * d
+    elif len(rng) != d:
+        raise ValueError('range argument must have one entry per dimension')
+    edges, nbin = [], []
+    for i in range(d):
+        b = bins[i]
+        nd = b.ndim if is_meta(b) else np.ndim(b)
+        if nd == 0:
+            if hasattr(b, "storage_offset"):
+                raise DataDependentError("bins given by a fake 0-d array")
+            if b < 1:
+                raise ValueError(f'`bins[{i}]` must be positive, when an integer')
+            first, last = _outer_edges(dts[i], n, rng[i])
+            try:
+                k = operator.index(b)
+            except TypeError as e:
+                raise TypeError(f"`bins[{i}]` must be an integer, when a scalar") from e
+            edges.append(_linspace(first, last, k + 1, None))
+            nbin.append(k + 2)
+        elif nd == 1:
+            e = as_meta(b)
+            edges.append(e if hasattr(e, "storage_offset")
+                         else Out(e.shape, e.dtype, c_strides(e.shape, e.dtype.itemsize)))
+            nbin.append(e.shape[0] + 1)
+        else:
+            raise ValueError(f'`bins[{i}]` must be a scalar or 1d array')
+    full = tuple(nbin)
+    shape = tuple(k - 2 if k >= 2 else 0 for k in full)
+    st = c_strides(full, 8)
+    if density:
+        h = Meta(shape, _F8, st)
+        for i in range(d):
+            bs = tuple(k - 2 if j == i else 1 for j, k in enumerate(full))
+            h = _u(np.true_divide, h, Meta(bs, _F8, c_strides(bs, 8)))
+        return _final(h), edges
+    return Out(shape, _F8, st, base_shape=full), edges
+
+
+@register(np.histogramdd, tags=("copy",))
+def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None) -> tuple:
+    """np.histogramdd: float64 counts (a view hist[1:-1, ...] of the full count array)."""
+    return _histdd(sample, bins, range, density, weights)
+
+
+@register(np.histogram2d, tags=("copy",))
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None) -> tuple:
+    """np.histogram2d: histogramdd([x, y]) -> (hist, xedges, yedges)."""
+    xm, ym = as_meta(x), as_meta(y)
+    if (xm.shape[0] if xm.ndim else None) != (ym.shape[0] if ym.ndim else None) or not xm.ndim:
+        if not xm.ndim or not ym.ndim:
+            raise TypeError("len() of unsized object")
+        raise ValueError('x and y must have the same length.')
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in {1, 2}:
+        e = as_meta(bins)
+        bins = [e, e]
+    hist, edges = _histdd([xm, ym], bins, range, density, weights)
+    return hist, edges[0], edges[1]
+
+
+@register(np.bincount, tags=("data-dependent",))
+def bincount(x: Any, weights: Any = None, minlength: Any = 0) -> Any:
+    """np.bincount: its length is max(x) + 1, a value, unless x is empty (minlength, intp)."""
+    m = as_meta(x)
+    if m.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    if m.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if m.dtype.kind not in "iu" and not np.can_cast(m.dtype, _INTP, "safe"):
+        raise TypeError(f"Cannot cast array data from {m.dtype!r} to {_INTP!r} according "
+                        "to the rule 'safe'")
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    ml = operator.index(minlength)
+    if ml < 0:
+        raise ValueError("'minlength' must not be negative")
+    if m.size == 0:
+        return Out((ml,), _INTP, c_strides((ml,), 8))
+    raise DataDependentError("np.bincount: the length of the result is max(x) + 1")
+
+
+@register(np.digitize, tags=("copy",))
+def digitize(x: Any, bins: Any, right: bool = False) -> Any:
+    """np.digitize: searchsorted(bins, x) (len(bins) - that for decreasing bins): same layout."""
+    from .misc import searchsorted
+    xm, bm = as_meta(x), as_meta(bins)
+    if xm.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if bm.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    if bm.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if bm.dtype.kind not in "biuf" or xm.dtype.kind not in "biuf":
+        raise UnsupportedOperationError("np.digitize", f"dtypes {xm.dtype}, {bm.dtype}")
+    res = searchsorted(bm, xm, side="left" if right else "right")
+    if xm.ndim == 0:
+        return Out((), _INTP, ())
+    return res

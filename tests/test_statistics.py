@@ -207,3 +207,62 @@ def test_cumulative_out():
           np.empty((2, 4)))
     check(lambda x, o: np.cumulative_prod(x, axis=0, out=o), a, np.empty((3, 2)).T)
     check(lambda x, o: np.nancumsum(x, axis=0, out=o), a, np.empty((2, 3), np.float32))
+
+
+# --- histograms, bincount, digitize ---------------------------------------------------------
+
+RD = [d for d in REAL]
+HISTS = [np.histogram, lambda a: np.histogram(a, 3, range=(0, 2)),
+         lambda a: np.histogram(a, [0, 1, 2.5]),
+         lambda a: np.histogram(a, 4, weights=a, density=True),
+         lambda a: np.histogram(a, np.arange(3), weights=a.astype(np.float32), density=True),
+         np.histogram_bin_edges, lambda a: np.histogram(a, range=(1, 1)),
+         lambda a: np.histogram_bin_edges(a, 5, range=(np.float32(0), 2)),
+         lambda a: np.histogramdd(a.reshape(-1, 1) if a.ndim != 2 else a, bins=3),
+         lambda a: np.histogramdd(a.reshape(-1, 1) if a.ndim != 2 else a, bins=2, density=True),
+         lambda a: np.histogram2d(a.ravel(), a.ravel(), bins=[2, np.arange(4.)]),
+         lambda a: np.histogram2d(a.ravel(), a.ravel(), bins=3, density=True,
+                                  range=[(0, 1), (0, 4)]),
+         lambda a: np.digitize(a, [1, 2]), lambda a: np.digitize(a, np.array([3., 1.]), right=True)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("a", cases(dts=RD))
+def test_histogram_layouts(a):
+    for fn in HISTS:
+        check(fn, a)
+    if a.ndim == 1 and a.size == 0:
+        check(np.bincount, a)
+        check(lambda x: np.bincount(x, minlength=3), a)
+        check(lambda x: np.histogram_bin_edges(x, "auto"), a)
+    elif a.ndim == 1:
+        _dd(np.bincount, a)
+        _dd(lambda x: np.histogram(x, "auto"), a)
+    else:
+        check(np.bincount, a)  # ValueError on the rank
+
+
+def test_histogram_bins_fake_is_returned():
+    a, b = np.ones(5), np.arange(3.0)
+    fa, fb = ft.to_fake((a, b))
+    assert np.histogram(fa, fb)[1] is fb
+    check(lambda x, e: np.histogram(x, e), a, b)
+
+
+BAD_HIST = [lambda x: np.histogram(x, 0), lambda x: np.histogram(x, 2.5),
+            lambda x: np.histogram(x, "nope"), lambda x: np.histogram(x, "auto", weights=x),
+            lambda x: np.histogram(x, np.ones((2, 2))), lambda x: np.histogram(x, range=(2, 1)),
+            lambda x: np.histogram(x, range=(0, np.inf)), lambda x: np.histogram(x, weights=x[:2]),
+            lambda x: np.histogramdd(x.reshape(-1, 2), bins=[2, 3, 4]),
+            lambda x: np.histogramdd(x.reshape(-1, 2), bins=[0, 3]),
+            lambda x: np.histogramdd(x.reshape(-1, 2), range=[(0, 1)]),
+            lambda x: np.histogram2d(x, x[:2]),
+            lambda x: np.bincount(x.astype(np.float32)), lambda x: np.bincount(x[:0], minlength=-1),
+            lambda x: np.bincount(x[:0], minlength=None),
+            lambda x: np.digitize(x + 1j, [1]), lambda x: np.digitize(x, np.ones((2, 2))),
+            lambda x: np.digitize(x, 1)]
+
+
+@pytest.mark.parametrize("fn", BAD_HIST)
+def test_histogram_bad(fn):
+    check(fn, np.ones(6, np.int64))
