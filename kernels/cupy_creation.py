@@ -354,7 +354,7 @@ def _np_fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
         raise UnsupportedOperationError("cupy.fromfunction", "like=")
     dims = tuple(shape)
     dt = np.dtype(dtype)
-    res = _new_fake((len(dims),) + dims, dt, "cpu")
+    res = _new_fake(_shape((len(dims),) + dims), dt, "cpu")  # np.empty's checks
     return function(*[res[i] for i in range(len(dims))], **kwargs)
 
 

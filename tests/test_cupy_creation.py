@@ -317,3 +317,22 @@ def test_inside_mode_memory(mode):
     assert mode.memory.live["cuda:0"] == 800 + 320 + 128
     del t, i, w
     assert mode.memory.live["cuda:0"] == 0
+
+
+def test_fromfunction_bad_shapes(mode):
+    with pytest.raises(TypeError):
+        cupy.fromfunction(lambda i: i, (2.5,))
+    with pytest.raises(ValueError):
+        cupy.fromfunction(lambda i, j: i, (2, -1))
+    with pytest.raises(ValueError):
+        cupy.fromfunction(lambda i: i, (3,), dtype=object)  # asarray: not a CuPy dtype
+
+
+def test_numpy_functions_reach_cupy_rules():
+    """NumPy functions on CUDA fakes find the cupy function at the same module path."""
+    x = cuda((4, 4))
+    assert all(fresh(r, (10,), I8) for r in np.tril_indices_from(x))
+    assert fresh(np.vander(x[0]), (4, 4), F8)
+    d = np.diag_indices_from(x)
+    assert d[0] is d[1] and fresh(d[0], (4,), I8)
+    assert fresh(np.ravel_multi_index((x.astype(int), x.astype(int)), (4, 4)), (4, 4), I8)
