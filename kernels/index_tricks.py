@@ -1,0 +1,557 @@
+"""Index-generating functions (indices, ix_, *_indices, ravel_multi_index, unravel_index),
+vander, window functions, arrays from buffers, strings, iterators and files, and the
+polynomial functions of numpy.lib: sizes follow from the arguments' values where those
+are Python values, and from metadata for fakes."""
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import os
+from typing import Any
+
+import numpy as np
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .creation import fresh
+from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_out_strides,
+                     strides_in_order, iterator_order)
+from .linalg import MetaArray
+from .operands import as_meta, is_fake, is_meta
+from .registry import Out, register
+from .ufuncs import ufunc_call
+from .views import reshape_out
+
+INTP = np.dtype(np.intp)
+F8 = np.dtype(np.float64)
+_WEAK = (int, float, complex)
+
+
+def _sparse_view(n: int, axis: int, nd: int, dt: np.dtype) -> Out:
+    """arange(n).reshape(1, .., n, .., 1): a view of a fresh 1-d array."""
+    shape = (1,) * axis + (n,) + (1,) * (nd - axis - 1)
+    src = MetaArray((n,), c_strides((n,), dt.itemsize), dt)
+    return Out(shape, dt, _reshaped(src, shape), base_shape=(n,))
+
+
+def _reshaped(m: Any, shape: tuple) -> tuple:
+    """Strides of the reshape view of the stand-in m (NumPy's reshape rules)."""
+    return reshape_out(m, shape).strides
+
+
+@register(np.indices, tags=("factory",))
+def indices(dimensions: Any, dtype: Any = int, sparse: bool = False) -> Any:
+    """Dense: a fresh C (N, *dims) array; sparse: reshape views of fresh aranges."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    dt = np.dtype(dtype)
+    for d in dims:
+        np.arange(min(d, 3), dtype=dt)  # NumPy's errors for dtypes arange cannot fill
+    if sparse:
+        return tuple(_sparse_view(d, i, len(dims), dt) for i, d in enumerate(dims))
+    return fresh((len(dims),) + dims, dt)
+
+
+@register(np.ix_, tags=("view",))
+def ix_(*args: Any) -> tuple:
+    """Each sequence reshaped to (1, .., n, .., 1): a view of a fake input, else of a temporary."""
+    out = []
+    nd = len(args)
+    for k, a in enumerate(args):
+        real = not is_meta(a)
+        m = as_meta(a)
+        if m.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if real and m.size == 0:
+            m = m.astype(INTP)
+        if m.dtype == np.bool_:
+            if is_fake(m):
+                raise DataDependentError("np.ix_ of a boolean fake: nonzero depends on values")
+            m = np.nonzero(m)[0]
+            real = True
+        shape = (1,) * k + (m.size,) + (1,) * (nd - k - 1)
+        if real or not is_fake(m):
+            st = _reshaped(MetaArray(m.shape, m.strides, m.dtype), shape)
+            out.append(Out(shape, m.dtype, st, base_shape=tuple(m.shape)))
+        else:
+            out.append(reshape_out(m, shape))
+    return tuple(out)
+
+
+def tril_count(n: int, k: int, m: int) -> int:
+    """Number of true entries of np.tri(n, m, k): sum over rows i of clip(i + k + 1, 0, m)."""
+    n, m = max(n, 0), max(m, 0)
+    a = min(max(0, -k), n)              # first row with a positive count
+    c = min(max(a, m - k - 1), n)       # first row that is full
+    mid = (c - a) * (a + c - 1) // 2 + (c - a) * (k + 1)
+    return mid + (n - c) * m
+
+
+def _ints(*vals: Any) -> tuple:
+    return tuple(operator.index(v) for v in vals)
+
+
+@register(np.tril_indices, tags=("factory",))
+def tril_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
+    """Two fresh intp arrays, one entry per true element of tri(n, m, k)."""
+    n, k = _ints(n, k)
+    m = n if m is None else operator.index(m)
+    c = tril_count(n, k, m)
+    return fresh((c,), INTP), fresh((c,), INTP)
+
+
+@register(np.triu_indices, tags=("factory",))
+def triu_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
+    """Two fresh intp arrays, one entry per false element of tri(n, m, k - 1)."""
+    n, k = _ints(n, k)
+    m = n if m is None else operator.index(m)
+    c = max(n, 0) * max(m, 0) - tril_count(n, k - 1, m)
+    return fresh((c,), INTP), fresh((c,), INTP)
+
+
+def _two_d(arr: Any) -> Any:
+    m = as_meta(arr)
+    if m.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return m
+
+
+@register(np.tril_indices_from, tags=("factory",))
+def tril_indices_from(arr: Any, k: Any = 0) -> tuple:
+    m = _two_d(arr)
+    return tril_indices(m.shape[-2], k=k, m=m.shape[-1])
+
+
+@register(np.triu_indices_from, tags=("factory",))
+def triu_indices_from(arr: Any, k: Any = 0) -> tuple:
+    m = _two_d(arr)
+    return triu_indices(m.shape[-2], k=k, m=m.shape[-1])
+
+
+@register(np.diag_indices, tags=("factory",))
+def diag_indices(n: Any, ndim: Any = 2) -> tuple:
+    """(arange(n),) * ndim: one fresh array, repeated (here one fake per entry)."""
+    n = operator.index(n)
+    return tuple(fresh((max(n, 0),), INTP) for _ in range(operator.index(ndim)))
+
+
+@register(np.diag_indices_from, tags=("factory",))
+def diag_indices_from(arr: Any) -> tuple:
+    m = as_meta(arr)
+    if m.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if any(n != m.shape[0] for n in m.shape):
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(m.shape[0], m.ndim)
+
+
+@register(np.mask_indices, tags=("factory",))
+def mask_indices(n: Any, mask_func: Any, k: Any = 0) -> tuple:
+    """nonzero(mask_func(ones((n, n)), k) != 0): counts known for np.triu and np.tril only;
+    nonzero's results are views (stride 16) of one (count, 2) buffer."""
+    n, k = _ints(n, k)
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")  # from ones((n, n))
+    if mask_func is np.tril or mask_func is _orig(np.tril):
+        c = tril_count(n, k, n)
+    elif mask_func is np.triu or mask_func is _orig(np.triu):
+        c = max(n, 0) ** 2 - tril_count(n, k - 1, n)
+    else:
+        raise DataDependentError("np.mask_indices: nonzero of the mask function's result")
+    return tuple(Out((c,), INTP, (2 * INTP.itemsize,), offset=j * INTP.itemsize, base_shape=(c, 2))
+                 for j in range(2))
+
+
+# --- ravel_multi_index / unravel_index ------------------------------------------------------
+
+
+def _dims(dims: Any) -> tuple:
+    if isinstance(dims, (int, np.integer)):
+        dims = (dims,)
+    return tuple(operator.index(d) for d in dims)
+
+
+def _intp_castable(m: Any, what: str) -> None:
+    if not np.can_cast(m.dtype, INTP, "same_kind") or m.dtype.kind not in "biu":
+        raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('int64') according "
+                        "to the rule 'safe'" if what == "safe" else "only int indices permitted")
+
+
+@register(np.ravel_multi_index, tags=("copy",))
+def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: Any = "C") -> Out:
+    """An intp array of the broadcast shape, laid out in NpyIter's K order of the indices."""
+    d = _dims(dims)
+    idx = [as_meta(i) for i in multi_index]
+    if len(idx) != len(d):
+        raise ValueError(f"parameter multi_index must be a sequence of length {len(d)}")
+    for m in idx:
+        if not np.can_cast(m.dtype, INTP, "safe"):
+            raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('int64') "
+                            "according to the rule 'safe'")
+        if not is_fake(m) and m.size and d:
+            pass  # bounds of known values are value checks NumPy makes; left to NumPy below
+    known = [m for m in idx if not is_fake(m)]
+    if len(known) == len(idx):
+        r = np.ravel_multi_index(tuple(known), d, mode=mode, order=order)
+        return Out(np.shape(r), INTP, c_strides(np.shape(r), 8))
+    shape = broadcast_shapes(*[m.shape for m in idx])
+    if math.prod(d) > np.iinfo(np.intp).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.")
+    if any(n < 0 for n in d):
+        raise ValueError("dimensions must be non-negative")
+    st = iterator_out_strides(shape, INTP.itemsize,
+                              [(m.shape, m.strides, m.flags.f_contiguous) for m in idx])
+    return Out(shape, INTP, st)
+
+
+@register(np.unravel_index, tags=("copy",))
+def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple:
+    """One intp view per dimension of a fresh (*indices.shape, len(shape)) buffer whose
+    index axes follow the indices' K order and whose last axis is fastest."""
+    d = _dims(shape)
+    m = as_meta(indices)
+    if m.dtype.kind not in "biu" or not np.can_cast(m.dtype, INTP, "same_kind"):
+        raise TypeError("only int indices permitted")
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if not d:
+        raise UnsupportedOperationError(np.unravel_index, "an empty shape")
+    nd = len(d)
+    isz = INTP.itemsize
+    shp = tuple(m.shape)
+    if 0 in shp:  # an empty iteration keeps C order and plain products of the lengths
+        st, s = [0] * len(shp), isz * nd
+        for i in range(len(shp) - 1, -1, -1):
+            st[i] = s
+            s *= shp[i]
+        st = tuple(st)
+    else:
+        perm = iterator_order(shp, [(shp, tuple(m.strides))])
+        st = strides_in_order(shp, isz * nd, perm)
+    return tuple(Out(shp, INTP, st, offset=j * isz, base_shape=shp + (nd,)) for j in range(nd))
+
+
+# --- vander / windows --------------------------------------------------------------------
+
+
+@register(np.vander, tags=("copy",))
+def vander(x: Any, N: Any = None, increasing: bool = False) -> Out:
+    """A fresh C (len(x), N) array of x's dtype promoted with int."""
+    m = as_meta(x)
+    if m.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = m.shape[0] if N is None else operator.index(N)
+    dt = np.promote_types(m.dtype, int)
+    if dt.kind not in "biufcO":
+        raise UnsupportedOperationError(np.vander, f"{dt} arrays")
+    if n < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if n > 1:
+        np.multiply.accumulate(np.ones((1, 2), dt), axis=1)  # NumPy's error for the dtype
+    return fresh((m.shape[0], n), dt)
+
+
+def _orig(fn: Any) -> Any:
+    """The real function behind a namespace patch (modes/patching), so it runs for real here."""
+    return getattr(fn, "__wrapped__", fn) if type(fn).__name__ == "PatchedFunction" else fn
+
+
+def _window(fn: Any, M: Any, *rest: Any) -> Out:
+    fn = _orig(fn)
+    if isinstance(M, (int, np.integer)) and not isinstance(M, bool) and M > 16:
+        dt = fn(17, *rest).dtype
+        return fresh((int(M),), dt)
+    r = fn(M, *rest)
+    return fresh(r.shape, r.dtype)
+
+
+@register(np.bartlett, tags=("factory",))
+def bartlett(M: Any) -> Out:
+    return _window(np.bartlett, M)
+
+
+@register(np.blackman, tags=("factory",))
+def blackman(M: Any) -> Out:
+    return _window(np.blackman, M)
+
+
+@register(np.hamming, tags=("factory",))
+def hamming(M: Any) -> Out:
+    return _window(np.hamming, M)
+
+
+@register(np.hanning, tags=("factory",))
+def hanning(M: Any) -> Out:
+    return _window(np.hanning, M)
+
+
+@register(np.kaiser, tags=("factory",))
+def kaiser(M: Any, beta: Any) -> Out:
+    if is_fake(beta):
+        raise UnsupportedOperationError(np.kaiser, "a fake beta")
+    return _window(np.kaiser, M, beta)
+
+
+# --- from buffers, strings, iterators, files -------------------------------------------------
+
+
+@register(np.frombuffer, tags=("factory",))
+def frombuffer(buffer: Any, dtype: Any = float, count: Any = -1, offset: Any = 0, *,
+               like: Any = None) -> Out:
+    """A view of the buffer: its metadata from NumPy on the real buffer (no copy made)."""
+    if is_fake(buffer):
+        raise UnsupportedOperationError(np.frombuffer, "a fake buffer")
+    r = _orig(np.frombuffer)(buffer, dtype=dtype, count=count, offset=offset)
+    return Out(r.shape, r.dtype, r.strides, writeable=r.flags.writeable, base_shape=r.shape)
+
+
+@register(np.fromstring, tags=("factory",))
+def fromstring(string: Any, dtype: Any = float, count: Any = -1, *, sep: str, like: Any = None) -> Out:
+    """Parsed for real (the string is in memory): a fresh 1-d array of what was read."""
+    r = np.fromstring(string, dtype=dtype, count=count, sep=sep)
+    return fresh(r.shape, r.dtype)
+
+
+@register(np.fromiter, tags=("factory",))
+def fromiter(iter: Any, dtype: Any, count: Any = -1, *, like: Any = None) -> Out:
+    """Consumes the iterable as NumPy does; a fresh 1-d array of what it yielded."""
+    count = operator.index(count)
+    if count < 0 or count <= 4096:
+        r = _orig(np.fromiter)(iter, dtype=dtype, count=count)
+        return fresh(r.shape, r.dtype)
+    it = builtins_iter(iter)
+    head = _orig(np.fromiter)(itertools.islice(it, 16), dtype=dtype, count=16)
+    n = 16 + sum(1 for _ in itertools.islice(it, count - 16))
+    if n < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only {n} items.")
+    return fresh((count,) + head.shape[1:], head.dtype)
+
+
+def builtins_iter(x: Any) -> Any:
+    import builtins
+    return builtins.iter(x)
+
+
+@register(np.fromfile, tags=("factory",))
+def fromfile(file: Any, dtype: Any = float, count: Any = -1, sep: str = "", offset: Any = 0, *,
+             like: Any = None) -> Out:
+    """Binary files named by path: the length from the file's size; otherwise unsupported."""
+    dt = np.dtype(dtype)
+    if sep != "" or not isinstance(file, (str, bytes, os.PathLike)):
+        raise UnsupportedOperationError(np.fromfile, "text mode or an open file object")
+    if dt.itemsize == 0:
+        raise ValueError("The elements are 0-sized.")
+    size = os.path.getsize(file) - operator.index(offset)
+    avail = max(size, 0) // dt.itemsize
+    count = operator.index(count)
+    n = avail if count < 0 else count
+    if n > avail:
+        raise UnsupportedOperationError(np.fromfile, "a count beyond the end of the file")
+    return fresh((n,), dt)
+
+
+# --- polynomials ------------------------------------------------------------------------------
+
+
+def _meta(r: Any) -> MetaArray:
+    return MetaArray(r.shape, r.strides, r.dtype)
+
+
+def _u(ufunc: np.ufunc, *args: Any) -> MetaArray:
+    return _meta(ufunc_call(ufunc, *args))
+
+
+def _atleast_1d(x: Any) -> Any:
+    m = as_meta(x)
+    if m.ndim == 0:
+        return MetaArray((1,), (m.dtype.itemsize,), m.dtype)
+    return m
+
+
+def _c1(n: int, dt: np.dtype) -> MetaArray:
+    return MetaArray((n,), c_strides((n,), dt.itemsize), dt)
+
+
+def _no_poly1d(*xs: Any) -> None:
+    if any(isinstance(x, np.poly1d) for x in xs):
+        raise UnsupportedOperationError("numpy polynomial", "poly1d arguments")
+
+
+def _out(m: Any) -> Any:
+    """A chained result as a fresh output (or the input itself)."""
+    if isinstance(m, MetaArray):
+        return Out(m.shape, m.dtype, m.strides)
+    return m
+
+
+@register(np.poly, tags=("copy",))
+def poly(seq_of_zeros: Any) -> Any:
+    """convolve of (1, -zero) factors: a fresh C (n + 1,) array; complex roots decide by value."""
+    _no_poly1d(seq_of_zeros)
+    m = _atleast_1d(seq_of_zeros)
+    sh = m.shape
+    if len(sh) == 2 and sh[0] == sh[1] and sh[0] != 0:
+        raise DataDependentError("np.poly of a matrix: eigvals is real or complex by values")
+    if len(sh) != 1:
+        raise ValueError("input must be 1d or non-empty square 2d array.")
+    dt = m.dtype if m.dtype.kind == "O" else np.dtype(np.mintypecode(m.dtype.char))
+    if sh[0] == 0:
+        return 1.0
+    if dt.kind == "c":
+        raise DataDependentError("np.poly of complex roots is real when they come in conjugate pairs")
+    return fresh((sh[0] + 1,), dt)
+
+
+@register(np.polyval, tags=("copy",))
+def polyval(p: Any, x: Any) -> Any:
+    """y = zeros_like(x); y = y * x + pv for each coefficient (NumPy scalars, not weak)."""
+    _no_poly1d(p, x)
+    pm = as_meta(p)
+    xm = x if type(x) in _WEAK else as_meta(x)
+    if type(xm) in _WEAK:
+        xm = np.asarray(xm)
+    from .misc import k_copy
+    y: Any = k_copy(xm)
+    if pm.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    coef = MetaArray(pm.shape[1:], pm.strides[1:], pm.dtype)
+    seen = []
+    for _ in range(pm.shape[0]):
+        y = _u(np.add, _u(np.multiply, y, xm), coef)
+        key = (y.shape, y.strides, y.dtype)
+        if key in seen:
+            break
+        seen.append(key)
+    return Out(y.shape, y.dtype, y.strides)
+
+
+def _pad_front(m: Any, diff: int) -> MetaArray:
+    """concatenate((zeros(diff, m.dtype), m)) for 1-d m; the ValueError for other ranks."""
+    from .joining import concatenate
+    z = _c1(diff, m.dtype)
+    return _meta(concatenate((z, m)))
+
+
+def _poly_addsub(ufunc: np.ufunc, a1: Any, a2: Any) -> Any:
+    _no_poly1d(a1, a2)
+    a, b = _atleast_1d(a1), _atleast_1d(a2)
+    diff = b.shape[0] - a.shape[0]
+    if diff > 0:
+        a = _pad_front(a, diff)
+    elif diff < 0:
+        b = _pad_front(b, -diff)
+    return _out(_u(ufunc, a, b))
+
+
+@register(np.polyadd, tags=("copy",))
+def polyadd(a1: Any, a2: Any) -> Any:
+    return _poly_addsub(np.add, a1, a2)
+
+
+@register(np.polysub, tags=("copy",))
+def polysub(a1: Any, a2: Any) -> Any:
+    return _poly_addsub(np.subtract, a1, a2)
+
+
+@register(np.polymul, tags=("copy",))
+def polymul(a1: Any, a2: Any) -> Any:
+    """convolve(poly1d(a1), poly1d(a2)): poly1d trims leading zeros, by value."""
+    _no_poly1d(a1, a2)
+    for x in (a1, a2):
+        if _atleast_1d(x).ndim > 1:
+            raise ValueError("Polynomial must be 1d only.")
+    raise DataDependentError("np.polymul: poly1d trims the coefficients' leading zeros")
+
+
+@register(np.polyder, tags=("copy",))
+def polyder(p: Any, m: Any = 1) -> Any:
+    """p[:-1] * arange(n, 0, -1), m times; p itself for m == 0."""
+    _no_poly1d(p)
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of derivative must be positive (see polyint)")
+    cur = p0 = as_meta(p)
+    for _ in range(max(m, 1)):
+        if cur.ndim == 0:
+            raise TypeError("len() of unsized object")
+        n = cur.shape[0] - 1
+        head = MetaArray((max(n, 0),) + cur.shape[1:], cur.strides, cur.dtype)
+        cur = _u(np.multiply, head, _c1(max(n, 0), INTP))
+    return _out(p0 if m == 0 else cur)
+
+
+@register(np.polyint, tags=("copy",))
+def polyint(p: Any, m: Any = 1, k: Any = None) -> Any:
+    """concatenate((p / arange(len(p), 0, -1), [k[0]])), m times; p itself for m == 0."""
+    from .joining import concatenate
+    _no_poly1d(p)
+    m = int(m)
+    if m < 0:
+        raise ValueError("Order of integral must be positive (see polyder)")
+    if is_fake(k):
+        raise UnsupportedOperationError(np.polyint, "fake integration constants")
+    kk = np.zeros(m, float) if k is None else np.atleast_1d(k)
+    if len(kk) == 1 and m > 1:
+        kk = kk[0] * np.ones(m, float)
+    if len(kk) < m:
+        raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    cur = as_meta(p)
+    if m == 0:
+        return _out(cur)
+    for i in range(m):
+        if cur.ndim == 0:
+            raise TypeError("len() of unsized object")
+        q = _u(np.true_divide, cur, _c1(cur.shape[0], INTP))
+        kv = np.asarray([kk[i]])
+        cur = _meta(concatenate((q, kv)))
+    return _out(cur)
+
+
+@register(np.polydiv, tags=("data-dependent",))
+def polydiv(u: Any, v: Any) -> Any:
+    """The remainder's leading zeros are trimmed by value."""
+    _no_poly1d(u, v)
+    a, b = _atleast_1d(u), _atleast_1d(v)
+    _u(np.add, a, 0.0)
+    _u(np.add, b, 0.0)
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        n = 0 if a.shape[0] == 0 else 0
+        raise IndexError(f"index 0 is out of bounds for axis 0 with size {n}")
+    raise DataDependentError("np.polydiv: the remainder's length depends on its values")
+
+
+@register(np.roots, tags=("data-dependent",))
+def roots(p: Any) -> Any:
+    """The number of roots depends on leading and trailing zeros."""
+    m = _atleast_1d(p)
+    if m.ndim != 1:
+        raise ValueError("Input must be a rank-1 array.")
+    if m.size == 0:
+        return fresh((0,), F8)
+    raise DataDependentError("np.roots: the number of roots depends on the coefficients' values")
+
+
+@register(np.polyfit, tags=("copy",))
+def polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, w: Any = None,
+            cov: bool = False) -> Any:
+    """lstsq's coefficients divided by the column scales: (c.T / scale).T, a view of a temporary."""
+    order = int(deg) + 1
+    xm = _u(np.add, as_meta(x), 0.0)
+    ym = _u(np.add, as_meta(y), 0.0)
+    if deg < 0:
+        raise ValueError("expected deg >= 0")
+    if xm.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if xm.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if ym.ndim < 1 or ym.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if xm.shape[0] != ym.shape[0]:
+        raise TypeError("expected x and y to have same length")
+    if full or cov or w is not None:
+        raise UnsupportedOperationError(np.polyfit, "full, cov or weights")
+    dt = np.result_type(xm.dtype, ym.dtype)
+    if dt not in (np.dtype(np.float64), np.dtype(np.complex128)):
+        raise UnsupportedOperationError(np.polyfit, f"{dt} data")
+    shape = (order,) + tuple(ym.shape[1:])
+    return Out(shape, dt, c_strides(shape, dt.itemsize), base_shape=shape[::-1])
