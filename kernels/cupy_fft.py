@@ -377,6 +377,10 @@ def _fftn(a: Any, s: Any, axes: Any, norm: Any, value_type: str = "C2C") -> _A:
     out_size = _get_fftn_out_size(a.shape, s, axes_sorted[-1], value_type)
     _fft_type(a.dtype, value_type)
     exec_order = "C" if a.c else "F"
+    if exec_order == "F" and value_type != "C2C":
+        # reachable only through an order-K dtype conversion; CuPy's plan code assumes C
+        # for R2C/C2R (its out_dimensions are "only valid for C order") and cuFFT may refuse
+        raise UnsupportedOperationError("cupy.fft", "an F-order R2C/C2R N-d plan")
     last_axis, last_size = _plan_nd_checks(a.shape, value_type, axes_sorted, exec_order, out_size)
     shape = list(a.shape)
     if value_type != "C2C":

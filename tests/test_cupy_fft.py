@@ -162,10 +162,10 @@ def test_f_contiguous_r2c_uses_1d_path():
 
 
 def test_nd_astype_k_to_f_order():
-    """An int input whose order-K copy is F-contiguous makes an F-order R2C plan."""
+    """An int input whose order-K copy is F-contiguous would make an F-order R2C plan."""
     x = cuda((6, 4), np.int32).T[:, ::2]  # (4, 3), strides (4, 48): K copy is F
-    r = F.rfft2(x)
-    assert fresh(r, (4, 2), C16, "F")
+    with pytest.raises(ft.UnsupportedOperationError):  # cuFFT's F-order R2C plan: not modelled
+        F.rfft2(x)
 
 
 def test_s_and_n():
