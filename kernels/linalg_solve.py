@@ -374,8 +374,206 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
         res = Out((0,), rrt, (0,))
     else:  # n == 0: the rank is 0 == n, the residuals are kept
         rs = c_strides((k,), rrt.itemsize)
-        res = Out((nrhs,), rrt, rs, base_shape=(k,)) if nrhs == 0 else Out((k,), rrt, rs)
+        if nrhs == 0:  # resids[..., :0] of the (1,) gufunc output, copied if cast
+            res = Out((0,), rrt, (0,)) if rrt != _F8 else Out((0,), rrt, rs, base_shape=(1,))
+        else:
+            res = Out((k,), rrt, rs)
     xo = Out(xm.shape, rt, like_strides(xm.shape, xm.strides, rt.itemsize,
                                         xm.flags.c_contiguous, xm.flags.f_contiguous))
     p = min(m, n)
     return (xo, res, Out((), np.dtype(np.int32), ()), Out((p,), rrt, c_strides((p,), rrt.itemsize)))
+
+
+# --- compositions -------------------------------------------------------------------
+
+
+def _matmul(x: Any, y: Any) -> Meta:
+    from .ufuncs import ufunc_call
+    return meta(ufunc_call(np.matmul, x, y))
+
+
+@register(_L.matrix_power, tags=("copy",))
+def matrix_power(a: Any, n: Any) -> Any:
+    """empty_like for n == 0, the input itself for n == 1, else matmul by binary powering."""
+    m = as_meta(a)
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError(_L.matrix_power, f"{m.dtype} operands")
+    stacked_square(m)
+    try:
+        n = operator.index(n)
+    except TypeError as e:
+        raise TypeError("exponent must be an integer") from e
+    if n == 0:
+        return Out(m.shape, m.dtype, like_strides(m.shape, m.strides, m.dtype.itemsize,
+                                                   m.flags.c_contiguous, m.flags.f_contiguous))
+    if n < 0:
+        m = meta(inv(m))
+        n = abs(n)
+    if n == 1:
+        return a if m is as_meta(a) else out(m)
+    if n == 2:
+        return out(_matmul(m, m))
+    if n == 3:
+        return out(_matmul(_matmul(m, m), m))
+    z = result = None
+    while n > 0:
+        z = m if z is None else _matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else _matmul(result, z)
+    return out(result)
+
+
+@register(_L.tensorinv, tags=("copy",))
+def tensorinv(a: Any, ind: int = 2) -> Out:
+    """inv of a.reshape(prod, -1), reshaped: a view of inv's result."""
+    from .views import reshape_out
+    m = _arr(a, _L.tensorinv)
+    old = tuple(m.shape)
+    if ind > 0:
+        invshape = old[ind:] + old[:ind]
+        p = math.prod(old[ind:])
+    else:
+        raise ValueError("Invalid ind argument.")
+    flat = reshape_out(m, (p, -1))
+    ia = meta(inv(Meta(flat.shape, m.dtype, c_strides(flat.shape, m.dtype.itemsize))))
+    r = reshape_out(ia, invshape)
+    return Out(r.shape, r.dtype, r.strides, base_shape=ia.shape)
+
+
+@register(_L.tensorsolve, tags=("copy",))
+def tensorsolve(a: Any, b: Any, axes: Any = None) -> Out:
+    """solve of the reshaped operands; the 1-d result gets ``shape`` set in place."""
+    am, bm = _arr(a, _L.tensorsolve), _arr(b, _L.tensorsolve)
+    an = am.ndim
+    shape = list(am.shape)
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        shape = [shape[i] for i in allaxes]
+    k = an - bm.ndim
+    oldshape = tuple(shape[-k:]) if k else tuple(shape)
+    p = math.prod(oldshape)
+    if am.size != p ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement             "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    r = solve(Meta((p, p), am.dtype, c_strides((p, p), am.dtype.itemsize)),
+              Meta((bm.size,), bm.dtype, c_strides((bm.size,), bm.dtype.itemsize)))
+    if p == 0:
+        raise UnsupportedOperationError(_L.tensorsolve, "empty operands")
+    return Out(oldshape, r.dtype, c_strides(oldshape, r.dtype.itemsize))
+
+
+@register(_L.multi_dot, tags=("copy",))
+def multi_dot(arrays: Any, *, out: Any = None) -> Any:
+    """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
+    from .linalg import MetaArray, dot_meta
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    ms = [as_meta(x) for x in arrays]
+    if n == 2:
+        return dot_meta(ms[0], ms[1], out)
+    if out is not None:
+        raise UnsupportedOperationError(_L.multi_dot, "out= with more than two arrays")
+    nd0, nd1 = ms[0].ndim, ms[-1].ndim
+    if nd0 == 1:
+        ms[0] = MetaArray((1,) + tuple(ms[0].shape), (0,) + tuple(ms[0].strides), ms[0].dtype)
+    if nd1 == 1:
+        ms[-1] = MetaArray(tuple(ms[-1].shape) + (1,), tuple(ms[-1].strides) + (0,), ms[-1].dtype)
+    for x in ms:
+        if x.ndim != 2:
+            raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+
+    def d(x: Any, y: Any) -> Any:
+        r = dot_meta(x, y)
+        return MetaArray(r.shape, r.strides, r.dtype)
+
+    if n == 3:
+        A, B, C = ms
+        a0, a1b0 = A.shape
+        b1c0, c1 = C.shape
+        if a0 * b1c0 * (a1b0 + c1) < a1b0 * c1 * (a0 + b1c0):
+            res = d(d(A, B), C)
+        else:
+            res = d(A, d(B, C))
+    else:
+        p = [x.shape[0] for x in ms] + [ms[-1].shape[1]]
+        cost = [[0.0] * n for _ in range(n)]
+        split = [[0] * n for _ in range(n)]
+        for ln in range(1, n):
+            for i in range(n - ln):
+                j = i + ln
+                cost[i][j] = math.inf
+                for k in range(i, j):
+                    q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                    if q < cost[i][j]:
+                        cost[i][j] = q
+                        split[i][j] = k
+
+        def chain(i: int, j: int) -> Any:
+            if i == j:
+                return ms[i]
+            return d(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+        res = chain(0, n - 1)
+    dt = res.dtype
+    if nd0 == 1 and nd1 == 1:
+        return Out((), dt, ())
+    if nd0 == 1 or nd1 == 1:
+        return Out((res.size,), dt, (dt.itemsize,), base_shape=res.shape)
+    return Out(res.shape, dt, res.strides)
+
+
+# --- the array-API aliases that are not NumPy's own functions -----------------------
+
+
+@register(_L.matmul, tags=("copy",))
+def la_matmul(x1: Any, x2: Any, /) -> Any:
+    from .ufuncs import ufunc_call
+    return ufunc_call(np.matmul, x1, x2)
+
+
+@register(_L.outer, tags=("copy",))
+def la_outer(x1: Any, x2: Any, /) -> Any:
+    """1-d operands only, then np.outer."""
+    from .linalg import outer
+    a, b = as_meta(x1), as_meta(x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are "
+                         f"x1.ndim={a.ndim!r} and x2.ndim={b.ndim!r}.")
+    return outer(a, b)
+
+
+@register(_L.trace, tags=("reduction",))
+def la_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    from .linalg import trace
+    return trace(x, offset, -2, -1, dtype)
+
+
+@register(_L.tensordot, tags=("copy",))
+def la_tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    from .linalg import tensordot
+    return tensordot(x1, x2, axes)
+
+
+@register(_L.matrix_transpose, tags=("view",))
+def la_matrix_transpose(x: Any, /) -> Any:
+    from .views import matrix_transpose
+    return matrix_transpose(x)
+
+
+@register(_L.vecdot, tags=("copy",))
+def la_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    from .ufuncs import ufunc_call
+    if axis != -1:
+        raise UnsupportedOperationError(_L.vecdot, "axis other than -1")
+    return ufunc_call(np.vecdot, x1, x2)
+
+
+@register(_L.diagonal, tags=("view",))
+def la_diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    from .views import diagonal
+    return diagonal(x, offset, -2, -1)
