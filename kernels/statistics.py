@@ -798,3 +798,148 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Any:
     if xm.ndim == 0:
         return Out((), _INTP, ())
     return res
+
+
+# --- convolve, correlate, cross, interp -------------------------------------------------------
+
+_MODES = {"valid": 0, "same": 1, "full": 2}
+
+
+def _mode(mode: Any) -> int:
+    """PyArray_CorrelatemodeConverter."""
+    if isinstance(mode, str):
+        if mode not in _MODES:
+            raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+        return _MODES[mode]
+    try:
+        k = operator.index(mode)
+    except TypeError:
+        raise TypeError("convolve/correlate mode not understood") from None
+    if k not in (0, 1, 2):
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    return k
+
+
+def _correlate(a: Any, v: Any, mode: Any, name: str) -> Out:
+    """multiarray.correlate2: a fresh 1-d C array of the common type."""
+    for m, which in ((a, "first"), (v, "second")):
+        if m.ndim == 0:
+            raise ValueError("object of too small depth for desired array")
+        if m.ndim > 1:
+            raise ValueError("object too deep for desired array")
+    dt = np.result_type(a.dtype, v.dtype)
+    if dt.kind not in "biufc":
+        raise UnsupportedOperationError(name, f"dtype {dt}")
+    k = _mode(mode)
+    n1, n2 = a.shape[0], v.shape[0]
+    if n1 == 0:
+        raise ValueError("first array argument cannot be empty")
+    if n2 == 0:
+        raise ValueError("second array argument cannot be empty")
+    lo, hi = min(n1, n2), max(n1, n2)
+    n = (hi - lo + 1, hi, n1 + n2 - 1)[k]
+    return Out((n,), dt, (dt.itemsize,))
+
+
+@register(np.correlate, tags=("copy",))
+def correlate(a: Any, v: Any, mode: Any = "valid") -> Out:
+    """np.correlate."""
+    return _correlate(as_meta(a), as_meta(v), mode, "np.correlate")
+
+
+@register(np.convolve, tags=("copy",))
+def convolve(a: Any, v: Any, mode: Any = "full") -> Out:
+    """np.convolve: correlate of the (at least 1-d) longer input with the other reversed."""
+    a, v = as_meta(a), as_meta(v)
+    if a.ndim == 0:
+        a = Meta((1,), a.dtype, (a.dtype.itemsize,))
+    if v.ndim == 0:
+        v = Meta((1,), v.dtype, (v.dtype.itemsize,))
+    if a.ndim == 1 and a.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if v.ndim == 1 and v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    return _correlate(a, v, mode, "np.convolve")
+
+
+@register(np.cross, tags=("copy",))
+def cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1,
+          axis: Any = None) -> Out:
+    """np.cross: an empty C result (moveaxis(cp, -1, axisc), a view of it, for 3-vectors)."""
+    from .registry import uncached
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = as_meta(a), as_meta(b)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    axa = normalize_axis(axisa, a.ndim, "axisa")
+    axb = normalize_axis(axisb, b.ndim, "axisb")
+    na, nb = a.shape[axa], b.shape[axb]
+    if na not in (2, 3) or nb not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n"
+                         "(dimension must be 2 or 3)")
+    if na == 2 or nb == 2:
+        import warnings
+        uncached()
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=4)
+    sa = a.shape[:axa] + a.shape[axa + 1:]
+    sb = b.shape[:axb] + b.shape[axb + 1:]
+    shape = broadcast_shapes(sa, sb)
+    three = na == 3 or nb == 3
+    if three:
+        shape += (3,)
+        axc = normalize_axis(axisc, len(shape), "axisc")
+    dt = np.promote_types(a.dtype, b.dtype)
+    if dt.kind not in "biufc":
+        raise UnsupportedOperationError("np.cross", f"dtype {dt}")
+    if dt == _BOOL:  # cp -= ... : NumPy's boolean subtract error
+        ufunc_call(np.subtract, _c((), dt), _c((), dt))
+    st = c_strides(shape, dt.itemsize)
+    if not three:
+        return Out(shape, dt, st)
+    order = list(range(len(shape) - 1))
+    order.insert(axc, len(shape) - 1)
+    return Out(tuple(shape[i] for i in order), dt, tuple(st[i] for i in order),
+               base_shape=shape)
+
+
+@register(np.interp, tags=("copy",))
+def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
+           period: Any = None) -> Out:
+    """np.interp: a fresh C f8 (c16 for complex fp) array of x's shape (a scalar for 0-d x)."""
+    xm, xpm, fpm = as_meta(x), as_meta(xp), as_meta(fp)
+    cplx = fpm.dtype.kind == "c"
+    dt = np.dtype(np.complex128 if cplx else np.float64)
+    if period is not None:
+        if hasattr(period, "storage_offset"):
+            raise DataDependentError("np.interp: a fake period")
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        left = right = None
+        for m in (xm, xpm):
+            if m.dtype.kind not in "biufc":
+                raise UnsupportedOperationError("np.interp", f"dtype {m.dtype}")
+        if xpm.ndim != 1 or fpm.ndim != 1:
+            raise ValueError("Data points must be 1D sequences")
+        if xpm.shape[0] != fpm.shape[0]:
+            raise ValueError("fp and xp are not of the same length")
+        n = xpm.shape[0] + 2
+        xm, xpm, fpm = _c(xm.shape, _F8), _c((n,), _F8), _c((n,), dt)
+    for m, to in ((fpm, dt), (xpm, _F8), (xm, _F8)):
+        if m is not xm and m.ndim == 0:
+            raise ValueError("object of too small depth for desired array")
+        if m is not xm and m.ndim > 1:
+            raise ValueError("object too deep for desired array")
+        if not np.can_cast(m.dtype, to, "safe"):
+            raise TypeError(f"Cannot cast array data from {m.dtype!r} to {to!r} according "
+                            "to the rule 'safe'")
+    if xpm.shape[0] == 0 and xm.size != 0:
+        raise ValueError("array of sample points is empty")
+    if fpm.shape[0] != xpm.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    for v in (left, right):
+        if v is not None and not cplx and isinstance(v, complex):
+            raise TypeError("must be real number, not complex")
+    return Out(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
