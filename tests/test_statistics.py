@@ -268,3 +268,41 @@ BAD_HIST = [lambda x: np.histogram(x, 0), lambda x: np.histogram(x, 2.5),
 @pytest.mark.parametrize("fn", BAD_HIST)
 def test_histogram_bad(fn):
     check(fn, np.ones(6, np.int64))
+
+
+# --- convolve, correlate, cross, interp --------------------------------------------------------
+
+VEC_SHAPES = [(), (0,), (5,), (3,), (2,), (4, 3), (3, 2, 3)]
+VECS = [np.convolve, lambda a: np.convolve(a, np.ones(2), "same"),
+        lambda a: np.correlate(a, np.ones(7, np.int8), "valid"),
+        lambda a: np.correlate(np.ones(2), a, 2), lambda a: np.cross(a, a),
+        lambda a: np.cross(a, np.ones(3), axisa=0),
+        lambda a: np.cross(a, np.ones((3, 1)), axisb=0, axisc=0),
+        lambda a: np.cross(a, np.ones(2), axis=-1),
+        lambda a: np.interp(a, [1, 2], [3, 4]),
+        lambda a: np.interp(a, [1, 2], [3j, 4], period=2),
+        lambda a: np.interp(np.ones(2), a, a)]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("a", cases(shapes=VEC_SHAPES))
+def test_vector_functions_layouts(a):
+    for fn in VECS:
+        check(fn, a)
+
+
+BAD_VEC = [lambda x: np.convolve(x, x, "x"), lambda x: np.convolve(x, x, 3),
+           lambda x: np.convolve(x[:0], x), lambda x: np.correlate(x, x[:0]),
+           lambda x: np.correlate(x.reshape(1, 3), x), lambda x: np.cross(x, x[:2, None]),
+           lambda x: np.cross(x, x, axisa=2), lambda x: np.cross(x, x, axisc=-2),
+           lambda x: np.cross(x.astype(bool), x.astype(bool)),
+           lambda x: np.interp(x, [1, 2], [3]), lambda x: np.interp(x, [], []),
+           lambda x: np.interp(x, 1, 2), lambda x: np.interp(x + 1j, [1, 2], [3, 4]),
+           lambda x: np.interp(x, [1, 2], [3, 4], period=0),
+           lambda x: np.interp(x, [1, 2], [3, 4], left=1j)]
+
+
+@pytest.mark.parametrize("fn", BAD_VEC)
+def test_vector_functions_bad(fn):
+    check(fn, np.ones(3))
