@@ -14,7 +14,9 @@ are fresh C-contiguous arrays on the current device unless said otherwise. Facts
 - ``unravel_index`` and ``ravel_multi_index(mode='raise')`` test values on the host;
 - window functions are float64 ``(M,)`` (``(0,)`` for M <= 0);
 - ``fromfunction``, ``frombuffer``, ``fromfile``... are ``asarray(numpy.X(...))``:
-  fromfunction calls the function on NumPy index arrays (here: CPU fakes);
+  fromfunction calls the function on NumPy index arrays (here: CPU fakes); the host step
+  of frombuffer/fromstring/fromiter is the project's NumPy kernel when there is one;
+  loadtxt/genfromtxt parse text (DataDependentError);
 - ``load`` is ``cupy.array(numpy.load(...))`` (.npz members on access); ``save``/``savez``/
   ``savetxt`` need the data and raise UnsupportedOperationError as ``np.save`` of a fake does.
 """
@@ -30,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import c_strides
+from .layout import c_strides, contiguity
 from .operands import is_fake
 from .registry import REGISTRY, Out, register
 from . import cupy_rules as _cr
@@ -363,18 +365,41 @@ def cp_fromfunction(*args, **kwargs):
     return _cr.cp_asarray(_np_fromfunction(*args, **kwargs))
 
 
-def cp_frombuffer(*args, **kwargs):
-    """``asarray(numpy.frombuffer(...))``: NumPy views the real buffer (no copy, no data read)."""
+def _np(name: str) -> Any:
+    f = getattr(np, name)
+    return getattr(f, "__wrapped__", f)
+
+
+def _host_to_device(h: Any) -> Any:
+    """``cupy.asarray`` of a host result (an Out or a fake): F when F- and not C-contiguous."""
+    if is_fake(h):
+        return _cr.cp_asarray(h)
+    c, f = contiguity(h.shape, h.strides, h.dtype.itemsize)
+    return fresh(tuple(h.shape), check_dtype(h.dtype), "F" if f and not c else "C")
+
+
+def _via_numpy(name: str, fallback: Any):
+    """``cupy.NAME = asarray(numpy.NAME(...))``: the project's NumPy kernel for the host step
+    when there is one (kernels/index_tricks.py), else ``fallback``."""
+    def kernel(*args, **kwargs):
+        k = REGISTRY.get(_np(name))
+        if k is None or "cupy" in k.tags:
+            return fallback(*args, **kwargs)
+        return _host_to_device(k.fn(*args, **kwargs))
+    kernel.__name__ = f"cupy_{name}"
+    return kernel
+
+
+def _frombuffer(*args, **kwargs):
+    """NumPy views the real buffer (no copy, no data read)."""
     return _cr.cp_asarray(_np("frombuffer")(*args, **kwargs))
 
 
 def _np_fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
     if like is not None:
         raise UnsupportedOperationError("cupy.fromfile", "like=")
-    if sep != "":
-        raise DataDependentError("cupy.fromfile with sep= parses the file's text")
-    if not isinstance(file, (str, bytes, os.PathLike)):
-        raise UnsupportedOperationError("cupy.fromfile", "an open file object")
+    if sep != "" or not isinstance(file, (str, bytes, os.PathLike)):
+        raise UnsupportedOperationError("cupy.fromfile", "text mode or an open file object")
     dt = np.dtype(dtype)
     if dt.hasobject or dt.itemsize == 0:
         raise UnsupportedOperationError("cupy.fromfile", f"dtype {dt}")
@@ -383,7 +408,7 @@ def _np_fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
         raise OSError(22, "Invalid argument")
     avail = max(0, size - operator.index(offset)) // dt.itemsize
     count = operator.index(count)
-    return dt, (avail if count < 0 else min(count, avail))
+    return dt, (avail if count < 0 else min(count, avail))  # NumPy 2.4 reads what is there
 
 
 def cp_fromfile(*args, **kwargs):
@@ -392,14 +417,8 @@ def cp_fromfile(*args, **kwargs):
     return fresh((n,), check_dtype(dt))
 
 
-def _np(name: str) -> Any:
-    f = getattr(np, name)
-    return getattr(f, "__wrapped__", f)
-
-
-def cp_fromstring(*args, **kwargs):
-    """``numpy.fromstring`` with a separator parses text (its length needs the data);
-    without one NumPy raises at once (the binary mode is removed)."""
+def _fromstring(*args, **kwargs):
+    """With a separator NumPy parses text; without one it raises at once (binary mode removed)."""
     if kwargs.get("sep") is None or kwargs.get("sep") == "":
         return _cr.cp_asarray(_np("fromstring")(*args, **kwargs))
     raise DataDependentError("cupy.fromstring parses the string's text")
@@ -474,9 +493,10 @@ def _register() -> None:
         "bartlett": (_window("bartlett"), "factory"), "blackman": (_window("blackman"), "factory"),
         "hamming": (_window("hamming"), "factory"), "hanning": (_window("hanning"), "factory"),
         "kaiser": (cp_kaiser, "factory"), "fromfunction": (cp_fromfunction, "factory"),
-        "frombuffer": (cp_frombuffer, "factory"), "fromfile": (cp_fromfile, "factory"),
-        "fromstring": (cp_fromstring, "data-dependent"),
-        "fromiter": (_parses("fromiter"), "data-dependent"),
+        "frombuffer": (_via_numpy("frombuffer", _frombuffer), "factory"),
+        "fromfile": (cp_fromfile, "factory"),
+        "fromstring": (_via_numpy("fromstring", _fromstring), "factory"),
+        "fromiter": (_via_numpy("fromiter", _parses("fromiter")), "factory"),
         "loadtxt": (_parses("loadtxt"), "data-dependent"),
         "genfromtxt": (_parses("genfromtxt"), "data-dependent"),
         "load": (cp_load, "factory"),

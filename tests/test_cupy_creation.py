@@ -260,15 +260,23 @@ def test_frombuffer_fromfile(mode, tmp_path):
     assert fresh(cupy.fromfile(p, dtype=np.int8, count=7), (7,), np.int8)
     assert fresh(cupy.fromfile(p, count=50), (12,), F8)  # NumPy reads what there is
     assert fresh(cupy.fromfile(p, offset=200), (0,), F8)
-    with pytest.raises(ft.DataDependentError):
-        cupy.fromfile(p, sep=" ")
+    with pytest.raises(ft.UnsupportedOperationError):
+        cupy.fromfile(p, sep=" ")       # text mode, as the NumPy kernel
+    with pytest.raises(ft.UnsupportedOperationError):
+        with open(p, "rb") as fh:
+            cupy.fromfile(fh)
     with pytest.raises(FileNotFoundError):
         cupy.fromfile(tmp_path / "missing.bin")
 
 
-def test_text_parsers_need_data(mode):
-    for f in (lambda: cupy.fromstring("1 2", sep=" "), lambda: cupy.fromiter(range(3), float),
-              lambda: cupy.loadtxt(io.StringIO("1 2")), lambda: cupy.genfromtxt(io.StringIO("1"))):
+def test_text_and_iterables(mode):
+    """fromstring / fromiter: the project's NumPy kernel reads the host data, then asarray."""
+    assert fresh(cupy.fromstring("1 2 3", sep=" "), (3,), F8)
+    assert fresh(cupy.fromiter(range(4), np.int16), (4,), np.int16)
+    assert fresh(cupy.fromiter(iter([1.0, 2.0]), float, count=2), (2,), F8)
+    with pytest.raises(ValueError):
+        cupy.fromiter(range(2), float, count=5)  # iterator too short
+    for f in (lambda: cupy.loadtxt(io.StringIO("1 2")), lambda: cupy.genfromtxt(io.StringIO("1"))):
         with pytest.raises(ft.DataDependentError):
             f()
     with pytest.raises(ValueError):

@@ -52,6 +52,8 @@ FACTORIES = [
     lambda: cupy.frombuffer(b"\0" * 16, dtype=cupy.float32, count=2, offset=4),
     lambda: cupy.frombuffer(b"\0" * 5, dtype=cupy.float32),
     lambda: cupy.fromstring(b"\0" * 8, sep=""),
+    lambda: cupy.fromstring("1 2 3", sep=" "), lambda: cupy.fromiter(range(4), cupy.int16),
+    lambda: cupy.fromiter(range(2), float, count=5),
     lambda: cupy.ix_([1, 2], [3, 4, 5]), lambda: cupy.ix_([]),
 ]
 
