@@ -943,3 +943,57 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         if v is not None and not cplx and isinstance(v, complex):
             raise TypeError("must be real number, not complex")
     return Out(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+
+
+# --- average -------------------------------------------------------------------------------------
+
+def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
+    """_weights_are_valid: weights as is, or transposed and reshaped to broadcast against a."""
+    if w.shape == m.shape:
+        return w
+    if axes is None:
+        raise TypeError("Axis must be specified when shapes of a and weights differ.")
+    if w.shape != tuple(m.shape[ax] for ax in axes):
+        raise ValueError("Shape of weights must be consistent with "
+                         "shape of a along specified axis.")
+    perm = [int(i) for i in np.argsort(axes)]
+    t = Meta(tuple(w.shape[i] for i in perm), w.dtype, tuple(w.strides[i] for i in perm))
+    return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
+
+
+@register(np.average, tags=("reduction",))
+def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
+            keepdims: Any = _NoValue) -> Any:
+    """np.average: mean, or sum(a * w) / sum(w) in the promoted dtype; scl copied when
+    ``returned`` and its shape differs (the weight-sum test for zero reads values)."""
+    from .reductions import sum_
+    m = as_meta(a)
+    axes = None if axis is None else normalize_axes(axis, m.ndim, "axis")
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError("np.average", f"dtype {m.dtype}")
+    if weights is None:
+        avg = _mean(m, axes, None, None, keepdims, _NoValue)
+        if avg.size == 0:
+            raise ZeroDivisionError("division by zero")
+        scl = _c((), avg.dtype)
+    else:
+        w = _weights_meta(as_meta(weights), m, axes)
+        if w.dtype.kind not in "biufc":
+            raise UnsupportedOperationError("np.average", f"weights of dtype {w.dtype}")
+        if m.dtype.kind in "bui":
+            rdt = np.result_type(m.dtype, w.dtype, "f8")
+        else:
+            rdt = np.result_type(m.dtype, w.dtype)
+        scl = _m(sum_(w, axes, rdt, None, keepdims))
+        cnt = 1
+        for ax in (range(w.ndim) if axes is None else axes):
+            cnt *= w.shape[ax]
+        if cnt == 0 and scl.size:  # an empty sum is 0 whatever the values
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        prod = _u(np.multiply, m, w, dtype=rdt)
+        avg = _u(np.true_divide, _m(sum_(prod, axes, None, None, keepdims)), scl)
+    if returned:
+        if scl.shape != avg.shape:
+            scl = _c(avg.shape, scl.dtype)
+        return _final(avg), _final(scl)
+    return _final(avg)
