@@ -997,3 +997,22 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
             scl = _c(avg.shape, scl.dtype)
         return _final(avg), _final(scl)
     return _final(avg)
+
+
+@register(np.unwrap, tags=("copy",))
+def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.pi) -> Out:
+    """np.unwrap: ``np.array(p, copy=True, dtype=result_type(diff(p), period))``, K order,
+    with the corrected slice assigned into it."""
+    m = as_meta(p)
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError("np.unwrap", f"dtype {m.dtype}")
+    if m.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = normalize_axis(axis, m.ndim)
+    dd = _diff(m, 1, ax)
+    if hasattr(period, "storage_offset"):
+        raise DataDependentError("np.unwrap: a fake period")
+    dt = np.result_type(dd.dtype, period)
+    ufunc_call(np.remainder, dd, period)  # complex input: NumPy's TypeError
+    return Out(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
+                                         m.flags.c_contiguous, m.flags.f_contiguous))

@@ -306,3 +306,39 @@ BAD_VEC = [lambda x: np.convolve(x, x, "x"), lambda x: np.convolve(x, x, 3),
 @pytest.mark.parametrize("fn", BAD_VEC)
 def test_vector_functions_bad(fn):
     check(fn, np.ones(3))
+
+
+# --- average, unwrap ---------------------------------------------------------------------------
+
+def _w(a, axes):
+    return np.ones(tuple(a.shape[i] for i in axes) if a.ndim else 1, np.int8)
+
+
+AVG = [np.average, lambda a: np.average(a, axis=0, returned=True),
+       lambda a: np.average(a, axis=(0, -1), keepdims=True, returned=True),
+       lambda a: np.average(a, weights=a, returned=True),
+       lambda a: np.average(a, axis=0, weights=_w(a, (0,)).astype(np.float32), returned=True),
+       lambda a: np.average(a, axis=(-1, 0), weights=_w(a, (-1, 0)).T[::-1], returned=True,
+                            keepdims=True),
+       np.unwrap, lambda a: np.unwrap(a, axis=0, period=4),
+       lambda a: np.unwrap(a, period=np.float32(1))]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("a", ALL)
+def test_average_unwrap_layouts(a):
+    for fn in AVG:
+        check(fn, a)
+
+
+BAD_AVG = [lambda x: np.average(x, axis=3), lambda x: np.average(x, weights=np.ones(3)),
+           lambda x: np.average(x, axis=1, weights=np.ones(2)),
+           lambda x: np.average(x[:, :0], axis=1, weights=np.ones(0)),
+           lambda x: np.average(x[:0], axis=1),
+           lambda x: np.unwrap(x, axis=2), lambda x: np.unwrap(x + 1j)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("fn", BAD_AVG)
+def test_average_unwrap_bad(fn):
+    check(fn, np.ones((2, 3)))
