@@ -577,3 +577,37 @@ def la_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
 def la_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     from .views import diagonal
     return diagonal(x, offset, -2, -1)
+
+
+# --- norms (only the full reductions to a scalar) -------------------------------------
+
+
+def _norm_dtype(x: Any, name: Any) -> np.dtype:
+    """The real dtype of the norm: ints and bool are cast to float64 first."""
+    m = as_meta(x)
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError(name, f"{m.dtype} operands")
+    dt = m.dtype if m.dtype.kind in "fc" else _F8
+    return np.empty(0, dt).real.dtype.newbyteorder("=")
+
+
+@register(_L.norm, tags=("reduction",))
+def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
+    """axis=None with the Frobenius / 2-norm of everything: a scalar; other forms unsupported."""
+    dt = _norm_dtype(x, _L.norm)
+    nd = as_meta(x).ndim
+    if axis is None and not keepdims and (
+            ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
+            or (not isinstance(ord, str) and ord == 2 and nd == 1)):
+        return Out((), dt, ())
+    raise UnsupportedOperationError(_L.norm, "ord=, axis= and keepdims= other than a full "
+                                    "Frobenius norm")
+
+
+@register(_L.vector_norm, tags=("reduction",))
+def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+    """axis=None, keepdims=False and ord=2 only: a scalar."""
+    dt = _norm_dtype(x, _L.vector_norm)
+    if axis is None and not keepdims and not isinstance(ord, str) and ord == 2:
+        return Out((), dt, ())
+    raise UnsupportedOperationError(_L.vector_norm, "axis=, keepdims= or ord other than 2")

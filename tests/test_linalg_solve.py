@@ -225,3 +225,19 @@ def test_namedtuple_results_are_fakes():
     assert ft.is_fake(L.svd(f).U) and s.shape == (3,)
     again = L.slogdet(f)  # from the kernel cache
     assert type(again).__name__ == "SlogdetResult" and ft.is_fake(again.sign)
+
+
+def test_full_norms():
+    for shape in [(3,), (2, 3), (2, 3, 4), (), (0,), (0, 3)]:
+        for dt in (np.float64, np.float32, np.float16, np.int8, np.bool_, np.complex64,
+                   np.longdouble, np.dtype(">f4")):
+            for kind in ("c", "f", "t", "rev"):
+                a = lay(np.ones(shape, dt), kind)
+                check(L.norm, a)
+                check(L.vector_norm, a)
+                if a.ndim == 2:
+                    check(L.norm, a, "fro")
+                if a.ndim == 1:
+                    check(L.norm, a, 2)
+    with pytest.raises(ft.UnsupportedOperationError):
+        L.norm(ft.to_fake(np.ones((2, 3))), axis=0)
