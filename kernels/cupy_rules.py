@@ -484,27 +484,29 @@ def cp_full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
 
 
 def cp_arange(start, stop=None, step=1, dtype=None):
+    """cupy/_creation/ranges.py arange: float if any bound is a float, else int; up to two
+    booleans (``cupy.array``); otherwise ``empty((size,))`` filled by _arange_ufunc."""
     if any(is_fake(v) for v in (start, stop, step)):
         from .._errors import DataDependentError
         raise DataDependentError("cupy.arange with a fake array bound needs its value")
     if dtype is None:
-        if any(type(v) is float for v in (start, stop, step)):
-            dtype = float
-        else:
-            dtype = np.result_type(start, stop if stop is not None else 0, step)
-    dt = check_dtype(dtype)
+        dtype = float if any(np.dtype(type(v)).kind == "f" for v in (start, stop, step)) else int
     if stop is None:
         start, stop = 0, start
-    if dt.kind == "c":
-        raise TypeError("arange() does not support complex dtype")
-    if step == 0:
-        raise ValueError("step must not be zero")
-    n = max(int(math.ceil((stop - start) / step)), 0)
-    if dt.kind == "b":
-        if n == 1:
-            return fresh((1,), dt)
-        raise TypeError("cupy.arange() for bool is only supported for one element")
-    return fresh((n,), dt)
+    if step is None:
+        step = 1
+    size = int(np.ceil((stop - start) / step))
+    dt = np.dtype(dtype)
+    if size <= 0:
+        return fresh((0,), check_dtype(dt))
+    if dt.type is np.bool_:
+        if size > 2:
+            raise TypeError("arange() is only supported for booleans when the result has at "
+                            "most length 2.")
+        return fresh((size,), dt)
+    dt = check_dtype(dt)
+    dt.type(start), dt.type(step)  # _arange_ufunc(typ(start), typ(step), ...): its errors
+    return fresh((size,), dt)
 
 
 def cp_linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
