@@ -1013,6 +1013,12 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     if hasattr(period, "storage_offset"):
         raise DataDependentError("np.unwrap: a fake period")
     dt = np.result_type(dd.dtype, period)
-    ufunc_call(np.remainder, dd, period)  # complex input: NumPy's TypeError
+    if np.issubdtype(dt, np.integer):
+        high = divmod(period, 2)[0]
+    else:
+        high = period / 2
+    low = -high
+    shifted = _u(np.subtract, dd, low)  # the ufunc steps' errors (Python int range, complex)
+    _u(np.add, _u(np.remainder, shifted, period), low)
     return Out(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
