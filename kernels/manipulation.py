@@ -111,11 +111,9 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> An
     if mode in ("maximum", "minimum", "mean", "median"):
         _pairs(kwargs.get("stat_length"), len(shape), as_index=True)
     elif mode == "linear_ramp":
-        _pairs(kwargs.get("end_values", 0), len(shape))
-        if a.dtype.kind == "b":
-            raise UnsupportedOperationError(np.pad, "linear_ramp on bool arrays")
-    elif mode in ("reflect", "symmetric") and kwargs.get("reflect_type", "even") not in ("even", "odd"):
-        raise UnsupportedOperationError(np.pad, "an unknown reflect_type")
+        for pair in _pairs(kwargs.get("end_values", 0), len(shape)):
+            if not all(isinstance(v, (int, float, complex, np.number)) for v in pair):
+                raise UnsupportedOperationError(np.pad, "non-numeric end_values")
     return out
 
 
@@ -241,6 +239,9 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Out:
     if numnew and (pos.min() < -total or pos.max() >= total):
         bad = int(pos.max()) if pos.max() >= total else int(pos.min())
         raise IndexError(f"index {bad} is out of bounds for axis 0 with size {total}")
+    if total - len({int(p) % total for p in pos}) != n and n != 1:  # colliding positions
+        raise ValueError("NumPy boolean array indexing assignment cannot assign input "
+                         "values to the output values where the mask is true")
     shape[ax] = numnew
     assign_to_view(tuple(shape), a.dtype, values)
     shape[ax] = total
@@ -395,27 +396,36 @@ def _writeable(a: Any, name: str) -> None:
 
 @register(np.put_along_axis, tags=("inplace",))
 def put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
-    """Checks of ``arr[fancy index] = values``; nothing is returned."""
-    ind = as_meta(indices)
-    if ind.dtype.kind not in "iu":
-        raise IndexError("`indices` must be an integer array")
+    """Checks of ``arr[fancy index] = values`` (into a flat copy when axis is None)."""
+    if not is_meta(indices):
+        raise AttributeError(f"'{type(indices).__name__}' object has no attribute 'ndim'")
     if axis is None:
-        if ind.ndim != 1:
+        if indices.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
-        shape = ind.shape
+        ashape, ax, target = (arr.size,), 0, arr
+        if not arr.flags.c_contiguous:  # np.array(arr.flat) is then a read-only copy
+            raise ValueError("assignment destination is read-only")
     else:
         ax = normalize_axis(axis, arr.ndim)
-        if arr.ndim != ind.ndim:
-            raise ValueError("`indices` and `arr` must have the same number of dimensions")
-        ash = list(arr.shape)
-        ash[ax] = 1
-        try:
-            shape = broadcast_shapes(tuple(ash), ind.shape)
-        except ValueError:
-            raise IndexError("shape mismatch: indexing arrays could not be broadcast together") from None
-        if 0 in arr.shape and not 0 in ind.shape:
-            raise UnsupportedOperationError(np.put_along_axis, "indexing an empty axis")
-    _writeable(arr, "put_along_axis")
+        ashape, target = tuple(arr.shape), arr
+    if indices.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if len(ashape) != indices.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    _writeable(target, "put_along_axis")
+    rest = tuple(1 if i == ax else n for i, n in enumerate(ashape))
+    try:
+        shape = broadcast_shapes(rest, tuple(indices.shape))
+    except ValueError:
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast together") from None
+    n = ashape[ax]
+    if math.prod(shape):
+        if is_fake(indices):
+            if n == 0:
+                raise IndexError(f"index 0 is out of bounds for axis {ax} with size 0")
+        elif indices.size and (indices.min() < -n or indices.max() >= n):
+            bad = int(indices.max()) if indices.max() >= n else int(indices.min())
+            raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
     assign_to_view(shape, arr.dtype, values)
     return None
 
@@ -552,6 +562,8 @@ def packbits(a: Any, /, axis: Any = None, bitorder: str = "big") -> Out:
     dt = np.dtype(np.uint8)
     if axis is None:
         return fresh((-(-m.size // 8),), dt)
+    if m.ndim == 0:  # PyArray_CheckAxis makes a 0-d input 1-d
+        m = MetaArray((1,), (m.dtype.itemsize,), m.dtype)
     ax = normalize_axis(axis, m.ndim)
     shape = list(m.shape)
     shape[ax] = -(-shape[ax] // 8)
@@ -565,7 +577,9 @@ def unpackbits(a: Any, /, axis: Any = None, count: Any = None, bitorder: str = "
     if m.dtype != np.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
     _bitorder(bitorder)
-    if axis is None:
+    if axis is None or m.ndim == 0:
+        if axis is not None:
+            normalize_axis(axis, 1)
         shape, ax, order = [m.size], 0, "C"
     else:
         ax = normalize_axis(axis, m.ndim)
@@ -592,7 +606,20 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
         raise TypeError(f"Input should be a NumPy array. It is a {type(x)} instead.")
     if device is not None and device != "cpu":
         raise ValueError(f'Device not understood. Only "cpu" is allowed, but received: {device}')
+    _parsed_cast(x, dtype)
     return ndarray_astype(x, dtype, copy=copy)
+
+
+def _parsed_cast(m: Any, dtype: Any) -> None:
+    """Casting strings or objects to numbers parses values: whether it fails depends on them."""
+    if dtype is None:
+        return
+    dt = np.dtype(dtype)
+    np.empty(0, m.dtype).astype(dt)  # NumPy's TypeError for casts that never work
+    if not m.size:
+        return
+    if m.dtype.kind in "USO" and dt.kind not in "USOV" and dt != m.dtype:
+        raise DataDependentError(f"casting {m.dtype} to {dt} succeeds or not by the values")
 
 
 _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
@@ -604,6 +631,8 @@ _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGU
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Any:
     """np.array(a, dtype, order, copy=None), copied again when a flag is still missing."""
     from .creation import _array_impl
+    if is_meta(a):
+        _parsed_cast(a, dtype)
     if not requirements:
         return _array_impl(a, dtype, None, "K")
     reqs = {_FLAGS[r.upper()] for r in requirements}
