@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from .layout import c_strides, f_strides, like_strides
-from .operands import as_meta, is_meta
+from .._errors import DataDependentError
+from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
 
@@ -182,14 +183,33 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     nd = len(bshape) + 1
     ax = normalize_axis(axis, nd)
     shape = bshape[:ax] + (num,) + bshape[ax:]
-    # the result is computed along axis 0 and moved: a transposed view of a C buffer
+    # the result is computed along axis 0 and moved: a transposed view of a C buffer. With
+    # scalar bounds and a step (div > 0) it is scaled in place: a view of its arange, unless
+    # astype(dtype) copies.
     buf = (num,) + bshape
     bst = c_strides(buf, dt.itemsize)
     st = bst[1:ax + 1] + (bst[0],) + bst[ax + 1:]
-    out = Out(shape, dt, st) if ax == 0 or 0 in shape else Out(shape, dt, st, base_shape=buf)
+    div = num - 1 if endpoint else num
+    in_place = not bshape and div > 0 and dt == base_dt
+    out = Out(shape, dt, st) if (ax == 0 or 0 in shape) and not in_place \
+        else Out(shape, dt, st, base_shape=buf)
     if retstep:
-        return out, Out((), np.dtype(float), ()) if not bshape else Out(bshape, base_dt, c_strides(bshape, base_dt.itemsize))
+        return out, _linspace_step(start, stop, div, bshape, base_dt)
     return out
+
+
+def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:
+    """linspace's step: NumPy's own scalar for scalar bounds given as numbers; a fresh array
+    (``delta / div``) for array bounds; NaN when there is no step."""
+    if div <= 0:
+        return math.nan
+    if bshape:
+        return Out(bshape, dt, c_strides(bshape, dt.itemsize))
+    if is_fake(start) or is_fake(stop):
+        raise DataDependentError("np.linspace(retstep=True): the step of fake bounds is a value")
+    delta = np.zeros((), dt)
+    np.subtract(stop, start, dtype=dt, where=start != stop, out=delta)
+    return delta / div
 
 
 @register(np.eye, tags=("factory",))

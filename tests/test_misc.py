@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import faketensor as ft
-from oracle import NUMERIC, arrays, check, shapes_broadcastable
+from oracle import NUMERIC, arrays, check, compare_meta, shapes_broadcastable
 
 SET = settings(max_examples=60, deadline=None)
 REAL = [d for d in NUMERIC if d.kind != "c"]
@@ -174,3 +174,33 @@ def test_awkward(i):
 def test_data_dependent(fn):
     with pytest.raises(ft.DataDependentError):
         fn(ft.empty((3, 4)))
+
+
+@pytest.mark.parametrize("args,kw", [
+    ((0, 1, 5), {}), ((0, 1, 1), {}), ((0, 1, 5), {"dtype": int}), ((0, 1, 5), {"endpoint": False}),
+    ((0, 1, 0), {}), ((0, 1, 0), {"endpoint": False}), ((0, 1, 5), {"dtype": np.float32}),
+    ((0, 1, 5), {"dtype": float}), ((0, 1, 5), {"axis": -1}), ((1, 1, 5), {}),
+    ((np.float32(0), 1, 5), {}), ((0j, 1, 3), {}), ((np.zeros(2), 1, 5), {}),
+    ((np.zeros(2), 1, 5), {"axis": 1}), ((np.zeros((2, 3)), np.ones(3), 4), {"axis": -1}),
+    ((0, 1, 3), {"retstep": True}), ((0, 1, 1), {"retstep": True}),
+    ((np.zeros(2), 1, 3), {"retstep": True}), ((0, 1, -1), {}),
+])
+def test_linspace_layout_and_step(args, kw):
+    """function_base.py linspace: with scalar bounds the result is scaled in place, a view of
+    its arange (owndata False) unless astype copies; the step is NumPy's scalar."""
+    try:
+        real = np.linspace(*args, **kw)
+    except Exception as e:
+        with pytest.raises(type(e)), ft.FakeMode():
+            np.linspace(*args, **kw)
+        return
+    with ft.FakeMode():
+        fake = np.linspace(*args, **kw)
+    if kw.get("retstep"):
+        (real, step), (fake, fstep) = real, fake
+        if isinstance(step, np.ndarray):
+            compare_meta(step, fstep, [], [], "linspace step")
+        else:
+            assert type(fstep) is type(step) and (fstep == step or np.isnan(step))
+    compare_meta(real, fake, [], [], "linspace")
+    assert fake.flags.owndata == real.flags.owndata
