@@ -242,12 +242,10 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> Out:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = m.shape[0] if N is None else operator.index(N)
     dt = np.promote_types(m.dtype, int)
-    if dt.kind not in "biufcO":
-        raise UnsupportedOperationError(np.vander, f"{dt} arrays")
     if n < 0:
         raise ValueError("negative dimensions are not allowed")
     if n > 1:
-        np.multiply.accumulate(np.ones((1, 2), dt), axis=1)  # NumPy's error for the dtype
+        np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
     return fresh((m.shape[0], n), dt)
 
 
@@ -470,14 +468,15 @@ def polyder(p: Any, m: Any = 1) -> Any:
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
-    cur = p0 = as_meta(p)
-    for _ in range(max(m, 1)):
+    chain = [as_meta(p)]
+    for _ in range(m + 1):  # each level also differentiates the (discarded) last result
+        cur = chain[-1]
         if cur.ndim == 0:
             raise TypeError("len() of unsized object")
         n = cur.shape[0] - 1
         head = MetaArray((max(n, 0),) + cur.shape[1:], cur.strides, cur.dtype)
-        cur = _u(np.multiply, head, _c1(max(n, 0), INTP))
-    return _out(p0 if m == 0 else cur)
+        chain.append(_u(np.multiply, head, _c1(max(n, 0), INTP)))
+    return _out(chain[m])
 
 
 @register(np.polyint, tags=("copy",))
@@ -550,8 +549,13 @@ def polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, w: 
         raise TypeError("expected x and y to have same length")
     if full or cov or w is not None:
         raise UnsupportedOperationError(np.polyfit, "full, cov or weights")
-    dt = np.result_type(xm.dtype, ym.dtype)
-    if dt not in (np.dtype(np.float64), np.dtype(np.complex128)):
-        raise UnsupportedOperationError(np.polyfit, f"{dt} data")
+    if xm.dtype.kind == "O" and rcond is None:  # finfo(x.dtype) for the default rcond
+        raise ValueError(f"data type {xm.dtype.type} not inexact")
+    # lstsq's own refusals (dtypes linalg has no loop for), on tiny stand-ins
+    np.linalg.lstsq(np.zeros((1, 1), xm.dtype), np.zeros((1,) + tuple(ym.shape[1:]), ym.dtype),
+                    rcond=None)
+    if xm.dtype.kind not in "fc" or ym.dtype.kind not in "fc":
+        raise UnsupportedOperationError(np.polyfit, f"{xm.dtype} / {ym.dtype} data")
+    dt = np.dtype(np.complex128 if "c" in (xm.dtype.kind, ym.dtype.kind) else np.float64)
     shape = (order,) + tuple(ym.shape[1:])
     return Out(shape, dt, c_strides(shape, dt.itemsize), base_shape=shape[::-1])
