@@ -124,6 +124,7 @@ def _pad_callable(array: Any, a: Any, widths: list, shape: tuple, order: str, fn
     if not is_fake(array):
         raise UnsupportedOperationError(np.pad, "a callable mode on a non-fake input")
     padded = np.empty_like(array, shape=shape, order=order)
+    _cap_calls(sum(math.prod(shape) // n for n in shape if n), np.pad)
     for ax in range(len(shape)):
         view = np.moveaxis(padded, ax, -1)
         for ind in np.ndindex(view.shape[:-1]):
@@ -195,7 +196,13 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Out:
     n = a.shape[ax]
     shape = list(a.shape)
     if isinstance(obj, slice):
-        idx = np.arange(*obj.indices(n), dtype=INTP)
+        r = range(*obj.indices(n))  # distinct, ordered positions: no collisions
+        if len(r) != 1:
+            shape[ax] = len(r)
+            assign_to_view(tuple(shape), a.dtype, values)
+            shape[ax] = n + len(r)
+            return fresh(tuple(shape), a.dtype, order)
+        idx = np.arange(r.start, r.start + 1, dtype=INTP)
     else:
         if is_fake(obj):
             if obj.dtype == np.bool_ and obj.ndim != 1:
@@ -716,6 +723,7 @@ def apply_along_axis(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any
     ax = normalize_axis(axis, nd)
     dims = list(range(nd))
     view = np.transpose(arr, dims[:ax] + dims[ax + 1:] + [ax])
+    _cap_calls(math.prod(view.shape[:-1]), np.apply_along_axis)
     inds = iter(np.ndindex(view.shape[:-1]))
     try:
         ind0 = next(inds)
@@ -731,6 +739,15 @@ def apply_along_axis(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any
     perm = bd[:ax] + bd[len(bshape) - res.ndim:] + bd[ax:len(bshape) - res.ndim]
     return Out(tuple(bshape[p] for p in perm), res.dtype, tuple(bst[p] for p in perm),
                base_shape=bshape)
+
+
+MAX_CALLS = 1 << 16
+
+
+def _cap_calls(n: int, func: Any) -> None:
+    """NumPy calls the user's function once per 1-d slice; too many calls are refused."""
+    if n > MAX_CALLS:
+        raise UnsupportedOperationError(func, f"{n} calls of the user's function (at most {MAX_CALLS})")
 
 
 def _result_meta(r: Any) -> Any:

@@ -193,6 +193,8 @@ def test_pad_constant_all_dtypes(a):
 def test_insert_delete_hypothesis(a, idx, axis):
     check(lambda x: np.insert(x, idx, 7, axis=axis), a)
     check(lambda x: np.insert(x, [idx, 0], 7, axis=axis), a)
+    check(lambda x: np.insert(x, slice(idx, None, 2), [7], axis=axis), a)
+    check(lambda x: np.insert(x, slice(idx, idx + 1), x.ravel()[:1], axis=axis), a)
     check(lambda x: np.delete(x, idx, axis=axis), a)
     check(lambda x: np.delete(x, slice(idx, None, 2), axis=axis), a)
     check(lambda x: np.delete(x, [idx, 1], axis=axis), a)
@@ -256,3 +258,21 @@ def test_pad_callable_calls_on_fake_vectors():
     out = np.pad(x, 1, mode=lambda v, w, ax, kw: seen.append((v.shape, ax)))
     assert ft.is_fake(out) and out.shape == (4, 5)
     assert seen == [((4,), 0)] * 5 + [((5,), 1)] * 4
+
+
+def test_huge_arrays_in_fake_mode():
+    """Terabyte-sized inputs: shapes only, nothing allocated."""
+    n = 10 ** 6
+    with ft.FakeMode():
+        x = np.zeros((n, n))
+        assert np.pad(x, 1).shape == (n + 2, n + 2)
+        assert np.pad(x.T, ((0, 1), (2, 3)), mode="reflect").strides == (8, 8 * (n + 1))
+        assert np.insert(x, slice(None), 0.0, axis=1).shape == (n, 2 * n)
+        assert np.insert(x, [0, 5], 0.0, axis=0).shape == (n + 2, n)
+        assert np.delete(x, slice(None, None, 2), axis=0).shape == (n // 2, n)
+        assert np.resize(x, (3, n)).shape == (3, n)
+        assert len(np.unstack(x[:4])) == 4
+        assert np.packbits(x.astype(np.uint8), axis=1).shape == (n, n // 8)
+        assert np.tril_indices(n)[0].shape == (n * (n + 1) // 2,)
+        with pytest.raises(ft.UnsupportedOperationError):
+            np.apply_along_axis(np.sum, 0, x)
