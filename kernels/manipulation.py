@@ -483,7 +483,10 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
 
 @register(np.extract, tags=("data-dependent",))
 def extract(condition: Any, arr: Any) -> Any:
-    """The length of the result is the number of true entries."""
+    """The length of the result is the number of true entries (none for an empty condition)."""
+    c, a = as_meta(condition), as_meta(arr)
+    if c.size == 0:
+        return fresh((0,), a.dtype)
     raise DataDependentError("np.extract: the result's length is the number of true entries")
 
 
@@ -688,6 +691,9 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
     axes = tuple(range(m.ndim)) if axis is None else normalize_axes(axis, m.ndim, "axis")
     if not axes:
         return filt
+    if m.size == 0 and is_fake(m):  # no nonzero entry: every trimmed axis becomes [0:0]
+        key = tuple(slice(0, 0) if ax in axes else slice(None) for ax in range(m.ndim))
+        return getitem(m, key[0] if len(key) == 1 else key)
     raise DataDependentError("np.trim_zeros: the result's shape depends on where the zeros are")
 
 

@@ -131,6 +131,8 @@ CASES = {
     "trim_zeros_noaxes": lambda x: np.trim_zeros(x, axis=()),
     "trim_zeros_bad": lambda x: np.trim_zeros(x, trim="x"),
     "trim_zeros": lambda x: np.trim_zeros(x),
+    "trim_zeros_axis": lambda x: np.trim_zeros(x, "b", axis=-1),
+    "extract_empty": lambda x: np.extract(np.ones(0, bool), x),
     "apply_over_axes": lambda x: np.apply_over_axes(np.sum, x, [0]),
     "apply_over_axes_neg": lambda x: np.apply_over_axes(np.mean, x, -1),
     "apply_along": lambda x: np.apply_along_axis(lambda v: v[:2], 0, x),
