@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from .._errors import UnsupportedOperationError
-from .layout import broadcast_shapes, c_strides, f_strides, like_strides, normalize_axis
+from .layout import (broadcast_shapes, c_strides, contiguity, f_strides, like_strides,
+                     normalize_axis)
 from .operands import is_fake
 from .registry import CUDA_HOOK, REGISTRY, Kernel, Out, register
 
@@ -289,9 +290,113 @@ def _reduction_ops(name: str, dtype: Any) -> Any:
     return getattr(m, f"_{name}_keep_dtype")
 
 
+# --- CUB (on by default: cupy/_core/_accelerator.pyx, CUPY_ACCELERATORS="cub") ------------
+# The dtypes CUB reduces (cupy/cuda/cub.pyx CUB_support_dtype_with_half and the sum table;
+# float16 assumes compute capability >= 5.3, every GPU CUDA 12 supports but Maxwell).
+_CUB_DTYPES = frozenset("bBhHiIlLqQefdFD")
+_CUB_SUM_DTYPES = frozenset("lLqQefdFD")
+_CUB_OPS = {"sum": "SUM", "prod": "PROD", "max": "MAX", "min": "MIN", "argmax": "ARGMAX",
+            "argmin": "ARGMIN", "mean": "SUM"}
+_INT_MAX = 0x7FFFFFFF
+_CUB_BLOCK_THRESHOLD = 128  # cupy/_core/_cub_reduction.pyx CUB_REDUCE_SIZE_THRESHOLD
+
+
+def _cub_on(which: str) -> bool:
+    """Whether CuPy's current routine / reduction accelerators include CUB."""
+    from cupy._core import _accelerator as acc
+    get = acc.get_routine_accelerators if which == "routine" else acc.get_reduction_accelerators
+    return acc.ACCELERATOR_CUB in get()
+
+
+def _contig_axes(axes: tuple) -> bool:
+    """internal.pyx _contig_axes: ascending without gaps, and not empty."""
+    return bool(axes) and all(b - a == 1 for a, b in zip(axes, axes[1:]))
+
+
+def _reduced_axes(ndim: int, axis: Any) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    return tuple(sorted(normalize_axis(operator.index(x), ndim) for x in axes))
+
+
+def cub_routine(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
+                shape: tuple) -> Any:
+    """cupy/cuda/cub.pyx ``cub_reduction`` as _ndarray_sum/prod/max/min/argmax/argmin/mean
+    try it first: the result (an Out, or ``out``), or None where CuPy falls back to its
+    reduction kernel. device_reduce gives a 0-d of the input's dtype (argmax/argmin: a 0-d
+    view of a (1,) int64 temporary), reshaped for keepdims; device_segmented_reduce a fresh
+    array in the input's order (C before F)."""
+    if name not in _CUB_OPS or not _cub_on("routine"):
+        return None
+    if name in ("argmax", "argmin") and dtype is not None:
+        return None
+    c, f = contiguity(tuple(a.shape), tuple(a.strides), a.dtype.itemsize)
+    if not (c or f):
+        return None
+    red = _reduced_axes(a.ndim, axis)
+    char = a.dtype.char
+    if name == "argmax" and char == "?" and f:
+        char = "b"  # _ndarray_argmax: F-order bool is cast to int8 first
+    if dtype is None:
+        ok = char in (_CUB_SUM_DTYPES if _CUB_OPS[name] in ("SUM", "PROD") else _CUB_DTYPES)
+    else:
+        ok = np.dtype(dtype) == a.dtype and a.dtype.char in _CUB_DTYPES
+    if not ok or a.size > _INT_MAX:
+        return None
+    if len(red) == a.ndim:  # device_reduce
+        if out is not None and out.ndim != (a.ndim if keepdims else 0):
+            raise ValueError("output parameter for reduction operation has the wrong number of "
+                             "dimensions")
+        if _CUB_OPS[name] not in ("SUM", "PROD") and 0 in a.shape:
+            raise ValueError(f"zero-size array to reduction operation CUPY_CUB_{_CUB_OPS[name]} "
+                             "which has no identity")
+        if out is not None:
+            return out
+        if name in ("argmax", "argmin"):  # y[0:4].view(int32).astype(int64)[0].reshape(())
+            return Out(shape, _I8, (8,) * len(shape), base_shape=(1,), device=current_device())
+        if keepdims:  # y.reshape(out_shape): a view of the 0-d result
+            isz = a.dtype.itemsize
+            return Out(shape, a.dtype, (isz,) * len(shape), base_shape=(), device=current_device())
+        return fresh((), a.dtype)
+    if name in ("argmax", "argmin"):
+        return None
+    if a.size:
+        if not _contig_axes(red) or red[-1 if c else 0] != (a.ndim - 1 if c else 0):
+            return None
+    if math.prod(a.shape[i] for i in red) == 0:
+        return None
+    if out is not None:
+        if tuple(out.shape) != shape:
+            raise ValueError("output parameter for reduction operation has the wrong shape")
+        return out
+    return fresh(shape, a.dtype, "C" if c else "F")
+
+
+def reduction_order(a: Any, axis: Any, shape: tuple, out: Any = None) -> str:
+    """The order of a one-input reduction kernel's output: C, except where _reduction.pyx
+    ``_call`` takes CUB's block reduction for an F-contiguous input reduced over its leading
+    axes (at least 128 items each), which re-strides the output to F
+    (_cub_reduction.pyx ``_try_to_call_cub_reduction``)."""
+    if not contiguity(tuple(a.shape), tuple(a.strides), a.dtype.itemsize)[1] \
+            or not math.prod(shape) or not _cub_on("reduction"):
+        return "C"
+    red = _reduced_axes(a.ndim, axis)
+    if not _contig_axes(red) or red[0] != 0:
+        return "C"
+    n = math.prod(a.shape[i] for i in red)
+    if n == 0 or n < _CUB_BLOCK_THRESHOLD:
+        return "C"
+    if out is not None and tuple(out.strides) != f_strides(tuple(out.shape), out.dtype.itemsize):
+        raise UnsupportedOperationError("cupy reduction", "CuPy re-strides this `out` array to "
+                                        "F order in place (CUB block reduction)")
+    return "F"
+
+
 def cupy_reduce(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
                 keepdims: bool = False, identity: bool = True) -> Any:
-    """One reduction: fresh C-contiguous (0-d for a full reduction) on the current device."""
+    """One reduction on the current device: CUB's routine result where CuPy takes it, else
+    its reduction kernel's fresh output (C, or F after a CUB block reduction)."""
     _need_cupy(name)
     dev = current_device()
     if check_array(a, dev) is None:
@@ -319,14 +424,29 @@ def cupy_reduce(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any
     else:
         odt = _table_loop(_LOGIC, a.dtype)
     shape = reduce_shape(a.shape, axis, keepdims)
+    if name in ("min", "ptp") and out is not None:
+        raise UnsupportedOperationError(f"cupy.{name}", "CuPy passes `out` as the dtype to CUB "
+                                        "here (_routines_statistics.pyx)")
+    if name != "mean" or a.size:
+        dsum = dtype
+        if name == "mean" and dtype is None and a.dtype.char not in "dD":
+            dsum = np.dtype(np.float64) if a.dtype.kind in "iub" else \
+                np.dtype(np.float32) if a.dtype.char == "e" else None
+        elif name == "mean" and dtype is not None and dtype.kind in "iub":
+            dsum = np.dtype(np.float64)
+        res = cub_routine(name, a, axis, dsum, out, keepdims, shape)
+        if res is not None:
+            return res
     if out is not None:
         if out.shape != shape:
             raise ValueError("Out shape is mismatched")
+        reduction_order(a, axis, shape, out)
         return out
     size = math.prod(shape)
     if size and not identity and 0 in a.shape:
         raise ValueError(f"zero-size array to reduction operation cupy_{name} which has no identity")
-    return fresh(shape, odt, device=dev)
+    order = "C" if name in ("var", "std") else reduction_order(a, axis, shape)
+    return fresh(shape, odt, order, device=dev)
 
 
 def _method_reduction(name: str):
@@ -360,7 +480,9 @@ for _n in ("max", "min", "all", "any"):
 
 def _arg_method(name: str):
     def kernel(self, axis=None, out=None, *, dtype=None, keepdims=False):
-        return cupy_reduce(name, self, axis, None, out, keepdims)
+        if dtype is not None and np.dtype(dtype) != _I8:
+            raise UnsupportedOperationError(f"cupy.ndarray.{name}", "dtype= other than int64")
+        return cupy_reduce(name, self, axis, dtype, out, keepdims)
     return kernel
 
 

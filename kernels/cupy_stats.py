@@ -25,7 +25,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .cupy_ops import View, _rollaxis_perm, concat_meta, fresh_c, scan_meta, view_of
 from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, _table_loop, check_array,
                          check_dtype, copy_out, cp_empty_like, cupy_reduce, cupy_ufunc_call,
-                         current_device, guess_loop, reduce_shape)
+                         current_device, fresh, guess_loop, reduce_shape, reduction_order)
 from .cupy_sorting import _partition_checks, _sort_checks, cp_searchsorted
 from .cupy_views import _contig, infer_unknown, nocopy_strides
 from .layout import AxisError, c_strides, normalize_axis
@@ -127,7 +127,8 @@ def _tmp_of(o: Out) -> _Tmp:
 def _reduce(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
             table: str | None = None, kernel: Any = None, identity: bool = True) -> Any:
     """A create_reduction_func call (_reduction.pyx): loop from ``table`` or ``kernel._ops``,
-    fresh C (0-d for a full reduction), ValueError for an empty one without identity."""
+    a fresh output (C, or F after a CUB block reduction: cupy_rules.reduction_order; 0-d for a
+    full reduction), ValueError for an empty one without identity."""
     dev = current_device()
     if out is not None:
         check_array(out, dev)
@@ -146,10 +147,11 @@ def _reduce(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
     if out is not None:
         if tuple(out.shape) != shape:
             raise ValueError("Out shape is mismatched")
+        reduction_order(a, axis, shape, out)
         return out
     if math.prod(shape) and not identity and 0 in a.shape:
         raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
-    return fresh_c(shape, check_dtype(odt), dev)
+    return fresh(shape, check_dtype(odt), reduction_order(a, axis, shape), device=dev)
 
 
 def _math_kernel(name: str) -> Any:
@@ -194,9 +196,10 @@ def _nanarg(name: str):
         _cuda(a, name)
         if a.dtype.kind in "biu" and dtype is not None and np.dtype(dtype) != _I8:
             raise UnsupportedOperationError(f"cupy.{name}", "dtype= on the CUB argmax path")
-        table = _ARG if a.dtype.kind in "biu" else _NANARG
-        red = f"cupy_{name[3:]}" if a.dtype.kind in "biu" else f"cupy_{name}"
-        return _reduce(red, a, axis, dtype, out, keepdims, table=table, identity=False)
+        if a.dtype.kind in "biu":  # a.argmax(...): CuPy's method, CUB routine first
+            return _METHOD_KERNELS[name[3:]](a, axis, out, dtype=dtype, keepdims=keepdims)
+        return _reduce(f"cupy_{name}", a, axis, dtype, out, keepdims, table=_NANARG,
+                       identity=False)
     kernel.__name__ = f"cp_{name}"
     return kernel
 
