@@ -7,7 +7,6 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from . import _dispatch
 from ._dispatch import dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import FakeCudaDevice, FakeStorage, parse_device

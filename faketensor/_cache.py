@@ -145,12 +145,16 @@ def template(res: Any, fakes: list) -> Any:
         v = res.view_of
         if v is None:
             return (0, res, -1, _nbytes(res))
+        if type(v) is Out:  # a view of a sibling output: realize() keeps them together
+            return NOKEY
         i = _position(v, fakes)
         return NOKEY if i < 0 else (0, res, i)
     if t is FakeArray:
         i = _position(res, fakes)
         return NOKEY if i < 0 else (1, i)
     if t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
+        if len({id(r) for r in res if type(r) is Out}) < sum(type(r) is Out for r in res):
+            return NOKEY  # one Out twice: one fake twice, which the template cannot say
         items = []
         for r in res:
             k = template(r, fakes)

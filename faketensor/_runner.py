@@ -1,7 +1,6 @@
 """Running an op on fakes (kernel lookup, input conversion, output construction) or for real."""
 from __future__ import annotations
 
-import weakref
 from types import EllipsisType
 from typing import Any, Callable
 
@@ -237,17 +236,29 @@ def _cuda_among(args: tuple, kwargs: dict) -> bool:
     return False
 
 
-def realize(res: Any, device: str) -> Any:
-    """Turn a kernel's result (Out specs, inputs returned as is, tuples) into fakes."""
+def realize(res: Any, device: str, memo: dict | None = None) -> Any:
+    """Turn a kernel's result (Out specs, inputs returned as is, tuples) into fakes.
+
+    Within one result the same Out object is one fake (``(idx,) * 2``), and an Out whose
+    ``view_of`` is another Out is a view of that one's fake (views of one temporary)."""
     t = type(res)
     if t is Out:
-        return _realize_out(res, res.view_of, device)
+        v = res.view_of
+        if memo is None and type(v) is not Out:
+            return _realize_out(res, v, device)
+        memo = {} if memo is None else memo
+        f = memo.get(id(res))
+        if f is None:
+            if type(v) is Out:
+                v = realize(v, device, memo)
+            f = memo[id(res)] = _realize_out(res, v, device)
+        return f
     if t is FakeArray or res is None:
         return res
-    if t is tuple or t is list:
-        return t(realize(r, device) for r in res)
-    if isinstance(res, tuple) and hasattr(t, "_make"):  # a namedtuple (EighResult, ...)
-        return t._make(realize(r, device) for r in res)
+    if t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
+        memo = {} if memo is None else memo
+        items = [realize(r, device, memo) for r in res]
+        return t._make(items) if hasattr(t, "_make") else t(items)
     return res
 
 

@@ -52,18 +52,12 @@ def _is_cuda(x: Any) -> bool:
 
 
 def _new_fake(shape: tuple, dt: np.dtype, device: str) -> Any:
-    """A fresh C-contiguous fake built here, for results that must be one object (diag_indices)
-    or share one buffer (mask_indices) or be passed to user code (fromfunction)."""
+    """A fresh C-contiguous fake built here, to be passed to user code (fromfunction)."""
     from .._array import make_fake
     from .._storage import FakeStorage
     shape = tuple(shape)
     return make_fake(shape, dt, c_strides(shape, dt.itemsize),
                      FakeStorage(math.prod(shape) * dt.itemsize, device))
-
-
-def _view_fake(base: Any, shape: tuple, strides: tuple, offset: int) -> Any:
-    from .._array import make_fake
-    return make_fake(tuple(shape), base.dtype, tuple(strides), base.storage, offset, base)
 
 
 def _int_param(name: str, *vals: Any) -> None:
@@ -146,9 +140,7 @@ def cp_triu_indices_from(arr, k=0):
 
 def cp_diag_indices(n, ndim=2):
     """``idx = cupy.arange(n); return (idx,) * ndim``: one array, repeated."""
-    o = _cr.cp_arange(n)
-    idx = _new_fake(o.shape, o.dtype, o.device or current_device())
-    return (idx,) * ndim
+    return (_cr.cp_arange(n),) * ndim
 
 
 def cp_diag_indices_from(arr):
@@ -292,10 +284,10 @@ def cp_mask_indices(n, mask_func, k=0):
     else:
         raise DataDependentError("cupy.mask_indices with this mask_func needs the mask's "
                                  "values (nonzero)")
-    dst = _new_fake((count, 2), _I8, current_device())
+    dst = fresh((count, 2), _I8)
     if count == 0:  # an empty array: views do not move the pointer
-        return tuple(_view_fake(dst, (0,), (dst.strides[0],), 0) for _ in range(2))
-    return tuple(_view_fake(dst, (count,), (16,), 8 * i) for i in range(2))
+        return tuple(Out((0,), _I8, (dst.strides[0],), view_of=dst) for _ in range(2))
+    return tuple(Out((count,), _I8, (16,), view_of=dst, offset=8 * i) for i in range(2))
 
 
 # --- vander (cupy/_creation/matrix.py) --------------------------------------------------

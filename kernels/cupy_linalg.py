@@ -18,7 +18,6 @@ The cuSOLVER availability checks (``geev`` needs CUDA >= 12.6) are assumed to pa
 from __future__ import annotations
 
 import math
-import operator
 import warnings
 from typing import Any
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import AxisError, broadcast_shapes, c_strides, f_strides
+from .layout import broadcast_shapes, c_strides, f_strides
 from .operands import is_fake
 from .registry import Out, register
 from . import cupy_rules as _cr

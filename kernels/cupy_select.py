@@ -16,7 +16,6 @@ Every rule cites the CuPy 14 source it follows (github.com/cupy/cupy). Facts tha
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 import warnings
 from typing import Any
@@ -26,10 +25,10 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from . import cupy_rules as _cr
 from .cupy_ops import View, concat_meta, fresh_c, view_of
-from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, check_array, check_dtype,
-                         copy_out, cupy_reduce, cupy_ufunc_call, current_device)
+from .cupy_rules import (_METHOD_KERNELS, _cp, check_array, check_dtype, copy_out, cupy_reduce,
+                         cupy_ufunc_call, current_device)
 from .cupy_views import _broadcast_shapes, _check_take, _norm_axis, _take_shape, nocopy_strides
-from .layout import AxisError, c_strides
+from .layout import c_strides
 from .overlap import _PointerOnly, _bounds
 from .operands import is_fake
 from .registry import REGISTRY, Out, register

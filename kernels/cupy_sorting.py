@@ -19,7 +19,6 @@ from NumPy:
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 import numpy as np

@@ -23,9 +23,9 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .cupy_ops import View, _rollaxis_perm, concat_meta, fresh_c, scan_meta, view_of
-from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, _table_loop, check_array,
-                         check_dtype, copy_out, cp_empty_like, cupy_reduce, cupy_ufunc_call,
-                         current_device, fresh, guess_loop, reduce_shape, reduction_order)
+from .cupy_rules import (_METHOD_KERNELS, _cp, _check_cast, _table_loop, check_array, check_dtype,
+                         copy_out, cp_empty_like, cupy_ufunc_call, current_device, fresh,
+                         guess_loop, reduce_shape, reduction_order)
 from .cupy_sorting import _partition_checks, _sort_checks, cp_searchsorted
 from .cupy_views import _contig, infer_unknown, nocopy_strides
 from .layout import AxisError, c_strides, normalize_axis

@@ -29,8 +29,7 @@ from .layout import AxisError, broadcast_shapes, c_strides, contiguity
 from .operands import Shaped, is_fake
 from .registry import Out, register
 from . import cupy_rules as _cr
-from .cupy_rules import (_METHOD_KERNELS, _need_cupy, _to_device, check_array, copy_out,
-                         current_device, fresh)
+from .cupy_rules import _METHOD_KERNELS, _to_device, check_array, current_device, fresh
 
 _cp = _cr._cp
 _I8 = np.dtype(np.int64)

@@ -14,8 +14,8 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
-from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_out_strides,
-                     strides_in_order, iterator_order)
+from .layout import (broadcast_shapes, c_strides, iterator_out_strides, strides_in_order,
+                     iterator_order)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -129,9 +129,9 @@ def triu_indices_from(arr: Any, k: Any = 0) -> tuple:
 
 @register(np.diag_indices, tags=("factory",))
 def diag_indices(n: Any, ndim: Any = 2) -> tuple:
-    """(arange(n),) * ndim: one fresh array, repeated (here one fake per entry)."""
+    """(arange(n),) * ndim: one fresh array, repeated."""
     n = operator.index(n)
-    return tuple(fresh((max(n, 0),), INTP) for _ in range(operator.index(ndim)))
+    return (fresh((max(n, 0),), INTP),) * operator.index(ndim)
 
 
 @register(np.diag_indices_from, tags=("factory",))
@@ -157,7 +157,8 @@ def mask_indices(n: Any, mask_func: Any, k: Any = 0) -> tuple:
         c = max(n, 0) ** 2 - tril_count(n, k - 1, n)
     else:
         raise DataDependentError("np.mask_indices: nonzero of the mask function's result")
-    return tuple(Out((c,), INTP, (2 * INTP.itemsize,), offset=j * INTP.itemsize, base_shape=(c, 2))
+    buf = Out((c, 2), INTP, (2 * INTP.itemsize, INTP.itemsize))
+    return tuple(Out((c,), INTP, (2 * INTP.itemsize,), view_of=buf, offset=j * INTP.itemsize)
                  for j in range(2))
 
 
@@ -228,7 +229,8 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple:
     else:
         perm = iterator_order(shp, [(shp, tuple(m.strides))])
         st = strides_in_order(shp, isz * nd, perm)
-    return tuple(Out(shp, INTP, st, offset=j * isz, base_shape=shp + (nd,)) for j in range(nd))
+    buf = Out(shp + (nd,), INTP, tuple(st) + (isz,))
+    return tuple(Out(shp, INTP, st, view_of=buf, offset=j * isz) for j in range(nd))
 
 
 # --- vander / windows --------------------------------------------------------------------

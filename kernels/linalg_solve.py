@@ -15,11 +15,9 @@ from typing import Any
 
 import numpy as np
 from numpy.linalg import LinAlgError
-from numpy.linalg import _umath_linalg as _ul
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (broadcast_shapes, c_strides, iterator_order, like_strides,
-                     normalize_axis, strides_in_order)
+from .layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
 from .operands import as_meta
 from .reductions import Meta
 from .registry import Out, register

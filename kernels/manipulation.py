@@ -13,12 +13,12 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .indexing import assign_to_view, getitem
-from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_out_strides,
-                     like_strides, normalize_axes, normalize_axis)
+from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
+                     normalize_axis)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
-from .views import copy_like, ndarray_astype, norm_order
+from .views import copy_like, ndarray_astype
 
 INTP = np.dtype(np.intp)
 _NUMERIC = "biufc"

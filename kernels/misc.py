@@ -2,7 +2,6 @@
 searchsorted, round, isclose, and the data-dependent ones (unique, allclose, array_equal)."""
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
@@ -13,7 +12,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_order,
                      like_strides, normalize_axis, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
-from .operands import as_meta, check_writeable, is_fake, is_meta
+from .operands import as_meta, check_writeable, is_meta
 from .registry import Out, register
 from .ufuncs import ufunc_call
 

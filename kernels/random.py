@@ -8,7 +8,7 @@ import numpy as np
 
 from .creation import fresh, norm_shape
 from .layout import broadcast_shapes
-from .operands import as_meta, is_meta
+from .operands import as_meta
 from .registry import Out, register
 
 _F8 = np.dtype(np.float64)

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides,
-                     like_strides, normalize_axis, normalize_axes)
+from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_strides,
+                     normalize_axis, normalize_axes)
 from .operands import as_meta, check_writeable, is_meta
-from .reductions import Meta, _final, _like_copy, _mean, _meta, do_accumulate, do_reduce
+from .reductions import Meta, _final, _like_copy, _mean
 from .registry import Out, register
 from .ufuncs import ufunc_call
 

@@ -8,7 +8,6 @@ The memo holds real arrays by weak reference only: entries vanish when the array
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import warnings
 import weakref
 from typing import Any, Callable

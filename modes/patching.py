@@ -7,7 +7,6 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 from __future__ import annotations
 
 import importlib
-import sys
 import types
 from typing import Any, Iterable
 

@@ -213,3 +213,23 @@ def test_vander_ix_hypothesis(a):
     check_or_dd(lambda x: np.ix_(x, [0]), a)
     check_or_dd(np.diag_indices_from, a)
     check_or_dd(np.tril_indices_from, a)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda np: np.diag_indices(4, 3), lambda np: np.diag_indices(0),
+    lambda np: np.mask_indices(4, np.triu), lambda np: np.mask_indices(3, np.tril, 1),
+    lambda np: np.unravel_index(np.zeros((3, 4), np.int64).T, (5, 6, 7)),
+    lambda np: np.unravel_index(np.zeros((0, 4), np.int64), (5, 6)),
+])
+def test_outputs_keep_numpys_identity_and_sharing(fn):
+    """diag_indices repeats one array; nonzero and unravel_index give views of one buffer."""
+    real = fn(np)
+    with ft.FakeMode():
+        fake = fn(np)
+    for r, f in zip(real, fake):
+        assert (r.shape, r.strides, r.base is None) == (f.shape, f.strides, f.base is None)
+    assert [[x is y for y in real] for x in real] == [[x is y for y in fake] for x in fake]
+    assert [[np.shares_memory(x, y) for y in real] for x in real] == \
+        [[np.shares_memory(x, y) for y in fake] for x in fake]
+    if real[0].base is not None:
+        assert all(f.base is fake[0].base for f in fake)
