@@ -27,7 +27,8 @@ from . import cupy_rules as _cr
 from .cupy_ops import View, concat_meta, fresh_c, view_of
 from .cupy_rules import (_METHOD_KERNELS, _cp, check_array, check_dtype, copy_out, cupy_reduce,
                          cupy_ufunc_call, current_device)
-from .cupy_views import _broadcast_shapes, _check_take, _norm_axis, _take_shape, nocopy_strides
+from .cupy_sorting import _no_numpy_rule
+from .cupy_views import _broadcast_shapes, _check_take, _norm_axis, nocopy_strides, take_out_shape
 from .layout import c_strides
 from .overlap import _PointerOnly, _bounds
 from .operands import is_fake
@@ -213,23 +214,8 @@ def ndarray_compress(self: Any, condition: Any, axis: Any = None, out: Any = Non
 
 def _take_empty(a: Any, axis: Any, out: Any) -> Any:
     """_ndarray_take with a (0,) int64 index array (_routines_indexing.pyx _take)."""
-    ndim = a.ndim
-    if axis is None:
-        start, stop = 0, ndim
-    elif ndim == 0:
-        _norm_axis(axis, 1)
-        start = stop = 0
-    else:
-        start = _norm_axis(axis, ndim)
-        stop = start + 1
-    shape = _take_shape(tuple(a.shape), (0,), start, stop)
-    if out is not None:
-        if out.dtype != a.dtype:
-            raise TypeError("Output dtype mismatch")
-        if tuple(out.shape) != shape:
-            raise ValueError("Output shape mismatch")
-        return out
-    return _cr.fresh(shape, a.dtype)
+    shape = take_out_shape(a, (0,), axis, out)
+    return out if out is not None else _cr.fresh(shape, a.dtype)
 
 
 def cp_compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> Any:
@@ -945,13 +931,6 @@ CUDA_ONLY_METHODS = ("ptp", "reduced_view", "set", "scatter_add", "scatter_max",
 
 
 # --- registration ------------------------------------------------------------------------------
-
-def _no_numpy_rule(name: str):
-    def kernel(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedOperationError(f"ndarray.{name}", "no NumPy rule for this method yet")
-    kernel.__name__ = f"ndarray_{name}"
-    return kernel
-
 
 def _register() -> None:
     if _cp is None:

@@ -1020,10 +1020,30 @@ def ndarray_setitem(self, key, value) -> None:
 ndarray_setitem.keep_real = frozenset({1, 2})
 
 
+def take_out_shape(a: Any, ishape: tuple, axis: Any, out: Any) -> tuple:
+    """_routines_indexing.pyx _take: the result's shape for index shape ``ishape`` along
+    ``axis`` (None: the flattened array), and the dtype/shape checks of ``out``."""
+    ndim = a.ndim
+    if axis is None:
+        start, stop = 0, ndim
+    elif ndim == 0:
+        _norm_axis(axis, 1)
+        start = stop = 0
+    else:
+        start = _norm_axis(axis, ndim)
+        stop = start + 1
+    shape = _take_shape(tuple(a.shape), ishape, start, stop)
+    if out is not None:
+        if out.dtype != a.dtype:
+            raise TypeError("Output dtype mismatch")
+        if tuple(out.shape) != shape:
+            raise ValueError("Output shape mismatch")
+    return shape
+
+
 def ndarray_take(self, indices, axis=None, out=None) -> Any:
     """_routines_indexing.pyx _ndarray_take -> _take: a fresh C array (indices wrap)."""
     dev = current_device()
-    ndim = self.ndim
     if np.isscalar(indices):
         if isinstance(indices, (float, complex, str, bytes, np.inexact)):
             raise UnsupportedOperationError("cupy.take", "non-integer scalar indices")
@@ -1035,20 +1055,7 @@ def ndarray_take(self, indices, axis=None, out=None) -> Any:
             ishape = tuple(indices.shape)
         else:  # core.array(indices, dtype=int)
             ishape = tuple(indices.shape) if is_fake(indices) else np.asarray(indices, dtype=int).shape
-    if axis is None:
-        start, stop = 0, ndim
-    elif ndim == 0:
-        _norm_axis(axis, 1)
-        start = stop = 0
-    else:
-        start = _norm_axis(axis, ndim)
-        stop = start + 1
-    shape = _take_shape(tuple(self.shape), ishape, start, stop)
-    if out is not None:
-        if out.dtype != self.dtype:
-            raise TypeError("Output dtype mismatch")
-        if tuple(out.shape) != shape:
-            raise ValueError("Output shape mismatch")
+    shape = take_out_shape(self, ishape, axis, out)
     _check_take(self.size, shape)
     check_array(self, dev)
     if is_fake(indices) and indices.storage.device != "cpu":
