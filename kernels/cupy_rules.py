@@ -769,6 +769,37 @@ def random_kernel(fn: Any):
     return kernel
 
 
+def _dirichlet_shape(alpha: Any, size: Any) -> tuple:
+    """``size`` followed by alpha's shape (cupy/random/_generator.py, _generator_api.pyx)."""
+    if size is None:
+        return tuple(alpha.shape)
+    if isinstance(size, (int, np.integer)):
+        return (operator.index(size),) + tuple(alpha.shape)
+    return _shape(size + tuple(alpha.shape))
+
+
+def cp_random_dirichlet(alpha, size=None, dtype=float):
+    """RandomState.dirichlet: ``alpha = cupy.asarray(alpha)``; ``y = cupy.empty(size +
+    alpha.shape, dtype)`` filled and normalised in place."""
+    if not (is_fake(alpha) and alpha.storage.device != "cpu"):
+        alpha = cp_asarray(alpha)  # an Out: its shape is what counts
+    return fresh(_dirichlet_shape(alpha, size), check_dtype(dtype))
+
+
+def generator_dirichlet(self, alpha, size=None):
+    """Generator.dirichlet (_generator_api.pyx): a cupy.ndarray (cast to float64) or a Python
+    float/int alpha; ``standard_gamma(alpha, size + alpha.shape)`` divided in place."""
+    if is_fake(alpha) and alpha.storage.device != "cpu":
+        check_array(alpha, current_device())
+    elif type(alpha) in (float, int):
+        alpha = np.zeros(())
+    else:
+        raise TypeError("alpha is required to be a cupy.ndarray or a scalar")
+    if size is not None and not isinstance(size, tuple):
+        size = (size,)
+    return fresh(_dirichlet_shape(alpha, size), _F8)
+
+
 _GEN_DEFAULTS = {"integers": _I8}
 
 
@@ -845,6 +876,9 @@ def _register_cupy() -> None:
     for name in dir(cr.Generator):
         if not name.startswith("_"):
             register(f"cupy.Generator.{name}", tags=tags + ("random", "factory"))(generator_kernel(name))
+    register(cr.dirichlet, tags=tags + ("random", "factory"),
+             name="cupy.random.dirichlet")(cp_random_dirichlet)
+    register("cupy.Generator.dirichlet", tags=tags + ("random", "factory"))(generator_dirichlet)
 
 
 def _bad(a: Any) -> Any:

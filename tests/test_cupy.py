@@ -292,3 +292,20 @@ def test_patched_cupy_functions_pickle_as_themselves():
         assert pickle.loads(pickle.dumps(f)) is f
     # CuPy's own ufuncs pickle by value (a new ufunc object), patched or not
     assert type(pickle.loads(pickle.dumps(cupy.add))).__name__ == "ufunc"
+
+
+def test_dirichlet_appends_alphas_shape():
+    """cupy/random/_generator.py RandomState.dirichlet and _generator_api.pyx
+    Generator.dirichlet: ``size + alpha.shape``; the Generator takes only cupy arrays or
+    Python scalars for alpha and always gives float64."""
+    with ft.FakeMode(device="cuda:0"):
+        a = cupy.ones(3)
+        g = cupy.random.default_rng()
+        assert g.dirichlet(a, size=(2,)).shape == (2, 3)
+        assert g.dirichlet(a, 4).shape == (4, 3) and g.dirichlet(2.0).shape == ()
+        with pytest.raises(TypeError):
+            g.dirichlet([1.0, 2.0])
+        r = cupy.random.dirichlet([1, 2, 3], 5)
+        assert (r.shape, r.strides, r.fake_device) == ((5, 3), (24, 8), "cuda:0")
+        r = cupy.random.dirichlet(a, (2, 4), np.float32)
+        assert (r.shape, r.dtype, r.strides) == ((2, 4, 3), np.float32, (48, 12, 4))
