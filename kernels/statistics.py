@@ -1022,3 +1022,240 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     _u(np.add, _u(np.remainder, shifted, period), low)
     return Out(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
+
+
+# --- nanvar, nanstd ------------------------------------------------------------------------------
+# NaNs only change values (they are zeroed in a copy and not counted); the all-NaN / dof <= 0
+# warnings and NaN fills read values and are skipped.
+
+def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
+            mean: Any, correction: Any, std: bool) -> Any:
+    """nanvar: np.var for exact types, else sums of a K-order copy divided in place."""
+    from .reductions import _check_ddof, _kw_reduce, _var, _is_array, _split_out
+    arr, masked = _replace(a)
+    name = "np.nanstd" if std else "np.nanvar"
+    if not masked:
+        _check_ddof(ddof, correction)
+        ret, scal = _var(arr, axis, dtype, out, ddof, keepdims, where, mean)
+        if std and _is_array(ret, scal):
+            ufunc_call(np.sqrt, ret, out=ret)
+        return _final(ret)
+    if arr.dtype.kind == "O":
+        raise UnsupportedOperationError(name, "object arrays")
+    if dtype is not None:
+        dtype = np.dtype(dtype)
+    if dtype is not None and not issubclass(dtype.type, np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not issubclass(out.dtype.type, np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+    _check_ddof(ddof, correction)
+    if correction is not _NoValue:
+        ddof = correction
+    where = True if where is _NoValue else where
+    cnt = _kw_reduce(np.add, Meta(arr.shape, _BOOL, arr.strides), axis, _INTP, None, True,
+                     _NoValue, where)
+    if mean is not _NoValue:
+        avg = as_meta(mean)
+    else:
+        avg = _kw_reduce(np.add, arr, axis, dtype, None, True, _NoValue, where)
+        if avg.ndim:
+            ufunc_call(np.divide, avg, cnt, out=avg, casting="unsafe")
+    ufunc_call(np.subtract, arr, avg, out=arr, casting="unsafe", where=where)
+    sqr = _part(arr) if arr.dtype.kind == "c" else arr
+    var = _kw_reduce(np.add, sqr, axis, dtype, out, keepdims, _NoValue, where)
+    _, scal = _split_out(out, positional=True)
+    if var.ndim < cnt.ndim:
+        cnt = Meta(var.shape, _INTP, c_strides(var.shape, 8))
+    dof = _u(np.subtract, cnt, ddof)
+    if _is_array(var, scal):
+        ufunc_call(np.divide, var, dof, out=var, casting="unsafe")
+        if std:
+            ufunc_call(np.sqrt, var, out=var)
+    return _final(var)
+
+
+def _replace(a: Any) -> tuple:
+    from .reductions import _replace_nan
+    return _replace_nan(a)
+
+
+@register(np.nanvar, tags=("reduction",))
+def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+           keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+           correction: Any = _NoValue) -> Any:
+    """np.nanvar: squared deviations of a K-order copy summed, divided by count - ddof."""
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
+
+
+@register(np.nanstd, tags=("reduction",))
+def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+           keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+           correction: Any = _NoValue) -> Any:
+    """np.nanstd: nanvar, then sqrt in place (a scalar stays a scalar)."""
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
+
+
+# --- cov, corrcoef -------------------------------------------------------------------------------
+# Value checks skipped: integral / non-negative fweights, non-negative aweights, weights that
+# sum to zero (except over zero observations), fact <= 0 (a warning).
+
+def _weight(w: Any, n: int, which: str) -> Meta:
+    wm = as_meta(w)
+    if wm.dtype.kind not in "biuf":
+        raise UnsupportedOperationError("np.cov", f"{which} of dtype {wm.dtype}")
+    if wm.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {which}")
+    if wm.ndim == 0:
+        raise IndexError("tuple index out of range")
+    if wm.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {which}")
+    return _c(wm.shape, _F8)
+
+
+def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweights: Any,
+         dtype: Any) -> tuple:
+    """cov's steps: (final c meta, n variables); c is a fresh C (n, n) array."""
+    if ddof is not None:
+        if hasattr(ddof, "storage_offset"):
+            raise DataDependentError("np.cov: a fake ddof")
+        if ddof != int(ddof):
+            raise ValueError("ddof must be integer")
+    mm = as_meta(m)
+    if mm.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    ym = None
+    if y is not None:
+        ym = as_meta(y)
+        if ym.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+    for x in (mm, ym):
+        if x is not None and x.dtype.kind not in "biufc":
+            raise UnsupportedOperationError("np.cov", f"dtype {x.dtype}")
+    if dtype is None:
+        dtype = np.result_type(mm.dtype, *([ym.dtype] if ym is not None else []), _F8)
+    dt = np.dtype(dtype)
+    if dt.kind not in "biufc":
+        raise UnsupportedOperationError("np.cov", f"dtype {dt}")
+    xs = (1,) * (2 - mm.ndim) + mm.shape
+    if not rowvar and mm.ndim != 1:
+        xs = xs[::-1]
+    if xs[0] == 0:
+        return None, 0
+    rows = xs[0]
+    if ym is not None:
+        ys = (1,) * (2 - ym.ndim) + ym.shape
+        if not rowvar and ys[0] != 1:
+            ys = ys[::-1]
+        if ys[1] != xs[1]:
+            raise ValueError("all the input array dimensions except for the concatenation "
+                             "axis must match exactly, but along dimension 1, the array at "
+                             f"index 0 has size {xs[1]} and the array at index 1 has size "
+                             f"{ys[1]}")
+        rows += ys[0]
+    X = _c((rows, xs[1]), dt)
+    w = None
+    if fweights is not None:
+        w = _weight(fweights, xs[1], "fweights")
+    if aweights is not None:
+        aw = _weight(aweights, xs[1], "aweights")
+        w = aw if w is None else w
+    if w is not None and xs[1] == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    adt = _F8 if w is None and dt.kind in "biu" else dt if w is None else \
+        np.result_type(dt if dt.kind not in "biu" else _F8, w.dtype)
+    avg = _c((rows, 1), adt)
+    ufunc_call(np.subtract, X, avg, out=X)
+    xt = X if w is None else _u(np.multiply, X, w)
+    cdt = np.result_type(X.dtype, xt.dtype)
+    c = _c((rows, rows), cdt)
+    ufunc_call(np.multiply, c, np.float64(1.0), out=c)
+    return c, rows
+
+
+def _squeezed(c: Any, n: int) -> Out:
+    """c.squeeze(): c itself for n > 1, a 0-d view of it for n == 1; the empty case's
+    ``np.array([]).reshape(0, 0)`` is a view of a 1-d f8 temporary."""
+    if c is None:
+        return Out((0, 0), _F8, (8, 8), base_shape=(0,))
+    if n == 1:
+        return Out((), c.dtype, (), base_shape=(1, 1))
+    return _final(c)
+
+
+@register(np.cov, tags=("copy",))
+def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Out:
+    """np.cov: dot(X, X_T.conj()) scaled in place, squeezed (a fresh C (n, n) array)."""
+    c, n = _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+    return _squeezed(c, n)
+
+
+@register(np.corrcoef, tags=("copy",))
+def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) -> Any:
+    """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
+    c, n = _cov(x, y, rowvar, False, None, None, None, dtype)
+    if n == 1:
+        z = Meta((), c.dtype, ())
+        return ufunc_call(np.true_divide, z, z)
+    return _squeezed(c, n)
+
+
+# --- gradient -----------------------------------------------------------------------------------
+
+def _spacing(d: Any, length: int) -> Any:
+    """One of gradient's varargs: None for a scalar, else the 1-d spacing's dtype checked."""
+    dm = as_meta(d)
+    if dm.ndim == 0:
+        return None
+    if dm.ndim != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if dm.shape[0] != length:
+        raise ValueError("when 1d, distances must match "
+                         "the length of the corresponding dimension")
+    if dm.dtype.kind not in "iuf":
+        raise UnsupportedOperationError("np.gradient", f"distances of dtype {dm.dtype}")
+    if length < 2:
+        raise IndexError(f"index 0 is out of bounds for axis 0 with size {max(length - 1, 0)}")
+    return dm
+
+
+@register(np.gradient, tags=("copy",))
+def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> Any:
+    """np.gradient: one ``empty_like(f, dtype=otype)`` (K order) per axis, filled by slices."""
+    m = as_meta(f)
+    nd = m.ndim
+    axes = normalize_axes(axis, nd)
+    n = len(varargs)
+    if n == 0:
+        dx = [None] * len(axes)
+    elif n == 1 and as_meta(varargs[0]).ndim == 0:
+        dx = [None] * len(axes)
+    elif n == len(axes):
+        dx = [_spacing(d, m.shape[axes[i]]) for i, d in enumerate(varargs)]
+    else:
+        raise TypeError("invalid number of arguments")
+    for d in varargs:
+        if as_meta(d).dtype.kind not in "biuf":
+            raise UnsupportedOperationError("np.gradient", "non-real distances")
+    if edge_order > 2:
+        raise ValueError("'edge_order' greater than 2 not supported")
+    if edge_order not in (1, 2):
+        raise UnsupportedOperationError("np.gradient", f"edge_order={edge_order!r}")
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError("np.gradient", f"dtype {m.dtype}")
+    if m.dtype.kind in "iu":
+        m = _like_copy(m, _F8)
+    otype = m.dtype if m.dtype.kind in "fc" else _F8
+    outs = []
+    for ax, d in zip(axes, dx):
+        if m.shape[ax] < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+        if m.dtype == _BOOL:
+            if d is not None and edge_order == 2:
+                raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
+            ufunc_call(np.subtract, m, m)
+        outs.append(_final(_like_copy(m, otype)))
+    if len(axes) == 1:
+        return outs[0]
+    return tuple(outs)

@@ -342,3 +342,115 @@ BAD_AVG = [lambda x: np.average(x, axis=3), lambda x: np.average(x, weights=np.o
 @pytest.mark.parametrize("fn", BAD_AVG)
 def test_average_unwrap_bad(fn):
     check(fn, np.ones((2, 3)))
+
+
+# --- nanvar, nanstd, cov, corrcoef, gradient --------------------------------------------------
+
+NANVAR = [lambda a, f=f, ax=ax, kd=kd: f(a, axis=ax, keepdims=kd)
+          for f in (np.nanvar, np.nanstd) for ax in (None, 0, -1, (0, -1))
+          for kd in (False, True)]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("a", ALL)
+def test_nanvar_layouts(a):
+    for fn in NANVAR:
+        check(fn, a)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("kw", [dict(dtype="f4"), dict(dtype="f8", ddof=1), dict(ddof=2.5),
+                                dict(correction=1), dict(ddof=1, correction=1),
+                                dict(dtype=int), dict(axis=3), dict(axis=(0, 0)),
+                                dict(where=np.array([True, False, True, True])),
+                                dict(axis=1, mean=np.zeros((3, 1))), dict(axis=1, mean=np.zeros((2, 1)))])
+def test_nanvar_kwargs(kw):
+    for f in (np.nanvar, np.nanstd):
+        for a in (np.ones((3, 4)), np.ones((4, 3), "f4").T, np.ones((3, 4), "c8")[:, ::-1],
+                  np.ones((3, 4), "i2")):
+            check(lambda x: f(x, **kw), a)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_nanvar_out():
+    for f in (np.nanvar, np.nanstd):
+        for o in (np.empty(4), np.empty(4, "f4"), np.empty(4, int), np.empty(3), np.empty((1, 4))):
+            check(lambda x, o: f(x, axis=0, out=o), np.ones((3, 4)), o)
+            check(lambda x, o: f(x, axis=0, out=o, keepdims=True), np.ones((3, 4), "i4"), o)
+
+
+COVS = [np.ones(()), np.ones(0), np.ones(5), np.ones((3, 4)), np.ones((4, 3), order="F"),
+        np.ones((3, 4), "f4")[::-1, ::2], np.ones((1, 5)), np.ones((0, 3)), np.ones((3, 0)),
+        np.ones((3, 4), "c8").T, np.ones((2, 3), int), np.ones((2, 3), bool),
+        np.ones((2, 3), "f2"), np.broadcast_to(np.ones(4), (3, 4)), np.ones((2, 3, 2))]
+COV_KW = [{}, dict(rowvar=False), dict(bias=True), dict(ddof=0), dict(ddof=1.5),
+          dict(dtype="f4"), dict(dtype="c16"), dict(dtype=int), dict(dtype="f2", rowvar=False)]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("a", COVS, ids=range(len(COVS)))
+def test_cov_corrcoef(a):
+    for kw in COV_KW:
+        check(lambda x: np.cov(x, **kw), a)
+        if "bias" not in kw and "ddof" not in kw:
+            check(lambda x: np.corrcoef(x, **kw), a)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("kw", [dict(fweights=np.array([1, 2, 1, 1])),
+                                dict(aweights=np.ones(4, "f4")),
+                                dict(fweights=np.arange(4), aweights=np.ones(4), ddof=1),
+                                dict(fweights=np.ones(3)), dict(aweights=np.ones((2, 4))),
+                                dict(fweights=np.array(1)), dict(fweights=np.ones(4), dtype="f4"),
+                                dict(aweights=np.ones(4), bias=True)])
+def test_cov_weights(kw):
+    for a in (np.ones((3, 4)), np.ones((4, 3)).T, np.ones(4, "c8"), np.ones((2, 0))):
+        check(lambda x: np.cov(x, **kw), a)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("rowvar", [True, False])
+def test_cov_y(rowvar):
+    for a, b in ((np.ones((2, 4)), np.ones((3, 4))), (np.ones(4), np.ones(4, "f4")),
+                 (np.ones((4, 2)), np.ones((4, 1))), (np.ones((2, 4)), np.ones((2, 3))),
+                 (np.ones((2, 4)), np.ones((2, 2, 2))), (np.ones((0, 4)), np.ones((2, 3))),
+                 (np.ones((2, 4), "i2"), np.ones(4, "c8"))):
+        check(lambda x, y: np.cov(x, y, rowvar=rowvar), a, b)
+        check(lambda x, y: np.corrcoef(x, y, rowvar=rowvar), a, b)
+
+
+GRAD = [lambda a: np.gradient(a), lambda a: np.gradient(a, axis=-1),
+        lambda a: np.gradient(a, 2.0, edge_order=2), lambda a: np.gradient(a, axis=(0, -1)),
+        lambda a: np.gradient(a, edge_order=3), lambda a: np.gradient(a, 1, 2, 3, 4, 5)]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("a", cases(shapes=[(), (1,), (2,), (5,), (4, 6), (3, 0, 2), (2, 3, 4)]))
+def test_gradient_layouts(a):
+    for fn in GRAD:
+        check(fn, a)
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_gradient_spacing():
+    a = np.ones((4, 3), order="F")
+    for args in ((np.arange(4.0), np.arange(3)), (np.array([0, 1, 3, 4]), 1.0),
+                 (np.ones((4, 1)), 1.0), (np.arange(3.0), 1.0), (np.arange(4, dtype="f4"), [0, 2, 3])):
+        for eo in (1, 2):
+            check(lambda x: np.gradient(x, *args, edge_order=eo), a)
+    check(lambda x: np.gradient(x, np.arange(1.0)), np.ones(1))
+    check(lambda x: np.gradient(x, [0, 1, 3], edge_order=1), np.ones(3, bool))
+    check(lambda x: np.gradient(x, axis=2), np.ones((3, 3)))
+    check(lambda x: np.gradient(x, axis=(0, 0)), np.ones((3, 3)))
+
+
+@pytest.mark.filterwarnings("ignore")
+@SET
+@given(oracle.arrays(max_dims=3))
+def test_nan_stats_cov_gradient_random(a):
+    check(lambda x: np.nanvar(x, axis=-1 if x.ndim else None, ddof=1), a)
+    check(lambda x: np.nanstd(x, keepdims=True), a)
+    check(np.gradient, a)
+    if a.ndim <= 2:
+        check(np.cov, a)
+        check(lambda x: np.corrcoef(x, rowvar=False), a)
