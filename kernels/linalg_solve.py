@@ -577,35 +577,272 @@ def la_diagonal(x: Any, /, *, offset: int = 0) -> Any:
     return diagonal(x, offset, -2, -1)
 
 
-# --- norms (only the full reductions to a scalar) -------------------------------------
+# --- norms, cond, pinv, matrix_rank, cross: compositions replayed on metadata ---------------
 
 
-def _norm_dtype(x: Any, name: Any) -> np.dtype:
-    """The real dtype of the norm: ints and bool are cast to float64 first."""
+def _u(ufunc: np.ufunc, *args: Any) -> Meta:
+    """A ufunc call on metadata, as a chainable Meta."""
+    from .ufuncs import ufunc_call
+    return meta(ufunc_call(ufunc, *args))
+
+
+def _red(ufunc: np.ufunc, m: Any, axes: Any, keepdims: bool = False, initial: Any = None,
+         dtype: Any = None) -> Meta:
+    """ufunc.reduce over normalized ``axes`` (an int or a tuple); ``initial`` None: none given."""
+    from .layout import normalize_axes
+    from .reductions import _NoValue, do_reduce
+    ax = normalize_axes(axes if isinstance(axes, tuple) else (axes,), m.ndim)
+    return do_reduce(ufunc, m, ax, dtype, None, keepdims,
+                     _NoValue if initial is None else initial)
+
+
+def _view(o: Out) -> Meta:
+    """A view's geometry as a chainable Meta."""
+    return Meta(o.shape, o.dtype, o.strides)
+
+
+def _real_dt(dt: np.dtype) -> np.dtype:
+    """The dtype of ``.real`` (byte order kept)."""
+    return np.dtype(dt.char.lower()).newbyteorder(dt.byteorder) if dt.kind == "c" else dt
+
+
+def _real(m: Any) -> Any:
+    """``.real``: a view with the complex strides, or the array itself."""
+    if m.dtype.kind != "c":
+        return m
+    return Meta(m.shape, _real_dt(m.dtype), m.strides)
+
+
+def _reshaped(m: Any, shape: tuple) -> Out:
+    """The final ``ret.reshape(shape)`` of a fresh intermediate: a view of it."""
+    from .views import reshape_out
+    r = reshape_out(m, tuple(shape))
+    return Out(r.shape, r.dtype, r.strides, base_shape=tuple(m.shape))
+
+
+def _check_ord(ord: Any, name: Any) -> None:
+    if ord is None or isinstance(ord, str):
+        return
+    if not isinstance(ord, (int, float, np.integer, np.floating)) or isinstance(ord, np.bool_):
+        raise UnsupportedOperationError(name, f"ord={ord!r}")
+
+
+def _as_float(x: Any, name: Any) -> Any:
+    """norm's ``x.astype(float)`` for non-inexact input (an order-K copy)."""
     m = as_meta(x)
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError(name, f"{m.dtype} operands")
-    dt = m.dtype if m.dtype.kind in "fc" else _F8
-    return np.empty(0, dt).real.dtype.newbyteorder("=")
+    if m.dtype.kind in "fc":
+        return m
+    return astype(m, _F8)
+
+
+def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
+    """np.linalg.norm's chain on metadata: a Meta, or the final keepdims Out."""
+    _check_ord(ord, name)
+    x = _as_float(x, name)
+    nd = x.ndim
+    if axis is None and (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
+                         or (not isinstance(ord, str) and ord == 2 and nd == 1)):
+        ret = _u(np.sqrt, Meta((), _real_dt(x.dtype), ()))
+        return _reshaped(ret, (1,) * nd) if keepdims else ret
+    if axis is None:
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = int(axis)
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+        axis = (axis,)
+    s = isinstance(ord, str)
+    if len(axis) == 1:
+        if not s and ord == np.inf:
+            return _red(np.maximum, _u(np.absolute, x), axis, keepdims, 0)
+        if not s and ord == -np.inf:
+            return _red(np.minimum, _u(np.absolute, x), axis, keepdims)
+        if not s and ord == 0:
+            ne = astype(_u(np.not_equal, x, 0), _real(x).dtype)
+            return _red(np.add, ne, axis, keepdims)
+        if not s and ord == 1:
+            return _red(np.add, _u(np.absolute, x), axis, keepdims)
+        if ord is None or (not s and ord == 2):
+            sq = _real(_u(np.multiply, _u(np.conjugate, x) if x.dtype.kind == "c" else x, x))
+            return _u(np.sqrt, _red(np.add, sq, axis, keepdims))
+        if s:
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        absx = _u(np.absolute, x)
+        _u(np.power, absx, ord)  # absx **= ord: the in-place cast must be allowed
+        ret = _red(np.add, absx, axis, keepdims)
+        _u(np.power, ret, np.empty((), ret.dtype))
+        return ret
+    if len(axis) != 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    from .layout import normalize_axis
+    row, col = normalize_axis(axis[0], nd), normalize_axis(axis[1], nd)
+    if row == col:
+        raise ValueError("Duplicate axes given.")
+    if not s and ord in (2, -2) or ord == "nuc":
+        from .views import moveaxis
+        y = _view(moveaxis(x, (row, col), (-2, -1)))
+        sv = meta(svd(y, compute_uv=False))
+        if ord == -2:
+            ret = _red(np.minimum, sv, -1)
+        else:
+            ret = _red(np.maximum if ord == 2 else np.add, sv, -1, False, 0)
+    elif not s and ord in (1, -1):
+        c = col - 1 if col > row else col
+        ret = _red(np.maximum if ord == 1 else np.minimum, _red(np.add, _u(np.absolute, x), row),
+                   c, False, 0 if ord == 1 else None)
+    elif not s and ord in (np.inf, -np.inf):
+        r = row - 1 if row > col else row
+        ret = _red(np.maximum if ord > 0 else np.minimum, _red(np.add, _u(np.absolute, x), col),
+                   r, False, 0 if ord > 0 else None)
+    elif ord in (None, "fro", "f"):
+        sq = _real(_u(np.multiply, _u(np.conjugate, x) if x.dtype.kind == "c" else x, x))
+        ret = _u(np.sqrt, _red(np.add, sq, (row, col)))
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    if keepdims:
+        shp = list(x.shape)
+        shp[axis[0]] = 1
+        shp[axis[1]] = 1
+        return _reshaped(ret, shp)
+    return ret
 
 
 @register(_L.norm, tags=("reduction",))
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
-    """axis=None with the Frobenius / 2-norm of everything: a scalar; other forms unsupported."""
-    dt = _norm_dtype(x, _L.norm)
-    nd = as_meta(x).ndim
-    if axis is None and not keepdims and (
-            ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
-            or (not isinstance(ord, str) and ord == 2 and nd == 1)):
-        return Out((), dt, ())
-    raise UnsupportedOperationError(_L.norm, "ord=, axis= and keepdims= other than a full "
-                                    "Frobenius norm")
+    """abs/sum/sqrt/max reductions, svd-based orders, then keepdims' reshape (a view)."""
+    return out(_norm_meta(x, ord, axis, keepdims, _L.norm))
+
+
+@register(_L.matrix_norm, tags=("reduction",))
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    """norm over the last two axes."""
+    return out(_norm_meta(x, ord, (-2, -1), keepdims, _L.matrix_norm))
 
 
 @register(_L.vector_norm, tags=("reduction",))
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    """axis=None, keepdims=False and ord=2 only: a scalar."""
-    dt = _norm_dtype(x, _L.vector_norm)
-    if axis is None and not keepdims and not isinstance(ord, str) and ord == 2:
-        return Out((), dt, ())
-    raise UnsupportedOperationError(_L.vector_norm, "axis=, keepdims= or ord other than 2")
+    """norm along axis 0 of a raveled / transposed-and-reshaped x, then keepdims' reshape."""
+    from .layout import normalize_axes
+    from .views import reshape_out
+    m = as_meta(x)
+    if m.dtype.kind not in "biufc":
+        raise UnsupportedOperationError(_L.vector_norm, f"{m.dtype} operands")
+    shape = list(m.shape)
+    if axis is None:
+        m = _view(reshape_out(m, (m.size,)))
+        ax = 0
+    elif isinstance(axis, tuple):
+        nax = normalize_axes(axis, m.ndim)
+        rest = tuple(i for i in range(m.ndim) if i not in nax)
+        perm = tuple(normalize_axes(axis, m.ndim)) + rest
+        if len(set(perm)) != m.ndim:
+            raise UnsupportedOperationError(_L.vector_norm, "repeated axes")
+        t = Meta(tuple(m.shape[i] for i in perm), m.dtype, tuple(m.strides[i] for i in perm))
+        m = _view(reshape_out(t, (math.prod(m.shape[i] for i in axis),)
+                              + tuple(m.shape[i] for i in rest)))
+        ax = 0
+    else:
+        ax = axis
+    res = _norm_meta(m, ord, ax, False, _L.vector_norm)
+    if keepdims:
+        for i in normalize_axes(tuple(range(len(shape))) if axis is None else axis, len(shape)):
+            shape[i] = 1
+        return _reshaped(res, tuple(shape))
+    return out(res)
+
+
+def _empty_2d(m: Any) -> bool:
+    return m.size == 0 and math.prod(m.shape[-2:]) == 0
+
+
+@register(_L.cond, tags=("copy",))
+def cond(x: Any, p: Any = None) -> Any:
+    """svd values divided (2, -2) or the product of the norms of x and inv(x)."""
+    m = _arr(x, _L.cond)
+    if _empty_2d(m):
+        raise LinAlgError("cond is not defined on empty arrays")
+    _check_ord(p, _L.cond)
+    if p is None or (not isinstance(p, str) and p in (2, -2)):
+        sv = meta(svd(m, compute_uv=False))
+        col = Meta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
+        return out(_u(np.divide, col, col))
+    stacked_square(m)
+    t, rt = common_type(_L.cond, m)
+    n = m.shape[-1]
+    (inx,) = gufunc_outs([(m, 2)], [((n, n), t)])
+    r = _u(np.multiply, meta(norm(m, p, (-2, -1))), meta(norm(inx, p, (-2, -1))))
+    return out(astype(r, real_of(rt)))
+
+
+_NoVal = getattr(np, "_NoValue", None)
+
+
+@register(_L.pinv, tags=("copy",))
+def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoVal) -> Any:
+    """matmul(vt^T, s[..., None] * u^T) of the reduced svd; empty stacks: empty((..., n, m))."""
+    m = _arr(a, _L.pinv)
+    if rcond is None:
+        if rtol is None:
+            max(m.shape[-2:])  # ValueError for 0-d input, as NumPy's
+            if m.dtype.kind not in "fc":
+                np.finfo(m.dtype)  # raises as NumPy does
+            rcond = 0.0
+        elif rtol is not _NoVal:
+            rcond = rtol
+    elif rtol is not _NoVal:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    if np.ndim(rcond) != 0:
+        raise UnsupportedOperationError(_L.pinv, "an array rcond / rtol")
+    if _empty_2d(m):
+        if m.ndim < 2:
+            raise UnsupportedOperationError(_L.pinv, "an empty array of fewer than 2 dimensions")
+        sh = m.shape[:-2] + (m.shape[-1], m.shape[-2])
+        return Out(sh, m.dtype, c_strides(sh, m.dtype.itemsize))
+    if hermitian:
+        raise UnsupportedOperationError(_L.pinv, "hermitian=True")
+    c = _u(np.conjugate, m) if m.dtype.kind == "c" else m
+    u, s, vt = (meta(r) for r in svd(c, full_matrices=False))
+    cut = _u(np.multiply, Meta((1,), _F8, (8,)), _red(np.maximum, s, -1, True))
+    _u(np.greater, s, cut)
+    snew = Meta(s.shape + (1,), s.dtype, s.strides + (0,))
+    prod_ = _u(np.multiply, snew, swap_last(u))
+    return out(_u(np.matmul, swap_last(vt), prod_))
+
+
+@register(_L.matrix_rank, tags=("reduction",))
+def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
+    """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    m = _arr(A, _L.matrix_rank)
+    if m.ndim < 2:
+        if m.size == 0:
+            return 0
+        raise DataDependentError("matrix_rank of a vector is 0 or 1 by its values")
+    for v in (tol, rtol):
+        if v is not None and np.ndim(v) != 0:
+            raise UnsupportedOperationError(_L.matrix_rank, "an array tol / rtol")
+    s = _view(svd(m, compute_uv=False, hermitian=hermitian))  # hermitian: a view
+    if tol is None:
+        if rtol is None:
+            rtol = 1.0
+        t = _u(np.multiply, _red(np.maximum, s, -1, True, 0), Meta((1,), np.asarray(rtol).dtype,
+                                                                     (8,)))
+    else:
+        t = Meta((1,), np.asarray(tol).dtype, (np.asarray(tol).dtype.itemsize,))
+    big = _u(np.greater, s, t)
+    return out(_red(np.add, big, -1, dtype=np.intp))
+
+
+@register(_L.cross, tags=("copy",))
+def la_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    """Both operands must hold 3-vectors along ``axis``, then np.cross."""
+    from .statistics import cross
+    a, b = as_meta(x1), as_meta(x2)
+    if a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise ValueError("Both input arrays must be (arrays of) 3-dimensional vectors, "
+                         f"but they are {a.shape[axis]} and {b.shape[axis]} dimensional instead.")
+    return cross(x1, x2, axis=axis)

@@ -1,15 +1,15 @@
 """Differential tests for np.linalg kernels (kernels/linalg_solve.py) against real NumPy."""
 from __future__ import annotations
 
-import warnings
+import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import faketensor as ft
-from oracle import check, layouts, run_both, compare_meta
+from oracle import check, run_both
 
 L = np.linalg
 VALUE_ERRORS = ("Singular", "not positive definite", "did not converge", "Incorrect argument")
@@ -239,5 +239,90 @@ def test_full_norms():
                     check(L.norm, a, "fro")
                 if a.ndim == 1:
                     check(L.norm, a, 2)
+
+
+# --- norms with ord / axis / keepdims, cond, pinv, matrix_rank, cross -------------------
+
+NORM_DTS = [np.float64, np.float32, np.float16, np.complex64, np.int16, np.bool_,
+            np.clongdouble, np.dtype(">f4"), np.dtype(">c16")]
+ORDS = [None, 1, -1, 2, -2, 0, np.inf, -np.inf, 3, 0.5, "fro", "nuc", "bad"]
+AXES = [None, 0, -1, (0, 1), (-1, 0), (1,), (0, 0), (0, 1, 2), 1.5, [0]]
+
+
+def _awkward(shapes, dts, kinds=("c", "f", "t", "rev", "step", "bcast", "perm")):
+    for shape in shapes:
+        for dt in dts:
+            base = np.asarray((np.arange(math.prod(shape)).reshape(shape) % 3 + 1).astype(dt))
+            for kind in kinds:
+                yield lay(base, kind)
+
+
+def test_norm_ord_axis_keepdims():
+    for a in _awkward([(3,), (2, 3), (2, 3, 4), (0, 3), (2, 0), ()], NORM_DTS,
+                      ("c", "f", "t", "rev", "bcast")):
+        for ord in ORDS:
+            for axis in AXES:
+                for kd in (False, True):
+                    check(L.norm, a, ord, axis, kd)
+
+
+def test_matrix_and_vector_norm():
+    for a in _awkward([(4,), (2, 3), (3, 2, 4), (0, 2, 3), ()], NORM_DTS):
+        for kd in (False, True):
+            for ord in ORDS:
+                check(L.matrix_norm, a, ord=ord, keepdims=kd)
+            for ord in (2, 1, 0, -1, np.inf, -np.inf, 3, "fro"):
+                for axis in (None, 0, -1, (0, 2), (2, 0), (1,), (0, 1, 2), (0, 0), (5,)):
+                    check(L.vector_norm, a, axis=axis, keepdims=kd, ord=ord)
+
+
+def test_cond():
+    for a in _awkward([(3, 3), (2, 3), (2, 3, 3), (2, 2, 4), (0, 3), (0, 3, 3), (3,), ()],
+                      [np.float64, np.float32, np.complex64, np.int8, np.bool_, np.float16]):
+        for p in (None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc", 3):
+            vcheck(L.cond, a, p)
+
+
+def test_pinv():
+    for a in _awkward([(3, 3), (2, 3), (3, 2), (2, 4, 3), (0, 3), (2, 0, 3), (3,), ()],
+                      [np.float64, np.float32, np.complex128, np.int32, np.bool_, np.float16]):
+        check(L.pinv, a)
+        check(L.pinv, a, 1e-3)
+        check(L.pinv, a, rtol=None)
+        check(L.pinv, a, rtol=0.5)
+        check(L.pinv, a, 0.1, rtol=0.1)
     with pytest.raises(ft.UnsupportedOperationError):
-        L.norm(ft.to_fake(np.ones((2, 3))), axis=0)
+        L.pinv(ft.to_fake(np.eye(3)), hermitian=True)
+
+
+def test_matrix_rank():
+    for a in _awkward([(3, 3), (2, 3), (2, 4, 3), (0, 3), (2, 0, 3), (0,)],
+                      [np.float64, np.float32, np.complex64, np.int8, np.bool_, np.float16]):
+        for kw in ({}, {"tol": 0.5}, {"rtol": 0.5}, {"hermitian": True}, {"tol": 1, "rtol": 1}):
+            vcheck(L.matrix_rank, a, **kw)
+    with pytest.raises(ft.DataDependentError):
+        L.matrix_rank(ft.to_fake(np.ones(3)))
+
+
+def test_linalg_cross():
+    cases = [((3,), (3,), -1), ((2, 3), (3,), -1), ((3, 2), (3, 2), 0), ((2,), (3,), -1),
+             ((4, 3), (2, 1, 3), -1), ((3,), (3,), 1), ((), (3,), -1), ((3, 4), (3, 4), 0),
+             ((2, 3), (2, 3), 0), ((0, 3), (3,), -1)]
+    for sa, sb, ax in cases:
+        for dt in (np.float32, np.int8, np.bool_, np.complex64):
+            for kind in ("c", "f", "t", "rev"):
+                check(L.cross, lay(np.ones(sa, dt), kind), np.ones(sb), axis=ax)
+
+
+@FAST
+@given(st.data())
+def test_hypothesis_norms(data):
+    from oracle import arrays
+    a = data.draw(arrays(dtypes=[np.dtype(t) for t in (np.float64, np.float32, np.complex64,
+                                                       np.int32, np.bool_)], max_dims=3))
+    ord = data.draw(st.sampled_from(ORDS))
+    axis = data.draw(st.sampled_from([None, 0, -1, (0, -1), (-1,)]))
+    kd = data.draw(st.booleans())
+    check(L.norm, a, ord, axis, kd)
+    if not isinstance(ord, str):
+        check(L.vector_norm, a, axis=axis, keepdims=kd, ord=2 if ord is None else ord)
