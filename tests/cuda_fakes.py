@@ -24,3 +24,14 @@ AWKWARD = {
     "size1": lambda: cuda((1, 1, 1)),
     "empty": lambda: cuda((0, 3, 4)),
 }
+
+
+def c_st(shape, itemsize):
+    """CuPy's C strides of a fresh array (all zeros when it is empty)."""
+    if 0 in shape:
+        return (0,) * len(shape)
+    st, s = [], itemsize
+    for n in reversed(shape):
+        st.append(s)
+        s *= n
+    return tuple(reversed(st))

@@ -9,19 +9,9 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
-from cuda_fakes import AWKWARD, cuda  # noqa: E402
+from cuda_fakes import AWKWARD, c_st, cuda  # noqa: E402
 
 I8, F8 = np.dtype(np.int64), np.dtype(np.float64)
-
-
-def c_st(shape, itemsize):
-    if 0 in shape:
-        return (0,) * len(shape)
-    st, s = [], itemsize
-    for n in reversed(shape):
-        st.append(s)
-        s *= n
-    return tuple(reversed(st))
 
 
 def fresh(r, shape, dtype, dev="cuda:0"):

@@ -6,20 +6,10 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
-from cuda_fakes import AWKWARD, cuda  # noqa: E402
+from cuda_fakes import AWKWARD, c_st, cuda  # noqa: E402
 
 F = cupy.fft
 C8, C16, F2, F4, F8 = (np.dtype(t) for t in ("c8", "c16", "f2", "f4", "f8"))
-
-
-def c_st(shape, itemsize):
-    if 0 in shape:
-        return (0,) * len(shape)
-    st, s = [], itemsize
-    for n in reversed(shape):
-        st.append(s)
-        s *= n
-    return tuple(reversed(st))
 
 
 def f_st(shape, itemsize):
