@@ -294,6 +294,9 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     dt = np.dtype(dtype) if dtype is not None else m.dtype
     o = norm_order(order, "CFAK")
     need = dt != m.dtype
+    if need:
+        from .views import check_value_cast
+        check_value_cast(m, dt)
     if o == "C" and not m.flags.c_contiguous or o == "F" and not m.flags.f_contiguous:
         need = True
     if copy is True or (need and copy is None):

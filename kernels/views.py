@@ -845,6 +845,14 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
 
 
+def check_value_cast(m: Any, dt: np.dtype) -> None:
+    """DataDependentError for a cast whose success depends on the values: datetimes into a
+    string dtype shorter than their longest ISO form."""
+    if (m.dtype.kind in "Mm" and dt.kind in "SU" and math.prod(m.shape)
+            and dt.itemsize < _probe(m.dtype).astype(dt.kind).dtype.itemsize):
+        raise DataDependentError("whether datetimes fit a short string dtype depends on their values")
+
+
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
     order = norm_order(order, default="K")
@@ -869,9 +877,7 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
         p = _probe(self.dtype)
         if p.astype(dt, copy=False) is p:
             return itself(self)
-    if (self.dtype.kind in "Mm" and dt.kind in "SU" and math.prod(self.shape)
-            and dt.itemsize < _probe(self.dtype).astype(dt.kind).dtype.itemsize):
-        raise DataDependentError("whether datetimes fit a short string dtype depends on their values")
+    check_value_cast(self, dt)
     if not np.can_cast(self.dtype, dt, casting):
         what = "scalar" if self.ndim == 0 else "array data"
         raise TypeError(f"Cannot cast {what} from {self.dtype!r} to {dt!r} according to the rule {casting!r}")

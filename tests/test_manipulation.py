@@ -278,3 +278,14 @@ def test_huge_arrays_in_fake_mode():
         assert np.tril_indices(n)[0].shape == (n * (n + 1) // 2,)
         with pytest.raises(ft.UnsupportedOperationError):
             np.apply_along_axis(np.sum, 0, x)
+
+
+def test_datetimes_into_a_short_string_are_value_dependent_on_every_path():
+    """'1970-01-01T00:00:00' does not fit U3 (RuntimeError) but NaT does: the fake cannot know."""
+    f = ft.to_fake(np.array("1970-01-01T00:00:00", dtype="datetime64[s]"))
+    with ft.FakeMode():
+        for call in (lambda: np.require(f, "U3"), lambda: np.asarray(f, "U3"),
+                     lambda: np.array(f, "U3"), lambda: f.astype("U3")):
+            with pytest.raises(ft.DataDependentError):
+                call()
+        assert np.asarray(f, "U40").dtype == np.dtype("U40")
