@@ -19,7 +19,7 @@ from numpy.linalg import LinAlgError
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
 from .operands import as_meta
-from .reductions import Meta
+from .reductions import Meta, _meta as meta  # a fresh Out as a chainable Meta
 from .registry import Out, register
 
 _L = np.linalg
@@ -110,15 +110,6 @@ def out(m: Any) -> Out:
     if type(m) is Out:
         return m
     return Out(m.shape, m.dtype, m.strides)
-
-
-def meta(o: Any) -> Any:
-    """A kernel's fresh Out as a chainable Meta."""
-    if type(o) is Out:
-        if o.view_of is not None or o.base_shape is not None:
-            raise UnsupportedOperationError("numpy.linalg", "an intermediate view")
-        return Meta(o.shape, o.dtype, o.strides)
-    return o
 
 
 def swap_last(m: Any) -> Meta:
