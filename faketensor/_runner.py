@@ -12,7 +12,7 @@ from ._errors import UnsupportedOperationError
 from ._storage import FakeStorage
 from ._wrapped import WrappedArray
 from .kernels.layout import c_strides
-from .kernels.registry import CUDA_HOOK, REGISTRY, SKIP_CACHE, Kernel, Out
+from .kernels.registry import CALL, CUDA_HOOK, REGISTRY, Kernel, Out
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
                     np.dtype, type})
@@ -352,9 +352,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                     return _realize_out(res, None, dev)
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
-                SKIP_CACHE[0] = False
+                CALL.skip_cache = False
                 res = entry.fn(*prefix, *args, **kwargs)
-                tmpl = _cache.NOKEY if SKIP_CACHE[0] else _cache.template(res, fakes)
+                tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
                     _cache.store(key, tmpl)

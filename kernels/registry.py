@@ -1,6 +1,7 @@
 """The kernel registry: op -> metadata rule + tags, filled by the ``register`` decorator."""
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
@@ -41,14 +42,47 @@ class Out(NamedTuple):
 
 
 REGISTRY: dict[Any, Kernel] = {}
-# Set by ``uncached()`` while a kernel runs; the runner then does not reuse its result.
-SKIP_CACHE: list = [False]
+
+
+class CallCosts(threading.local):
+    """What the running kernel reports besides its outputs (one record per thread).
+
+    ``transient``: bytes the real call takes from the library's data allocator and frees
+    before returning (casting copies of operands, fft's complex copy, sort buffers);
+    they raise the peak, not the final live. ``scratch``: the largest C-heap block the
+    real call holds (ufunc iteration buffers, LAPACK work arrays, pocketfft and mergesort
+    scratch), invisible to the data allocator and reported apart. ``skip_cache``: the
+    result must not be reused (see ``uncached``).
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.transient = 0
+        self.scratch = 0
+        self.skip_cache = False
+
+
+CALL = CallCosts()
 
 
 def uncached() -> None:
     """Mark the running kernel's result as not reusable: its call has a side effect
     (a warning NumPy emits on every call) that a cached result would drop."""
-    SKIP_CACHE[0] = True
+    CALL.skip_cache = True
+
+
+def transient(nbytes: int) -> None:
+    """The real call also allocates ``nbytes`` through the data allocator, freed before it
+    returns (alive together with the outputs). Call once per temporary buffer."""
+    CALL.transient += int(nbytes)
+
+
+def scratch(nbytes: int) -> None:
+    """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
+    if nbytes > CALL.scratch:
+        CALL.scratch = int(nbytes)
 
 
 # Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a
