@@ -18,12 +18,14 @@ from typing import Any
 import numpy as np
 
 from ._array import FakeArray
+from ._bounded import CACHES, BoundedCache
 from .kernels.registry import Out
 
 NOKEY = object()
 _VALUES = frozenset({int, float, complex, bool, str, type(None), EllipsisType, type})
 _SMALL = frozenset({int, type(None)})
-MAX_ENTRIES = 8192
+# A list or tuple argument longer than this (an index list) makes the call bypass the cache.
+MAX_SEQUENCE = 64
 
 
 class CacheInfo:
@@ -35,14 +37,30 @@ class CacheInfo:
         self.hits = self.misses = self.uncacheable = 0
         self.enabled = True
 
+    @property
+    def entries(self) -> int:
+        """Entries in the kernel-result cache."""
+        return len(_ENTRIES)
+
+    @property
+    def nbytes(self) -> int:
+        """Approximate bytes held by every faketensor cache together."""
+        return sum(c.nbytes for c in CACHES)
+
+    @property
+    def caches(self) -> dict:
+        """Entries and bytes per cache, by name."""
+        return {c.name: (len(c), c.nbytes) for c in CACHES}
+
     def __repr__(self) -> str:
         return (f"CacheInfo(hits={self.hits}, misses={self.misses}, "
-                f"uncacheable={self.uncacheable}, entries={len(_ENTRIES)}, "
-                f"enabled={self.enabled})")
+                f"uncacheable={self.uncacheable}, entries={self.entries}, "
+                f"nbytes={self.nbytes}, enabled={self.enabled})")
 
 
 INFO = CacheInfo()
-_ENTRIES: dict = {}
+# Kernel results by call signature: positions and metadata only, never a fake or a storage.
+_ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
 def _value_key(x: Any, fakes: list) -> Any:
     t = type(x)
     if t is FakeArray:
@@ -54,6 +72,8 @@ def _value_key(x: Any, fakes: list) -> Any:
     if t in _VALUES:
         return (t, x)
     if t is tuple or t is list:
+        if len(x) > MAX_SEQUENCE:
+            return NOKEY
         parts = [t]
         for v in x:
             k = _value_key(v, fakes)
@@ -148,7 +168,7 @@ def template(res: Any, fakes: list) -> Any:
         if type(v) is Out:  # a view of a sibling output: realize() keeps them together
             return NOKEY
         i = _position(v, fakes)
-        return NOKEY if i < 0 else (0, res, i)
+        return NOKEY if i < 0 else (0, res._replace(view_of=None), i)
     if t is FakeArray:
         i = _position(res, fakes)
         return NOKEY if i < 0 else (1, i)
@@ -170,9 +190,7 @@ def lookup(key: Any) -> Any:
 
 
 def store(key: Any, tmpl: Any) -> None:
-    if len(_ENTRIES) >= MAX_ENTRIES:
-        del _ENTRIES[next(iter(_ENTRIES))]
-    _ENTRIES[key] = tmpl
+    _ENTRIES.put(key, tmpl)
 
 
 def cache_info() -> CacheInfo:
@@ -181,8 +199,9 @@ def cache_info() -> CacheInfo:
 
 
 def clear_cache() -> None:
-    """Forget every cached kernel result and reset the counts."""
-    _ENTRIES.clear()
+    """Forget every cached kernel result (and every other cache) and reset the counts."""
+    for c in CACHES:
+        c.clear()
     INFO.hits = INFO.misses = INFO.uncacheable = 0
 
 

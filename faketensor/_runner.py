@@ -7,6 +7,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import _cache, _dispatch
+from ._bounded import BoundedCache
 from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
 from ._storage import FakeStorage
@@ -16,7 +17,7 @@ from .kernels.registry import CALL, CUDA_HOOK, REGISTRY, Kernel, Out
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
                     np.dtype, type})
-_resolved: dict = {}
+_resolved = BoundedCache("resolved kernels", 512 * 1024)
 
 
 def resolve(func: Any) -> tuple[Kernel, tuple]:
@@ -335,11 +336,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         if key is not _cache.NOKEY:
             dev = fakes[0].storage.device if fakes else (device or "cpu")
             try:
-                tmpl = _cache._ENTRIES.get(key)
+                hit = _cache._ENTRIES.get(key)
             except TypeError:  # an unhashable func
-                tmpl = key = _cache.NOKEY
-            if tmpl is not None and key is not _cache.NOKEY:
+                hit = key = _cache.NOKEY
+            if hit is not None and key is not _cache.NOKEY:
                 info.hits += 1
+                tmpl, CALL.costs = hit
                 if tmpl[0] == 0:  # one Out: the common case, inlined
                     i = tmpl[2]
                     if i >= 0:
@@ -353,11 +355,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
                 CALL.skip_cache = False
+                CALL.costs = None
                 res = entry.fn(*prefix, *args, **kwargs)
                 tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
-                    _cache.store(key, tmpl)
+                    _cache.store(key, (tmpl, CALL.costs))
                     return _instantiate(tmpl, fakes, dev)
                 info.uncacheable += 1
                 return realize(res, dev)
@@ -371,7 +374,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)
         if not CUDA_HOOK:
             raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
+        CALL.costs = None
         return realize(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), dev or device or "cpu")
+    CALL.costs = None
     res = entry.fn(*prefix, *args, **kwargs)
     return realize(res, dev or device or "cpu")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._bounded import BoundedCache
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
@@ -79,7 +80,7 @@ def _scalar_ok(m: Any, name: str) -> None:
 
 # --- the reduction machinery ---------------------------------------------------
 
-_red_cache: dict = {}
+_red_cache = BoundedCache("reductions red_cache", 512 * 1024)
 
 
 def resolve_reduce(ufunc: np.ufunc, keys: tuple, sig: Any) -> tuple:
@@ -170,7 +171,7 @@ def _as_int(a: Any) -> int:
         raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer") from None
 
 
-_reorder_cache: dict = {}
+_reorder_cache = BoundedCache("reductions reorder_cache", 512 * 1024)
 
 
 def _reorderable(ufunc: np.ufunc, dt: np.dtype, dtype: Any) -> bool:

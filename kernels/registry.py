@@ -44,27 +44,24 @@ class Out(NamedTuple):
 REGISTRY: dict[Any, Kernel] = {}
 
 
-class CallCosts(threading.local):
+class CallRecord(threading.local):
     """What the running kernel reports besides its outputs (one record per thread).
 
-    ``transient``: bytes the real call takes from the library's data allocator and frees
-    before returning (casting copies of operands, fft's complex copy, sort buffers);
+    ``costs`` is None or ``(transient, scratch)``. ``transient``: bytes the real call
+    takes from the library's data allocator and frees before returning (casting copies
+    of operands, fft's complex copy, sort buffers); alive together with the outputs,
     they raise the peak, not the final live. ``scratch``: the largest C-heap block the
     real call holds (ufunc iteration buffers, LAPACK work arrays, pocketfft and mergesort
     scratch), invisible to the data allocator and reported apart. ``skip_cache``: the
-    result must not be reused (see ``uncached``).
+    result must not be reused (see ``uncached``). The runner resets both before a kernel
+    runs and sets ``costs`` from the cache on a hit.
     """
 
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self.transient = 0
-        self.scratch = 0
-        self.skip_cache = False
+    costs: tuple | None = None
+    skip_cache: bool = False
 
 
-CALL = CallCosts()
+CALL = CallRecord()
 
 
 def uncached() -> None:
@@ -76,13 +73,17 @@ def uncached() -> None:
 def transient(nbytes: int) -> None:
     """The real call also allocates ``nbytes`` through the data allocator, freed before it
     returns (alive together with the outputs). Call once per temporary buffer."""
-    CALL.transient += int(nbytes)
+    c = CALL.costs
+    CALL.costs = (int(nbytes), 0) if c is None else (c[0] + int(nbytes), c[1])
 
 
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
-    if nbytes > CALL.scratch:
-        CALL.scratch = int(nbytes)
+    c = CALL.costs
+    if c is None:
+        CALL.costs = (0, int(nbytes))
+    elif nbytes > c[1]:
+        CALL.costs = (c[0], int(nbytes))
 
 
 # Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from numpy._core import _exceptions as _np_exc
 
+from .._bounded import BoundedCache
 from .._errors import UnsupportedOperationError
 from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
                      strides_in_order)
@@ -18,7 +19,7 @@ _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.gre
                           np.greater_equal})
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _BUFSIZE = 8192
-_resolve_cache: dict = {}
+_resolve_cache = BoundedCache("ufuncs resolve_cache", 512 * 1024)
 
 
 def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
@@ -88,7 +89,7 @@ def _resolve(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tupl
 
 _InCastErr = _np_exc._UFuncInputCastingError
 _OutCastErr = _np_exc._UFuncOutputCastingError
-_cast_cache: dict = {}
+_cast_cache = BoundedCache("ufuncs cast_cache", 512 * 1024)
 
 
 def _can_cast(frm: np.dtype, to: np.dtype, casting: str) -> bool:
@@ -378,7 +379,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     return results[0] if len(results) == 1 else tuple(results)
 
 
-_fast_loops: dict = {}
+_fast_loops = BoundedCache("ufuncs fast_loops", 512 * 1024)
 
 
 def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
@@ -448,7 +449,7 @@ def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
 
 # --- generalized ufuncs -----------------------------------------------------
 
-_sig_cache: dict = {}
+_sig_cache = BoundedCache("ufuncs sig_cache", 512 * 1024)
 
 
 def parse_signature(sig: str) -> tuple[list, list]:

@@ -159,11 +159,15 @@ def test_disabled_cache_gives_the_same_results():
     assert cached == plain and not _cache._ENTRIES
 
 
-def test_oldest_entries_are_evicted(monkeypatch):
-    monkeypatch.setattr(_cache, "MAX_ENTRIES", 4)
+def test_oldest_entries_are_evicted_by_bytes(monkeypatch):
+    ft.clear_cache()
+    ft.empty((1,)).sum()
+    one = _cache._ENTRIES.nbytes
+    monkeypatch.setattr(_cache._ENTRIES, "max_bytes", 4 * one + one // 2)
     for n in range(1, 10):
         ft.empty((n,)).sum()
     assert len(_cache._ENTRIES) == 4
+    assert _cache._ENTRIES.nbytes <= _cache._ENTRIES.max_bytes
 
 
 def test_a_view_of_a_larger_temporary_counts_the_temporary():
