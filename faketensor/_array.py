@@ -7,11 +7,14 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ._dispatch import dispatch, method_op
+from . import _elide
+from ._dispatch import claim, dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import FakeCudaDevice, FakeStorage, parse_device
 from .kernels.layout import c_strides, contiguity, f_strides
 from .kernels.operands import Shaped
+
+_refs = _elide.getrefcount
 
 _NO_DATA_HINT = (
     "Cannot copy out of fake array; no data! Use ft.materialize(x, fill=...) to make "
@@ -77,7 +80,23 @@ class ArrayHooks:
 
 
 def _binary(ufunc):
+    commutative = _elide.ELIDING.get(ufunc)
+    eliding = commutative is not None
+    true_divide = ufunc is np.true_divide
+
     def fwd(self, other):
+        if eliding and type(self) is FakeArray:
+            # temp_elide.c try_binary_elide: ``self op= other`` when self is a temporary
+            # (or ``other op= self`` for commutative ops when other is)
+            if _refs(self) == _elide.TEMP_SELF and _elide.can_elide(self, other) and not (
+                    true_divide and self.dtype.kind not in "fc"):
+                return dispatch(ufunc, _fake_types, (self, other), {"out": (self,)})
+            if (commutative and type(other) is FakeArray and _refs(other) == _elide.TEMP_OTHER
+                    and _elide.can_elide(other, self)):
+                return dispatch(ufunc, _fake_types, (other, self), {"out": (other,)})
+        elif ufunc is np.power and type(self) is FakeArray:
+            temporary = _refs(self) == _elide.TEMP_SELF  # before self is pushed as an argument
+            return _power(self, other, False, temporary)
         if type(other) is FakeArray and type(self) is FakeArray:
             return dispatch(ufunc, _fake_types, (self, other), {})
         if getattr(other, "__array_ufunc__", 0) is None:
@@ -87,19 +106,45 @@ def _binary(ufunc):
     def rev(self, other):
         if getattr(other, "__array_ufunc__", 0) is None:
             return NotImplemented
+        if (commutative and type(self) is FakeArray and _refs(self) == _elide.TEMP_SELF
+                and _elide.can_elide(self, other)):
+            return dispatch(ufunc, _fake_types, (self, other), {"out": (self,)})
         return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
 
     def inplace(self, other):
         if ufunc is np.matmul and type(self) is FakeArray and self.storage.device != "cpu":
             return NotImplemented  # cupy.ndarray has no __imatmul__: ``x @= y`` rebinds x
+        if ufunc is np.power and type(self) is FakeArray:
+            return _power(self, other, True, False)
         kwargs = {"out": (self,)}
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), kwargs)
 
     return fwd, rev, inplace
 
 
+def _power(self, other, inplace: bool, temporary: bool):
+    """``self ** other`` as number.c's array_power / array_inplace_power run it on cpu arrays:
+    square, reciprocal or sqrt for the exponents 2, -1 and 0.5 (in place when ``**=`` or
+    when self is an elidable temporary), np.power otherwise."""
+    op = _elide.fast_power(self, other) if self.storage.device == "cpu" else None
+    if op is None:
+        kwargs = {"out": (self,)} if inplace else {}
+        if type(other) is not FakeArray and getattr(other, "__array_ufunc__", 0) is None:
+            return NotImplemented
+        return dispatch(np.power, self._hook_types((self, other), None), (self, other), kwargs)
+    if inplace or (temporary and _elide.owns_big_buffer(self)):
+        return dispatch(op, _fake_types, (self,), {"out": (self,)})
+    return dispatch(op, _fake_types, (self,), {})
+
+
 def _unary(ufunc):
+    eliding = ufunc in _elide.ELIDING_UNARY
+
     def op(self):
+        if (eliding and type(self) is FakeArray and _refs(self) == _elide.TEMP_SELF
+                and _elide.owns_big_buffer(self)
+                and not (ufunc is np.absolute and self.dtype.kind == "c")):
+            return dispatch(ufunc, _fake_types, (self,), {"out": (self,)})
         return dispatch(ufunc, self._hook_types((), None), (self,), {})
     return op
 
@@ -471,7 +516,9 @@ def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeA
     strides = c_strides(shape, dt.itemsize) if order == "C" else f_strides(shape, dt.itemsize)
     nbytes = math.prod(shape) * dt.itemsize
     _check_size(nbytes)
-    return make_fake(shape, dt, strides, FakeStorage(nbytes, parse_device(device)))
+    storage = FakeStorage(nbytes, parse_device(device))
+    claim(storage)
+    return make_fake(shape, dt, strides, storage)
 
 
 def _check_size(nbytes: int) -> None:
@@ -499,8 +546,9 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
                 hi += (n - 1) * s
     nbytes = hi - lo
     _check_size(nbytes)
-    return make_fake(shape, dt, strides, FakeStorage(nbytes + offset, parse_device(device)),
-                     offset - lo)
+    storage = FakeStorage(nbytes + offset, parse_device(device))
+    claim(storage)
+    return make_fake(shape, dt, strides, storage, offset - lo)
 
 
 def is_fake(obj: object) -> bool:

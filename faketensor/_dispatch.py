@@ -4,6 +4,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
+from ._storage import PREEXISTING
+
 _DEFAULT: list = []
 _STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
 
@@ -67,6 +69,19 @@ def pop_mode(mode: Any, token) -> None:
         _STACK.reset(token)
     except ValueError:  # token from another context or not the latest change
         _STACK.set(tuple(m for m in _STACK.get() if m is not mode))
+
+
+def claim(storage: Any) -> None:
+    """Account a storage made outside any kernel (``ft.empty``, a member read from an .npz):
+    charged to the innermost FakeMode active in this context, else marked pre-existing."""
+    if storage._tracker is not None:
+        return
+    for mode in reversed(_STACK.get()):
+        charge = getattr(mode, "_charge", None)
+        if charge is not None:
+            charge(storage)
+            return
+    storage._tracker = PREEXISTING
 
 
 def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:

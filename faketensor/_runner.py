@@ -10,7 +10,7 @@ from . import _cache, _dispatch
 from ._bounded import BoundedCache
 from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
-from ._storage import FakeStorage
+from ._storage import PREEXISTING, FakeStorage
 from ._wrapped import WrappedArray
 from .kernels.layout import c_strides
 from .kernels.registry import CALL, CUDA_HOOK, REGISTRY, Kernel, Out
@@ -428,11 +428,12 @@ def run_real(func: Any, args: tuple, kwargs: dict) -> Any:
 
 
 def leaves(obj: Any, keep: Callable[[Any], bool], acc: list | None = None) -> list:
-    """The leaves of nested tuples, lists and dicts for which ``keep`` is true, in order."""
+    """The leaves of nested tuples (named ones too), lists and dicts for which ``keep`` is
+    true, in order."""
     if acc is None:
         acc = []
     t = type(obj)
-    if t is tuple or t is list:
+    if t is tuple or t is list or isinstance(obj, tuple):
         for x in obj:
             leaves(x, keep, acc)
     elif t is dict:
@@ -462,10 +463,24 @@ def _rewrap_known(obj: Any, wrappers: dict) -> Any:
     return obj
 
 
+def _preexisting(f: Any) -> bool:
+    if type(f) is FakeArray and f.storage._tracker is None:
+        f.storage._tracker = PREEXISTING
+    return False
+
+
 def default_dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
-    """No mode: fakes go to the kernels, wrapped arrays to the real library."""
+    """No mode: fakes go to the kernels, wrapped arrays to the real library.
+
+    Fakes made here belong to no mode: their storages are marked pre-existing, so a
+    mode that later sees them never charges them."""
     if FakeArray in types:
-        return run_fake(func, args, kwargs)
+        out = run_fake(func, args, kwargs)
+        if type(out) is FakeArray:
+            _preexisting(out)
+        elif out is not None:
+            leaves(out, _preexisting)
+        return out
     return run_real(func, args, kwargs)
 
 

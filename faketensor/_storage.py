@@ -22,6 +22,27 @@ class FakeStorage:
         return f"FakeStorage(nbytes={self.nbytes}, device={self.device!r})"
 
 
+class Untracked:
+    """The tracker of a storage no mode charges: memory that is not the program's allocation."""
+
+    __slots__ = ("kind",)
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def _free(self, storage: FakeStorage) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} memory>"
+
+
+# Buffers that existed before the mode: converted real arrays, fakes made outside any mode.
+PREEXISTING = Untracked("pre-existing")
+# Memory-mapped files (np.load(mmap_mode=...)): the file's pages, not the allocator's.
+MAPPED = Untracked("mapped")
+
+
 class FakeCudaDevice:
     """Stands in for ``cupy.cuda.Device(n)`` as a fake array's ``device``."""
 

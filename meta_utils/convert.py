@@ -17,7 +17,7 @@ import numpy as np
 from .. import _runner
 from .._array import FakeArray, make_fake
 from .._runner import _buffer_range, _root_of
-from .._storage import FakeStorage, parse_device
+from .._storage import PREEXISTING, FakeStorage, parse_device
 from .._wrapped import WrappedArray
 from .pytree import tree_map
 
@@ -155,7 +155,9 @@ class Converter:
         return None
 
     def _new_buffer(self, start: int, nbytes: int, device: str, key: Any) -> _Buffer:
-        buf = _Buffer(FakeStorage(nbytes, device, _alignment_of(start)), start, start + nbytes)
+        storage = FakeStorage(nbytes, device, _alignment_of(start))
+        storage._tracker = PREEXISTING  # a real buffer: never charged to a mode
+        buf = _Buffer(storage, start, start + nbytes)
         self._by_id[id(buf)] = buf
         if nbytes:
             bisect.insort(self._starts, (start, id(buf)))

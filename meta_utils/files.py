@@ -9,7 +9,7 @@ from typing import Any, BinaryIO, Iterator
 import numpy as np
 
 from .._array import FakeArray, make_fake
-from .._storage import FakeStorage
+from .._storage import MAPPED, FakeStorage
 from ..kernels.layout import c_strides
 from ..kernels.registry import register
 from .headers import (EMPTY_ZIP_MAGIC, NPY_MAGIC, ZIP_MAGIC, ArrayInfo, bad,
@@ -21,14 +21,6 @@ _MMAP_MODES = {"r": False, "readonly": False, "r+": True, "readwrite": True,
                "c": True, "copyonwrite": True}
 
 
-class _Mapped:
-    """Tracker for storages that stand for memory-mapped files: never counted as allocations."""
-
-    def _free(self, storage: FakeStorage) -> None:
-        pass
-
-
-MAPPED = _Mapped()
 
 
 def _plain_strides(shape: tuple, itemsize: int) -> tuple:

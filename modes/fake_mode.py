@@ -7,12 +7,15 @@ from typing import Any
 
 from .._array import FakeArray
 from .._errors import op_name
-from .._runner import leaves, prepare_call, run_fake
+from .._runner import _first_device, leaves, prepare_call, resolve, run_fake
 from .._storage import parse_device
 from ..meta_utils.convert import Converter
 from ..meta_utils.replay import TraceIds
 from .base import Mode
-from .memory import EXTERNAL, MemoryStats
+from .._dispatch import mode_stack
+from .._storage import MAPPED, PREEXISTING
+from ..kernels.registry import CALL
+from .memory import Ledger, MemoryStats
 from .random_gen import default_rng
 from .patching import patch_callable
 
@@ -35,6 +38,8 @@ class TraceEntry:
     alias: tuple            # "fresh" | ("view", i) | ("inplace", i) per output
     nbytes: int             # bytes newly allocated by this op
     tags: frozenset = field(default_factory=frozenset)
+    transient: int = 0      # bytes of buffers the real call allocates and frees before returning
+    scratch: int = 0        # C-heap scratch bytes the real call holds (not the data allocator)
     in_ids: tuple = ()      # serial numbers (mode.ids) of the inputs, then of the outputs:
     out_ids: tuple = ()     # the op graph for replay survives the fakes' death
     spec: Any = None        # (args, kwargs) with fakes as meta_utils.replay.TraceRef(serial)
@@ -75,6 +80,7 @@ class FakeMode(Mode):
         self.record = record
         self.trace: list[TraceEntry] = []
         self.memory = MemoryStats()
+        self._ledger: Any = self.memory
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
@@ -84,6 +90,16 @@ class FakeMode(Mode):
     def default_device(self) -> str:
         return self.device or "cpu"
 
+    def __enter__(self):
+        outer = tuple(m.memory for m in mode_stack()
+                      if isinstance(m, FakeMode) and m is not self)
+        self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
+        return super().__enter__()
+
+    def _charge(self, storage: Any) -> None:
+        """Charge a storage made in this mode outside any kernel (see _dispatch.claim)."""
+        self._ledger._alloc(storage)
+
     def _convert(self, x: Any) -> FakeArray:
         if not self.allow_real_inputs:
             raise TypeError(
@@ -91,8 +107,10 @@ class FakeMode(Mode):
                 f"{type(x).__name__} as input to {op_name(self._current)}; convert it with "
                 "ft.to_fake first")
         f = self.converter.to_fake(x)
-        if f.storage._tracker is None:
-            f.storage._tracker = EXTERNAL
+        st = f.storage
+        if st._tracker is None or st._tracker is PREEXISTING:
+            st._tracker = PREEXISTING
+            self._ledger._preexisting(st)
         if self.record:
             self.ids.real_inputs[self.ids.of(f)] = x
         return f
@@ -108,23 +126,39 @@ class FakeMode(Mode):
             out = run_fake(func, args, kwargs, self._conv, self.device or "cpu")
             if type(out) is FakeArray:
                 st = out.storage
+                costs = CALL.costs
                 if st._tracker is None:
-                    self.memory._alloc(st)
+                    self._ledger._alloc(st)
+                elif st._tracker is MAPPED:
+                    self._ledger._preexisting(st)
+                if costs is not None:
+                    self._costs(st.device, costs)
                 return out
         self._account(func, args, kwargs, out)
         return out
 
+    def _costs(self, dev: str, costs: tuple) -> None:
+        transient, scratch = costs
+        if transient:
+            self._ledger._transient(dev, transient)
+        if scratch:
+            self._ledger._scratch(dev, scratch)
+
     def _account(self, func: Any, args: tuple, kwargs: dict, out: Any) -> None:
+        costs = CALL.costs
         outs = _flat_fakes(out, [])
-        mem = self.memory
+        ledger = self._ledger
         nbytes = 0
         for o in outs:
             st = o.storage
             if st._tracker is None:
-                nbytes += mem._alloc(st)
-                b = o._base
-                if type(b) is FakeArray and b.storage is st:
-                    pass
+                nbytes += ledger._alloc(st)
+            elif st._tracker is MAPPED:
+                ledger._preexisting(st)
+        if costs is not None:
+            dev = outs[0].storage.device if outs else (
+                _first_device(args, kwargs) or self.device or "cpu")
+            self._costs(dev, costs)
         if not self.record:
             return
         ins = _flat_fakes((args, kwargs), [])
@@ -143,14 +177,14 @@ class FakeMode(Mode):
                         break
             alias.append(kind)
             meta.append((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device))
-        from .._runner import resolve
         try:
             tags = resolve(func)[0].tags
         except Exception:
             tags = frozenset()
+        transient, scratch = costs if costs is not None else (0, 0)
         self.trace.append(TraceEntry(
             op_name(func), func, _ref(args), _ref(kwargs),
             tuple(weakref.ref(x) for x in ins), tuple(weakref.ref(o) for o in outs),
-            tuple(meta), tuple(alias), nbytes, tags,
+            tuple(meta), tuple(alias), nbytes, tags, transient, scratch,
             tuple(self.ids.of(x) for x in ins), tuple(self.ids.of(o) for o in outs),
             self.ids.spec((args, kwargs))))
