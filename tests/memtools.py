@@ -14,10 +14,11 @@ Facts this relies on (checked by tests/test_memtools.py): a list of objects adds
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import tracemalloc
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 NUMPY_DOMAIN = 389047  # NPY_TRACE_DOMAIN, numpy/_core/include/numpy/ndarraytypes.h
 
@@ -59,30 +60,39 @@ def _split(snapshot: tracemalloc.Snapshot) -> tuple[int, int]:
     return numpy, other
 
 
-def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
-    """(peak, live at the end) in bytes of NumPy data buffers allocated while ``fn()`` runs.
+@contextlib.contextmanager
+def numpy_tracing() -> Iterator[None]:
+    """tracemalloc traces NumPy's data buffers alone inside the block.
 
-    Both are relative to NumPy's live bytes when the call starts; ``fn``'s return value
-    is dropped (and garbage collected) before the end figure is taken. Raises
-    RuntimeError if tracemalloc is already tracing, or if anything but NumPy's data
-    was traced during the call (then the peak would not be NumPy's alone).
+    Raises RuntimeError if tracemalloc is already tracing, or if anything but NumPy's
+    data was traced inside the block (then the figures would not be NumPy's alone).
     """
     if tracemalloc.is_tracing():
-        raise RuntimeError("measure_peak needs tracemalloc to be off (it is already tracing)")
+        raise RuntimeError("NumPy-only tracing needs tracemalloc to be off (it is already tracing)")
     gc.collect()
     _start_numpy_only()
     try:
         _, other_before = _split(tracemalloc.take_snapshot())
+        yield
+        _, other_after = _split(tracemalloc.take_snapshot())
+    finally:
+        tracemalloc.stop()
+    if other_after != other_before:
+        raise RuntimeError(f"{other_after - other_before} bytes outside NumPy's tracemalloc "
+                           "domain were traced; the figures are not NumPy's data alone")
+
+
+def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
+    """(peak, live at the end) in bytes of NumPy data buffers allocated while ``fn()`` runs.
+
+    Both are relative to NumPy's live bytes when the call starts; ``fn``'s return value
+    is dropped (and garbage collected) before the end figure is taken.
+    """
+    with numpy_tracing():
         base = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
         result = fn()
         del result
         gc.collect()
         current, peak = tracemalloc.get_traced_memory()
-        _, other_after = _split(tracemalloc.take_snapshot())
-    finally:
-        tracemalloc.stop()
-    if other_after != other_before:
-        raise RuntimeError(f"{other_after - other_before} bytes outside NumPy's tracemalloc "
-                           "domain were traced; the peak is not NumPy's data alone")
     return peak - base, current - base
