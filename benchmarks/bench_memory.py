@@ -5,7 +5,9 @@ tests/memtools.py), the peak ``FakeMode`` predicts (``mode.memory.peak['cpu']``)
 kernel cache on and off, their ratio, live bytes at the end, and run times. One run
 prints every figure. ``--small`` uses the sizes the tests use.
 
-``--lines PROGRAM [N]`` finds where a prediction goes wrong: it runs the program for real
+``--ops`` prints real vs fake figures of single operations known to allocate more than
+their outputs (the rules the memory model still has to learn, see NOT_EXACT in
+tests/test_memory_programs.py). ``--lines PROGRAM [N]`` finds where a prediction goes wrong: it runs the program for real
 and under FakeMode with a line tracer and prints every program line whose real and fake
 figures differ (peak above the live bytes at the line's start, and live change).
 """
@@ -25,6 +27,8 @@ sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "test
 import faketensor as ft  # noqa: E402
 from benchmarks.programs import PROGRAMS  # noqa: E402
 from memtools import measure_peak, numpy_tracing  # noqa: E402
+
+np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good: not the programs' doing
 
 
 def fake_peak(fn, cache: bool) -> tuple[int, int, float]:
@@ -69,6 +73,77 @@ def table(small: bool) -> None:
               f"{'%d/%d/%d' % (f['real_end'], f['on_end'], f['off_end']):>12} "
               f"{f['real_s']:>7.3f} {f['on_s']:>7.3f} {f['off_s']:>9.3f}", flush=True)
     print(f"{exact} of {len(PROGRAMS)} programs predicted to the byte (cache on and off)")
+
+
+def _ones(shape, dtype=np.float64):
+    return lambda: np.ones(shape, dtype)
+
+
+# (label, inputs made before the op, the op): each allocates more than its outputs for real
+OPS = [
+    ("a32 * 2.0 (Python scalar)", lambda: [_ones(1000, np.float32)()], lambda a: a * 2.0),
+    ("a64 * 2.0", lambda: [_ones(1000)()], lambda a: a * 2.0),
+    ("a32 *= 3.0 (out= given)", lambda: [_ones(1000, np.float32)()], lambda a: a.__imul__(3.0)),
+    ("a32 * np.float32(2)", lambda: [_ones(1000, np.float32)()], lambda a: a * np.float32(2)),
+    ("a32 > 0", lambda: [_ones(1000, np.float32)()], lambda a: a > 0),
+    ("a64 ** -1.5", lambda: [_ones(1000)()], lambda a: a ** -1.5),
+    ("b[1:3] = 0.5 (setitem scalar)", lambda: [_ones((16, 16))()], lambda a: a.__setitem__(slice(1, 3), 0.5)),
+    ("int64 (1000,) / 8.0 (cast copy)", lambda: [np.arange(1000)], lambda a: a / 8.0),
+    ("int64 (8193,) / 8.0 (buffered)", lambda: [np.arange(8193)], lambda a: a / 8.0),
+    ("f32 (1000,) + f64 (1000,)", lambda: [_ones(1000, np.float32)(), _ones(1000)()], lambda a, b: a + b),
+    ("f32 (10,100) + f64 (10,100)", lambda: [_ones((10, 100), np.float32)(), _ones((10, 100))()],
+     lambda a, b: a + b),
+    ("f32 (128,64) * f16 (64,)", lambda: [_ones((128, 64), np.float32)(), _ones(64, np.float16)()],
+     lambda a, b: a * b),
+    ("f32 (8,640) @ f16 (640,640)", lambda: [_ones((8, 640), np.float32)(), _ones((640, 640), np.float16)()],
+     lambda a, b: a @ b),
+    ("f64 (1000,).sum() -> scalar", lambda: [_ones(1000)()], lambda a: a.sum()),
+    ("f32 (16,16).mean(axis=0)", lambda: [_ones((16, 16), np.float32)()], lambda a: a.mean(axis=0)),
+    ("f64 (16,16).mean(axis=0)", lambda: [_ones((16, 16))()], lambda a: a.mean(axis=0)),
+    ("np.ones((16,16))", lambda: [], lambda: np.ones((16, 16))),
+    ("np.ones((16,16), float32)", lambda: [], lambda: np.ones((16, 16), np.float32)),
+    ("np.zeros_like(f64 (16,16))", lambda: [_ones((16, 16))()], lambda a: np.zeros_like(a)),
+    ("np.full((16,16), 2.5)", lambda: [], lambda: np.full((16, 16), 2.5)),
+    ("np.triu(f32 (400,400), 1)", lambda: [_ones((400, 400), np.float32)()], lambda a: np.triu(a, 1)),
+    ("np.roll(f64 (16,16), 1, axis=0)", lambda: [_ones((16, 16))()], lambda a: np.roll(a, 1, axis=0)),
+    ("np.fft.rfftfreq(1024)", lambda: [], lambda: np.fft.rfftfreq(1024, d=0.5)),
+    ("np.fft.fftfreq(1024)", lambda: [], lambda: np.fft.fftfreq(1024, d=0.5)),
+    ("np.hanning(256)", lambda: [], lambda: np.hanning(256)),
+    ("np.gradient(f64 (16,16), 0.1, axis=1)", lambda: [_ones((16, 16))()], lambda a: np.gradient(a, 0.1, axis=1)),
+    ("np.gradient(f64 (256,256), 0.1, axis=1)", lambda: [_ones((256, 256))()],
+     lambda a: np.gradient(a, 0.1, axis=1)),
+    ("sliding_window_view(f64 (16,16), (3,3))", lambda: [_ones((16, 16))()],
+     lambda a: np.lib.stride_tricks.sliding_window_view(a, (3, 3))),
+    ("np.fft.rfft(f64 (1024,))", lambda: [_ones(1024)()], lambda a: np.fft.rfft(a)),
+    ("np.fft.irfft(c128 (513,), n=1024)", lambda: [_ones(513, complex)()], lambda a: np.fft.irfft(a, n=1024)),
+    ("(f64 (100000,) * 1.0) + b (elision)", lambda: [_ones(100000)(), _ones(100000)()],
+     lambda a, b: (a * 1.0) + b),
+    ("0.05 * (f64 (100000,) * 1.0) (elision)", lambda: [_ones(100000)()], lambda a: 0.05 * (a * 1.0)),
+    ("np.random.default_rng(0)", lambda: [], lambda: np.random.default_rng(0)),
+]
+
+
+def op_figures(setup, op) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((peak, live) real, (peak, live) fake) of one op, both above the live bytes before it."""
+    inputs = setup()
+    keep: list = []
+    real = measure_peak(lambda: keep.append(op(*inputs)))
+    del keep
+    with ft.FakeMode() as mode:
+        inputs = setup()
+        base = mode.memory.live.get("cpu", 0)
+        mode.memory.peak["cpu"] = base
+        out = op(*inputs)  # noqa: F841  (alive while live is read)
+        fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
+    return real, fake
+
+
+def ops_table() -> None:
+    print(f"{'op':42} {'real peak':>10} {'live':>8} {'fake peak':>10} {'live':>8}")
+    for label, setup, op in OPS:
+        (rp, rl), (fp, fl) = op_figures(setup, op)
+        mark = "" if (rp, rl) == (fp, fl) else "  differs"
+        print(f"{label:42} {rp:>10} {rl:>8} {fp:>10} {fl:>8}{mark}")
 
 
 class LineTracer:
@@ -143,12 +218,15 @@ def line_diff(name: str, n: int, min_diff: int = 0, limit: int = 60) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", action="store_true", help="the sizes the tests use")
+    ap.add_argument("--ops", action="store_true", help="real vs fake figures of single ops")
     ap.add_argument("--min-diff", type=int, default=0, metavar="BYTES",
                     help="with --lines: show only lines that differ by more than BYTES")
     ap.add_argument("--lines", nargs="+", metavar=("PROGRAM", "N"),
                     help="list the lines of PROGRAM (at size N) where real and fake differ")
     args = ap.parse_args()
-    if args.lines:
+    if args.ops:
+        ops_table()
+    elif args.lines:
         name = args.lines[0]
         n = int(args.lines[1]) if len(args.lines) > 1 else PROGRAMS[name][1 if args.small else 2]
         line_diff(name, n, args.min_diff)
