@@ -6,11 +6,12 @@ kernel cache on and off, their ratio, live bytes at the end, and run times. One 
 prints every figure (times: best of 3 runs; fake runs with the cache on are warm).
 ``--small`` uses the sizes the tests use.
 
-``--ops`` prints real vs fake figures of single operations known to allocate more than
-their outputs (the rules the memory model still has to learn, see NOT_EXACT in
-tests/test_memory_programs.py). ``--lines PROGRAM [N]`` finds where a prediction goes wrong: it runs the program for real
-and under FakeMode with a line tracer and prints every program line whose real and fake
-figures differ (peak above the live bytes at the line's start, and live change).
+``--ops`` prints real vs fake figures of single operations that allocate more than their
+outputs (rules the memory model still has to learn; see NOT_EXACT in
+tests/test_memory_programs.py). ``--lines PROGRAM [N]`` finds where a prediction goes
+wrong: it runs the program for real and under FakeMode with a line tracer and prints every
+program line whose figures differ (peak above the live bytes at the line's start, and
+live change); ``--min-diff BYTES`` hides the small differences.
 """
 from __future__ import annotations
 
