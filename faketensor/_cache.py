@@ -168,6 +168,7 @@ def template(res: Any, fakes: list) -> Any:
         if type(v) is Out:  # a view of a sibling output: realize() keeps them together
             return NOKEY
         i = _position(v, fakes)
+        # the input is named by position only: the cache must never keep a fake alive
         return NOKEY if i < 0 else (0, res._replace(view_of=None), i)
     if t is FakeArray:
         i = _position(res, fakes)

@@ -1,0 +1,17 @@
+"""Real NumPy programs of different kinds, each a module with ``main(n)`` (n: problem size).
+
+They are written as ordinary NumPy code, run unmodified for real and under ``FakeMode``
+(no Python control flow on array values; fixed iteration counts), and draw their inputs
+from ``np.random.default_rng(0)``. ``PROGRAMS`` maps a name to (module, small n, large n):
+the small size is what the tests run, the large one what the memory benchmark runs.
+"""
+from . import cfd, cnn, gray_scott, llm, nbody, signal
+
+PROGRAMS = {
+    "llm": (llm, 8, 128),
+    "cnn": (cnn, 4, 32),
+    "cfd": (cfd, 16, 256),
+    "nbody": (nbody, 16, 400),
+    "gray_scott": (gray_scott, 16, 256),
+    "signal": (signal, 1024, 2**18),
+}

@@ -1,0 +1,98 @@
+"""Measure what NumPy's data allocator hands out while a function runs (real runs).
+
+NumPy reports every data buffer to tracemalloc in its own domain (``PyTraceMalloc_Track``
+with ``NPY_TRACE_DOMAIN`` = 389047, numpy/_core/src/multiarray/alloc.c), next to the
+Python objects tracemalloc traces through Python's allocator hooks. To see NumPy's data
+alone, ``tracemalloc.start()`` runs between reading Python's three allocators
+(``PyMem_GetAllocator``) and setting them back (``PyMem_SetAllocator``): the hooks are
+undone, so only explicit ``PyTraceMalloc_Track`` calls are traced.
+
+Facts this relies on (checked by tests/test_memtools.py): a list of objects adds 0 bytes,
+``np.empty(100000)`` adds exactly 800000, arrays of zero bytes are given 1 byte
+(numpy/_core/src/multiarray/ctors.c), and NumPy's cache of small blocks
+(``npy_alloc_cache``) does not change the tracked sizes (tracking happens above it).
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import tracemalloc
+from typing import Any, Callable, Iterator
+
+NUMPY_DOMAIN = 389047  # NPY_TRACE_DOMAIN, numpy/_core/include/numpy/ndarraytypes.h
+
+
+class _PyMemAllocatorEx(ctypes.Structure):
+    _fields_ = [("ctx", ctypes.c_void_p), ("malloc", ctypes.c_void_p),
+                ("calloc", ctypes.c_void_p), ("realloc", ctypes.c_void_p),
+                ("free", ctypes.c_void_p)]
+
+
+_get = ctypes.pythonapi.PyMem_GetAllocator
+_get.argtypes = [ctypes.c_int, ctypes.POINTER(_PyMemAllocatorEx)]
+_get.restype = None
+_set = ctypes.pythonapi.PyMem_SetAllocator
+_set.argtypes = [ctypes.c_int, ctypes.POINTER(_PyMemAllocatorEx)]
+_set.restype = None
+_DOMAINS = (0, 1, 2)  # PYMEM_DOMAIN_RAW, PYMEM_DOMAIN_MEM, PYMEM_DOMAIN_OBJ
+
+
+def _start_numpy_only() -> None:
+    """Start tracemalloc with Python's allocator hooks undone (only explicit tracking)."""
+    saved = [_PyMemAllocatorEx() for _ in _DOMAINS]
+    refs = [ctypes.byref(a) for a in saved]
+    for d, r in zip(_DOMAINS, refs):
+        _get(d, r)
+    tracemalloc.start()
+    for d, r in zip(_DOMAINS, refs):
+        _set(d, r)
+
+
+def _split(snapshot: tracemalloc.Snapshot) -> tuple[int, int]:
+    """(NumPy data bytes, other traced bytes) in a snapshot."""
+    numpy = other = 0
+    for t in snapshot.traces:
+        if t.domain == NUMPY_DOMAIN:
+            numpy += t.size
+        else:
+            other += t.size
+    return numpy, other
+
+
+@contextlib.contextmanager
+def numpy_tracing() -> Iterator[None]:
+    """tracemalloc traces NumPy's data buffers alone inside the block.
+
+    Raises RuntimeError if tracemalloc is already tracing, or if anything but NumPy's
+    data was traced inside the block (then the figures would not be NumPy's alone).
+    """
+    if tracemalloc.is_tracing():
+        raise RuntimeError("NumPy-only tracing needs tracemalloc to be off (it is already tracing)")
+    gc.collect()
+    _start_numpy_only()
+    try:
+        _, other_before = _split(tracemalloc.take_snapshot())
+        yield
+        _, other_after = _split(tracemalloc.take_snapshot())
+    finally:
+        tracemalloc.stop()
+    if other_after != other_before:
+        raise RuntimeError(f"{other_after - other_before} bytes outside NumPy's tracemalloc "
+                           "domain were traced; the figures are not NumPy's data alone")
+
+
+def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
+    """(peak, live at the end) in bytes of NumPy data buffers allocated while ``fn()`` runs.
+
+    Both are relative to NumPy's live bytes when the call starts; ``fn``'s return value
+    is dropped (and garbage collected) before the end figure is taken.
+    """
+    with numpy_tracing():
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = fn()
+        del result
+        gc.collect()
+        current, peak = tracemalloc.get_traced_memory()
+    return peak - base, current - base
