@@ -10,7 +10,7 @@ import numpy as np
 from . import _elide
 from ._dispatch import claim, dispatch, method_op
 from ._errors import DataDependentError
-from ._storage import FakeCudaDevice, FakeStorage, parse_device
+from ._storage import SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .kernels.layout import c_strides, contiguity, f_strides
 from .kernels.operands import Shaped
 
@@ -112,6 +112,8 @@ def _binary(ufunc):
         return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
 
     def inplace(self, other):
+        if type(self) is FakeArray and self.storage._tracker is SCALAR:
+            return fwd(self, other)  # NumPy scalars are immutable: ``s += 1`` rebinds s
         if ufunc is np.matmul and type(self) is FakeArray and self.storage.device != "cpu":
             return NotImplemented  # cupy.ndarray has no __imatmul__: ``x @= y`` rebinds x
         if ufunc is np.power and type(self) is FakeArray:

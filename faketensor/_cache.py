@@ -19,6 +19,7 @@ import numpy as np
 
 from ._array import FakeArray
 from ._bounded import CACHES, BoundedCache
+from ._storage import SCALAR
 from .kernels.registry import Out
 
 NOKEY = object()
@@ -67,8 +68,9 @@ def _value_key(x: Any, fakes: list) -> Any:
         if x.storage.device != "cpu":
             return NOKEY
         fakes.append(x)
+        st = x.storage
         return (x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,
-                x._base is None, x.storage_offset & 15, x.storage.alignment & 15)
+                x._base is None, x.storage_offset & 15, st.alignment & 15, st._tracker is SCALAR)
     if t in _VALUES:
         return (t, x)
     if t is tuple or t is list:
@@ -127,7 +129,8 @@ def _add_keys(values: Any, parts: list, fakes: list) -> bool:
                 return False
             fakes.append(x)
             parts.append((x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,
-                          x._base is None, x.storage_offset & 15, st.alignment & 15))
+                          x._base is None, x.storage_offset & 15, st.alignment & 15,
+                          st._tracker is SCALAR))
         elif t in _VALUES:
             parts.append(t)
             parts.append(x)

@@ -10,7 +10,7 @@ from . import _cache, _dispatch
 from ._bounded import BoundedCache
 from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
-from ._storage import PREEXISTING, FakeStorage
+from ._storage import PREEXISTING, SCALAR, FakeStorage
 from ._wrapped import WrappedArray
 from .kernels.layout import c_strides
 from .kernels.registry import CALL, CUDA_HOOK, REGISTRY, Kernel, Out
@@ -274,8 +274,14 @@ def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
                              storage)
             return make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
                              res.writeable is not False)
-        return make_fake(res.shape, res.dtype, res.strides, FakeStorage(nbytes, dev), res.offset,
+        storage = FakeStorage(nbytes, dev)
+        if res.scalar:
+            storage._tracker = SCALAR
+            return make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
+        return make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
                          None, res.writeable is not False)
+    if v.storage._tracker is SCALAR:
+        v = _scalar_as_array(v)
     b = v._base
     base = v if (b is None or type(b) is not FakeArray) else b
     f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
@@ -285,6 +291,11 @@ def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
     elif res.writeable is False and res.warn_on_write is not None and v._warn_on_write:
         f._warn_on_write = True
     return f
+
+
+def _scalar_as_array(v: FakeArray) -> FakeArray:
+    """The fresh 0-d array NumPy makes from a scalar before viewing it (``PyArray_FromAny``)."""
+    return make_fake((), v.dtype, (), FakeStorage(v.storage.nbytes, v.storage.device))
 
 
 def _instantiate(tmpl: tuple, fakes: list, device: str) -> Any:
@@ -347,7 +358,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                     if i >= 0:
                         return _realize_out(tmpl[1], fakes[i], dev)
                     res = tmpl[1]
-                    if res.base_shape is None:
+                    if res.base_shape is None and not res.scalar:
                         return make_fake(res.shape, res.dtype, res.strides,
                                          FakeStorage(tmpl[3], res.device or dev), res.offset,
                                          None, res.writeable is not False)

@@ -41,6 +41,9 @@ class Untracked:
 PREEXISTING = Untracked("pre-existing")
 # Memory-mapped files (np.load(mmap_mode=...)): the file's pages, not the allocator's.
 MAPPED = Untracked("mapped")
+# NumPy scalars (what a ufunc or reduction returns for a 0-d result): the value lives in
+# the Python object, not in the data allocator.
+SCALAR = Untracked("scalar")
 
 
 class FakeCudaDevice:

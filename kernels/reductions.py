@@ -20,7 +20,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
-from .registry import Out, register
+from .registry import Out, register, transient
 from .ufuncs import _where_meta, ufunc_call
 
 _NoValue = np._NoValue
@@ -38,9 +38,10 @@ if np.dtype(np.longdouble) != np.dtype(np.double):
 class Meta(Shaped):
     """Metadata of a fresh intermediate array (aligned, writeable), for chaining kernels."""
 
-    __slots__ = ("shape", "dtype", "strides", "flags", "storage_offset")
+    __slots__ = ("shape", "dtype", "strides", "flags", "storage_offset", "scalar")
 
     def __init__(self, shape: tuple, dtype: np.dtype, strides: tuple) -> None:
+        self.scalar = False  # a 0-d result NumPy returns as a scalar
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.strides = tuple(strides)
@@ -60,8 +61,13 @@ def _meta(x: Any) -> Any:
 
 
 def _final(x: Any) -> Any:
-    """A kernel result: a Meta becomes a fresh Out, an input (out=) is returned as is."""
+    """A kernel result: a Meta becomes a fresh Out, an input (out=) is returned as is.
+
+    A scalar result was a 0-d array until PyArray_Return turned it into a NumPy scalar."""
     if type(x) is Meta:
+        if x.scalar:
+            transient(x.dtype.itemsize)
+            return Out(x.shape, x.dtype, x.strides, scalar=True)
         return Out(x.shape, x.dtype, x.strides)
     return x
 
@@ -281,6 +287,7 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
     res = Meta(shape, rdt, strides)
     if return_scalar and not shape:
         _scalar_ok(res, f"np.{name}.reduce")
+        res.scalar = True
     return res
 
 
@@ -534,6 +541,9 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
             raise TypeError(f"Cannot cast array data from {_INTP!r} to {out.dtype!r}")
         check_writeable(out)
         return out
+    if not oshape:  # PyArray_Return: a scalar
+        transient(_INTP.itemsize)
+        return Out((), _INTP, (), scalar=True)
     return Out(oshape, _INTP, c_strides(oshape, _INTP.itemsize))
 
 

@@ -28,6 +28,9 @@ class Out(NamedTuple):
     byte offset from that input's own start; ``None`` means a fresh allocation.
     ``writeable`` False makes it read-only; ``base_shape`` set on a fresh output makes
     it a view of a temporary owner of that shape (a reshape that had to copy).
+    ``scalar`` marks a 0-d result NumPy returns as a scalar (``np.float64``, ...): read-only,
+    its value held by the Python object, so it takes no data-allocator memory once returned
+    (the kernel reports the 0-d array it was made from with ``transient``).
     """
 
     shape: tuple
@@ -39,6 +42,7 @@ class Out(NamedTuple):
     base_shape: tuple | None = None
     device: str | None = None
     warn_on_write: bool = False
+    scalar: bool = False
 
 
 REGISTRY: dict[Any, Kernel] = {}
@@ -47,14 +51,16 @@ REGISTRY: dict[Any, Kernel] = {}
 class CallRecord(threading.local):
     """What the running kernel reports besides its outputs (one record per thread).
 
-    ``costs`` is None or ``(transient, scratch)``. ``transient``: bytes the real call
-    takes from the library's data allocator and frees before returning (casting copies
-    of operands, fft's complex copy, sort buffers); alive together with the outputs,
-    they raise the peak, not the final live. ``scratch``: the largest C-heap block the
-    real call holds (ufunc iteration buffers, LAPACK work arrays, pocketfft and mergesort
-    scratch), invisible to the data allocator and reported apart. ``skip_cache``: the
-    result must not be reused (see ``uncached``). The runner resets both before a kernel
-    runs and sets ``costs`` from the cache on a hit.
+    ``costs`` is None or ``(transient, scratch, early)``. ``transient``: bytes the real
+    call takes from the library's data allocator and frees before returning (casting
+    copies of operands, fft's complex copy, sort buffers), alive together with the
+    outputs; they raise the peak, not the final live. ``early``: the most such bytes
+    alive at once before the outputs exist (the 0-d arrays NumPy makes from scalar
+    operands). ``scratch``: the largest C-heap block the real call holds (ufunc iteration
+    buffers, LAPACK work arrays, pocketfft and mergesort scratch), invisible to the data
+    allocator and reported apart. ``skip_cache``: the result must not be reused (see
+    ``uncached``). The runner resets both before a kernel runs and sets ``costs`` from
+    the cache on a hit.
     """
 
     costs: tuple | None = None
@@ -70,20 +76,21 @@ def uncached() -> None:
     CALL.skip_cache = True
 
 
-def transient(nbytes: int) -> None:
-    """The real call also allocates ``nbytes`` through the data allocator, freed before it
-    returns (alive together with the outputs). Call once per temporary buffer."""
-    c = CALL.costs
-    CALL.costs = (int(nbytes), 0) if c is None else (c[0] + int(nbytes), c[1])
+def transient(nbytes: int, before_outputs: bool = False) -> None:
+    """The real call also allocates ``nbytes`` through the data allocator and frees them
+    before returning: alive together with the outputs (call once per buffer), or, with
+    ``before_outputs``, the most alive at once before the outputs are allocated."""
+    t, s, e = CALL.costs or (0, 0, 0)
+    if before_outputs:
+        CALL.costs = (t, s, max(e, int(nbytes)))
+    else:
+        CALL.costs = (t + int(nbytes), s, e)
 
 
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
-    c = CALL.costs
-    if c is None:
-        CALL.costs = (0, int(nbytes))
-    elif nbytes > c[1]:
-        CALL.costs = (c[0], int(nbytes))
+    t, s, e = CALL.costs or (0, 0, 0)
+    CALL.costs = (t, max(s, int(nbytes)), e)
 
 
 # Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a

@@ -13,7 +13,8 @@ from .._errors import UnsupportedOperationError
 from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
                      strides_in_order)
 from .operands import as_meta, check_writeable, is_fake
-from .registry import Out, register
+from .._storage import SCALAR
+from .registry import Out, register, transient
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
@@ -274,6 +275,82 @@ class _Contig:
 _CONTIG = _Contig()
 
 
+_PY_DTYPES = {bool: np.dtype(np.bool_), int: np.dtype(np.int64), float: np.dtype(np.float64),
+              complex: np.dtype(np.complex128)}
+_BOOL_0D = np.empty((), np.bool_)
+
+
+def is_scalar(x: Any) -> bool:
+    """A fake standing for a NumPy scalar (the 0-d result of a ufunc or a reduction)."""
+    st = getattr(x, "storage", None)
+    return st is not None and st._tracker is SCALAR
+
+
+def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tuple[int, int]:
+    """(early, late): data-allocator bytes of the ufunc's own temporaries made from its
+    inputs, at most alive before the outputs exist, and alive together with them.
+
+    ufunc_object.c: ``convert_ufunc_arguments`` makes a 0-d array of every scalar input
+    (Python int, float, complex: the default dtype; bool and NumPy scalars: their own);
+    ``npy_update_operand_for_scalar`` then replaces each Python int, float and complex one
+    by a 0-d of its loop dtype, made while the old one is alive (a Python int always, the
+    others only when the dtype differs); ``check_for_trivial_loop`` (not with ``where``)
+    copies 0-d and short 1-d inputs that need a cast, releasing the operand it replaces.
+    """
+    sizes = []
+    alive = early = 0
+    for x in inputs:
+        t = type(x)
+        dt = _PY_DTYPES.get(t)
+        if dt is not None:
+            n = dt.itemsize
+            if t is int and not _I64.min <= x <= _I64.max:
+                early = max(early, alive + n)  # swapped for a shared placeholder at once
+                n = 0
+        elif isinstance(x, np.generic) or is_scalar(x):
+            n = x.dtype.itemsize
+        elif t is list or t is tuple:
+            n = as_meta(x).nbytes
+        else:
+            n = 0
+        alive += n
+        early = max(early, alive)
+        sizes.append(n)
+    cost_metas = list(metas)
+    for i, (x, dt) in enumerate(zip(inputs, loop_in)):
+        t = type(x)
+        if t is int or t is float or t is complex:
+            if t is not int and _PY_DTYPES[t] == dt:
+                continue
+            alive += dt.itemsize
+            early = max(early, alive)
+            alive -= sizes[i]
+            sizes[i] = dt.itemsize
+        elif t is bool:
+            cost_metas[i] = _BOOL_0D
+    if not masked:
+        for i, (m, c) in enumerate(zip(cost_metas, after_small_copies(cost_metas, loop_in))):
+            if type(c) is _CastCopy and m is not None:
+                n = loop_in[i].itemsize
+                for d in m.shape:
+                    n *= d
+                alive += n - sizes[i]
+    return early, alive
+
+
+def report_operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
+                         results: list) -> None:
+    """Report operand_bytes, plus the 0-d outputs NumPy returns as scalars, to the runner."""
+    early, late = operand_bytes(inputs, metas, loop_in, masked)
+    for r in results:
+        if type(r) is Out and r.scalar:
+            late += r.dtype.itemsize
+    if early:
+        transient(early, before_outputs=True)
+    if late:
+        transient(late)
+
+
 def after_small_copies(metas: list, loop_in: tuple) -> list:
     """The inputs as the iterator sees them: check_for_trivial_loop (ufunc_object.c) first
     replaces 0-d and short 1-d inputs that need a cast or are unaligned by contiguous copies,
@@ -321,6 +398,9 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         r = _fast_call(ufunc, args)
         if r is not None:
             return r
+    return_scalar = out is not Ellipsis  # out=... asks for arrays
+    if not return_scalar:
+        out = None
     if ufunc.signature is not None:
         return gufunc_call(ufunc, *args, out=out, where=where, casting=casting, order=order,
                            dtype=dtype, signature=signature, **gkw)
@@ -358,6 +438,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
     if all(o is not None for o in outs):
+        report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs)
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -375,7 +456,13 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         if o is not None:
             results.append(o)
             continue
-        results.append(Out(shape, dt, elementwise_out_strides(shape, dt.itemsize, voters, order, trivial)))
+        results.append(Out(shape, dt, elementwise_out_strides(shape, dt.itemsize, voters, order, trivial),
+                           scalar=return_scalar and not shape))
+    if return_scalar and not shape and all(
+            is_scalar(x) or type(x) in _PY_DTYPES for x in inputs) and where is True:
+        pass  # scalar math (scalarmath.c.src): NumPy scalars in, no array made
+    else:
+        report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results)
     return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -394,6 +481,9 @@ def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
         cfs = [a._contiguity() for a in args]
     except AttributeError:
         return None
+    for a in args:
+        if not a.shape:  # 0-d operands and scalar results: the general path counts their bytes
+            return None
     key = (ufunc, dts)
     r = _fast_loops.get(key)
     if r is None:
@@ -419,11 +509,10 @@ def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
     for a, ok, (c, f) in zip(args, same, cfs):
         nd = len(a.shape)
         if not ok or not a._aligned():
-            if not (nd == 0 or (nd == 1 and a.shape[0] <= _BUFSIZE)):
-                trivial = False
-                break
-        if nd == 0:
-            continue
+            if nd == 1 and a.shape[0] <= _BUFSIZE:
+                return None  # a small cast copy: the general path counts its bytes
+            trivial = False
+            break
         if op_shape is None:
             op_shape = a.shape
         elif a.shape != op_shape:

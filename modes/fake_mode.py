@@ -127,27 +127,26 @@ class FakeMode(Mode):
             if type(out) is FakeArray:
                 st = out.storage
                 costs = CALL.costs
-                if st._tracker is None:
-                    self._ledger._alloc(st)
-                elif st._tracker is MAPPED:
-                    self._ledger._preexisting(st)
-                if costs is not None:
-                    self._costs(st.device, costs)
-                return out
+                if costs is None:
+                    if st._tracker is None:
+                        self._ledger._alloc(st)
+                    elif st._tracker is MAPPED:
+                        self._ledger._preexisting(st)
+                    return out
         self._account(func, args, kwargs, out)
         return out
 
-    def _costs(self, dev: str, costs: tuple) -> None:
-        transient, scratch = costs
-        if transient:
-            self._ledger._transient(dev, transient)
-        if scratch:
-            self._ledger._scratch(dev, scratch)
-
     def _account(self, func: Any, args: tuple, kwargs: dict, out: Any) -> None:
+        """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
         costs = CALL.costs
         outs = _flat_fakes(out, [])
         ledger = self._ledger
+        dev = None
+        if costs is not None:
+            dev = outs[0].storage.device if outs else (
+                _first_device(args, kwargs) or self.device or "cpu")
+            if costs[2]:  # before the outputs exist
+                ledger._transient(dev, costs[2])
         nbytes = 0
         for o in outs:
             st = o.storage
@@ -156,9 +155,10 @@ class FakeMode(Mode):
             elif st._tracker is MAPPED:
                 ledger._preexisting(st)
         if costs is not None:
-            dev = outs[0].storage.device if outs else (
-                _first_device(args, kwargs) or self.device or "cpu")
-            self._costs(dev, costs)
+            if costs[0]:
+                ledger._transient(dev, costs[0])
+            if costs[1]:
+                ledger._scratch(dev, costs[1])
         if not self.record:
             return
         ins = _flat_fakes((args, kwargs), [])
@@ -181,7 +181,7 @@ class FakeMode(Mode):
             tags = resolve(func)[0].tags
         except Exception:
             tags = frozenset()
-        transient, scratch = costs if costs is not None else (0, 0)
+        transient, scratch = (costs[0], costs[1]) if costs is not None else (0, 0)
         self.trace.append(TraceEntry(
             op_name(func), func, _ref(args), _ref(kwargs),
             tuple(weakref.ref(x) for x in ins), tuple(weakref.ref(o) for o in outs),

@@ -24,6 +24,13 @@ def pool_bytes(nbytes: int) -> int:
     return -(-nbytes // POOL_ROUND) * POOL_ROUND
 
 
+def charged_bytes(storage) -> int:
+    """What the allocator hands out for a storage: NumPy gives an empty array one byte
+    (numpy/_core/src/multiarray/ctors.c: ``nbytes = 1`` when the size is 0)."""
+    n = storage.nbytes
+    return n if n or storage.device != "cpu" else 1
+
+
 class MemoryStats:
     """Bytes per device (``"cpu"``, ``"cuda:0"``, ...) for one FakeMode.
 
@@ -60,8 +67,9 @@ class MemoryStats:
         if storage._tracker is not None:
             return 0
         storage._tracker = self
-        self._add(storage.device, storage.nbytes, 0)
-        return storage.nbytes
+        n = charged_bytes(storage)
+        self._add(storage.device, n, 0)
+        return n
 
     def _add(self, dev: str, n: int, transient: int) -> None:
         with self._lock:
@@ -80,10 +88,11 @@ class MemoryStats:
 
     def _free(self, storage) -> None:
         dev = storage.device
+        n = charged_bytes(storage)
         with self._lock:
-            self.live[dev] = self.live.get(dev, 0) - storage.nbytes
+            self.live[dev] = self.live.get(dev, 0) - n
             if dev != "cpu":
-                self.pool_live[dev] = self.pool_live.get(dev, 0) - pool_bytes(storage.nbytes)
+                self.pool_live[dev] = self.pool_live.get(dev, 0) - pool_bytes(n)
 
     def _transient(self, dev: str, nbytes: int) -> None:
         """Buffers alive together with the current live set for the length of one call."""
@@ -125,9 +134,10 @@ class Ledger:
         if storage._tracker is not None:
             return 0
         storage._tracker = self
+        n = charged_bytes(storage)
         for s in self.stats:
-            s._add(storage.device, storage.nbytes, 0)
-        return storage.nbytes
+            s._add(storage.device, n, 0)
+        return n
 
     def _free(self, storage) -> None:
         for s in self.stats:
