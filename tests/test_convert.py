@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import faketensor as ft
-from oracle import DTYPE_FAMILIES, arrays, root_range
+from numpy.lib.stride_tricks import as_strided, sliding_window_view
+from oracle import DTYPE_FAMILIES, arrays, check, root_range
 
 FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned")
 
@@ -79,7 +80,39 @@ AWKWARD = {
                           np.frombuffer(bb, np.uint8)[5:], np.frombuffer(memoryview(bb)[8:], "i8")],
     "mmap": lambda: [np.frombuffer(mm := mmap.mmap(-1, 8192), np.uint8),
                      np.frombuffer(mm, np.float64, count=10, offset=64)],
+    # zero-size views whose pointer lies outside their (zero-size) buffer
+    "zero-size field": lambda: [(b := np.zeros(0, [("a", "f8"), ("b", "f8")])), b["b"], b["a"]],
+    "zero-size imag": lambda: [(b := np.zeros((0, 3), complex)), b.imag, b.real, b.imag[:, 1:]],
+    "zero-size past end": lambda: [(z := np.zeros(0)),
+                                   as_strided(z, shape=(5, 0), strides=(8, 8))[3],
+                                   as_strided(z, shape=(5, 0), strides=(-8, 8))[3]],
+    "zero-size after full": lambda: [(b := _buf()), as_strided(b, shape=(9, 0), strides=(64, 8))[8]],
+    # as_strided's result is owned by an interface holder whose base is the source
+    "as_strided": lambda: [as_strided((b := _buf())[2:], shape=(3, 4), strides=(16, 8)), b,
+                           as_strided(b[60:], shape=(2,), strides=(24,))],
+    "sliding window": lambda: [sliding_window_view((b := _buf())[10:20], 3)[::2], b[:5], b],
 }
+
+
+@pytest.mark.parametrize("case", sorted(AWKWARD))
+def test_awkward_any_order(case):
+    """The memo finds one buffer whichever of its arrays is converted first."""
+    reals = AWKWARD[case]()[::-1]
+    fakes = ft.to_fake(reals)
+    for r, f in zip(reals, fakes):
+        assert_like(r, f)
+    assert_pairs(reals, fakes)
+
+
+def test_zero_size_outside_buffer_in_ops():
+    """Fakes of zero-size views lying past their buffer behave as the real views in ops."""
+    b = np.zeros((0, 3), complex)
+    for real in (b.imag, np.zeros(0, [("a", "f8"), ("b", "i4")])["b"]):
+        check(lambda x: x.copy(), real)
+        check(lambda x: x.T, real)
+        check(lambda x: x + 1, real)
+        check(lambda x: x.reshape(-1, 1), real)
+        check(lambda x: np.shares_memory(x, x), real)
 
 
 @pytest.mark.parametrize("case", sorted(AWKWARD))
