@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import faketensor as ft
-from faketensor.meta_utils import cli
 from faketensor.meta_utils.headers import npy_header, safetensors_header
 
 FLAG_NAMES = ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned")
@@ -320,19 +319,3 @@ def test_fuzz_npz(compress, e, cut):
                 assert isinstance(err, ValueError) or "archive" in str(err)
     except ValueError:
         pass
-
-
-# --- the command-line inspector --------------------------------------------------------
-
-def test_cli_inspect(tmp_path, capsys):
-    np.save(tmp_path / "a.npy", np.ones((3, 4), "f4"))
-    np.savez(tmp_path / "b.npz", x=np.zeros(10), y=np.asfortranarray(np.ones((2, 3))))
-    _write_safetensors(tmp_path / "c.safetensors", {"w": np.ones(5, "f8")})
-    rc = cli.main(["inspect", str(tmp_path / "a.npy"), str(tmp_path / "b.npz"),
-                   str(tmp_path / "c.safetensors")])
-    out = capsys.readouterr().out
-    assert rc == 0
-    assert "(3, 4)" in out and "float32" in out and "y" in out and " F " in out
-    assert f"total: {48 + 80 + 48 + 40:,d} B" in out
-    (tmp_path / "bad.npy").write_bytes(b"junk")
-    assert cli.main(["inspect", str(tmp_path / "bad.npy")]) == 1
