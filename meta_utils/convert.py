@@ -22,7 +22,24 @@ from .._storage import FakeStorage, parse_device
 from .._wrapped import WrappedArray
 from .pytree import tree_map
 
-__all__ = ["Converter", "to_fake", "ObjectArrayWarning"]
+__all__ = ["Converter", "to_fake", "ObjectArrayWarning", "Preexisting", "CONVERTED"]
+
+
+class Preexisting:
+    """Tracker of storages standing for memory that existed before any mode (converted real
+    buffers, memory-mapped files): never charged as an allocation; ``kind`` says which."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def _free(self, storage: FakeStorage) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"Preexisting({self.kind!r})"
+
+
+CONVERTED = Preexisting("converted")
 
 
 class ObjectArrayWarning(UserWarning):
@@ -156,7 +173,9 @@ class Converter:
         return None
 
     def _new_buffer(self, start: int, nbytes: int, device: str, key: Any) -> _Buffer:
-        buf = _Buffer(FakeStorage(nbytes, device, _alignment_of(start)), start, start + nbytes)
+        storage = FakeStorage(nbytes, device, _alignment_of(start))
+        storage._tracker = CONVERTED
+        buf = _Buffer(storage, start, start + nbytes)
         self._by_id[id(buf)] = buf
         if nbytes:
             bisect.insort(self._starts, (start, id(buf)))
