@@ -89,6 +89,9 @@ def npz_item(npz: "FakeNpzFile", key: Any) -> Any:
     return npz._read(key)
 
 
+npz_item.op_name = "NpzFile.__getitem__"  # type: ignore[attr-defined]  (its name in traces)
+
+
 @register(npz_item, tags=("factory", "data-dependent"), name="NpzFile.__getitem__")
 def _npz_item_kernel(npz: "FakeNpzFile", key: Any) -> Any:
     """The fake for one member (never cached: it depends on the file, not on metadata)."""

@@ -223,3 +223,17 @@ def test_cupy_metadata_only():
     fa, fv = ft.to_fake((a, a[1:, ::2]))
     assert fa.storage is fv.storage and fv.strides == a[1:, ::2].strides
     assert fv.storage_offset == 24 and fa.fake_device == f"cuda:{a.device.id}"
+
+
+def test_converted_storages_are_preexisting():
+    """Data that existed before a mode is never charged, converted inside it or before."""
+    from faketensor.meta_utils.convert import CONVERTED
+    a = np.ones(1000)
+    f = ft.to_fake(a)
+    assert f.storage._tracker is CONVERTED and CONVERTED.kind == "converted"
+    with ft.FakeMode() as m:
+        v = f[1:]
+        w = np.asarray(a)[::2] + 0  # a real input converted by the mode; the sum allocates
+        assert v.storage is f.storage and m.memory.live.get("cpu", 0) == w.nbytes
+        c = v.copy()
+        assert m.memory.live["cpu"] == w.nbytes + c.nbytes

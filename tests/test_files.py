@@ -354,3 +354,26 @@ def test_fuzz_npz(compress, e, cut):
         fake = file_oracle.fake_load(_bytes_loader(loader), data)
         msg = file_oracle.compare(real, fake, f"{e} {cut} {name}")
         assert msg is None, msg
+
+
+# --- memory: loads allocate, memory maps and converted arrays do not -----------------------
+
+def test_loads_charge_what_numpy_allocates(tmp_path):
+    np.save(tmp_path / "a.npy", np.zeros((100, 100)))
+    np.savez(tmp_path / "b.npz", x=np.zeros(1000), y=np.zeros(10, "f4"))
+    with ft.FakeMode(record=True) as m:
+        a = np.load(tmp_path / "a.npy")
+        assert m.memory.live["cpu"] == 80_000
+        z = np.load(tmp_path / "b.npz")
+        x = z["x"]  # NpzFile[key] reads the member into a new array
+        assert m.memory.live["cpu"] == 88_000
+        mm = np.load(tmp_path / "a.npy", mmap_mode="r")
+        v = mm[1:] + 0  # the map itself is not an allocation; the sum is
+        assert m.memory.live["cpu"] == 88_000 + v.nbytes
+        z.close()
+    ops = [e.op for e in m.trace]
+    assert ops[:3] == ["np.load", "np.load", "NpzFile.__getitem__"]
+    assert mm.storage._tracker is ft.meta_utils.files.MAPPED
+    assert mm.storage._tracker.kind == "mapped" and a.storage._tracker is m.memory
+    del a, x
+    assert m.memory.live["cpu"] == v.nbytes
