@@ -203,9 +203,11 @@ def _load_memmap(file: Any, mode: str, allow_pickle: bool, max_header_size: int)
         raise ValueError("Filename must be a string or a path-like object.  Memmap cannot use "
                          "existing file handles.")
     path = os.fspath(file)  # TypeError for other file objects, as open_memmap
-    if "w" in mode:
+    if mode in ("w", "w+"):
         raise UnsupportedOperationError(
             "np.load", f"mmap_mode={mode!r} makes NumPy write a new header into {path}")
+    if "w" in mode:  # open_memmap opens the file with mode + "b", which Python refuses
+        raise ValueError("must have exactly one of create/read/write/append mode")
     with open(path, "rb") as fp:
         size = os.fstat(fp.fileno()).st_size
         info = npy_header(fp, path, size, memmap=True, allow_pickle=allow_pickle,
