@@ -1,9 +1,6 @@
 """Outcomes of real readers and of faketensor on one file, for differential comparison."""
 from __future__ import annotations
 
-import io
-import os
-import shutil
 import warnings
 
 import numpy as np
