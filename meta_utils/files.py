@@ -98,6 +98,22 @@ def _npz_item_kernel(npz: "FakeNpzFile", key: Any) -> Any:
     return npz._read(key)
 
 
+class _Bag:
+    """``npz.f.name`` for ``npz["name"]`` (NumPy's ``BagObj``)."""
+
+    def __init__(self, npz: "FakeNpzFile") -> None:
+        self._npz = npz
+
+    def __getattr__(self, key: str) -> Any:
+        try:
+            return self._npz[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __dir__(self) -> list:
+        return list(self._npz.keys())
+
+
 class FakeNpzFile(Mapping):
     """Like ``NpzFile``: a lazy mapping from array name to a fake read from its header.
 
@@ -116,6 +132,7 @@ class FakeNpzFile(Mapping):
         self.files = [n.removesuffix(".npy") for n in names]
         self._files = dict(zip(self.files, names))
         self._files.update(zip(names, names))
+        self.f = _Bag(self)
 
     def info(self, key: str) -> ArrayInfo | None:
         """The header of one member (None for a member that is not an .npy array)."""

@@ -91,6 +91,9 @@ def test_npz_lazy_mapping(tmp_path, compress):
             same(real[k], fz[k])
         with pytest.raises(KeyError):
             fz["nope"]
+        same(real.f.b, fz.f.b)
+        with pytest.raises(AttributeError):
+            fz.f.nope
     with ft.FakeMode():
         fz2 = np.load(p)
     same(real["b"], fz2["b"])
