@@ -99,13 +99,22 @@ _ALIGN = 16  # buffer starts are rounded down to this, so the aligned flag is ex
 def _buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
     """(start address, nbytes) of the whole real buffer root lies in.
 
-    A non-array owner (bytes, bytearray, mmap, memoryview of those) is followed to the
-    object that exports the memory, so every array over it gets the same range. The
+    A non-array owner (bytes, bytearray, mmap, memoryview of those, an interface holder
+    with a ``base`` array) is followed to the object that exports the memory, so every
+    array over it gets the same range. The
     start is rounded down to 16 bytes.
     """
     addr = root.__array_interface__["data"][0]
-    while isinstance(owner_obj, memoryview) and owner_obj.obj is not None:
-        owner_obj = owner_obj.obj
+    while True:
+        if isinstance(owner_obj, memoryview) and owner_obj.obj is not None:
+            owner_obj = owner_obj.obj
+        elif (not isinstance(owner_obj, np.ndarray) and hasattr(owner_obj, "__array_interface__")
+              and isinstance(getattr(owner_obj, "base", None), np.ndarray)):
+            # an interface holder keeping its source alive (as_strided's DummyArray,
+            # numpy/lib/_stride_tricks_impl.py): the memory is the source's
+            owner_obj = owner_obj.base
+        else:
+            break
     if isinstance(owner_obj, np.ndarray):
         r2, o2 = _root_of(owner_obj)
         return _buffer_range(r2, o2)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _runner
 from .._array import FakeArray, make_fake
+from .._errors import UnsupportedOperationError
 from .._runner import _buffer_range, _root_of
 from .._storage import PREEXISTING, FakeStorage, parse_device
 from .._wrapped import WrappedArray
@@ -190,8 +191,10 @@ class Converter:
             else:
                 buf = self._new_buffer(start, nbytes, self.device or "cpu", okey)
         self._track_root(buf, root)
-        if addr < buf.start or addr > buf.end:
-            from .._errors import UnsupportedOperationError
+        if arr.size and not buf.start <= addr <= buf.end:
+            # a zero-size array touches no memory, so NumPy lets its pointer lie anywhere
+            # (a field or ``.imag`` of a zero-size array points past its 1-byte allocation);
+            # its fake keeps the same distance from the buffer start, even outside it
             raise UnsupportedOperationError("to_fake", "array lies outside the buffer found for it")
         base: Any = None
         if arr.base is not None:

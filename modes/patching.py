@@ -6,6 +6,7 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
 
+import copy
 import importlib
 import types
 from typing import Any, Iterable
@@ -33,11 +34,31 @@ RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
 
 
 class PatchedFunction(wrapt.FunctionWrapper):
-    """A wrapt wrapper that pickles, and reports signature and docs, as the original."""
+    """A wrapt wrapper that pickles, copies, and reports signature and docs, as the original."""
+
+    def __copy__(self) -> Any:
+        # functions and builtins copy as themselves (Lib/copy.py), so does their patch; a
+        # method of the global RandomState copies as an equal method: the patch itself
+        w = self.__wrapped__
+        r = copy.copy(w)
+        return self if r is w or r == w else r
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        # a deep copy of a RandomState method is bound to a copy of the state: no longer
+        # the global one, so unpatched (as pickling gives it)
+        w = self.__wrapped__
+        r = copy.deepcopy(w, memo)
+        return self if r is w else r
 
     def __reduce_ex__(self, protocol: int):
         w = self.__wrapped__
         if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
+            try:
+                found = _lookup(w.__module__, w.__qualname__)
+            except (ImportError, AttributeError):
+                found = None
+            if found is self:  # a global, pickled by name as the original is: a process
+                return w.__qualname__  # without faketensor unpickles the plain function
             return (_by_name, (w.__module__, w.__qualname__))
         return w.__reduce_ex__(protocol)
 
@@ -45,11 +66,16 @@ class PatchedFunction(wrapt.FunctionWrapper):
         return self.__reduce_ex__(2)
 
 
-def _by_name(module: str, qualname: str) -> Any:
-    """Unpickle a function by where it is defined (its patched version when there is one)."""
+def _lookup(module: str, qualname: str) -> Any:
     obj: Any = importlib.import_module(module)
     for part in qualname.split("."):
         obj = getattr(obj, part)
+    return obj
+
+
+def _by_name(module: str, qualname: str) -> Any:
+    """Unpickle a function by where it is defined (its patched version when there is one)."""
+    obj = _lookup(module, qualname)
     for table in PATCH_TABLES:
         if id(obj) in table:
             return table[id(obj)]
