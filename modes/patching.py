@@ -25,7 +25,9 @@ NUMPY_FACTORIES = (
 )
 NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
-# np.random: module-level functions (methods of the global RandomState) that make arrays
+# np.random: module-level functions that draw (methods of the global RandomState, and the
+# mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
+RANDOM_ALIASES = ("ranf", "sample")
 RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
                          "set_bit_generator", "default_rng", "RandomState", "Generator",
                          "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
@@ -96,7 +98,7 @@ def _random_names() -> list[str]:
         if name.startswith("_") or name in RANDOM_SKIP:
             continue
         fn = getattr(np.random, name)
-        if getattr(fn, "__self__", None) is rs:
+        if getattr(fn, "__self__", None) is rs or name in RANDOM_ALIASES:
             out.append(name)
     return out
 
@@ -110,7 +112,11 @@ def install() -> None:
     patch_names(np, NUMPY_FACTORIES)
     patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
-    patch_names(np.random, _random_names() + ["default_rng"])
+    random_names = _random_names()
+    patch_names(np.random, random_names + ["default_rng"])
+    patch_names(np.random.mtrand, random_names)
+    from .random_gen import install_namespaces
+    install_namespaces()  # numpy.random's C code gets the unpatched factories
     for hook in _EXTRA_INSTALLERS:
         hook()
 
