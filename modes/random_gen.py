@@ -13,7 +13,7 @@ naming the method instead. Generators made by ``np.random.default_rng`` inside a
 from __future__ import annotations
 
 import sys
-import types
+import threading
 from typing import Any
 
 import numpy as np
@@ -80,38 +80,83 @@ class RealDrawInModeError(UnsupportedOperationError):
         return f"faketensor cannot run {name} on fake arrays: {_ADVICE}"
 
 
-class _NumpyForRandom(types.ModuleType):
+class _NumpyForRandom:
     """numpy as one numpy.random module sees it: the unpatched originals.
 
-    With ``guard`` every lookup inside a FakeMode raises ``RealDrawInModeError``; without,
-    values are cached in the module's dict so later lookups cost what numpy's do.
+    Unguarded, values are cached in the instance dict, so later lookups cost what numpy's
+    do. Guarded, every lookup comes here (``__getattr__``) and raises
+    ``RealDrawInModeError`` while a FakeMode is active in this context. (A plain object,
+    not a module: a failed module lookup formats an AttributeError before ``__getattr__``.)
     """
 
     def __init__(self, name: str, guard: bool) -> None:
-        super().__init__(name)
+        self.__name__ = name
         self._guard = guard
+        self._values: dict = {}
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        from .patching import original
-        value = original(getattr(np, name))
+        value = self._values.get(name)
+        if value is None:
+            value = self._load(name)
         if self._guard:
-            if _fake_mode_active():
+            if _STACK.get() and _fake_mode_active():
                 raise RealDrawInModeError()
         else:
             setattr(self, name, value)
         return value
 
+    def _load(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        from .patching import original
+        value = self._values[name] = original(getattr(np, name))
+        return value
+
+
+_FAST: dict[str, _NumpyForRandom] = {}     # module name -> its plain namespace
+_GUARDED: dict[str, _NumpyForRandom] = {}  # draw module name -> its guarded namespace
+_active = 0  # FakeModes entered and not yet left, in any context
+_active_lock = threading.Lock()
+
 
 def install_namespaces() -> None:
     """Give numpy.random's compiled modules their private ``np`` (once)."""
-    for names, guard in ((DRAW_MODULES, True), (STATE_MODULES, False)):
-        for modname in names:
-            mod = sys.modules.get(modname)
-            if mod is None or isinstance(getattr(mod, "np", None), _NumpyForRandom):
-                continue
-            mod.np = _NumpyForRandom(f"numpy (as {modname} sees it)", guard)
+    for modname in DRAW_MODULES + STATE_MODULES:
+        mod = sys.modules.get(modname)
+        if mod is None or modname in _FAST:
+            continue
+        _FAST[modname] = _NumpyForRandom(f"numpy (as {modname} sees it)", guard=False)
+        if modname in DRAW_MODULES:
+            _GUARDED[modname] = _NumpyForRandom(f"numpy (as {modname} sees it)", guard=True)
+        mod.np = _FAST[modname]
+    _select()
+
+
+def _select() -> None:
+    """The draw modules use the guarded namespace while any FakeMode is entered anywhere
+    (the guard itself checks this context), the plain one (C-speed lookups) otherwise."""
+    table = _GUARDED if _active else _FAST
+    for modname, ns in table.items():
+        if modname in _GUARDED:
+            sys.modules[modname].np = ns
+
+
+def fake_mode_entered() -> None:
+    """Called by FakeMode.__enter__."""
+    global _active
+    with _active_lock:
+        _active += 1
+        if _active == 1:
+            _select()
+
+
+def fake_mode_exited() -> None:
+    """Called by FakeMode.__exit__."""
+    global _active
+    with _active_lock:
+        _active = max(0, _active - 1)
+        if not _active:
+            _select()
 
 
 # --- FakeGenerator ----------------------------------------------------------------------
