@@ -346,20 +346,56 @@ def _choice(owner: str) -> Callable:
             shape = norm_shape(size)
         if arr.ndim == 0:
             if size is None:
-                return _scalar(_LONG if legacy else _I8)
-            if legacy and not replace and p is None:  # permutation(pop_size)[:size], reshaped
+                res: Any = _scalar(_LONG if legacy else _I8)
+            elif legacy and not replace and p is None:  # permutation(pop_size)[:size], reshaped
                 if pop_size is None:
                     raise DataDependentError("RandomState.choice(a, replace=False) returns a view "
                                              "of a permutation of a's value")
                 return Out(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
-            return fresh(shape, _I8)
-        transient(math.prod(shape) * 8)  # the index array
+            else:
+                res = fresh(shape, _I8)
+            _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape), k["shuffle"]
+                                if "shuffle" in k else True, None)
+            return res
         if legacy or arr.ndim == 1:
-            return _scalar(arr.dtype) if size is None and arr.ndim == 1 else fresh(shape, arr.dtype)
-        ax = normalize_axis(axis, arr.ndim)
-        return fresh(tuple(arr.shape[:ax]) + shape + tuple(arr.shape[ax + 1:]), arr.dtype)
+            res = _scalar(arr.dtype) if size is None and arr.ndim == 1 else fresh(shape, arr.dtype)
+        else:
+            ax = normalize_axis(axis, arr.ndim)
+            res = fresh(tuple(arr.shape[:ax]) + shape + tuple(arr.shape[ax + 1:]), arr.dtype)
+        _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape), k.get("shuffle", True),
+                            math.prod(res.shape) * arr.itemsize)
+        return res
 
     return kernel
+
+
+def _choice_temporaries(legacy: bool, replace: bool, p: Any, pop: int | None, n: int,
+                        shuffle: bool, taken: int | None) -> None:
+    """The arrays choice allocates and frees (``taken``: bytes of a[idx] when a is an array,
+    whose index array idx is then a temporary too)."""
+    if p is not None:
+        pop = len(p) if pop is None else pop
+        if not (is_fake(p) and p.dtype == _F8 and p.flags.c_contiguous and p.flags.aligned):
+            transient(8 * pop)  # PyArray_FROM_OTF's float64 copy of p
+        transient(8 * pop)  # cdf (replace) or p.copy() (without)
+        if replace:
+            transient(8 * n)  # the uniform samples
+            if legacy:
+                transient(8 * n)  # searchsorted's result, before astype(long) copies it
+    elif not replace and not legacy and pop is not None:
+        # _generator.pyx: a tail shuffle of arange(pop), or Floyd's hash set of 1.2 * n
+        if pop > 10000 and n > pop // (50 if shuffle else 20):
+            extra = 8 * pop
+        else:
+            mask = int(1.2 * n)
+            for sh in (1, 2, 4, 8, 16, 32):
+                mask |= mask >> sh
+            extra = 8 * (mask + 1)
+        transient(extra if taken is None else max(0, extra - taken))
+    elif not replace and legacy and taken is not None and pop is not None:
+        transient(max(0, 8 * pop - taken))  # the permutation idx views
+    if taken is not None:
+        transient(8 * n)  # idx
 
 
 # --- permutation, permuted, shuffle --------------------------------------------------------
