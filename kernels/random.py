@@ -663,18 +663,28 @@ def _drawing_methods(cls: type) -> list:
     return [n for n in dir(cls) if not n.startswith("_") and n not in NOT_DRAWS]
 
 
+def _keep_size_real(fn: Callable, owner: str, name: str, shift: int) -> Callable:
+    """A real ndarray given as ``size`` reaches the kernel as is (its values are the shape)."""
+    params = [p for p in inspect.signature(getattr(_CLASSES[owner], name)).parameters][1:]
+    if "size" in params:
+        fn.keep_real = frozenset({"size", params.index("size") + shift})
+    return fn
+
+
 def _register_all() -> None:
     rs = np.random.mtrand._rand
     for name in _drawing_methods(np.random.RandomState):
-        k = kernel_for("RandomState", name)
+        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
         register(getattr(rs, name), tags=("random", "factory"), name=f"np.random.{name}")(k)
     for alias, name in ALIASES.items():
+        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
         register(getattr(np.random.mtrand, alias), tags=("random", "factory"),
-                 name=f"np.random.{alias}")(kernel_for("RandomState", name))
+                 name=f"np.random.{alias}")(k)
     for name in _drawing_methods(np.random.Generator):
         k = kernel_for("Generator", name)
+        method = (lambda kk: (lambda self, *a, **kw: kk(*a, **kw)))(k)
         register(f"Generator.{name}", tags=("random", "factory"))(
-            (lambda kk: (lambda self, *a, **kw: kk(*a, **kw)))(k))
+            _keep_size_real(method, "Generator", name, 1))
 
 
 _register_all()

@@ -97,6 +97,18 @@ def _owners(name: str) -> list[str]:
     return out
 
 
+def _fill_for(dtype: str, value: Any) -> Any:
+    """A valid parameter value that the dtype can hold (1 where an integer cannot hold it)."""
+    kind = np.dtype(dtype).kind
+    if kind in "biu":
+        return int(value) if float(value).is_integer() and value >= 0 else 1
+    if kind in "US":
+        return str(value)
+    if kind in "Mm":
+        return 2
+    return value
+
+
 def _dist_calls(name: str, params: tuple) -> list[tuple]:
     """(args, kwargs) cases for a size-and-parameters draw."""
     neutral = [_NEUTRAL.get(p, 2.0) for p in params]
@@ -145,7 +157,12 @@ def _dist_calls(name: str, params: tuple) -> list[tuple]:
         (with_(last, -1.0), {}),
         (with_(last, float("nan")), {}),
         (with_(0, np.float32(neutral[0])), {}),
-    ]
+        (tuple(neutral), {"size": np.int64(3)}),
+        (tuple(neutral), {"size": np.array([2, 3])}),
+        ((), {**dict(zip(params, neutral)), "size": (2, 1)}),
+        ((), {**dict(zip(params, neutral)), params[0]: arr(0, "f", (2, 3))}),
+    ] + [(with_(0, arr(0, "c", (2,), dtype=dt, fill=_fill_for(dt, neutral[0]))), {})
+         for dt in ("?", "u8", "f2", "g", "c8", "U3", "M8[s]", "O", ">f8")]
     if len(params) > 1:
         v = list(neutral)
         v[0] = arr(0, "step", (3,))
@@ -351,7 +368,9 @@ def check_call(call: Call) -> str | None:
                 return {k: fk(v) for k, v in x.items()}
             return conv.to_fake(x) if isinstance(x, np.ndarray) else x
 
-        fargs, fkwargs = fk((args, kwargs))
+        fargs, fkwargs = fk((args, {k: v for k, v in kwargs.items() if k != "size"}))
+        if "size" in kwargs:  # a real size array stays real inside the mode (keep_real)
+            fkwargs["size"] = kwargs["size"]
         outside = {"gen_out": np.random.default_rng(0), "rs_out": np.random.RandomState(0)}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
