@@ -134,8 +134,11 @@ def _neutral_values(name: str, a: dict, params: tuple) -> dict:
         vals.update(ngood=n, nbad=n, nsample=1)
     elif name in ("integers", "randint", "random_integers"):
         lo, hi = num("low"), num("high")
-        vals.update(low=int(hi) - 1 if hi is not None else (0 if "high" in known or a["high"] is not None else 2),
-                    high=int(lo) + 1 if lo is not None else 3)
+        if a["high"] is None:  # low is the exclusive high, with 0 as low
+            vals.update(low=2)
+        else:
+            vals.update(low=int(hi) - 1 if hi is not None else 0,
+                        high=int(lo) + 1 if lo is not None else 3)
     return vals
 
 
@@ -532,10 +535,9 @@ def _dirichlet(owner: str) -> Callable:
     def kernel(*args: Any, **kwargs: Any) -> Any:
         k = bind(args, kwargs)
         alpha, size = k["alpha"], k["size"]
-        kk = len(alpha)
-        if len(_shape_of(alpha)) != 1:
-            raise ValueError(f"object of too small depth for desired array"
-                             if not _shape_of(alpha) else "object too deep for desired array")
+        kk = len(alpha)  # TypeError for a 0-d alpha, as NumPy's
+        if len(_shape_of(alpha)) != 1:  # PyArray_FROMANY(alpha, NPY_DOUBLE, 1, 1)
+            raise ValueError("object too deep for desired array")
         _numpy_checks(owner, "dirichlet", k, ("alpha",))
         shape = (kk,) if size is None else norm_shape(_size_tuple(size) + (kk,))
         return fresh(shape, _F8)
