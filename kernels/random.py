@@ -142,7 +142,7 @@ def _neutral_values(name: str, a: dict, params: tuple) -> dict:
     return vals
 
 
-def _numpy_checks(owner: str, name: str, a: dict, params: tuple, **override: Any) -> None:
+def _numpy_checks(owner: str, name: str, a: dict, params: tuple) -> None:
     """Run the real method on a private generator with ``size=None`` (or an empty size) and
     fake parameters replaced by stand-ins, so NumPy raises (and warns) as it would."""
     vals = _neutral_values(name, a, params)
@@ -154,7 +154,6 @@ def _numpy_checks(owner: str, name: str, a: dict, params: tuple, **override: Any
         call["size"] = None
     if "out" in call:
         call["out"] = None
-    call.update(override)
     token = _STACK.set(())  # the private generator draws for real
     try:
         getattr(_CHECKERS[owner], name)(**call)
@@ -357,8 +356,8 @@ def _choice(owner: str) -> Callable:
                 return Out(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
             else:
                 res = fresh(shape, _I8)
-            _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape), k["shuffle"]
-                                if "shuffle" in k else True, None)
+            _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape),
+                                k.get("shuffle", True), None)
             return res
         if legacy or arr.ndim == 1:
             res = _scalar(arr.dtype) if size is None and arr.ndim == 1 else fresh(shape, arr.dtype)
