@@ -268,3 +268,35 @@ def test_replay_of_generator_and_legacy_draws_matches_recorded_metadata():
     np.random.seed(0)
     reals = ft.replay(mode, outs)  # checks every replayed result against the recorded fake
     assert [r.shape for r in reals] == [o.shape for o in outs]
+
+
+def test_nested_fake_modes_still_check_known_parameters():
+    with ft.FakeMode():
+        with ft.FakeMode() as inner:
+            g = np.random.default_rng(0)
+            assert g.normal(0.0, 1.0, size=(2, 3)).shape == (2, 3)
+            with pytest.raises(ValueError, match="scale < 0"):
+                g.normal(0.0, -1.0)
+            assert np.random.choice(5, 3, p=[0.2] * 5).shape == (3,)
+    assert inner.memory.peak["cpu"] == 48
+
+
+def test_a_fake_mode_in_one_thread_leaves_real_draws_in_another():
+    import threading
+    results = []
+    entered, done = threading.Event(), threading.Event()
+
+    def worker():
+        entered.wait()
+        g = np.random.default_rng(0)
+        results.append((type(g.normal(size=3)), type(np.random.randn(2)), type(g.integers(5, size=2))))
+        done.set()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    with ft.FakeMode():
+        entered.set()
+        done.wait(30)
+        assert ft.is_fake(np.random.randn(2))
+    t.join()
+    assert results == [(np.ndarray, np.ndarray, np.ndarray)]
