@@ -23,7 +23,13 @@ class Mode:
         patching.install()
         tokens = self.__dict__.setdefault("_tokens", [])
         tokens.append(push_mode(self, bottom=self._is_fake_mode))
+        if self._is_fake_mode:  # numpy.random's C code refuses to draw (modes/random_gen.py)
+            from .random_gen import fake_mode_entered
+            fake_mode_entered()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         pop_mode(self, self.__dict__["_tokens"].pop())
+        if self._is_fake_mode:
+            from .random_gen import fake_mode_exited
+            fake_mode_exited()

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 import numpy as np
 import wrapt
 
+from .. import _array
 from .._dispatch import _STACK, dispatch
 
 NUMPY_FACTORIES = (
@@ -26,7 +27,9 @@ NUMPY_FACTORIES = (
 )
 NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
-# np.random: module-level functions (methods of the global RandomState) that make arrays
+# np.random: module-level functions that draw (methods of the global RandomState, and the
+# mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
+RANDOM_ALIASES = ("ranf", "sample")
 RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
                          "set_bit_generator", "default_rng", "RandomState", "Generator",
                          "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
@@ -88,31 +91,53 @@ def _interceptor(wrapped, instance, args, kwargs):
     return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
 
 
+def _random_interceptor(wrapped, instance, args, kwargs):
+    """np.random functions also go to the kernels outside a mode when a fake is among the
+    arguments: NumPy's C code would loop over it in Python or write into it."""
+    if not _STACK.get():
+        if not _fake_among(args, kwargs):
+            return wrapped(*args, **kwargs)
+        return dispatch(_PATCHED[id(wrapped)], (_array.FakeArray,), args, kwargs)
+    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
+
+
+def _fake_among(args: tuple, kwargs: dict) -> bool:
+    fa = _array.FakeArray
+    for a in args:
+        if type(a) is fa:
+            return True
+    if kwargs:
+        for a in kwargs.values():
+            if type(a) is fa:
+                return True
+    return False
+
+
 _PATCHED: dict[int, Any] = {}
 PATCH_TABLES: list = [_PATCHED]  # id(original) -> patched version, per namespace patcher
 _ORIGINALS: dict[int, Any] = {}
 _installed = False
 
 
-def patch_callable(fn: Any) -> Any:
+def patch_callable(fn: Any, interceptor: Any = _interceptor) -> Any:
     """The (unique) patched version of fn."""
     if isinstance(fn, PatchedFunction):
         return fn
     w = _PATCHED.get(id(fn))
     if w is None:
-        w = PatchedFunction(fn, _interceptor)
+        w = PatchedFunction(fn, interceptor)
         _PATCHED[id(fn)] = w
         _ORIGINALS[id(fn)] = fn  # keeps the id stable
     return w
 
 
-def patch_names(module: Any, names: Iterable[str]) -> None:
+def patch_names(module: Any, names: Iterable[str], interceptor: Any = _interceptor) -> None:
     """Replace module.NAME by its patched version for each name the module has."""
     for name in names:
         fn = getattr(module, name, None)
         if fn is None or not callable(fn) or isinstance(fn, type):
             continue
-        setattr(module, name, patch_callable(fn))
+        setattr(module, name, patch_callable(fn, interceptor))
 
 
 def _random_names() -> list[str]:
@@ -122,7 +147,7 @@ def _random_names() -> list[str]:
         if name.startswith("_") or name in RANDOM_SKIP:
             continue
         fn = getattr(np.random, name)
-        if getattr(fn, "__self__", None) is rs:
+        if getattr(fn, "__self__", None) is rs or name in RANDOM_ALIASES:
             out.append(name)
     return out
 
@@ -136,7 +161,12 @@ def install() -> None:
     patch_names(np, NUMPY_FACTORIES)
     patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
-    patch_names(np.random, _random_names() + ["default_rng"])
+    random_names = _random_names()
+    patch_names(np.random, random_names, _random_interceptor)
+    patch_names(np.random.mtrand, random_names, _random_interceptor)
+    patch_names(np.random, ["default_rng"])
+    from .random_gen import install_namespaces
+    install_namespaces()  # numpy.random's C code gets the unpatched factories
     for hook in _EXTRA_INSTALLERS:
         hook()
 

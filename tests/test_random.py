@@ -1,0 +1,302 @@
+"""np.random under FakeMode: exact metadata for every function and method, never a crash.
+
+The generated table (tests/random_corpus.py) runs in subprocesses, because a call that
+lets NumPy's C code write into a fake kills the interpreter; the rest are targeted checks.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+from faketensor.modes.random_gen import FakeGenerator, RealDrawInModeError
+
+from oracle import compare_meta
+import random_corpus
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+N_CALLS = len(random_corpus.calls())
+CHUNKS = 2
+
+
+def _run_slice(start: int, stop: int) -> tuple[list, list]:
+    """Run calls[start:stop] in subprocesses; (failures, crashes). After a crash the rest
+    of the slice runs in a new process, so every crashing call is named."""
+    bad: list = []
+    crashed: list = []
+    i = start
+    while i < stop:
+        proc = subprocess.run([sys.executable, os.path.join(HERE, "random_corpus.py"), str(i), str(stop)],
+                              capture_output=True, text=True, cwd=HERE, timeout=300)
+        last = None
+        for line in proc.stdout.splitlines():
+            kind, _, rest = line.partition(" ")
+            if kind == "START":
+                last = int(rest)
+            elif kind == "BAD":
+                bad.append(rest)
+                last = None
+            elif kind == "OK":
+                last = None
+        if proc.returncode == 0:
+            break
+        if last is None:  # died outside a call
+            crashed.append(f"worker exited {proc.returncode} after call {i}: {proc.stderr[-2000:]}")
+            break
+        c = random_corpus.calls()[last]
+        crashed.append(f"call {last} {c.owner}.{c.name}{c.args!r}{c.kwargs!r}: exit {proc.returncode}")
+        i = last + 1
+    return bad, crashed
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_generated_calls(chunk):
+    step = -(-N_CALLS // CHUNKS)
+    bad, crashed = _run_slice(chunk * step, min(N_CALLS, (chunk + 1) * step))
+    assert not crashed, "interpreter killed by:\n" + "\n".join(crashed)
+    assert not bad, f"{len(bad)} calls differ from NumPy:\n" + "\n".join(bad[:40])
+
+
+def test_corpus_covers_every_public_function_and_method():
+    covered = {(c.owner, c.name) for c in random_corpus.calls()}
+    from faketensor.kernels.random import NOT_DRAWS
+    for name in dir(np.random.Generator):
+        if not name.startswith("_") and name not in NOT_DRAWS:
+            assert ("gen", name) in covered, name
+    for name in dir(np.random.RandomState):
+        if not name.startswith("_") and name not in NOT_DRAWS:
+            assert ("rs", name) in covered, name
+    for name in dir(np.random):
+        fn = getattr(np.random, name)
+        if callable(fn) and not isinstance(fn, type) and not name.startswith("_") and name not in (
+                "seed", "get_state", "set_state", "default_rng", "get_bit_generator",
+                "set_bit_generator", "test"):  # test: numpy's PytestTester
+            assert ("mod", name) in covered, name
+
+
+# --- the cases named in the issue -----------------------------------------------------
+
+
+def _both(fn, *arrays):
+    """fn(owner, *arrays) on a real Generator and real arrays, and in FakeMode on fakes."""
+    real = fn(np.random.default_rng(0), *arrays)
+    fakes = ft.to_fake(arrays)
+    with ft.FakeMode():
+        fake = fn(np.random.default_rng(0), *fakes)
+    compare_meta(real, fake, list(arrays), list(fakes), getattr(fn, "__name__", "call"))
+    return fake
+
+
+def test_choice_axis_1_on_f_order():
+    a = np.asfortranarray(np.ones((4, 3)))
+    f = _both(lambda g, x: g.choice(x, 2, axis=1), a)
+    assert f.shape == (4, 2) and f.flags.c_contiguous
+
+
+def test_permutation_axis_1_is_numpy_advanced_indexing_layout():
+    a = np.asfortranarray(np.ones((3, 4, 5)))
+    _both(lambda g, x: g.permutation(x, axis=1), a)
+    _both(lambda g, x: g.permutation(x, axis=2), np.ones((5, 4, 3)).T)
+
+
+def test_permuted_keeps_f_order():
+    f = _both(lambda g, x: g.permuted(x, axis=0), np.asfortranarray(np.ones((3, 4))))
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+
+
+def test_legacy_choice_on_2d_fake_raises_value_error():
+    with ft.FakeMode():
+        x = np.zeros((3, 4))
+        with pytest.raises(ValueError, match="1-dimensional"):
+            np.random.choice(x)
+
+
+def test_ranf_and_sample_give_fakes_and_replay():
+    with ft.FakeMode(record=True) as mode:
+        a = np.random.ranf((2, 3))
+        b = np.random.sample(4)
+        c = np.random.mtrand.ranf(5)  # the same function under another module path
+    assert [x.shape for x in (a, b, c)] == [(2, 3), (4,), (5,)]
+    assert [e.op for e in mode.trace] == ["np.random.ranf", "np.random.sample", "np.random.ranf"]
+    np.random.seed(3)
+    expect = np.random.random_sample((2, 3))
+    np.random.seed(3)
+    real = ft.replay(mode, a)
+    assert np.array_equal(real, expect)
+
+
+# --- generators made outside the mode, or RandomState made inside ----------------------
+
+
+@pytest.mark.parametrize("make", ["gen_outside", "rs_outside", "rs_inside", "legacy_alias"])
+def test_real_generator_inside_mode_refuses_and_names_the_method(make):
+    g = np.random.default_rng(0)
+    rs = np.random.RandomState(0)
+    before = (g.bit_generator.state, rs.get_state(legacy=False))
+    with ft.FakeMode() as mode:
+        with pytest.raises(ft.UnsupportedOperationError) as info:
+            if make == "gen_outside":
+                g.normal(size=(1000, 1000))
+            elif make == "rs_outside":
+                rs.randint(5, size=(1000, 1000))
+            elif make == "rs_inside":
+                np.random.RandomState(1).standard_normal((1000, 1000))
+            else:
+                np.random.mtrand._rand.uniform(size=(1000, 1000))
+    name = {"gen_outside": "Generator.normal", "rs_outside": "RandomState.randint",
+            "rs_inside": "RandomState.standard_normal", "legacy_alias": "RandomState.uniform"}[make]
+    assert name in str(info.value) and "default_rng" in str(info.value)
+    assert isinstance(info.value, RealDrawInModeError)
+    assert mode.memory.peak.get("cpu", 0) == 0
+    assert g.bit_generator.state == before[0]
+
+
+def test_state_and_seeding_work_inside_mode():
+    with ft.FakeMode():
+        np.random.seed(5)
+        st = np.random.get_state()
+        rs = np.random.RandomState(2)
+        rs.seed(3)
+        bg = np.random.PCG64(7)
+        g = np.random.default_rng(bg)
+        kids = g.spawn(2)
+        g2 = pickle.loads(pickle.dumps(g))
+        x = kids[0].normal(size=3)
+        with pytest.raises(ft.UnsupportedOperationError):
+            bg.random_raw(10)  # a bit generator's raw draws are real work too
+    assert isinstance(st, tuple) and all(type(k) is FakeGenerator for k in kids)
+    assert isinstance(g2, np.random.Generator) and ft.is_fake(x)
+    assert type(np.random.PCG64(0).random_raw(3)) is np.ndarray  # outside again: real
+
+
+def test_default_rng_inside_wraps_existing_generators_and_random_state():
+    rs = np.random.RandomState(0)
+    g = np.random.default_rng(1)
+    with ft.FakeMode():
+        a = np.random.default_rng(rs)
+        b = np.random.default_rng(g)
+        c = np.random.default_rng(a)
+    assert type(a) is FakeGenerator and a.bit_generator is rs._bit_generator
+    assert type(b) is FakeGenerator and b.bit_generator is g.bit_generator
+    assert c is a
+
+
+def test_fake_generator_outside_mode_with_fake_arguments_gives_fakes():
+    with ft.FakeMode():
+        g = np.random.default_rng(0)
+    out = ft.empty((2, 3))
+    assert g.random(out=out) is out
+    assert g.permuted(ft.empty((3, 4), order="F")).flags.f_contiguous
+    assert type(g.random(3)) is np.ndarray  # no fake among the arguments: a real draw
+    assert g.shuffle(ft.empty((10 ** 9,))) is None  # never loops over a fake in Python
+    assert np.random.shuffle(ft.empty((10 ** 9,))) is None
+    assert np.random.normal(ft.empty((2, 3))).shape == (2, 3)
+
+
+def test_outside_any_mode_real_generators_on_fakes_do_not_crash():
+    code = """
+import numpy as np, faketensor as ft
+g = np.random.default_rng(0); rs = np.random.RandomState(0); f = ft.empty((3,))
+for call in (lambda: g.normal(f), lambda: g.permuted(f), lambda: g.choice(f),
+             lambda: rs.permutation(f), lambda: g.integers(f), lambda: g.dirichlet(f),
+             lambda: g.multinomial(3, f), lambda: g.permuted(np.zeros(3), out=f),
+             lambda: rs.shuffle(ft.empty((4,))), lambda: g.shuffle(ft.empty((4, 2)))):
+    try:
+        call()
+    except Exception:
+        pass
+print("alive")
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "alive" in proc.stdout, proc.stderr[-2000:]
+
+
+# --- memory ------------------------------------------------------------------------------
+
+
+def test_draws_count_as_fresh_allocations():
+    with ft.FakeMode() as mode:
+        g = np.random.default_rng(0)
+        a = g.normal(size=(1000, 1000))
+        b = np.random.randint(5, size=1000, dtype=np.int8)
+        assert mode.memory.live["cpu"] == 8_000_000 + 1000
+        del a, b
+        assert mode.memory.live["cpu"] == 0
+        c = g.random(size=10, dtype=np.float32)
+        assert mode.memory.live["cpu"] == 40 and c.dtype == np.float32
+
+
+def test_legacy_choice_without_replacement_is_a_view_of_the_permutation():
+    real = np.random.choice(100, size=(2, 3), replace=False)
+    with ft.FakeMode() as mode:
+        fake = np.random.choice(100, size=(2, 3), replace=False)
+        assert mode.memory.live["cpu"] == 800  # the whole permutation stays alive
+    compare_meta(real, fake, [], [], "choice")
+
+
+def test_python_scalar_checks_and_fake_values_assumed_valid():
+    with ft.FakeMode():
+        g = np.random.default_rng(0)
+        with pytest.raises(ValueError, match="scale < 0"):
+            g.normal(0.0, -1.0, size=3)
+        with pytest.raises(ValueError, match="scale < 0"):
+            g.normal(np.zeros(3), -1.0)  # a known scalar next to a fake
+        with pytest.raises(ValueError, match="left > mode"):
+            g.triangular(2.0, np.zeros(3), 1.0)  # whatever mode is, left > right fails
+        assert g.normal(0.0, np.zeros(3) - 1).shape == (3,)  # values in fakes: assumed valid
+        with pytest.raises(TypeError):
+            g.normal(np.zeros(3, complex))  # a cast NumPy refuses, from the dtype alone
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            np.random.random_integers(5, size=2)
+        assert any(issubclass(x.category, DeprecationWarning) for x in w)
+
+
+def test_replay_of_generator_and_legacy_draws_matches_recorded_metadata():
+    with ft.FakeMode(record=True) as mode:
+        g = np.random.default_rng(4)
+        x = np.ones((3, 5), order="F")
+        outs = (g.choice(x, 2, axis=1), g.permutation(x, axis=1), g.permuted(x, axis=0),
+                np.random.choice(10, 4, replace=False), g.multinomial(5, [0.5, 0.5], size=3),
+                np.random.ranf(2), g.integers(0, 5, size=(2, 2), dtype=np.int16))
+    np.random.seed(0)
+    reals = ft.replay(mode, outs)  # checks every replayed result against the recorded fake
+    assert [r.shape for r in reals] == [o.shape for o in outs]
+
+
+def test_nested_fake_modes_still_check_known_parameters():
+    with ft.FakeMode():
+        with ft.FakeMode() as inner:
+            g = np.random.default_rng(0)
+            assert g.normal(0.0, 1.0, size=(2, 3)).shape == (2, 3)
+            with pytest.raises(ValueError, match="scale < 0"):
+                g.normal(0.0, -1.0)
+            assert np.random.choice(5, 3, p=[0.2] * 5).shape == (3,)
+    assert inner.memory.peak["cpu"] == 48
+
+
+def test_a_fake_mode_in_one_thread_leaves_real_draws_in_another():
+    import threading
+    results = []
+    entered, done = threading.Event(), threading.Event()
+
+    def worker():
+        entered.wait()
+        g = np.random.default_rng(0)
+        results.append((type(g.normal(size=3)), type(np.random.randn(2)), type(g.integers(5, size=2))))
+        done.set()
+
+    t = threading.Thread(target=worker)
+    t.start()
+    with ft.FakeMode():
+        entered.set()
+        done.wait(30)
+        assert ft.is_fake(np.random.randn(2))
+    t.join()
+    assert results == [(np.ndarray, np.ndarray, np.ndarray)]
