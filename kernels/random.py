@@ -172,8 +172,8 @@ def _empty_size(size: Any) -> bool:
 
 
 def _scalar(dt: np.dtype) -> Out:
-    """A 0-d fake standing for the Python or NumPy scalar NumPy returns."""
-    return Out((), dt, ())
+    """A 0-d fake standing for the Python or NumPy scalar NumPy returns (no array memory)."""
+    return Out((), dt, (), scalar=True)
 
 
 def _size_tuple(size: Any) -> tuple:

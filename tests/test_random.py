@@ -271,14 +271,15 @@ def test_replay_of_generator_and_legacy_draws_matches_recorded_metadata():
 
 
 def test_nested_fake_modes_still_check_known_parameters():
-    with ft.FakeMode():
+    with ft.FakeMode() as outer:
         with ft.FakeMode() as inner:
             g = np.random.default_rng(0)
             assert g.normal(0.0, 1.0, size=(2, 3)).shape == (2, 3)
             with pytest.raises(ValueError, match="scale < 0"):
                 g.normal(0.0, -1.0)
+            assert inner.memory.peak["cpu"] == 48
             assert np.random.choice(5, 3, p=[0.2] * 5).shape == (3,)
-    assert inner.memory.peak["cpu"] == 48
+    assert outer.memory.peak == inner.memory.peak and inner.memory.live["cpu"] == 0
 
 
 def test_a_fake_mode_in_one_thread_leaves_real_draws_in_another():
