@@ -19,11 +19,12 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
+from .._storage import SCALAR
 from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
 from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
-from .registry import REGISTRY, Out, register
+from .registry import REGISTRY, Out, register, transient
 
 INTP = np.dtype(np.intp)
 MAXDIMS = 64
@@ -630,6 +631,10 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         else:
             np.empty(1, dt)[0] = value
         return None
+    if isinstance(value, (int, float, complex, np.generic)) or (
+            is_fake(value) and value.storage._tracker is SCALAR):
+        # array_assign_subscript packs a scalar into a 0-d array of self's dtype first
+        transient(dt.itemsize)
     if it == BOOL:
         mask = p.entries[0][2]
         if mask.values is not None:

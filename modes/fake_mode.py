@@ -13,7 +13,7 @@ from ..meta_utils.convert import Converter
 from ..meta_utils.replay import TraceIds
 from .base import Mode
 from .._dispatch import mode_stack
-from .._storage import MAPPED, PREEXISTING
+from .._storage import MAPPED, PREEXISTING, FakeStorage
 from ..kernels.registry import CALL
 from .memory import Ledger, MemoryStats
 from .random_gen import default_rng
@@ -118,7 +118,7 @@ class FakeMode(Mode):
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         self._current = func
         if func is _DEFAULT_RNG:
-            return default_rng(*args, **kwargs)
+            return self._default_rng(*args, **kwargs)
         if self.record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", prepared=True)
@@ -135,6 +135,19 @@ class FakeMode(Mode):
                     return out
         self._account(func, args, kwargs, out)
         return out
+
+    def _default_rng(self, seed: Any = None) -> Any:
+        """A FakeGenerator; seeding a new one costs what NumPy's does: the SeedSequence's
+        entropy pool (uint32[4], numpy/random/bit_generator.pyx) lives as long as the
+        generator, and mixing the entropy peaks 96 bytes above it."""
+        gen = default_rng(seed)
+        if gen.bit_generator is not getattr(seed, "bit_generator", seed) and not isinstance(
+                seed, (_np.random.BitGenerator, _np.random.RandomState)):
+            pool = FakeStorage(16, "cpu")
+            self._ledger._alloc(pool)
+            self._ledger._transient("cpu", 96)
+            gen._fake_pool = pool
+        return gen
 
     def _account(self, func: Any, args: tuple, kwargs: dict, out: Any) -> None:
         """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
