@@ -282,6 +282,7 @@ def test_nested_fake_modes_still_check_known_parameters():
                 g.normal(0.0, -1.0)
             assert inner.memory.peak["cpu"] == 112  # seeding's peak (16 + 48 come after)
             assert np.random.choice(5, 3, p=[0.2] * 5).shape == (3,)
+            del g
     assert outer.memory.peak == inner.memory.peak and inner.memory.live["cpu"] == 0
 
 
