@@ -295,7 +295,7 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
     ``npy_update_operand_for_scalar`` then replaces each Python int, float and complex one
     by a 0-d of its loop dtype, made while the old one is alive (a Python int always, the
     others only when the dtype differs); ``check_for_trivial_loop`` (not with ``where``)
-    copies 0-d and short 1-d inputs that need a cast, releasing the operand it replaces.
+    copies 0-d and short 1-d inputs that need a cast, then releases the operand it replaced.
     """
     sizes = []
     alive = early = 0
@@ -334,7 +334,9 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
                 n = loop_in[i].itemsize
                 for d in m.shape:
                     n *= d
-                alive += n - sizes[i]
+                alive += n  # the copy is made while the operand it replaces is alive
+                early = max(early, alive)
+                alive -= sizes[i]
     return early, alive
 
 
