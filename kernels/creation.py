@@ -7,31 +7,23 @@ from typing import Any
 
 import numpy as np
 
-from .layout import c_strides, f_strides, like_strides
+from .layout import as_shape, c_strides, check_shape, f_strides, like_strides
 from .._errors import DataDependentError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
 
 def norm_shape(shape: Any) -> tuple:
-    """A shape tuple with NumPy's errors for negative or non-integer dimensions."""
-    if is_meta(shape) and not isinstance(shape, np.ndarray):
-        raise TypeError("a fake array cannot be used as a shape")
-    try:
-        shape = (operator.index(shape),)
-    except TypeError:
-        try:
-            shape = tuple(operator.index(n) for n in shape)
-        except TypeError:
-            raise TypeError("'" + type(shape).__name__ + "' object cannot be interpreted as an integer") from None
-    if any(n < 0 for n in shape):
-        raise ValueError("negative dimensions are not allowed")
-    if len(shape) > 64:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(shape)}")
-    nbytes = math.prod(shape)
-    if nbytes > np.iinfo(np.intp).max:
-        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
-    return shape
+    """A shape argument read as NumPy reads it (layout.as_shape); the array constructor's
+    checks (negative, too big) come with the output (layout.check_shape)."""
+    return as_shape(shape)
+
+
+def keep_shapes_real(fn: Any, *where: Any) -> Any:
+    """Let real arrays given as shapes or counts reach the kernel unconverted: NumPy reads
+    their values (``np.zeros(np.array([2, 3]))``); a fake there needs values it lacks."""
+    fn.keep_real = frozenset(where)
+    return fn
 
 
 def norm_order(order: Any, allowed: str = "CF") -> str:
@@ -49,9 +41,7 @@ def check_device(device: Any) -> None:
 
 def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
     """A newly allocated C or F array."""
-    nbytes = math.prod(shape) * dtype.itemsize
-    if nbytes > np.iinfo(np.intp).max:
-        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
+    check_shape(shape, dtype.itemsize)
     st = f_strides(shape, dtype.itemsize) if order == "F" else c_strides(shape, dtype.itemsize)
     return Out(shape, dtype, st)
 
@@ -60,6 +50,9 @@ def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     check_device(device)
     return fresh(norm_shape(shape), np.dtype(dtype if dtype is not None else float), norm_order(order))
+
+
+keep_shapes_real(zeros, 0, "shape")
 
 
 @register(np.full, tags=("factory",))
@@ -81,6 +74,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         if not info.min <= fv <= info.max:
             raise OverflowError(f"Python integer {fv} out of bounds for {dt}")
     return fresh(shape, dt, norm_order(order))
+
+
+keep_shapes_real(full, 0, "shape")
 
 
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
@@ -113,6 +109,9 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
     return _like_out(prototype, dtype, order, shape)
 
 
+keep_shapes_real(empty_like, 4, "shape")
+
+
 @register(np.full_like, tags=("factory",))
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     check_device(device)
@@ -122,6 +121,9 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
         if not info.min <= fill_value <= info.max:
             raise OverflowError(f"Python integer {fill_value} out of bounds for {out.dtype}")
     return out
+
+
+keep_shapes_real(full_like, 5, "shape")
 
 
 def _arange_len(start, stop, step) -> int:
@@ -169,6 +171,9 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
     return fresh((n,), dt)
 
 
+keep_shapes_real(arange, 0, 1, 2, "start", "stop", "step")
+
+
 @register(np.linspace, np.logspace, np.geomspace, tags=("factory",))
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, **kw):
     num = operator.index(num)
@@ -198,6 +203,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
+keep_shapes_real(linspace, 2, "num")
+
+
 def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:
     """linspace's step: NumPy's own scalar for scalar bounds given as numbers; a fresh array
     (``delta / div``) for array bounds; NaN when there is no step."""
@@ -219,14 +227,23 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     return fresh(norm_shape((N, M)), np.dtype(dtype), norm_order(order))
 
 
+keep_shapes_real(eye, 0, 1, 2, "N", "M", "k")
+
+
 @register(np.identity, tags=("factory",))
 def identity(n, dtype=None, *, like=None):
     return fresh(norm_shape((n, n)), np.dtype(dtype if dtype is not None else float))
 
 
+keep_shapes_real(identity, 0, "n")
+
+
 @register(np.tri, tags=("factory",))
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     return fresh(norm_shape((N, N if M is None else M)), np.dtype(dtype))
+
+
+keep_shapes_real(tri, 0, 1, 2, "N", "M", "k")
 
 
 def _nested_fakes(obj: Any) -> bool:

@@ -2,10 +2,97 @@
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
 AxisError = np.exceptions.AxisError
+
+MAX_INTP = 2**63 - 1  # npy_intp: NumPy computes sizes in it and reports overflow
+MAXDIMS = 64  # NPY_MAXDIMS
+TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+           "possible size.")
+
+
+def check_shape(shape: tuple, itemsize: int) -> int:
+    """The byte size of a new array of this shape, or the ValueError NumPy raises for it.
+
+    Every array NumPy makes, view or not, passes PyArray_NewFromDescr_int (ctors.c): at most
+    64 dimensions, none negative, and size * itemsize, with zero-length axes counted as 1,
+    within npy_intp.
+    """
+    if len(shape) > MAXDIMS:
+        raise ValueError(f"number of dimensions must be within [0, {MAXDIMS}], got {len(shape)}")
+    nbytes = itemsize
+    empty = False
+    for n in shape:
+        if n == 0:
+            empty = True
+        elif n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        else:
+            nbytes *= n
+            if nbytes > MAX_INTP or n > MAX_INTP:
+                raise ValueError(TOO_BIG)
+    return 0 if empty else nbytes
+
+
+def as_intp(obj, msg: str = "an integer is required") -> int:
+    """One npy_intp from a Python object: PyArray_PyIntAsIntp (conversion_utils.c).
+
+    Bools (Python and NumPy) are refused with TypeError(msg); anything else goes through
+    ``__index__``; a value outside npy_intp raises OverflowError.
+    """
+    if type(obj) is int:
+        v = obj
+    elif type(obj) is bool or isinstance(obj, np.bool_):
+        raise TypeError(msg)
+    else:
+        v = operator.index(obj)
+    if not -MAX_INTP - 1 <= v <= MAX_INTP:
+        raise OverflowError("Python int too large to convert to C long")
+    return v
+
+
+def as_dim(obj) -> int:
+    """One dimension of a shape argument: as_intp, overflow reported as ValueError
+    (dimension_from_scalar, conversion_utils.c)."""
+    try:
+        return as_intp(obj)
+    except OverflowError:
+        raise ValueError("Maximum allowed dimension exceeded") from None
+
+
+def as_shape(obj) -> tuple:
+    """A shape argument as NumPy's PyArray_IntpConverter reads it (conversion_utils.c).
+
+    None is refused; an int, or anything that is not an iterable sequence, is one dimension
+    (TypeError "expected a sequence of integers or a single integer" when it is not an
+    integer); a sequence gives one dimension per item, at most 64. Negative values pass:
+    the caller decides (reshape's -1, the array constructor's ValueError).
+    """
+    if obj is None:
+        raise TypeError("Use () not None as shape arguments")
+    t = type(obj)
+    if t is tuple or t is list:
+        items = obj
+    elif t is int or not hasattr(t, "__getitem__") or isinstance(obj, dict):
+        items = None
+    else:
+        try:
+            items = list(obj)  # PySequence_Fast; a 0-d array or a NumPy scalar is not iterable
+        except TypeError:
+            items = None
+    if items is None:
+        try:
+            return (as_dim(obj),)
+        except TypeError:
+            raise TypeError("expected a sequence of integers or a single integer, "
+                            f"got '{obj!r:.100}'") from None
+    if len(items) > MAXDIMS:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently {MAXDIMS}, "
+                         f"found {len(items)}")
+    return tuple(as_dim(n) for n in items)
 
 
 def c_strides(shape: tuple, itemsize: int) -> tuple:
