@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .layout import as_shape, c_strides, check_shape, f_strides, like_strides
+from .layout import as_shape, c_strides, shape_args, check_shape, f_strides, like_strides
 from .._errors import DataDependentError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -17,13 +17,6 @@ def norm_shape(shape: Any) -> tuple:
     """A shape argument read as NumPy reads it (layout.as_shape); the array constructor's
     checks (negative, too big) come with the output (layout.check_shape)."""
     return as_shape(shape)
-
-
-def keep_shapes_real(fn: Any, *where: Any) -> Any:
-    """Let real arrays given as shapes or counts reach the kernel unconverted: NumPy reads
-    their values (``np.zeros(np.array([2, 3]))``); a fake there needs values it lacks."""
-    fn.keep_real = frozenset(where)
-    return fn
 
 
 def norm_order(order: Any, allowed: str = "CF") -> str:
@@ -52,7 +45,7 @@ def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     return fresh(norm_shape(shape), np.dtype(dtype if dtype is not None else float), norm_order(order))
 
 
-keep_shapes_real(zeros, 0, "shape")
+shape_args(zeros, 0, "shape")
 
 
 @register(np.full, tags=("factory",))
@@ -76,7 +69,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     return fresh(shape, dt, norm_order(order))
 
 
-keep_shapes_real(full, 0, "shape")
+shape_args(full, 0, "shape")
 
 
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
@@ -109,7 +102,7 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
     return _like_out(prototype, dtype, order, shape)
 
 
-keep_shapes_real(empty_like, 4, "shape")
+shape_args(empty_like, 4, "shape")
 
 
 @register(np.full_like, tags=("factory",))
@@ -123,7 +116,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     return out
 
 
-keep_shapes_real(full_like, 5, "shape")
+shape_args(full_like, 5, "shape")
 
 
 def _arange_len(start, stop, step) -> int:
@@ -171,7 +164,7 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
     return fresh((n,), dt)
 
 
-keep_shapes_real(arange, 0, 1, 2, "start", "stop", "step")
+shape_args(arange, 0, 1, 2, "start", "stop", "step")
 
 
 @register(np.linspace, np.logspace, np.geomspace, tags=("factory",))
@@ -203,7 +196,7 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     return out
 
 
-keep_shapes_real(linspace, 2, "num")
+shape_args(linspace, 2, "num")
 
 
 def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:
@@ -227,7 +220,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     return fresh(norm_shape((N, M)), np.dtype(dtype), norm_order(order))
 
 
-keep_shapes_real(eye, 0, 1, 2, "N", "M", "k")
+shape_args(eye, 0, 1, 2, "N", "M", "k")
 
 
 @register(np.identity, tags=("factory",))
@@ -235,7 +228,7 @@ def identity(n, dtype=None, *, like=None):
     return fresh(norm_shape((n, n)), np.dtype(dtype if dtype is not None else float))
 
 
-keep_shapes_real(identity, 0, "n")
+shape_args(identity, 0, "n")
 
 
 @register(np.tri, tags=("factory",))
@@ -243,7 +236,7 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     return fresh(norm_shape((N, N if M is None else M)), np.dtype(dtype))
 
 
-keep_shapes_real(tri, 0, 1, 2, "N", "M", "k")
+shape_args(tri, 0, 1, 2, "N", "M", "k")
 
 
 def _nested_fakes(obj: Any) -> bool:

@@ -31,7 +31,7 @@ def check_shape(shape: tuple, itemsize: int) -> int:
         elif n < 0:
             raise ValueError("negative dimensions are not allowed")
         else:
-            nbytes *= n
+            nbytes *= int(n)  # a NumPy integer would wrap
             if nbytes > MAX_INTP or n > MAX_INTP:
                 raise ValueError(TOO_BIG)
     return 0 if empty else nbytes
@@ -61,6 +61,13 @@ def as_dim(obj) -> int:
         return as_intp(obj)
     except OverflowError:
         raise ValueError("Maximum allowed dimension exceeded") from None
+
+
+def shape_args(fn, *where) -> None:
+    """Mark a kernel's shape and count arguments (positions, keyword names): real arrays
+    given there reach it unconverted, since NumPy reads their values
+    (``np.zeros(np.array([2, 3]))``); a fake there lacks the values (DataDependentError)."""
+    fn.keep_real = frozenset(where)
 
 
 def as_shape(obj) -> tuple:
