@@ -186,7 +186,9 @@ def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:
-    """The broadcast of several shapes, with NumPy's ValueError message."""
+    """The broadcast of several shapes, with NumPy's ValueError message; a broadcast whose
+    size overflows npy_intp raises ValueError as NumPy's iterators do (a zero-length axis
+    ends the product first: PyArray_OverflowMultiplyList, common.h)."""
     if len(shapes) == 1:
         return shapes[0]
     nd = max(len(s) for s in shapes)
@@ -201,7 +203,43 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
                 desc = " ".join(str(tuple(x)).replace(",)", ")").replace(" ", "") for x in shapes)
                 raise ValueError(
                     f"operands could not be broadcast together with shapes {desc} ")
+    size = 1
+    for n in out:
+        if n == 0:
+            break
+        size *= n
+        if size > MAX_INTP:
+            raise ValueError("broadcast dimensions too large.")
     return tuple(out)
+
+
+def legacy_broadcast(shapes: list) -> tuple:
+    """np.broadcast's result shape (PyArray_Broadcast, iterators.c): at most 32 dimensions
+    per operand (RuntimeError), NumPy's mismatch message naming the two arguments."""
+    for s in shapes:
+        if len(s) > 32:
+            raise RuntimeError("this function only supports up to 32 dimensions but the "
+                               f"array has {len(s)}.")
+    try:
+        return broadcast_shapes(*shapes) if shapes else ()
+    except ValueError as e:
+        if "too large" in str(e):
+            raise
+    nd = max(len(s) for s in shapes)
+    for i in range(nd):
+        first = None
+        for k, s in enumerate(shapes):
+            n = s[i + len(s) - nd] if i + len(s) >= nd else 1
+            if n == 1:
+                continue
+            if first is None:
+                first = k, n
+            elif n != first[1]:
+                j = first[0]
+                raise ValueError(
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                    f"is between arg {j} with shape {shapes[j]} and arg {k} with shape {s}.")
+    raise AssertionError("unreachable")  # broadcast_shapes found a mismatch
 
 
 def broadcast_strides(shape: tuple, oshape: tuple, ostrides: tuple) -> tuple:

@@ -11,7 +11,8 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, as_intp, as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides,
-                     f_strides, like_strides, normalize_axis, shape_args)
+                     check_shape, f_strides, legacy_broadcast, like_strides, normalize_axis,
+                     shape_args)
 from .operands import as_meta, check_writeable, is_fake
 from .registry import Out, register, uncached
 
@@ -482,13 +483,23 @@ def broadcast_to(array, shape, subok=False) -> Out:
 shape_args(broadcast_to, 1, "shape")
 
 
+@register(np.broadcast_shapes, tags=("query",))
+def broadcast_shapes_of(*args) -> tuple:
+    """np.broadcast_shapes: each argument is a shape for np.empty with a 0-byte dtype (so only
+    negative dimensions fail), then np.broadcast's rule."""
+    shapes = [as_shape(a) for a in args]
+    for s in shapes:
+        check_shape(s, 0)
+    return legacy_broadcast(shapes)
+
+
+shape_args(broadcast_shapes_of, *range(256))
+
+
 @register(np.broadcast_arrays, tags=("view",))
 def broadcast_arrays(*args, subok=False) -> tuple:
     metas = [as_meta(a) for a in args]
-    try:
-        shape = broadcast_shapes(*[tuple(m.shape) for m in metas]) if metas else ()
-    except ValueError:
-        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
+    shape = legacy_broadcast([tuple(m.shape) for m in metas])
     out = []
     for m in metas:
         if tuple(m.shape) == shape:
