@@ -7,7 +7,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
+from .layout import (c_strides, like_strides, normalize_axis, shape_args, strides_in_order,
+                     vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register
 
@@ -327,28 +328,29 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
 
 
 def _repeat_len(n: int, repeats: Any) -> int:
-    r = data_of(repeats, "np.repeat's output shape")
-    if isinstance(repeats, (np.ndarray, np.generic)):
-        if not np.can_cast(r.dtype, np.intp, "safe"):
-            what = "scalar" if r.ndim == 0 else "array data"
-            raise TypeError(f"Cannot cast {what} from {r.dtype!r} to dtype('int64') according "
-                            "to the rule 'safe'")
-    else:  # Python objects convert like int()
-        r = np.asarray(repeats, dtype=np.intp) if r.dtype != object else \
-            np.asarray([int(v) for v in r.reshape(-1)], np.intp).reshape(r.shape)
-    r = r.astype(np.intp)
+    """The repeated axis' length as PyArray_Repeat computes it (item_selection.c): counts
+    converted to npy_intp (an array only by a safe cast, anything else as int() would); one
+    count is multiplied in unchecked npy_intp arithmetic (a negative or wrapped product is
+    refused later, by the array constructor); several are checked and summed."""
+    if isinstance(repeats, np.ndarray):
+        if not np.can_cast(repeats.dtype, np.intp, "safe"):
+            what = "scalar" if repeats.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {repeats.dtype!r} to dtype('int64') "
+                            "according to the rule 'safe'")
+        r = repeats.astype(np.intp)
+    else:
+        data_of(repeats, "np.repeat's output shape")
+        r = np.asarray(repeats, dtype=np.intp)
     if r.ndim > 1:
         raise ValueError("object too deep for desired array")
     if r.size == 1:
-        if int(r.reshape(-1)[0]) < 0:
-            raise ValueError("repeats may not contain negative values.")
-        return n * int(r.reshape(-1)[0])
+        return wrap_intp(n * int(r.reshape(-1)[0]))
     if r.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({r.shape[0]},)")
     if (r < 0).any():
         raise ValueError("repeats may not contain negative values.")
-    return int(r.sum())
+    return wrap_intp(sum(int(v) for v in r))
 
 
 @register(np.repeat, "ndarray.repeat", tags=("copy",))
@@ -363,6 +365,9 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
         ax = normalize_axis(_axis_arg(axis), len(m.shape))
         shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
+
+
+shape_args(repeat, 1, "repeats")
 
 
 @register(np.tile, tags=("copy",))

@@ -37,6 +37,11 @@ def check_shape(shape: tuple, itemsize: int) -> int:
     return 0 if empty else nbytes
 
 
+def wrap_intp(v: int) -> int:
+    """v as unchecked npy_intp arithmetic in C leaves it (two's complement wrap-around)."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
 def as_intp(obj, msg: str = "an integer is required") -> int:
     """One npy_intp from a Python object: PyArray_PyIntAsIntp (conversion_utils.c).
 
