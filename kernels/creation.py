@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .layout import as_shape, c_strides, shape_args, check_shape, f_strides, like_strides
+from .layout import as_shape, c_strides, check_shape, f_strides, like_strides, shape_args, wrap_intp
 from .._errors import DataDependentError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -119,16 +119,39 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
 shape_args(full_like, 5, "shape")
 
 
-def _arange_len(start, stop, step) -> int:
-    if step == 0:
-        raise ZeroDivisionError("division by zero") if all(type(v) is int for v in (start, stop, step)) \
-            else ValueError("Maximum allowed size exceeded")
-    n = math.ceil((stop - start) / step)
-    return max(int(n), 0)
+def _arange_len(start: Any, stop: Any, step: Any) -> int:
+    """arange's length as _calc_length and _arange_safe_ceil_to_intp compute it (ctors.c):
+    ceil of the double ``(stop - start) / step`` (Python or NumPy scalar arithmetic), NaN and
+    values beyond npy_intp refused, 2**63 itself wrapping to a negative (so empty) length."""
+    delta = stop - start
+    val = delta / step
+    value = float(val)
+    if val == 0 and delta != 0:  # underflow, or a division by infinity
+        return 0 if math.copysign(1.0, value) < 0 else 1
+    value = float(np.ceil(value))
+    if math.isnan(value):
+        raise ValueError("arange: cannot compute length")
+    if not -2.0**63 <= value <= 2.0**63:
+        raise ValueError("Maximum allowed size exceeded")
+    return max(wrap_intp(int(value)), 0)
+
+
+def _arange_dtype(vals: tuple) -> np.dtype:
+    """PyArray_ArangeObj's dtype: npy_intp promoted with each bound's discovered dtype."""
+    dt = np.dtype(np.intp)
+    for v in vals:
+        if v is not None:
+            d = np.asarray(v).dtype
+            try:
+                dt = np.promote_types(dt, d)
+            except TypeError:
+                raise TypeError(f"arange() not supported for inputs with DType {type(d)}.") from None
+    return dt
 
 
 @register(np.arange, tags=("factory",))
-def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=None, like=None, **kw):
+def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, device=None, like=None,
+           **kw):
     check_device(device)
     if "start" in kw:
         start_or_stop, stop = kw.pop("start"), (start_or_stop if stop is None else stop)
@@ -136,29 +159,19 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
         raise TypeError(f"arange() got an unexpected keyword argument '{next(iter(kw))}'")
     for v in (start_or_stop, stop, step):
         if is_meta(v) and not isinstance(v, np.ndarray):
-            from .._errors import DataDependentError
             raise DataDependentError("np.arange with a fake array bound needs its value")
     if start_or_stop is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
+    dt = _arange_dtype((start_or_stop, stop, step)) if dtype is None else np.dtype(dtype)
     if stop is None:
         start, stop = 0, start_or_stop
     else:
         start = 0 if start_or_stop is None else start_or_stop
     if step is None:
         step = 1
-    vals = [np.asarray(v) for v in (start, stop, step)]
-    if dtype is None:
-        dt = np.result_type(*[v if not isinstance(o, (int, float, complex)) else o
-                              for v, o in zip(vals, (start, stop, step))])
-        if dt.kind == "b":
-            dt = np.dtype(np.int64)
-    else:
-        dt = np.dtype(dtype)
-    if any(np.iscomplexobj(v) for v in vals):
+    if any(np.iscomplexobj(v) for v in (start, stop, step)):
         raise TypeError("arange() got complex arguments")
-    n = _arange_len(float(start) if dt.kind == "f" else start.item() if hasattr(start, "item") else start,
-                    stop.item() if hasattr(stop, "item") else stop,
-                    step.item() if hasattr(step, "item") else step)
+    n = _arange_len(start, stop, step)
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     return fresh((n,), dt)

@@ -1,13 +1,14 @@
 """Joining and splitting: concatenate, the stack family, the split family, tile, repeat, append."""
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (c_strides, like_strides, normalize_axis, shape_args, strides_in_order,
+from .layout import (as_shape, c_strides, check_shape, like_strides, normalize_axis, shape_args, strides_in_order,
                      vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register
@@ -379,7 +380,6 @@ def tile(A: Any, reps: Any) -> Out:
         tup = tuple(reps)
     except TypeError:
         tup = (reps,)
-    tup = tuple(operator.index(t) for t in tup)
     d = len(tup)
     m = meta_of(A)
     nd = len(m.shape)
@@ -393,24 +393,34 @@ def tile(A: Any, reps: Any) -> Out:
         ns = m.dtype.itemsize if nd == 0 or (f and not c and nd > 1) else st[0] * m.shape[0]
         shape = (1,) * (d - nd) + m.shape
         return Out(shape, m.dtype, (ns,) * (d - nd) + st, base_shape=m.shape)
+    if nd > 64 or d > 64:  # np.array(A, ndmin=d)
+        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     cnd = max(nd, d)
     tup = (1,) * (cnd - d) + tup
     shape_in = (1,) * (cnd - nd) + m.shape
-    shape = tuple(s * t for s, t in zip(shape_in, tup))
-    if any(n < 0 for n in shape):
-        raise ValueError("negative dimensions are not allowed")
-    n = int(np.prod(shape_in))
-    if n == 0 or all(t == 1 for t in tup):
-        raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
-    total = int(np.prod(shape))
+    shape_out = tuple(s * t for s, t in zip(shape_in, tup))  # Python arithmetic, as tile's
+    # NumPy's loop: c.reshape(-1, n).repeat(nrep, 0) for each count that is not 1, each
+    # result a new array (checked as the constructor does), then c.reshape(shape_out)
+    n = size = math.prod(shape_in)
     last = None
-    for dim_in, nrep in zip(shape_in, tup):
-        if nrep != 1:
-            last = (total // n, n) if n else (0, 0)
-        n //= dim_in
-    if total == 0:
+    if n > 0:
+        for dim_in, nrep in zip(shape_in, tup):
+            if nrep != 1:
+                last = (_repeat_len(size // n, nrep), n)
+                check_shape(last, m.dtype.itemsize)
+                size = last[0] * n
+            n //= dim_in
+    shape = as_shape(shape_out)
+    if math.prod(shape) != size or any(k < 0 for k in shape):
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape_out}")
+    if math.prod(shape_in) == 0 or last is None:
+        raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
+    if size == 0:
         raise UnsupportedOperationError(np.tile, "an empty result")
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize), base_shape=last)
+
+
+shape_args(tile, 1, "reps")
 
 
 @register(np.append, tags=("copy",))
