@@ -174,7 +174,14 @@ def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, device=No
     n = _arange_len(start, stop, step)
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
-    return fresh((n,), dt)
+    out = fresh((n,), dt)
+    if dt.kind in "iu":  # the first two values are stored with setitem: range-checked
+        for v in (start, start + step)[:n]:
+            if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+                info = np.iinfo(dt)
+                if not info.min <= int(v) <= info.max:
+                    raise OverflowError(f"Python integer {int(v)} out of bounds for {dt}")
+    return out
 
 
 shape_args(arange, 0, 1, 2, "start", "stop", "step")
@@ -228,9 +235,14 @@ def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype)
 
 @register(np.eye, tags=("factory",))
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """np.eye: zeros((N, M)), then M and k read as integers unless k >= M (twodim_base.py)."""
     check_device(device)
     M = N if M is None else M
-    return fresh(norm_shape((N, M)), np.dtype(dtype), norm_order(order))
+    out = zeros((N, M), dtype, order)
+    if not k >= M:
+        operator.index(M)
+        operator.index(k)
+    return out
 
 
 shape_args(eye, 0, 1, 2, "N", "M", "k")
@@ -238,15 +250,28 @@ shape_args(eye, 0, 1, 2, "N", "M", "k")
 
 @register(np.identity, tags=("factory",))
 def identity(n, dtype=None, *, like=None):
-    return fresh(norm_shape((n, n)), np.dtype(dtype if dtype is not None else float))
+    return eye(n, dtype=dtype)
 
 
 shape_args(identity, 0, "n")
 
 
+def _min_int(low: Any, high: Any) -> np.dtype:
+    """twodim_base._min_int: the smallest signed integer dtype holding [low, high]."""
+    for t in (np.int8, np.int16, np.int32):
+        info = np.iinfo(t)
+        if high <= info.max and low >= info.min:
+            return np.dtype(t)
+    return np.dtype(np.int64)
+
+
 @register(np.tri, tags=("factory",))
 def tri(N, M=None, k=0, dtype=float, *, like=None):
-    return fresh(norm_shape((N, N if M is None else M)), np.dtype(dtype))
+    """np.tri: ``greater_equal.outer`` of two aranges, so negative N or M give empty axes."""
+    M = N if M is None else M
+    rows = arange(N, dtype=_min_int(0, N)).shape[0]
+    cols = arange(-k, M - k, dtype=_min_int(-k, M - k)).shape[0]
+    return fresh((rows, cols), np.dtype(dtype))
 
 
 shape_args(tri, 0, 1, 2, "N", "M", "k")

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .creation import fresh
-from .layout import (broadcast_shapes, c_strides, iterator_out_strides, strides_in_order,
-                     iterator_order)
+from .creation import fresh, tri
+from .layout import (broadcast_shapes, c_strides, iterator_order, iterator_out_strides, shape_args,
+                     strides_in_order)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -90,22 +90,39 @@ def _ints(*vals: Any) -> tuple:
     return tuple(operator.index(v) for v in vals)
 
 
+def _tri_extent(func: Any, n: Any, k: Any, m: Any) -> tuple:
+    """(rows, cols, k) of the np.tri(n, m, k) that tril/triu_indices build (its own errors);
+    a k that is not integral is left unsupported (arange would cast its values)."""
+    rows, cols = tri(n, m, k).shape
+    try:
+        k = operator.index(k)
+    except TypeError:
+        if not float(k).is_integer():
+            raise UnsupportedOperationError(func, "a non-integral k") from None
+        k = int(k)
+    return rows, cols, k
+
+
 @register(np.tril_indices, tags=("factory",))
 def tril_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per true element of tri(n, m, k)."""
-    n, k = _ints(n, k)
-    m = n if m is None else operator.index(m)
+    n, m, k = _tri_extent(np.tril_indices, n, k, m)
     c = tril_count(n, k, m)
     return fresh((c,), INTP), fresh((c,), INTP)
+
+
+shape_args(tril_indices, 0, 1, 2, "n", "k", "m")
 
 
 @register(np.triu_indices, tags=("factory",))
 def triu_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per false element of tri(n, m, k - 1)."""
-    n, k = _ints(n, k)
-    m = n if m is None else operator.index(m)
-    c = max(n, 0) * max(m, 0) - tril_count(n, k - 1, m)
+    n, m, k = _tri_extent(np.triu_indices, n, k - 1, m)
+    c = n * m - tril_count(n, k, m)
     return fresh((c,), INTP), fresh((c,), INTP)
+
+
+shape_args(triu_indices, 0, 1, 2, "n", "k", "m")
 
 
 def _two_d(arr: Any) -> Any:
