@@ -7,8 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from .layout import as_shape, c_strides, check_shape, f_strides, like_strides, shape_args, wrap_intp
-from .._errors import DataDependentError
+from .layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
+                     like_strides, normalize_axis, shape_args, wrap_intp)
+from .._errors import DataDependentError, UnsupportedOperationError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
@@ -187,36 +188,139 @@ def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, device=No
 shape_args(arange, 0, 1, 2, "start", "stop", "step")
 
 
-@register(np.linspace, np.logspace, np.geomspace, tags=("factory",))
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, **kw):
+def _linspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, dtype: Any, axis: Any) -> tuple:
+    """linspace's output as function_base.linspace builds it: ``arange(0, num)`` reshaped to
+    (num, 1, ..), scaled in place for scalar bounds with a step (a view of the arange), else
+    multiplied by the bounds' step or delta (a ufunc output in order K), moved to ``axis``
+    when axis != 0 (a transposed view), and cast by ``astype(dtype, copy=False)``.
+
+    Returns (Out, div, bounds' shape, computing dtype)."""
+    from .linalg import MetaArray
+    from .ufuncs import ufunc_call
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     sm, em = as_meta(start), as_meta(stop)
-    from .layout import broadcast_shapes, normalize_axis
     bshape = broadcast_shapes(sm.shape, em.shape)
     base_dt = np.result_type(sm.dtype if not isinstance(start, (int, float)) else start,
                              em.dtype if not isinstance(stop, (int, float)) else stop, float(num))
     dt = np.dtype(dtype) if dtype is not None else base_dt
-    nd = len(bshape) + 1
-    ax = normalize_axis(axis, nd)
-    shape = bshape[:ax] + (num,) + bshape[ax:]
-    # the result is computed along axis 0 and moved: a transposed view of a C buffer. With
-    # scalar bounds and a step (div > 0) it is scaled in place: a view of its arange, unless
-    # astype(dtype) copies.
-    buf = (num,) + bshape
-    bst = c_strides(buf, dt.itemsize)
-    st = bst[1:ax + 1] + (bst[0],) + bst[ax + 1:]
+    n = arange(0, num, dtype=base_dt).shape[0]  # arange's own length rule (it may wrap to 0)
     div = num - 1 if endpoint else num
-    in_place = not bshape and div > 0 and dt == base_dt
-    out = Out(shape, dt, st) if (ax == 0 or 0 in shape) and not in_place \
-        else Out(shape, dt, st, base_shape=buf)
+    if endpoint and num > 1 and n == 0:  # y[-1, ...] = stop
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    ax = normalize_axis(axis, len(bshape) + 1)
+    buf = (n,) + bshape
+    if not bshape:  # a scalar delta: y *= step in place, or y * delta
+        view = div > 0
+        yst = c_strides(buf, base_dt.itemsize)
+    else:
+        y0 = (n,) + (1,) * len(bshape)
+        y0 = MetaArray(y0, c_strides(y0, base_dt.itemsize), base_dt)
+        delta = _as_meta_array(ufunc_call(np.subtract, em, sm, dtype=base_dt))
+        other = _as_meta_array(ufunc_call(np.true_divide, delta, div)) if div > 0 else delta
+        yst = ufunc_call(np.multiply, y0, other).strides
+        view = False
+    if dtype is not None and np.issubdtype(dt, np.integer) and base_dt.kind == "c":
+        raise TypeError("ufunc 'floor' not supported for the input types, and the inputs could "
+                        "not be safely coerced to any supported types according to the casting "
+                        "rule ''safe''")  # _nx.floor(y, out=y)
+    moved = operator.index(axis) != 0
+    perm = list(range(1, ax + 1)) + [0] + list(range(ax + 1, len(buf)))
+    shape = tuple(buf[i] for i in perm)
+    st = tuple(yst[i] for i in perm)
+    if dt != base_dt:  # astype copies in order K
+        c, f = contiguity(shape, st, base_dt.itemsize)
+        return Out(shape, dt, like_strides(shape, st, dt.itemsize, c, f)), div, bshape, base_dt
+    if view or moved:
+        return Out(shape, dt, st, base_shape=buf), div, bshape, base_dt
+    return Out(shape, dt, st), div, bshape, base_dt
+
+
+def _as_meta_array(o: Any) -> Any:
+    from .linalg import MetaArray
+    return MetaArray(o.shape, o.strides, o.dtype)
+
+
+@register(np.linspace, tags=("factory",))
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    check_device(device)
+    out, div, bshape, base_dt = _linspace_meta(start, stop, num, endpoint, dtype, axis)
     if retstep:
         return out, _linspace_step(start, stop, div, bshape, base_dt)
     return out
 
 
 shape_args(linspace, 2, "num")
+
+
+def _logspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, base: Any, dtype: Any,
+                   axis: Any) -> Out:
+    """``power(base, linspace(...)).astype(dtype, copy=False)`` (function_base.logspace)."""
+    if np.ndim(base):
+        raise UnsupportedOperationError(np.logspace, "an array base")
+    y = _as_meta_array(_linspace_meta(start, stop, num, endpoint, None, axis)[0])
+    p = ufunc_call_meta(np.power, base, y)
+    dt = np.dtype(dtype) if dtype is not None else p.dtype
+    if dt == p.dtype:
+        return Out(p.shape, dt, p.strides)
+    return Out(p.shape, dt, like_strides(p.shape, p.strides, dt.itemsize, p.flags.c_contiguous,
+                                         p.flags.f_contiguous))
+
+
+def ufunc_call_meta(ufunc: np.ufunc, *args: Any) -> Any:
+    from .ufuncs import ufunc_call
+    return _as_meta_array(ufunc_call(ufunc, *args))
+
+
+@register(np.logspace, tags=("factory",))
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    return _logspace_meta(start, stop, num, endpoint, base, dtype, axis)
+
+
+shape_args(logspace, 2, "num")
+
+
+@register(np.geomspace, tags=("factory",))
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """logspace of the bounds' logarithms (copies of the bounds in order K) along axis 0, moved
+    to ``axis`` (a view) when axis != 0, then ``astype(dtype, copy=False)``
+    (function_base.geomspace)."""
+    for b in (start, stop):
+        if not is_meta(b) and np.any(np.asarray(b) == 0):
+            raise ValueError("Geometric sequence cannot include zero")
+    sm, em = as_meta(start), as_meta(stop)
+    num = operator.index(num)
+    dt = np.result_type(sm.dtype if not isinstance(start, (int, float, complex)) else start,
+                        em.dtype if not isinstance(stop, (int, float, complex)) else stop,
+                        float(num), np.zeros((), dtype))
+    logs = []
+    for m in (sm, em):
+        c, f = m.flags.c_contiguous, m.flags.f_contiguous
+        cp = MetaArray_of(m.shape, like_strides(m.shape, m.strides, dt.itemsize, c, f), dt)
+        logs.append(ufunc_call_meta(np.log10, cp))
+    r = _logspace_meta(logs[0], logs[1], num, endpoint, 10.0, dt, 0)
+    out_dt = np.dtype(dtype) if dtype is not None else dt
+    nd = len(r.shape)
+    ax = normalize_axis(axis, nd)
+    perm = list(range(1, ax + 1)) + [0] + list(range(ax + 1, nd))
+    shape = tuple(r.shape[i] for i in perm)
+    st = tuple(r.strides[i] for i in perm)
+    if out_dt != r.dtype:
+        c, f = contiguity(shape, st, r.dtype.itemsize)
+        return Out(shape, out_dt, like_strides(shape, st, out_dt.itemsize, c, f))
+    if operator.index(axis) != 0:
+        return Out(shape, out_dt, st, base_shape=r.shape)
+    return Out(shape, out_dt, st)
+
+
+shape_args(geomspace, 2, "num")
+
+
+def MetaArray_of(shape: tuple, strides: tuple, dtype: np.dtype) -> Any:
+    from .linalg import MetaArray
+    return MetaArray(shape, strides, dtype)
 
 
 def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:

@@ -39,10 +39,14 @@ def real() -> dict:
 
 def _fake_outcome(cid: str) -> tuple:
     """The case's outcome inside FakeMode (twice: the second call may be a kernel-cache hit)."""
-    fn, mk = CASES[cid]
+    return _in_mode(*CASES[cid])
+
+
+def _in_mode(fn, mk) -> tuple:
+    """fn on fakes of mk()'s arrays inside FakeMode, twice, as run_case reports outcomes."""
     outs = []
     for _ in range(2):
-        inputs = tuple(ft.to_fake(x) for x in mk())
+        inputs = tuple(ft.to_fake(x) if isinstance(x, np.ndarray) else x for x in mk())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with ft.FakeMode():
@@ -116,3 +120,30 @@ def test_oracle_runs_same_calls() -> None:
     """run_case reports a rejected shape as NumPy's exception type (sanity check of the helper)."""
     out = run_case(lambda: np.empty(-1), ())
     assert out[0] == "raise" and out[1][0] == "builtins.ValueError"
+
+
+_BOUNDS = [(0.5, 2.0), (np.float32(1.0), 3), (np.ones(()), 2.0), (np.ones(3), np.full(3, 2.0)),
+           (np.ones((2, 3)), 4.0), (np.asfortranarray(np.ones((2, 3))), np.ones(3) * 3),
+           (1 + 1j, 2.0)]
+
+
+@pytest.mark.parametrize("func", [np.linspace, np.logspace, np.geomspace])
+@pytest.mark.parametrize("bounds", range(len(_BOUNDS)))
+@pytest.mark.parametrize("num,endpoint", [(0, True), (1, True), (1, False), (2, True), (5, False)])
+@pytest.mark.parametrize("axis,dtype", [(0, None), (-1, None), (1, None), (0, np.float32),
+                                        (-1, np.int64), (0, complex)])
+def test_spaced_sequences_layout(func, bounds, num, endpoint, axis, dtype) -> None:
+    """The valid linspace/logspace/geomspace calls next to the bad counts: layout and views."""
+    def fn(a, b):
+        return func(a, b, num, endpoint=endpoint, dtype=dtype, axis=axis)
+
+    def mk():
+        return tuple(np.copy(x) if isinstance(x, np.ndarray) else x for x in _BOUNDS[bounds])
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        real = run_case(fn, mk())
+    fake, again = _in_mode(fn, mk)
+    problem = _verdict(real, fake)
+    assert problem is None, problem
+    assert again[:2] == fake[:2]
