@@ -31,6 +31,13 @@ SHAPES = COUNTS + [
 ]
 
 
+# Calls whose NumPy code allocates temporaries (aranges, repeats, tuples) before the result:
+# when one of those runs out of memory, a check NumPy never reached may still refuse the call.
+TEMPORARY_FIRST = frozenset({"tri", "tri-M", "tri-huge", "tile", "tile-int", "tile-0", "resize",
+                             "linspace", "logspace", "geomspace", "linspace-arr", "pad",
+                             "pad-scalar", "pad-pair", "pad-edge", "indices", "tril_indices"})
+
+
 def _x6() -> tuple:
     return (np.arange(6.0),)
 
