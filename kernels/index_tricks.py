@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .creation import fresh, tri
-from .layout import (broadcast_shapes, c_strides, iterator_order, iterator_out_strides, shape_args,
-                     strides_in_order)
+from .creation import arange, fresh, tri
+from .layout import (as_shape, broadcast_shapes, c_strides, iterator_order, iterator_out_strides,
+                     shape_args, strides_in_order)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -27,13 +27,6 @@ F8 = np.dtype(np.float64)
 _WEAK = (int, float, complex)
 
 
-def _sparse_view(n: int, axis: int, nd: int, dt: np.dtype) -> Out:
-    """arange(n).reshape(1, .., n, .., 1): a view of a fresh 1-d array."""
-    shape = (1,) * axis + (n,) + (1,) * (nd - axis - 1)
-    src = MetaArray((n,), c_strides((n,), dt.itemsize), dt)
-    return Out(shape, dt, _reshaped(src, shape), base_shape=(n,))
-
-
 def _reshaped(m: Any, shape: tuple) -> tuple:
     """Strides of the reshape view of the stand-in m (NumPy's reshape rules)."""
     return reshape_out(m, shape).strides
@@ -41,14 +34,23 @@ def _reshaped(m: Any, shape: tuple) -> tuple:
 
 @register(np.indices, tags=("factory",))
 def indices(dimensions: Any, dtype: Any = int, sparse: bool = False) -> Any:
-    """Dense: a fresh C (N, *dims) array; sparse: reshape views of fresh aranges."""
-    dims = tuple(operator.index(d) for d in dimensions)
+    """Dense: a fresh C (N, *dims) array; sparse: reshape views of fresh aranges
+    (``arange(dim, dtype).reshape(1, .., dim, .., 1)``, numpy/_core/numeric.py)."""
+    dims = tuple(dimensions)
     dt = np.dtype(dtype)
-    for d in dims:
-        np.arange(min(d, 3), dtype=dt)  # NumPy's errors for dtypes arange cannot fill
-    if sparse:
-        return tuple(_sparse_view(d, i, len(dims), dt) for i, d in enumerate(dims))
-    return fresh((len(dims),) + dims, dt)
+    nd = len(dims)
+    out = None if sparse else fresh(as_shape((nd,) + dims), dt)
+    res = []
+    for i, d in enumerate(dims):
+        n = arange(d, dtype=dt).shape[0]
+        np.arange(min(n, 3), dtype=dt)  # NumPy's errors for dtypes arange cannot fill
+        src = MetaArray((n,), c_strides((n,), dt.itemsize), dt)
+        r = reshape_out(src, (1,) * i + (as_shape(d)[0],) + (1,) * (nd - i - 1))
+        res.append(Out(r.shape, dt, r.strides, base_shape=(n,)))
+    return tuple(res) if sparse else out
+
+
+shape_args(indices, 0, "dimensions")
 
 
 @register(np.ix_, tags=("view",))
