@@ -14,7 +14,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .indexing import assign_to_view, getitem
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
-                     normalize_axis)
+                     normalize_axis, shape_args, wrap_intp)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -81,7 +81,16 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> An
     if pw.dtype.kind != "i":
         raise TypeError("`pad_width` must be of integral type.")
     widths = _pairs(pw, a.ndim, as_index=True)
-    shape = tuple(lo + n + hi for n, (lo, hi) in zip(a.shape, widths))
+    # _pad_simple (arraypad.py) sums the widths in npy_intp, then copies the input into
+    # padded[left:left + size]: a wrapped sum leaves a slice the input cannot fill
+    widths = [(int(lo), int(hi)) for lo, hi in widths]
+    shape = tuple(wrap_intp(lo + n + hi) for n, (lo, hi) in zip(a.shape, widths))
+    if all(k >= 0 for k in shape):
+        area = tuple(len(range(k)[lo:wrap_intp(lo + n)]) for k, n, (lo, _) in
+                     zip(shape, a.shape, widths))
+        if any(k != n and n != 1 for k, n in zip(area, a.shape)):
+            raise ValueError(f"could not broadcast input array from shape {tuple(a.shape)} "
+                             f"into shape {area}")
     order = _fnc(a)
     if callable(mode):
         return _pad_callable(array, a, widths, shape, order, mode, kwargs)
@@ -116,6 +125,9 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> An
             if not all(isinstance(v, (int, float, complex, np.number)) for v in pair):
                 raise UnsupportedOperationError(np.pad, "non-numeric end_values")
     return out
+
+
+shape_args(pad, 1, "pad_width")
 
 
 def _pad_callable(array: Any, a: Any, widths: list, shape: tuple, order: str, fn: Any,
