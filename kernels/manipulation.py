@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 import warnings
 from typing import Any
 
@@ -13,7 +14,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .indexing import assign_to_view, getitem
-from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
+from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
                      normalize_axis, shape_args, wrap_intp)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
@@ -284,10 +285,10 @@ def _shaped(values: Any, vshape: tuple) -> Any:
 
 @register(np.resize, tags=("copy",))
 def resize(a: Any, new_shape: Any) -> Out:
-    """zeros_like for an empty input or size; else a reshape view of a repeated copy."""
+    """np.resize (fromnumeric.py): zeros_like for an empty input or size; else
+    ``concatenate((a,) * repeats)[:size]`` (a tuple of Python size) reshaped to new_shape."""
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
-    new_shape = tuple(operator.index(n) for n in new_shape)
     m = as_meta(a)
     size = 1
     for n in new_shape:
@@ -296,11 +297,19 @@ def resize(a: Any, new_shape: Any) -> Out:
             raise ValueError("all elements of `new_shape` must be non-negative")
     dt = m.dtype
     if m.size == 0 or size == 0:
-        return Out(new_shape, dt, c_strides(new_shape, dt.itemsize))
+        return fresh(as_shape(new_shape), dt)
+    reps = (size + m.size - 1) // m.size
+    if reps > sys.maxsize:  # (a,) * repeats
+        raise OverflowError("cannot fit 'int' into an index-sized integer")
+    if reps <= 0:  # a size wrapped in NumPy integers
+        raise ValueError("need at least one array to concatenate")
+    shape = as_shape(new_shape)
     dt = dt.newbyteorder("=") if dt.byteorder not in "=|" else dt  # concatenate's result
-    reps = -(-size // m.size)
-    st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, new_shape, False)
-    return Out(new_shape, dt, st, base_shape=(reps * m.size,))
+    st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, shape, False)
+    return Out(shape, dt, st, base_shape=(reps * m.size,))
+
+
+shape_args(resize, 1, "new_shape")
 
 
 @register(np.unstack, tags=("view",))
