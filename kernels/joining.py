@@ -11,7 +11,9 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (as_shape, c_strides, check_shape, like_strides, normalize_axis, shape_args, strides_in_order,
                      vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
+from .linalg import MetaArray
 from .registry import Out, register
+from .views import reshape_out
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -413,11 +415,13 @@ def tile(A: Any, reps: Any) -> Out:
     shape = as_shape(shape_out)
     if math.prod(shape) != size or any(k < 0 for k in shape):
         raise ValueError(f"cannot reshape array of size {size} into shape {shape_out}")
-    if math.prod(shape_in) == 0 or last is None:
-        raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
-    if size == 0:
-        raise UnsupportedOperationError(np.tile, "an empty result")
-    return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize), base_shape=last)
+    if last is None:  # no repeat ran: c is np.array(A, copy=None, ndmin=d) itself
+        if math.prod(shape_in) == 0 and is_fake(A):
+            return reshape_out(as_meta(A), shape)
+        raise UnsupportedOperationError(np.tile, "a non-array input")
+    # c.reshape(shape_out): a view of the last repeat's fresh C array
+    src = MetaArray(last, c_strides(last, m.dtype.itemsize), m.dtype)
+    return Out(shape, m.dtype, reshape_out(src, shape).strides, base_shape=last)
 
 
 shape_args(tile, 1, "reps")

@@ -46,7 +46,8 @@ def _in_mode(fn, mk) -> tuple:
     """fn on fakes of mk()'s arrays inside FakeMode, twice, as run_case reports outcomes."""
     outs = []
     for _ in range(2):
-        inputs = tuple(ft.to_fake(x) if isinstance(x, np.ndarray) else x for x in mk())
+        conv = ft.Converter()  # one memo: inputs that share memory share a fake storage
+        inputs = tuple(conv.to_fake(x) if isinstance(x, np.ndarray) else x for x in mk())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             with ft.FakeMode():
