@@ -8,8 +8,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (as_shape, c_strides, check_shape, like_strides, normalize_axis, shape_args, strides_in_order,
-                     vote_sort, wrap_intp)
+from .layout import (MAX_INTP, as_shape, c_strides, check_shape, contiguity, like_strides,
+                     normalize_axis, shape_args, strides_in_order, vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .linalg import MetaArray
 from .registry import Out, register
@@ -330,11 +330,27 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
 # --- repetition -----------------------------------------------------------------
 
 
-def _repeat_len(n: int, repeats: Any) -> int:
+def _repeated(shape: tuple, ax: int, repeats: Any, itemsize: int) -> tuple:
+    """The shape of a repeat along ax (_repeat_len), checked as NumPy's constructor checks it.
+    A total past npy_intp that wraps to a size the constructor accepts is refused: NumPy then
+    copies every repeated item into that smaller array (out of bounds). Negative counts copy
+    nothing, so their wrapped totals stand."""
+    total, exact = _repeat_len(shape[ax], repeats)
+    out = shape[:ax] + (total,) + shape[ax + 1:]
+    check_shape(out, itemsize)
+    if exact > MAX_INTP:
+        raise UnsupportedOperationError(
+            np.repeat, f"{exact} repeated items overflow npy_intp to {total}, a size NumPy "
+            "accepts and then writes past")
+    return out
+
+
+def _repeat_len(n: int, repeats: Any) -> tuple:
     """The repeated axis' length as PyArray_Repeat computes it (item_selection.c): counts
     converted to npy_intp (an array only by a safe cast, anything else as int() would); one
     count is multiplied in unchecked npy_intp arithmetic (a negative or wrapped product is
-    refused later, by the array constructor); several are checked and summed."""
+    refused later, by the array constructor); several are checked and summed. Returns that
+    total and the exact one."""
     if isinstance(repeats, np.ndarray):
         if not np.can_cast(repeats.dtype, np.intp, "safe"):
             what = "scalar" if repeats.ndim == 0 else "array data"
@@ -347,13 +363,15 @@ def _repeat_len(n: int, repeats: Any) -> int:
     if r.ndim > 1:
         raise ValueError("object too deep for desired array")
     if r.size == 1:
-        return wrap_intp(n * int(r.reshape(-1)[0]))
+        exact = n * int(r.reshape(-1)[0])
+        return wrap_intp(exact), exact
     if r.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({r.shape[0]},)")
     if (r < 0).any():
         raise ValueError("repeats may not contain negative values.")
-    return wrap_intp(sum(int(v) for v in r))
+    exact = sum(int(v) for v in r)
+    return wrap_intp(exact), exact
 
 
 @register(np.repeat, "ndarray.repeat", tags=("copy",))
@@ -361,12 +379,12 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
     """A fresh C-contiguous array; the repeat counts are real values."""
     m = meta_of(a)
     if axis is None:
-        shape = (_repeat_len(int(np.prod(m.shape)), repeats),)
+        shape = _repeated((math.prod(m.shape),), 0, repeats, m.dtype.itemsize)
     else:
         if not m.shape:  # PyArray_CheckAxis treats a 0-d array as 1-d
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
         ax = normalize_axis(_axis_arg(axis), len(m.shape))
-        shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
+        shape = _repeated(tuple(m.shape), ax, repeats, m.dtype.itemsize)
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
 
 
@@ -391,8 +409,10 @@ def tile(A: Any, reps: Any) -> Out:
         st = like_strides(m.shape, m.strides, m.dtype.itemsize, c, f)
         if d <= nd:
             return Out(m.shape, m.dtype, st)
-        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front
-        ns = m.dtype.itemsize if nd == 0 or (f and not c and nd > 1) else st[0] * m.shape[0]
+        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front,
+        # strided as _prepend_ones (multiarraymodule.c) reads the copy's own flags
+        cc, cf = contiguity(m.shape, st, m.dtype.itemsize)
+        ns = m.dtype.itemsize if nd == 0 or (cf and not cc and nd > 1) else st[0] * m.shape[0]
         shape = (1,) * (d - nd) + m.shape
         return Out(shape, m.dtype, (ns,) * (d - nd) + st, base_shape=m.shape)
     if nd > 64 or d > 64:  # np.array(A, ndmin=d)
@@ -408,8 +428,7 @@ def tile(A: Any, reps: Any) -> Out:
     if n > 0:
         for dim_in, nrep in zip(shape_in, tup):
             if nrep != 1:
-                last = (_repeat_len(size // n, nrep), n)
-                check_shape(last, m.dtype.itemsize)
+                last = _repeated((size // n, n), 0, nrep, m.dtype.itemsize)
                 size = last[0] * n
             n //= dim_in
     shape = as_shape(shape_out)
