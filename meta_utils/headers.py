@@ -8,12 +8,13 @@ from __future__ import annotations
 import ast
 import io
 import json
-import math
 import struct
 import zipfile
 from typing import Any, BinaryIO, NamedTuple
 
 import numpy as np
+
+from ..kernels.layout import check_shape
 
 NPY_MAGIC = b"\x93NUMPY"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -21,7 +22,6 @@ EMPTY_ZIP_MAGIC = b"PK\x05\x06"
 MAX_NPY_HEADER = 1 << 20          # bytes of dict literal we agree to parse
 MAX_SAFETENSORS_HEADER = 100_000_000
 MAX_NDIM = 64
-MAX_NBYTES = (1 << 63) - 1
 
 SAFETENSORS_DTYPES = {
     "BOOL": "?", "U8": "u1", "I8": "i1", "U16": "<u2", "I16": "<i2", "U32": "<u4",
@@ -56,21 +56,24 @@ def _read_exact(fp: BinaryIO, n: int, path: Any, what: str) -> bytes:
 def _check_shape(shape: Any, path: Any) -> tuple:
     if not isinstance(shape, tuple) and not isinstance(shape, list):
         raise bad(path, f"shape must be a tuple of integers, got {shape!r:.80}")
-    if len(shape) > MAX_NDIM:
-        raise bad(path, f"shape has {len(shape)} dimensions (at most {MAX_NDIM})")
-    for n in shape:
+    for n in shape[:MAX_NDIM + 1]:
         if type(n) is not int:
             raise bad(path, f"shape must hold integers, got {n!r:.40}")
-        if n < 0:
-            raise bad(path, f"negative dimension {n} in shape")
-    return tuple(shape)
+    shape = tuple(shape)
+    _constructed(shape, 0, path)  # dimensions (ndim, negative) as any array's
+    return shape
 
 
 def _nbytes(shape: tuple, dtype: np.dtype, path: Any) -> int:
-    n = math.prod(shape) * dtype.itemsize
-    if n > MAX_NBYTES:
-        raise bad(path, f"shape {shape} of {dtype} needs {n} bytes, more than any array can hold")
-    return n
+    return _constructed(shape, dtype.itemsize, path)
+
+
+def _constructed(shape: tuple, itemsize: int, path: Any) -> int:
+    """NumPy's array-constructor checks (kernels/layout.check_shape), naming the file."""
+    try:
+        return check_shape(shape, itemsize)
+    except ValueError as e:
+        raise bad(path, f"shape {shape!s:.200}: {e}") from None
 
 
 def npy_header(fp: BinaryIO, path: Any, size: int | None, name: str = "") -> ArrayInfo:
