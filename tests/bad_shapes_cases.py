@@ -131,6 +131,19 @@ STRIDED = [((2**62,), (0,)), ((2**63,), (0,)), ((-1,), (0,)), ((3,), (8,)), ((3,
            ((1,) * 65, (0,) * 65), ((3,), (True,))]
 
 
+def _set(name: str, value: Any) -> Callable:
+    def assign(x: Any) -> Any:
+        setattr(x, name, value)
+        return x
+    return assign
+
+
+def _setter_cases() -> list:
+    """``a.shape = ...`` and ``a.strides = ...`` with every shape of the table."""
+    return ([(f"shape-setter[{i}]", _set("shape", s), _x6) for i, s in enumerate(SHAPES)]
+            + [(f"strides-setter[{i}]", _set("strides", s), _x6) for i, s in enumerate(SHAPES)])
+
+
 def _other_cases() -> list:
     out = [(f"as_strided[{i}]", (lambda s, t: lambda x: as_strided(x, s, t))(s, t), _x0)
            for i, (s, t) in enumerate(STRIDED)]
@@ -154,7 +167,7 @@ def _other_cases() -> list:
 
 def cases() -> list:
     """Every (id, fn, make_inputs) of the table, in a fixed order."""
-    return _shape_cases() + _count_cases() + _other_cases()
+    return _shape_cases() + _count_cases() + _setter_cases() + _other_cases()
 
 
 def encode(obj: Any, inputs: tuple) -> Any:
@@ -166,7 +179,7 @@ def encode(obj: Any, inputs: tuple) -> Any:
         f = obj.flags
         return ["array", list(obj.shape), obj.dtype.str, list(obj.strides), f.c_contiguous,
                 f.f_contiguous, f.owndata, f.writeable,
-                [bool(np.shares_memory(obj, i)) for i in inputs]]
+                [obj is i or bool(np.shares_memory(obj, i)) for i in inputs]]
     return ["value", type(obj).__name__, repr(obj)]
 
 
