@@ -220,16 +220,14 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
 
 def legacy_broadcast(shapes: list) -> tuple:
     """np.broadcast's result shape (PyArray_Broadcast, iterators.c): at most 32 dimensions
-    per operand (RuntimeError), NumPy's mismatch message naming the two arguments."""
+    per operand (RuntimeError), a mismatch named by the first two arguments that disagree
+    on the leftmost axis, then broadcast_shapes' size check."""
+    if not shapes:
+        return ()
     for s in shapes:
         if len(s) > 32:
             raise RuntimeError("this function only supports up to 32 dimensions but the "
                                f"array has {len(s)}.")
-    try:
-        return broadcast_shapes(*shapes) if shapes else ()
-    except ValueError as e:
-        if "too large" in str(e):
-            raise
     nd = max(len(s) for s in shapes)
     for i in range(nd):
         first = None
@@ -244,7 +242,7 @@ def legacy_broadcast(shapes: list) -> tuple:
                 raise ValueError(
                     "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
                     f"is between arg {j} with shape {shapes[j]} and arg {k} with shape {s}.")
-    raise AssertionError("unreachable")  # broadcast_shapes found a mismatch
+    return broadcast_shapes(*shapes)
 
 
 def broadcast_strides(shape: tuple, oshape: tuple, ostrides: tuple) -> tuple:
