@@ -262,7 +262,7 @@ def realize(res: Any, device: str, memo: dict | None = None) -> Any:
     return res
 
 
-def checked(res: Any) -> Any:
+def checked(res: Any, func: Any) -> Any:
     """A kernel's result after NumPy's array-constructor checks on each Out it holds
     (layout.check_shape: ndim, negative dimensions, size overflow), views included.
 
@@ -271,14 +271,16 @@ def checked(res: Any) -> Any:
     """
     t = type(res)
     if t is Out:
+        if res.dtype.subdtype is not None:  # NumPy's constructor would move it into the shape
+            raise UnsupportedOperationError(func, f"an output of subarray dtype {res.dtype}")
         check_shape(res.shape, res.dtype.itemsize)
         if res.base_shape is not None:
             check_shape(res.base_shape, res.dtype.itemsize)
         if type(res.view_of) is Out:
-            checked(res.view_of)
+            checked(res.view_of, func)
     elif t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
         for r in res:
-            checked(r)
+            checked(r, func)
     return res
 
 
@@ -373,7 +375,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
                 CALL.skip_cache = False
-                res = checked(entry.fn(*prefix, *args, **kwargs))
+                res = checked(entry.fn(*prefix, *args, **kwargs), func)
                 tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
@@ -391,9 +393,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)
         if not CUDA_HOOK:
             raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
-        return realize(checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device)),
+        return realize(checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), func),
                        dev or device or "cpu")
-    res = checked(entry.fn(*prefix, *args, **kwargs))
+    res = checked(entry.fn(*prefix, *args, **kwargs), func)
     return realize(res, dev or device or "cpu")
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
-                     like_strides, normalize_axis, shape_args, wrap_intp)
+                     like_strides, new_buffer_dtype, normalize_axis, shape_args, wrap_intp)
 from .._errors import DataDependentError, UnsupportedOperationError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -34,7 +34,9 @@ def check_device(device: Any) -> None:
 
 
 def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
-    """A newly allocated C or F array."""
+    """A newly allocated C or F array (subarray and unsized string dtypes as NumPy's
+    constructor resolves them)."""
+    shape, dtype = new_buffer_dtype(shape, dtype)
     check_shape(shape, dtype.itemsize)
     st = f_strides(shape, dtype.itemsize) if order == "F" else c_strides(shape, dtype.itemsize)
     return Out(shape, dtype, st)
@@ -375,7 +377,8 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     M = N if M is None else M
     rows = arange(N, dtype=_min_int(0, N)).shape[0]
     cols = arange(-k, M - k, dtype=_min_int(-k, M - k)).shape[0]
-    return fresh((rows, cols), np.dtype(dtype))
+    cast = np.zeros((), bool).astype(dtype)  # m.astype(dtype): "S" is S5 ("False")
+    return fresh((rows, cols) + cast.shape, cast.dtype)
 
 
 shape_args(tri, 0, 1, 2, "N", "M", "k")

@@ -37,6 +37,18 @@ def check_shape(shape: tuple, itemsize: int) -> int:
     return 0 if empty else nbytes
 
 
+def new_buffer_dtype(shape: tuple, dtype: np.dtype) -> tuple:
+    """(shape, dtype) of a freshly allocated array as PyArray_NewFromDescr_int (ctors.c)
+    makes it: a subarray dtype's dimensions join the shape (its base dtype stays), and an
+    unsized string dtype gets one character (``np.empty(3, "S")`` is S1)."""
+    while dtype.subdtype is not None:
+        dtype, sub = dtype.subdtype
+        shape = tuple(shape) + sub
+    if dtype.itemsize == 0 and dtype.kind in "SU":
+        dtype = np.dtype(dtype.kind + "1").newbyteorder(dtype.byteorder)
+    return shape, dtype
+
+
 def wrap_intp(v: int) -> int:
     """v as unchecked npy_intp arithmetic in C leaves it (two's complement wrap-around)."""
     return (v + 2**63) % 2**64 - 2**63

@@ -221,3 +221,39 @@ def test_repeat_count_wrapping_to_a_valid_size() -> None:
         assert np.repeat(x, 2 ** 60).shape == (2 ** 62,)
         with pytest.raises(ValueError, match="negative dimensions"):
             np.repeat(x, 2 ** 61)  # wraps to -2**63: NumPy's constructor refuses it
+
+
+_FACTORIES = {
+    "empty": lambda dt: np.empty((2, 3), dt), "zeros-F": lambda dt: np.zeros((2, 3), dt, order="F"),
+    "ones": lambda dt: np.ones(3, dt), "full": lambda dt: np.full(2, 1, dt),
+    "eye": lambda dt: np.eye(2, dtype=dt), "identity": lambda dt: np.identity(2, dt),
+    "tri": lambda dt: np.tri(2, dtype=dt), "indices": lambda dt: np.indices((2,), dt),
+    "zeros-huge": lambda dt: np.zeros((2**61, 2), dt),
+}
+# the prototype's layout decides empty_like's, so it is left to the kernels' own rules
+_LIKE_UNSUPPORTED = {"(2,3)f8", "(2,)i4"}
+
+
+# (V0, of itemsize 0, is left out: NumPy sets a fresh V0 array's contiguity flags from its
+# order, which zero strides cannot tell apart)
+@pytest.mark.parametrize("dt", ["(2,3)f8", "(2,)i4", "S", "U", "S0", "f8", "<U0", ">i2"])
+@pytest.mark.parametrize("name", list(_FACTORIES))
+def test_constructor_dtypes(name, dt) -> None:
+    """A fresh array's dtype as NumPy's constructor resolves it: a subarray dtype's dimensions
+    join the shape, an unsized string gets one character; sizes checked after that."""
+    fn = _FACTORIES[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        real = run_case(fn, (dt,))
+    fake, _ = _in_mode(fn, lambda: (dt,))
+    problem = _verdict(real, fake, name)
+    assert problem is None, problem
+
+
+@pytest.mark.parametrize("dt", sorted(_LIKE_UNSUPPORTED))
+def test_like_with_subarray_dtype_is_refused(dt) -> None:
+    """empty_like with a subarray dtype: not modelled yet, so refused rather than guessed."""
+    with ft.FakeMode():
+        x = np.ones((2, 3))
+        with pytest.raises(ft.UnsupportedOperationError):
+            np.empty_like(x, dtype=dt)
