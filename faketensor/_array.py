@@ -10,7 +10,7 @@ from ._dispatch import dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import FakeCudaDevice, FakeStorage, parse_device
 from .kernels.layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
-                             contiguity, f_strides)
+                             contiguity, f_strides, new_buffer_dtype)
 from .kernels.operands import Shaped
 
 _NO_DATA_HINT = (
@@ -449,10 +449,9 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
 
 def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeArray:
     """A fresh fake array, as ``np.empty`` would lay it out."""
-    shape = as_shape(shape)
-    dt = np.dtype(dtype)
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F'")
+    shape, dt = new_buffer_dtype(as_shape(shape), np.dtype(dtype))
     nbytes = check_shape(shape, dt.itemsize)
     strides = c_strides(shape, dt.itemsize) if order == "C" else f_strides(shape, dt.itemsize)
     return make_fake(shape, dt, strides, FakeStorage(nbytes, parse_device(device)))
@@ -466,6 +465,10 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
     if len(strides) != len(shape):
         raise ValueError("strides, if given, must be the same length as shape")
     dt = np.dtype(dtype)
+    if dt.subdtype is not None:  # the subarray's axes follow, C-strided (ctors.c)
+        shape, base = new_buffer_dtype(shape, dt)
+        strides += c_strides(shape[len(strides):], base.itemsize)
+        dt = base
     check_shape(shape, dt.itemsize)
     lo, hi = 0, dt.itemsize
     if 0 in shape:

@@ -257,3 +257,17 @@ def test_like_with_subarray_dtype_is_refused(dt) -> None:
         x = np.ones((2, 3))
         with pytest.raises(ft.UnsupportedOperationError):
             np.empty_like(x, dtype=dt)
+
+
+@pytest.mark.parametrize("shape", [3, (2, 3), (), True, -1, (2, -1), 1.0, None, (2**62, 4),
+                                   (0, 2**62, 4), (1,) * 65, np.array([2, 3]), (2**63,)])
+@pytest.mark.parametrize("dt,order", [("f8", "C"), ("(2,)i2", "F"), ("S", "C"), ("i1", "F")])
+def test_ft_empty(shape, dt, order) -> None:
+    """ft.empty reads and checks its shape as np.empty does (same exception type, same
+    layout)."""
+    real = run_case(lambda: np.empty(shape, dt, order), ())
+    fake = run_case(lambda: ft.empty(shape, dt, order=order), ())
+    if real[0] == "memory":
+        assert fake[0] == "ok" and fake[1][1] == list(shape), fake
+    else:
+        assert _verdict(real, fake) is None, (real, fake)
