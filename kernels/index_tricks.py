@@ -261,13 +261,14 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> Out:
     m = as_meta(x)
     if m.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
-    n = m.shape[0] if N is None else operator.index(N)
+    shape = as_shape((m.shape[0], m.shape[0] if N is None else N))  # empty((len(x), N))
     dt = np.promote_types(m.dtype, int)
-    if n < 0:
-        raise ValueError("negative dimensions are not allowed")
-    if n > 1:
+    if shape[1] > 1:
         np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
-    return fresh((m.shape[0], n), dt)
+    return fresh(shape, dt)
+
+
+shape_args(vander, 1, "N")
 
 
 def _orig(fn: Any) -> Any:
@@ -276,10 +277,12 @@ def _orig(fn: Any) -> Any:
 
 
 def _window(fn: Any, M: Any, *rest: Any) -> Out:
+    """A window of M points: NumPy's own function for small M; for large M the values come
+    from ``arange(1 - M, M, 2)`` (function_base.py), so its length rule decides."""
     fn = _orig(fn)
     if isinstance(M, (int, np.integer)) and not isinstance(M, bool) and M > 16:
         dt = fn(17, *rest).dtype
-        return fresh((int(M),), dt)
+        return fresh((arange(1 - M, M, 2).shape[0],), dt)
     r = fn(M, *rest)
     return fresh(r.shape, r.dtype)
 
@@ -289,9 +292,15 @@ def bartlett(M: Any) -> Out:
     return _window(np.bartlett, M)
 
 
+shape_args(bartlett, 0, "M")
+
+
 @register(np.blackman, tags=("factory",))
 def blackman(M: Any) -> Out:
     return _window(np.blackman, M)
+
+
+shape_args(blackman, 0, "M")
 
 
 @register(np.hamming, tags=("factory",))
@@ -299,9 +308,15 @@ def hamming(M: Any) -> Out:
     return _window(np.hamming, M)
 
 
+shape_args(hamming, 0, "M")
+
+
 @register(np.hanning, tags=("factory",))
 def hanning(M: Any) -> Out:
     return _window(np.hanning, M)
+
+
+shape_args(hanning, 0, "M")
 
 
 @register(np.kaiser, tags=("factory",))
@@ -309,6 +324,9 @@ def kaiser(M: Any, beta: Any) -> Out:
     if is_fake(beta):
         raise UnsupportedOperationError(np.kaiser, "a fake beta")
     return _window(np.kaiser, M, beta)
+
+
+shape_args(kaiser, 0, "M")
 
 
 # --- from buffers, strings, iterators, files -------------------------------------------------

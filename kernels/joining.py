@@ -278,16 +278,27 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         raise DataDependentError("split points given by a fake array")
     try:
         nsec = len(indices_or_sections) + 1
-        div = [0] + [operator.index(i) for i in indices_or_sections] + [ntotal]
-    except TypeError:
+    except TypeError:  # a number of sections (shape_base.array_split)
         nsec = int(indices_or_sections)
         if nsec <= 0:
             raise ValueError("number sections must be larger than 0.") from None
         each, extras = divmod(ntotal, nsec)
         sizes = [0] + extras * [each + 1] + (nsec - extras) * [each]
         div = list(np.cumsum(sizes).tolist())
+    else:  # split points, used as slice bounds
+        div = [0] + list(indices_or_sections) + [ntotal]
+        for i in div:
+            if i is None:
+                raise UnsupportedOperationError(np.array_split, "None among the split points")
+            if not hasattr(type(i), "__index__"):
+                raise TypeError("slice indices must be integers or None or have an __index__ "
+                                "method")
+        div = [operator.index(i) for i in div]
     axis = normalize_axis(axis, ary.ndim)
     return _split_views(ary, div, axis)
+
+
+shape_args(array_split, 1, "indices_or_sections")
 
 
 @register(np.split, tags=("view",))
@@ -301,6 +312,9 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         if n % sections:
             raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
+
+
+shape_args(split, 1, "indices_or_sections")
 
 
 @register(np.hsplit, tags=("view",))

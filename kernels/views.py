@@ -540,9 +540,11 @@ shape_args(as_strided, 1, 2, "shape", "strides")
 @register(_stride_tricks.sliding_window_view, tags=("view",))
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False) -> Out:
     window = tuple(window_shape) if np.iterable(window_shape) else (window_shape,)
-    window = tuple(operator.index(w) for w in window)
+    if any(is_fake(w) for w in window):
+        raise DataDependentError("sliding_window_view: window_shape holds a fake array")
     m = as_meta(x)
-    if any(w < 0 for w in window):
+    # the window's entries reach as_strided unconverted (its shape conversion refuses bools)
+    if np.any(np.array(window) < 0):
         raise ValueError("`window_shape` cannot contain negative values")
     if axis is None:
         axis = tuple(range(m.ndim))
@@ -559,6 +561,9 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
             raise ValueError("window shape cannot be larger than input array shape")
         trimmed[ax] -= w - 1
     return as_strided_out(m, tuple(trimmed) + window, out_strides, writeable)
+
+
+shape_args(sliding_window_view, 1, "window_shape")
 
 
 # --- dtype views, real/imag, diagonal -------------------------------------------------

@@ -35,7 +35,8 @@ SHAPES = COUNTS + [
 # when one of those runs out of memory, a check NumPy never reached may still refuse the call.
 TEMPORARY_FIRST = frozenset({"tri", "tri-M", "tri-huge", "tile", "tile-int", "tile-0", "resize",
                              "linspace", "logspace", "geomspace", "linspace-arr", "pad",
-                             "pad-scalar", "pad-pair", "pad-edge", "indices", "tril_indices"})
+                             "pad-scalar", "pad-pair", "pad-edge", "indices", "tril_indices",
+                             "array_split", "histogram-bins"})
 
 
 def _x6() -> tuple:
@@ -120,6 +121,15 @@ def _count_cases() -> list:
         ("pad-edge", lambda n, x: np.pad(x, (n, 1), mode="edge"), _x23),
         ("tril_indices", lambda n: np.tril_indices(n), _none),
         ("tri-huge", lambda n: np.tri(2**40, n), _none),
+        ("hanning", lambda n: np.hanning(n), _none),
+        ("kaiser", lambda n: np.kaiser(n, 2.0), _none),
+        ("fft-n", lambda n, x: np.fft.fft(x, n), _x6),
+        ("rfft-n", lambda n, x: np.fft.rfft(x, n), _x6),
+        ("vander", lambda n, x: np.vander(x, n), _x6),
+        ("sliding_window", lambda n, x: np.lib.stride_tricks.sliding_window_view(x, n), _x6),
+        ("array_split", lambda n, x: np.array_split(x, n), _x6),
+        ("ravel_multi_index", lambda n: np.ravel_multi_index((1, 1), (n, 3)), _none),
+        ("histogram-bins", lambda n, x: np.histogram(x, n)[0], _x6),
     ]
     return [(f"{name}[{i}]", (lambda f, n: lambda *a: f(n, *a))(fn, n), mk)
             for name, fn, mk in calls for i, n in enumerate(COUNTS)]

