@@ -197,7 +197,6 @@ def _linspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, dtype: Any, a
     when axis != 0 (a transposed view), and cast by ``astype(dtype, copy=False)``.
 
     Returns (Out, div, bounds' shape, computing dtype)."""
-    from .linalg import MetaArray
     from .ufuncs import ufunc_call
     num = operator.index(num)
     if num < 0:
@@ -218,7 +217,7 @@ def _linspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, dtype: Any, a
         yst = c_strides(buf, base_dt.itemsize)
     else:
         y0 = (n,) + (1,) * len(bshape)
-        y0 = MetaArray(y0, c_strides(y0, base_dt.itemsize), base_dt)
+        y0 = _stand_in(y0, c_strides(y0, base_dt.itemsize), base_dt)
         delta = _as_meta_array(ufunc_call(np.subtract, em, sm, dtype=base_dt))
         other = _as_meta_array(ufunc_call(np.true_divide, delta, div)) if div > 0 else delta
         yst = ufunc_call(np.multiply, y0, other).strides
@@ -239,9 +238,14 @@ def _linspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, dtype: Any, a
     return Out(shape, dt, st), div, bshape, base_dt
 
 
-def _as_meta_array(o: Any) -> Any:
+def _stand_in(shape: tuple, strides: tuple, dtype: np.dtype) -> Any:
+    """A metadata stand-in for an intermediate array of NumPy's own Python code."""
     from .linalg import MetaArray
-    return MetaArray(o.shape, o.strides, o.dtype)
+    return MetaArray(shape, strides, dtype)
+
+
+def _as_meta_array(o: Any) -> Any:
+    return _stand_in(o.shape, o.strides, o.dtype)
 
 
 @register(np.linspace, tags=("factory",))
@@ -263,7 +267,7 @@ def _logspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, base: Any, dt
     if np.ndim(base):
         raise UnsupportedOperationError(np.logspace, "an array base")
     y = _as_meta_array(_linspace_meta(start, stop, num, endpoint, None, axis)[0])
-    p = ufunc_call_meta(np.power, base, y)
+    p = _ufunc_meta(np.power, base, y)
     dt = np.dtype(dtype) if dtype is not None else p.dtype
     if dt == p.dtype:
         return Out(p.shape, dt, p.strides)
@@ -271,7 +275,7 @@ def _logspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, base: Any, dt
                                          p.flags.f_contiguous))
 
 
-def ufunc_call_meta(ufunc: np.ufunc, *args: Any) -> Any:
+def _ufunc_meta(ufunc: np.ufunc, *args: Any) -> Any:
     from .ufuncs import ufunc_call
     return _as_meta_array(ufunc_call(ufunc, *args))
 
@@ -300,8 +304,8 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
     logs = []
     for m in (sm, em):
         c, f = m.flags.c_contiguous, m.flags.f_contiguous
-        cp = MetaArray_of(m.shape, like_strides(m.shape, m.strides, dt.itemsize, c, f), dt)
-        logs.append(ufunc_call_meta(np.log10, cp))
+        cp = _stand_in(m.shape, like_strides(m.shape, m.strides, dt.itemsize, c, f), dt)
+        logs.append(_ufunc_meta(np.log10, cp))
     r = _logspace_meta(logs[0], logs[1], num, endpoint, 10.0, dt, 0)
     out_dt = np.dtype(dtype) if dtype is not None else dt
     nd = len(r.shape)
@@ -318,11 +322,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
 
 
 shape_args(geomspace, 2, "num")
-
-
-def MetaArray_of(shape: tuple, strides: tuple, dtype: np.dtype) -> Any:
-    from .linalg import MetaArray
-    return MetaArray(shape, strides, dtype)
 
 
 def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:
