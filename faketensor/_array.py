@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Iterator
 
 import numpy as np
@@ -11,7 +10,8 @@ from . import _elide
 from ._dispatch import claim, dispatch, method_op
 from ._errors import DataDependentError
 from ._storage import SCALAR, FakeCudaDevice, FakeStorage, parse_device
-from .kernels.layout import c_strides, contiguity, f_strides
+from .kernels.layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
+                             contiguity, f_strides, new_buffer_dtype)
 from .kernels.operands import Shaped
 
 _refs = _elide.getrefcount
@@ -494,49 +494,31 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     return a
 
 
-def _norm_shape(shape) -> tuple:
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
-    try:
-        shape = tuple(operator.index(n) for n in shape)
-    except TypeError:
-        raise TypeError(f"expected a sequence of integers or a single integer, got {shape!r}") from None
-    for n in shape:
-        if n < 0:
-            raise ValueError("negative dimensions are not allowed")
-    if len(shape) > 64:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(shape)}")
-    return shape
-
-
 def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeArray:
     """A fresh fake array, as ``np.empty`` would lay it out."""
-    shape = _norm_shape(shape)
-    dt = np.dtype(dtype)
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F'")
+    shape, dt = new_buffer_dtype(as_shape(shape), np.dtype(dtype))
+    nbytes = check_shape(shape, dt.itemsize)
     strides = c_strides(shape, dt.itemsize) if order == "C" else f_strides(shape, dt.itemsize)
-    nbytes = math.prod(shape) * dt.itemsize
-    _check_size(nbytes)
     storage = FakeStorage(nbytes, parse_device(device))
     claim(storage)
     return make_fake(shape, dt, strides, storage)
 
 
-def _check_size(nbytes: int) -> None:
-    if nbytes > np.iinfo(np.intp).max:
-        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than "
-                         "the maximum possible size.")
-
-
 def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
                   offset: int = 0) -> FakeArray:
     """A fake array with explicit strides over a fresh storage just big enough to hold it."""
-    shape = _norm_shape(shape)
-    strides = tuple(int(s) for s in strides)
+    shape = as_shape(shape)
+    strides = tuple(as_intp(s) for s in strides)
     if len(strides) != len(shape):
         raise ValueError("strides, if given, must be the same length as shape")
     dt = np.dtype(dtype)
+    if dt.subdtype is not None:  # the subarray's axes follow, C-strided (ctors.c)
+        shape, base = new_buffer_dtype(shape, dt)
+        strides += c_strides(shape[len(strides):], base.itemsize)
+        dt = base
+    check_shape(shape, dt.itemsize)
     lo, hi = 0, dt.itemsize
     if 0 in shape:
         hi = 0
@@ -547,7 +529,8 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
             else:
                 hi += (n - 1) * s
     nbytes = hi - lo
-    _check_size(nbytes)
+    if nbytes > MAX_INTP:
+        raise ValueError(TOO_BIG)
     storage = FakeStorage(nbytes + offset, parse_device(device))
     claim(storage)
     return make_fake(shape, dt, strides, storage, offset - lo)

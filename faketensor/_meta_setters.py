@@ -8,13 +8,12 @@ _routines_manipulation.pyx ``_ndarray_shape_setter``) only lets ``shape`` be set
 """
 from __future__ import annotations
 
-import operator
 import warnings
 from typing import Any, Callable
 
 import numpy as np
 
-from .kernels.layout import extent
+from .kernels.layout import as_shape, extent
 
 _NP_VERSION = np.lib.NumpyVersion(np.__version__)
 
@@ -63,12 +62,11 @@ def set_dtype(a: Any, value: Any) -> None:
 
 
 def _intp_tuple(value: Any) -> tuple:
-    """PyArray_OptionalIntpConverter: an int or a sequence of ints; TypeError otherwise."""
+    """PyArray_OptionalIntpConverter (layout.as_shape); any failure is TypeError, as
+    array_strides_set (getset.c) reports it."""
     try:
-        if isinstance(value, (int, np.integer)):
-            return (operator.index(value),)
-        return tuple(operator.index(v) for v in value)
-    except TypeError:
+        return as_shape(value)
+    except (TypeError, ValueError):
         raise TypeError("invalid strides") from None
 
 

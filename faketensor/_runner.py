@@ -12,7 +12,7 @@ from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, SCALAR, FakeStorage
 from ._wrapped import WrappedArray
-from .kernels.layout import c_strides
+from .kernels.layout import c_strides, check_shape
 from .kernels.registry import CALL, CUDA_HOOK, REGISTRY, Kernel, Out
 
 _PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
@@ -272,6 +272,28 @@ def realize(res: Any, device: str, memo: dict | None = None) -> Any:
     return res
 
 
+def checked(res: Any, func: Any) -> Any:
+    """A kernel's result after NumPy's array-constructor checks on each Out it holds
+    (layout.check_shape: ndim, negative dimensions, size overflow), views included.
+
+    Runs once per kernel call that is not a cache hit: a cached template was checked when
+    it was made, so hits skip this.
+    """
+    t = type(res)
+    if t is Out:
+        if res.dtype.subdtype is not None:  # NumPy's constructor would move it into the shape
+            raise UnsupportedOperationError(func, f"an output of subarray dtype {res.dtype}")
+        check_shape(res.shape, res.dtype.itemsize)
+        if res.base_shape is not None:
+            check_shape(res.base_shape, res.dtype.itemsize)
+        if type(res.view_of) is Out:
+            checked(res.view_of, func)
+    elif t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
+        for r in res:
+            checked(r, func)
+    return res
+
+
 def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
     """A fake for one Out: fresh (``v`` None) or a view of the fake ``v``."""
     if v is None:
@@ -376,7 +398,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
             if key is not _cache.NOKEY:
                 CALL.skip_cache = False
                 CALL.costs = None
-                res = entry.fn(*prefix, *args, **kwargs)
+                res = checked(entry.fn(*prefix, *args, **kwargs), func)
                 tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
@@ -395,9 +417,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         if not CUDA_HOOK:
             raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
         CALL.costs = None
-        return realize(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), dev or device or "cpu")
+        return realize(checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), func),
+                       dev or device or "cpu")
     CALL.costs = None
-    res = entry.fn(*prefix, *args, **kwargs)
+    res = checked(entry.fn(*prefix, *args, **kwargs), func)
     return realize(res, dev or device or "cpu")
 
 

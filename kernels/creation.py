@@ -7,31 +7,17 @@ from typing import Any
 
 import numpy as np
 
-from .layout import c_strides, f_strides, like_strides
-from .._errors import DataDependentError
+from .layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
+                     like_strides, new_buffer_dtype, normalize_axis, shape_args, wrap_intp)
+from .._errors import DataDependentError, UnsupportedOperationError
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
 
 def norm_shape(shape: Any) -> tuple:
-    """A shape tuple with NumPy's errors for negative or non-integer dimensions."""
-    if is_meta(shape) and not isinstance(shape, np.ndarray):
-        raise TypeError("a fake array cannot be used as a shape")
-    try:
-        shape = (operator.index(shape),)
-    except TypeError:
-        try:
-            shape = tuple(operator.index(n) for n in shape)
-        except TypeError:
-            raise TypeError("'" + type(shape).__name__ + "' object cannot be interpreted as an integer") from None
-    if any(n < 0 for n in shape):
-        raise ValueError("negative dimensions are not allowed")
-    if len(shape) > 64:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(shape)}")
-    nbytes = math.prod(shape)
-    if nbytes > np.iinfo(np.intp).max:
-        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
-    return shape
+    """A shape argument read as NumPy reads it (layout.as_shape); the array constructor's
+    checks (negative, too big) come with the output (layout.check_shape)."""
+    return as_shape(shape)
 
 
 def norm_order(order: Any, allowed: str = "CF") -> str:
@@ -48,10 +34,10 @@ def check_device(device: Any) -> None:
 
 
 def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
-    """A newly allocated C or F array."""
-    nbytes = math.prod(shape) * dtype.itemsize
-    if nbytes > np.iinfo(np.intp).max:
-        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")
+    """A newly allocated C or F array (subarray and unsized string dtypes as NumPy's
+    constructor resolves them)."""
+    shape, dtype = new_buffer_dtype(shape, dtype)
+    check_shape(shape, dtype.itemsize)
     st = f_strides(shape, dtype.itemsize) if order == "F" else c_strides(shape, dtype.itemsize)
     return Out(shape, dtype, st)
 
@@ -60,6 +46,9 @@ def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     check_device(device)
     return fresh(norm_shape(shape), np.dtype(dtype if dtype is not None else float), norm_order(order))
+
+
+shape_args(zeros, 0, "shape")
 
 
 @register(np.full, tags=("factory",))
@@ -81,6 +70,9 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         if not info.min <= fv <= info.max:
             raise OverflowError(f"Python integer {fv} out of bounds for {dt}")
     return fresh(shape, dt, norm_order(order))
+
+
+shape_args(full, 0, "shape")
 
 
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
@@ -113,6 +105,9 @@ def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, devi
     return _like_out(prototype, dtype, order, shape)
 
 
+shape_args(empty_like, 4, "shape")
+
+
 @register(np.full_like, tags=("factory",))
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     check_device(device)
@@ -124,16 +119,42 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
     return out
 
 
-def _arange_len(start, stop, step) -> int:
-    if step == 0:
-        raise ZeroDivisionError("division by zero") if all(type(v) is int for v in (start, stop, step)) \
-            else ValueError("Maximum allowed size exceeded")
-    n = math.ceil((stop - start) / step)
-    return max(int(n), 0)
+shape_args(full_like, 5, "shape")
+
+
+def _arange_len(start: Any, stop: Any, step: Any) -> int:
+    """arange's length as _calc_length and _arange_safe_ceil_to_intp compute it (ctors.c):
+    ceil of the double ``(stop - start) / step`` (Python or NumPy scalar arithmetic), NaN and
+    values beyond npy_intp refused, 2**63 itself wrapping to a negative (so empty) length."""
+    delta = stop - start
+    val = delta / step
+    value = float(val)
+    if val == 0 and delta != 0:  # underflow, or a division by infinity
+        return 0 if math.copysign(1.0, value) < 0 else 1
+    value = float(np.ceil(value))
+    if math.isnan(value):
+        raise ValueError("arange: cannot compute length")
+    if not -2.0**63 <= value <= 2.0**63:
+        raise ValueError("Maximum allowed size exceeded")
+    return max(wrap_intp(int(value)), 0)
+
+
+def _arange_dtype(vals: tuple) -> np.dtype:
+    """PyArray_ArangeObj's dtype: npy_intp promoted with each bound's discovered dtype."""
+    dt = np.dtype(np.intp)
+    for v in vals:
+        if v is not None:
+            d = np.asarray(v).dtype
+            try:
+                dt = np.promote_types(dt, d)
+            except TypeError:
+                raise TypeError(f"arange() not supported for inputs with DType {type(d)}.") from None
+    return dt
 
 
 @register(np.arange, tags=("factory",))
-def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=None, like=None, **kw):
+def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, device=None, like=None,
+           **kw):
     check_device(device)
     if "start" in kw:
         start_or_stop, stop = kw.pop("start"), (start_or_stop if stop is None else stop)
@@ -141,61 +162,166 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
         raise TypeError(f"arange() got an unexpected keyword argument '{next(iter(kw))}'")
     for v in (start_or_stop, stop, step):
         if is_meta(v) and not isinstance(v, np.ndarray):
-            from .._errors import DataDependentError
             raise DataDependentError("np.arange with a fake array bound needs its value")
     if start_or_stop is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
+    dt = _arange_dtype((start_or_stop, stop, step)) if dtype is None else np.dtype(dtype)
     if stop is None:
         start, stop = 0, start_or_stop
     else:
         start = 0 if start_or_stop is None else start_or_stop
     if step is None:
         step = 1
-    vals = [np.asarray(v) for v in (start, stop, step)]
-    if dtype is None:
-        dt = np.result_type(*[v if not isinstance(o, (int, float, complex)) else o
-                              for v, o in zip(vals, (start, stop, step))])
-        if dt.kind == "b":
-            dt = np.dtype(np.int64)
-    else:
-        dt = np.dtype(dtype)
-    if any(np.iscomplexobj(v) for v in vals):
+    if any(np.iscomplexobj(v) for v in (start, stop, step)):
         raise TypeError("arange() got complex arguments")
-    n = _arange_len(float(start) if dt.kind == "f" else start.item() if hasattr(start, "item") else start,
-                    stop.item() if hasattr(stop, "item") else stop,
-                    step.item() if hasattr(step, "item") else step)
+    n = _arange_len(start, stop, step)
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
-    return fresh((n,), dt)
+    out = fresh((n,), dt)
+    if dt.kind in "iu":  # the first two values are stored with setitem: range-checked
+        for v in (start, start + step)[:n]:
+            if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)):
+                info = np.iinfo(dt)
+                if not info.min <= int(v) <= info.max:
+                    raise OverflowError(f"Python integer {int(v)} out of bounds for {dt}")
+    return out
 
 
-@register(np.linspace, np.logspace, np.geomspace, tags=("factory",))
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, **kw):
+shape_args(arange, 0, 1, 2, "start", "stop", "step")
+
+
+def _linspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, dtype: Any, axis: Any) -> tuple:
+    """linspace's output as function_base.linspace builds it: ``arange(0, num)`` reshaped to
+    (num, 1, ..), scaled in place for scalar bounds with a step (a view of the arange), else
+    multiplied by the bounds' step or delta (a ufunc output in order K), moved to ``axis``
+    when axis != 0 (a transposed view), and cast by ``astype(dtype, copy=False)``.
+
+    Returns (Out, div, bounds' shape, computing dtype)."""
+    from .ufuncs import ufunc_call
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"Number of samples, {num}, must be non-negative.")
     sm, em = as_meta(start), as_meta(stop)
-    from .layout import broadcast_shapes, normalize_axis
     bshape = broadcast_shapes(sm.shape, em.shape)
     base_dt = np.result_type(sm.dtype if not isinstance(start, (int, float)) else start,
                              em.dtype if not isinstance(stop, (int, float)) else stop, float(num))
     dt = np.dtype(dtype) if dtype is not None else base_dt
-    nd = len(bshape) + 1
-    ax = normalize_axis(axis, nd)
-    shape = bshape[:ax] + (num,) + bshape[ax:]
-    # the result is computed along axis 0 and moved: a transposed view of a C buffer. With
-    # scalar bounds and a step (div > 0) it is scaled in place: a view of its arange, unless
-    # astype(dtype) copies.
-    buf = (num,) + bshape
-    bst = c_strides(buf, dt.itemsize)
-    st = bst[1:ax + 1] + (bst[0],) + bst[ax + 1:]
+    n = arange(0, num, dtype=base_dt).shape[0]  # arange's own length rule (it may wrap to 0)
     div = num - 1 if endpoint else num
-    in_place = not bshape and div > 0 and dt == base_dt
-    out = Out(shape, dt, st) if (ax == 0 or 0 in shape) and not in_place \
-        else Out(shape, dt, st, base_shape=buf)
+    if endpoint and num > 1 and n == 0:  # y[-1, ...] = stop
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    ax = normalize_axis(axis, len(bshape) + 1)
+    buf = (n,) + bshape
+    if not bshape:  # a scalar delta: y *= step in place, or y * delta
+        view = div > 0
+        yst = c_strides(buf, base_dt.itemsize)
+    else:
+        y0 = (n,) + (1,) * len(bshape)
+        y0 = _stand_in(y0, c_strides(y0, base_dt.itemsize), base_dt)
+        delta = _as_meta_array(ufunc_call(np.subtract, em, sm, dtype=base_dt))
+        other = _as_meta_array(ufunc_call(np.true_divide, delta, div)) if div > 0 else delta
+        yst = ufunc_call(np.multiply, y0, other).strides
+        view = False
+    if dtype is not None and np.issubdtype(dt, np.integer) and base_dt.kind == "c":
+        raise TypeError("ufunc 'floor' not supported for the input types, and the inputs could "
+                        "not be safely coerced to any supported types according to the casting "
+                        "rule ''safe''")  # _nx.floor(y, out=y)
+    moved = operator.index(axis) != 0
+    perm = list(range(1, ax + 1)) + [0] + list(range(ax + 1, len(buf)))
+    shape = tuple(buf[i] for i in perm)
+    st = tuple(yst[i] for i in perm)
+    if dt != base_dt:  # astype copies in order K
+        c, f = contiguity(shape, st, base_dt.itemsize)
+        return Out(shape, dt, like_strides(shape, st, dt.itemsize, c, f)), div, bshape, base_dt
+    if view or moved:
+        return Out(shape, dt, st, base_shape=buf), div, bshape, base_dt
+    return Out(shape, dt, st), div, bshape, base_dt
+
+
+def _stand_in(shape: tuple, strides: tuple, dtype: np.dtype) -> Any:
+    """A metadata stand-in for an intermediate array of NumPy's own Python code."""
+    from .linalg import MetaArray
+    return MetaArray(shape, strides, dtype)
+
+
+def _as_meta_array(o: Any) -> Any:
+    return _stand_in(o.shape, o.strides, o.dtype)
+
+
+@register(np.linspace, tags=("factory",))
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    check_device(device)
+    out, div, bshape, base_dt = _linspace_meta(start, stop, num, endpoint, dtype, axis)
     if retstep:
         return out, _linspace_step(start, stop, div, bshape, base_dt)
     return out
+
+
+shape_args(linspace, 2, "num")
+
+
+def _logspace_meta(start: Any, stop: Any, num: Any, endpoint: Any, base: Any, dtype: Any,
+                   axis: Any) -> Out:
+    """``power(base, linspace(...)).astype(dtype, copy=False)`` (function_base.logspace)."""
+    if np.ndim(base):
+        raise UnsupportedOperationError(np.logspace, "an array base")
+    y = _as_meta_array(_linspace_meta(start, stop, num, endpoint, None, axis)[0])
+    p = _ufunc_meta(np.power, base, y)
+    dt = np.dtype(dtype) if dtype is not None else p.dtype
+    if dt == p.dtype:
+        return Out(p.shape, dt, p.strides)
+    return Out(p.shape, dt, like_strides(p.shape, p.strides, dt.itemsize, p.flags.c_contiguous,
+                                         p.flags.f_contiguous))
+
+
+def _ufunc_meta(ufunc: np.ufunc, *args: Any) -> Any:
+    from .ufuncs import ufunc_call
+    return _as_meta_array(ufunc_call(ufunc, *args))
+
+
+@register(np.logspace, tags=("factory",))
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    return _logspace_meta(start, stop, num, endpoint, base, dtype, axis)
+
+
+shape_args(logspace, 2, "num")
+
+
+@register(np.geomspace, tags=("factory",))
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """logspace of the bounds' logarithms (copies of the bounds in order K) along axis 0, moved
+    to ``axis`` (a view) when axis != 0, then ``astype(dtype, copy=False)``
+    (function_base.geomspace)."""
+    for b in (start, stop):
+        if not is_meta(b) and np.any(np.asarray(b) == 0):
+            raise ValueError("Geometric sequence cannot include zero")
+    sm, em = as_meta(start), as_meta(stop)
+    num = operator.index(num)
+    dt = np.result_type(sm.dtype if not isinstance(start, (int, float, complex)) else start,
+                        em.dtype if not isinstance(stop, (int, float, complex)) else stop,
+                        float(num), np.zeros((), dtype))
+    logs = []
+    for m in (sm, em):
+        c, f = m.flags.c_contiguous, m.flags.f_contiguous
+        cp = _stand_in(m.shape, like_strides(m.shape, m.strides, dt.itemsize, c, f), dt)
+        logs.append(_ufunc_meta(np.log10, cp))
+    r = _logspace_meta(logs[0], logs[1], num, endpoint, 10.0, dt, 0)
+    out_dt = np.dtype(dtype) if dtype is not None else dt
+    nd = len(r.shape)
+    ax = normalize_axis(axis, nd)
+    perm = list(range(1, ax + 1)) + [0] + list(range(ax + 1, nd))
+    shape = tuple(r.shape[i] for i in perm)
+    st = tuple(r.strides[i] for i in perm)
+    if out_dt != r.dtype:
+        c, f = contiguity(shape, st, r.dtype.itemsize)
+        return Out(shape, out_dt, like_strides(shape, st, out_dt.itemsize, c, f))
+    if operator.index(axis) != 0:
+        return Out(shape, out_dt, st, base_shape=r.shape)
+    return Out(shape, out_dt, st)
+
+
+shape_args(geomspace, 2, "num")
 
 
 def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype) -> Any:
@@ -214,19 +340,47 @@ def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype)
 
 @register(np.eye, tags=("factory",))
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
+    """np.eye: zeros((N, M)), then M and k read as integers unless k >= M (twodim_base.py)."""
     check_device(device)
     M = N if M is None else M
-    return fresh(norm_shape((N, M)), np.dtype(dtype), norm_order(order))
+    out = zeros((N, M), dtype, order)
+    if not k >= M:
+        operator.index(M)
+        operator.index(k)
+    return out
+
+
+shape_args(eye, 0, 1, 2, "N", "M", "k")
 
 
 @register(np.identity, tags=("factory",))
 def identity(n, dtype=None, *, like=None):
-    return fresh(norm_shape((n, n)), np.dtype(dtype if dtype is not None else float))
+    return eye(n, dtype=dtype)
+
+
+shape_args(identity, 0, "n")
+
+
+def _min_int(low: Any, high: Any) -> np.dtype:
+    """twodim_base._min_int: the smallest signed integer dtype holding [low, high]."""
+    for t in (np.int8, np.int16, np.int32):
+        info = np.iinfo(t)
+        if high <= info.max and low >= info.min:
+            return np.dtype(t)
+    return np.dtype(np.int64)
 
 
 @register(np.tri, tags=("factory",))
 def tri(N, M=None, k=0, dtype=float, *, like=None):
-    return fresh(norm_shape((N, N if M is None else M)), np.dtype(dtype))
+    """np.tri: ``greater_equal.outer`` of two aranges, so negative N or M give empty axes."""
+    M = N if M is None else M
+    rows = arange(N, dtype=_min_int(0, N)).shape[0]
+    cols = arange(-k, M - k, dtype=_min_int(-k, M - k)).shape[0]
+    cast = np.zeros((), bool).astype(dtype)  # m.astype(dtype): "S" is S5 ("False")
+    return fresh((rows, cols) + cast.shape, cast.dtype)
+
+
+shape_args(tri, 0, 1, 2, "N", "M", "k")
 
 
 def _nested_fakes(obj: Any) -> bool:

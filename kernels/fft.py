@@ -13,7 +13,7 @@ import numpy as np
 from numpy.fft import _pocketfft_umath as _pfu
 
 from .._errors import UnsupportedOperationError
-from .layout import like_strides, normalize_axis
+from .layout import as_shape, like_strides, normalize_axis, shape_args
 from .operands import as_meta, check_writeable
 from .reductions import Meta
 from .registry import Out, register
@@ -55,6 +55,7 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
     ax = normalize_axis(axis, a.ndim)
     shape = tuple(a.shape[:ax]) + (n_out,) + tuple(a.shape[ax + 1:])
     if out is None:
+        shape = as_shape(shape)  # empty_like(a, shape=...) reads it
         odt = rdt if (is_real and not forward) else np.result_type(a.dtype, 1j)
         resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
         return Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
@@ -96,6 +97,7 @@ def _one(name: Any, is_real: bool, forward: bool, nfun: Any):
         return _fin(_raw(a, _n(a, n, axis, nfun), axis, is_real, forward, norm, out))
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: empty_like(a) with the transformed axis resized, or out."
+    shape_args(kernel, 1, "n")
     return register(name, tags=("copy",))(kernel)
 
 

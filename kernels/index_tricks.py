@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .creation import fresh
-from .layout import (broadcast_shapes, c_strides, iterator_out_strides, strides_in_order,
-                     iterator_order)
+from .creation import arange, fresh, tri
+from .layout import (as_shape, broadcast_shapes, c_strides, iterator_order, iterator_out_strides,
+                     shape_args, strides_in_order)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -27,13 +27,6 @@ F8 = np.dtype(np.float64)
 _WEAK = (int, float, complex)
 
 
-def _sparse_view(n: int, axis: int, nd: int, dt: np.dtype) -> Out:
-    """arange(n).reshape(1, .., n, .., 1): a view of a fresh 1-d array."""
-    shape = (1,) * axis + (n,) + (1,) * (nd - axis - 1)
-    src = MetaArray((n,), c_strides((n,), dt.itemsize), dt)
-    return Out(shape, dt, _reshaped(src, shape), base_shape=(n,))
-
-
 def _reshaped(m: Any, shape: tuple) -> tuple:
     """Strides of the reshape view of the stand-in m (NumPy's reshape rules)."""
     return reshape_out(m, shape).strides
@@ -41,14 +34,23 @@ def _reshaped(m: Any, shape: tuple) -> tuple:
 
 @register(np.indices, tags=("factory",))
 def indices(dimensions: Any, dtype: Any = int, sparse: bool = False) -> Any:
-    """Dense: a fresh C (N, *dims) array; sparse: reshape views of fresh aranges."""
-    dims = tuple(operator.index(d) for d in dimensions)
+    """Dense: a fresh C (N, *dims) array; sparse: reshape views of fresh aranges
+    (``arange(dim, dtype).reshape(1, .., dim, .., 1)``, numpy/_core/numeric.py)."""
+    dims = tuple(dimensions)
     dt = np.dtype(dtype)
-    for d in dims:
-        np.arange(min(d, 3), dtype=dt)  # NumPy's errors for dtypes arange cannot fill
-    if sparse:
-        return tuple(_sparse_view(d, i, len(dims), dt) for i, d in enumerate(dims))
-    return fresh((len(dims),) + dims, dt)
+    nd = len(dims)
+    out = None if sparse else fresh(as_shape((nd,) + dims), dt)
+    res = []
+    for i, d in enumerate(dims):
+        n = arange(d, dtype=dt).shape[0]
+        np.arange(min(n, 3), dtype=dt)  # NumPy's errors for dtypes arange cannot fill
+        src = MetaArray((n,), c_strides((n,), dt.itemsize), dt)
+        r = reshape_out(src, (1,) * i + (as_shape(d)[0],) + (1,) * (nd - i - 1))
+        res.append(Out(r.shape, dt, r.strides, base_shape=(n,)))
+    return tuple(res) if sparse else out
+
+
+shape_args(indices, 0, "dimensions")
 
 
 @register(np.ix_, tags=("view",))
@@ -90,22 +92,39 @@ def _ints(*vals: Any) -> tuple:
     return tuple(operator.index(v) for v in vals)
 
 
+def _tri_extent(func: Any, n: Any, k: Any, m: Any) -> tuple:
+    """(rows, cols, k) of the np.tri(n, m, k) that tril/triu_indices build (its own errors);
+    a k that is not integral is left unsupported (arange would cast its values)."""
+    rows, cols = tri(n, m, k).shape
+    try:
+        k = operator.index(k)
+    except TypeError:
+        if not float(k).is_integer():
+            raise UnsupportedOperationError(func, "a non-integral k") from None
+        k = int(k)
+    return rows, cols, k
+
+
 @register(np.tril_indices, tags=("factory",))
 def tril_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per true element of tri(n, m, k)."""
-    n, k = _ints(n, k)
-    m = n if m is None else operator.index(m)
+    n, m, k = _tri_extent(np.tril_indices, n, k, m)
     c = tril_count(n, k, m)
     return fresh((c,), INTP), fresh((c,), INTP)
+
+
+shape_args(tril_indices, 0, 1, 2, "n", "k", "m")
 
 
 @register(np.triu_indices, tags=("factory",))
 def triu_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per false element of tri(n, m, k - 1)."""
-    n, k = _ints(n, k)
-    m = n if m is None else operator.index(m)
-    c = max(n, 0) * max(m, 0) - tril_count(n, k - 1, m)
+    n, m, k = _tri_extent(np.triu_indices, n, k - 1, m)
+    c = n * m - tril_count(n, k, m)
     return fresh((c,), INTP), fresh((c,), INTP)
+
+
+shape_args(triu_indices, 0, 1, 2, "n", "k", "m")
 
 
 def _two_d(arr: Any) -> Any:
@@ -242,13 +261,14 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> Out:
     m = as_meta(x)
     if m.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
-    n = m.shape[0] if N is None else operator.index(N)
+    shape = as_shape((m.shape[0], m.shape[0] if N is None else N))  # empty((len(x), N))
     dt = np.promote_types(m.dtype, int)
-    if n < 0:
-        raise ValueError("negative dimensions are not allowed")
-    if n > 1:
+    if shape[1] > 1:
         np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
-    return fresh((m.shape[0], n), dt)
+    return fresh(shape, dt)
+
+
+shape_args(vander, 1, "N")
 
 
 def _orig(fn: Any) -> Any:
@@ -257,10 +277,12 @@ def _orig(fn: Any) -> Any:
 
 
 def _window(fn: Any, M: Any, *rest: Any) -> Out:
+    """A window of M points: NumPy's own function for small M; for large M the values come
+    from ``arange(1 - M, M, 2)`` (function_base.py), so its length rule decides."""
     fn = _orig(fn)
     if isinstance(M, (int, np.integer)) and not isinstance(M, bool) and M > 16:
         dt = fn(17, *rest).dtype
-        return fresh((int(M),), dt)
+        return fresh((arange(1 - M, M, 2).shape[0],), dt)
     r = fn(M, *rest)
     return fresh(r.shape, r.dtype)
 
@@ -270,9 +292,15 @@ def bartlett(M: Any) -> Out:
     return _window(np.bartlett, M)
 
 
+shape_args(bartlett, 0, "M")
+
+
 @register(np.blackman, tags=("factory",))
 def blackman(M: Any) -> Out:
     return _window(np.blackman, M)
+
+
+shape_args(blackman, 0, "M")
 
 
 @register(np.hamming, tags=("factory",))
@@ -280,9 +308,15 @@ def hamming(M: Any) -> Out:
     return _window(np.hamming, M)
 
 
+shape_args(hamming, 0, "M")
+
+
 @register(np.hanning, tags=("factory",))
 def hanning(M: Any) -> Out:
     return _window(np.hanning, M)
+
+
+shape_args(hanning, 0, "M")
 
 
 @register(np.kaiser, tags=("factory",))
@@ -290,6 +324,9 @@ def kaiser(M: Any, beta: Any) -> Out:
     if is_fake(beta):
         raise UnsupportedOperationError(np.kaiser, "a fake beta")
     return _window(np.kaiser, M, beta)
+
+
+shape_args(kaiser, 0, "M")
 
 
 # --- from buffers, strings, iterators, files -------------------------------------------------

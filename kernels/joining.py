@@ -1,15 +1,19 @@
 """Joining and splitting: concatenate, the stack family, the split family, tile, repeat, append."""
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
+from .layout import (MAX_INTP, as_shape, c_strides, check_shape, contiguity, like_strides,
+                     normalize_axis, shape_args, strides_in_order, vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
+from .linalg import MetaArray
 from .registry import Out, register
+from .views import reshape_out
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -274,16 +278,27 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         raise DataDependentError("split points given by a fake array")
     try:
         nsec = len(indices_or_sections) + 1
-        div = [0] + [operator.index(i) for i in indices_or_sections] + [ntotal]
-    except TypeError:
+    except TypeError:  # a number of sections (shape_base.array_split)
         nsec = int(indices_or_sections)
         if nsec <= 0:
             raise ValueError("number sections must be larger than 0.") from None
         each, extras = divmod(ntotal, nsec)
         sizes = [0] + extras * [each + 1] + (nsec - extras) * [each]
         div = list(np.cumsum(sizes).tolist())
+    else:  # split points, used as slice bounds
+        div = [0] + list(indices_or_sections) + [ntotal]
+        for i in div:
+            if i is None:
+                raise UnsupportedOperationError(np.array_split, "None among the split points")
+            if not hasattr(type(i), "__index__"):
+                raise TypeError("slice indices must be integers or None or have an __index__ "
+                                "method")
+        div = [operator.index(i) for i in div]
     axis = normalize_axis(axis, ary.ndim)
     return _split_views(ary, div, axis)
+
+
+shape_args(array_split, 1, "indices_or_sections")
 
 
 @register(np.split, tags=("view",))
@@ -297,6 +312,9 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         if n % sections:
             raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
+
+
+shape_args(split, 1, "indices_or_sections")
 
 
 @register(np.hsplit, tags=("view",))
@@ -326,29 +344,48 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list:
 # --- repetition -----------------------------------------------------------------
 
 
-def _repeat_len(n: int, repeats: Any) -> int:
-    r = data_of(repeats, "np.repeat's output shape")
-    if isinstance(repeats, (np.ndarray, np.generic)):
-        if not np.can_cast(r.dtype, np.intp, "safe"):
-            what = "scalar" if r.ndim == 0 else "array data"
-            raise TypeError(f"Cannot cast {what} from {r.dtype!r} to dtype('int64') according "
-                            "to the rule 'safe'")
-    else:  # Python objects convert like int()
-        r = np.asarray(repeats, dtype=np.intp) if r.dtype != object else \
-            np.asarray([int(v) for v in r.reshape(-1)], np.intp).reshape(r.shape)
-    r = r.astype(np.intp)
+def _repeated(shape: tuple, ax: int, repeats: Any, itemsize: int) -> tuple:
+    """The shape of a repeat along ax (_repeat_len), checked as NumPy's constructor checks it.
+    A total past npy_intp that wraps to a size the constructor accepts is refused: NumPy then
+    copies every repeated item into that smaller array (out of bounds). Negative counts copy
+    nothing, so their wrapped totals stand."""
+    total, exact = _repeat_len(shape[ax], repeats)
+    out = shape[:ax] + (total,) + shape[ax + 1:]
+    check_shape(out, itemsize)
+    if exact > MAX_INTP:
+        raise UnsupportedOperationError(
+            np.repeat, f"{exact} repeated items overflow npy_intp to {total}, a size NumPy "
+            "accepts and then writes past")
+    return out
+
+
+def _repeat_len(n: int, repeats: Any) -> tuple:
+    """The repeated axis' length as PyArray_Repeat computes it (item_selection.c): counts
+    converted to npy_intp (an array only by a safe cast, anything else as int() would); one
+    count is multiplied in unchecked npy_intp arithmetic (a negative or wrapped product is
+    refused later, by the array constructor); several are checked and summed. Returns that
+    total and the exact one."""
+    if isinstance(repeats, np.ndarray):
+        if not np.can_cast(repeats.dtype, np.intp, "safe"):
+            what = "scalar" if repeats.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {repeats.dtype!r} to dtype('int64') "
+                            "according to the rule 'safe'")
+        r = repeats.astype(np.intp)
+    else:
+        data_of(repeats, "np.repeat's output shape")
+        r = np.asarray(repeats, dtype=np.intp)
     if r.ndim > 1:
         raise ValueError("object too deep for desired array")
     if r.size == 1:
-        if int(r.reshape(-1)[0]) < 0:
-            raise ValueError("repeats may not contain negative values.")
-        return n * int(r.reshape(-1)[0])
+        exact = n * int(r.reshape(-1)[0])
+        return wrap_intp(exact), exact
     if r.shape[0] != n:
         raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                          f"({r.shape[0]},)")
     if (r < 0).any():
         raise ValueError("repeats may not contain negative values.")
-    return int(r.sum())
+    exact = sum(int(v) for v in r)
+    return wrap_intp(exact), exact
 
 
 @register(np.repeat, "ndarray.repeat", tags=("copy",))
@@ -356,13 +393,16 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
     """A fresh C-contiguous array; the repeat counts are real values."""
     m = meta_of(a)
     if axis is None:
-        shape = (_repeat_len(int(np.prod(m.shape)), repeats),)
+        shape = _repeated((math.prod(m.shape),), 0, repeats, m.dtype.itemsize)
     else:
         if not m.shape:  # PyArray_CheckAxis treats a 0-d array as 1-d
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
         ax = normalize_axis(_axis_arg(axis), len(m.shape))
-        shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
+        shape = _repeated(tuple(m.shape), ax, repeats, m.dtype.itemsize)
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
+
+
+shape_args(repeat, 1, "repeats")
 
 
 @register(np.tile, tags=("copy",))
@@ -374,7 +414,6 @@ def tile(A: Any, reps: Any) -> Out:
         tup = tuple(reps)
     except TypeError:
         tup = (reps,)
-    tup = tuple(operator.index(t) for t in tup)
     d = len(tup)
     m = meta_of(A)
     nd = len(m.shape)
@@ -384,28 +423,41 @@ def tile(A: Any, reps: Any) -> Out:
         st = like_strides(m.shape, m.strides, m.dtype.itemsize, c, f)
         if d <= nd:
             return Out(m.shape, m.dtype, st)
-        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front
-        ns = m.dtype.itemsize if nd == 0 or (f and not c and nd > 1) else st[0] * m.shape[0]
+        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front,
+        # strided as _prepend_ones (multiarraymodule.c) reads the copy's own flags
+        cc, cf = contiguity(m.shape, st, m.dtype.itemsize)
+        ns = m.dtype.itemsize if nd == 0 or (cf and not cc and nd > 1) else st[0] * m.shape[0]
         shape = (1,) * (d - nd) + m.shape
         return Out(shape, m.dtype, (ns,) * (d - nd) + st, base_shape=m.shape)
+    if nd > 64 or d > 64:  # np.array(A, ndmin=d)
+        raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     cnd = max(nd, d)
     tup = (1,) * (cnd - d) + tup
     shape_in = (1,) * (cnd - nd) + m.shape
-    shape = tuple(s * t for s, t in zip(shape_in, tup))
-    if any(n < 0 for n in shape):
-        raise ValueError("negative dimensions are not allowed")
-    n = int(np.prod(shape_in))
-    if n == 0 or all(t == 1 for t in tup):
-        raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
-    total = int(np.prod(shape))
+    shape_out = tuple(s * t for s, t in zip(shape_in, tup))  # Python arithmetic, as tile's
+    # NumPy's loop: c.reshape(-1, n).repeat(nrep, 0) for each count that is not 1, each
+    # result a new array (checked as the constructor does), then c.reshape(shape_out)
+    n = size = math.prod(shape_in)
     last = None
-    for dim_in, nrep in zip(shape_in, tup):
-        if nrep != 1:
-            last = (total // n, n) if n else (0, 0)
-        n //= dim_in
-    if total == 0:
-        raise UnsupportedOperationError(np.tile, "an empty result")
-    return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize), base_shape=last)
+    if n > 0:
+        for dim_in, nrep in zip(shape_in, tup):
+            if nrep != 1:
+                last = _repeated((size // n, n), 0, nrep, m.dtype.itemsize)
+                size = last[0] * n
+            n //= dim_in
+    shape = as_shape(shape_out)
+    if math.prod(shape) != size or any(k < 0 for k in shape):
+        raise ValueError(f"cannot reshape array of size {size} into shape {shape_out}")
+    if last is None:  # no repeat ran: c is np.array(A, copy=None, ndmin=d) itself
+        if math.prod(shape_in) == 0 and is_fake(A):
+            return reshape_out(as_meta(A), shape)
+        raise UnsupportedOperationError(np.tile, "a non-array input")
+    # c.reshape(shape_out): a view of the last repeat's fresh C array
+    src = MetaArray(last, c_strides(last, m.dtype.itemsize), m.dtype)
+    return Out(shape, m.dtype, reshape_out(src, shape).strides, base_shape=last)
+
+
+shape_args(tile, 1, "reps")
 
 
 @register(np.append, tags=("copy",))

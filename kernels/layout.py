@@ -2,10 +2,121 @@
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
 AxisError = np.exceptions.AxisError
+
+MAX_INTP = 2**63 - 1  # npy_intp: NumPy computes sizes in it and reports overflow
+MAXDIMS = 64  # NPY_MAXDIMS
+TOO_BIG = ("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+           "possible size.")
+
+
+def check_shape(shape: tuple, itemsize: int) -> int:
+    """The byte size of a new array of this shape, or the ValueError NumPy raises for it.
+
+    Every array NumPy makes, view or not, passes PyArray_NewFromDescr_int (ctors.c): at most
+    64 dimensions, none negative, and size * itemsize, with zero-length axes counted as 1,
+    within npy_intp.
+    """
+    if len(shape) > MAXDIMS:
+        raise ValueError(f"number of dimensions must be within [0, {MAXDIMS}], got {len(shape)}")
+    nbytes = itemsize
+    empty = False
+    for n in shape:
+        if n == 0:
+            empty = True
+        elif n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        else:
+            nbytes *= int(n)  # a NumPy integer would wrap
+            if nbytes > MAX_INTP or n > MAX_INTP:
+                raise ValueError(TOO_BIG)
+    return 0 if empty else nbytes
+
+
+def new_buffer_dtype(shape: tuple, dtype: np.dtype) -> tuple:
+    """(shape, dtype) of a freshly allocated array as PyArray_NewFromDescr_int (ctors.c)
+    makes it: a subarray dtype's dimensions join the shape (its base dtype stays), and an
+    unsized string dtype gets one character (``np.empty(3, "S")`` is S1)."""
+    while dtype.subdtype is not None:
+        dtype, sub = dtype.subdtype
+        shape = tuple(shape) + sub
+    if dtype.itemsize == 0 and dtype.kind in "SU":
+        dtype = np.dtype(dtype.kind + "1").newbyteorder(dtype.byteorder)
+    return shape, dtype
+
+
+def wrap_intp(v: int) -> int:
+    """v as unchecked npy_intp arithmetic in C leaves it (two's complement wrap-around)."""
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def as_intp(obj, msg: str = "an integer is required") -> int:
+    """One npy_intp from a Python object: PyArray_PyIntAsIntp (conversion_utils.c).
+
+    Bools (Python and NumPy) are refused with TypeError(msg); anything else goes through
+    ``__index__``; a value outside npy_intp raises OverflowError.
+    """
+    if type(obj) is int:
+        v = obj
+    elif type(obj) is bool or isinstance(obj, np.bool_):
+        raise TypeError(msg)
+    else:
+        v = operator.index(obj)
+    if not -MAX_INTP - 1 <= v <= MAX_INTP:
+        raise OverflowError("Python int too large to convert to C long")
+    return v
+
+
+def as_dim(obj) -> int:
+    """One dimension of a shape argument: as_intp, overflow reported as ValueError
+    (dimension_from_scalar, conversion_utils.c)."""
+    try:
+        return as_intp(obj)
+    except OverflowError:
+        raise ValueError("Maximum allowed dimension exceeded") from None
+
+
+def shape_args(fn, *where) -> None:
+    """Mark a kernel's shape and count arguments (positions, keyword names): real arrays
+    given there reach it unconverted, since NumPy reads their values
+    (``np.zeros(np.array([2, 3]))``); a fake there lacks the values (DataDependentError)."""
+    fn.keep_real = frozenset(where)
+
+
+def as_shape(obj) -> tuple:
+    """A shape argument as NumPy's PyArray_IntpConverter reads it (conversion_utils.c).
+
+    None is refused; an int, or anything that is not an iterable sequence, is one dimension
+    (TypeError "expected a sequence of integers or a single integer" when it is not an
+    integer); a sequence gives one dimension per item, at most 64. Negative values pass:
+    the caller decides (reshape's -1, the array constructor's ValueError).
+    """
+    if obj is None:
+        raise TypeError("Use () not None as shape arguments")
+    t = type(obj)
+    if t is tuple or t is list:
+        items = obj
+    elif t is int or not hasattr(t, "__getitem__") or isinstance(obj, dict):
+        items = None
+    else:
+        try:
+            items = list(obj)  # PySequence_Fast; a 0-d array or a NumPy scalar is not iterable
+        except TypeError:
+            items = None
+    if items is None:
+        try:
+            return (as_dim(obj),)
+        except TypeError:
+            raise TypeError("expected a sequence of integers or a single integer, "
+                            f"got '{obj!r:.100}'") from None
+    if len(items) > MAXDIMS:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently {MAXDIMS}, "
+                         f"found {len(items)}")
+    return tuple(as_dim(n) for n in items)
 
 
 def c_strides(shape: tuple, itemsize: int) -> tuple:
@@ -92,7 +203,9 @@ def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:
-    """The broadcast of several shapes, with NumPy's ValueError message."""
+    """The broadcast of several shapes, with NumPy's ValueError message; a broadcast whose
+    size overflows npy_intp raises ValueError as NumPy's iterators do (a zero-length axis
+    ends the product first: PyArray_OverflowMultiplyList, common.h)."""
     if len(shapes) == 1:
         return shapes[0]
     nd = max(len(s) for s in shapes)
@@ -107,7 +220,41 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
                 desc = " ".join(str(tuple(x)).replace(",)", ")").replace(" ", "") for x in shapes)
                 raise ValueError(
                     f"operands could not be broadcast together with shapes {desc} ")
+    size = 1
+    for n in out:
+        if n == 0:
+            break
+        size *= n
+        if size > MAX_INTP:
+            raise ValueError("broadcast dimensions too large.")
     return tuple(out)
+
+
+def legacy_broadcast(shapes: list) -> tuple:
+    """np.broadcast's result shape (PyArray_Broadcast, iterators.c): at most 32 dimensions
+    per operand (RuntimeError), a mismatch named by the first two arguments that disagree
+    on the leftmost axis, then broadcast_shapes' size check."""
+    if not shapes:
+        return ()
+    for s in shapes:
+        if len(s) > 32:
+            raise RuntimeError("this function only supports up to 32 dimensions but the "
+                               f"array has {len(s)}.")
+    nd = max(len(s) for s in shapes)
+    for i in range(nd):
+        first = None
+        for k, s in enumerate(shapes):
+            n = s[i + len(s) - nd] if i + len(s) >= nd else 1
+            if n == 1:
+                continue
+            if first is None:
+                first = k, n
+            elif n != first[1]:
+                j = first[0]
+                raise ValueError(
+                    "shape mismatch: objects cannot be broadcast to a single shape.  Mismatch "
+                    f"is between arg {j} with shape {shapes[j]} and arg {k} with shape {s}.")
+    return broadcast_shapes(*shapes)
 
 
 def broadcast_strides(shape: tuple, oshape: tuple, ostrides: tuple) -> tuple:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import operator
+import sys
 import warnings
 from typing import Any
 
@@ -13,8 +14,8 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .indexing import assign_to_view, getitem
-from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
-                     normalize_axis)
+from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
+                     normalize_axis, shape_args, wrap_intp)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -81,7 +82,16 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> An
     if pw.dtype.kind != "i":
         raise TypeError("`pad_width` must be of integral type.")
     widths = _pairs(pw, a.ndim, as_index=True)
-    shape = tuple(lo + n + hi for n, (lo, hi) in zip(a.shape, widths))
+    # _pad_simple (arraypad.py) sums the widths in npy_intp, then copies the input into
+    # padded[left:left + size]: a wrapped sum leaves a slice the input cannot fill
+    widths = [(int(lo), int(hi)) for lo, hi in widths]
+    shape = tuple(wrap_intp(lo + n + hi) for n, (lo, hi) in zip(a.shape, widths))
+    if all(k >= 0 for k in shape):
+        area = tuple(len(range(k)[lo:wrap_intp(lo + n)]) for k, n, (lo, _) in
+                     zip(shape, a.shape, widths))
+        if any(k != n and n != 1 for k, n in zip(area, a.shape)):
+            raise ValueError(f"could not broadcast input array from shape {tuple(a.shape)} "
+                             f"into shape {area}")
     order = _fnc(a)
     if callable(mode):
         return _pad_callable(array, a, widths, shape, order, mode, kwargs)
@@ -116,6 +126,9 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> An
             if not all(isinstance(v, (int, float, complex, np.number)) for v in pair):
                 raise UnsupportedOperationError(np.pad, "non-numeric end_values")
     return out
+
+
+shape_args(pad, 1, "pad_width")
 
 
 def _pad_callable(array: Any, a: Any, widths: list, shape: tuple, order: str, fn: Any,
@@ -272,10 +285,10 @@ def _shaped(values: Any, vshape: tuple) -> Any:
 
 @register(np.resize, tags=("copy",))
 def resize(a: Any, new_shape: Any) -> Out:
-    """zeros_like for an empty input or size; else a reshape view of a repeated copy."""
+    """np.resize (fromnumeric.py): zeros_like for an empty input or size; else
+    ``concatenate((a,) * repeats)[:size]`` (a tuple of Python size) reshaped to new_shape."""
     if isinstance(new_shape, (int, np.integer)):
         new_shape = (new_shape,)
-    new_shape = tuple(operator.index(n) for n in new_shape)
     m = as_meta(a)
     size = 1
     for n in new_shape:
@@ -284,11 +297,19 @@ def resize(a: Any, new_shape: Any) -> Out:
             raise ValueError("all elements of `new_shape` must be non-negative")
     dt = m.dtype
     if m.size == 0 or size == 0:
-        return Out(new_shape, dt, c_strides(new_shape, dt.itemsize))
+        return fresh(as_shape(new_shape), dt)
+    reps = (size + m.size - 1) // m.size
+    if reps > sys.maxsize:  # (a,) * repeats
+        raise OverflowError("cannot fit 'int' into an index-sized integer")
+    if reps <= 0:  # a size wrapped in NumPy integers
+        raise ValueError("need at least one array to concatenate")
+    shape = as_shape(new_shape)
     dt = dt.newbyteorder("=") if dt.byteorder not in "=|" else dt  # concatenate's result
-    reps = -(-size // m.size)
-    st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, new_shape, False)
-    return Out(new_shape, dt, st, base_shape=(reps * m.size,))
+    st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, shape, False)
+    return Out(shape, dt, st, base_shape=(reps * m.size,))
+
+
+shape_args(resize, 1, "new_shape")
 
 
 @register(np.unstack, tags=("view",))

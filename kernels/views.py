@@ -10,8 +10,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides, f_strides, like_strides,
-                     normalize_axis)
+from .layout import (AxisError, as_intp, as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides,
+                     check_shape, f_strides, legacy_broadcast, like_strides, normalize_axis,
+                     shape_args)
 from .operands import as_meta, check_writeable, is_fake
 from .registry import Out, register, uncached
 
@@ -84,21 +85,8 @@ def norm_order(order: Any, allowed: str = "CFAK", default: str = "C") -> str:
 
 
 def intp_tuple(obj: Any) -> tuple:
-    """PyArray_IntpConverter: an integer or a sequence of integers."""
-    if is_fake(obj):
-        raise TypeError("a fake array cannot be used as a shape")
-    try:
-        return (operator.index(obj),)
-    except TypeError:
-        pass
-    try:
-        seq = tuple(obj)
-    except TypeError:
-        raise TypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer") from None
-    out = tuple(operator.index(n) for n in seq)
-    if len(out) > 64:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(out)}")
-    return out
+    """PyArray_IntpConverter: an integer or a sequence of integers (layout.as_shape)."""
+    return as_shape(obj)
 
 
 def axis_tuple(axis: Any, ndim: int, argname: str | None = None,
@@ -307,10 +295,16 @@ def ndarray_reshape(self, *shape, order="C", copy=None) -> Out:
     return reshape_out(self, newshape, order, copy)
 
 
+shape_args(ndarray_reshape, *range(1, 65), "shape")
+
+
 @register(np.reshape, tags=("view",))
 def reshape(a, /, shape=None, order="C", *, copy=None) -> Out:
     m = as_meta(a)
     return ndarray_reshape(m, shape, order=order, copy=copy)
+
+
+shape_args(reshape, 1, "shape")
 
 
 def _stride_perm(strides: tuple) -> list:
@@ -468,31 +462,44 @@ def broadcast_geo(m: Any, shape: tuple) -> Geo:
 
 
 def _target_shape(shape: Any) -> tuple:
-    if np.iterable(shape):
-        shape = tuple(shape)
-    else:
-        shape = (shape,)
-    return tuple(operator.index(n) for n in shape)
+    """broadcast_to's shape: ``tuple(shape)`` if iterable, as _broadcast_to does, each entry
+    an npy_intp for nditer's itershape (PyArray_IntpConverter)."""
+    shape = tuple(shape) if np.iterable(shape) else (shape,)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of broadcast shape must be non-negative")
+    return as_shape(shape)
 
 
 @register(np.broadcast_to, tags=("view",))
 def broadcast_to(array, shape, subok=False) -> Out:
-    shape = _target_shape(shape)
     m = as_meta(array)
+    shape = tuple(shape) if np.iterable(shape) else (shape,)
     if not shape and m.shape:
         raise ValueError("cannot broadcast a non-scalar to a scalar array")
-    if any(n < 0 for n in shape):
-        raise ValueError("all elements of broadcast shape must be non-negative")
+    shape = _target_shape(shape)
     return emit(m, broadcast_geo(m, shape), writeable=False)
+
+
+shape_args(broadcast_to, 1, "shape")
+
+
+@register(np.broadcast_shapes, tags=("query",))
+def broadcast_shapes_of(*args) -> tuple:
+    """np.broadcast_shapes: each argument is a shape for np.empty with a 0-byte dtype (so only
+    negative dimensions fail), then np.broadcast's rule."""
+    shapes = [as_shape(a) for a in args]
+    for s in shapes:
+        check_shape(s, 0)
+    return legacy_broadcast(shapes)
+
+
+shape_args(broadcast_shapes_of, *range(256))
 
 
 @register(np.broadcast_arrays, tags=("view",))
 def broadcast_arrays(*args, subok=False) -> tuple:
     metas = [as_meta(a) for a in args]
-    try:
-        shape = broadcast_shapes(*[tuple(m.shape) for m in metas]) if metas else ()
-    except ValueError:
-        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
+    shape = legacy_broadcast([tuple(m.shape) for m in metas])
     out = []
     for m in metas:
         if tuple(m.shape) == shape:
@@ -507,11 +514,10 @@ def broadcast_arrays(*args, subok=False) -> tuple:
 def as_strided_out(m: Any, shape: Any = None, strides: Any = None, writeable: bool = True) -> Out:
     """np.lib.stride_tricks.as_strided through __array_interface__, as NumPy builds it."""
     c = m.flags.c_contiguous
-    shp = tuple(m.shape) if shape is None else tuple(operator.index(n) for n in shape)
-    if any(n < 0 for n in shp):
-        raise ValueError("negative dimensions are not allowed")
+    # the __array_interface__ tuples are read item by item as C longs (PyArray_IntpFromSequence)
+    shp = tuple(m.shape) if shape is None else tuple(as_intp(n) for n in shape)
     if strides is not None:
-        st = tuple(operator.index(s) for s in strides)
+        st = tuple(as_intp(s) for s in strides)
     elif c:
         st = None
     else:
@@ -528,12 +534,17 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True) -> Out:
     return as_strided_out(as_meta(x), shape, strides, writeable)
 
 
+shape_args(as_strided, 1, 2, "shape", "strides")
+
+
 @register(_stride_tricks.sliding_window_view, tags=("view",))
 def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False) -> Out:
     window = tuple(window_shape) if np.iterable(window_shape) else (window_shape,)
-    window = tuple(operator.index(w) for w in window)
+    if any(is_fake(w) for w in window):
+        raise DataDependentError("sliding_window_view: window_shape holds a fake array")
     m = as_meta(x)
-    if any(w < 0 for w in window):
+    # the window's entries reach as_strided unconverted (its shape conversion refuses bools)
+    if np.any(np.array(window) < 0):
         raise ValueError("`window_shape` cannot contain negative values")
     if axis is None:
         axis = tuple(range(m.ndim))
@@ -550,6 +561,9 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
             raise ValueError("window shape cannot be larger than input array shape")
         trimmed[ax] -= w - 1
     return as_strided_out(m, tuple(trimmed) + window, out_strides, writeable)
+
+
+shape_args(sliding_window_view, 1, "window_shape")
 
 
 # --- dtype views, real/imag, diagonal -------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, NamedTuple
 import numpy as np
 
 from .._errors import UnsupportedOperationError
+from ..kernels.layout import check_shape
 
 NPY_MAGIC = b"\x93NUMPY"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -90,14 +91,20 @@ def _check_shape(shape: Any, path: Any) -> tuple:
     """A shape of at most 64 non-negative Python ints, as a tuple; ValueError otherwise."""
     if not isinstance(shape, tuple) and not isinstance(shape, list):
         raise bad(path, f"shape must be a tuple of integers, got {shape!r:.80}")
-    if len(shape) > MAX_NDIM:
-        raise bad(path, f"shape has {len(shape)} dimensions (at most {MAX_NDIM})")
-    for n in shape:
+    for n in shape[:MAX_NDIM + 1]:
         if type(n) is not int:
             raise bad(path, f"shape must hold integers, got {n!r:.40}")
-        if n < 0:
-            raise bad(path, f"negative dimension {n} in shape")
-    return tuple(shape)
+    shape = tuple(shape)
+    _constructed(shape, 0, path)  # dimensions (ndim, negative) as any array's
+    return shape
+
+
+def _constructed(shape: tuple, itemsize: int, path: Any) -> int:
+    """NumPy's array-constructor checks (kernels/layout.check_shape), naming the file."""
+    try:
+        return check_shape(shape, itemsize)
+    except ValueError as e:
+        raise bad(path, f"shape {shape!s:.200}: {e}") from None
 
 
 # --- .npy --------------------------------------------------------------------------------

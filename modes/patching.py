@@ -24,6 +24,7 @@ NUMPY_FACTORIES = (
     "indices", "load", "hanning", "hamming", "blackman", "bartlett", "kaiser",
     "copy", "frombuffer", "fromfile", "fromiter", "require", "asarray_chkfinite",
     "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
+    "broadcast_shapes",
 )
 NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")

@@ -29,12 +29,11 @@ class _PyMemAllocatorEx(ctypes.Structure):
                 ("free", ctypes.c_void_p)]
 
 
-_get = ctypes.pythonapi.PyMem_GetAllocator
-_get.argtypes = [ctypes.c_int, ctypes.POINTER(_PyMemAllocatorEx)]
-_get.restype = None
-_set = ctypes.pythonapi.PyMem_SetAllocator
-_set.argtypes = [ctypes.c_int, ctypes.POINTER(_PyMemAllocatorEx)]
-_set.restype = None
+# private prototypes (not ctypes.pythonapi's shared function objects, whose argtypes another
+# import of this module would overwrite)
+_PROTO = ctypes.PYFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(_PyMemAllocatorEx))
+_get = _PROTO(("PyMem_GetAllocator", ctypes.pythonapi))
+_set = _PROTO(("PyMem_SetAllocator", ctypes.pythonapi))
 _DOMAINS = (0, 1, 2)  # PYMEM_DOMAIN_RAW, PYMEM_DOMAIN_MEM, PYMEM_DOMAIN_OBJ
 
 

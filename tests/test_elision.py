@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from tests.memtools import measure_peak
+from memtools import measure_peak
 
 N = 1 << 17          # 1 MiB of float64: above NPY_MIN_ELIDE_BYTES (256 KiB)
 M = 1 << 19
