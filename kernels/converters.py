@@ -68,12 +68,14 @@ def order(obj: Any, default: str = "K", allowed: str = "CFAK") -> str:
     return o
 
 
-def casting(obj: Any) -> str:
-    """``PyArray_CastingConverter``: one of the five names exactly (no case folding)."""
-    if type(obj) is str and obj in CASTINGS:
+def casting(obj: Any, same_value: bool = False) -> str:
+    """``PyArray_CastingConverter``: one of the five names exactly (no case folding);
+    ``same_value`` adds astype's sixth ('same_value', ``PyArray_CastingConverterSameValue``)."""
+    names = CASTINGS + ("same_value",) if same_value else CASTINGS
+    if type(obj) is str and obj in names:
         return obj
-    return _string(obj, "casting", lambda s: s if s in CASTINGS else None,
-                   "must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe'")
+    return _string(obj, "casting", lambda s: s if s in names else None,
+                   "must be one of " + ", ".join(repr(n) for n in names))
 
 
 _SORT_KINDS = {"q": "quicksort", "h": "heapsort", "m": "stable", "s": "stable"}
@@ -129,7 +131,8 @@ def clipmode(obj: Any) -> str:
     except TypeError:
         raise TypeError("clipmode not understood") from None
     if n not in (0, 1, 2):
-        raise ValueError("clipmode not understood")
+        raise ValueError("integer clipmode must be RAISE, WRAP, or CLIP from "
+                         "'numpy._core.multiarray'")
     return ("clip", "wrap", "raise")[n]
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from .layout import c_strides, f_strides, like_strides
 from .._errors import DataDependentError
+from . import converters
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
@@ -35,11 +36,8 @@ def norm_shape(shape: Any) -> tuple:
 
 
 def norm_order(order: Any, allowed: str = "CF") -> str:
-    if order is None:
-        return "C"
-    if not isinstance(order, str) or order.upper() not in allowed or len(order) != 1:
-        raise ValueError(f"order must be one of {', '.join(repr(c) for c in allowed)} (got {order!r})")
-    return order.upper()
+    """A factory's order argument (None is C); see converters.order."""
+    return converters.order(order, "C", allowed)
 
 
 def check_device(device: Any) -> None:

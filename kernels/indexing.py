@@ -21,6 +21,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
+from . import converters
 from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
 from .registry import REGISTRY, Out, register
@@ -711,21 +712,6 @@ register("ndarray.__setitem__", tags=("inplace",))(setitem)
 # --- take, take_along_axis, put, compress -------------------------------------------
 
 
-def _clipmode(mode: Any) -> str:
-    if mode is None:
-        return "raise"
-    if isinstance(mode, bytes):
-        mode = mode.decode("latin-1")
-    if isinstance(mode, str):
-        if mode in ("clip", "raise", "wrap"):
-            return mode
-        raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
-    if isinstance(mode, (bool, float)) or not hasattr(mode, "__index__"):
-        raise TypeError("clipmode not understood")
-    n = operator.index(mode)
-    return {0: "clip", 1: "wrap"}.get(n, "raise")
-
-
 def _index_values(ind: Any, casting: str) -> IndexMeta:
     """Index array metadata after NumPy's conversion to intp with the given casting rule."""
     if _is_array(ind):
@@ -777,7 +763,7 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
 @register(np.take, "ndarray.take", tags=("copy",))
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
-    mode = _clipmode(mode)
+    mode = converters.clipmode(mode)
     return _take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode)
 
 
@@ -830,7 +816,7 @@ take_along_axis.keep_real = frozenset({1, "indices"})
 
 
 def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:
-    mode = _clipmode(mode)
+    mode = converters.clipmode(mode)
     if not a.flags.writeable:
         raise ValueError("put: output array is read-only")
     meta = _index_values(ind, "safe")
@@ -944,7 +930,6 @@ def where(condition: Any, *args: Any, **kwargs: Any) -> Any:
 
 # --- np.copyto -------------------------------------------------------------------------
 
-_COPYTO_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _SMALL = 4096
 
 
@@ -964,9 +949,7 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     """
     if not is_meta(dst):
         raise TypeError(f"copyto() argument 1 must be a numpy.ndarray, not {type(dst).__name__}")
-    if casting not in _COPYTO_CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
-                         f"(got {casting!r})")
+    casting = converters.casting(casting)
     if type(src) is int and dst.dtype.kind in "iu":  # the Python int is converted next
         np.empty((), dst.dtype)[()] = src
     if not dst.flags.writeable:

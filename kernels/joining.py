@@ -7,11 +7,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
+from . import converters
 from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register
 
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 class Meta(NamedTuple):
@@ -87,12 +87,6 @@ def multi_sorted_perm(metas: list, ndim: int) -> list:
     return vote_sort(list(range(ndim)), keys)
 
 
-def _check_casting_arg(casting: Any) -> None:
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
-
-
 def _axis_arg(axis: Any) -> Any:
     if axis is None:
         return None
@@ -104,7 +98,7 @@ def _axis_arg(axis: Any) -> Any:
 
 def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> Any:
     """The result of concatenating operands described by ``metas``."""
-    _check_casting_arg(casting)
+    casting = converters.casting(casting)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")

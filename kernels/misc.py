@@ -12,6 +12,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_order,
                      like_strides, normalize_axis, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
+from . import converters
 from .operands import as_meta, check_writeable, is_meta
 from .registry import Out, register
 from .ufuncs import ufunc_call
@@ -116,21 +117,16 @@ def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, *
 
 # --- sorting ----------------------------------------------------------------------
 
-_KINDS = ("quicksort", "mergesort", "heapsort", "stable", "q", "m", "h", "s")
-
-
 def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
+    converters.sortkind(kind)  # the arguments are parsed before they are checked together
     if kind is not None and stable is not None:
         raise ValueError("`kind` and keyword parameter `stable` are mutually exclusive. Only "
                          "one of them can be used.")
-    if kind is not None and (not isinstance(kind, str) or not kind
-                             or not any(k.startswith(kind.lower()[:1]) for k in _KINDS)):
-        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
     if order is not None and m.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if m.dtype.names is not None or m.dtype.kind in "OV":
         raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
-    return normalize_axis(axis, m.ndim)
+    return converters.axis_index(axis, m.ndim)
 
 
 @register("ndarray.sort", tags=("inplace",))
@@ -175,22 +171,31 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     return Out(shape, dt, c_strides(shape, dt.itemsize))
 
 
+def _check_sorter(s: Any, n: int) -> None:
+    """PyArray_SearchSorted's sorter checks (numpy/_core/src/multiarray/item_selection.c),
+    in its order: integer dtype, then one dimension and a safe cast to intp, then its size."""
+    if s.dtype.kind not in "iu":
+        raise TypeError("sorter must only contain integers")
+    if s.ndim != 1:
+        raise TypeError("could not parse sorter argument")
+    if not np.can_cast(s.dtype, np.intp, "safe"):
+        raise ValueError("could not parse sorter argument")
+    if s.shape[0] != n:
+        raise ValueError("sorter.size must equal a.size")
+
+
 @register(np.searchsorted, "ndarray.searchsorted", tags=("copy",))
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Out:
     """A fresh C-contiguous intp array of v's shape."""
     m = as_meta(a)
     vm = as_meta(v) if type(v) not in _WEAK else np.asarray(v)
-    if not isinstance(side, str) or not side or side[0].lower() not in "lr":
-        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    converters.searchside(side)
     if m.ndim != 1:
         raise ValueError("object of too small depth for desired array" if m.ndim == 0
                          else "object too deep for desired array")
     if sorter is not None:
-        s = as_meta(sorter)
-        if s.ndim != 1 or s.shape[0] != m.shape[0]:
-            raise ValueError("sorter.size must equal a.size")
-        if s.dtype.kind not in "iub":
-            raise TypeError("sorter must only contain integers")
+        _check_sorter(as_meta(sorter) if type(sorter) not in (list, tuple) else np.asarray(sorter),
+                      m.shape[0])
     try:
         np.result_type(m.dtype, vm.dtype)
     except Exception as e:

@@ -12,6 +12,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, attempt_nocopy_reshape, broadcast_shapes, c_strides, f_strides, like_strides,
                      normalize_axis)
+from . import converters
 from .operands import as_meta, check_writeable, is_fake
 from .registry import Out, register, uncached
 
@@ -68,19 +69,6 @@ def fill_strides(shape: tuple, itemsize: int, fortran: bool = False) -> tuple:
 def isfortran(m: Any) -> bool:
     """NumPy's PyArray_ISFORTRAN: F-contiguous and not C-contiguous."""
     return bool(m.flags.f_contiguous and not m.flags.c_contiguous)
-
-
-def norm_order(order: Any, allowed: str = "CFAK", default: str = "C") -> str:
-    """An order letter, with NumPy's ValueError for anything else."""
-    if order is None:
-        return default
-    if not isinstance(order, str):
-        raise TypeError(f"order must be str, not {type(order).__name__}")
-    if isinstance(order, str) and len(order) == 1 and order.upper() in "CFAK":
-        o = order.upper()
-        if o in allowed:
-            return o
-    raise ValueError(f"order must be one of {', '.join(repr(c) for c in allowed)} (got {order!r})")
 
 
 def intp_tuple(obj: Any) -> tuple:
@@ -264,7 +252,7 @@ def _fix_unknown(shape: tuple, newshape: tuple) -> tuple:
 
 def reshape_out(m: Any, newshape: tuple, order: Any = "C", copy: Any = None) -> Out:
     """NumPy's _reshape_with_copy_arg: a view when possible, else a view of a C/F copy."""
-    order = norm_order(order)
+    order = converters.order(order, "C")
     if order == "A":
         order = "F" if isfortran(m) else "C"
     elif order == "K":
@@ -320,7 +308,7 @@ def _stride_perm(strides: tuple) -> list:
 
 def ravel_out(m: Any, order: Any = "C") -> Out:
     """PyArray_Ravel: a 1-d view when the layout allows it, else a fresh copy."""
-    order = norm_order(order)
+    order = converters.order(order, "C")
     c, f = m.flags.c_contiguous, m.flags.f_contiguous
     if order == "K":
         if c:
@@ -362,7 +350,7 @@ def ravel(a, order="C") -> Out:
 
 @register("ndarray.flatten", tags=("copy",))
 def ndarray_flatten(self, order="C") -> Out:
-    norm_order(order)
+    converters.order(order, "C")
     return _fresh((math.prod(self.shape),), self.dtype)
 
 
@@ -798,7 +786,7 @@ def copy_like(m: Any, dtype: Any = None, order: str = "K") -> Out:
     """A fresh copy of m's shape laid out as PyArray_NewLikeArray does for ``order``."""
     dt = m.dtype if dtype is None else np.dtype(dtype)
     _no_subarray(dt, "copy")
-    order = norm_order(order)
+    order = converters.order(order, "C")
     shape = tuple(m.shape)
     if order == "A":
         order = "F" if isfortran(m) else "C"
@@ -842,9 +830,6 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
     return _probe(src).astype(dtype).dtype
 
 
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
-
-
 def check_value_cast(m: Any, dt: np.dtype) -> None:
     """DataDependentError for a cast whose success depends on the values: datetimes into a
     string dtype shorter than their longest ISO form."""
@@ -855,14 +840,12 @@ def check_value_cast(m: Any, dt: np.dtype) -> None:
 
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
-    order = norm_order(order, default="K")
+    order = converters.order(order)
     if self.dtype.kind == "c":
         uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
     _no_subarray(dt, "ndarray.astype")
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe', "
-                         f"'same_value' (got {casting!r})")
+    casting = converters.casting(casting, same_value=True)
     if casting == "same_value":
         _probe(self.dtype).astype(dt, casting="same_value")  # type-level refusals only
         if not np.can_cast(self.dtype, dt, "safe") and math.prod(self.shape):
