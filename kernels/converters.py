@@ -136,6 +136,16 @@ def clipmode(obj: Any) -> str:
     return ("clip", "wrap", "raise")[n]
 
 
+def clipmodes(obj: Any, n: int) -> tuple:
+    """``PyArray_ConvertClipmodeSequence``: one clip mode for all ``n`` dimensions, or a
+    tuple/list of exactly ``n``."""
+    if isinstance(obj, (tuple, list)):
+        if len(obj) != n:
+            raise ValueError(f"list of clipmodes has wrong length ({len(obj)} instead of {n})")
+        return tuple(clipmode(m) for m in obj)
+    return (clipmode(obj),) * n
+
+
 def index(obj: Any, allow_bool: bool = False) -> int:
     """``PyArray_PyIntAsIntp``: ``__index__`` (ints, NumPy integers, integer 0-d arrays),
     else TypeError; bools are refused ("an integer is required") unless ``allow_bool`` (the
@@ -198,6 +208,24 @@ def axis_tuple(obj: Any, ndim: int, argname: str | None = None,
             raise ValueError(f"repeated axis in `{argname}` argument")
         raise ValueError("repeated axis")
     return axes
+
+
+def new_array_descr(shape: tuple, dt: np.dtype) -> tuple[tuple, np.dtype]:
+    """(shape, dtype) of a newly allocated array as ``PyArray_NewFromDescr_int`` makes it
+    (numpy/_core/src/multiarray/ctors.c): a subarray dtype's shape is appended to the array's
+    and its base dtype used; a zero-size string dtype gets one character (S1, U1)."""
+    if dt.subdtype is not None:
+        base, sub = dt.subdtype
+        return new_array_descr(tuple(shape) + sub, base)
+    return shape, alloc_dtype(dt)
+
+
+def alloc_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype a new array of ``dt`` gets: S0 and U0 become S1 and U1 (the string part of
+    ``new_array_descr``, for copies whose layout follows an existing array)."""
+    if dt.itemsize == 0 and dt.kind in "SU":
+        return np.dtype("S1") if dt.kind == "S" else np.dtype("U1").newbyteorder(dt.byteorder)
+    return dt
 
 
 def dtype(obj: Any) -> np.dtype | None:

@@ -17,7 +17,7 @@ from .registry import Out, register
 def norm_shape(shape: Any) -> tuple:
     """A shape tuple with NumPy's errors for negative or non-integer dimensions."""
     if is_meta(shape) and not isinstance(shape, np.ndarray):
-        raise TypeError("a fake array cannot be used as a shape")
+        raise DataDependentError("a shape held in a fake array needs its values")
     try:
         shape = (operator.index(shape),)
     except TypeError:
@@ -47,6 +47,7 @@ def check_device(device: Any) -> None:
 
 def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
     """A newly allocated C or F array."""
+    shape, dtype = converters.new_array_descr(shape, dtype)
     nbytes = math.prod(shape) * dtype.itemsize
     if nbytes > np.iinfo(np.intp).max:
         raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.")

@@ -36,7 +36,7 @@ def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> MetaArray:
 
 def k_copy(m: Any, dtype: Any = None) -> MetaArray:
     """A K-order copy of m (PyArray_NewLikeArray), optionally cast."""
-    dt = np.dtype(dtype) if dtype is not None else m.dtype
+    dt = converters.alloc_dtype(np.dtype(dtype) if dtype is not None else m.dtype)
     return MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize, m.flags.c_contiguous,
                                            m.flags.f_contiguous), dt)
 

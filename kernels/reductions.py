@@ -18,6 +18,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
+from . import converters
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register
 from .ufuncs import _where_meta, ufunc_call
@@ -67,7 +68,7 @@ def _final(x: Any) -> Any:
 
 def _like_copy(m: Any, dtype: Any = None) -> Meta:
     """An order-K copy (np.array(copy=True), astype) of m, PyArray_NewLikeArray's layout."""
-    dt = m.dtype if dtype is None else np.dtype(dtype)
+    dt = converters.alloc_dtype(m.dtype if dtype is None else np.dtype(dtype))
     return Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
 

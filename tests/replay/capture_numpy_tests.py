@@ -1,4 +1,4 @@
-"""Capture the NumPy calls that NumPy's own test files make, as a JSON-lines corpus.
+"""Capture the NumPy calls that NumPy's own test files make, as a gzipped JSON-lines corpus.
 
 Run (offline, once; the corpus is committed):
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import gzip
 import json
 import os
 import subprocess
@@ -178,7 +179,13 @@ def _from_test(depth: int = 2) -> bool:
     return sys._getframe(depth).f_code.co_filename == TEST_FILE[0]
 
 
+SEEN: set = set()
+PER_OP: dict = {}
+
+
 def record(op: str, args: tuple, kwargs: dict) -> None:
+    if PER_OP.get(op, 0) >= MAX_PER_OP:
+        return
     enc = Encoder()
     try:
         a = [enc.value(x) for x in args]
@@ -186,7 +193,11 @@ def record(op: str, args: tuple, kwargs: dict) -> None:
         b = enc.finish()
     except (Unencodable, TypeError, ValueError, OverflowError):
         return
-    LOG.append({"f": op, "a": a, "k": k, "b": b, "src": CURRENT[0]})
+    key = json.dumps([op, a, k, b], sort_keys=True)
+    if key not in SEEN:
+        SEEN.add(key)
+        PER_OP[op] = PER_OP.get(op, 0) + 1
+        LOG.append({"f": op, "a": a, "k": k, "b": b, "src": CURRENT[0]})
 
 
 def recify(res: Any) -> Any:
@@ -284,20 +295,15 @@ class Plugin:
 
 def capture_file(rel: str, out_path: str) -> None:
     """Run one NumPy test file with recording on; write its records as JSON lines."""
+    import resource
     import pytest
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # big-memory tests fail fast
     TEST_FILE[0] = os.path.join(NP_DIR, rel)
     pytest.main([TEST_FILE[0], "-q", "-p", "no:cacheprovider", "-W", "ignore", "--continue-on-collection-errors", "-o", "addopts=",
                  "-p", "no:randomly", "--rootdir", NP_DIR, "-m", "not slow"],
                 plugins=[Plugin()])
-    seen: set = set()
-    per_op: dict = {}
     with open(out_path, "w") as fh:
         for rec in LOG:
-            key = json.dumps([rec["f"], rec["a"], rec["k"], rec["b"]], sort_keys=True)
-            if key in seen or per_op.get(rec["f"], 0) >= MAX_PER_OP:
-                continue
-            seen.add(key)
-            per_op[rec["f"]] = per_op.get(rec["f"], 0) + 1
             fh.write(json.dumps(rec, sort_keys=True) + "\n")
 
 
@@ -323,7 +329,7 @@ def main() -> None:
             print(f"{rel}: {len(lines)} calls")
             parts[split].extend(lines)
     for split, lines in parts.items():
-        with open(os.path.join(HERE, f"corpus_{split}.jsonl"), "w") as fh:
+        with gzip.open(os.path.join(HERE, f"corpus_{split}.jsonl.gz"), "wt") as fh:
             fh.writelines(lines)
         print(split, len(lines), "calls")
 
