@@ -228,6 +228,18 @@ def alloc_dtype(dt: np.dtype) -> np.dtype:
     return dt
 
 
+def copy(obj: Any) -> bool | None:
+    """``PyArray_CopyConverter``: None (copy if needed), True (always) or False (never);
+    strings are refused, ``np._CopyMode`` members and other objects go by their truth."""
+    if obj is None or obj is np._CopyMode.IF_NEEDED:
+        return None
+    if isinstance(obj, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.")
+    if isinstance(obj, np._CopyMode):
+        return obj is np._CopyMode.ALWAYS
+    return bool(obj)
+
+
 def dtype(obj: Any) -> np.dtype | None:
     """``PyArray_DescrConverter2``: None stays None, else ``np.dtype(obj)`` with NumPy's
     TypeError for what is not a dtype."""

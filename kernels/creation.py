@@ -281,13 +281,15 @@ def copy(a, order="K", subok=False):
 def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
                 like=None, device=None, _func=None, **kw):
     check_device(device)
+    copy = converters.copy(copy)
     if _nested_fakes(obj) and not is_meta(obj):
         shape, dt = _stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
         o = norm_order(order, "CFAK")
         return fresh((1,) * max(0, ndmin - len(shape)) + shape, dt, "F" if o == "F" else "C")
     if not is_meta(obj):
-        real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin)
+        real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
+                        copy=copy)
         return Out(real.shape, real.dtype, c_strides(real.shape, real.itemsize) if real.ndim <= 1 or real.flags.c_contiguous else real.strides)
     m = obj
     dt = np.dtype(dtype) if dtype is not None else m.dtype

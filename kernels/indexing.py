@@ -750,6 +750,11 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
             raise ValueError("output array does not match result of ndarray.take")
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
+        # PyArray_TakeFrom works in a's dtype: out is converted to it (a writeback copy),
+        # so it is out's dtype that must cast safely (numpy/_core/src/multiarray/item_selection.c)
+        if not np.can_cast(out.dtype, a.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} "
+                            "according to the rule 'safe'")
     n = ashape[ax]
     if n == 0 and math.prod(shape) != 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")

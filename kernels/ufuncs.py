@@ -211,6 +211,8 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
 def _where_meta(where: Any) -> Any:
     if where is True:
         return None
+    if type(where) in (list, tuple, bool, int, float):
+        return np.asarray(where, dtype=np.bool_)  # PyArray_FromAny(where, bool): values cast
     m = as_meta(where)
     if not np.can_cast(m.dtype, np.bool_, "safe"):
         raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('bool') "

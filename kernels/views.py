@@ -74,7 +74,7 @@ def isfortran(m: Any) -> bool:
 def intp_tuple(obj: Any) -> tuple:
     """PyArray_IntpConverter: an integer or a sequence of integers."""
     if is_fake(obj):
-        raise TypeError("a fake array cannot be used as a shape")
+        raise DataDependentError("a shape held in a fake array needs its values")
     try:
         return (operator.index(obj),)
     except TypeError:
@@ -845,6 +845,9 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
         uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
     _no_subarray(dt, "ndarray.astype")
+    if (self.dtype.kind in "SU" and dt.kind == "M" and np.datetime_data(dt)[0] == "generic"
+            and math.prod(self.shape)):
+        raise DataDependentError("the unit of datetimes parsed from strings depends on the strings")
     casting = converters.casting(casting, same_value=True)
     if casting == "same_value":
         _probe(self.dtype).astype(dt, casting="same_value")  # type-level refusals only
