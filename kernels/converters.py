@@ -16,9 +16,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .layout import AxisError
+from .._errors import DataDependentError
+from .operands import is_fake
+
 
 _NoValue = np._NoValue
+AxisError = np.exceptions.AxisError
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -146,12 +149,13 @@ def clipmodes(obj: Any, n: int) -> tuple:
     return (clipmode(obj),) * n
 
 
-def index(obj: Any, allow_bool: bool = False) -> int:
-    """``PyArray_PyIntAsIntp``: ``__index__`` (ints, NumPy integers, integer 0-d arrays),
-    else TypeError; bools are refused ("an integer is required") unless ``allow_bool`` (the
-    Python-level ``normalize_axis_index`` takes them); out of the intp range OverflowError."""
+def index(obj: Any, allow_bool: bool = False, msg: str = "an integer is required") -> int:
+    """``PyArray_PyIntAsIntp_ErrMsg``: ``__index__`` (ints, NumPy integers, integer 0-d
+    arrays), else TypeError; bools are refused with ``msg`` unless ``allow_bool`` (the
+    Python-level ``normalize_axis_index`` and ``ndarray.sort`` take them); out of the intp
+    range OverflowError."""
     if not allow_bool and isinstance(obj, (bool, np.bool_)):
-        raise TypeError("an integer is required")
+        raise TypeError(msg)
     try:
         v = operator.index(obj)
     except TypeError:
@@ -163,9 +167,11 @@ def index(obj: Any, allow_bool: bool = False) -> int:
     return v
 
 
-def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool = False) -> int:
-    """One axis in range(ndim) (``normalize_axis_index`` / ``check_and_adjust_axis``)."""
-    ax = index(obj, allow_bool)
+def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool = True,
+               msg: str = "an integer is required") -> int:
+    """One axis in range(ndim): ``normalize_axis_index`` (bools taken) or, with
+    ``allow_bool=False``, ``check_and_adjust_axis`` after ``PyArray_PyIntAsInt``."""
+    ax = index(obj, allow_bool, msg)
     if not -ndim <= ax < ndim:
         raise AxisError(ax, ndim, argname)
     return ax + ndim if ax < 0 else ax
@@ -176,7 +182,7 @@ def axis(obj: Any, ndim: int, argname: str | None = None) -> int | None:
     axis in range(ndim) (sort, argmax, take, cumsum, ...)."""
     if obj is None:
         return None
-    return axis_index(obj, ndim, argname)
+    return axis_index(obj, ndim, argname, False, "an integer is required for the axis")
 
 
 def multi_axis(obj: Any, ndim: int) -> tuple:
@@ -186,11 +192,11 @@ def multi_axis(obj: Any, ndim: int) -> tuple:
     if obj is None or obj is _NoValue:
         return tuple(range(ndim))
     if type(obj) is tuple:
-        axes = tuple(axis_index(a, ndim) for a in obj)
+        axes = tuple(axis_index(a, ndim, None, False) for a in obj)
         if len(set(axes)) != len(axes):
             raise ValueError("duplicate value in 'axis'")
         return axes
-    return (axis_index(obj, ndim),)
+    return (axis_index(obj, ndim, None, False),)
 
 
 def axis_tuple(obj: Any, ndim: int, argname: str | None = None,
@@ -202,7 +208,7 @@ def axis_tuple(obj: Any, ndim: int, argname: str | None = None,
             obj = [operator.index(obj)]
         except TypeError:
             pass
-    axes = tuple(axis_index(a, ndim, argname, True) for a in obj)
+    axes = tuple(axis_index(a, ndim, argname) for a in obj)
     if not allow_duplicate and len(set(axes)) != len(axes):
         if argname:
             raise ValueError(f"repeated axis in `{argname}` argument")
@@ -238,6 +244,29 @@ def copy(obj: Any) -> bool | None:
     if isinstance(obj, np._CopyMode):
         return obj is np._CopyMode.ALWAYS
     return bool(obj)
+
+
+def intp_tuple(obj: Any) -> tuple:
+    """``PyArray_IntpConverter`` (shapes, ``transpose`` axes): one integer or a sequence of
+    them (integer arrays included); bools and None refused. A fake array has no values."""
+    if is_fake(obj):
+        raise DataDependentError("a shape held in a fake array needs its values")
+    if obj is None:
+        raise TypeError("Use () not None as shape arguments")
+    if isinstance(obj, (bool, np.bool_)) or isinstance(obj, (float, np.floating)):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{obj!r}'")
+    try:
+        return (operator.index(obj),)
+    except TypeError:
+        pass
+    try:
+        seq = tuple(obj)
+    except TypeError:
+        raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an integer") from None
+    out = tuple(index(n) for n in seq)
+    if len(out) > 64:
+        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(out)}")
+    return out
 
 
 def dtype(obj: Any) -> np.dtype | None:

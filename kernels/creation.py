@@ -85,7 +85,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
     m = as_meta(proto)
     dt = np.dtype(dtype) if dtype is not None else m.dtype
-    order = norm_order(order, "CFAK")
+    order = converters.order(order)
     if shape is not None:
         shp = norm_shape(shape)
         if len(shp) != len(m.shape) and order == "K":
@@ -285,7 +285,7 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     if _nested_fakes(obj) and not is_meta(obj):
         shape, dt = _stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
-        o = norm_order(order, "CFAK")
+        o = converters.order(order)
         return fresh((1,) * max(0, ndmin - len(shape)) + shape, dt, "F" if o == "F" else "C")
     if not is_meta(obj):
         real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
@@ -293,7 +293,7 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         return Out(real.shape, real.dtype, c_strides(real.shape, real.itemsize) if real.ndim <= 1 or real.flags.c_contiguous else real.strides)
     m = obj
     dt = np.dtype(dtype) if dtype is not None else m.dtype
-    o = norm_order(order, "CFAK")
+    o = converters.order(order)
     need = dt != m.dtype
     if need:
         from .views import check_value_cast

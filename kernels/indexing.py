@@ -741,7 +741,7 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
         ax = 0
     else:
         ashape = tuple(a.shape) or (1,)
-        ax = normalize_axis(axis, len(ashape))
+        ax = converters.axis(axis, len(ashape))  # PyArray_AxisConverter (no bools)
     shape = ashape[:ax] + ind.shape + ashape[ax + 1:]
     if out is not None:
         if not _is_array(out) or isinstance(out, IndexMeta):

@@ -87,15 +87,6 @@ def multi_sorted_perm(metas: list, ndim: int) -> list:
     return vote_sort(list(range(ndim)), keys)
 
 
-def _axis_arg(axis: Any) -> Any:
-    if axis is None:
-        return None
-    try:
-        return operator.index(axis)
-    except TypeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
-
-
 def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> Any:
     """The result of concatenating operands described by ``metas``."""
     casting = converters.casting(casting)
@@ -104,7 +95,8 @@ def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> 
                         "were provided.")
     if out is not None and not is_meta(out):
         raise TypeError("'out' must be an array")
-    axis = _axis_arg(axis)
+    if axis is not None:  # PyArray_AxisConverter at argument parsing: no bools
+        axis = converters.index(axis, False, "an integer is required for the axis")
     if not metas:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -124,7 +116,7 @@ def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> 
     ndim = len(metas[0].shape)
     if ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = normalize_axis(axis, ndim)
+    axis = converters.axis_index(axis, ndim)
     shape = list(metas[0].shape)
     for i, m in enumerate(metas[1:], 1):
         if len(m.shape) != ndim:
@@ -354,7 +346,7 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
     else:
         if not m.shape:  # PyArray_CheckAxis treats a 0-d array as 1-d
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
-        ax = normalize_axis(_axis_arg(axis), len(m.shape))
+        ax = converters.axis(axis, len(m.shape))
         shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
 

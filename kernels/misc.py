@@ -117,7 +117,10 @@ def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, *
 
 # --- sorting ----------------------------------------------------------------------
 
-def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
+def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
+               strict_axis: bool = False) -> int:
+    """Checks of sort / argsort arguments; the axis (``ndarray.sort`` takes a bool as an
+    axis, ``argsort``'s PyArray_AxisConverter does not: ``strict_axis``)."""
     converters.sortkind(kind)  # the arguments are parsed before they are checked together
     if kind is not None and stable is not None:
         raise ValueError("`kind` and keyword parameter `stable` are mutually exclusive. Only "
@@ -126,6 +129,8 @@ def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
         raise ValueError("Cannot specify order when the array has no fields.")
     if m.dtype.names is not None or m.dtype.kind in "OV":
         raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
+    if strict_axis:
+        return converters.axis(axis, m.ndim)
     return converters.axis_index(axis, m.ndim)
 
 
@@ -159,14 +164,14 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     """A fresh C-contiguous intp array of the input's shape (flattened for axis=None)."""
     m = as_meta(a)
     if axis is None or m.ndim == 0:
-        shape = (m.size,) if axis is None or True else m.shape
+        shape = (m.size,)
         if axis is not None:
-            normalize_axis(axis, 1)
+            converters.axis(axis, 1)
         m2 = MetaArray(shape, (m.dtype.itemsize,), m.dtype)
         _sort_args(m2, -1, kind, order, stable)
     else:
         shape = m.shape
-        _sort_args(m, axis, kind, order, stable)
+        _sort_args(m, axis, kind, order, stable, strict_axis=True)
     dt = np.dtype(np.intp)
     return Out(shape, dt, c_strides(shape, dt.itemsize))
 
@@ -219,11 +224,10 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
             return Out(m.shape, m.dtype, c_strides(m.shape, m.dtype.itemsize), base_shape=(n,))
         return Out(m.shape, m.dtype, reshape_c_strides(m.shape, m.dtype.itemsize),
                    base_shape=(n,))
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(normalize_axis(ax, m.ndim) for ax in axes)
+    axes = converters.axis_tuple(axis, m.ndim, allow_duplicate=True)
     sh = shift.shape if is_meta(shift) else np.shape(shift)
     try:
-        b = broadcast_shapes(tuple(sh), (len(axes),) if isinstance(axis, (tuple, list)) else ())
+        b = broadcast_shapes(tuple(sh), (len(axes),))
     except ValueError:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
     if len(b) > 1:

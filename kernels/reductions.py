@@ -146,29 +146,14 @@ def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
 
 
 def _ufunc_axes(axis: Any, ndim: int) -> tuple:
-    """Reduction axes as PyUFunc_GenericReduction parses them (_NoValue: the default 0)."""
+    """Reduction axes as PyUFunc_GenericReduction parses them (_NoValue: the default 0;
+    a 0-d operand takes axis 0 or -1 as no axis)."""
     if axis is _NoValue:
         return () if ndim == 0 else (0,)
-    if axis is None:
-        return tuple(range(ndim))
-    if type(axis) is tuple:
-        axes = tuple(normalize_axis(_as_int(a), ndim) for a in axis)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
-        return axes
-    ax = _as_int(axis)
-    if ndim == 0 and ax in (0, -1):
+    if ndim == 0 and axis is not None and type(axis) is not tuple \
+            and converters.index(axis) in (0, -1):
         return ()
-    return (normalize_axis(ax, ndim),)
-
-
-def _as_int(a: Any) -> int:
-    if isinstance(a, (bool, np.bool_)) or isinstance(a, float):
-        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer")
-    try:
-        return operator.index(a)
-    except TypeError:
-        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer") from None
+    return converters.multi_axis(axis, ndim)
 
 
 _reorder_cache: dict = {}
@@ -381,7 +366,7 @@ def _rcount(arr: Any, axis: Any, axes: tuple, keepdims: bool, where: Any) -> Any
     """_count_reduce_items: an intp scalar, or the intp sum of the broadcast mask."""
     if where is True:
         if arr.ndim == 0 and axis is not None and type(axis) is not tuple:
-            raise AxisError(_as_int(axis), 0)
+            raise AxisError(converters.index(axis), 0)
         return np.intp(1)
     wm = as_meta(where)
     if broadcast_shapes(wm.shape, arr.shape) != arr.shape:
@@ -515,7 +500,7 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
         m = arr.size
         oshape = (1,) * nd if kd else ()
     else:
-        ax = normalize_axis(_as_int(axis), max(nd, 1))
+        ax = normalize_axis(converters.index(axis), max(nd, 1))
         m = arr.shape[ax] if nd else 1
         if kd:
             oshape = tuple(1 if i == ax else n for i, n in enumerate(arr.shape))
@@ -584,7 +569,7 @@ def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     if axis is None or arr.ndim == 0:
         arr = Meta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
         axis = -1 if axis is None else axis
-    ax = normalize_axis(_as_int(axis), arr.ndim)
+    ax = normalize_axis(converters.index(axis), arr.ndim)
     if out is not None and not (is_fake(out) or isinstance(out, np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
     return _final(do_accumulate(ufunc, arr, ax, dtype, out))

@@ -144,10 +144,11 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     m = as_meta(a)
     if axis is None or m.ndim == 0:
         shape = (m.size,)
-        ax = normalize_axis(-1 if axis is None else axis, 1)
+        ax = converters.axis_index(-1 if axis is None else axis, 1, None, False,
+                                   "an integer is required for the axis")
     else:
         shape = m.shape
-        ax = normalize_axis(axis, m.ndim)
+        ax = converters.axis(axis, m.ndim)
     converters.selectkind(kind)
     _sortable(m, order, "np.argpartition")
     _kth_check(kth, shape, ax)

@@ -71,40 +71,6 @@ def isfortran(m: Any) -> bool:
     return bool(m.flags.f_contiguous and not m.flags.c_contiguous)
 
 
-def intp_tuple(obj: Any) -> tuple:
-    """PyArray_IntpConverter: an integer or a sequence of integers."""
-    if is_fake(obj):
-        raise DataDependentError("a shape held in a fake array needs its values")
-    try:
-        return (operator.index(obj),)
-    except TypeError:
-        pass
-    try:
-        seq = tuple(obj)
-    except TypeError:
-        raise TypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer") from None
-    out = tuple(operator.index(n) for n in seq)
-    if len(out) > 64:
-        raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(out)}")
-    return out
-
-
-def axis_tuple(axis: Any, ndim: int, argname: str | None = None,
-               allow_duplicate: bool = False) -> tuple:
-    """numpy.lib.array_utils.normalize_axis_tuple."""
-    if type(axis) not in (tuple, list):
-        try:
-            axis = [operator.index(axis)]
-        except TypeError:
-            pass
-    out = tuple(normalize_axis(a, ndim, argname) for a in axis)
-    if not allow_duplicate and len(set(out)) != len(out):
-        if argname:
-            raise ValueError(f"repeated axis in `{argname}` argument")
-        raise ValueError("repeated axis")
-    return out
-
-
 def permute(g: Geo, perm: tuple) -> Geo:
     return Geo(tuple(g.shape[p] for p in perm), tuple(g.strides[p] for p in perm), g.offset)
 
@@ -139,7 +105,7 @@ def transpose_geo(m: Any, axes: Any) -> Geo:
     nd = len(g.shape)
     if axes is None:
         return permute(g, tuple(range(nd - 1, -1, -1)))
-    axes = intp_tuple(axes)
+    axes = converters.intp_tuple(axes)
     if len(axes) != nd:
         raise ValueError("axes don't match array")
     perm = tuple(normalize_axis(a, nd) for a in axes)
@@ -195,8 +161,8 @@ def matrix_transpose(x) -> Out:
 def moveaxis(a, source, destination) -> Out:
     m = as_meta(a)
     nd = m.ndim
-    src = axis_tuple(source, nd, "source")
-    dst = axis_tuple(destination, nd, "destination")
+    src = converters.axis_tuple(source, nd, "source")
+    dst = converters.axis_tuple(destination, nd, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(nd) if n not in src]
@@ -283,8 +249,8 @@ def _reshape_args(args: tuple) -> tuple | None:
     if len(args) == 1:
         if args[0] is None:
             return None
-        return intp_tuple(args[0])
-    return intp_tuple(args)
+        return converters.intp_tuple(args[0])
+    return converters.intp_tuple(args)
 
 
 @register("ndarray.reshape", tags=("view",))
@@ -360,11 +326,7 @@ def squeeze_out(m: Any, axis: Any = None) -> Any:
     if axis is None:
         drop = {i for i, n in enumerate(m.shape) if n == 1}
     else:
-        if type(axis) is list:
-            raise TypeError("'list' object cannot be interpreted as an integer")
-        axes = axis_tuple(axis, nd, allow_duplicate=True)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
+        axes = converters.multi_axis(axis, nd)  # PyArray_ConvertMultiAxis
         for ax in axes:
             if m.shape[ax] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -391,7 +353,7 @@ def expand_dims(a, axis) -> Out:
     if type(axis) not in (tuple, list):
         axis = (axis,)
     out_nd = len(axis) + m.ndim
-    axes = axis_tuple(axis, out_nd)
+    axes = converters.axis_tuple(axis, out_nd)
     it = iter(m.shape)
     shape = tuple(1 if ax in axes else next(it) for ax in range(out_nd))
     return reshape_out(m, shape)
@@ -528,7 +490,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         if len(window) != len(axis):
             raise ValueError("Since axis is `None`, must provide window_shape for all dimensions of `x`")
     else:
-        axis = axis_tuple(axis, m.ndim, allow_duplicate=True)
+        axis = converters.axis_tuple(axis, m.ndim, allow_duplicate=True)
         if len(window) != len(axis):
             raise ValueError("Must provide matching length window_shape and axis")
     out_strides = tuple(m.strides) + tuple(m.strides[ax] for ax in axis)
@@ -734,7 +696,7 @@ def _flip_emit(m: Any, g: Geo) -> Out:
 @register(np.flip, tags=("view",))
 def flip(m, axis=None) -> Out:
     x = as_meta(m)
-    axes = tuple(range(x.ndim)) if axis is None else axis_tuple(axis, x.ndim)
+    axes = tuple(range(x.ndim)) if axis is None else converters.axis_tuple(axis, x.ndim)
     return _flip_emit(x, flip_axes(_geo(x), axes))
 
 
