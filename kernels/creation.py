@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .layout import c_strides, f_strides, like_strides
+from .layout import attempt_nocopy_reshape, c_strides, contiguity, f_strides, like_strides
 from .._errors import DataDependentError
 from . import converters
 from .operands import as_meta, is_fake, is_meta
@@ -278,6 +278,25 @@ def copy(a, order="K", subok=False):
     return _array_impl(a, None, True, order)
 
 
+def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
+    """np.array(..., ndmin=): leading length-1 axes added by a view of the result (of the input
+    itself when no copy was made, else of the copy: owndata False), strided as the no-copy
+    reshape gives them, in F order when ``order`` is F or the result is F-ordered, else in C
+    order (checked against numpy 2.4: ``_prepend_ones`` and ``PyArray_Newshape``)."""
+    shape, strides = tuple(out.shape), tuple(out.strides)
+    if ndmin <= len(shape):
+        return out
+    c, f = contiguity(shape, strides, out.dtype.itemsize)
+    new_shape = (1,) * (ndmin - len(shape)) + shape
+    new_strides = attempt_nocopy_reshape(shape, strides, out.dtype.itemsize, new_shape,
+                                         order == "F" or (f and not c))
+    if not isinstance(out, Out):  # the input itself
+        return Out(new_shape, out.dtype, new_strides, view_of=out)
+    if out.view_of is not None:
+        return out._replace(shape=new_shape, strides=new_strides)
+    return out._replace(shape=new_shape, strides=new_strides, base_shape=shape)
+
+
 def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
                 like=None, device=None, _func=None, **kw):
     check_device(device)
@@ -286,10 +305,12 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         shape, dt = _stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
         o = converters.order(order)
-        return fresh((1,) * max(0, ndmin - len(shape)) + shape, dt, "F" if o == "F" else "C")
+        return _prepend_ones(fresh(shape, dt, "F" if o == "F" else "C"), ndmin, o)
     if not is_meta(obj):
         real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
                         copy=copy)
+        if isinstance(real.base, np.ndarray):  # ndmin: a view of the converted array
+            return Out(real.shape, real.dtype, real.strides, base_shape=real.base.shape)
         return Out(real.shape, real.dtype, c_strides(real.shape, real.itemsize) if real.ndim <= 1 or real.flags.c_contiguous else real.strides)
     m = obj
     dt = np.dtype(dtype) if dtype is not None else m.dtype
@@ -307,10 +328,4 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     else:
         out = m if dt == m.dtype else Out(m.shape, dt, m.strides, view_of=m)
-    if ndmin > len(out.shape):
-        add = ndmin - len(out.shape)
-        src = out if not isinstance(out, Out) else None
-        if src is not None:
-            return Out((1,) * add + m.shape, dt, (m.strides[0] * m.shape[0] if m.shape else dt.itemsize,) * add + m.strides, view_of=m)
-        return out._replace(shape=(1,) * add + out.shape, strides=(out.strides[0] * out.shape[0] if out.shape else dt.itemsize,) * add + out.strides)
-    return out
+    return _prepend_ones(out, ndmin, o)
