@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._errors import DataDependentError
+from .._errors import DataDependentError, UnsupportedOperationError
 from .operands import is_fake
 
 
@@ -267,6 +267,13 @@ def intp_tuple(obj: Any) -> tuple:
     if len(out) > 64:
         raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(out)}")
     return out
+
+
+def no_subarray(dt: np.dtype, name: str) -> None:
+    """Kernels that lay out a copy like an existing array do not model subarray dtypes
+    (whose shape NumPy appends to the array's)."""
+    if dt.subdtype is not None:
+        raise UnsupportedOperationError(name, "subarray dtypes are not supported")
 
 
 def dtype(obj: Any) -> np.dtype | None:

@@ -85,6 +85,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
     m = as_meta(proto)
     dt = np.dtype(dtype) if dtype is not None else m.dtype
+    converters.no_subarray(dt, "np.empty_like")
     order = converters.order(order)
     if shape is not None:
         shp = norm_shape(shape)

@@ -134,12 +134,12 @@ def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
         if positional:
             raise TypeError("out=... is only allowed as a keyword argument.")
         return None, False
-    if type(out) is tuple:
+    if out is None:
+        return None, True
+    if type(out) is tuple and not positional:  # only the keyword takes a tuple (of arrays)
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         out = out[0]
-    if out is None:
-        return None, True
     if not (is_fake(out) or isinstance(out, np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
     return out, False

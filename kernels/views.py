@@ -91,11 +91,6 @@ def _fresh(shape: tuple, dtype: np.dtype, order: str = "C", writeable: bool | No
     return Out(shape, dtype, st, writeable=writeable)
 
 
-def _no_subarray(dt: np.dtype, name: str) -> None:
-    if dt.subdtype is not None:
-        raise UnsupportedOperationError(name, "subarray dtypes are not supported")
-
-
 # --- transpose family --------------------------------------------------------------
 
 
@@ -747,7 +742,7 @@ def rot90(m, k=1, axes=(0, 1)) -> Out:
 def copy_like(m: Any, dtype: Any = None, order: str = "K") -> Out:
     """A fresh copy of m's shape laid out as PyArray_NewLikeArray does for ``order``."""
     dt = m.dtype if dtype is None else np.dtype(dtype)
-    _no_subarray(dt, "copy")
+    converters.no_subarray(dt, "copy")
     order = converters.order(order, "C")
     shape = tuple(m.shape)
     if order == "A":
@@ -781,8 +776,9 @@ def _probe(dt: np.dtype) -> np.ndarray:
 
 def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
     """PyArray_AdaptDescriptorToArray for a dtype request (sizes of flexible types)."""
-    if dtype is None:
-        raise TypeError("astype() missing required argument 'dtype' (pos 1)")
+    if dtype is None:  # PyArray_DescrConverter: None is the default float64
+        dtype = np.float64
+    converters.no_subarray(np.dtype(dtype), "ndarray.astype")
     if src.hasobject:
         want = np.dtype(dtype)
         if want.kind in "SUV" and want.itemsize == 0 and want.names is None:
@@ -806,7 +802,7 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
     if self.dtype.kind == "c":
         uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
-    _no_subarray(dt, "ndarray.astype")
+    converters.no_subarray(dt, "ndarray.astype")
     if (self.dtype.kind in "SU" and dt.kind == "M" and np.datetime_data(dt)[0] == "generic"
             and math.prod(self.shape)):
         raise DataDependentError("the unit of datetimes parsed from strings depends on the strings")
