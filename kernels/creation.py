@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from .layout import attempt_nocopy_reshape, c_strides, contiguity, f_strides, like_strides
-from .._errors import DataDependentError
+from .._errors import DataDependentError, UnsupportedOperationError
 from . import converters
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
@@ -141,7 +141,7 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
         raise TypeError(f"arange() got an unexpected keyword argument '{next(iter(kw))}'")
     for v in (start_or_stop, stop, step):
         if is_meta(v) and not isinstance(v, np.ndarray):
-            from .._errors import DataDependentError
+            from .._errors import DataDependentError, UnsupportedOperationError
             raise DataDependentError("np.arange with a fake array bound needs its value")
     if start_or_stop is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
@@ -303,6 +303,8 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     check_device(device)
     copy = converters.copy(copy)
     if _nested_fakes(obj) and not is_meta(obj):
+        if dtype is not None and np.dtype(dtype).hasobject:  # ragged nesting is allowed there
+            raise UnsupportedOperationError("np.array", "an object array built from nested fakes")
         shape, dt = _stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
         o = converters.order(order)

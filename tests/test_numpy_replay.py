@@ -173,29 +173,36 @@ def _has_fake(obj: Any) -> bool:
     return ft.is_fake(obj)
 
 
-def _run(rec: dict, fake: bool, zero: bool = False) -> tuple[Any, list]:
+def _run(rec: dict, how: str, zero: bool = False) -> tuple[Any, list]:
+    """(result or exception, input arrays) of the call made ``how``: "real"; "fakes" (arrays
+    made fakes with one Converter, then called inside FakeMode); "mode" (real arrays handed
+    to FakeMode, which converts them itself and keeps value arguments such as axis= real)."""
     args, kwargs = decode(rec, zero)
-    if fake:
+    if how == "fakes":
         args, kwargs = _to_fakes((args, kwargs), ft.Converter())
     ins = _arrays((args, kwargs))
+    mode = ft.FakeMode() if how != "real" else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            if fake:
-                with ft.FakeMode():
-                    return call(rec, args, kwargs), ins
-            return call(rec, args, kwargs), ins
+            if mode is None:
+                return call(rec, args, kwargs), ins
+            with mode:
+                res = call(rec, args, kwargs)
         except Exception as e:  # compared by type
-            return e, ins
+            res = e
+    if how == "mode":  # the fakes the mode made of the real inputs (one memo)
+        ins = [mode.converter.to_fake(x) if isinstance(x, np.ndarray) else x for x in ins]
+    return res, ins
 
 
-def outcome(rec: dict) -> tuple[str, str]:
+def outcome(rec: dict, how: str = "fakes") -> tuple[str, str]:
     """(kind, detail): kind is match, data-dependent, unsupported, value-check, real (NumPy ran
     for real: no fake in or out), skip (a result of no comparable type) or mismatch."""
-    r, rins = _run(rec, False)
+    r, rins = _run(rec, "real")
     if not isinstance(r, Exception) and not _comparable(r):
         return "skip", type(r).__name__
-    f, fins = _run(rec, True)
+    f, fins = _run(rec, how)
     if isinstance(f, ft.DataDependentError):
         return "data-dependent", str(f)
     if isinstance(f, ft.UnsupportedOperationError):
@@ -205,7 +212,7 @@ def outcome(rec: dict) -> tuple[str, str]:
             if type(f) is type(r) or isinstance(f, type(r)) or _same_family(r, f):
                 return "match", ""
             return "mismatch", f"real {type(r).__name__}: {r}; fake {type(f).__name__}: {f}"
-        r0, rins = _run(rec, False, zero=True)
+        r0, rins = _run(rec, "real", zero=True)
         if isinstance(r0, Exception):
             return "mismatch", f"real {type(r).__name__}: {r}; fake gave {f!r}"
         try:
@@ -215,9 +222,10 @@ def outcome(rec: dict) -> tuple[str, str]:
         return "value-check", f"{type(r).__name__}: {r}"
     if isinstance(f, Exception):
         return "mismatch", f"fake {type(f).__name__}: {f}; real gave {type(r).__name__}"
-    if not any(ft.is_fake(x) for x in fins) and not _has_fake(f):
-        # no fake among the inputs and none made: NumPy itself ran (ufuncs on Python scalars
-        # and lists run for real inside FakeMode, by design); nothing of faketensor's to check
+    if not _has_fake(f) and (how == "mode" or not any(ft.is_fake(x) for x in fins)):
+        # no fake among the inputs (or real ones, with "mode") and none made: NumPy itself ran
+        # (methods of real arrays, ufuncs on Python scalars and lists run for real inside
+        # FakeMode, by design); nothing of faketensor's to check
         return "real", ""
     try:
         _compare(r, f, rins, fins, rec["f"])
