@@ -141,7 +141,7 @@ def arange(start_or_stop=None, /, stop=None, step=None, *, dtype=None, device=No
         raise TypeError(f"arange() got an unexpected keyword argument '{next(iter(kw))}'")
     for v in (start_or_stop, stop, step):
         if is_meta(v) and not isinstance(v, np.ndarray):
-            from .._errors import DataDependentError, UnsupportedOperationError
+            from .._errors import DataDependentError
             raise DataDependentError("np.arange with a fake array bound needs its value")
     if start_or_stop is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")

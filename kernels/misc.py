@@ -10,7 +10,7 @@ from numpy._core import umath as _umath
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_order,
-                     like_strides, normalize_axis, strides_in_order)
+                     like_strides, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
 from . import converters
 from .operands import as_meta, check_writeable, is_meta

@@ -9,7 +9,6 @@ intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
-import operator
 from types import SimpleNamespace
 from typing import Any
 
