@@ -1,13 +1,17 @@
-"""NumPy's argument converters, in one place: every kernel parses axis, casting, order, sort
-kind, search side, clip mode and dtype arguments here, with NumPy's exception types and
-messages.
+"""NumPy's argument converters, in one place: kernels parse axis / axes, casting, order,
+sort and select kind, search side, clip modes, integer sequences (shapes, permutations) and
+``copy=`` here, with NumPy's exception types and messages, and give new arrays NumPy's
+descriptor (``new_array_descr``). A dtype argument itself goes through ``np.dtype``, which is
+NumPy's own converter.
 
 Mirrors numpy/_core/src/multiarray/conversion_utils.c (``convert_with_str_parser``,
 ``PyArray_OrderConverter``, ``PyArray_CastingConverter``, ``PyArray_SortkindConverter``,
 ``PyArray_SelectkindConverter``, ``PyArray_SearchsideConverter``,
-``PyArray_ClipmodeConverter``, ``PyArray_AxisConverter``, ``PyArray_ConvertMultiAxis``,
-``PyArray_PyIntAsIntp``) and numpy/_core/numeric.py ``normalize_axis_tuple``; checked
-against NumPy's own ``numpy._core._multiarray_tests.run_*_converter`` in tests/test_converters.py.
+``PyArray_ClipmodeConverter``, ``PyArray_ConvertClipmodeSequence``, ``PyArray_AxisConverter``,
+``PyArray_ConvertMultiAxis``, ``PyArray_PyIntAsIntp``, ``PyArray_IntpConverter``,
+``PyArray_CopyConverter``), ctors.c ``PyArray_NewFromDescr_int`` and numpy/_core/numeric.py
+``normalize_axis_tuple``; checked against NumPy's own
+``numpy._core._multiarray_tests.run_*_converter`` in tests/test_converters.py.
 """
 from __future__ import annotations
 
@@ -167,6 +171,7 @@ def index(obj: Any, allow_bool: bool = False, msg: str = "an integer is required
     return v
 
 
+
 def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool = True,
                msg: str = "an integer is required") -> int:
     """One axis in range(ndim): ``normalize_axis_index`` (bools taken) or, with
@@ -256,14 +261,17 @@ def intp_tuple(obj: Any) -> tuple:
     if isinstance(obj, (bool, np.bool_)) or isinstance(obj, (float, np.floating)):
         raise TypeError(f"expected a sequence of integers or a single integer, got '{obj!r}'")
     try:
-        return (operator.index(obj),)
+        out: tuple = (operator.index(obj),)
     except TypeError:
-        pass
-    try:
-        seq = tuple(obj)
-    except TypeError:
-        raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an integer") from None
-    out = tuple(index(n) for n in seq)
+        try:
+            seq = tuple(obj)
+        except TypeError:
+            raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an integer") from None
+        if any(isinstance(n, (bool, np.bool_)) for n in seq):
+            raise TypeError("an integer is required")
+        out = tuple(operator.index(n) for n in seq)
+    if any(not -2 ** 63 <= n < 2 ** 63 for n in out):
+        raise ValueError("Maximum allowed dimension exceeded")
     if len(out) > 64:
         raise ValueError(f"maximum supported dimension for an ndarray is currently 64, found {len(out)}")
     return out
@@ -274,11 +282,3 @@ def no_subarray(dt: np.dtype, name: str) -> None:
     (whose shape NumPy appends to the array's)."""
     if dt.subdtype is not None:
         raise UnsupportedOperationError(name, "subarray dtypes are not supported")
-
-
-def dtype(obj: Any) -> np.dtype | None:
-    """``PyArray_DescrConverter2``: None stays None, else ``np.dtype(obj)`` with NumPy's
-    TypeError for what is not a dtype."""
-    if obj is None or isinstance(obj, np.dtype):
-        return obj
-    return np.dtype(obj)

@@ -79,3 +79,28 @@ def test_axis_converters_match_numpy(ax):
     # PyArray_AxisConverter (np.cumsum takes one axis or None)
     r, f = _outcome(lambda v: np.cumsum(a, axis=v).shape, ax), _outcome(lambda v: cv.axis(v, 3), ax)
     assert r[0] == f[0], f"cumsum axis={ax!r}: NumPy {r}, ours {f}"
+
+
+INTPS = [1, (1, 2), [1, 2], (), True, np.True_, [True, 1], np.array([1, 2]), np.array(2), 2.0,
+         [1.0], "3", None, (np.int8(2),), 2 ** 64, [1] * 65, [1] * 64]
+
+
+@pytest.mark.parametrize("v", INTPS, ids=lambda v: repr(v)[:20])
+def test_intp_tuple_matches_numpy(v):
+    r, f = _outcome(mt.run_intp_converter, v), _outcome(cv.intp_tuple, v)
+    assert r[0] == f[0] and (r[0] != "ok" or r == f), f"{v!r}: NumPy {r}, ours {f}"
+
+
+COPIES = [True, False, None, 1, 0, "str", "", np._CopyMode.ALWAYS, np._CopyMode.NEVER,
+          np._CopyMode.IF_NEEDED, np.True_, [], [0]]
+
+
+@pytest.mark.parametrize("v", COPIES, ids=repr)
+def test_copy_matches_numpy(v):
+    a = np.arange(3)
+    r = _outcome(lambda c: np.shares_memory(np.array(a, copy=c), a), v)
+    f = _outcome(cv.copy, v)
+    assert r[0] == f[0] or (r[0] == "ValueError" and "avoid copy" in r[1] and f == ("ok", False)), \
+        f"copy={v!r}: NumPy {r}, ours {f}"
+    if r[0] == "ok":
+        assert r[1] == (f[1] is not True), f"copy={v!r}: NumPy shares {r[1]}, ours {f[1]}"
