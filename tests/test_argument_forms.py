@@ -293,3 +293,51 @@ def test_dtype_argument_forms(name):
                 bad.append(f"dtype={d!r}: {str(e)[:200]}")
     bad = _verdict(name, bad, [f"dtype={d!r}" for d in DTYPES])
     assert not bad, f"{name}:\n" + "\n".join(bad)
+
+
+# The alternative call forms of one function (positional, keyword, method, *args, arrays).
+CALL_FORMS = {
+    "reshape": [lambda a: a.reshape("a"), lambda a: a.reshape(None), lambda a: a.reshape(6.0),
+                lambda a: a.reshape([2, 6]), lambda a: a.reshape((2, 6)), lambda a: a.reshape(2, 6),
+                lambda a: a.reshape(np.array([2, 6])), lambda a: a.reshape(np.int64(12)),
+                lambda a: a.reshape(True), lambda a: a.reshape(12, order="K"),
+                lambda a: a.reshape(shape=(12,)), lambda a: a.reshape((2, 6), order="F"),
+                lambda a: a.reshape((2, 6), copy=False), lambda a: a.reshape(-1, -1),
+                lambda a: np.reshape(a, (4, 3)), lambda a: np.reshape(a, shape=(4, -1)),
+                lambda a: np.reshape(a, [2.0, 6]), lambda a: a.reshape((2, 6), "F"),
+                lambda a: a.reshape(2, 6, order="A")],
+    "transpose": [lambda a: a.transpose(), lambda a: a.transpose(1, 0), lambda a: a.transpose((1, 0)),
+                  lambda a: a.transpose([1, 0]), lambda a: a.transpose(np.array([1, 0])),
+                  lambda a: a.transpose(None), lambda a: a.transpose(0), lambda a: a.transpose(1, 1),
+                  lambda a: np.transpose(a, (-1, 0)), lambda a: np.transpose(a, axes=[0, 1]),
+                  lambda a: np.transpose(a, (0, 1, 2)), lambda a: a.transpose(1.0, 0)],
+    "swapaxes": [lambda a: a.swapaxes(0, 1), lambda a: np.swapaxes(a, -1, -2),
+                 lambda a: a.swapaxes(np.int8(0), True), lambda a: a.swapaxes(0, 2),
+                 lambda a: a.swapaxes(0, 1.0)],
+    "view": [lambda a: a.view(), lambda a: a.view(np.int64), lambda a: a.view("i4"),
+             lambda a: a.view(dtype=np.float32), lambda a: a.view(np.ndarray),
+             lambda a: a.view(type=np.ndarray), lambda a: a.view("bogus"), lambda a: a.view(3)],
+    "astype": [lambda a: a.astype("f4"), lambda a: a.astype(np.int8, "F"),
+               lambda a: a.astype(np.int8, "K", "same_kind"), lambda a: a.astype(int, copy=False),
+               lambda a: a.astype(dtype=int, order=None), lambda a: a.astype(np.float64, copy=None)],
+    "repeat": [lambda a: np.repeat(a, 2), lambda a: a.repeat(2, 0), lambda a: a.repeat(2, axis=-1),
+               lambda a: np.repeat(a, np.int64(2), axis=np.int64(1)), lambda a: a.repeat(2, 1.0)],
+    "clip": [lambda a: np.clip(a, 1, 5), lambda a: a.clip(1, 5), lambda a: a.clip(min=1),
+             lambda a: a.clip(max=3), lambda a: np.clip(a, None, None), lambda a: np.clip(a, 1, [2] * 6),
+             lambda a: a.clip(1, 5, casting="unsafe")],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALL_FORMS))
+def test_alternative_call_forms(name):
+    bad = []
+    for i, fn in enumerate(CALL_FORMS[name]):
+        try:
+            check(fn, A)
+        except NotImplementedError:
+            pass
+        except AssertionError as e:
+            if not _allowed(e):
+                bad.append(f"form {i}: {str(e)[:200]}")
+    bad = _verdict(name, bad, [f"form {i}" for i in range(len(CALL_FORMS[name]))])
+    assert not bad, f"{name}:\n" + "\n".join(bad)
