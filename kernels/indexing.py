@@ -76,6 +76,32 @@ def _has_fake(obj: Any) -> bool:
     return False
 
 
+def _check_index_array_count(entries: list, shape: tuple) -> None:
+    """NumPy's limits on index arrays (0-d booleans count one each): more than NPY_MAXDIMS is
+    refused by prepare_index; NPY_MAXARGS - 1 = 63 is the most mapiter takes when there is no
+    subspace, i.e. when the dimensions no index array or integer consumes hold one element."""
+    n = sum(1 for e in entries if e[0] in (FANCY, BOOL0D))
+    if n > MAXDIMS:
+        raise IndexError("too many advanced (array) indices. This probably means you are indexing "
+                         f"with too many booleans. (more than {MAXDIMS} found)")
+    if n < MAXDIMS:
+        return
+    if any(e[0] == SLICE for e in entries):
+        raise UnsupportedOperationError("ndarray.__getitem__", f"{n} index arrays with slices")
+    d = 0
+    rest = 1
+    for kind, val, _ in entries:
+        if kind in (INTEGER, FANCY):
+            d += 1
+        elif kind == ELLIPSIS:
+            rest *= math.prod(shape[d:d + val])
+            d += val
+    rest *= math.prod(shape[d:])
+    if rest <= 1:
+        raise IndexError("when no subspace is given, the number of index arrays cannot be above "
+                         f"{MAXDIMS - 1}, but {n} index arrays found")
+
+
 def _intp_or_none(obj: Any) -> int | None:
     """PyArray_PyIntAsIntp for a non-array index: the integer, or None where NumPy fails."""
     if isinstance(obj, (bool, np.bool_)):
@@ -233,6 +259,7 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
                          f"but {used} were indexed")
     elif len(raw) == 0:
         itype = INTEGER
+    _check_index_array_count(entries, shape)
     if itype & SCALAR_ARRAY:
         if itype & FANCY or itype == INTEGER | SCALAR_ARRAY:
             itype -= SCALAR_ARRAY
