@@ -312,8 +312,10 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     if not is_meta(obj):
         real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
                         copy=copy)
-        if isinstance(real.base, np.ndarray):  # ndmin: a view of the converted array
-            return Out(real.shape, real.dtype, real.strides, base_shape=real.base.shape)
+        if real.base is not None:  # ndmin's view of the converted array, or a read-only view
+            # of a np.void scalar's own memory: the same flags, a view of a temporary
+            return Out(real.shape, real.dtype, real.strides, writeable=real.flags.writeable,
+                       base_shape=real.base.shape if isinstance(real.base, np.ndarray) else real.shape)
         return Out(real.shape, real.dtype, c_strides(real.shape, real.itemsize) if real.ndim <= 1 or real.flags.c_contiguous else real.strides)
     m = obj
     dt = np.dtype(dtype) if dtype is not None else m.dtype
