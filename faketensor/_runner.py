@@ -193,7 +193,8 @@ def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable,
     """``prepare`` on a call's arguments, except those its kernel reads values from.
 
     A kernel function may carry ``keep_real``: argument positions and keyword names
-    (index arrays, assigned values) whose real arrays reach it unconverted.
+    (index arrays, assigned values) whose real arrays reach it unconverted; so do the
+    parameters the registry found named in ``VALUE_PARAMS`` (axis, axes, kth, ...).
     """
     if _all_fake(args) and (not kwargs or _all_fake(kwargs.values())):
         return args, kwargs
@@ -202,7 +203,11 @@ def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable,
             entry = resolve(func)[0]
         except UnsupportedOperationError:
             entry = None
-    keep = getattr(entry.fn, "keep_real", None) if entry is not None else None
+    keep = None
+    if entry is not None:
+        keep = getattr(entry.fn, "keep_real", None)
+        if entry.values:
+            keep = entry.values.union(keep) if keep else entry.values
     if not keep:
         args = prepare(args, convert)
         if kwargs:

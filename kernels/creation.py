@@ -7,9 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from .layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
-                     like_strides, new_buffer_dtype, normalize_axis, shape_args, wrap_intp)
+from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, check_shape,
+                     contiguity, f_strides, like_strides, new_buffer_dtype, normalize_axis,
+                     shape_args, wrap_intp)
 from .._errors import DataDependentError, UnsupportedOperationError
+from . import converters
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 
@@ -17,15 +19,14 @@ from .registry import Out, register
 def norm_shape(shape: Any) -> tuple:
     """A shape argument read as NumPy reads it (layout.as_shape); the array constructor's
     checks (negative, too big) come with the output (layout.check_shape)."""
+    if is_meta(shape) and not isinstance(shape, np.ndarray):
+        raise DataDependentError("a shape held in a fake array needs its values")
     return as_shape(shape)
 
 
 def norm_order(order: Any, allowed: str = "CF") -> str:
-    if order is None:
-        return "C"
-    if not isinstance(order, str) or order.upper() not in allowed or len(order) != 1:
-        raise ValueError(f"order must be one of {', '.join(repr(c) for c in allowed)} (got {order!r})")
-    return order.upper()
+    """A factory's order argument (None is C); see converters.order."""
+    return converters.order(order, "C", allowed)
 
 
 def check_device(device: Any) -> None:
@@ -78,7 +79,8 @@ shape_args(full, 0, "shape")
 def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
     m = as_meta(proto)
     dt = np.dtype(dtype) if dtype is not None else m.dtype
-    order = norm_order(order, "CFAK")
+    converters.no_subarray(dt, "np.empty_like")
+    order = converters.order(order)
     if shape is not None:
         shp = norm_shape(shape)
         if len(shp) != len(m.shape) and order == "K":
@@ -433,20 +435,47 @@ def copy(a, order="K", subok=False):
     return _array_impl(a, None, True, order)
 
 
+def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
+    """np.array(..., ndmin=): leading length-1 axes added by a view of the result (of the input
+    itself when no copy was made, else of the copy: owndata False), strided as the no-copy
+    reshape gives them, in F order when ``order`` is F or the result is F-ordered, else in C
+    order (checked against numpy 2.4: ``_prepend_ones`` and ``PyArray_Newshape``)."""
+    shape, strides = tuple(out.shape), tuple(out.strides)
+    if ndmin <= len(shape):
+        return out
+    c, f = contiguity(shape, strides, out.dtype.itemsize)
+    new_shape = (1,) * (ndmin - len(shape)) + shape
+    new_strides = attempt_nocopy_reshape(shape, strides, out.dtype.itemsize, new_shape,
+                                         order == "F" or (f and not c))
+    if not isinstance(out, Out):  # the input itself
+        return Out(new_shape, out.dtype, new_strides, view_of=out)
+    if out.view_of is not None:
+        return out._replace(shape=new_shape, strides=new_strides)
+    return out._replace(shape=new_shape, strides=new_strides, base_shape=shape)
+
+
 def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
                 like=None, device=None, _func=None, **kw):
     check_device(device)
+    copy = converters.copy(copy)
     if _nested_fakes(obj) and not is_meta(obj):
+        if dtype is not None and np.dtype(dtype).hasobject:  # ragged nesting is allowed there
+            raise UnsupportedOperationError("np.array", "an object array built from nested fakes")
         shape, dt = _stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
-        o = norm_order(order, "CFAK")
-        return fresh((1,) * max(0, ndmin - len(shape)) + shape, dt, "F" if o == "F" else "C")
+        o = converters.order(order)
+        return _prepend_ones(fresh(shape, dt, "F" if o == "F" else "C"), ndmin, o)
     if not is_meta(obj):
-        real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin)
+        real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
+                        copy=copy)
+        if real.base is not None:  # ndmin's view of the converted array, or a read-only view
+            # of a np.void scalar's own memory: the same flags, a view of a temporary
+            return Out(real.shape, real.dtype, real.strides, writeable=real.flags.writeable,
+                       base_shape=real.base.shape if isinstance(real.base, np.ndarray) else real.shape)
         return Out(real.shape, real.dtype, c_strides(real.shape, real.itemsize) if real.ndim <= 1 or real.flags.c_contiguous else real.strides)
     m = obj
     dt = np.dtype(dtype) if dtype is not None else m.dtype
-    o = norm_order(order, "CFAK")
+    o = converters.order(order)
     need = dt != m.dtype
     if need:
         from .views import check_value_cast
@@ -460,10 +489,4 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     else:
         out = m if dt == m.dtype else Out(m.shape, dt, m.strides, view_of=m)
-    if ndmin > len(out.shape):
-        add = ndmin - len(out.shape)
-        src = out if not isinstance(out, Out) else None
-        if src is not None:
-            return Out((1,) * add + m.shape, dt, (m.strides[0] * m.shape[0] if m.shape else dt.itemsize,) * add + m.strides, view_of=m)
-        return out._replace(shape=(1,) * add + out.shape, strides=(out.strides[0] * out.shape[0] if out.shape else dt.itemsize,) * add + out.strides)
-    return out
+    return _prepend_ones(out, ndmin, o)

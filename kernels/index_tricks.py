@@ -17,6 +17,7 @@ from .creation import arange, fresh, tri
 from .layout import (as_shape, broadcast_shapes, c_strides, iterator_order, iterator_out_strides,
                      shape_args, strides_in_order)
 from .linalg import MetaArray
+from . import converters
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 from .ufuncs import ufunc_call
@@ -203,17 +204,17 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: A
     idx = [as_meta(i) for i in multi_index]
     if len(idx) != len(d):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(d)}")
-    for m in idx:
-        if not np.can_cast(m.dtype, INTP, "safe"):
-            raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('int64') "
-                            "according to the rule 'safe'")
-        if not is_fake(m) and m.size and d:
-            pass  # bounds of known values are value checks NumPy makes; left to NumPy below
+    converters.clipmodes(mode, len(d))
+    order = converters.order(order, "C", "CF")
+    for m in idx:  # converted to intp under same_kind casting (uint64 is accepted)
+        _intp_castable(m, "same_kind")
     known = [m for m in idx if not is_fake(m)]
     if len(known) == len(idx):
         r = np.ravel_multi_index(tuple(known), d, mode=mode, order=order)
         return Out(np.shape(r), INTP, c_strides(np.shape(r), 8))
     shape = broadcast_shapes(*[m.shape for m in idx])
+    if 0 in d and math.prod(shape):  # checked per element, so only when there is one
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
     if math.prod(d) > np.iinfo(np.intp).max:
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
                          "possible size.")

@@ -22,6 +22,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
+from . import converters
 from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
 from .registry import REGISTRY, Out, register, transient
@@ -74,6 +75,32 @@ def _has_fake(obj: Any) -> bool:
     if type(obj) in (list, tuple):
         return any(_has_fake(x) for x in obj)
     return False
+
+
+def _check_index_array_count(entries: list, shape: tuple) -> None:
+    """NumPy's limits on index arrays (0-d booleans count one each): more than NPY_MAXDIMS is
+    refused by prepare_index; NPY_MAXARGS - 1 = 63 is the most mapiter takes when there is no
+    subspace, i.e. when the dimensions no index array or integer consumes hold one element."""
+    n = sum(1 for e in entries if e[0] in (FANCY, BOOL0D))
+    if n > MAXDIMS:
+        raise IndexError("too many advanced (array) indices. This probably means you are indexing "
+                         f"with too many booleans. (more than {MAXDIMS} found)")
+    if n < MAXDIMS:
+        return
+    if any(e[0] == SLICE for e in entries):
+        raise UnsupportedOperationError("ndarray.__getitem__", f"{n} index arrays with slices")
+    d = 0
+    rest = 1
+    for kind, val, _ in entries:
+        if kind in (INTEGER, FANCY):
+            d += 1
+        elif kind == ELLIPSIS:
+            rest *= math.prod(shape[d:d + val])
+            d += val
+    rest *= math.prod(shape[d:])
+    if rest <= 1:
+        raise IndexError("when no subspace is given, the number of index arrays cannot be above "
+                         f"{MAXDIMS - 1}, but {n} index arrays found")
 
 
 def _intp_or_none(obj: Any) -> int | None:
@@ -233,6 +260,7 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
                          f"but {used} were indexed")
     elif len(raw) == 0:
         itype = INTEGER
+    _check_index_array_count(entries, shape)
     if itype & SCALAR_ARRAY:
         if itype & FANCY or itype == INTEGER | SCALAR_ARRAY:
             itype -= SCALAR_ARRAY
@@ -716,21 +744,6 @@ register("ndarray.__setitem__", tags=("inplace",))(setitem)
 # --- take, take_along_axis, put, compress -------------------------------------------
 
 
-def _clipmode(mode: Any) -> str:
-    if mode is None:
-        return "raise"
-    if isinstance(mode, bytes):
-        mode = mode.decode("latin-1")
-    if isinstance(mode, str):
-        if mode in ("clip", "raise", "wrap"):
-            return mode
-        raise ValueError("Use one of 'clip', 'raise', or 'wrap' for clip mode")
-    if isinstance(mode, (bool, float)) or not hasattr(mode, "__index__"):
-        raise TypeError("clipmode not understood")
-    n = operator.index(mode)
-    return {0: "clip", 1: "wrap"}.get(n, "raise")
-
-
 def _index_values(ind: Any, casting: str) -> IndexMeta:
     """Index array metadata after NumPy's conversion to intp with the given casting rule."""
     if _is_array(ind):
@@ -760,7 +773,7 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
         ax = 0
     else:
         ashape = tuple(a.shape) or (1,)
-        ax = normalize_axis(axis, len(ashape))
+        ax = converters.axis(axis, len(ashape))  # PyArray_AxisConverter (no bools)
     shape = ashape[:ax] + ind.shape + ashape[ax + 1:]
     if out is not None:
         if not _is_array(out) or isinstance(out, IndexMeta):
@@ -769,6 +782,11 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
             raise ValueError("output array does not match result of ndarray.take")
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
+        # PyArray_TakeFrom works in a's dtype: out is converted to it (a writeback copy),
+        # so it is out's dtype that must cast safely (numpy/_core/src/multiarray/item_selection.c)
+        if not np.can_cast(out.dtype, a.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} "
+                            "according to the rule 'safe'")
     n = ashape[ax]
     if n == 0 and math.prod(shape) != 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -782,7 +800,7 @@ def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
 @register(np.take, "ndarray.take", tags=("copy",))
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
-    mode = _clipmode(mode)
+    mode = converters.clipmode(mode)
     return _take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode)
 
 
@@ -835,7 +853,7 @@ take_along_axis.keep_real = frozenset({1, "indices"})
 
 
 def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:
-    mode = _clipmode(mode)
+    mode = converters.clipmode(mode)
     if not a.flags.writeable:
         raise ValueError("put: output array is read-only")
     meta = _index_values(ind, "safe")
@@ -949,7 +967,6 @@ def where(condition: Any, *args: Any, **kwargs: Any) -> Any:
 
 # --- np.copyto -------------------------------------------------------------------------
 
-_COPYTO_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _SMALL = 4096
 
 
@@ -969,9 +986,7 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     """
     if not is_meta(dst):
         raise TypeError(f"copyto() argument 1 must be a numpy.ndarray, not {type(dst).__name__}")
-    if casting not in _COPYTO_CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
-                         f"(got {casting!r})")
+    casting = converters.casting(casting)
     if type(src) is int and dst.dtype.kind in "iu":  # the Python int is converted next
         np.empty((), dst.dtype)[()] = src
     if not dst.flags.writeable:

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
+from . import converters
 from .layout import (MAX_INTP, as_shape, c_strides, check_shape, contiguity, like_strides,
                      normalize_axis, shape_args, strides_in_order, vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
@@ -15,7 +16,6 @@ from .linalg import MetaArray
 from .registry import Out, register
 from .views import reshape_out
 
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 class Meta(NamedTuple):
@@ -91,30 +91,16 @@ def multi_sorted_perm(metas: list, ndim: int) -> list:
     return vote_sort(list(range(ndim)), keys)
 
 
-def _check_casting_arg(casting: Any) -> None:
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
-
-
-def _axis_arg(axis: Any) -> Any:
-    if axis is None:
-        return None
-    try:
-        return operator.index(axis)
-    except TypeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
-
-
 def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> Any:
     """The result of concatenating operands described by ``metas``."""
-    _check_casting_arg(casting)
+    casting = converters.casting(casting)
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both "
                         "were provided.")
     if out is not None and not is_meta(out):
         raise TypeError("'out' must be an array")
-    axis = _axis_arg(axis)
+    if axis is not None:  # PyArray_AxisConverter at argument parsing: no bools
+        axis = converters.index(axis, False, "an integer is required for the axis")
     if not metas:
         raise ValueError("need at least one array to concatenate")
     if axis is None:
@@ -134,7 +120,7 @@ def concat_metas(metas: list, axis: Any, out: Any, dtype: Any, casting: str) -> 
     ndim = len(metas[0].shape)
     if ndim == 0:
         raise ValueError("zero-dimensional arrays cannot be concatenated")
-    axis = normalize_axis(axis, ndim)
+    axis = converters.axis_index(axis, ndim)
     shape = list(metas[0].shape)
     for i, m in enumerate(metas[1:], 1):
         if len(m.shape) != ndim:
@@ -397,7 +383,7 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
     else:
         if not m.shape:  # PyArray_CheckAxis treats a 0-d array as 1-d
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
-        ax = normalize_axis(_axis_arg(axis), len(m.shape))
+        ax = converters.axis(axis, len(m.shape))
         shape = _repeated(tuple(m.shape), ax, repeats, m.dtype.itemsize)
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
 

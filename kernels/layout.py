@@ -44,9 +44,15 @@ def new_buffer_dtype(shape: tuple, dtype: np.dtype) -> tuple:
     while dtype.subdtype is not None:
         dtype, sub = dtype.subdtype
         shape = tuple(shape) + sub
-    if dtype.itemsize == 0 and dtype.kind in "SU":
-        dtype = np.dtype(dtype.kind + "1").newbyteorder(dtype.byteorder)
-    return shape, dtype
+    return shape, alloc_dtype(dtype)
+
+
+def alloc_dtype(dt: np.dtype) -> np.dtype:
+    """The dtype a new array of ``dt`` gets: S0 and U0 become S1 and U1 (the string part of
+    ``new_buffer_dtype``, for copies whose layout follows an existing array)."""
+    if dt.itemsize == 0 and dt.kind in "SU":
+        return np.dtype(dt.kind + "1").newbyteorder(dt.byteorder)
+    return dt
 
 
 def wrap_intp(v: int) -> int:
@@ -180,26 +186,19 @@ def contiguity(shape: tuple, strides: tuple, itemsize: int) -> tuple:
 
 
 def normalize_axis(axis, ndim: int, argname: str | None = None) -> int:
-    """An axis in range(ndim), or NumPy's AxisError."""
-    try:
-        ax = axis.__index__()
-    except AttributeError:
-        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
-    if not -ndim <= ax < ndim:
-        raise AxisError(ax, ndim, argname)
-    return ax + ndim if ax < 0 else ax
+    """An axis in range(ndim), or NumPy's AxisError (``normalize_axis_index``; see
+    converters.axis_index for the C converters that refuse bools)."""
+    from .converters import axis_index
+    return axis_index(axis, ndim, argname)
 
 
 def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
-    """A tuple of distinct axes (None = all), or NumPy's AxisError / ValueError."""
+    """A tuple of distinct axes, None = all (``normalize_axis_tuple``: integer arrays and
+    lists taken)."""
     if axis is None:
         return tuple(range(ndim))
-    if not isinstance(axis, (tuple, list)):
-        axis = (axis,)
-    out = tuple(normalize_axis(a, ndim, argname) for a in axis)
-    if len(set(out)) != len(out):
-        raise ValueError("duplicate value in 'axis'")
-    return out
+    from .converters import axis_tuple
+    return axis_tuple(axis, ndim, argname)
 
 
 def broadcast_shapes(*shapes: tuple) -> tuple:

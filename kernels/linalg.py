@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import UnsupportedOperationError
+from . import converters
 from .layout import (c_strides, contiguity, iterator_order, like_strides, normalize_axis,
                      strides_in_order)
 from .operands import as_meta, check_writeable, is_meta
@@ -360,9 +361,7 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
     nop = len(ops)
     if nop < 1:
         raise ValueError("not enough operands provided to einstein sum function")
-    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
-                         f"'unsafe' (got {casting!r})")
+    casting = converters.casting(casting)
     if "->" in subs:
         ins, outspec = subs.split("->", 1)
     else:
@@ -442,10 +441,7 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
                             f"{casting!r}")
         check_writeable(out)
         return out
-    order = "K" if order is None else order
-    if not isinstance(order, str) or order.upper() not in ("C", "F", "K", "A"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    order = order.upper()
+    order = converters.order(order)
     if order == "A":
         raise UnsupportedOperationError(np.einsum, "order='A'")
     if order == "C" or nd <= 1:

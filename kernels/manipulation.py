@@ -17,6 +17,7 @@ from .indexing import assign_to_view, getitem
 from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, normalize_axes,
                      normalize_axis, shape_args, wrap_intp)
 from .linalg import MetaArray
+from . import converters
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
 from .views import copy_like, ndarray_astype
@@ -337,21 +338,10 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple:
 _MODES = {"raise": 0, "wrap": 1, "clip": 2}
 
 
-def _clip_mode(mode: Any) -> None:
-    if mode is None or isinstance(mode, (int, np.integer)):
-        if mode is not None and not 0 <= int(mode) <= 2:
-            raise ValueError("invalid clipmode")
-        return
-    if not isinstance(mode, str):
-        raise TypeError("clipmode not understood")
-    if mode.lower()[:1] not in ("r", "w", "c"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
-
-
 @register(np.choose, "ndarray.choose", tags=("copy",))
 def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
     """PyArray_Choose: a fresh C array of the broadcast shape, or out."""
-    _clip_mode(mode)
+    converters.clipmode(mode)
     idx = as_meta(a)
     if is_meta(choices):
         cm = as_meta(choices)
@@ -364,6 +354,8 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
         dts = [c if type(c) in (int, float, complex, bool) else c.dtype for c in items]
     if not items:
         raise ValueError("0-length sequence.")
+    if len(items) + 1 > 64:  # PyArray_Choose's multi-iterator takes NPY_MAXARGS operands
+        raise ValueError("Need at least 0 and at most 64 array objects.")
     if not np.can_cast(idx.dtype, INTP, "safe"):
         raise TypeError(f"Cannot cast array data from {idx.dtype!r} to dtype('int64') "
                         "according to the rule 'safe'")
@@ -373,14 +365,15 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
         shape = broadcast_shapes(*shapes)
     except ValueError:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape.") from None
+    if len(shape) > 32:  # the legacy multi-iterator's NPY_MAXDIMS_LEGACY_ITERS
+        raise RuntimeError("this function only supports up to 32 dimensions but the array "
+                           f"has {len(shape)}.")
     if out is not None:
         if tuple(out.shape) != shape:
             raise ValueError("choose: invalid shape for output array.")
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
-        if not np.can_cast(dt, out.dtype, "same_kind") and out.dtype != dt:
-            raise TypeError(f"Cannot cast array data from {dt!r} to {out.dtype!r}")
-        return out
+        return out  # PyArray_Choose converts into out with NPY_ARRAY_FORCECAST: any dtype
     return fresh(shape, dt)
 
 

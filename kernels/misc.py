@@ -10,8 +10,9 @@ from numpy._core import umath as _umath
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterator_order,
-                     like_strides, normalize_axis, strides_in_order)
+                     like_strides, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
+from . import converters
 from .operands import as_meta, check_writeable, is_meta
 from .registry import Out, register
 from .ufuncs import ufunc_call
@@ -35,7 +36,7 @@ def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> MetaArray:
 
 def k_copy(m: Any, dtype: Any = None) -> MetaArray:
     """A K-order copy of m (PyArray_NewLikeArray), optionally cast."""
-    dt = np.dtype(dtype) if dtype is not None else m.dtype
+    dt = converters.alloc_dtype(np.dtype(dtype) if dtype is not None else m.dtype)
     return MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize, m.flags.c_contiguous,
                                            m.flags.f_contiguous), dt)
 
@@ -116,21 +117,21 @@ def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, *
 
 # --- sorting ----------------------------------------------------------------------
 
-_KINDS = ("quicksort", "mergesort", "heapsort", "stable", "q", "m", "h", "s")
-
-
-def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
+def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
+               strict_axis: bool = False) -> int:
+    """Checks of sort / argsort arguments; the axis (``ndarray.sort`` takes a bool as an
+    axis, ``argsort``'s PyArray_AxisConverter does not: ``strict_axis``)."""
+    converters.sortkind(kind)  # the arguments are parsed before they are checked together
     if kind is not None and stable is not None:
         raise ValueError("`kind` and keyword parameter `stable` are mutually exclusive. Only "
                          "one of them can be used.")
-    if kind is not None and (not isinstance(kind, str) or not kind
-                             or not any(k.startswith(kind.lower()[:1]) for k in _KINDS)):
-        raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' (got {kind!r})")
     if order is not None and m.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if m.dtype.names is not None or m.dtype.kind in "OV":
         raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
-    return normalize_axis(axis, m.ndim)
+    if strict_axis:
+        return converters.axis(axis, m.ndim)
+    return converters.axis_index(axis, m.ndim)
 
 
 @register("ndarray.sort", tags=("inplace",))
@@ -163,16 +164,29 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     """A fresh C-contiguous intp array of the input's shape (flattened for axis=None)."""
     m = as_meta(a)
     if axis is None or m.ndim == 0:
-        shape = (m.size,) if axis is None or True else m.shape
+        shape = (m.size,)
         if axis is not None:
-            normalize_axis(axis, 1)
+            converters.axis(axis, 1)
         m2 = MetaArray(shape, (m.dtype.itemsize,), m.dtype)
         _sort_args(m2, -1, kind, order, stable)
     else:
         shape = m.shape
-        _sort_args(m, axis, kind, order, stable)
+        _sort_args(m, axis, kind, order, stable, strict_axis=True)
     dt = np.dtype(np.intp)
     return Out(shape, dt, c_strides(shape, dt.itemsize))
+
+
+def _check_sorter(s: Any, n: int) -> None:
+    """PyArray_SearchSorted's sorter checks (numpy/_core/src/multiarray/item_selection.c),
+    in its order: integer dtype, then one dimension and a safe cast to intp, then its size."""
+    if s.dtype.kind not in "iu":
+        raise TypeError("sorter must only contain integers")
+    if s.ndim != 1:
+        raise TypeError("could not parse sorter argument")
+    if not np.can_cast(s.dtype, np.intp, "safe"):
+        raise ValueError("could not parse sorter argument")
+    if s.shape[0] != n:
+        raise ValueError("sorter.size must equal a.size")
 
 
 @register(np.searchsorted, "ndarray.searchsorted", tags=("copy",))
@@ -180,17 +194,13 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Out:
     """A fresh C-contiguous intp array of v's shape."""
     m = as_meta(a)
     vm = as_meta(v) if type(v) not in _WEAK else np.asarray(v)
-    if not isinstance(side, str) or not side or side[0].lower() not in "lr":
-        raise ValueError(f"side must be 'left' or 'right' (got {side!r})")
+    converters.searchside(side)
     if m.ndim != 1:
         raise ValueError("object of too small depth for desired array" if m.ndim == 0
                          else "object too deep for desired array")
     if sorter is not None:
-        s = as_meta(sorter)
-        if s.ndim != 1 or s.shape[0] != m.shape[0]:
-            raise ValueError("sorter.size must equal a.size")
-        if s.dtype.kind not in "iub":
-            raise TypeError("sorter must only contain integers")
+        _check_sorter(as_meta(sorter) if type(sorter) not in (list, tuple) else np.asarray(sorter),
+                      m.shape[0])
     try:
         np.result_type(m.dtype, vm.dtype)
     except Exception as e:
@@ -214,11 +224,10 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
             return Out(m.shape, m.dtype, c_strides(m.shape, m.dtype.itemsize), base_shape=(n,))
         return Out(m.shape, m.dtype, reshape_c_strides(m.shape, m.dtype.itemsize),
                    base_shape=(n,))
-    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
-    axes = tuple(normalize_axis(ax, m.ndim) for ax in axes)
+    axes = converters.axis_tuple(axis, m.ndim, allow_duplicate=True)
     sh = shift.shape if is_meta(shift) else np.shape(shift)
     try:
-        b = broadcast_shapes(tuple(sh), (len(axes),) if isinstance(axis, (tuple, list)) else ())
+        b = broadcast_shapes(tuple(sh), (len(axes),))
     except ValueError:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
     if len(b) > 1:

@@ -9,7 +9,6 @@ intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
-import operator
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,6 +18,7 @@ from .._bounded import BoundedCache
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
+from . import converters
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register, transient
 from .ufuncs import _where_meta, ufunc_call
@@ -74,7 +74,7 @@ def _final(x: Any) -> Any:
 
 def _like_copy(m: Any, dtype: Any = None) -> Meta:
     """An order-K copy (np.array(copy=True), astype) of m, PyArray_NewLikeArray's layout."""
-    dt = m.dtype if dtype is None else np.dtype(dtype)
+    dt = converters.alloc_dtype(m.dtype if dtype is None else np.dtype(dtype))
     return Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
 
@@ -140,41 +140,26 @@ def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
         if positional:
             raise TypeError("out=... is only allowed as a keyword argument.")
         return None, False
-    if type(out) is tuple:
+    if out is None:
+        return None, True
+    if type(out) is tuple and not positional:  # only the keyword takes a tuple (of arrays)
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         out = out[0]
-    if out is None:
-        return None, True
     if not (is_fake(out) or isinstance(out, np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
     return out, False
 
 
 def _ufunc_axes(axis: Any, ndim: int) -> tuple:
-    """Reduction axes as PyUFunc_GenericReduction parses them (_NoValue: the default 0)."""
+    """Reduction axes as PyUFunc_GenericReduction parses them (_NoValue: the default 0;
+    a 0-d operand takes axis 0 or -1 as no axis)."""
     if axis is _NoValue:
         return () if ndim == 0 else (0,)
-    if axis is None:
-        return tuple(range(ndim))
-    if type(axis) is tuple:
-        axes = tuple(normalize_axis(_as_int(a), ndim) for a in axis)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
-        return axes
-    ax = _as_int(axis)
-    if ndim == 0 and ax in (0, -1):
+    if ndim == 0 and axis is not None and type(axis) is not tuple \
+            and converters.index(axis) in (0, -1):
         return ()
-    return (normalize_axis(ax, ndim),)
-
-
-def _as_int(a: Any) -> int:
-    if isinstance(a, (bool, np.bool_)) or isinstance(a, float):
-        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer")
-    try:
-        return operator.index(a)
-    except TypeError:
-        raise TypeError(f"'{type(a).__name__}' object cannot be interpreted as an integer") from None
+    return converters.multi_axis(axis, ndim)
 
 
 _reorder_cache = BoundedCache("reductions reorder_cache", 512 * 1024)
@@ -388,7 +373,7 @@ def _rcount(arr: Any, axis: Any, axes: tuple, keepdims: bool, where: Any) -> Any
     """_count_reduce_items: an intp scalar, or the intp sum of the broadcast mask."""
     if where is True:
         if arr.ndim == 0 and axis is not None and type(axis) is not tuple:
-            raise AxisError(_as_int(axis), 0)
+            raise AxisError(converters.index(axis), 0)
         return np.intp(1)
     wm = as_meta(where)
     if broadcast_shapes(wm.shape, arr.shape) != arr.shape:
@@ -522,7 +507,7 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
         m = arr.size
         oshape = (1,) * nd if kd else ()
     else:
-        ax = normalize_axis(_as_int(axis), max(nd, 1))
+        ax = normalize_axis(converters.index(axis), max(nd, 1))
         m = arr.shape[ax] if nd else 1
         if kd:
             oshape = tuple(1 if i == ax else n for i, n in enumerate(arr.shape))
@@ -594,7 +579,7 @@ def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     if axis is None or arr.ndim == 0:
         arr = Meta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
         axis = -1 if axis is None else axis
-    ax = normalize_axis(_as_int(axis), arr.ndim)
+    ax = normalize_axis(converters.index(axis), arr.ndim)
     if out is not None and not (is_fake(out) or isinstance(out, np.ndarray)):
         raise TypeError("return arrays must be of ArrayType")
     return _final(do_accumulate(ufunc, arr, ax, dtype, out))

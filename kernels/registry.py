@@ -1,6 +1,7 @@
 """The kernel registry: op -> metadata rule + tags, filled by the ``register`` decorator."""
 from __future__ import annotations
 
+import inspect
 import threading
 from typing import Any, Callable, NamedTuple
 
@@ -19,6 +20,29 @@ class Kernel(NamedTuple):
     tags: frozenset
     name: str
     cacheable: bool = True  # results may be reused for inputs of the same metadata
+    values: frozenset = frozenset()  # positions and names of VALUE_PARAMS (kept real)
+
+
+# Parameters whose value a kernel reads (converters.axis, ...): a real array passed there
+# (``axis=np.array(1)``, ``axes=np.array([0, 1])``) stays real instead of becoming a fake
+# without values, so it converts as in NumPy.
+VALUE_PARAMS = frozenset({"axis", "axes", "axis1", "axis2", "source", "destination", "kth",
+                          "start"})
+
+
+def _value_params(fn: Callable, prefix: int) -> frozenset:
+    """Call positions (less ``prefix`` leading kernel arguments) and names of fn's VALUE_PARAMS."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return frozenset()
+    out: set = set()
+    for i, p in enumerate(params):
+        if p.name in VALUE_PARAMS:
+            out.add(p.name)
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and i >= prefix:
+                out.add(i - prefix)
+    return frozenset(out)
 
 
 class Out(NamedTuple):
@@ -110,8 +134,9 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None) -> 
 
     def deco(fn: Callable) -> Callable:
         for op in ops:
+            prefix = 1 if isinstance(op, str) and op.startswith("ufunc.") else 0
             REGISTRY[op] = Kernel(fn, frozenset(tags), name or fn.__name__,
-                                  NOCACHE.isdisjoint(tags))
+                                  NOCACHE.isdisjoint(tags), _value_params(fn, prefix))
         return fn
 
     return deco

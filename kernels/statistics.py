@@ -18,6 +18,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_strides,
                      normalize_axis, normalize_axes)
+from . import converters
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
 from .registry import Out, register
@@ -104,11 +105,6 @@ def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
             raise ValueError(f"kth(={v}) out of bounds ({n})")
 
 
-def _kind_check(kind: Any) -> None:
-    if kind != "introselect":
-        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
-
-
 def _sortable(m: Any, order: Any, name: str) -> None:
     if order is not None and m.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
@@ -125,7 +121,7 @@ def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
     else:
         part = _like_copy(m)
         ax = normalize_axis(axis, part.ndim)
-    _kind_check(kind)
+    converters.selectkind(kind)
     _sortable(part, order, "np.partition")
     _kth_check(kth, part.shape, ax)
     return part
@@ -148,11 +144,12 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     m = as_meta(a)
     if axis is None or m.ndim == 0:
         shape = (m.size,)
-        ax = normalize_axis(-1 if axis is None else axis, 1)
+        ax = converters.axis_index(-1 if axis is None else axis, 1, None, False,
+                                   "an integer is required for the axis")
     else:
         shape = m.shape
-        ax = normalize_axis(axis, m.ndim)
-    _kind_check(kind)
+        ax = converters.axis(axis, m.ndim)
+    converters.selectkind(kind)
     _sortable(m, order, "np.argpartition")
     _kth_check(kth, shape, ax)
     return Out(shape, _INTP, c_strides(shape, _INTP.itemsize))

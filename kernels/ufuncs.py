@@ -12,13 +12,13 @@ from .._bounded import BoundedCache
 from .._errors import UnsupportedOperationError
 from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
                      strides_in_order)
+from . import converters
 from .operands import as_meta, check_writeable, is_fake
 from .._storage import SCALAR
 from .registry import Out, register, transient
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _BUFSIZE = 8192
 _resolve_cache = BoundedCache("ufuncs resolve_cache", 512 * 1024)
 
@@ -174,8 +174,7 @@ def _signature(ufunc: np.ufunc, dtype: Any, signature: Any) -> Any:
 
 def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     """Loop dtypes and input metadata; checks Python ints against their loop dtype."""
-    if casting not in _CASTINGS:
-        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe' (got {casting!r})")
+    casting = converters.casting(casting)
     keys = []
     metas = []
     for x in inputs:
@@ -214,6 +213,8 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
 def _where_meta(where: Any) -> Any:
     if where is True:
         return None
+    if type(where) in (list, tuple, bool, int, float):
+        return np.asarray(where, dtype=np.bool_)  # PyArray_FromAny(where, bool): values cast
     m = as_meta(where)
     if not np.can_cast(m.dtype, np.bool_, "safe"):
         raise TypeError(f"Cannot cast array data from {m.dtype!r} to dtype('bool') "
@@ -412,11 +413,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             raise TypeError(f"{bad} is only valid for generalized ufuncs" if bad != "keepdims"
                             else "keepdims is only valid for generalized ufuncs")
         raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument '{bad}'")
-    if order is None:
-        order = "K"
-    if not isinstance(order, str) or order.upper() not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    order = order.upper()
+    order = converters.order(order)
     inputs, outs = split_operands(ufunc, args, out)
     for o in outs:
         if o is not None:
@@ -556,6 +553,7 @@ def parse_signature(sig: str) -> tuple[list, list]:
 def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="K",
                 dtype=None, signature=None, axes=None, axis=None, keepdims=False):
     """matmul / vecdot / matvec / vecmat and other gufuncs (default axes only)."""
+    order = converters.order(order)
     if axes is not None or axis is not None or keepdims:
         raise UnsupportedOperationError(ufunc, "axes=, axis= and keepdims= are not supported yet")
     if where is not True:
@@ -623,10 +621,10 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         full_shape = (1,) * (nloop - len(ls)) + tuple(ls) + (1,) * len(out_core)
         full_st = (0,) * (nloop - len(ls)) + tuple(st) + (0,) * len(out_core)
         ops.append((full_shape, full_st))
-    if order in ("K", None):
+    if order == "K":
         perm = iterator_order(shape, ops) if len(shape) > 1 else list(range(len(shape)))[::-1]
         strides = strides_in_order(shape, dt.itemsize, perm)
-    elif order.upper() == "F":
+    elif order == "F":
         strides = f_strides(shape, dt.itemsize)
     else:
         strides = c_strides(shape, dt.itemsize)

@@ -13,6 +13,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, as_intp, as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides,
                      check_shape, f_strides, legacy_broadcast, like_strides, normalize_axis,
                      shape_args)
+from . import converters
 from .operands import as_meta, check_writeable, is_fake
 from .registry import Out, register, uncached
 
@@ -71,40 +72,6 @@ def isfortran(m: Any) -> bool:
     return bool(m.flags.f_contiguous and not m.flags.c_contiguous)
 
 
-def norm_order(order: Any, allowed: str = "CFAK", default: str = "C") -> str:
-    """An order letter, with NumPy's ValueError for anything else."""
-    if order is None:
-        return default
-    if not isinstance(order, str):
-        raise TypeError(f"order must be str, not {type(order).__name__}")
-    if isinstance(order, str) and len(order) == 1 and order.upper() in "CFAK":
-        o = order.upper()
-        if o in allowed:
-            return o
-    raise ValueError(f"order must be one of {', '.join(repr(c) for c in allowed)} (got {order!r})")
-
-
-def intp_tuple(obj: Any) -> tuple:
-    """PyArray_IntpConverter: an integer or a sequence of integers (layout.as_shape)."""
-    return as_shape(obj)
-
-
-def axis_tuple(axis: Any, ndim: int, argname: str | None = None,
-               allow_duplicate: bool = False) -> tuple:
-    """numpy.lib.array_utils.normalize_axis_tuple."""
-    if type(axis) not in (tuple, list):
-        try:
-            axis = [operator.index(axis)]
-        except TypeError:
-            pass
-    out = tuple(normalize_axis(a, ndim, argname) for a in axis)
-    if not allow_duplicate and len(set(out)) != len(out):
-        if argname:
-            raise ValueError(f"repeated axis in `{argname}` argument")
-        raise ValueError("repeated axis")
-    return out
-
-
 def permute(g: Geo, perm: tuple) -> Geo:
     return Geo(tuple(g.shape[p] for p in perm), tuple(g.strides[p] for p in perm), g.offset)
 
@@ -125,11 +92,6 @@ def _fresh(shape: tuple, dtype: np.dtype, order: str = "C", writeable: bool | No
     return Out(shape, dtype, st, writeable=writeable)
 
 
-def _no_subarray(dt: np.dtype, name: str) -> None:
-    if dt.subdtype is not None:
-        raise UnsupportedOperationError(name, "subarray dtypes are not supported")
-
-
 # --- transpose family --------------------------------------------------------------
 
 
@@ -139,7 +101,7 @@ def transpose_geo(m: Any, axes: Any) -> Geo:
     nd = len(g.shape)
     if axes is None:
         return permute(g, tuple(range(nd - 1, -1, -1)))
-    axes = intp_tuple(axes)
+    axes = converters.intp_tuple(axes)
     if len(axes) != nd:
         raise ValueError("axes don't match array")
     perm = tuple(normalize_axis(a, nd) for a in axes)
@@ -195,8 +157,8 @@ def matrix_transpose(x) -> Out:
 def moveaxis(a, source, destination) -> Out:
     m = as_meta(a)
     nd = m.ndim
-    src = axis_tuple(source, nd, "source")
-    dst = axis_tuple(destination, nd, "destination")
+    src = converters.axis_tuple(source, nd, "source")
+    dst = converters.axis_tuple(destination, nd, "destination")
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [n for n in range(nd) if n not in src]
@@ -252,7 +214,7 @@ def _fix_unknown(shape: tuple, newshape: tuple) -> tuple:
 
 def reshape_out(m: Any, newshape: tuple, order: Any = "C", copy: Any = None) -> Out:
     """NumPy's _reshape_with_copy_arg: a view when possible, else a view of a C/F copy."""
-    order = norm_order(order)
+    order = converters.order(order, "C")
     if order == "A":
         order = "F" if isfortran(m) else "C"
     elif order == "K":
@@ -283,8 +245,8 @@ def _reshape_args(args: tuple) -> tuple | None:
     if len(args) == 1:
         if args[0] is None:
             return None
-        return intp_tuple(args[0])
-    return intp_tuple(args)
+        return converters.intp_tuple(args[0])
+    return converters.intp_tuple(args)
 
 
 @register("ndarray.reshape", tags=("view",))
@@ -314,7 +276,7 @@ def _stride_perm(strides: tuple) -> list:
 
 def ravel_out(m: Any, order: Any = "C") -> Out:
     """PyArray_Ravel: a 1-d view when the layout allows it, else a fresh copy."""
-    order = norm_order(order)
+    order = converters.order(order, "C")
     c, f = m.flags.c_contiguous, m.flags.f_contiguous
     if order == "K":
         if c:
@@ -356,7 +318,7 @@ def ravel(a, order="C") -> Out:
 
 @register("ndarray.flatten", tags=("copy",))
 def ndarray_flatten(self, order="C") -> Out:
-    norm_order(order)
+    converters.order(order, "C")
     return _fresh((math.prod(self.shape),), self.dtype)
 
 
@@ -366,11 +328,7 @@ def squeeze_out(m: Any, axis: Any = None) -> Any:
     if axis is None:
         drop = {i for i, n in enumerate(m.shape) if n == 1}
     else:
-        if type(axis) is list:
-            raise TypeError("'list' object cannot be interpreted as an integer")
-        axes = axis_tuple(axis, nd, allow_duplicate=True)
-        if len(set(axes)) != len(axes):
-            raise ValueError("duplicate value in 'axis'")
+        axes = converters.multi_axis(axis, nd)  # PyArray_ConvertMultiAxis
         for ax in axes:
             if m.shape[ax] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -397,7 +355,7 @@ def expand_dims(a, axis) -> Out:
     if type(axis) not in (tuple, list):
         axis = (axis,)
     out_nd = len(axis) + m.ndim
-    axes = axis_tuple(axis, out_nd)
+    axes = converters.axis_tuple(axis, out_nd)
     it = iter(m.shape)
     shape = tuple(1 if ax in axes else next(it) for ax in range(out_nd))
     return reshape_out(m, shape)
@@ -551,7 +509,7 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         if len(window) != len(axis):
             raise ValueError("Since axis is `None`, must provide window_shape for all dimensions of `x`")
     else:
-        axis = axis_tuple(axis, m.ndim, allow_duplicate=True)
+        axis = converters.axis_tuple(axis, m.ndim, allow_duplicate=True)
         if len(window) != len(axis):
             raise ValueError("Must provide matching length window_shape and axis")
     out_strides = tuple(m.strides) + tuple(m.strides[ax] for ax in axis)
@@ -760,7 +718,7 @@ def _flip_emit(m: Any, g: Geo) -> Out:
 @register(np.flip, tags=("view",))
 def flip(m, axis=None) -> Out:
     x = as_meta(m)
-    axes = tuple(range(x.ndim)) if axis is None else axis_tuple(axis, x.ndim)
+    axes = tuple(range(x.ndim)) if axis is None else converters.axis_tuple(axis, x.ndim)
     return _flip_emit(x, flip_axes(_geo(x), axes))
 
 
@@ -811,8 +769,8 @@ def rot90(m, k=1, axes=(0, 1)) -> Out:
 def copy_like(m: Any, dtype: Any = None, order: str = "K") -> Out:
     """A fresh copy of m's shape laid out as PyArray_NewLikeArray does for ``order``."""
     dt = m.dtype if dtype is None else np.dtype(dtype)
-    _no_subarray(dt, "copy")
-    order = norm_order(order)
+    converters.no_subarray(dt, "copy")
+    order = converters.order(order, "C")
     shape = tuple(m.shape)
     if order == "A":
         order = "F" if isfortran(m) else "C"
@@ -845,8 +803,9 @@ def _probe(dt: np.dtype) -> np.ndarray:
 
 def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
     """PyArray_AdaptDescriptorToArray for a dtype request (sizes of flexible types)."""
-    if dtype is None:
-        raise TypeError("astype() missing required argument 'dtype' (pos 1)")
+    if dtype is None:  # PyArray_DescrConverter: None is the default float64
+        dtype = np.float64
+    converters.no_subarray(np.dtype(dtype), "ndarray.astype")
     if src.hasobject:
         want = np.dtype(dtype)
         if want.kind in "SUV" and want.itemsize == 0 and want.names is None:
@@ -854,9 +813,6 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
                                             "the size of a flexible dtype cast from object depends on values")
         return want
     return _probe(src).astype(dtype).dtype
-
-
-_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
 
 
 def check_value_cast(m: Any, dt: np.dtype) -> None:
@@ -869,14 +825,15 @@ def check_value_cast(m: Any, dt: np.dtype) -> None:
 
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
-    order = norm_order(order, default="K")
+    order = converters.order(order)
     if self.dtype.kind == "c":
         uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
-    _no_subarray(dt, "ndarray.astype")
-    if casting not in _CASTINGS:
-        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe', "
-                         f"'same_value' (got {casting!r})")
+    converters.no_subarray(dt, "ndarray.astype")
+    if (self.dtype.kind in "SU" and dt.kind == "M" and np.datetime_data(dt)[0] == "generic"
+            and math.prod(self.shape)):
+        raise DataDependentError("the unit of datetimes parsed from strings depends on the strings")
+    casting = converters.casting(casting, same_value=True)
     if casting == "same_value":
         _probe(self.dtype).astype(dt, casting="same_value")  # type-level refusals only
         if not np.can_cast(self.dtype, dt, "safe") and math.prod(self.shape):
