@@ -15,6 +15,7 @@ from .kernels.layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, ch
 from .kernels.operands import Shaped
 
 _refs = _elide.getrefcount
+_TEMP_SELF, _TEMP_OTHER = _elide.TEMP_SELF, _elide.TEMP_OTHER
 
 _NO_DATA_HINT = (
     "Cannot copy out of fake array; no data! Use ft.materialize(x, fill=...) to make "
@@ -88,14 +89,14 @@ def _binary(ufunc):
         if eliding and type(self) is FakeArray:
             # temp_elide.c try_binary_elide: ``self op= other`` when self is a temporary
             # (or ``other op= self`` for commutative ops when other is)
-            if _refs(self) == _elide.TEMP_SELF and _elide.can_elide(self, other) and not (
+            if _refs(self) == _TEMP_SELF and _elide.can_elide(self, other) and not (
                     true_divide and self.dtype.kind not in "fc"):
                 return dispatch(ufunc, _fake_types, (self, other), {"out": (self,)})
-            if (commutative and type(other) is FakeArray and _refs(other) == _elide.TEMP_OTHER
+            if (commutative and _refs(other) == _TEMP_OTHER and type(other) is FakeArray
                     and _elide.can_elide(other, self)):
                 return dispatch(ufunc, _fake_types, (other, self), {"out": (other,)})
         elif ufunc is np.power and type(self) is FakeArray:
-            temporary = _refs(self) == _elide.TEMP_SELF  # before self is pushed as an argument
+            temporary = _refs(self) == _TEMP_SELF  # before self is pushed as an argument
             return _power(self, other, False, temporary)
         if type(other) is FakeArray and type(self) is FakeArray:
             return dispatch(ufunc, _fake_types, (self, other), {})
@@ -106,7 +107,7 @@ def _binary(ufunc):
     def rev(self, other):
         if getattr(other, "__array_ufunc__", 0) is None:
             return NotImplemented
-        if (commutative and type(self) is FakeArray and _refs(self) == _elide.TEMP_SELF
+        if (commutative and type(self) is FakeArray and _refs(self) == _TEMP_SELF
                 and _elide.can_elide(self, other)):
             return dispatch(ufunc, _fake_types, (self, other), {"out": (self,)})
         return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
@@ -143,7 +144,7 @@ def _unary(ufunc):
     eliding = ufunc in _elide.ELIDING_UNARY
 
     def op(self):
-        if (eliding and type(self) is FakeArray and _refs(self) == _elide.TEMP_SELF
+        if (eliding and type(self) is FakeArray and _refs(self) == _TEMP_SELF
                 and _elide.owns_big_buffer(self)
                 and not (ufunc is np.absolute and self.dtype.kind == "c")):
             return dispatch(ufunc, _fake_types, (self,), {"out": (self,)})

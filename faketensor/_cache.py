@@ -171,8 +171,10 @@ def template(res: Any, fakes: list) -> Any:
         if type(v) is Out:  # a view of a sibling output: realize() keeps them together
             return NOKEY
         i = _position(v, fakes)
+        if i < 0 or v.storage._tracker is SCALAR:  # a view of a scalar views a new 0-d array
+            return NOKEY
         # the input is named by position only: the cache must never keep a fake alive
-        return NOKEY if i < 0 else (0, res._replace(view_of=None), i)
+        return (0, res._replace(view_of=None), i)
     if t is FakeArray:
         i = _position(res, fakes)
         return NOKEY if i < 0 else (1, i)

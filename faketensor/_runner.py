@@ -259,6 +259,8 @@ def realize(res: Any, device: str, memo: dict | None = None) -> Any:
     t = type(res)
     if t is Out:
         v = res.view_of
+        if v is not None and type(v) is FakeArray and v.storage._tracker is SCALAR:
+            v = _scalar_as_array(v)  # NumPy views the 0-d array it makes from a scalar
         if memo is None and type(v) is not Out:
             return _realize_out(res, v, device)
         memo = {} if memo is None else memo
@@ -316,8 +318,6 @@ def _realize_out(res: Out, v: Any, device: str) -> FakeArray:
             return make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
         return make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
                          None, res.writeable is not False)
-    if v.storage._tracker is SCALAR:
-        v = _scalar_as_array(v)
     b = v._base
     base = v if (b is None or type(b) is not FakeArray) else b
     f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
@@ -362,10 +362,12 @@ _CUDA_ONLY = Kernel(_no_numpy_kernel, frozenset(), "no NumPy kernel", False)
 
 
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
-             device: str | None = None, prepared: bool = False) -> Any:
+             device: str | None = None, prepared: bool = False, costs: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
+    ``costs``, when given, receives the call's ``(transient, scratch, early)`` bytes if it
+    has any (registry.CallRecord), from the kernel or from the cache.
     """
     try:
         entry, prefix = _resolved[func]
@@ -388,7 +390,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 hit = key = _cache.NOKEY
             if hit is not None and key is not _cache.NOKEY:
                 info.hits += 1
-                tmpl, CALL.costs = hit
+                tmpl, c = hit
+                if c is not None and costs is not None:
+                    costs.append(c)
                 if tmpl[0] == 0:  # one Out: the common case, inlined
                     i = tmpl[2]
                     if i >= 0:
@@ -404,10 +408,13 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 CALL.skip_cache = False
                 CALL.costs = None
                 res = checked(entry.fn(*prefix, *args, **kwargs), func)
+                c = CALL.costs
+                if c is not None and costs is not None:
+                    costs.append(c)
                 tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
-                    _cache.store(key, (tmpl, CALL.costs))
+                    _cache.store(key, (tmpl, c))
                     return _instantiate(tmpl, fakes, dev)
                 info.uncacheable += 1
                 return realize(res, dev)
@@ -422,10 +429,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         if not CUDA_HOOK:
             raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
         CALL.costs = None
-        return realize(checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), func),
-                       dev or device or "cpu")
-    CALL.costs = None
-    res = checked(entry.fn(*prefix, *args, **kwargs), func)
+        res = checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), func)
+    else:
+        CALL.costs = None
+        res = checked(entry.fn(*prefix, *args, **kwargs), func)
+    if CALL.costs is not None and costs is not None:
+        costs.append(CALL.costs)
     return realize(res, dev or device or "cpu")
 
 

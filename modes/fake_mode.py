@@ -14,7 +14,6 @@ from ..meta_utils.replay import TraceIds
 from .base import Mode
 from .._dispatch import mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
-from ..kernels.registry import CALL
 from .memory import Ledger, MemoryStats
 from .random_gen import default_rng
 from .patching import patch_callable
@@ -119,21 +118,20 @@ class FakeMode(Mode):
         self._current = func
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
+        costs: list = []
         if self.record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
-            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", prepared=True)
+            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs)
         else:
-            out = run_fake(func, args, kwargs, self._conv, self.device or "cpu")
-            if type(out) is FakeArray:
+            out = run_fake(func, args, kwargs, self._conv, self.device or "cpu", False, costs)
+            if not costs and type(out) is FakeArray:
                 st = out.storage
-                costs = CALL.costs
-                if costs is None:
-                    if st._tracker is None:
-                        self._ledger._alloc(st)
-                    elif st._tracker is MAPPED:
-                        self._ledger._preexisting(st)
-                    return out
-        self._account(func, args, kwargs, out)
+                if st._tracker is None:
+                    self._ledger._alloc(st)
+                elif st._tracker is MAPPED:
+                    self._ledger._preexisting(st)
+                return out
+        self._account(func, args, kwargs, out, costs[0] if costs else None)
         return out
 
     def _default_rng(self, seed: Any = None) -> Any:
@@ -149,9 +147,8 @@ class FakeMode(Mode):
             gen._fake_pool = pool
         return gen
 
-    def _account(self, func: Any, args: tuple, kwargs: dict, out: Any) -> None:
+    def _account(self, func: Any, args: tuple, kwargs: dict, out: Any, costs: Any) -> None:
         """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
-        costs = CALL.costs
         outs = _flat_fakes(out, [])
         ledger = self._ledger
         dev = None

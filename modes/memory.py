@@ -8,6 +8,7 @@ ones it converted or mapped in ``preexisting``.
 """
 from __future__ import annotations
 
+import collections
 import threading
 import weakref
 
@@ -44,59 +45,133 @@ class MemoryStats:
       allocator's, so it is not in ``peak``.
     - ``preexisting``: bytes of the real buffers converted and files mapped in this mode;
       never in ``live`` or ``peak``.
+
+    Allocations, frees and transients are appended to a queue (``deque.append`` is atomic,
+    so threads sharing a mode never lose an update and the hot path takes no lock) and
+    folded, in order, into the figures when they are read or the queue grows long.
     """
 
+    FOLD_AT = 4096
+
     def __init__(self) -> None:
-        self.live: dict[str, int] = {}
-        self.peak: dict[str, int] = {}
-        self.pool_live: dict[str, int] = {}
-        self.pool_peak: dict[str, int] = {}
+        self._live: dict[str, int] = {}
+        self._peak: dict[str, int] = {}
+        self._pool_live: dict[str, int] = {}
+        self._pool_peak: dict[str, int] = {}
+        self._allocations = 0
         self.scratch_peak: dict[str, int] = {}
         self.preexisting: dict[str, int] = {}
-        self.allocations = 0
-        self._lock = threading.RLock()  # RLock: a storage can die (and be freed) mid-update
-        self._seen: weakref.WeakSet = weakref.WeakSet()
+        self._events: collections.deque = collections.deque()
+        self._lock = threading.RLock()  # folding, scratch and preexisting (RLock: a storage
+        self._seen: weakref.WeakSet = weakref.WeakSet()  # may die, and be freed, mid-fold)
 
-    # The ledger interface (see Ledger): one stats object is the ledger of an unnested mode.
     @property
     def stats(self) -> tuple:
+        """The ledger interface (see Ledger): an unnested mode's ledger is its own stats."""
         return (self,)
 
+    # --- the figures (folded on read) ---------------------------------------------------
+    @property
+    def live(self) -> dict:
+        self._fold()
+        return self._live
+
+    @property
+    def peak(self) -> dict:
+        self._fold()
+        return self._peak
+
+    @property
+    def pool_live(self) -> dict:
+        self._fold()
+        return self._pool_live
+
+    @property
+    def pool_peak(self) -> dict:
+        self._fold()
+        return self._pool_peak
+
+    @property
+    def allocations(self) -> int:
+        self._fold()
+        return self._allocations
+
+    # --- events -----------------------------------------------------------------------
     def _alloc(self, storage) -> int:
         """Charge a new storage (once); it is freed when the storage object dies."""
         if storage._tracker is not None:
             return 0
         storage._tracker = self
-        n = charged_bytes(storage)
-        self._add(storage.device, n, 0)
+        return self._charge(storage)
+
+    def _charge(self, storage) -> int:
+        n = storage.nbytes
+        ev = self._events
+        if storage.device == "cpu":
+            n = n or 1  # charged_bytes, inlined: the hot path of every fresh cpu array
+            ev.append(n)
+        else:
+            ev.append((storage.device, n, 0))
+        if len(ev) > self.FOLD_AT:
+            self._fold()
         return n
 
-    def _add(self, dev: str, n: int, transient: int) -> None:
-        with self._lock:
-            live = self.live.get(dev, 0) + n
-            self.live[dev] = live
-            if live + transient > self.peak.get(dev, -1):
-                self.peak[dev] = live + transient
-            if dev != "cpu":
-                p = self.pool_live.get(dev, 0) + pool_bytes(n)
-                self.pool_live[dev] = p
-                p += pool_bytes(transient)
-                if p > self.pool_peak.get(dev, -1):
-                    self.pool_peak[dev] = p
-            if n:
-                self.allocations += 1
-
     def _free(self, storage) -> None:
-        dev = storage.device
-        n = charged_bytes(storage)
-        with self._lock:
-            self.live[dev] = self.live.get(dev, 0) - n
-            if dev != "cpu":
-                self.pool_live[dev] = self.pool_live.get(dev, 0) - pool_bytes(n)
+        if storage.device == "cpu":
+            self._events.append(-(storage.nbytes or 1))
+        else:
+            self._events.append((storage.device, -storage.nbytes, 0))
 
     def _transient(self, dev: str, nbytes: int) -> None:
         """Buffers alive together with the current live set for the length of one call."""
-        self._add(dev, 0, nbytes)
+        self._events.append((dev, 0, nbytes))
+
+    def _fold(self) -> None:
+        """Apply the queued events in order (cpu ints inline, other events by device)."""
+        ev = self._events
+        if not ev:
+            return
+        with self._lock:
+            live_d, peak_d = self._live, self._peak
+            cpu = "cpu" in live_d
+            live = live_d.get("cpu", 0)
+            peak = peak_d.get("cpu", -1)
+            allocs = self._allocations
+            pop = ev.popleft
+            while ev:
+                e = pop()
+                if type(e) is int:
+                    cpu = True
+                    live += e
+                    if e > 0:
+                        allocs += 1
+                        if live > peak:
+                            peak = live
+                    continue
+                dev, n, transient = e
+                if dev == "cpu":
+                    cpu = True
+                    live += n
+                    if n > 0:
+                        allocs += 1
+                    if live + transient > peak:
+                        peak = live + transient
+                    continue
+                d_live = live_d.get(dev, 0) + n
+                live_d[dev] = d_live
+                if d_live + transient > peak_d.get(dev, -1):
+                    peak_d[dev] = d_live + transient
+                p = self._pool_live.get(dev, 0) + (pool_bytes(n) if n > 0 else -pool_bytes(-n))
+                self._pool_live[dev] = p
+                p += pool_bytes(transient)
+                if p > self._pool_peak.get(dev, -1):
+                    self._pool_peak[dev] = p
+                if n > 0:
+                    allocs += 1
+            if cpu:
+                live_d["cpu"] = live
+                peak_d["cpu"] = max(peak, 0)
+            self._allocations = allocs
 
     def _scratch(self, dev: str, nbytes: int) -> None:
         with self._lock:
@@ -134,9 +209,9 @@ class Ledger:
         if storage._tracker is not None:
             return 0
         storage._tracker = self
-        n = charged_bytes(storage)
+        n = 0
         for s in self.stats:
-            s._add(storage.device, n, 0)
+            n = s._charge(storage)
         return n
 
     def _free(self, storage) -> None:
