@@ -29,7 +29,7 @@ sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "test
 
 import faketensor as ft  # noqa: E402
 from benchmarks.programs import PROGRAMS  # noqa: E402
-from memtools import measure_peak, numpy_tracing  # noqa: E402
+from memtools import measure_peak, numpy_tracing, op_peaks  # noqa: E402
 
 np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good: not the programs' doing
 
@@ -134,25 +134,10 @@ OPS = [
 ]
 
 
-def op_figures(setup, op) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((peak, live) real, (peak, live) fake) of one op, both above the live bytes before it."""
-    inputs = setup()
-    keep: list = []
-    real = measure_peak(lambda: keep.append(op(*inputs)))
-    del keep
-    with ft.FakeMode() as mode:
-        inputs = setup()
-        base = mode.memory.live.get("cpu", 0)
-        mode.memory.peak["cpu"] = base
-        out = op(*inputs)  # noqa: F841  (alive while live is read)
-        fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
-    return real, fake
-
-
 def ops_table() -> None:
     print(f"{'op':42} {'real peak':>10} {'live':>8} {'fake peak':>10} {'live':>8}")
     for label, setup, op in OPS:
-        (rp, rl), (fp, fl) = op_figures(setup, op)
+        (rp, rl), (fp, fl) = op_peaks(setup, op)
         mark = "" if (rp, rl) == (fp, fl) else "  differs"
         print(f"{label:42} {rp:>10} {rl:>8} {fp:>10} {fl:>8}{mark}")
 

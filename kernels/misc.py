@@ -13,7 +13,9 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterat
                      like_strides, normalize_axis, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
 from .operands import as_meta, check_writeable, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
+from .creation import tri_mask
+from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes, setitem_bytes
 from .ufuncs import ufunc_call
 
 _WEAK = (int, float, complex)
@@ -210,6 +212,11 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
         n = m.size
         if np.ndim(shift) > 1 if not is_meta(shift) else shift.ndim > 1:
             raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        # numeric.py roll: roll(a.ravel(), shift, 0).reshape(a.shape); ravel copies a
+        # non-C-contiguous a, alive until the inner roll returns
+        steps = Steps()
+        flat = steps.new(0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+        _roll_steps(steps, shift, 1, m, flat)
         if m.ndim == 1:
             return Out(m.shape, m.dtype, c_strides(m.shape, m.dtype.itemsize), base_shape=(n,))
         return Out(m.shape, m.dtype, reshape_c_strides(m.shape, m.dtype.itemsize),
@@ -223,28 +230,46 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
     if len(b) > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    _roll_steps(Steps(), shift, len(axes), m)
     return k_copy_out(m)
 
 
-def _tri_like(m: Any, k: Any) -> Out:
+def _roll_steps(steps: Steps, shift: Any, naxes: int, m: Any, held: int = 0) -> None:
+    """numeric.py roll: ``broadcast(shift, axis)`` makes arrays of shift and the axis tuple,
+    alive with ``empty_like(a)``; ``held`` bytes of the caller die after it."""
+    b = steps.new(asarray_bytes(shift) + naxes * 8)
+    steps.new(array_bytes(m.shape, m.dtype))
+    steps.free(held, b)
+    steps.done()
+
+
+def _tri_like(m: Any, k: int) -> Out:
+    """``where(tri(*m.shape[-2:], k, dtype=bool), zeros(1, m.dtype), m)``: where's layout
+    over the mask and m; the mask and the zero are alive with the result."""
     if m.ndim == 0:
         raise UnsupportedOperationError(np.tril, "0-d input")
-    operator.index(k)
     n, mm = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[0], m.shape[0])
-    mask = MetaArray((n, mm), c_strides((n, mm), 1), np.bool_)
-    zero = MetaArray((1,), (m.dtype.itemsize,), m.dtype)
-    return where_meta(mask, zero, m)
+    steps = Steps()
+    mask = tri_mask(steps, n, mm, k)
+    zero = steps.new(array_bytes((1,), m.dtype))
+    out = where_meta(MetaArray((n, mm), c_strides((n, mm), 1), np.bool_),
+                     MetaArray((1,), (m.dtype.itemsize,), m.dtype), m)
+    steps.new(array_bytes(out.shape, out.dtype))
+    steps.free(mask, zero)
+    steps.done()
+    return out
 
 
 @register(np.tril, tags=("copy",))
 def tril(m: Any, k: Any = 0) -> Out:
-    """where(tri mask, zeros(1), m): where's layout over the mask and m."""
-    return _tri_like(as_meta(m), k)
+    """_twodim_base_impl.py tril: the mask is ``tri(..., k=k)``."""
+    return _tri_like(as_meta(m), operator.index(k))
 
 
 @register(np.triu, tags=("copy",))
 def triu(m: Any, k: Any = 0) -> Out:
-    return _tri_like(as_meta(m), k)
+    """_twodim_base_impl.py triu: the mask is ``tri(..., k=k - 1)``."""
+    return _tri_like(as_meta(m), operator.index(k) - 1)
 
 
 def diagonal_view(m: Any, k: int) -> tuple:
