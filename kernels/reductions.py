@@ -21,6 +21,7 @@ from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterato
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register
+from .temporaries import Steps, array_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
 
 _NoValue = np._NoValue
@@ -418,8 +419,15 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) ->
     ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
     if _is_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
+        steps = Steps()  # the sum, divided in place by the count (a float16 a's sum is cast back)
+        total = steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
+        if type(rcount) is not Meta:
+            steps.temp(divide_by_count_bytes(ret.shape, ret.dtype))
         if f16 and out is None:
             ret = _like_copy(ret, np.float16)
+            steps.new(array_bytes(ret.shape, ret.dtype))
+            steps.free(total)
+        steps.done()
         return ret
     if f16:
         return Meta((), np.dtype(np.float16), ())
@@ -445,15 +453,24 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
         raise UnsupportedOperationError("np.var", "object arrays")
     if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
         dtype = _F8
+    # _methods.py _var, step by step: the mean (keepdims), the deviations x (squared in
+    # place), their sum, the count less ddof (um.maximum of 0-d arrays), the division
+    steps = Steps()
     if mean is not None and mean is not _NoValue:
         arrmean = as_meta(mean)
+        held = 0
     else:
         arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
+        held = steps.new(array_bytes(arrmean.shape, arrmean.dtype))
         if arrmean.ndim:
             _inplace(np.true_divide, arrmean, rcount if type(rcount) is not Meta
                      else Meta(arrmean.shape, _INTP, c_strides(arrmean.shape, 8)),
                      casting="unsafe")
+            steps.temp(divide_by_count_bytes(arrmean.shape, arrmean.dtype))
     x = _meta(ufunc_call(np.subtract, arr, arrmean))
+    copies = steps.new(ufunc_bytes(np.subtract, arr, arrmean))
+    dev = steps.new(array_bytes(x.shape, x.dtype))
+    steps.free(copies)
     if issubclass(arr.dtype.type, (np.floating, np.integer)):
         _inplace(np.square, x)
     elif x.dtype in _COMPLEX_TO_FLOAT:
@@ -463,9 +480,22 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
         if x.dtype.kind == "c":
             x = Meta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)
     ret = do_reduce(np.add, x, axes, dtype, out, kd, _NoValue, where, scal)
-    if _is_array(ret, scal):
+    is_array = _is_array(ret, scal)
+    if is_array:
         _inplace(np.true_divide, ret, rcount if type(rcount) is not Meta else np.intp(1),
                  casting="unsafe")
+        steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
+    else:  # the sum's 0-d array becomes a NumPy scalar
+        steps.temp(array_bytes((), ret.dtype))
+    if type(rcount) is not Meta:
+        count = np.result_type(_INTP, type(ddof) if type(ddof) in (int, float) else ddof)
+        steps.temp(3 * count.itemsize)  # um.maximum(rcount - ddof, 0): two 0-d inputs, a 0-d result
+        if is_array:
+            steps.temp(divide_by_count_bytes(ret.shape, ret.dtype, count))
+        steps.free(held, dev)
+        if not is_array:
+            steps.keep(ret.dtype.itemsize)
+        steps.done()
     return ret, scal
 
 
