@@ -21,6 +21,7 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
 from .registry import Out, register
+from .temporaries import Steps, Val, array_bytes, binary, used
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -1256,6 +1257,35 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
                 raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
             ufunc_call(np.subtract, m, m)
         outs.append(_final(_like_copy(m, otype)))
+    if all(d is None for d in dx):
+        scalar = (varargs[0] if n else 1.0)
+        if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
+            _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
     if len(axes) == 1:
         return outs[0]
     return tuple(outs)
+
+
+def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: Any,
+                    edge_order: int) -> None:
+    """The allocations of _function_base_impl.py gradient with a uniform spacing ``dx``:
+    an int f's float64 copy, then per axis the output and the temporaries of the interior
+    ``(f[2:] - f[:-2]) / (2. * dx)`` and of the two edges (edge_order 1: ``(f[1] - f[0]) / dx``;
+    2: ``a * f[0] + b * f[1] + c * f[2]``), with NumPy's temporary elision."""
+    steps = Steps()
+    held = steps.new(array_bytes(f.shape, ftype)) if ftype != f.dtype else 0
+    for ax in axes:
+        steps.new(array_bytes(f.shape, otype))
+        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype)
+        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+        used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, inner, inner), 2. * dx))
+        for end in (0, -1):
+            if edge_order == 1:
+                used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, edge, edge), dx))
+                continue
+            a, b, c = (-1.5 / dx, 2. / dx, -0.5 / dx) if end == 0 else (0.5 / dx, -2. / dx, 1.5 / dx)
+            ab = binary(steps, np.add, binary(steps, np.multiply, a, edge),
+                        binary(steps, np.multiply, b, edge), commutative=True)
+            used(steps, binary(steps, np.add, ab, binary(steps, np.multiply, c, edge), commutative=True))
+    steps.free(held)
+    steps.done()

@@ -58,6 +58,10 @@ UNARY = {
     "std0": lambda a: a.std(0),
     "std_ddof_f": lambda a: np.std(a, axis=1, ddof=1.5),
     "var_all_peak": lambda a: a.var(),
+    "gradient": lambda a: np.gradient(a),
+    "gradient1": lambda a: np.gradient(a, 0.1, axis=1),
+    "gradient0_e2": lambda a: np.gradient(a, axis=0, edge_order=2),
+    "gradient_npf32": lambda a: np.gradient(a, np.float32(2), edge_order=2),
 }
 
 # calls with no array input
@@ -109,6 +113,11 @@ OTHERS = {
     "var0_mean": (lambda: [np.ones((8, 8)), np.ones((1, 8))], lambda a, m: a.var(0, mean=m, keepdims=True)),
     "std0_out": (lambda: [np.ones((8, 8)), np.ones(8)], lambda a, o: np.std(a, 0, out=o)),
     "var0[empty]": (_one((0, 4)), lambda a: a.var(1)),
+    "gradient[256x256] (elision)": (_one((256, 256)), lambda a: np.gradient(a, 0.1, axis=1)),
+    "gradient[256x256 e2]": (_one((256, 256)), lambda a: np.gradient(a, 0.5, edge_order=2)),
+    "gradient[i32 big]": (_one((300, 300), np.int32), lambda a: np.gradient(a, 2)),
+    "gradient[f32 1-d]": (_one(100000, np.float32), lambda a: np.gradient(a, 0.1)),
+    "gradient[1-d e2]": (_one(50), lambda a: np.gradient(a, 0.1, edge_order=2)),
 }
 
 CASES = {f"{name}[{inp}]": (lambda inp=inp: [INPUTS[inp]()], fn)
