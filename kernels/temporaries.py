@@ -255,3 +255,17 @@ def used(steps: Steps, *vals: Any) -> None:
     for v in vals:
         if isinstance(v, Val) and v.temp:
             steps.free(v.nbytes)
+
+
+def call(steps: Steps, ufunc: np.ufunc, *args: Any) -> Val:
+    """``ufunc(*args)`` called as a function (no elision): a new result; temporaries among
+    the arguments are used up."""
+    dts = [type(v) if type(v) in _PY_SCALARS else
+           (np.dtype(type(v)) if isinstance(v, np.generic) else v.dtype) for v in args]
+    res = ufunc.resolve_dtypes(tuple(dts) + (None,))[-1]
+    extra = steps.new(ufunc_bytes(ufunc, *args))
+    out = Val(tuple(np.broadcast_shapes(*[getattr(v, "shape", ()) for v in args])), res, True)
+    steps.new(out.nbytes)
+    steps.free(extra)
+    used(steps, *args)
+    return out

@@ -91,6 +91,17 @@ FACTORIES = {
     "tri_int": lambda: np.tri(16, 12, 2, dtype=int),
     "tri_bool": lambda: np.tri(300, 200, -5, dtype=bool),
     "tri_big_k": lambda: np.tri(4, 200, 150),
+    "hanning": lambda: np.hanning(256),
+    "hanning_big (elision)": lambda: np.hanning(100000),
+    "hanning_1": lambda: np.hanning(1),
+    "hamming": lambda: np.hamming(257),
+    "hamming_big": lambda: np.hamming(40000),
+    "blackman": lambda: np.blackman(256),
+    "blackman_big": lambda: np.blackman(50000),
+    "bartlett": lambda: np.bartlett(256),
+    "bartlett_big": lambda: np.bartlett(70000),
+    "bartlett_2": lambda: np.bartlett(2),
+    "kaiser": lambda: np.kaiser(256, 5.0),
 }
 
 def _one(shape, dtype=np.float64):
@@ -133,6 +144,8 @@ NOT_EXACT: dict = {
     "var_all_peak[f32]": "live -4 (scalar result)",
     # NumPy gives a zero-size array 1 byte (ctors.c); a fake's storage charges 0
     "var0[empty]": "+1, live +1 (zero-size result)",
+    # i0's piecewise evaluates each branch on the elements that take it: sizes depend on values
+    "kaiser": "+23584 (i0's piecewise: value-dependent temporaries)",
 }
 
 
