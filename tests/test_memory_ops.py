@@ -62,6 +62,12 @@ UNARY = {
     "gradient1": lambda a: np.gradient(a, 0.1, axis=1),
     "gradient0_e2": lambda a: np.gradient(a, axis=0, edge_order=2),
     "gradient_npf32": lambda a: np.gradient(a, np.float32(2), edge_order=2),
+    "swv": lambda a: np.lib.stride_tricks.sliding_window_view(a, (3, 3)),
+    "swv1": lambda a: np.lib.stride_tricks.sliding_window_view(a, 3, axis=0),
+    "swv3": lambda a: np.lib.stride_tricks.sliding_window_view(a, (3, 3, 2), axis=(0, 1, 0)),
+    "rot90": lambda a: np.rot90(a),
+    "rot90_2": lambda a: np.rot90(a, 2),
+    "rot90_3": lambda a: np.rot90(a, -1, axes=(1, 0)),
 }
 
 # calls with no array input
@@ -129,6 +135,10 @@ OTHERS = {
     "gradient[i32 big]": (_one((300, 300), np.int32), lambda a: np.gradient(a, 2)),
     "gradient[f32 1-d]": (_one(100000, np.float32), lambda a: np.gradient(a, 0.1)),
     "gradient[1-d e2]": (_one(50), lambda a: np.gradient(a, 0.1, edge_order=2)),
+    "rot90[3-d]": (_one((2, 3, 4)), lambda a: np.rot90(a, 1, axes=(0, 2))),
+    "rot90[5-d]": (_one((2, 3, 4, 1, 2)), lambda a: np.rot90(a, 3, axes=(4, 2))),
+    "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
+    "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
 
 CASES = {f"{name}[{inp}]": (lambda inp=inp: [INPUTS[inp]()], fn)
