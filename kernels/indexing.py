@@ -23,7 +23,8 @@ from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
 from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
-from .registry import REGISTRY, Out, register
+from .temporaries import setitem_bytes
+from .registry import REGISTRY, Out, register, transient
 
 INTP = np.dtype(np.intp)
 MAXDIMS = 64
@@ -655,7 +656,10 @@ def setitem(self: Any, key: Any, value: Any) -> None:
             vshape = shape
         else:
             vshape, _, _ = view_from_index(shape, self.strides, p)
-        return assign_to_view(vshape, dt, value)
+        res = assign_to_view(vshape, dt, value)
+        if type(value) in (bool, int, float, complex) or isinstance(value, np.generic):
+            transient(setitem_bytes(dt, value))  # the scalar packed into a 0-d array of dt
+        return res
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)

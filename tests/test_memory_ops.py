@@ -68,6 +68,12 @@ UNARY = {
     "rot90": lambda a: np.rot90(a),
     "rot90_2": lambda a: np.rot90(a, 2),
     "rot90_3": lambda a: np.rot90(a, -1, axes=(1, 0)),
+    "setitem_slice": lambda a: a.__setitem__(slice(1, 3), 0.5),
+    "setitem_ellipsis_int": lambda a: a.__setitem__(Ellipsis, 1),
+    "setitem_cols_npf32": lambda a: a.__setitem__((slice(None), slice(None, None, 2)), np.float32(1)),
+    "setitem_row": lambda a: a.__setitem__(2, 3),
+    "setitem_elem": lambda a: a.__setitem__((2, 3), 3.5),
+    "setitem_empty": lambda a: a.__setitem__(slice(5, 5), 1.5),
 }
 
 # calls with no array input
