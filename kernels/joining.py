@@ -9,7 +9,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
 from .operands import as_meta, check_writeable, is_fake, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -282,6 +282,8 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         each, extras = divmod(ntotal, nsec)
         sizes = [0] + extras * [each + 1] + (nsec - extras) * [each]
         div = list(np.cumsum(sizes).tolist())
+        # _shape_base_impl.py: array(section_sizes, dtype=intp).cumsum(), both alive at once
+        transient(2 * 8 * len(sizes))
     axis = normalize_axis(axis, ary.ndim)
     return _split_views(ary, div, axis)
 

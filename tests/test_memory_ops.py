@@ -74,6 +74,10 @@ UNARY = {
     "setitem_row": lambda a: a.__setitem__(2, 3),
     "setitem_elem": lambda a: a.__setitem__((2, 3), 3.5),
     "setitem_empty": lambda a: a.__setitem__(slice(5, 5), 1.5),
+    "array_split": lambda a: np.array_split(a, 3),
+    "split": lambda a: np.split(a, 2, axis=1),
+    "split_list": lambda a: np.split(a, [2, 5], axis=1),
+    "array_split_20": lambda a: np.array_split(a, 20),
 }
 
 # calls with no array input
