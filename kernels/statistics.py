@@ -21,7 +21,7 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
 from .registry import Out, register
-from .temporaries import Steps, Val, array_bytes, binary, used
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, used
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -424,10 +424,26 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
     parts.append(m)
     if append is not _NoValue:
         parts.append(_bcast_end(append, m, ax))
+    # _function_base_impl.py diff: the ends as arrays (alive to the return), their
+    # concatenation with a, then n differences, each made while the previous one lives
+    steps = Steps()
+    ends = steps.new(sum(asarray_bytes(e) for e in (prepend, append) if e is not _NoValue))
+    cur = Val(m.shape, m.dtype)
     if len(parts) > 1:
         from .joining import concatenate
         m = _m(concatenate(parts, ax))
-    return _final(_diff(m, operator.index(n), ax))
+        cur = Val(m.shape, m.dtype, True)
+        steps.new(cur.nbytes)
+    n = operator.index(n)
+    op = np.not_equal if m.dtype == _BOOL else np.subtract
+    for _ in range(n):
+        part = Val(cur.shape[:ax] + (max(cur.shape[ax] - 1, 0),) + cur.shape[ax + 1:], cur.dtype)
+        nxt = call(steps, op, part, part)
+        used(steps, cur)
+        cur = nxt
+    steps.free(ends)
+    steps.done()
+    return _final(_diff(m, n, ax))
 
 
 @register(np.ediff1d, tags=("copy",))

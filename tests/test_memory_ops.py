@@ -78,6 +78,10 @@ UNARY = {
     "split": lambda a: np.split(a, 2, axis=1),
     "split_list": lambda a: np.split(a, [2, 5], axis=1),
     "array_split_20": lambda a: np.array_split(a, 20),
+    "diff": lambda a: np.diff(a),
+    "diff2": lambda a: np.diff(a, n=2, axis=0),
+    "diff3_prepend": lambda a: np.diff(a, n=3, prepend=0),
+    "diff_append_arr": lambda a: np.diff(a, axis=0, append=a[:1]),
 }
 
 # calls with no array input
@@ -147,6 +151,8 @@ OTHERS = {
     "gradient[1-d e2]": (_one(50), lambda a: np.gradient(a, 0.1, edge_order=2)),
     "rot90[3-d]": (_one((2, 3, 4)), lambda a: np.rot90(a, 1, axes=(0, 2))),
     "rot90[5-d]": (_one((2, 3, 4, 1, 2)), lambda a: np.rot90(a, 3, axes=(4, 2))),
+    "diff[bool]": (_one((10, 10), bool), lambda a: np.diff(a, 2)),
+    "diff[1-d list ends]": (_one(100, np.float32), lambda a: np.diff(a, prepend=[1, 2], append=3.5)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
