@@ -7,9 +7,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .layout import c_strides, like_strides, normalize_axis, strides_in_order, vote_sort
+from .layout import (attempt_nocopy_reshape, c_strides, contiguity, like_strides, normalize_axis,
+                     strides_in_order, vote_sort)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register, transient
+from .temporaries import Steps, array_bytes
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -364,7 +366,22 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
         ax = normalize_axis(_axis_arg(axis), len(m.shape))
         shape = m.shape[:ax] + (_repeat_len(m.shape[ax], repeats),) + m.shape[ax + 1:]
+    transient(_repeat_bytes(a, m, repeats))
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
+
+
+def _repeat_bytes(a: Any, m: Any, repeats: Any) -> int:
+    """What PyArray_Repeat allocates besides its result (item_selection.c): the counts as
+    an intp array, and a C-contiguous, writeable copy of ``a`` unless it is one
+    (``PyArray_CheckAxis(..., NPY_ARRAY_CARRAY)``; a list becomes an array first)."""
+    if isinstance(repeats, np.ndarray):
+        counts = 0 if repeats.dtype == np.intp and repeats.flags.c_contiguous else repeats.size * 8
+    else:
+        counts = np.size(repeats) * 8 if not isinstance(repeats, (int, np.integer)) else 8
+    fake = is_meta(a)
+    whole = 0 if fake and a.flags.c_contiguous and a.flags.writeable else \
+        array_bytes(m.shape, m.dtype)
+    return counts + whole
 
 
 @register(np.tile, tags=("copy",))
@@ -401,13 +418,37 @@ def tile(A: Any, reps: Any) -> Out:
         raise UnsupportedOperationError(np.tile, "an empty input or a non-array input")
     total = int(np.prod(shape))
     last = None
+    # _shape_base_impl.py tile: c = c.reshape(-1, n).repeat(nrep, 0) per repeated axis; each
+    # result lives until the next is made (the input's reshape may copy, see repeat)
+    steps = Steps()
+    held, first, size = 0, True, n
     for dim_in, nrep in zip(shape_in, tup):
         if nrep != 1:
             last = (total // n, n) if n else (0, 0)
+            cur = steps.new(8 + (_tile_first_bytes(A, m, n) if first else 0))
+            size = size * nrep
+            steps.new(array_bytes((size,), m.dtype))
+            steps.free(cur, held)
+            held, first = array_bytes((size,), m.dtype), False
         n //= dim_in
+    steps.done()
     if total == 0:
         raise UnsupportedOperationError(np.tile, "an empty result")
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize), base_shape=last)
+
+
+def _tile_first_bytes(A: Any, m: Any, n: int) -> int:
+    """The first ``c.reshape(-1, n)`` of tile's input: a view when NumPy can make one (then
+    repeat copies it unless C-contiguous and writeable), else a C copy."""
+    if not is_meta(A):
+        return array_bytes(m.shape, m.dtype)
+    a = as_meta(A)
+    rows = (a.size // n) if n else 0
+    view = attempt_nocopy_reshape(tuple(a.shape), tuple(a.strides), a.dtype.itemsize, (rows, n), False)
+    if view is None:
+        return array_bytes(m.shape, m.dtype)
+    return 0 if contiguity((rows, n), view, a.dtype.itemsize)[0] and a.flags.writeable else \
+        array_bytes(m.shape, m.dtype)
 
 
 @register(np.append, tags=("copy",))

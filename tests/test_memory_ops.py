@@ -82,6 +82,13 @@ UNARY = {
     "diff2": lambda a: np.diff(a, n=2, axis=0),
     "diff3_prepend": lambda a: np.diff(a, n=3, prepend=0),
     "diff_append_arr": lambda a: np.diff(a, axis=0, append=a[:1]),
+    "repeat0": lambda a: np.repeat(a, 2, axis=0),
+    "repeat_flat": lambda a: np.repeat(a, 3),
+    "repeat_list": lambda a: a.repeat([2] * a.shape[1], axis=1),
+    "tile22": lambda a: np.tile(a, (2, 2)),
+    "tile3": lambda a: np.tile(a, 3),
+    "tile_1_2_1": lambda a: np.tile(a, (1, 2, 1)),
+    "tile_3_1": lambda a: np.tile(a, (3, 1)),
 }
 
 # calls with no array input
@@ -153,6 +160,10 @@ OTHERS = {
     "rot90[5-d]": (_one((2, 3, 4, 1, 2)), lambda a: np.rot90(a, 3, axes=(4, 2))),
     "diff[bool]": (_one((10, 10), bool), lambda a: np.diff(a, 2)),
     "diff[1-d list ends]": (_one(100, np.float32), lambda a: np.diff(a, prepend=[1, 2], append=3.5)),
+    "repeat[read-only]": (lambda: [np.broadcast_to(np.ones(16), (16, 16))], lambda a: np.repeat(a, 2, 0)),
+    "tile[read-only]": (lambda: [np.broadcast_to(np.ones(16), (4, 16))], lambda a: np.tile(a, 2)),
+    "tile[1-d]": (_one(10, np.int8), lambda a: np.tile(a, (3, 1, 2))),
+    "tile[0-d]": (lambda: [np.ones(())], lambda a: np.tile(a, 4)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
