@@ -403,7 +403,9 @@ def _is_array(ret: Any, scal: bool) -> bool:
     return ret.ndim > 0 or not scal or type(ret) is not Meta
 
 
-def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) -> Any:
+def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
+          steps: Steps | None = None) -> Any:
+    """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
     arr = as_meta(a)
     out, scal = _split_out(out, positional=True)
     axes = _np_axes(axis, arr.ndim)
@@ -419,7 +421,8 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) ->
     ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
     if _is_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
-        steps = Steps()  # the sum, divided in place by the count (a float16 a's sum is cast back)
+        own = steps is None  # the sum, divided in place by the count (float16: cast back)
+        steps = Steps() if own else steps
         total = steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
         if type(rcount) is not Meta:
             steps.temp(divide_by_count_bytes(ret.shape, ret.dtype))
@@ -427,7 +430,8 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) ->
             ret = _like_copy(ret, np.float16)
             steps.new(array_bytes(ret.shape, ret.dtype))
             steps.free(total)
-        steps.done()
+        if own:
+            steps.done()
         return ret
     if f16:
         return Meta((), np.dtype(np.float16), ())

@@ -19,9 +19,10 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_strides,
                      normalize_axis, normalize_axes)
 from .operands import as_meta, check_writeable, is_meta
-from .reductions import Meta, _final, _like_copy, _mean
-from .registry import Out, register
-from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, used
+from .reductions import Meta, _final, _is_array, _like_copy, _mean
+from .registry import Out, register, transient
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, partition_bytes,
+                          take_bytes, used)
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -205,7 +206,9 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
             if 0 in mv.shape[:len(keep)]:
                 raise ValueError(f"cannot reshape array of size 0 into shape "
                                  f"{mv.shape[:len(keep)] + (-1,)}")
-            m, _ = _reshape(mv, mv.shape[:len(keep)] + (n,))
+            m, copied = _reshape(mv, mv.shape[:len(keep)] + (n,))
+            if copied:  # the reshaped copy lives while func runs
+                transient(array_bytes(m.shape, m.dtype))
             ax = -1
     else:
         ax = None
@@ -239,7 +242,28 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
     half = n // 2
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
     sl = _view(part, part.shape[:ax] + (width,) + part.shape[ax + 1:], part.strides)
-    return _mean(sl, ax, None, out, _NoValue, _NoValue)
+    # _function_base_impl.py _median: partition(a, kth) copies a (kth becomes an intp array
+    # in PyArray_Partition), the mean of the middle entries, then _median_nancheck's
+    # ``isnan(part.take(-1, axis)).any()`` for inexact types (its NaN branch needs values)
+    steps = Steps()
+    copy = steps.new(array_bytes(part.shape, part.dtype))
+    nans = part.dtype.kind in "fcmM"
+    steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
+                               (2 if n and n % 2 == 0 else 1) + nans))
+    res = _mean(sl, ax, None, out, _NoValue, _NoValue, steps)
+    if nans and n:
+        rest = part.shape[:ax] + part.shape[ax + 1:]
+        tmp = steps.new(take_bytes(part.shape, part.strides, part.dtype, 1))
+        taken = steps.new(array_bytes(rest, part.dtype))
+        steps.free(tmp)
+        flags = steps.new(array_bytes(rest, _BOOL))
+        steps.temp(1)
+        steps.free(taken, flags)
+    steps.free(copy)
+    if not _is_array(res, out is None):  # a NumPy scalar; the fake's 0-d array comes last
+        steps.keep(res.dtype.itemsize)
+    steps.done()
+    return res
 
 
 @register(np.median, tags=("reduction",))

@@ -269,3 +269,22 @@ def call(steps: Steps, ufunc: np.ufunc, *args: Any) -> Val:
     steps.free(extra)
     used(steps, *args)
     return out
+
+
+def partition_bytes(shape: tuple, strides: tuple, dtype: Any, axis: int, nkth: int) -> int:
+    """What ``ndarray.partition(kth, axis)`` allocates (item_selection.c
+    ``PyArray_Partition``): kth as an intp array and its sorted copy, and a buffer of one
+    lane when the axis is not contiguous (``_new_sortlike``'s ``needcopy``)."""
+    itemsize = np.dtype(dtype).itemsize
+    n = shape[axis] if shape else 1
+    lane = n * itemsize if n > 1 and strides[axis] != itemsize else 0
+    return 16 * nkth + lane
+
+
+def take_bytes(shape: tuple, strides: tuple, dtype: Any, nidx: int) -> int:
+    """What ``a.take(indices, axis)`` allocates besides its result (item_selection.c
+    ``PyArray_TakeFrom``): the indices as an intp array, and a C-contiguous copy of a
+    non-C-contiguous ``a`` (``PyArray_CheckAxis(..., NPY_ARRAY_CARRAY_RO)``)."""
+    from .layout import contiguity
+    c = contiguity(tuple(shape), tuple(strides), np.dtype(dtype).itemsize)[0]
+    return 8 * nidx + (0 if c else array_bytes(shape, dtype))
