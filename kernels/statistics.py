@@ -14,6 +14,7 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy._core import umath as _umath
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_strides,
@@ -21,8 +22,8 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _is_array, _like_copy, _mean
 from .registry import Out, register, transient
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, partition_bytes,
-                          take_bytes, used)
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call,
+                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, used)
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -1154,8 +1155,9 @@ def _weight(w: Any, n: int, which: str) -> Meta:
 
 
 def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweights: Any,
-         dtype: Any) -> tuple:
-    """cov's steps: (final c meta, n variables); c is a fresh C (n, n) array."""
+         dtype: Any, steps: Steps | None = None) -> tuple:
+    """cov's steps: (final c meta, n variables); c is a fresh C (n, n) array. Its
+    allocations are replayed on ``steps`` (weights: not yet)."""
     if ddof is not None:
         if hasattr(ddof, "storage_offset"):
             raise DataDependentError("np.cov: a fake ddof")
@@ -1210,7 +1212,34 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     cdt = np.result_type(X.dtype, xt.dtype)
     c = _c((rows, rows), cdt)
     ufunc_call(np.multiply, c, np.float64(1.0), out=c)
+    if steps is not None and w is None:
+        _cov_steps(steps, mm, ym, dt, X, adt, c)
     return c, rows
+
+
+def _cov_steps(steps: Steps, mm: Any, ym: Any, dt: np.dtype, X: Any, adt: np.dtype, c: Any) -> None:
+    """_function_base_impl.py cov without weights: X = array(m, ndmin=2, dtype) (a copy),
+    y likewise (a copy only to change its dtype) concatenated to it; average(X, axis=1,
+    returned=True): the mean, and the weight sum broadcast into a copy (dropped at once);
+    c = dot(X, X_T.conj()) (conj copies a complex X); c *= true_divide(1, fact) (three 0-d arrays, then the float64
+    scalar's 0-d array). X and the mean die at the return."""
+    x = steps.new(array_bytes(mm.shape, dt))
+    yc = 0
+    if ym is not None:
+        yc = steps.new(0 if ym.dtype == dt else array_bytes(ym.shape, dt))
+        steps.new(array_bytes(X.shape, dt))
+        steps.free(x)
+        x = array_bytes(X.shape, dt)
+    rows = X.shape[0]
+    avg = steps.new(array_bytes((rows,), adt))
+    steps.temp(divide_by_count_bytes((rows,), adt))
+    steps.temp(array_bytes((rows,), adt))
+    conj = steps.new(array_bytes(X.shape, dt) if dt.kind == "c" else 0)  # X_T.conj()
+    steps.new(array_bytes(c.shape, c.dtype))
+    steps.free(conj)
+    steps.temp(24)
+    steps.temp(ufunc_bytes(np.multiply, c, np.float64(1.0), out=c))
+    steps.free(x, yc, avg)
 
 
 def _squeezed(c: Any, n: int) -> Out:
@@ -1227,17 +1256,26 @@ def _squeezed(c: Any, n: int) -> Out:
 def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Out:
     """np.cov: dot(X, X_T.conj()) scaled in place, squeezed (a fresh C (n, n) array)."""
-    c, n = _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+    steps = Steps()
+    c, n = _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype, steps)
+    steps.done()
     return _squeezed(c, n)
 
 
 @register(np.corrcoef, tags=("copy",))
 def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) -> Any:
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
-    c, n = _cov(x, y, rowvar, False, None, None, None, dtype)
+    steps = Steps()
+    c, n = _cov(x, y, rowvar, False, None, None, None, dtype, steps)
     if n == 1:
         z = Meta((), c.dtype, ())
         return ufunc_call(np.true_divide, z, z)
+    if c is not None:  # stddev = sqrt(diag(c).real), then np.clip(c.real, -1, 1, out=c.real)
+        part = _part(c) if c.dtype.kind == "c" else c
+        sd = steps.new(array_bytes((n,), part.dtype))
+        steps.temp(ufunc_bytes(_umath.clip, part, -1, 1, out=part))
+        steps.free(sd)
+        steps.done()
     return _squeezed(c, n)
 
 

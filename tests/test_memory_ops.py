@@ -96,6 +96,11 @@ UNARY = {
     "median_odd": lambda a: np.median(a[:, :15], axis=1),
     "average0": lambda a: np.average(a, axis=0),
     "median_all": lambda a: np.median(a),
+    "cov": lambda a: np.cov(a),
+    "cov_cols": lambda a: np.cov(a, rowvar=False, ddof=0),
+    "cov_y": lambda a: np.cov(a[:3], a[5:7]),
+    "corrcoef": lambda a: np.corrcoef(a),
+    "cov_f32": lambda a: np.cov(a, dtype=np.float32),
 }
 
 # calls with no array input
@@ -175,6 +180,11 @@ OTHERS = {
     "median[i32 1-d]": (_one(101, np.int32), lambda a: np.median(a, axis=0, keepdims=True)),
     "median[f32 out]": (lambda: [np.ones((6, 8), np.float32), np.ones(8, np.float32)],
                         lambda a, o: np.median(a, axis=0, out=o)),
+    "cov[1-d]": (_one(100), lambda a: np.cov(a)),
+    "cov[c128]": (_one((5, 7), complex), lambda a: np.cov(a)),
+    "corrcoef[c64]": (_one((5, 7), np.complex64), lambda a: np.corrcoef(a)),
+    "cov[i8 y f32]": (lambda: [np.ones((3, 9), np.int8), np.ones((2, 9), np.float32)],
+                      lambda a, b: np.cov(a, b)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
