@@ -15,7 +15,8 @@ from .linalg import MetaArray, reshape_c_strides
 from .operands import as_meta, check_writeable, is_meta
 from .registry import Out, register, transient
 from .creation import tri_mask
-from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes, setitem_bytes
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
+                          setitem_bytes, ufunc_bytes, unary, used)
 from .ufuncs import ufunc_call
 
 _WEAK = (int, float, complex)
@@ -443,7 +444,39 @@ def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
 @register(np.isclose, tags=("copy",))
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """A bool array laid out as the chain of ufuncs leaves it, returned as result[()]."""
-    return isclose_meta(a, b, rtol, atol, equal_nan)
+    out = isclose_meta(a, b, rtol, atol, equal_nan)
+    if all(type(v) in (float, int) for v in (rtol, atol)) and out.shape:
+        _isclose_steps(a, b, rtol, atol, equal_nan)
+    return out
+
+
+def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:
+    """numeric.py isclose, operation by operation (Python float tolerances): y as float
+    (a copy of an int y), ``less_equal(abs(x - y), atol + rtol * abs(y)) & isfinite(y) |
+    (x == y)``, then ``result |= isnan(x) & isnan(y)`` for equal_nan."""
+    steps = Steps()
+    x, y = (v if type(v) in _WEAK else as_meta(v) for v in (a, b))
+    x = x if type(x) in _WEAK else Val(x.shape, x.dtype)
+    held = 0
+    if type(y) not in _WEAK:
+        dt = np.result_type(y.dtype, 1.0) if y.dtype.kind != "m" else y.dtype
+        held = steps.new(0 if dt == y.dtype else array_bytes(y.shape, dt))
+        y = Val(y.shape, dt)
+    elif type(y) is int:
+        y = float(y)
+    lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
+    ay = abs(y) if type(y) in _WEAK else unary(steps, np.absolute, y)
+    rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
+    le = call(steps, np.less_equal, lhs, rhs)
+    fin = call(steps, np.isfinite, y)
+    res = binary(steps, np.bitwise_or, binary(steps, np.bitwise_and, le, fin, True),
+                 binary(steps, np.equal, x, y), True)
+    if equal_nan:
+        both = binary(steps, np.bitwise_and, call(steps, np.isnan, x), call(steps, np.isnan, y), True)
+        steps.temp(ufunc_bytes(np.bitwise_or, res, both, out=res))
+        used(steps, both)
+    steps.free(held)
+    steps.done()
 
 
 @register(np.allclose, tags=("data-dependent",))

@@ -288,3 +288,13 @@ def take_bytes(shape: tuple, strides: tuple, dtype: Any, nidx: int) -> int:
     from .layout import contiguity
     c = contiguity(tuple(shape), tuple(strides), np.dtype(dtype).itemsize)[0]
     return 8 * nidx + (0 if c else array_bytes(shape, dtype))
+
+
+def unary(steps: Steps, ufunc: np.ufunc, x: Any) -> Val:
+    """``-x``, ``abs(x)``, ``~x`` (a Python operator): a temporary ``x`` of at least
+    NPY_MIN_ELIDE_BYTES is reused in place (temp_elide.c ``can_elide_temp_unary``)."""
+    if isinstance(x, Val) and x.temp and x.dtype.kind in "biufc" and x.nbytes >= ELIDE_BYTES \
+            and ufunc.resolve_dtypes((x.dtype, None))[1] == x.dtype:
+        steps.temp(ufunc_bytes(ufunc, x, out=x))
+        return x
+    return call(steps, ufunc, x)

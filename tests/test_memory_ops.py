@@ -101,6 +101,9 @@ UNARY = {
     "cov_y": lambda a: np.cov(a[:3], a[5:7]),
     "corrcoef": lambda a: np.corrcoef(a),
     "cov_f32": lambda a: np.cov(a, dtype=np.float32),
+    "isclose": lambda a: np.isclose(a, a),
+    "isclose_scalar": lambda a: np.isclose(a, 1),
+    "isclose_nan": lambda a: np.isclose(a, a[:1], equal_nan=True),
 }
 
 # calls with no array input
@@ -185,6 +188,10 @@ OTHERS = {
     "corrcoef[c64]": (_one((5, 7), np.complex64), lambda a: np.corrcoef(a)),
     "cov[i8 y f32]": (lambda: [np.ones((3, 9), np.int8), np.ones((2, 9), np.float32)],
                       lambda a, b: np.cov(a, b)),
+    "isclose[big]": (lambda: [np.ones((200, 200)), np.ones((200, 200))], lambda a, b: np.isclose(a, b)),
+    "isclose[f32 big, int b]": (lambda: [np.ones((300, 300), np.float32), np.ones((300, 300), np.int32)],
+                                lambda a, b: np.isclose(a, b, equal_nan=True)),
+    "isclose[scalar a]": (_one(50), lambda b: np.isclose(2.5, b)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
