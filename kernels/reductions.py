@@ -21,7 +21,7 @@ from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterato
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register
-from .temporaries import Steps, array_bytes, divide_by_count_bytes, ufunc_bytes
+from .temporaries import Steps, array_bytes, copyto_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
 
 _NoValue = np._NoValue
@@ -651,7 +651,28 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
            keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nansum: np.sum of a K-order copy (inexact inputs)."""
     arr, _ = _replace_nan(a)
-    return sum_(arr, axis, dtype, out, keepdims, initial, where)
+    res = sum_(arr, axis, dtype, out, keepdims, initial, where)
+    _nan_steps(a, res, out)
+    return res
+
+
+def _nan_steps(a: Any, res: Any, out: Any) -> None:
+    """_nanfunctions_impl.py _replace_nan for inexact a (``mask = isnan(a)``, a copy, and
+    ``copyto(a, 0, where=mask)``), alive while the reduction makes ``res``."""
+    m = as_meta(a)
+    if m.dtype.kind not in "fc":
+        return
+    steps = Steps()
+    mask = steps.new(array_bytes(m.shape, _BOOL))
+    copy = steps.new(array_bytes(m.shape, m.dtype))
+    steps.temp(copyto_bytes(m.dtype, 0))
+    if out is None:
+        steps.new(array_bytes(res.shape, res.dtype))
+        if not res.shape:  # a NumPy scalar: its 0-d array dies; the fake's lives
+            steps.free(array_bytes(res.shape, res.dtype))
+            steps.keep(array_bytes(res.shape, res.dtype))
+    steps.free(mask, copy)
+    steps.done()
 
 
 @register(np.nanprod, tags=("reduction",))
@@ -659,7 +680,9 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nanprod: np.prod of a K-order copy (inexact inputs)."""
     arr, _ = _replace_nan(a)
-    return prod(arr, axis, dtype, out, keepdims, initial, where)
+    res = prod(arr, axis, dtype, out, keepdims, initial, where)
+    _nan_steps(a, res, out)
+    return res
 
 
 def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
