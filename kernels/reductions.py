@@ -742,7 +742,28 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     tot = _kw_reduce(np.add, arr, axis, dtype, out, keepdims, _NoValue, where)
     if type(tot) is not Meta or tot.ndim:
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
+        if where is _NoValue:
+            _nanmean_steps(arr, cnt, tot, out)
     return _final(tot)
+
+
+def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
+    """_nanfunctions_impl.py nanmean with an array result: _replace_nan's mask, copy and
+    copyto, ``cnt = sum(~mask, dtype=intp)``, ``tot = sum(arr)``, ``divide(tot, cnt,
+    out=tot)`` (a small cnt is cast into a copy), ``isbad = (cnt == 0)``, ``isbad.any()``."""
+    steps = Steps()
+    mask = steps.new(array_bytes(arr.shape, _BOOL))
+    copy = steps.new(array_bytes(arr.shape, arr.dtype))
+    steps.temp(copyto_bytes(arr.dtype, 0))
+    inv = steps.new(array_bytes(arr.shape, _BOOL))
+    count = steps.new(array_bytes(cnt.shape, cnt.dtype))
+    steps.free(inv)
+    steps.new(0 if out is not None else array_bytes(tot.shape, tot.dtype))
+    steps.temp(ufunc_bytes(np.divide, tot, cnt, out=tot, casting="unsafe"))
+    bad = steps.new(array_bytes(cnt.shape, _BOOL) + ufunc_bytes(np.equal, cnt, 0))
+    steps.temp(1)
+    steps.free(bad, mask, copy, count)
+    steps.done()
 
 
 @register(np.count_nonzero, tags=("reduction",))

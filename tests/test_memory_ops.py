@@ -107,6 +107,8 @@ UNARY = {
     "nansum0": lambda a: np.nansum(a, axis=0),
     "nanprod_kd": lambda a: np.nanprod(a, axis=1, keepdims=True),
     "nansum_all_peak": lambda a: np.nansum(a),
+    "nanmean0": lambda a: np.nanmean(a, axis=0),
+    "nanmean_kd": lambda a: np.nanmean(a, axis=1, keepdims=True),
 }
 
 # calls with no array input
