@@ -109,6 +109,10 @@ UNARY = {
     "nansum_all_peak": lambda a: np.nansum(a),
     "nanmean0": lambda a: np.nanmean(a, axis=0),
     "nanmean_kd": lambda a: np.nanmean(a, axis=1, keepdims=True),
+    "trapezoid0": lambda a: np.trapezoid(a, axis=0),
+    "trapezoid_dx": lambda a: np.trapezoid(a, dx=0.5),
+    "trapezoid_x": lambda a: np.trapezoid(a, x=np.arange(a.shape[-1] * 1.0)),
+    "trapezoid_x2": lambda a: np.trapezoid(a, x=a, axis=0),
 }
 
 # calls with no array input
@@ -197,6 +201,8 @@ OTHERS = {
     "isclose[f32 big, int b]": (lambda: [np.ones((300, 300), np.float32), np.ones((300, 300), np.int32)],
                                 lambda a, b: np.isclose(a, b, equal_nan=True)),
     "isclose[scalar a]": (_one(50), lambda b: np.isclose(2.5, b)),
+    "trapezoid[big]": (_one((300, 300)), lambda a: np.trapezoid(a, axis=0)),
+    "trapezoid[1-d]": (_one(1000, np.float32), lambda a: np.trapezoid(a)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
@@ -220,6 +226,7 @@ NOT_EXACT: dict = {
     **{f"median_all[{i}]": "scalar result" for i in INPUTS},
     **{f"nansum_all_peak[{i}]": "live -8 (scalar result)" for i in INPUTS if i != "f32"},
     "nansum_all_peak[f32]": "live -4 (scalar result)",
+    "trapezoid[1-d]": "live -4 (scalar result)",
 }
 
 
