@@ -11,7 +11,7 @@ from .layout import (attempt_nocopy_reshape, c_strides, contiguity, like_strides
                      strides_in_order, vote_sort)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .registry import Out, register, transient
-from .temporaries import Steps, array_bytes
+from .temporaries import Steps, array_bytes, asarray_bytes
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
@@ -531,4 +531,20 @@ def block(arrays: Any) -> Out:
         st = strides_in_order(res.shape, res.dtype.itemsize, list(range(ndim))) if f and not c \
             else c_strides(res.shape, res.dtype.itemsize)
         return Out(res.shape, res.dtype, st)
+    steps = Steps()
+    _block_steps(steps, arrays, list_ndim, ndim)
+    steps.done()
     return Out(res.shape, res.dtype, res.strides)
+
+
+def _block_steps(steps: Steps, arrays: Any, max_depth: int, ndim: int, depth: int = 0) -> int:
+    """_shape_base_impl.py _block (the concatenation path): each level's concatenation is
+    made while its parts, the results of the level below, are alive; leaves are views
+    (scalars and lists become arrays). Returns the bytes of this level's result."""
+    if depth < max_depth:
+        parts = [_block_steps(steps, a, max_depth, ndim, depth + 1) for a in arrays]
+        res = _block_concat(arrays, max_depth, ndim, depth)
+        n = steps.new(array_bytes(res.shape, res.dtype))
+        steps.free(*parts)
+        return n
+    return steps.new(0 if is_meta(arrays) else asarray_bytes(arrays))

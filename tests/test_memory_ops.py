@@ -113,6 +113,10 @@ UNARY = {
     "trapezoid_dx": lambda a: np.trapezoid(a, dx=0.5),
     "trapezoid_x": lambda a: np.trapezoid(a, x=np.arange(a.shape[-1] * 1.0)),
     "trapezoid_x2": lambda a: np.trapezoid(a, x=a, axis=0),
+    "block": lambda a: np.block([[a, a]]),
+    "block_2x2": lambda a: np.block([[a, a], [a, a]]),
+    "block_1": lambda a: np.block([a, a]),
+    "block_bare": lambda a: np.block(a),
 }
 
 # calls with no array input
@@ -203,6 +207,8 @@ OTHERS = {
     "isclose[scalar a]": (_one(50), lambda b: np.isclose(2.5, b)),
     "trapezoid[big]": (_one((300, 300)), lambda a: np.trapezoid(a, axis=0)),
     "trapezoid[1-d]": (_one(1000, np.float32), lambda a: np.trapezoid(a)),
+    "block[big slicing]": (_one((400, 400)), lambda a: np.block([[a], [a]])),
+    "block[scalars]": (_one(5), lambda a: np.block([a, 1.5, 2])),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
