@@ -462,8 +462,24 @@ def append(arr: Any, values: Any, axis: Any = None) -> Any:
         n = int(np.prod(a.shape))
         a = Meta((n,), (a.dtype.itemsize,), a.dtype)
         v = Meta((int(np.prod(v.shape)),), (v.dtype.itemsize,), v.dtype)
-        return concat_metas([a, v], 0, None, None, "same_kind")
-    return concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
+        out = concat_metas([a, v], 0, None, None, "same_kind")
+        # _function_base_impl.py append: arr.ravel() (for ndim != 1) and ravel(values) copy
+        # what is not C-contiguous; both live while the result is made
+        transient(_ravel_bytes(arr, skip_1d=True) + _ravel_bytes(values))
+        return out
+    out = concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
+    transient(0 if is_meta(values) else asarray_bytes(values))
+    return out
+
+
+def _ravel_bytes(x: Any, skip_1d: bool = False) -> int:
+    """Bytes ``ravel(x)`` allocates: a copy of what is not C-contiguous (a list: its array)."""
+    if not is_meta(x):
+        return asarray_bytes(x)
+    m = as_meta(x)
+    if m.flags.c_contiguous or (skip_1d and m.ndim == 1):
+        return 0
+    return array_bytes(m.shape, m.dtype)
 
 
 # --- block ----------------------------------------------------------------------

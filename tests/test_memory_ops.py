@@ -117,6 +117,11 @@ UNARY = {
     "block_2x2": lambda a: np.block([[a, a], [a, a]]),
     "block_1": lambda a: np.block([a, a]),
     "block_bare": lambda a: np.block(a),
+    "append": lambda a: np.append(a, a, axis=0),
+    "append_flat": lambda a: np.append(a, a),
+    "append_flat_T": lambda a: np.append(a, a.T),
+    "append_list": lambda a: np.append(a, [1.0, 2.0]),
+    "append_list_ax": lambda a: np.append(a, [[1] * a.shape[1]], axis=0),
 }
 
 # calls with no array input
@@ -209,6 +214,7 @@ OTHERS = {
     "trapezoid[1-d]": (_one(1000, np.float32), lambda a: np.trapezoid(a)),
     "block[big slicing]": (_one((400, 400)), lambda a: np.block([[a], [a]])),
     "block[scalars]": (_one(5), lambda a: np.block([a, 1.5, 2])),
+    "append[1-d strided]": (lambda: [np.ones(40)[::2]], lambda a: np.append(a, a)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
