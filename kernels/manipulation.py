@@ -17,7 +17,8 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, normal
                      normalize_axis)
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
+from .temporaries import array_bytes
 from .views import copy_like, ndarray_astype
 
 INTP = np.dtype(np.intp)
@@ -234,6 +235,15 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Out:
             raise TypeError("slice indices must be integers or None or have an __index__ method")
         assign_to_view(slot, a.dtype, _shaped(values, vshape))
         shape[ax] = n + numnew
+        # _function_base_impl.py insert, one index: arr.ravel() (axis None, ndim != 1, a copy
+        # unless C-contiguous), indices = np.array(obj) (arange for a slice) and values =
+        # array(values, ndmin, dtype=arr.dtype) live while the result is filled
+        m = as_meta(arr)
+        flat = 0 if axis is not None or m.ndim == 1 or m.flags.c_contiguous else \
+            array_bytes(m.shape, m.dtype)
+        vals = (0 if values.dtype == a.dtype else array_bytes(values.shape, a.dtype)) \
+            if is_meta(values) else array_bytes(vshape, a.dtype)
+        transient(flat + (0 if isinstance(obj, np.ndarray) else max(idx.nbytes, 1)) + vals)
         return fresh(tuple(shape), a.dtype, order)
     if idx.size == 0 and not isinstance(obj, np.ndarray):
         idx = idx.astype(INTP)

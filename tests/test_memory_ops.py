@@ -122,6 +122,11 @@ UNARY = {
     "append_flat_T": lambda a: np.append(a, a.T),
     "append_list": lambda a: np.append(a, [1.0, 2.0]),
     "append_list_ax": lambda a: np.append(a, [[1] * a.shape[1]], axis=0),
+    "insert0": lambda a: np.insert(a, 3, 0, axis=0),
+    "insert_flat": lambda a: np.insert(a, 5, 2.5),
+    "insert_slice": lambda a: np.insert(a, slice(2, 3), a[:, :1], axis=1),
+    "insert_list1": lambda a: np.insert(a, [4], [1, 2], axis=None),
+    "insert_row": lambda a: np.insert(a, 1, a[0], axis=0),
 }
 
 # calls with no array input
