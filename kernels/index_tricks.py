@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .creation import fresh
+from .creation import fresh, tri_mask
 from .layout import (broadcast_shapes, c_strides, iterator_out_strides, strides_in_order,
                      iterator_order)
 from .linalg import MetaArray
@@ -97,7 +97,25 @@ def tril_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     n, k = _ints(n, k)
     m = n if m is None else operator.index(m)
     c = tril_count(n, k, m)
+    _tri_indices_steps(n, m, k, c, invert=False)
     return fresh((c,), INTP), fresh((c,), INTP)
+
+
+def _tri_indices_steps(n: int, m: int, k: int, count: int, invert: bool) -> None:
+    """_twodim_base_impl.py tril/triu_indices: tri's bool mask (``~`` makes a second one for
+    triu), ``indices(shape, sparse=True)`` (an intp column and row), then one boolean
+    selection per index array, each made while the mask and both index arrays live."""
+    steps = Steps()
+    mask = tri_mask(steps, max(n, 0), max(m, 0), k)
+    if invert:
+        inv = steps.new(mask)
+        steps.free(mask)
+        mask = inv
+    rows = steps.new(array_bytes((max(n, 0), 1), INTP) + array_bytes((1, max(m, 0)), INTP))
+    steps.new(array_bytes((count,), INTP))
+    steps.new(array_bytes((count,), INTP))
+    steps.free(mask, rows)
+    steps.done()
 
 
 @register(np.triu_indices, tags=("factory",))
@@ -106,6 +124,7 @@ def triu_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     n, k = _ints(n, k)
     m = n if m is None else operator.index(m)
     c = max(n, 0) * max(m, 0) - tril_count(n, k - 1, m)
+    _tri_indices_steps(n, m, k - 1, c, invert=True)
     return fresh((c,), INTP), fresh((c,), INTP)
 
 

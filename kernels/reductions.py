@@ -20,7 +20,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
-from .registry import Out, register
+from .registry import Out, register, transient
 from .temporaries import Steps, array_bytes, copyto_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
 
@@ -535,7 +535,10 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> 
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
     lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
     out, _ = _split_out(out, positional=True)
-    return _final(_meta(ufunc_call(np.subtract, hi, lo, out=out)))
+    res = _meta(ufunc_call(np.subtract, hi, lo, out=out))
+    if out is None and res.ndim:  # _methods.py _ptp: the max and the min live with the result
+        transient(2 * array_bytes(res.shape, res.dtype))
+    return _final(res)
 
 
 # --- argmin, argmax -------------------------------------------------------------

@@ -127,6 +127,8 @@ UNARY = {
     "insert_slice": lambda a: np.insert(a, slice(2, 3), a[:, :1], axis=1),
     "insert_list1": lambda a: np.insert(a, [4], [1, 2], axis=None),
     "insert_row": lambda a: np.insert(a, 1, a[0], axis=0),
+    "ptp0": lambda a: np.ptp(a, axis=0),
+    "ptp_kd": lambda a: np.ptp(a, axis=1, keepdims=True),
 }
 
 # calls with no array input
@@ -167,6 +169,10 @@ FACTORIES = {
     "bartlett_big": lambda: np.bartlett(70000),
     "bartlett_2": lambda: np.bartlett(2),
     "kaiser": lambda: np.kaiser(256, 5.0),
+    "tril_indices": lambda: np.tril_indices(16),
+    "triu_indices": lambda: np.triu_indices(16, 1),
+    "tril_indices_m": lambda: np.tril_indices(5, -2, 9),
+    "triu_indices_big": lambda: np.triu_indices(200, 3, 150),
 }
 
 def _one(shape, dtype=np.float64):
