@@ -1006,7 +1006,24 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     for v in (left, right):
         if v is not None and not cplx and isinstance(v, complex):
             raise TypeError("must be real number, not complex")
+    if period is None:
+        # _function_base_impl.py interp: fp = np.asarray(fp); compiled_base.c arr_interp:
+        # fp, xp and x as contiguous float64 (complex128 fp), alive with the result (the
+        # slopes table is PyArray_malloc'd, off the data allocator)
+        transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
+                  + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
     return Out(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+
+
+def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
+    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous array
+    of that dtype, else a converted copy (scalars and lists convert straight to dtype)."""
+    if not is_meta(x):
+        return array_bytes(np.shape(x), dtype)
+    m = as_meta(x)
+    if m.dtype == dtype and m.flags.c_contiguous:
+        return 0
+    return array_bytes(m.shape, dtype)
 
 
 # --- average -------------------------------------------------------------------------------------

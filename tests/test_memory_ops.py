@@ -129,6 +129,10 @@ UNARY = {
     "insert_row": lambda a: np.insert(a, 1, a[0], axis=0),
     "ptp0": lambda a: np.ptp(a, axis=0),
     "ptp_kd": lambda a: np.ptp(a, axis=1, keepdims=True),
+    "interp": lambda a: np.interp(a, [0, 1, 2], [0, 1, 4]),
+    "interp_f": lambda a: np.interp(a, [0.0, 1.5], [0.5, 2.5]),
+    "interp_arr": lambda a: np.interp(a, a[0], a[1]),
+    "interp_c": lambda a: np.interp(a, [0, 1, 2], [0j, 1, 4]),
 }
 
 # calls with no array input
