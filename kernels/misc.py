@@ -307,7 +307,22 @@ def diag(v: Any, k: Any = 0) -> Out:
 @register(np.diagflat, tags=("copy",))
 def diagflat(v: Any, k: Any = 0) -> Out:
     m = as_meta(v)
-    n = m.size + abs(operator.index(k))
+    k = operator.index(k)
+    n = m.size + abs(k)
+    # _twodim_base_impl.py diagflat: v.ravel() (a copy unless C-contiguous), res = zeros,
+    # i = arange(...), fi = i + k + i * n (k < 0: i + (i + k) * n), res.flat[fi] = v
+    steps = Steps()
+    flat = steps.new(0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+    steps.new(array_bytes((n, n), m.dtype))
+    i = Val((n - abs(k),), np.intp)
+    idx = steps.new(i.nbytes)
+    if k >= 0:
+        fi = binary(steps, np.add, binary(steps, np.add, i, k), binary(steps, np.multiply, i, n), True)
+    else:
+        fi = binary(steps, np.add, i, binary(steps, np.multiply, binary(steps, np.add, i, k), n), True)
+    used(steps, fi)
+    steps.free(idx, flat)
+    steps.done()
     return Out((n, n), m.dtype, c_strides((n, n), m.dtype.itemsize))
 
 

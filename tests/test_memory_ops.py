@@ -133,6 +133,9 @@ UNARY = {
     "interp_f": lambda a: np.interp(a, [0.0, 1.5], [0.5, 2.5]),
     "interp_arr": lambda a: np.interp(a, a[0], a[1]),
     "interp_c": lambda a: np.interp(a, [0, 1, 2], [0j, 1, 4]),
+    "diagflat": lambda a: np.diagflat(a[0]),
+    "diagflat_k": lambda a: np.diagflat(a[:3], 2),
+    "diagflat_negk": lambda a: np.diagflat(a[:, 1], -3),
 }
 
 # calls with no array input
