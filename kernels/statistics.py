@@ -477,6 +477,10 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     m = as_meta(ary)
     k = max(m.size - 1, 0)
     flat = Meta((m.size,), m.dtype, (m.dtype.itemsize,))
+    # _arraysetops_impl.py ediff1d: ary.ravel() (a copy unless C-contiguous) and the ends
+    # as arrays live with the result
+    transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+              + sum(asarray_bytes(e) for e in (to_begin, to_end) if e is not None))
     if to_begin is None and to_end is None:
         return ufunc_call(np.subtract, _along(flat, 0, k), _along(flat, 0, k))
     n = k

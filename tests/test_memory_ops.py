@@ -136,6 +136,8 @@ UNARY = {
     "diagflat": lambda a: np.diagflat(a[0]),
     "diagflat_k": lambda a: np.diagflat(a[:3], 2),
     "diagflat_negk": lambda a: np.diagflat(a[:, 1], -3),
+    "ediff1d": lambda a: np.ediff1d(a),
+    "ediff1d_ends": lambda a: np.ediff1d(a, to_end=[1, 2], to_begin=0),
 }
 
 # calls with no array input
