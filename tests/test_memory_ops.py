@@ -9,6 +9,8 @@ measured difference (real - fake peak), as strict expected failures: the list on
 """
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -260,6 +262,16 @@ NOT_EXACT: dict = {
     "nansum_all_peak[f32]": "live -4 (scalar result)",
     "trapezoid[1-d]": "live -4 (scalar result)",
 }
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _frozen_heap():
+    """Each real measurement collects garbage twice (tests/memtools.py): objects older than
+    this module are moved out of the collector's sight so that stays fast."""
+    gc.collect()
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 def _fake_figures(setup, op) -> tuple[int, int]:

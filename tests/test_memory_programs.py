@@ -28,14 +28,12 @@ np.random.default_rng(0)
 NOT_EXACT = {
     "llm": "0.99994: casting copies in ufuncs/matmul, 0-d arrays of Python scalars, default_rng",
     "cnn": "0.99998: 0-d arrays of Python scalars, sliding_window_view's small arrays, default_rng",
-    "cfd": "0.93503: np.gradient's temporaries, 0-d arrays of Python scalars, default_rng",
+    "cfd": "0.99927: 0-d arrays of Python scalars in ufuncs, default_rng",
     "nbody": "1.00461: reductions to scalars kept live as 0-d fakes, np.triu's mask, scalars",
     "gray_scott": "0.99805: np.ones' and np.roll's small temporaries, 0-d arrays of scalars",
     "signal": "0.99982: rfftfreq's int temporaries, 0-d arrays of Python scalars, default_rng",
 }
-NOT_WITHIN_1PCT = {
-    "cfd": "0.93503: np.gradient allocates temporaries the fake does not count",
-}
+NOT_WITHIN_1PCT: dict = {}
 
 
 def _params(expected_failures: dict) -> list:
