@@ -69,7 +69,20 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Out:
         raise DataDependentError("np.where(condition) returns the indices of true values")
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return where_meta(condition, x, y)
+    out = where_meta(condition, x, y)
+    transient(sum(_where_operand_bytes(v, out.dtype) for v in (condition, x, y)))
+    return out
+
+
+def _where_operand_bytes(v: Any, dtype: np.dtype) -> int:
+    """What PyArray_Where allocates for one operand (multiarraymodule.c): a scalar becomes a
+    0-d array, cast into a second one when the result dtype differs (measured on numpy 2.4;
+    arrays are cast in the iterator's buffers)."""
+    if is_meta(v) and not (v.ndim == 0 and v.dtype != dtype):
+        return 0
+    first = asarray_bytes(v)
+    own = np.asarray(v).dtype if not is_meta(v) else v.dtype
+    return first + (dtype.itemsize if own != dtype and np.ndim(v) == 0 else 0)
 
 
 # --- clip -----------------------------------------------------------------------

@@ -140,6 +140,9 @@ UNARY = {
     "diagflat_negk": lambda a: np.diagflat(a[:, 1], -3),
     "ediff1d": lambda a: np.ediff1d(a),
     "ediff1d_ends": lambda a: np.ediff1d(a, to_end=[1, 2], to_begin=0),
+    "where_scalar": lambda a: np.where(a[0] > a[1], a, 0),
+    "where_scalars": lambda a: np.where(a > a[0], 1.5, 0),
+    "where_arrays": lambda a: np.where(a > a[0], a, a[::-1]),
 }
 
 # calls with no array input
