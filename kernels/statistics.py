@@ -22,8 +22,9 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _is_array, _like_copy, _mean
 from .registry import Out, register, transient
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call,
-                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, used)
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
+                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
+                          used)
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -402,9 +403,27 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
             if v is not None and not np.can_cast(type(v) if type(v) in (int, float, complex)
                                                  else np.asarray(v).dtype, pdt, "unsafe"):
                 raise TypeError(f"Cannot cast scalar to {pdt}")
+        if m.dtype.kind == "f" and m.ndim and type(nan) in (int, float):
+            _nan_to_num_steps(m, nan)
     if m.ndim == 0:
         return Out((), m.dtype, ())
     return _final(r)
+
+
+def _nan_to_num_steps(m: Any, nan: Any) -> None:
+    """_type_check_impl.py nan_to_num on a real-float array: isnan, isposinf (isinf,
+    ~signbit, logical_and) and isneginf (isinf, signbit, logical_and) masks, then three
+    copyto's of the replacement scalars (the copy of x is the output)."""
+    steps = Steps()
+    d = Val(m.shape, m.dtype)
+    isnan = call(steps, np.isnan, d)
+    isinf = call(steps, np.isinf, d)
+    pos = call(steps, np.logical_and, isinf, unary(steps, np.invert, call(steps, np.signbit, d)))
+    neg = call(steps, np.logical_and, call(steps, np.isinf, d), call(steps, np.signbit, d))
+    steps.temp(copyto_bytes(m.dtype, nan))
+    steps.temp(m.dtype.itemsize)  # the finfo max and min are NumPy scalars: 0-d arrays
+    used(steps, isnan, pos, neg)
+    steps.done()
 
 
 # --- differences and cumulative reductions -------------------------------------------------

@@ -143,6 +143,8 @@ UNARY = {
     "where_scalar": lambda a: np.where(a[0] > a[1], a, 0),
     "where_scalars": lambda a: np.where(a > a[0], 1.5, 0),
     "where_arrays": lambda a: np.where(a > a[0], a, a[::-1]),
+    "nan_to_num": lambda a: np.nan_to_num(a),
+    "nan_to_num_inplace": lambda a: np.nan_to_num(a, copy=False, nan=1),
 }
 
 # calls with no array input
@@ -240,6 +242,7 @@ OTHERS = {
     "block[big slicing]": (_one((400, 400)), lambda a: np.block([[a], [a]])),
     "block[scalars]": (_one(5), lambda a: np.block([a, 1.5, 2])),
     "append[1-d strided]": (lambda: [np.ones(40)[::2]], lambda a: np.append(a, a)),
+    "nan_to_num[big]": (_one((300, 300), np.float32), lambda a: np.nan_to_num(a, nan=-1.0)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
