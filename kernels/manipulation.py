@@ -293,8 +293,13 @@ def resize(a: Any, new_shape: Any) -> Out:
         if n < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
     dt = m.dtype
+    # fromnumeric.py resize: a = ravel(a) (a copy unless C-contiguous) lives to the return;
+    # an empty case is zeros_like(a, shape=new_shape) (with its zeros(1))
+    flat = 0 if m.flags.c_contiguous else array_bytes(m.shape, dt)
     if m.size == 0 or size == 0:
+        transient(flat + array_bytes((1,), dt))
         return Out(new_shape, dt, c_strides(new_shape, dt.itemsize))
+    transient(flat)
     dt = dt.newbyteorder("=") if dt.byteorder not in "=|" else dt  # concatenate's result
     reps = -(-size // m.size)
     st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, new_shape, False)

@@ -364,8 +364,19 @@ def sinc(x: Any) -> Any:
         eps = np.finfo(px.dtype).eps
     else:
         eps = 1e-20
-    from .misc import where_meta
+    from .misc import _where_operand_bytes, where_meta
     y = _m(where_meta(px, px, eps))
+    # _function_base_impl.py sinc: x = pi * x and y = where(x, x, eps) are named (alive to
+    # the return); sin(y) / y reuses sin's temporary when NumPy's elision applies
+    steps = Steps()
+    xs = binary(steps, np.multiply, np.pi, Val(m.shape, m.dtype), True)
+    xs.temp = False
+    ys = Val(y.shape, y.dtype)
+    steps.temp(_where_operand_bytes(eps, y.dtype))
+    steps.new(ys.nbytes)
+    binary(steps, np.true_divide, call(steps, np.sin, ys), ys)  # the result stays alive
+    steps.free(xs.nbytes, ys.nbytes)
+    steps.done()
     return ufunc_call(np.true_divide, _u(np.sin, y), y)
 
 

@@ -145,6 +145,9 @@ UNARY = {
     "where_arrays": lambda a: np.where(a > a[0], a, a[::-1]),
     "nan_to_num": lambda a: np.nan_to_num(a),
     "nan_to_num_inplace": lambda a: np.nan_to_num(a, copy=False, nan=1),
+    "sinc": lambda a: np.sinc(a),
+    "resize": lambda a: np.resize(a, (20, 20)),
+    "resize_small": lambda a: np.resize(a, 7),
 }
 
 # calls with no array input
@@ -243,6 +246,8 @@ OTHERS = {
     "block[scalars]": (_one(5), lambda a: np.block([a, 1.5, 2])),
     "append[1-d strided]": (lambda: [np.ones(40)[::2]], lambda a: np.append(a, a)),
     "nan_to_num[big]": (_one((300, 300), np.float32), lambda a: np.nan_to_num(a, nan=-1.0)),
+    "sinc[big]": (_one((200, 200)), lambda a: np.sinc(a)),
+    "sinc[f32 big]": (_one((300, 300), np.float32), lambda a: np.sinc(a)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
