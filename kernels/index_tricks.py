@@ -19,7 +19,7 @@ from .layout import (broadcast_shapes, c_strides, iterator_out_strides, strides_
 from .linalg import MetaArray
 from .operands import as_meta, is_fake, is_meta
 from .registry import Out, register
-from .temporaries import Steps, Val, array_bytes, binary, call, copyto_bytes, used
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes, used
 from .ufuncs import ufunc_call
 from .views import reshape_out
 
@@ -493,7 +493,28 @@ def polyval(p: Any, x: Any) -> Any:
         if key in seen:
             break
         seen.append(key)
+    if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
+        _polyval_steps(p, pm, xm)
     return Out(y.shape, y.dtype, y.strides)
+
+
+def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
+    """_polynomial_impl.py polyval: p = asarray(p), y = zeros_like(x) (with its zeros(1)),
+    then ``y = y * x + pv`` per coefficient (pv a NumPy scalar; the product is a temporary
+    the sum may reuse, the old y dies when y is rebound)."""
+    steps = Steps()
+    held = steps.new(asarray_bytes(p))
+    y = Val(xm.shape, xm.dtype)
+    steps.temp(array_bytes((1,), xm.dtype))
+    steps.new(y.nbytes)
+    x = Val(xm.shape, xm.dtype)
+    pv = pm.dtype.type(1)
+    for _ in range(pm.shape[0]):
+        new = binary(steps, np.add, binary(steps, np.multiply, y, x), pv, True)
+        steps.free(y.nbytes)
+        y = Val(new.shape, new.dtype)
+    steps.free(held)
+    steps.done()
 
 
 def _pad_front(m: Any, diff: int) -> MetaArray:

@@ -148,6 +148,8 @@ UNARY = {
     "sinc": lambda a: np.sinc(a),
     "resize": lambda a: np.resize(a, (20, 20)),
     "resize_small": lambda a: np.resize(a, 7),
+    "polyval": lambda a: np.polyval([1, 2, 3], a),
+    "polyval_f": lambda a: np.polyval([1.5, -2.0], a),
 }
 
 # calls with no array input
@@ -248,6 +250,8 @@ OTHERS = {
     "nan_to_num[big]": (_one((300, 300), np.float32), lambda a: np.nan_to_num(a, nan=-1.0)),
     "sinc[big]": (_one((200, 200)), lambda a: np.sinc(a)),
     "sinc[f32 big]": (_one((300, 300), np.float32), lambda a: np.sinc(a)),
+    "polyval[big]": (_one((200, 200)), lambda a: np.polyval([1, 2, 3, 4], a)),
+    "polyval[f32 big]": (_one((300, 300), np.float32), lambda a: np.polyval([1.0, 2.0, 3.0], a)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
 }
