@@ -15,8 +15,7 @@ from .linalg import MetaArray, reshape_c_strides
 from .operands import as_meta, check_writeable, is_meta
 from .registry import Out, register, transient
 from .creation import tri_mask
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
-                          setitem_bytes, ufunc_bytes, unary, used)
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from .ufuncs import ufunc_call
 
 _WEAK = (int, float, complex)

@@ -67,17 +67,15 @@ def array_bytes(shape: tuple, dtype: Any) -> int:
 
 def asarray_bytes(obj: Any) -> int:
     """Bytes ``np.asarray(obj)`` allocates: none for arrays (real or fake), a new buffer for
-    Python and NumPy scalars and for sequences of them."""
+    Python and NumPy scalars and for sequences of them. A sequence holding arrays is stacked
+    into one buffer, counted as the parts' total (exact when they share a dtype)."""
     if isinstance(obj, np.ndarray) or is_meta(obj):
         return 0
     if isinstance(obj, (list, tuple)) and any(isinstance(x, (list, tuple, np.ndarray))
                                               or is_meta(x) for x in obj):
-        return sum(asarray_bytes(x) or _nbytes_of(x) for x in obj)
+        return sum(array_bytes(x.shape, x.dtype) if isinstance(x, np.ndarray) or is_meta(x)
+                   else asarray_bytes(x) for x in obj)
     return max(np.asarray(obj).nbytes, 1)
-
-
-def _nbytes_of(x: Any) -> int:
-    return max(math.prod(x.shape) * x.dtype.itemsize, 1) if is_meta(x) or isinstance(x, np.ndarray) else 0
 
 
 def copyto_bytes(dtype: Any, value: Any) -> int:
