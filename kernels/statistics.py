@@ -1135,8 +1135,44 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     low = -high
     shifted = _u(np.subtract, dd, low)  # the ufunc steps' errors (Python int range, complex)
     _u(np.add, _u(np.remainder, shifted, period), low)
+    if type(period) in (int, float) and (discont is None or type(discont) in (int, float)) \
+            and dd.dtype.kind in "fiu":
+        _unwrap_steps(m, ax, dd, dt, low, high, period, period / 2 if discont is None else discont)
     return Out(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
+
+
+def _unwrap_steps(m: Any, ax: int, dd: Any, dt: np.dtype, low: Any, high: Any, period: Any,
+                  discont: Any) -> None:
+    """_function_base_impl.py unwrap: dd = diff(p); ddmod = mod(dd - low, period) + low;
+    copyto(ddmod, high, where=(ddmod == low) & (dd > 0)) (float types); ph_correct =
+    ddmod - dd; copyto(ph_correct, 0, where=abs(dd) < discont); up = array(p, copy=True,
+    dtype); up[1:] = p[1:] + ph_correct.cumsum(axis). dd, ddmod and ph_correct are named."""
+    steps = Steps()
+    d = Val(dd.shape, dd.dtype)
+    held = [steps.new(d.nbytes)]
+    ddmod = binary(steps, np.add, call(steps, np.remainder, binary(steps, np.subtract, d, low),
+                                       period), low, True)
+    ddmod.temp = False
+    held.append(ddmod.nbytes)
+    if not np.issubdtype(dt, np.integer):
+        cond = binary(steps, np.bitwise_and, binary(steps, np.equal, ddmod, low),
+                      binary(steps, np.greater, d, 0), True)
+        steps.temp(copyto_bytes(ddmod.dtype, high))
+        used(steps, cond)
+    fix = binary(steps, np.subtract, ddmod, d)
+    fix.temp = False
+    held.append(fix.nbytes)
+    cond = binary(steps, np.less, unary(steps, np.absolute, d), discont)
+    steps.temp(copyto_bytes(fix.dtype, 0))
+    used(steps, cond)
+    steps.new(array_bytes(m.shape, dt))
+    part = Val(m.shape[:ax] + (max(m.shape[ax] - 1, 0),) + m.shape[ax + 1:], m.dtype)
+    total = Val(fix.shape, fix.dtype if fix.dtype.kind == "f" else np.dtype(np.intp), True)
+    steps.new(total.nbytes)
+    used(steps, binary(steps, np.add, part, total, True))
+    steps.free(*held)
+    steps.done()
 
 
 # --- nanvar, nanstd ------------------------------------------------------------------------------
