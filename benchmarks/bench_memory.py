@@ -29,9 +29,10 @@ sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "test
 
 import faketensor as ft  # noqa: E402
 from benchmarks.programs import PROGRAMS  # noqa: E402
-from memtools import measure_peak, numpy_tracing  # noqa: E402
+from memtools import measure_peak, numpy_tracing, op_peaks  # noqa: E402
 
 np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good: not the programs' doing
+np.median(np.ones(4))  # its first call imports numpy.ma, whose module arrays stay alive
 
 
 def fake_peak(fn, cache: bool) -> tuple[int, int, float]:
@@ -131,28 +132,25 @@ OPS = [
      lambda a, b: (a * 1.0) + b),
     ("0.05 * (f64 (100000,) * 1.0) (elision)", lambda: [_ones(100000)()], lambda a: 0.05 * (a * 1.0)),
     ("np.random.default_rng(0)", lambda: [], lambda: np.random.default_rng(0)),
+    # NumPy functions written in Python (kernels/temporaries.py replays their allocations)
+    ("np.median(f64 (64,64) F, axis=0)", lambda: [_ones((64, 64))().T], lambda a: np.median(a, axis=0)),
+    ("np.cov(f64 (32,100))", lambda: [_ones((32, 100))()], lambda a: np.cov(a)),
+    ("np.isclose(f32 (300,300), int32)", lambda: [_ones((300, 300), np.float32)(), _ones((300, 300), np.int32)()],
+     lambda a, b: np.isclose(a, b)),
+    ("np.tile(f64 (16,16).T, (2,3))", lambda: [_ones((16, 16))().T], lambda a: np.tile(a, (2, 3))),
+    ("np.diff(f32 (100,100), n=3, axis=0)", lambda: [_ones((100, 100), np.float32)()], lambda a: np.diff(a, 3, 0)),
+    ("np.nanmean(f64 (64,64), axis=1)", lambda: [_ones((64, 64))()], lambda a: np.nanmean(a, axis=1)),
+    ("np.var(f32 (64,64), axis=0)", lambda: [_ones((64, 64), np.float32)()], lambda a: np.var(a, axis=0)),
+    ("np.triu_indices(300, 1)", lambda: [], lambda: np.triu_indices(300, 1)),
+    ("np.polyval([1,2,3], f64 (300,300))", lambda: [_ones((300, 300))()], lambda a: np.polyval([1, 2, 3], a)),
+    ("np.interp(f32 (1000,), xp, fp)", lambda: [_ones(1000, np.float32)()], lambda a: np.interp(a, [0, 1, 2], [0, 1, 4])),
 ]
-
-
-def op_figures(setup, op) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((peak, live) real, (peak, live) fake) of one op, both above the live bytes before it."""
-    inputs = setup()
-    keep: list = []
-    real = measure_peak(lambda: keep.append(op(*inputs)))
-    del keep
-    with ft.FakeMode() as mode:
-        inputs = setup()
-        base = mode.memory.live.get("cpu", 0)
-        mode.memory.peak["cpu"] = base
-        out = op(*inputs)  # noqa: F841  (alive while live is read)
-        fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
-    return real, fake
 
 
 def ops_table() -> None:
     print(f"{'op':42} {'real peak':>10} {'live':>8} {'fake peak':>10} {'live':>8}")
     for label, setup, op in OPS:
-        (rp, rl), (fp, fl) = op_figures(setup, op)
+        (rp, rl), (fp, fl) = op_peaks(setup, op)
         mark = "" if (rp, rl) == (fp, fl) else "  differs"
         print(f"{label:42} {rp:>10} {rl:>8} {fp:>10} {fl:>8}{mark}")
 

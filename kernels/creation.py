@@ -13,7 +13,8 @@ from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strid
 from .._errors import DataDependentError, UnsupportedOperationError
 from . import converters
 from .operands import as_meta, is_fake, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
+from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes, setitem_bytes
 
 
 def norm_shape(shape: Any) -> tuple:
@@ -43,13 +44,24 @@ def fresh(shape: tuple, dtype: np.dtype, order: str = "C") -> Out:
     return Out(shape, dtype, st)
 
 
-@register(np.empty, np.zeros, np.ones, tags=("factory",))
+@register(np.empty, np.zeros, tags=("factory",))
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     check_device(device)
     return fresh(norm_shape(shape), np.dtype(dtype if dtype is not None else float), norm_order(order))
 
 
 shape_args(zeros, 0, "shape")
+
+
+@register(np.ones, tags=("factory",))
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    """empty, then ``copyto(a, 1, casting='unsafe')`` (numeric.py ``ones``): 1's 0-d arrays."""
+    out = zeros(shape, dtype, order, device=device)
+    transient(copyto_bytes(out.dtype, 1))
+    return out
+
+
+shape_args(ones, 0, "shape")
 
 
 @register(np.full, tags=("factory",))
@@ -70,7 +82,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
         info = np.iinfo(dt)
         if not info.min <= fv <= info.max:
             raise OverflowError(f"Python integer {fv} out of bounds for {dt}")
-    return fresh(shape, dt, norm_order(order))
+    out = fresh(shape, dt, norm_order(order))
+    # numeric.py ``full``: with no dtype, fill_value = asarray(fill_value) (alive until the
+    # return), then copyto(a, fill_value, casting='unsafe')
+    transient(asarray_bytes(fill_value) if dtype is None else copyto_bytes(dt, fill_value))
+    return out
 
 
 shape_args(full, 0, "shape")
@@ -101,13 +117,33 @@ def _like_out(proto: Any, dtype: Any, order: str, shape: Any) -> Out:
     return fresh(shp, dt, order)
 
 
-@register(np.empty_like, np.zeros_like, np.ones_like, tags=("factory",))
+@register(np.empty_like, tags=("factory",))
 def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
     check_device(device)
     return _like_out(prototype, dtype, order, shape)
 
 
 shape_args(empty_like, 4, "shape")
+
+
+@register(np.zeros_like, tags=("factory",))
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """empty_like, then ``copyto(res, zeros(1, res.dtype))`` (numeric.py ``zeros_like``)."""
+    out = empty_like(a, dtype, order, subok, shape, device=device)
+    transient(array_bytes((1,), out.dtype))
+    return out
+
+
+@register(np.ones_like, tags=("factory",))
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    """empty_like, then ``copyto(res, 1, casting='unsafe')`` (numeric.py ``ones_like``)."""
+    out = empty_like(a, dtype, order, subok, shape, device=device)
+    transient(copyto_bytes(out.dtype, 1))
+    return out
+
+
+shape_args(zeros_like, 4, "shape")
+shape_args(ones_like, 4, "shape")
 
 
 @register(np.full_like, tags=("factory",))
@@ -118,6 +154,7 @@ def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, d
         info = np.iinfo(out.dtype)
         if not info.min <= fill_value <= info.max:
             raise OverflowError(f"Python integer {fill_value} out of bounds for {out.dtype}")
+    transient(copyto_bytes(out.dtype, fill_value))  # numeric.py full_like: copyto(res, fill_value)
     return out
 
 
@@ -349,6 +386,7 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     if not k >= M:
         operator.index(M)
         operator.index(k)
+        transient(setitem_bytes(out.dtype, 1))  # _twodim_base_impl.py: m[:M-k].flat[i::M+1] = 1
     return out
 
 
@@ -374,15 +412,34 @@ def _min_int(low: Any, high: Any) -> np.dtype:
 
 @register(np.tri, tags=("factory",))
 def tri(N, M=None, k=0, dtype=float, *, like=None):
-    """np.tri: ``greater_equal.outer`` of two aranges, so negative N or M give empty axes."""
+    """np.tri: ``greater_equal.outer`` of two aranges, so negative N or M give empty axes;
+    its bytes are the aranges, the bool mask and the ``astype`` copy (_twodim_base_impl.py)."""
     M = N if M is None else M
     rows = arange(N, dtype=_min_int(0, N)).shape[0]
     cols = arange(-k, M - k, dtype=_min_int(-k, M - k)).shape[0]
     cast = np.zeros((), bool).astype(dtype)  # m.astype(dtype): "S" is S5 ("False")
-    return fresh((rows, cols) + cast.shape, cast.dtype)
+    out = fresh((rows, cols) + cast.shape, cast.dtype)
+    steps = Steps()
+    mask = tri_mask(steps, rows, cols, k)
+    if out.dtype != np.bool_:  # m.astype(dtype, copy=False)
+        steps.new(array_bytes(out.shape, out.dtype))
+        steps.free(mask)
+    steps.done()
+    return out
 
 
 shape_args(tri, 0, 1, 2, "N", "M", "k")
+
+
+def tri_mask(steps: Steps, N: int, M: int, k: int) -> int:
+    """The allocations of tri's bool mask (returned bytes, alive): ``greater_equal.outer``
+    of ``arange(N)`` and ``arange(-k, M - k)`` in the smallest int types
+    (_twodim_base_impl.py ``tri``); the aranges die with the statement."""
+    a = steps.new(array_bytes((N,), _min_int(0, N)))
+    b = steps.new(array_bytes((max(M, 0),), _min_int(-k, M - k)))
+    mask = steps.new(array_bytes((N, M), np.bool_))
+    steps.free(a, b)
+    return mask
 
 
 def _nested_fakes(obj: Any) -> bool:

@@ -13,13 +13,14 @@ from typing import Any
 import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
-from .creation import arange, fresh, tri
+from .creation import arange, fresh, tri, tri_mask
 from .layout import (as_shape, broadcast_shapes, c_strides, iterator_order, iterator_out_strides,
                      shape_args, strides_in_order)
 from .linalg import MetaArray
 from . import converters
 from .operands import as_meta, is_fake, is_meta
-from .registry import Out, register
+from .registry import Out, quiet, register
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes, used
 from .ufuncs import ufunc_call
 from .views import reshape_out
 
@@ -96,7 +97,8 @@ def _ints(*vals: Any) -> tuple:
 def _tri_extent(func: Any, n: Any, k: Any, m: Any) -> tuple:
     """(rows, cols, k) of the np.tri(n, m, k) that tril/triu_indices build (its own errors);
     a k that is not integral is left unsupported (arange would cast its values)."""
-    rows, cols = tri(n, m, k).shape
+    with quiet():  # the bytes are tril/triu_indices' own (_tri_indices_steps)
+        rows, cols = tri(n, m, k).shape
     try:
         k = operator.index(k)
     except TypeError:
@@ -111,10 +113,28 @@ def tril_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per true element of tri(n, m, k)."""
     n, m, k = _tri_extent(np.tril_indices, n, k, m)
     c = tril_count(n, k, m)
+    _tri_indices_steps(n, m, k, c, invert=False)
     return fresh((c,), INTP), fresh((c,), INTP)
 
 
 shape_args(tril_indices, 0, 1, 2, "n", "k", "m")
+
+
+def _tri_indices_steps(n: int, m: int, k: int, count: int, invert: bool) -> None:
+    """_twodim_base_impl.py tril/triu_indices: tri's bool mask (``~`` makes a second one for
+    triu), ``indices(shape, sparse=True)`` (an intp column and row), then one boolean
+    selection per index array, each made while the mask and both index arrays live."""
+    steps = Steps()
+    mask = tri_mask(steps, max(n, 0), max(m, 0), k)
+    if invert:
+        inv = steps.new(mask)
+        steps.free(mask)
+        mask = inv
+    rows = steps.new(array_bytes((max(n, 0), 1), INTP) + array_bytes((1, max(m, 0)), INTP))
+    steps.new(array_bytes((count,), INTP))
+    steps.new(array_bytes((count,), INTP))
+    steps.free(mask, rows)
+    steps.done()
 
 
 @register(np.triu_indices, tags=("factory",))
@@ -122,6 +142,7 @@ def triu_indices(n: Any, k: Any = 0, m: Any = None) -> tuple:
     """Two fresh intp arrays, one entry per false element of tri(n, m, k - 1)."""
     n, m, k = _tri_extent(np.triu_indices, n, k - 1, m)
     c = n * m - tril_count(n, k, m)
+    _tri_indices_steps(n, m, k, c, invert=True)
     return fresh((c,), INTP), fresh((c,), INTP)
 
 
@@ -288,9 +309,54 @@ def _window(fn: Any, M: Any, *rest: Any) -> Out:
     return fresh(r.shape, r.dtype)
 
 
+def _window_steps(out: Out, formula: Any) -> None:
+    """The allocations of a window function of _function_base_impl.py: ``values =
+    np.array([0.0, M])`` alive throughout; for M > 1 ``n = arange(1 - M, M, 2)`` and
+    ``formula(steps, n, m1)`` (m1 = ``M - 1``, a float64 scalar) gives the result; for M == 1
+    ``ones(1)``."""
+    steps = Steps()
+    values = steps.new(16)
+    m = out.shape[0]
+    if m == 1:
+        steps.new(8)
+        steps.temp(copyto_bytes(np.float64, 1))
+    elif m > 1:
+        n = Val((m,), np.float64)
+        arange = steps.new(n.nbytes)
+        formula(steps, n, np.float64(m - 1))
+        steps.free(arange)
+    steps.free(values)
+    steps.done()
+
+
+def _cosine_sum(*coefs: float) -> Any:
+    """``c0 + c1 * cos(pi * n / (M - 1)) + c2 * cos(2.0 * pi * n / (M - 1))`` (hanning,
+    hamming, blackman), left to right."""
+    def formula(steps: Steps, n: Val, m1: Any) -> Val:
+        total: Any = coefs[0]
+        for k, c in enumerate(coefs[1:], 1):
+            scaled = binary(steps, np.multiply, 2.0 * np.pi if k == 2 else np.pi, n, True)
+            arg = binary(steps, np.true_divide, scaled, m1)
+            term = binary(steps, np.multiply, c, call(steps, np.cos, arg), True)
+            total = binary(steps, np.add, total, term, True)
+        return total
+    return formula
+
+
+def _bartlett_formula(steps: Steps, n: Val, m1: Any) -> Val:
+    """``where(less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))``."""
+    cond = call(steps, np.less_equal, n, 0)
+    up = binary(steps, np.add, 1, binary(steps, np.true_divide, n, m1), True)
+    down = binary(steps, np.subtract, 1, binary(steps, np.true_divide, n, m1))
+    steps.new(array_bytes(n.shape, np.float64))
+    used(steps, cond, up, down)
+
+
 @register(np.bartlett, tags=("factory",))
 def bartlett(M: Any) -> Out:
-    return _window(np.bartlett, M)
+    out = _window(np.bartlett, M)
+    _window_steps(out, _bartlett_formula)
+    return out
 
 
 shape_args(bartlett, 0, "M")
@@ -298,7 +364,9 @@ shape_args(bartlett, 0, "M")
 
 @register(np.blackman, tags=("factory",))
 def blackman(M: Any) -> Out:
-    return _window(np.blackman, M)
+    out = _window(np.blackman, M)
+    _window_steps(out, _cosine_sum(0.42, 0.5, 0.08))
+    return out
 
 
 shape_args(blackman, 0, "M")
@@ -306,7 +374,9 @@ shape_args(blackman, 0, "M")
 
 @register(np.hamming, tags=("factory",))
 def hamming(M: Any) -> Out:
-    return _window(np.hamming, M)
+    out = _window(np.hamming, M)
+    _window_steps(out, _cosine_sum(0.54, 0.46))
+    return out
 
 
 shape_args(hamming, 0, "M")
@@ -314,7 +384,9 @@ shape_args(hamming, 0, "M")
 
 @register(np.hanning, tags=("factory",))
 def hanning(M: Any) -> Out:
-    return _window(np.hanning, M)
+    out = _window(np.hanning, M)
+    _window_steps(out, _cosine_sum(0.5, 0.5))
+    return out
 
 
 shape_args(hanning, 0, "M")
@@ -460,7 +532,28 @@ def polyval(p: Any, x: Any) -> Any:
         if key in seen:
             break
         seen.append(key)
+    if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
+        _polyval_steps(p, pm, xm)
     return Out(y.shape, y.dtype, y.strides)
+
+
+def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
+    """_polynomial_impl.py polyval: p = asarray(p), y = zeros_like(x) (with its zeros(1)),
+    then ``y = y * x + pv`` per coefficient (pv a NumPy scalar; the product is a temporary
+    the sum may reuse, the old y dies when y is rebound)."""
+    steps = Steps()
+    held = steps.new(asarray_bytes(p))
+    y = Val(xm.shape, xm.dtype)
+    steps.temp(array_bytes((1,), xm.dtype))
+    steps.new(y.nbytes)
+    x = Val(xm.shape, xm.dtype)
+    pv = pm.dtype.type(1)
+    for _ in range(pm.shape[0]):
+        new = binary(steps, np.add, binary(steps, np.multiply, y, x), pv, True)
+        steps.free(y.nbytes)
+        y = Val(new.shape, new.dtype)
+    steps.free(held)
+    steps.done()
 
 
 def _pad_front(m: Any, diff: int) -> MetaArray:

@@ -9,11 +9,13 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from . import converters
-from .layout import (MAX_INTP, as_shape, c_strides, check_shape, contiguity, like_strides,
-                     normalize_axis, shape_args, strides_in_order, vote_sort, wrap_intp)
+from .layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, check_shape,
+                     contiguity, like_strides, normalize_axis, shape_args, strides_in_order,
+                     vote_sort, wrap_intp)
 from .operands import as_meta, check_writeable, is_fake, is_meta
 from .linalg import MetaArray
-from .registry import Out, register
+from .registry import Out, register, transient
+from .temporaries import Steps, array_bytes, asarray_bytes
 from .views import reshape_out
 
 
@@ -271,6 +273,8 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list:
         each, extras = divmod(ntotal, nsec)
         sizes = [0] + extras * [each + 1] + (nsec - extras) * [each]
         div = list(np.cumsum(sizes).tolist())
+        # _shape_base_impl.py: array(section_sizes, dtype=intp).cumsum(), both alive at once
+        transient(2 * 8 * len(sizes))
     else:  # split points, used as slice bounds
         div = [0] + list(indices_or_sections) + [ntotal]
         for i in div:
@@ -385,10 +389,25 @@ def repeat(a: Any, repeats: Any, axis: Any = None) -> Out:
             m = Meta((1,), (m.dtype.itemsize,), m.dtype)
         ax = converters.axis(axis, len(m.shape))
         shape = _repeated(tuple(m.shape), ax, repeats, m.dtype.itemsize)
+    transient(_repeat_bytes(a, m, repeats))
     return Out(shape, m.dtype, c_strides(shape, m.dtype.itemsize))
 
 
 shape_args(repeat, 1, "repeats")
+
+
+def _repeat_bytes(a: Any, m: Any, repeats: Any) -> int:
+    """What PyArray_Repeat allocates besides its result (item_selection.c): the counts as
+    an intp array, and a C-contiguous, writeable copy of ``a`` unless it is one
+    (``PyArray_CheckAxis(..., NPY_ARRAY_CARRAY)``; a list becomes an array first)."""
+    if isinstance(repeats, np.ndarray):
+        counts = 0 if repeats.dtype == np.intp and repeats.flags.c_contiguous else repeats.size * 8
+    else:
+        counts = np.size(repeats) * 8 if not isinstance(repeats, (int, np.integer)) else 8
+    fake = is_meta(a)
+    whole = 0 if fake and a.flags.c_contiguous and a.flags.writeable else \
+        array_bytes(m.shape, m.dtype)
+    return counts + whole
 
 
 @register(np.tile, tags=("copy",))
@@ -425,11 +444,19 @@ def tile(A: Any, reps: Any) -> Out:
     # result a new array (checked as the constructor does), then c.reshape(shape_out)
     n = size = math.prod(shape_in)
     last = None
+    # _shape_base_impl.py tile: c = c.reshape(-1, n).repeat(nrep, 0) per repeated axis; each
+    # result lives until the next is made (the input's reshape may copy, see repeat)
+    steps = Steps()
+    held, first = 0, True
     if n > 0:
         for dim_in, nrep in zip(shape_in, tup):
             if nrep != 1:
                 last = _repeated((size // n, n), 0, nrep, m.dtype.itemsize)
+                cur = steps.new(8 + (_tile_first_bytes(A, m, n) if first else 0))
                 size = last[0] * n
+                steps.new(array_bytes((size,), m.dtype))
+                steps.free(cur, held)
+                held, first = array_bytes((size,), m.dtype), False
             n //= dim_in
     shape = as_shape(shape_out)
     if math.prod(shape) != size or any(k < 0 for k in shape):
@@ -438,12 +465,27 @@ def tile(A: Any, reps: Any) -> Out:
         if math.prod(shape_in) == 0 and is_fake(A):
             return reshape_out(as_meta(A), shape)
         raise UnsupportedOperationError(np.tile, "a non-array input")
+    steps.done()
     # c.reshape(shape_out): a view of the last repeat's fresh C array
     src = MetaArray(last, c_strides(last, m.dtype.itemsize), m.dtype)
     return Out(shape, m.dtype, reshape_out(src, shape).strides, base_shape=last)
 
 
 shape_args(tile, 1, "reps")
+
+
+def _tile_first_bytes(A: Any, m: Any, n: int) -> int:
+    """The first ``c.reshape(-1, n)`` of tile's input: a view when NumPy can make one (then
+    repeat copies it unless C-contiguous and writeable), else a C copy."""
+    if not is_meta(A):
+        return array_bytes(m.shape, m.dtype)
+    a = as_meta(A)
+    rows = (a.size // n) if n else 0
+    view = attempt_nocopy_reshape(tuple(a.shape), tuple(a.strides), a.dtype.itemsize, (rows, n), False)
+    if view is None:
+        return array_bytes(m.shape, m.dtype)
+    return 0 if contiguity((rows, n), view, a.dtype.itemsize)[0] and a.flags.writeable else \
+        array_bytes(m.shape, m.dtype)
 
 
 @register(np.append, tags=("copy",))
@@ -457,8 +499,24 @@ def append(arr: Any, values: Any, axis: Any = None) -> Any:
         n = int(np.prod(a.shape))
         a = Meta((n,), (a.dtype.itemsize,), a.dtype)
         v = Meta((int(np.prod(v.shape)),), (v.dtype.itemsize,), v.dtype)
-        return concat_metas([a, v], 0, None, None, "same_kind")
-    return concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
+        out = concat_metas([a, v], 0, None, None, "same_kind")
+        # _function_base_impl.py append: arr.ravel() (for ndim != 1) and ravel(values) copy
+        # what is not C-contiguous; both live while the result is made
+        transient(_ravel_bytes(arr, skip_1d=True) + _ravel_bytes(values))
+        return out
+    out = concat_metas([a, meta_of(values)], axis, None, None, "same_kind")
+    transient(0 if is_meta(values) else asarray_bytes(values))
+    return out
+
+
+def _ravel_bytes(x: Any, skip_1d: bool = False) -> int:
+    """Bytes ``ravel(x)`` allocates: a copy of what is not C-contiguous (a list: its array)."""
+    if not is_meta(x):
+        return asarray_bytes(x)
+    m = as_meta(x)
+    if m.flags.c_contiguous or (skip_1d and m.ndim == 1):
+        return 0
+    return array_bytes(m.shape, m.dtype)
 
 
 # --- block ----------------------------------------------------------------------
@@ -526,4 +584,20 @@ def block(arrays: Any) -> Out:
         st = strides_in_order(res.shape, res.dtype.itemsize, list(range(ndim))) if f and not c \
             else c_strides(res.shape, res.dtype.itemsize)
         return Out(res.shape, res.dtype, st)
+    steps = Steps()
+    _block_steps(steps, arrays, list_ndim, ndim)
+    steps.done()
     return Out(res.shape, res.dtype, res.strides)
+
+
+def _block_steps(steps: Steps, arrays: Any, max_depth: int, ndim: int, depth: int = 0) -> int:
+    """_shape_base_impl.py _block (the concatenation path): each level's concatenation is
+    made while its parts, the results of the level below, are alive; leaves are views
+    (scalars and lists become arrays). Returns the bytes of this level's result."""
+    if depth < max_depth:
+        parts = [_block_steps(steps, a, max_depth, ndim, depth + 1) for a in arrays]
+        res = _block_concat(arrays, max_depth, ndim, depth)
+        n = steps.new(array_bytes(res.shape, res.dtype))
+        steps.free(*parts)
+        return n
+    return steps.new(0 if is_meta(arrays) else asarray_bytes(arrays))

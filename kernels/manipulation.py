@@ -19,7 +19,8 @@ from .layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strid
 from .linalg import MetaArray
 from . import converters
 from .operands import as_meta, is_fake, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
+from .temporaries import array_bytes
 from .views import copy_like, ndarray_astype
 
 INTP = np.dtype(np.intp)
@@ -248,6 +249,15 @@ def insert(arr: Any, obj: Any, values: Any, axis: Any = None) -> Out:
             raise TypeError("slice indices must be integers or None or have an __index__ method")
         assign_to_view(slot, a.dtype, _shaped(values, vshape))
         shape[ax] = n + numnew
+        # _function_base_impl.py insert, one index: arr.ravel() (axis None, ndim != 1, a copy
+        # unless C-contiguous), indices = np.array(obj) (arange for a slice) and values =
+        # array(values, ndmin, dtype=arr.dtype) live while the result is filled
+        m = as_meta(arr)
+        flat = 0 if axis is not None or m.ndim == 1 or m.flags.c_contiguous else \
+            array_bytes(m.shape, m.dtype)
+        vals = (0 if values.dtype == a.dtype else array_bytes(values.shape, a.dtype)) \
+            if is_meta(values) else array_bytes(vshape, a.dtype)
+        transient(flat + (0 if isinstance(obj, np.ndarray) else max(idx.nbytes, 1)) + vals)
         return fresh(tuple(shape), a.dtype, order)
     if idx.size == 0 and not isinstance(obj, np.ndarray):
         idx = idx.astype(INTP)
@@ -297,8 +307,13 @@ def resize(a: Any, new_shape: Any) -> Out:
         if n < 0:
             raise ValueError("all elements of `new_shape` must be non-negative")
     dt = m.dtype
+    # fromnumeric.py resize: a = ravel(a) (a copy unless C-contiguous) lives to the return;
+    # an empty case is zeros_like(a, shape=new_shape) (with its zeros(1))
+    flat = 0 if m.flags.c_contiguous else array_bytes(m.shape, dt)
     if m.size == 0 or size == 0:
+        transient(flat + array_bytes((1,), dt))
         return fresh(as_shape(new_shape), dt)
+    transient(flat)
     reps = (size + m.size - 1) // m.size
     if reps > sys.maxsize:  # (a,) * repeats
         raise OverflowError("cannot fit 'int' into an index-sized integer")

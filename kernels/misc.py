@@ -14,7 +14,9 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterat
 from .linalg import MetaArray, reshape_c_strides
 from . import converters
 from .operands import as_meta, check_writeable, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
+from .creation import tri_mask
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from .ufuncs import ufunc_call
 
 _WEAK = (int, float, complex)
@@ -67,7 +69,20 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Out:
         raise DataDependentError("np.where(condition) returns the indices of true values")
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return where_meta(condition, x, y)
+    out = where_meta(condition, x, y)
+    transient(sum(_where_operand_bytes(v, out.dtype) for v in (condition, x, y)))
+    return out
+
+
+def _where_operand_bytes(v: Any, dtype: np.dtype) -> int:
+    """What PyArray_Where allocates for one operand (multiarraymodule.c): a scalar becomes a
+    0-d array, cast into a second one when the result dtype differs (measured on numpy 2.4;
+    arrays are cast in the iterator's buffers)."""
+    if is_meta(v) and not (v.ndim == 0 and v.dtype != dtype):
+        return 0
+    first = asarray_bytes(v)
+    own = np.asarray(v).dtype if not is_meta(v) else v.dtype
+    return first + (dtype.itemsize if own != dtype and np.ndim(v) == 0 else 0)
 
 
 # --- clip -----------------------------------------------------------------------
@@ -220,6 +235,11 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
         n = m.size
         if np.ndim(shift) > 1 if not is_meta(shift) else shift.ndim > 1:
             raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        # numeric.py roll: roll(a.ravel(), shift, 0).reshape(a.shape); ravel copies a
+        # non-C-contiguous a, alive until the inner roll returns
+        steps = Steps()
+        flat = steps.new(0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+        _roll_steps(steps, shift, 1, m, flat)
         if m.ndim == 1:
             return Out(m.shape, m.dtype, c_strides(m.shape, m.dtype.itemsize), base_shape=(n,))
         return Out(m.shape, m.dtype, reshape_c_strides(m.shape, m.dtype.itemsize),
@@ -232,28 +252,46 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Out:
         raise ValueError("shape mismatch: objects cannot be broadcast to a single shape") from None
     if len(b) > 1:
         raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    _roll_steps(Steps(), shift, len(axes), m)
     return k_copy_out(m)
 
 
-def _tri_like(m: Any, k: Any) -> Out:
+def _roll_steps(steps: Steps, shift: Any, naxes: int, m: Any, held: int = 0) -> None:
+    """numeric.py roll: ``broadcast(shift, axis)`` makes arrays of shift and the axis tuple,
+    alive with ``empty_like(a)``; ``held`` bytes of the caller die after it."""
+    b = steps.new(asarray_bytes(shift) + naxes * 8)
+    steps.new(array_bytes(m.shape, m.dtype))
+    steps.free(held, b)
+    steps.done()
+
+
+def _tri_like(m: Any, k: int) -> Out:
+    """``where(tri(*m.shape[-2:], k, dtype=bool), zeros(1, m.dtype), m)``: where's layout
+    over the mask and m; the mask and the zero are alive with the result."""
     if m.ndim == 0:
         raise UnsupportedOperationError(np.tril, "0-d input")
-    operator.index(k)
     n, mm = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[0], m.shape[0])
-    mask = MetaArray((n, mm), c_strides((n, mm), 1), np.bool_)
-    zero = MetaArray((1,), (m.dtype.itemsize,), m.dtype)
-    return where_meta(mask, zero, m)
+    steps = Steps()
+    mask = tri_mask(steps, n, mm, k)
+    zero = steps.new(array_bytes((1,), m.dtype))
+    out = where_meta(MetaArray((n, mm), c_strides((n, mm), 1), np.bool_),
+                     MetaArray((1,), (m.dtype.itemsize,), m.dtype), m)
+    steps.new(array_bytes(out.shape, out.dtype))
+    steps.free(mask, zero)
+    steps.done()
+    return out
 
 
 @register(np.tril, tags=("copy",))
 def tril(m: Any, k: Any = 0) -> Out:
-    """where(tri mask, zeros(1), m): where's layout over the mask and m."""
-    return _tri_like(as_meta(m), k)
+    """_twodim_base_impl.py tril: the mask is ``tri(..., k=k)``."""
+    return _tri_like(as_meta(m), operator.index(k))
 
 
 @register(np.triu, tags=("copy",))
 def triu(m: Any, k: Any = 0) -> Out:
-    return _tri_like(as_meta(m), k)
+    """_twodim_base_impl.py triu: the mask is ``tri(..., k=k - 1)``."""
+    return _tri_like(as_meta(m), operator.index(k) - 1)
 
 
 def diagonal_view(m: Any, k: int) -> tuple:
@@ -290,7 +328,22 @@ def diag(v: Any, k: Any = 0) -> Out:
 @register(np.diagflat, tags=("copy",))
 def diagflat(v: Any, k: Any = 0) -> Out:
     m = as_meta(v)
-    n = m.size + abs(operator.index(k))
+    k = operator.index(k)
+    n = m.size + abs(k)
+    # _twodim_base_impl.py diagflat: v.ravel() (a copy unless C-contiguous), res = zeros,
+    # i = arange(...), fi = i + k + i * n (k < 0: i + (i + k) * n), res.flat[fi] = v
+    steps = Steps()
+    flat = steps.new(0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+    steps.new(array_bytes((n, n), m.dtype))
+    i = Val((n - abs(k),), np.intp)
+    idx = steps.new(i.nbytes)
+    if k >= 0:
+        fi = binary(steps, np.add, binary(steps, np.add, i, k), binary(steps, np.multiply, i, n), True)
+    else:
+        fi = binary(steps, np.add, i, binary(steps, np.multiply, binary(steps, np.add, i, k), n), True)
+    used(steps, fi)
+    steps.free(idx, flat)
+    steps.done()
     return Out((n, n), m.dtype, c_strides((n, n), m.dtype.itemsize))
 
 
@@ -427,7 +480,39 @@ def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
 @register(np.isclose, tags=("copy",))
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """A bool array laid out as the chain of ufuncs leaves it, returned as result[()]."""
-    return isclose_meta(a, b, rtol, atol, equal_nan)
+    out = isclose_meta(a, b, rtol, atol, equal_nan)
+    if all(type(v) in (float, int) for v in (rtol, atol)) and out.shape:
+        _isclose_steps(a, b, rtol, atol, equal_nan)
+    return out
+
+
+def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:
+    """numeric.py isclose, operation by operation (Python float tolerances): y as float
+    (a copy of an int y), ``less_equal(abs(x - y), atol + rtol * abs(y)) & isfinite(y) |
+    (x == y)``, then ``result |= isnan(x) & isnan(y)`` for equal_nan."""
+    steps = Steps()
+    x, y = (v if type(v) in _WEAK else as_meta(v) for v in (a, b))
+    x = x if type(x) in _WEAK else Val(x.shape, x.dtype)
+    held = 0
+    if type(y) not in _WEAK:
+        dt = np.result_type(y.dtype, 1.0) if y.dtype.kind != "m" else y.dtype
+        held = steps.new(0 if dt == y.dtype else array_bytes(y.shape, dt))
+        y = Val(y.shape, dt)
+    elif type(y) is int:
+        y = float(y)
+    lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
+    ay = abs(y) if type(y) in _WEAK else unary(steps, np.absolute, y)
+    rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
+    le = call(steps, np.less_equal, lhs, rhs)
+    fin = call(steps, np.isfinite, y)
+    res = binary(steps, np.bitwise_or, binary(steps, np.bitwise_and, le, fin, True),
+                 binary(steps, np.equal, x, y), True)
+    if equal_nan:
+        both = binary(steps, np.bitwise_and, call(steps, np.isnan, x), call(steps, np.isnan, y), True)
+        steps.temp(ufunc_bytes(np.bitwise_or, res, both, out=res))
+        used(steps, both)
+    steps.free(held)
+    steps.done()
 
 
 @register(np.allclose, tags=("data-dependent",))

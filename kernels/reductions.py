@@ -21,6 +21,7 @@ from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterato
 from . import converters
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .registry import Out, register, transient
+from .temporaries import Steps, array_bytes, copyto_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
 
 _NoValue = np._NoValue
@@ -394,7 +395,9 @@ def _is_array(ret: Any, scal: bool) -> bool:
     return ret.ndim > 0 or not scal or type(ret) is not Meta
 
 
-def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) -> Any:
+def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
+          steps: Steps | None = None) -> Any:
+    """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
     arr = as_meta(a)
     out, scal = _split_out(out, positional=True)
     axes = _np_axes(axis, arr.ndim)
@@ -410,8 +413,17 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any) ->
     ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
     if _is_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
+        own = steps is None  # the sum, divided in place by the count (float16: cast back)
+        steps = Steps() if own else steps
+        total = steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
+        if type(rcount) is not Meta:
+            steps.temp(divide_by_count_bytes(ret.shape, ret.dtype))
         if f16 and out is None:
             ret = _like_copy(ret, np.float16)
+            steps.new(array_bytes(ret.shape, ret.dtype))
+            steps.free(total)
+        if own:
+            steps.done()
         return ret
     if f16:
         return Meta((), np.dtype(np.float16), ())
@@ -437,15 +449,24 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
         raise UnsupportedOperationError("np.var", "object arrays")
     if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
         dtype = _F8
+    # _methods.py _var, step by step: the mean (keepdims), the deviations x (squared in
+    # place), their sum, the count less ddof (um.maximum of 0-d arrays), the division
+    steps = Steps()
     if mean is not None and mean is not _NoValue:
         arrmean = as_meta(mean)
+        held = 0
     else:
         arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
+        held = steps.new(array_bytes(arrmean.shape, arrmean.dtype))
         if arrmean.ndim:
             _inplace(np.true_divide, arrmean, rcount if type(rcount) is not Meta
                      else Meta(arrmean.shape, _INTP, c_strides(arrmean.shape, 8)),
                      casting="unsafe")
+            steps.temp(divide_by_count_bytes(arrmean.shape, arrmean.dtype))
     x = _meta(ufunc_call(np.subtract, arr, arrmean))
+    copies = steps.new(ufunc_bytes(np.subtract, arr, arrmean))
+    dev = steps.new(array_bytes(x.shape, x.dtype))
+    steps.free(copies)
     if issubclass(arr.dtype.type, (np.floating, np.integer)):
         _inplace(np.square, x)
     elif x.dtype in _COMPLEX_TO_FLOAT:
@@ -455,9 +476,22 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
         if x.dtype.kind == "c":
             x = Meta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)
     ret = do_reduce(np.add, x, axes, dtype, out, kd, _NoValue, where, scal)
-    if _is_array(ret, scal):
+    is_array = _is_array(ret, scal)
+    if is_array:
         _inplace(np.true_divide, ret, rcount if type(rcount) is not Meta else np.intp(1),
                  casting="unsafe")
+        steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
+    else:  # the sum's 0-d array becomes a NumPy scalar
+        steps.temp(array_bytes((), ret.dtype))
+    if type(rcount) is not Meta:
+        count = np.result_type(_INTP, type(ddof) if type(ddof) in (int, float) else ddof)
+        steps.temp(3 * count.itemsize)  # um.maximum(rcount - ddof, 0): two 0-d inputs, a 0-d result
+        if is_array:
+            steps.temp(divide_by_count_bytes(ret.shape, ret.dtype, count))
+        steps.free(held, dev)
+        if not is_array:
+            steps.keep(ret.dtype.itemsize)
+        steps.done()
     return ret, scal
 
 
@@ -493,7 +527,10 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> 
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
     lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
     out, _ = _split_out(out, positional=True)
-    return _final(_meta(ufunc_call(np.subtract, hi, lo, out=out)))
+    res = _meta(ufunc_call(np.subtract, hi, lo, out=out))
+    if out is None and res.ndim:  # _methods.py _ptp: the max and the min live with the result
+        transient(2 * array_bytes(res.shape, res.dtype))
+    return _final(res)
 
 
 # --- argmin, argmax -------------------------------------------------------------
@@ -612,7 +649,28 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
            keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nansum: np.sum of a K-order copy (inexact inputs)."""
     arr, _ = _replace_nan(a)
-    return sum_(arr, axis, dtype, out, keepdims, initial, where)
+    res = sum_(arr, axis, dtype, out, keepdims, initial, where)
+    _nan_steps(a, res, out)
+    return res
+
+
+def _nan_steps(a: Any, res: Any, out: Any) -> None:
+    """_nanfunctions_impl.py _replace_nan for inexact a (``mask = isnan(a)``, a copy, and
+    ``copyto(a, 0, where=mask)``), alive while the reduction makes ``res``."""
+    m = as_meta(a)
+    if m.dtype.kind not in "fc":
+        return
+    steps = Steps()
+    mask = steps.new(array_bytes(m.shape, _BOOL))
+    copy = steps.new(array_bytes(m.shape, m.dtype))
+    steps.temp(copyto_bytes(m.dtype, 0))
+    if out is None:
+        steps.new(array_bytes(res.shape, res.dtype))
+        if not res.shape:  # a NumPy scalar: its 0-d array dies; the fake's lives
+            steps.free(array_bytes(res.shape, res.dtype))
+            steps.keep(array_bytes(res.shape, res.dtype))
+    steps.free(mask, copy)
+    steps.done()
 
 
 @register(np.nanprod, tags=("reduction",))
@@ -620,7 +678,9 @@ def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nanprod: np.prod of a K-order copy (inexact inputs)."""
     arr, _ = _replace_nan(a)
-    return prod(arr, axis, dtype, out, keepdims, initial, where)
+    res = prod(arr, axis, dtype, out, keepdims, initial, where)
+    _nan_steps(a, res, out)
+    return res
 
 
 def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
@@ -680,7 +740,28 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
     tot = _kw_reduce(np.add, arr, axis, dtype, out, keepdims, _NoValue, where)
     if type(tot) is not Meta or tot.ndim:
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
+        if where is _NoValue:
+            _nanmean_steps(arr, cnt, tot, out)
     return _final(tot)
+
+
+def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
+    """_nanfunctions_impl.py nanmean with an array result: _replace_nan's mask, copy and
+    copyto, ``cnt = sum(~mask, dtype=intp)``, ``tot = sum(arr)``, ``divide(tot, cnt,
+    out=tot)`` (a small cnt is cast into a copy), ``isbad = (cnt == 0)``, ``isbad.any()``."""
+    steps = Steps()
+    mask = steps.new(array_bytes(arr.shape, _BOOL))
+    copy = steps.new(array_bytes(arr.shape, arr.dtype))
+    steps.temp(copyto_bytes(arr.dtype, 0))
+    inv = steps.new(array_bytes(arr.shape, _BOOL))
+    count = steps.new(array_bytes(cnt.shape, cnt.dtype))
+    steps.free(inv)
+    steps.new(0 if out is not None else array_bytes(tot.shape, tot.dtype))
+    steps.temp(ufunc_bytes(np.divide, tot, cnt, out=tot, casting="unsafe"))
+    bad = steps.new(array_bytes(cnt.shape, _BOOL) + ufunc_bytes(np.equal, cnt, 0))
+    steps.temp(1)
+    steps.free(bad, mask, copy, count)
+    steps.done()
 
 
 @register(np.count_nonzero, tags=("reduction",))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import inspect
+import contextlib
 import threading
 from typing import Any, Callable, NamedTuple
 
@@ -115,6 +116,17 @@ def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
     t, s, e = CALL.costs or (0, 0, 0)
     CALL.costs = (t, max(s, int(nbytes)), e)
+
+
+@contextlib.contextmanager
+def quiet():
+    """Run another kernel for its metadata only: the bytes it reports are dropped (the
+    calling kernel counts what the real call allocates itself)."""
+    saved = CALL.costs
+    try:
+        yield
+    finally:
+        CALL.costs = saved
 
 
 # Set by kernels/cupy_rules.py: runs an op whose inputs include CUDA fakes (or a

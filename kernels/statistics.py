@@ -14,14 +14,18 @@ import operator
 from typing import Any
 
 import numpy as np
+from numpy._core import umath as _umath
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_strides,
                      normalize_axis, normalize_axes)
 from . import converters
 from .operands import as_meta, check_writeable, is_meta
-from .reductions import Meta, _final, _like_copy, _mean
-from .registry import Out, register
+from .reductions import Meta, _final, _is_array, _like_copy, _mean
+from .registry import Out, register, transient
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
+                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
+                          used)
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -201,7 +205,9 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
             if 0 in mv.shape[:len(keep)]:
                 raise ValueError(f"cannot reshape array of size 0 into shape "
                                  f"{mv.shape[:len(keep)] + (-1,)}")
-            m, _ = _reshape(mv, mv.shape[:len(keep)] + (n,))
+            m, copied = _reshape(mv, mv.shape[:len(keep)] + (n,))
+            if copied:  # the reshaped copy lives while func runs
+                transient(array_bytes(m.shape, m.dtype))
             ax = -1
     else:
         ax = None
@@ -235,7 +241,28 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
     half = n // 2
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
     sl = _view(part, part.shape[:ax] + (width,) + part.shape[ax + 1:], part.strides)
-    return _mean(sl, ax, None, out, _NoValue, _NoValue)
+    # _function_base_impl.py _median: partition(a, kth) copies a (kth becomes an intp array
+    # in PyArray_Partition), the mean of the middle entries, then _median_nancheck's
+    # ``isnan(part.take(-1, axis)).any()`` for inexact types (its NaN branch needs values)
+    steps = Steps()
+    copy = steps.new(array_bytes(part.shape, part.dtype))
+    nans = part.dtype.kind in "fcmM"
+    steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
+                               (2 if n and n % 2 == 0 else 1) + nans))
+    res = _mean(sl, ax, None, out, _NoValue, _NoValue, steps)
+    if nans and n:
+        rest = part.shape[:ax] + part.shape[ax + 1:]
+        tmp = steps.new(take_bytes(part.shape, part.strides, part.dtype, 1))
+        taken = steps.new(array_bytes(rest, part.dtype))
+        steps.free(tmp)
+        flags = steps.new(array_bytes(rest, _BOOL))
+        steps.temp(1)
+        steps.free(taken, flags)
+    steps.free(copy)
+    if not _is_array(res, out is None):  # a NumPy scalar; the fake's 0-d array comes last
+        steps.keep(res.dtype.itemsize)
+    steps.done()
+    return res
 
 
 @register(np.median, tags=("reduction",))
@@ -334,8 +361,19 @@ def sinc(x: Any) -> Any:
         eps = np.finfo(px.dtype).eps
     else:
         eps = 1e-20
-    from .misc import where_meta
+    from .misc import _where_operand_bytes, where_meta
     y = _m(where_meta(px, px, eps))
+    # _function_base_impl.py sinc: x = pi * x and y = where(x, x, eps) are named (alive to
+    # the return); sin(y) / y reuses sin's temporary when NumPy's elision applies
+    steps = Steps()
+    xs = binary(steps, np.multiply, np.pi, Val(m.shape, m.dtype), True)
+    xs.temp = False
+    ys = Val(y.shape, y.dtype)
+    steps.temp(_where_operand_bytes(eps, y.dtype))
+    steps.new(ys.nbytes)
+    binary(steps, np.true_divide, call(steps, np.sin, ys), ys)  # the result stays alive
+    steps.free(xs.nbytes, ys.nbytes)
+    steps.done()
     return ufunc_call(np.true_divide, _u(np.sin, y), y)
 
 
@@ -373,9 +411,27 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
             if v is not None and not np.can_cast(type(v) if type(v) in (int, float, complex)
                                                  else np.asarray(v).dtype, pdt, "unsafe"):
                 raise TypeError(f"Cannot cast scalar to {pdt}")
+        if m.dtype.kind == "f" and m.ndim and type(nan) in (int, float):
+            _nan_to_num_steps(m, nan)
     if m.ndim == 0:
         return Out((), m.dtype, ())
     return _final(r)
+
+
+def _nan_to_num_steps(m: Any, nan: Any) -> None:
+    """_type_check_impl.py nan_to_num on a real-float array: isnan, isposinf (isinf,
+    ~signbit, logical_and) and isneginf (isinf, signbit, logical_and) masks, then three
+    copyto's of the replacement scalars (the copy of x is the output)."""
+    steps = Steps()
+    d = Val(m.shape, m.dtype)
+    isnan = call(steps, np.isnan, d)
+    isinf = call(steps, np.isinf, d)
+    pos = call(steps, np.logical_and, isinf, unary(steps, np.invert, call(steps, np.signbit, d)))
+    neg = call(steps, np.logical_and, call(steps, np.isinf, d), call(steps, np.signbit, d))
+    steps.temp(copyto_bytes(m.dtype, nan))
+    steps.temp(m.dtype.itemsize)  # the finfo max and min are NumPy scalars: 0-d arrays
+    used(steps, isnan, pos, neg)
+    steps.done()
 
 
 # --- differences and cumulative reductions -------------------------------------------------
@@ -420,10 +476,26 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
     parts.append(m)
     if append is not _NoValue:
         parts.append(_bcast_end(append, m, ax))
+    # _function_base_impl.py diff: the ends as arrays (alive to the return), their
+    # concatenation with a, then n differences, each made while the previous one lives
+    steps = Steps()
+    ends = steps.new(sum(asarray_bytes(e) for e in (prepend, append) if e is not _NoValue))
+    cur = Val(m.shape, m.dtype)
     if len(parts) > 1:
         from .joining import concatenate
         m = _m(concatenate(parts, ax))
-    return _final(_diff(m, operator.index(n), ax))
+        cur = Val(m.shape, m.dtype, True)
+        steps.new(cur.nbytes)
+    n = operator.index(n)
+    op = np.not_equal if m.dtype == _BOOL else np.subtract
+    for _ in range(n):
+        part = Val(cur.shape[:ax] + (max(cur.shape[ax] - 1, 0),) + cur.shape[ax + 1:], cur.dtype)
+        nxt = call(steps, op, part, part)
+        used(steps, cur)
+        cur = nxt
+    steps.free(ends)
+    steps.done()
+    return _final(_diff(m, n, ax))
 
 
 @register(np.ediff1d, tags=("copy",))
@@ -432,6 +504,10 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     m = as_meta(ary)
     k = max(m.size - 1, 0)
     flat = Meta((m.size,), m.dtype, (m.dtype.itemsize,))
+    # _arraysetops_impl.py ediff1d: ary.ravel() (a copy unless C-contiguous) and the ends
+    # as arrays live with the result
+    transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+              + sum(asarray_bytes(e) for e in (to_begin, to_end) if e is not None))
     if to_begin is None and to_end is None:
         return ufunc_call(np.subtract, _along(flat, 0, k), _along(flat, 0, k))
     n = k
@@ -475,7 +551,29 @@ def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: Any = -1) -> Any:
     k = max(m.shape[ax] - 1, 0)
     s = _u(np.add, _along(m, ax, k), _along(m, ax, k))
     s = _u(np.true_divide, _u(np.multiply, d, s), 2.0)
-    return sum_(s, axis)
+    res = sum_(s, axis)
+    if type(d) in (int, float, complex) or x is not None:
+        _trapezoid_steps(m, ax, k, d if x is None else Val(d.shape, d.dtype), res)
+    return res
+
+
+def _trapezoid_steps(m: Any, ax: int, k: int, d: Any, res: Any) -> None:
+    """_function_base_impl.py trapezoid: d = diff(x) (alive to the return), then
+    ``(d * (y[1:] + y[:-1]) / 2.0).sum(axis)`` with NumPy's temporary elision."""
+    steps = Steps()
+    held = steps.new(d.nbytes) if isinstance(d, Val) else 0
+    if held:
+        d.temp = False
+    part = Val(m.shape[:ax] + (k,) + m.shape[ax + 1:], m.dtype)
+    s = binary(steps, np.true_divide,
+               binary(steps, np.multiply, d, binary(steps, np.add, part, part, True), True), 2.0)
+    steps.new(array_bytes(res.shape, res.dtype))
+    used(steps, s)
+    if not res.shape:  # a NumPy scalar: its 0-d array dies; the fake's lives
+        steps.free(array_bytes((), res.dtype))
+        steps.keep(array_bytes((), res.dtype))
+    steps.free(held)
+    steps.done()
 
 
 def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
@@ -939,7 +1037,24 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
     for v in (left, right):
         if v is not None and not cplx and isinstance(v, complex):
             raise TypeError("must be real number, not complex")
+    if period is None:
+        # _function_base_impl.py interp: fp = np.asarray(fp); compiled_base.c arr_interp:
+        # fp, xp and x as contiguous float64 (complex128 fp), alive with the result (the
+        # slopes table is PyArray_malloc'd, off the data allocator)
+        transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
+                  + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
     return Out(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+
+
+def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
+    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous array
+    of that dtype, else a converted copy (scalars and lists convert straight to dtype)."""
+    if not is_meta(x):
+        return array_bytes(np.shape(x), dtype)
+    m = as_meta(x)
+    if m.dtype == dtype and m.flags.c_contiguous:
+        return 0
+    return array_bytes(m.shape, dtype)
 
 
 # --- average -------------------------------------------------------------------------------------
@@ -1017,8 +1132,44 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     low = -high
     shifted = _u(np.subtract, dd, low)  # the ufunc steps' errors (Python int range, complex)
     _u(np.add, _u(np.remainder, shifted, period), low)
+    if type(period) in (int, float) and (discont is None or type(discont) in (int, float)) \
+            and dd.dtype.kind in "fiu":
+        _unwrap_steps(m, ax, dd, dt, low, high, period, period / 2 if discont is None else discont)
     return Out(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
+
+
+def _unwrap_steps(m: Any, ax: int, dd: Any, dt: np.dtype, low: Any, high: Any, period: Any,
+                  discont: Any) -> None:
+    """_function_base_impl.py unwrap: dd = diff(p); ddmod = mod(dd - low, period) + low;
+    copyto(ddmod, high, where=(ddmod == low) & (dd > 0)) (float types); ph_correct =
+    ddmod - dd; copyto(ph_correct, 0, where=abs(dd) < discont); up = array(p, copy=True,
+    dtype); up[1:] = p[1:] + ph_correct.cumsum(axis). dd, ddmod and ph_correct are named."""
+    steps = Steps()
+    d = Val(dd.shape, dd.dtype)
+    held = [steps.new(d.nbytes)]
+    ddmod = binary(steps, np.add, call(steps, np.remainder, binary(steps, np.subtract, d, low),
+                                       period), low, True)
+    ddmod.temp = False
+    held.append(ddmod.nbytes)
+    if not np.issubdtype(dt, np.integer):
+        cond = binary(steps, np.bitwise_and, binary(steps, np.equal, ddmod, low),
+                      binary(steps, np.greater, d, 0), True)
+        steps.temp(copyto_bytes(ddmod.dtype, high))
+        used(steps, cond)
+    fix = binary(steps, np.subtract, ddmod, d)
+    fix.temp = False
+    held.append(fix.nbytes)
+    cond = binary(steps, np.less, unary(steps, np.absolute, d), discont)
+    steps.temp(copyto_bytes(fix.dtype, 0))
+    used(steps, cond)
+    steps.new(array_bytes(m.shape, dt))
+    part = Val(m.shape[:ax] + (max(m.shape[ax] - 1, 0),) + m.shape[ax + 1:], m.dtype)
+    total = Val(fix.shape, fix.dtype if fix.dtype.kind == "f" else np.dtype(np.intp), True)
+    steps.new(total.nbytes)
+    used(steps, binary(steps, np.add, part, total, True))
+    steps.free(*held)
+    steps.done()
 
 
 # --- nanvar, nanstd ------------------------------------------------------------------------------
@@ -1110,8 +1261,9 @@ def _weight(w: Any, n: int, which: str) -> Meta:
 
 
 def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweights: Any,
-         dtype: Any) -> tuple:
-    """cov's steps: (final c meta, n variables); c is a fresh C (n, n) array."""
+         dtype: Any, steps: Steps | None = None) -> tuple:
+    """cov's steps: (final c meta, n variables); c is a fresh C (n, n) array. Its
+    allocations are replayed on ``steps`` (weights: not yet)."""
     if ddof is not None:
         if hasattr(ddof, "storage_offset"):
             raise DataDependentError("np.cov: a fake ddof")
@@ -1166,7 +1318,34 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     cdt = np.result_type(X.dtype, xt.dtype)
     c = _c((rows, rows), cdt)
     ufunc_call(np.multiply, c, np.float64(1.0), out=c)
+    if steps is not None and w is None:
+        _cov_steps(steps, mm, ym, dt, X, adt, c)
     return c, rows
+
+
+def _cov_steps(steps: Steps, mm: Any, ym: Any, dt: np.dtype, X: Any, adt: np.dtype, c: Any) -> None:
+    """_function_base_impl.py cov without weights: X = array(m, ndmin=2, dtype) (a copy),
+    y likewise (a copy only to change its dtype) concatenated to it; average(X, axis=1,
+    returned=True): the mean, and the weight sum broadcast into a copy (dropped at once);
+    c = dot(X, X_T.conj()) (conj copies a complex X); c *= true_divide(1, fact) (three 0-d arrays, then the float64
+    scalar's 0-d array). X and the mean die at the return."""
+    x = steps.new(array_bytes(mm.shape, dt))
+    yc = 0
+    if ym is not None:
+        yc = steps.new(0 if ym.dtype == dt else array_bytes(ym.shape, dt))
+        steps.new(array_bytes(X.shape, dt))
+        steps.free(x)
+        x = array_bytes(X.shape, dt)
+    rows = X.shape[0]
+    avg = steps.new(array_bytes((rows,), adt))
+    steps.temp(divide_by_count_bytes((rows,), adt))
+    steps.temp(array_bytes((rows,), adt))
+    conj = steps.new(array_bytes(X.shape, dt) if dt.kind == "c" else 0)  # X_T.conj()
+    steps.new(array_bytes(c.shape, c.dtype))
+    steps.free(conj)
+    steps.temp(24)
+    steps.temp(ufunc_bytes(np.multiply, c, np.float64(1.0), out=c))
+    steps.free(x, yc, avg)
 
 
 def _squeezed(c: Any, n: int) -> Out:
@@ -1183,17 +1362,26 @@ def _squeezed(c: Any, n: int) -> Out:
 def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> Out:
     """np.cov: dot(X, X_T.conj()) scaled in place, squeezed (a fresh C (n, n) array)."""
-    c, n = _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype)
+    steps = Steps()
+    c, n = _cov(m, y, rowvar, bias, ddof, fweights, aweights, dtype, steps)
+    steps.done()
     return _squeezed(c, n)
 
 
 @register(np.corrcoef, tags=("copy",))
 def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) -> Any:
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
-    c, n = _cov(x, y, rowvar, False, None, None, None, dtype)
+    steps = Steps()
+    c, n = _cov(x, y, rowvar, False, None, None, None, dtype, steps)
     if n == 1:
         z = Meta((), c.dtype, ())
         return ufunc_call(np.true_divide, z, z)
+    if c is not None:  # stddev = sqrt(diag(c).real), then np.clip(c.real, -1, 1, out=c.real)
+        part = _part(c) if c.dtype.kind == "c" else c
+        sd = steps.new(array_bytes((n,), part.dtype))
+        steps.temp(ufunc_bytes(_umath.clip, part, -1, 1, out=part))
+        steps.free(sd)
+        steps.done()
     return _squeezed(c, n)
 
 
@@ -1253,6 +1441,35 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
                 raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
             ufunc_call(np.subtract, m, m)
         outs.append(_final(_like_copy(m, otype)))
+    if all(d is None for d in dx):
+        scalar = (varargs[0] if n else 1.0)
+        if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
+            _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
     if len(axes) == 1:
         return outs[0]
     return tuple(outs)
+
+
+def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: Any,
+                    edge_order: int) -> None:
+    """The allocations of _function_base_impl.py gradient with a uniform spacing ``dx``:
+    an int f's float64 copy, then per axis the output and the temporaries of the interior
+    ``(f[2:] - f[:-2]) / (2. * dx)`` and of the two edges (edge_order 1: ``(f[1] - f[0]) / dx``;
+    2: ``a * f[0] + b * f[1] + c * f[2]``), with NumPy's temporary elision."""
+    steps = Steps()
+    held = steps.new(array_bytes(f.shape, ftype)) if ftype != f.dtype else 0
+    for ax in axes:
+        steps.new(array_bytes(f.shape, otype))
+        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype)
+        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+        used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, inner, inner), 2. * dx))
+        for end in (0, -1):
+            if edge_order == 1:
+                used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, edge, edge), dx))
+                continue
+            a, b, c = (-1.5 / dx, 2. / dx, -0.5 / dx) if end == 0 else (0.5 / dx, -2. / dx, 1.5 / dx)
+            ab = binary(steps, np.add, binary(steps, np.multiply, a, edge),
+                        binary(steps, np.multiply, b, edge), commutative=True)
+            used(steps, binary(steps, np.add, ab, binary(steps, np.multiply, c, edge), commutative=True))
+    steps.free(held)
+    steps.done()

@@ -392,10 +392,20 @@ _UFUNC_KW = frozenset({"out", "where", "casting", "order", "dtype", "subok", "si
 
 
 @register("ufunc.__call__", tags=("ufunc",))
+def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
+    """A ufunc called by the program: ufunc_call, reporting the bytes of its temporaries."""
+    return ufunc_call(ufunc, *args, _report=True, **kwargs)
+
+
 def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                casting: str = "same_kind", order: str = "K", dtype: Any = None,
-               subok: bool = True, signature: Any = None, **gkw: Any) -> Any:
-    """Shape by broadcasting, dtype by NEP 50 loop resolution, strides by NpyIter's rules."""
+               subok: bool = True, signature: Any = None, _report: bool = False,
+               **gkw: Any) -> Any:
+    """Shape by broadcasting, dtype by NEP 50 loop resolution, strides by NpyIter's rules.
+
+    Kernels that replay a NumPy function call this directly and count its bytes
+    themselves (kernels/temporaries.py); ``_report`` reports them for a call of the program.
+    """
     if (out is None and where is True and dtype is None and signature is None and order == "K"
             and casting == "same_kind" and not gkw):
         r = _fast_call(ufunc, args)
@@ -437,7 +447,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
     if all(o is not None for o in outs):
-        report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs)
+        if _report:
+            report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs)
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -457,8 +468,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             continue
         results.append(Out(shape, dt, elementwise_out_strides(shape, dt.itemsize, voters, order, trivial),
                            scalar=return_scalar and not shape))
-    if return_scalar and not shape and all(
-            is_scalar(x) or type(x) in _PY_DTYPES for x in inputs) and where is True:
+    if not _report or (return_scalar and not shape and where is True and all(
+            is_scalar(x) or type(x) in _PY_DTYPES for x in inputs)):
         pass  # scalar math (scalarmath.c.src): NumPy scalars in, no array made
     else:
         report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results)

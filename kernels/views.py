@@ -15,7 +15,7 @@ from .layout import (AxisError, as_intp, as_shape, attempt_nocopy_reshape, broad
                      shape_args)
 from . import converters
 from .operands import as_meta, check_writeable, is_fake
-from .registry import Out, register, uncached
+from .registry import Out, register, transient, uncached
 
 _stride_tricks = np.lib.stride_tricks
 
@@ -518,6 +518,10 @@ def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=Fa
         if trimmed[ax] < w:
             raise ValueError("window shape cannot be larger than input array shape")
         trimmed[ax] -= w - 1
+    # _stride_tricks_impl.py: window_shape_array = np.array(window_shape), alive throughout,
+    # and np.any(window_shape_array < 0): a 0-d int64 of 0 and a bool result (measured on
+    # numpy 2.4: at least 8 bytes for a comparison with a Python int)
+    transient(8 * len(window) + 8 + max(len(window), 8))
     return as_strided_out(m, tuple(trimmed) + window, out_strides, writeable)
 
 
@@ -750,6 +754,8 @@ def rot90(m, k=1, axes=(0, 1)) -> Out:
     if axes[0] >= nd or axes[0] < -nd or axes[1] >= nd or axes[1] < -nd:
         raise ValueError(f"Axes={axes} out of range for array of ndim={nd}.")
     k = operator.index(k) % 4
+    if k % 2:  # _function_base_impl.py rot90: axes_list = arange(0, m.ndim) for k = 1, 3
+        transient(8 * nd)
     g = _geo(x)
     a0, a1 = axes[0] % nd, axes[1] % nd
     if k == 0:

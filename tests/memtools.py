@@ -95,3 +95,24 @@ def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
         gc.collect()
         current, peak = tracemalloc.get_traced_memory()
     return peak - base, current - base
+
+
+def op_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((peak, live) real, (peak, live) fake) of one op, both above the live bytes before it.
+
+    ``setup()`` makes the inputs: real arrays for the real run, fakes for the fake run (it
+    runs again inside ``FakeMode``); the op's result is alive when ``live`` is read.
+    """
+    import faketensor as ft
+
+    inputs = setup()
+    keep: list = []
+    real = measure_peak(lambda: keep.append(op(*inputs)))
+    del keep, inputs
+    with ft.FakeMode() as mode:
+        inputs = setup()
+        base = mode.memory.live.get("cpu", 0)
+        mode.memory.peak["cpu"] = base
+        out = op(*inputs)  # noqa: F841  (alive while live is read)
+        fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
+    return real, fake

@@ -25,12 +25,8 @@ from benchmarks.programs import PROGRAMS  # noqa: E402
 np.random.default_rng(0)
 
 # predicted / real peak at the test size; the reasons are in the report of the memory model
-NOT_EXACT = {
-    "cfd": "0.93575: np.gradient's temporaries are not counted",
-}
-NOT_WITHIN_1PCT = {
-    "cfd": "0.93575: np.gradient allocates temporaries the fake does not count",
-}
+NOT_EXACT: dict = {}
+NOT_WITHIN_1PCT: dict = {}
 
 
 def _params(expected_failures: dict) -> list:
