@@ -100,7 +100,7 @@ def overlap_copy_bytes(inputs: list, out: Any, dt: np.dtype, elementwise: bool) 
         return 0
     from .overlap import fake_shares_memory
     for m in inputs:
-        if m is None or not is_fake(m) or m.storage is not out.storage:
+        if getattr(m, "storage", None) is not out.storage:  # stand-ins for copies have none
             continue
         if m is not out:
             uncached()  # overlap depends on offsets, which the kernel cache does not key on
