@@ -14,6 +14,7 @@ from numpy.fft import _pocketfft_umath as _pfu
 
 from .._errors import UnsupportedOperationError
 from .layout import like_strides, normalize_axis
+from .hidden import cast_copy_bytes, nbytes, overlap_copy_bytes, scalar_bytes, stepped, steps
 from .operands import as_meta, check_writeable
 from .reductions import Meta
 from .registry import Out, register
@@ -56,21 +57,47 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
     shape = tuple(a.shape[:ax]) + (n_out,) + tuple(a.shape[ax + 1:])
     if out is None:
         odt = rdt if (is_real and not forward) else np.result_type(a.dtype, 1j)
-        resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
-        return Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
-                                             a.flags.c_contiguous, a.flags.f_contiguous))
+        loop = resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
+        res = Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
+                                            a.flags.c_contiguous, a.flags.f_contiguous))
+        steps().alloc(nbytes(res))
+        _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, None)
+        return res
     oshape = getattr(out, "shape", None)
     if oshape is not None and (len(oshape) != a.ndim or oshape[ax] != n_out):
         raise ValueError("output array has wrong shape.")
     if oshape is None:
         raise UnsupportedOperationError(uf, "a non-array out=")
-    resolve_loop(uf, (a.dtype, fkey, out.dtype), None, "same_kind")
+    loop = resolve_loop(uf, (a.dtype, fkey, out.dtype), None, "same_kind")
     for i, (x, y) in enumerate(zip(a.shape, oshape)):
         if i != ax and x != y and x != 1:
             raise ValueError(f"non-broadcastable output operand with shape {tuple(oshape)} "
                              f"doesn't match the broadcast shape {shape}")
     check_writeable(out)
+    _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, out)
     return out
+
+
+def _gufunc_buffers(a: Any, fct: Any, loop: tuple, out: Any) -> None:
+    """The pocketfft gufunc's data buffers beside its output: ``fct`` as a 0-d array, and,
+    since gufuncs do not buffer, a whole copy of an input of another dtype (a real input to
+    a complex transform) and of an ``out`` that overlaps the input (see ufuncs.gufunc_call)."""
+    st = steps()
+    held, converting = scalar_bytes(fct, loop[1])
+    st.alloc(converting)
+    st.free(converting - held)
+    copies = cast_copy_bytes(a, loop[0])
+    if out is not None:
+        copies += overlap_copy_bytes([a], out, loop[2], elementwise=False)
+    st.alloc(copies)
+    st.free(copies + held)
+
+
+def _then_free(prev: Any, nxt: Any) -> Any:
+    """``a = transform(a)`` in a chain: the previous intermediate dies once the next exists."""
+    if type(prev) is Meta and prev is not nxt:
+        steps().free(nbytes(prev))
+    return nxt
 
 
 def _arr(a: Any, name: Any) -> Any:
@@ -96,7 +123,7 @@ def _one(name: Any, is_real: bool, forward: bool, nfun: Any):
         return _fin(_raw(a, _n(a, n, axis, nfun), axis, is_real, forward, norm, out))
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: empty_like(a) with the transformed axis resized, or out."
-    return register(name, tags=("copy",))(kernel)
+    return register(name, tags=("copy",))(stepped(kernel))
 
 
 _same = lambda k: k  # noqa: E731
@@ -107,6 +134,7 @@ for _f, _r, _fw, _d in ((np.fft.fft, False, True, _same), (np.fft.ifft, False, F
 
 
 @register(np.fft.hfft, tags=("copy",))
+@stepped
 def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """irfft(conjugate(a)) with the norm swapped; ``out`` is ignored, as in NumPy."""
     from .ufuncs import ufunc_call
@@ -115,10 +143,12 @@ def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = Non
     norm = _swap(norm)
     c = ufunc_call(np.conjugate, a)
     c = Meta(c.shape, c.dtype, c.strides) if type(c) is Out else c
-    return _fin(_raw(c, n, axis, True, False, norm, None))
+    steps().alloc(nbytes(c))
+    return _fin(_then_free(c, _raw(c, n, axis, True, False, norm, None)))
 
 
 @register(np.fft.ihfft, tags=("copy",))
+@stepped
 def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """rfft with the norm swapped, conjugated in place."""
     a = _arr(a, np.fft.ihfft)
@@ -154,7 +184,7 @@ def _cook(a: Any, s: Any, axes: Any, invreal: bool = False) -> tuple[list, list]
 def _chain(a: Any, s: Any, axes: Any, forward: bool, norm: Any, out: Any) -> Any:
     s, axes = _cook(a, s, axes)
     for ii in range(len(axes) - 1, -1, -1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, forward, norm, out)
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, forward, norm, out))
     return a
 
 
@@ -165,7 +195,7 @@ def _nd(name: Any, forward: bool, default_axes: Any, drop_out: bool = False):
         return _fin(_chain(a, s, axes, forward, norm, None if drop_out else out))
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: 1-d transforms chained from the last axis."
-    return register(name, tags=("copy",))(kernel)
+    return register(name, tags=("copy",))(stepped(kernel))
 
 
 _nd(np.fft.fftn, True, None)
@@ -179,16 +209,18 @@ def _rfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     s, axes = _cook(a, s, axes)
     a = _raw(a, operator.index(s[-1]), axes[-1], True, True, norm, out)
     for ii in range(len(axes) - 2, -1, -1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, True, norm, out)
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, True, norm, out))
     return _fin(a)
 
 
 @register(np.fft.rfftn, tags=("copy",))
+@stepped
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
 
 @register(np.fft.rfft2, tags=("copy",))
+@stepped
 def rfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
@@ -197,16 +229,18 @@ def _irfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     a = _arr(a, np.fft.irfftn)
     s, axes = _cook(a, s, axes, invreal=True)
     for ii in range(len(axes) - 1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, False, norm, None)
-    return _fin(_raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out))
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, False, norm, None))
+    return _fin(_then_free(a, _raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out)))
 
 
 @register(np.fft.irfftn, tags=("copy",))
+@stepped
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _irfftn(a, s, axes, norm, out)
 
 
 @register(np.fft.irfft2, tags=("copy",))
+@stepped
 def irfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     """irfftn; NumPy's irfft2 drops out=."""
     return _irfftn(a, s, axes, norm, None)

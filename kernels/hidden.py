@@ -8,7 +8,10 @@ allocations and frees that yields its transient bytes.
 """
 from __future__ import annotations
 
-from typing import Any
+import functools
+import math
+import threading
+from typing import Any, Callable
 
 import numpy as np
 
@@ -58,8 +61,9 @@ def scalar_bytes(x: Any, dt: np.dtype) -> tuple[int, int]:
 class Steps:
     """The data-allocator traffic of a call that runs several steps, replayed in order.
 
-    ``alloc``/``free`` follow the real call; ``report(kept)`` reports the peak beyond the
-    ``kept`` bytes the call returns (its outputs, which the mode charges itself).
+    ``alloc``/``free`` follow the real call (its outputs included); ``report(kept)``
+    reports the peak beyond the ``kept`` bytes the call returns (its fresh outputs, which
+    the mode charges itself).
     """
 
     __slots__ = ("live", "peak")
@@ -115,3 +119,46 @@ def overlap_copy_bytes(inputs: list, out: Any, dt: np.dtype, elementwise: bool) 
 def _internal_overlap(m: Any) -> bool:
     """A zero stride on an axis longer than 1 (the common internal overlap)."""
     return any(s == 0 and n > 1 for n, s in zip(m.shape, m.strides))
+
+
+class _Active(threading.local):
+    steps: Steps | None = None
+
+
+_ACTIVE = _Active()
+
+
+def steps() -> Steps:
+    """The Steps of the running ``stepped`` kernel (a throwaway one outside any)."""
+    st = _ACTIVE.steps
+    return st if st is not None else Steps()
+
+
+def kept_bytes(res: Any) -> int:
+    """Bytes of the fresh buffers a kernel result stands for (what the mode charges)."""
+    from .registry import Out
+    if type(res) is Out:
+        if res.view_of is not None:
+            return 0
+        return math.prod(res.base_shape or res.shape) * res.dtype.itemsize
+    if isinstance(res, (tuple, list)):
+        return sum(kept_bytes(r) for r in res)
+    return 0
+
+
+def stepped(fn: Callable) -> Callable:
+    """Run a kernel whose helpers replay the real call's allocations in ``steps()``, and
+    report the peak beyond its returned outputs as transient bytes. Nested ``stepped``
+    kernels record into the outermost one."""
+    @functools.wraps(fn)
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        if _ACTIVE.steps is not None:
+            return fn(*args, **kwargs)
+        st = _ACTIVE.steps = Steps()
+        try:
+            res = fn(*args, **kwargs)
+        finally:
+            _ACTIVE.steps = None
+        st.report(kept_bytes(res))
+        return res
+    return kernel
