@@ -13,8 +13,10 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterat
                      like_strides, normalize_axis, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
 from .operands import as_meta, check_writeable, is_meta
-from .registry import Out, register
+from .registry import Out, register, transient
 from .ufuncs import ufunc_call
+
+_INTP = np.dtype(np.intp)
 
 _WEAK = (int, float, complex)
 
@@ -133,12 +135,38 @@ def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any) -> int:
     return normalize_axis(axis, m.ndim)
 
 
+def sort_buffer_bytes(m: Any, axis: int, arg: bool) -> int:
+    """Data buffers of _new_sortlike / _new_argsortlike (item_selection.c) sorting ``m`` along
+    ``axis``: one axis of values when it is not contiguous, aligned and native, and for
+    argsort one axis of indices unless the C-ordered result's axis is contiguous. None
+    for axes of length <= 1 or empty arrays."""
+    n = m.shape[axis]
+    if n <= 1 or 0 in m.shape:
+        return 0
+    isz = m.dtype.itemsize
+    total = 0
+    if m.strides[axis] != isz or not m.flags.aligned or not m.dtype.isnative:
+        total += n * isz
+    if arg and c_strides(m.shape, _INTP.itemsize)[axis] != _INTP.itemsize:
+        total += n * _INTP.itemsize
+    return total
+
+
+def kth_bytes(kth: Any) -> int:
+    """partition_prep_kth_array (item_selection.c): ``kth`` as an array (PyArray_FromAny; an
+    existing C-contiguous array is used as is) and its intp cast, always a new array."""
+    k = np.asarray(kth)
+    made = 0 if isinstance(kth, np.ndarray) and kth.flags.carray else k.nbytes
+    return made + k.size * _INTP.itemsize
+
+
 @register("ndarray.sort", tags=("inplace",))
 def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
                  stable: Any = None) -> None:
-    """In place: checks only."""
-    _sort_args(self, axis, kind, order, stable)
+    """In place: checks only (and the axis buffer, see sort_buffer_bytes)."""
+    ax = _sort_args(self, axis, kind, order, stable)
     check_writeable(self, "array")
+    transient(sort_buffer_bytes(self, ax, False))
     return None
 
 
@@ -153,7 +181,8 @@ def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
         _sort_args(flat, -1, kind, order, stable)
         return Out((n,), m.dtype, c_strides((n,), m.dtype.itemsize))
     c = k_copy(m)
-    _sort_args(c, axis, kind, order, stable)
+    ax = _sort_args(c, axis, kind, order, stable)
+    transient(sort_buffer_bytes(c, ax, False))
     return Out(c.shape, c.dtype, c.strides)
 
 
@@ -168,9 +197,13 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
             normalize_axis(axis, 1)
         m2 = MetaArray(shape, (m.dtype.itemsize,), m.dtype)
         _sort_args(m2, -1, kind, order, stable)
+        # PyArray_CheckAxis ravels: a C copy unless m is C-contiguous (0-d: a view)
+        transient(0 if m.flags.c_contiguous else m.size * m.dtype.itemsize)
     else:
         shape = m.shape
+        m2 = m
         _sort_args(m, axis, kind, order, stable)
+    transient(sort_buffer_bytes(m2, -1 if axis is None else normalize_axis(axis, m2.ndim), True))
     dt = np.dtype(np.intp)
     return Out(shape, dt, c_strides(shape, dt.itemsize))
 

@@ -20,7 +20,8 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
                      normalize_axis, normalize_axes)
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
-from .registry import Out, register
+from .misc import kth_bytes, sort_buffer_bytes
+from .registry import Out, register, transient
 from .ufuncs import ufunc_call
 
 _NoValue = np._NoValue
@@ -128,6 +129,7 @@ def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
     _kind_check(kind)
     _sortable(part, order, "np.partition")
     _kth_check(kth, part.shape, ax)
+    transient(kth_bytes(kth) + sort_buffer_bytes(part, ax, False))
     return part
 
 
@@ -155,6 +157,12 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     _kind_check(kind)
     _sortable(m, order, "np.argpartition")
     _kth_check(kth, shape, ax)
+    if axis is None or m.ndim == 0:  # PyArray_CheckAxis ravels: a copy unless C-contiguous
+        flat = _c(shape, m.dtype)
+        transient(0 if m.flags.c_contiguous else m.size * m.dtype.itemsize)
+    else:
+        flat = m
+    transient(kth_bytes(kth) + sort_buffer_bytes(flat, ax, True))
     return Out(shape, _INTP, c_strides(shape, _INTP.itemsize))
 
 
