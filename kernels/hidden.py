@@ -100,11 +100,12 @@ def overlap_copy_bytes(inputs: list, out: Any, dt: np.dtype, elementwise: bool) 
     identical to is written through a temporary copy of ``dt`` (nditer_constr.c,
     npyiter_allocate_arrays; identical operands are exempt only for elementwise loops,
     NPY_ITER_OVERLAP_ASSUME_ELEMENTWISE). Returns the copy's bytes, or 0."""
-    if out is None or not is_fake(out):
+    st = getattr(out, "storage", None)  # stand-ins for fresh intermediates have none
+    if out is None or st is None:
         return 0
     from .overlap import fake_shares_memory
     for m in inputs:
-        if getattr(m, "storage", None) is not out.storage:  # stand-ins for copies have none
+        if getattr(m, "storage", None) is not st:
             continue
         if m is not out:
             uncached()  # overlap depends on offsets, which the kernel cache does not key on

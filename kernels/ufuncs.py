@@ -422,7 +422,8 @@ def _equivalently_iterable(m: Any, out: Any) -> bool:
     s1, s2 = _pair_stride(m), _pair_stride(out)
     if m is out and s1 != 0:
         return True
-    if m.storage is not out.storage:
+    st = getattr(out, "storage", None)
+    if st is None or getattr(m, "storage", None) is not st:
         return True
     uncached()  # depends on offsets, which the kernel cache does not key on
     if not fake_shares_memory(m, out):
