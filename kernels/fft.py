@@ -14,7 +14,7 @@ from numpy.fft import _pocketfft_umath as _pfu
 
 from .._errors import UnsupportedOperationError
 from .layout import like_strides, normalize_axis
-from .hidden import cast_copy_bytes, nbytes, overlap_copy_bytes, scalar_bytes, stepped, steps
+from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuffered_out_copy_bytes
 from .operands import as_meta, check_writeable
 from .reductions import Meta
 from .registry import Out, register
@@ -61,7 +61,7 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
         res = Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
                                             a.flags.c_contiguous, a.flags.f_contiguous))
         steps().alloc(nbytes(res))
-        _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, None)
+        _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, res)
         return res
     oshape = getattr(out, "shape", None)
     if oshape is not None and (len(oshape) != a.ndim or oshape[ax] != n_out):
@@ -81,14 +81,13 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
 def _gufunc_buffers(a: Any, fct: Any, loop: tuple, out: Any) -> None:
     """The pocketfft gufunc's data buffers beside its output: ``fct`` as a 0-d array, and,
     since gufuncs do not buffer, a whole copy of an input of another dtype (a real input to
-    a complex transform) and of an ``out`` that overlaps the input (see ufuncs.gufunc_call)."""
+    a complex transform) and of an output of another dtype (a float32 transform runs the
+    complex128 loop) or that overlaps the input (see ufuncs.gufunc_call)."""
     st = steps()
     held, converting = scalar_bytes(fct, loop[1])
     st.alloc(converting)
     st.free(converting - held)
-    copies = cast_copy_bytes(a, loop[0])
-    if out is not None:
-        copies += overlap_copy_bytes([a], out, loop[2], elementwise=False)
+    copies = cast_copy_bytes(a, loop[0]) + unbuffered_out_copy_bytes([a], out, loop[2])
     st.alloc(copies)
     st.free(copies + held)
 

@@ -163,3 +163,14 @@ def stepped(fn: Callable) -> Callable:
         st.report(kept_bytes(res))
         return res
     return kernel
+
+
+def unbuffered_out_copy_bytes(inputs: list, out: Any, dt: np.dtype) -> int:
+    """The temporary an unbuffered (gufunc) iterator writes an ``out`` operand through:
+    one copy in the loop dtype when ``out`` has another dtype (NPY_ITER_UPDATEIFCOPY) or
+    overlaps an input (NPY_ITER_COPY_IF_OVERLAP)."""
+    if out is None:
+        return 0
+    if needs_cast_copy(out, dt):
+        return out.size * dt.itemsize
+    return overlap_copy_bytes(inputs, out, dt, elementwise=False)

@@ -14,7 +14,7 @@ from .._errors import UnsupportedOperationError
 from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
                      strides_in_order)
 from .operands import as_meta, check_writeable, is_fake
-from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes
+from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
 from .registry import Out, register, transient, uncached
 
@@ -616,8 +616,7 @@ def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res:
             h, c = scalar_bytes(x, dt)
             converting = max(converting, held + c)
             held += h + cast_copy_bytes(np.asarray(x), dt) * (np.ndim(x) > 0)
-    if out is not None:
-        copies += overlap_copy_bytes(metas, out, loop[len(inputs)], elementwise=False)
+    copies += unbuffered_out_copy_bytes(metas, out, loop[len(inputs)])
     fresh = 0 if res is None else math.prod(res.shape) * res.dtype.itemsize
     extra = max(converting - fresh, held + copies)
     if extra > 0:
