@@ -68,7 +68,11 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Out:
         raise DataDependentError("np.where(condition) returns the indices of true values")
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
-    return where_meta(condition, x, y)
+    res = where_meta(condition, x, y)
+    # PyArray_Where (multiarraymodule.c) holds PyArray_FROM_O of each operand that is not
+    # an array; the iterator casts in its buffers
+    transient(sum(np.asarray(v).nbytes for v in (condition, x, y) if not is_meta(v)))
+    return res
 
 
 # --- clip -----------------------------------------------------------------------
@@ -225,11 +229,28 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Out:
         if s.dtype.kind not in "iub":
             raise TypeError("sorter must only contain integers")
     try:
-        np.result_type(m.dtype, vm.dtype)
+        common = np.result_type(m.dtype, vm.dtype)
     except Exception as e:
         raise UnsupportedOperationError(np.searchsorted, f"mixed dtypes: {e}") from None
+    # PyArray_SearchSorted (item_selection.c): v as a C-contiguous native array of the
+    # common dtype; a aligned and native (C-contiguous too when v is the larger); sorter
+    # aligned native intp
+    copies = _from_any_bytes(vm, common, contiguous=True)
+    copies += _from_any_bytes(m, common, contiguous=vm.size > m.size)
+    if sorter is not None:
+        copies += _from_any_bytes(as_meta(sorter), _INTP, contiguous=False)
+    transient(copies)
     dt = np.dtype(np.intp)
     return Out(tuple(vm.shape), dt, c_strides(tuple(vm.shape), dt.itemsize))
+
+
+def _from_any_bytes(m: Any, dt: np.dtype, contiguous: bool) -> int:
+    """PyArray_CheckFromAny(m, dt, NPY_ARRAY_ALIGNED | NOTSWAPPED [| C_CONTIGUOUS]): a new
+    array unless ``m`` already is one (a real array here was made from a scalar or list)."""
+    if isinstance(m, np.ndarray) or m.dtype != dt or not m.dtype.isnative or not (
+            m.flags.aligned and (m.flags.c_contiguous or not contiguous)):
+        return m.size * dt.itemsize
+    return 0
 
 
 # --- roll, tril/triu, diag ----------------------------------------------------------

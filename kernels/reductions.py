@@ -20,7 +20,7 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
-from .registry import Out, register
+from .registry import Out, register, transient
 from .ufuncs import _where_meta, ufunc_call
 
 _NoValue = np._NoValue
@@ -533,8 +533,32 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
         if not np.can_cast(_INTP, out.dtype, "unsafe"):
             raise TypeError(f"Cannot cast array data from {_INTP!r} to {out.dtype!r}")
         check_writeable(out)
+        copy_out = not (out.dtype == _INTP and out.flags.c_contiguous and out.flags.aligned)
+        transient(_argminmax_copies(arr, axis) + (out.size * _INTP.itemsize if copy_out else 0))
         return out
+    transient(_argminmax_copies(arr, axis))
     return Out(oshape, _INTP, c_strides(oshape, _INTP.itemsize))
+
+
+def _argminmax_copies(arr: Any, axis: Any) -> int:
+    """_PyArray_ArgMinMaxCommon (calculation.c) scans a native C-contiguous writeable array
+    with the axis last: PyArray_CheckAxis ravels for axis None (a copy unless C-contiguous),
+    the axis is transposed last, and PyArray_FromArray(NPY_ARRAY_DEFAULT) copies what is
+    still not C-contiguous, aligned, writeable and native. (An ``out`` that is not a
+    C-contiguous intp array is written through a copy.)"""
+    nbytes = arr.size * arr.dtype.itemsize
+    if axis is None or arr.ndim == 0:
+        if not arr.flags.c_contiguous:
+            return 2 * nbytes if not arr.dtype.isnative else nbytes
+        contiguous = True
+    else:
+        ax = normalize_axis(_as_int(axis), arr.ndim)
+        perm = [i for i in range(arr.ndim) if i != ax] + [ax]
+        contiguous = contiguity(tuple(arr.shape[i] for i in perm),
+                                tuple(arr.strides[i] for i in perm), arr.dtype.itemsize)[0]
+    if contiguous and arr.flags.aligned and arr.flags.writeable and arr.dtype.isnative:
+        return 0
+    return nbytes
 
 
 @register(np.argmax, "ndarray.argmax", tags=("reduction",))
