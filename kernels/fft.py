@@ -17,7 +17,7 @@ from .layout import like_strides, normalize_axis
 from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuffered_out_copy_bytes
 from .operands import as_meta, check_writeable
 from .reductions import Meta
-from .registry import Out, register
+from .registry import Out, register, scratch
 from .ufuncs import resolve_loop
 
 _NORMS = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
@@ -62,6 +62,7 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
                                             a.flags.c_contiguous, a.flags.f_contiguous))
         steps().alloc(nbytes(res))
         _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, res)
+        _pocketfft_scratch(uf, n, res, ax, loop)
         return res
     oshape = getattr(out, "shape", None)
     if oshape is not None and (len(oshape) != a.ndim or oshape[ax] != n_out):
@@ -75,7 +76,33 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
                              f"doesn't match the broadcast shape {shape}")
     check_writeable(out)
     _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, out)
+    _pocketfft_scratch(uf, n, out, ax, loop)
     return out
+
+
+def _largest_prime_factor(n: int) -> int:
+    p, f = 1, 2
+    while f * f <= n:
+        while n % f == 0:
+            p, n = f, n // f
+        f += 1
+    return max(p, n)
+
+
+def _pocketfft_scratch(uf: Any, n: int, out: Any, ax: int, loop: tuple) -> None:
+    """The C-heap blocks of one pocketfft loop (_pocketfft_umath.cpp, pocketfft_hdronly.hpp):
+    the plan's twiddle factors (built on the first call for a length, then cached), the
+    transform's own work array of one lane, and a lane buffer when the output's axis is
+    strided. Complex transforms (fft, ifft) and real forward ones (rfft) whose length
+    pocketfft factors directly (no Bluestein plan) only."""
+    if n < 1 or 0 in out.shape or (n >= 50 and _largest_prime_factor(n) ** 2 > n):
+        return
+    odt = loop[-1]
+    strided = out.strides[ax] != odt.itemsize
+    if uf is _pfu.fft or uf is _pfu.ifft:
+        scratch(2 * n * odt.itemsize + (n * odt.itemsize if strided else 0))
+    elif uf is _pfu.rfft_n_even or uf is _pfu.rfft_n_odd:
+        scratch(2 * n * (odt.itemsize // 2) + (out.shape[ax] * odt.itemsize if strided else 0))
 
 
 def _gufunc_buffers(a: Any, fct: Any, loop: tuple, out: Any) -> None:

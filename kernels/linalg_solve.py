@@ -19,9 +19,10 @@ from numpy.linalg import LinAlgError
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
 from .hidden import cast_copy_bytes, nbytes, stepped, steps
+from .lapack_scratch import gufunc_scratch
 from .operands import as_meta
 from .reductions import Meta, _meta as meta  # a fresh Out as a chainable Meta
-from .registry import Out, register
+from .registry import Out, register, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -133,6 +134,14 @@ def out(m: Any) -> Out:
     return Out(m.shape, m.dtype, m.strides)
 
 
+def lapack(ms: Any, op: str, t: np.dtype, n: int, **kw: Any) -> None:
+    """Report the C-heap blocks of one _umath_linalg gufunc (none for an empty stack)."""
+    if all(math.prod(m.shape[:-2]) for m in ms):
+        b = gufunc_scratch(op, t, n, **kw)
+        if b is not None:
+            scratch(b)
+
+
 def swap_last(m: Any) -> Meta:
     """swapaxes(m, -1, -2) as metadata (the wrappers' ``transpose``)."""
     sh, st = list(m.shape), list(m.strides)
@@ -153,6 +162,7 @@ def inv(a: Any) -> Out:
     t, rt = common_type(_L.inv, a)
     n = a.shape[-1]
     (r,) = gufunc_outs([(a, 2)], [((n, n), t)], t)
+    lapack([a], "gesv", t, n, nrhs=n)
     return out(astype(r, rt))
 
 
@@ -165,6 +175,7 @@ def cholesky(a: Any, /, *, upper: bool = False) -> Out:
     t, rt = common_type(_L.cholesky, a)
     n = a.shape[-1]
     (r,) = gufunc_outs([(a, 2)], [((n, n), t)], t)
+    lapack([a], "potrf", t, n)
     return out(astype(r, rt))
 
 
@@ -193,6 +204,7 @@ def solve(a: Any, b: Any) -> Out:
         if b.shape[-2] != n:
             _core_mismatch("solve", 1, 0, "(m,m),(m,n)->(m,n)", b.shape[-2], n)
         (r,) = gufunc_outs([(a, 2), (b, 2)], [((n, b.shape[-1]), t)], t)
+    lapack([a], "gesv", t, n, nrhs=1 if b.ndim == 1 else b.shape[-1])
     return out(astype(r, rt))
 
 
@@ -204,6 +216,7 @@ def det(a: Any) -> Out:
     stacked_square(a)
     t, rt = common_type(_L.det, a)
     (r,) = gufunc_outs([(a, 2)], [((), t)], t)
+    lapack([a], "getrf", t, a.shape[-1])
     return out(astype(r, rt))
 
 
@@ -215,6 +228,7 @@ def slogdet(a: Any) -> Any:
     stacked_square(a)
     t, rt = common_type(_L.slogdet, a)
     s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))], t)
+    lapack([a], "getrf", t, a.shape[-1])
     return SlogdetResult(out(astype(s, rt)), out(astype(ld, real_of(rt))))
 
 
@@ -233,6 +247,7 @@ def eigh(a: Any, UPLO: str = "L") -> Any:
     t, rt = common_type(_L.eigh, a)
     n = a.shape[-1]
     w, v = gufunc_outs([(a, 2)], [((n,), real_of(t)), ((n, n), t)], t)
+    lapack([a], "syevd", t, n, jobz="V")
     return EighResult(out(astype(w, real_of(rt))), out(astype(v, rt)))
 
 
@@ -241,6 +256,7 @@ def _eigvalsh_meta(a: Any, name: Any) -> Meta:
     stacked_square(a)
     t, rt = common_type(name, a)
     (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), real_of(t))], t)
+    lapack([a], "syevd", t, a.shape[-1], jobz="N")
     return astype(w, real_of(rt))
 
 
@@ -283,6 +299,7 @@ def _svdvals_meta(a: Any, name: Any) -> Meta:
     stacked_2d(a)
     t, rt = common_type(name, a)
     (s,) = gufunc_outs([(a, 2)], [((min(a.shape[-2:]),), real_of(t))], t)
+    lapack([a], "gesdd", t, a.shape[-1], m=a.shape[-2], jobz="N")
     return astype(s, real_of(rt))
 
 
@@ -316,6 +333,7 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
     p = min(m, n)
     cores = ((m, m), (p,), (n, n)) if full_matrices else ((m, p), (p,), (p, n))
     u, s, vh = gufunc_outs([(a, 2)], [(cores[0], t), (cores[1], real_of(t)), (cores[2], t)], t)
+    lapack([a], "gesdd", t, n, m=m, jobz="A" if full_matrices else "S")
     return SVDResult(out(astype(u, rt)), out(astype(s, real_of(rt))), out(astype(vh, rt)))
 
 

@@ -13,7 +13,7 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, iterat
                      like_strides, normalize_axis, strides_in_order)
 from .linalg import MetaArray, reshape_c_strides
 from .operands import as_meta, check_writeable, is_meta
-from .registry import Out, register, transient
+from .registry import Out, register, scratch, transient
 from .ufuncs import ufunc_call
 
 _INTP = np.dtype(np.intp)
@@ -164,6 +164,22 @@ def kth_bytes(kth: Any) -> int:
     return made + k.size * _INTP.itemsize
 
 
+_RADIX = frozenset("?bBhH")  # npysort: stable sorts of <= 16-bit integers are radix sorts
+
+
+def stable_sort_scratch(m: Any, axis: int, kind: Any, stable: Any, arg: bool) -> None:
+    """Report the malloc'd merge buffer of a stable sort along ``axis``: timsort's (npysort
+    timsort.cpp) grows to at most half a lane, values (or intp indices for argsort), and
+    reaches it on unordered data, so this is the bound. Quicksort and heapsort sort in
+    place; radix sorts (<= 16-bit integers) are not modelled."""
+    if not (stable or (isinstance(kind, str) and kind[:1].lower() in "ms")):
+        return
+    if m.dtype.char in _RADIX or 0 in m.shape or not m.ndim:
+        return
+    n = m.shape[axis]
+    scratch((n // 2) * (_INTP.itemsize if arg else m.dtype.itemsize))
+
+
 @register("ndarray.sort", tags=("inplace",))
 def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
                  stable: Any = None) -> None:
@@ -171,6 +187,7 @@ def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None,
     ax = _sort_args(self, axis, kind, order, stable)
     check_writeable(self, "array")
     transient(sort_buffer_bytes(self, ax, False))
+    stable_sort_scratch(self, ax, kind, stable, False)
     return None
 
 
@@ -183,10 +200,12 @@ def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
         n = m.size
         flat = MetaArray((n,), (m.dtype.itemsize,), m.dtype)
         _sort_args(flat, -1, kind, order, stable)
+        stable_sort_scratch(flat, 0, kind, stable, False)
         return Out((n,), m.dtype, c_strides((n,), m.dtype.itemsize))
     c = k_copy(m)
     ax = _sort_args(c, axis, kind, order, stable)
     transient(sort_buffer_bytes(c, ax, False))
+    stable_sort_scratch(c, ax, kind, stable, False)
     return Out(c.shape, c.dtype, c.strides)
 
 
@@ -207,7 +226,9 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
         shape = m.shape
         m2 = m
         _sort_args(m, axis, kind, order, stable)
-    transient(sort_buffer_bytes(m2, -1 if axis is None else normalize_axis(axis, m2.ndim), True))
+    ax = -1 if axis is None else normalize_axis(axis, m2.ndim)
+    transient(sort_buffer_bytes(m2, ax, True))
+    stable_sort_scratch(m2, ax, kind, stable, True)
     dt = np.dtype(np.intp)
     return Out(shape, dt, c_strides(shape, dt.itemsize))
 
