@@ -73,12 +73,16 @@ def uncached() -> None:
 def transient(nbytes: int) -> None:
     """The real call also allocates ``nbytes`` through the data allocator, freed before it
     returns (alive together with the outputs). Call once per temporary buffer."""
+    if not nbytes:
+        return
     c = CALL.costs
     CALL.costs = (int(nbytes), 0) if c is None else (c[0] + int(nbytes), c[1])
 
 
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
+    if not nbytes:
+        return
     c = CALL.costs
     if c is None:
         CALL.costs = (0, int(nbytes))
