@@ -20,6 +20,8 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from .operands import Shaped, as_meta, check_writeable, is_fake
+from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
+                     scalar_bytes, stepped, steps)
 from .registry import Out, register, transient
 from .ufuncs import _where_meta, ufunc_call
 
@@ -578,11 +580,21 @@ def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValu
 def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> Any:
     """PyUFunc_Accumulate: same shape; NpyIter K order of the input for ndim > 1."""
     rdt = _loop(ufunc, arr, dtype, out, True, "accumulate")
+    # PyUFunc_Accumulate (ufunc_object.c) cannot buffer: an input of another dtype (or
+    # misaligned) is copied whole (NPY_ITER_COPY), an out of another dtype or overlapping
+    # the input is written through a copy (UPDATEIFCOPY, COPY_IF_OVERLAP)
+    copies = cast_copy_bytes(arr, rdt)
     if out is not None:
         if out.shape != arr.shape:
             raise ValueError("provided out is the wrong size for the accumulation.")
         check_writeable(out)
+        if needs_cast_copy(out, rdt):
+            copies += out.size * rdt.itemsize
+        else:
+            copies += overlap_copy_bytes([arr], out, rdt, elementwise=True)
+        transient(copies)
         return out
+    transient(copies)
     shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
                                     [(arr.shape, arr.strides)])
     return Meta(shape, rdt, strides)
@@ -606,6 +618,8 @@ def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: A
 def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     arr = as_meta(a)
     if axis is None or arr.ndim == 0:
+        if not arr.flags.c_contiguous:  # the ravel is a copy, alive through the accumulate
+            transient(arr.size * arr.dtype.itemsize)
         arr = Meta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
         axis = -1 if axis is None else axis
     ax = normalize_axis(_as_int(axis), arr.ndim)
@@ -628,28 +642,44 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any
 
 # --- nan-functions, count_nonzero ---------------------------------------------------
 
-def _replace_nan(a: Any) -> tuple[Any, bool]:
-    """_replace_nan: inexact (and object) inputs are copied in K order, others kept."""
+def _replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
+    """_replace_nan: inexact (and object) inputs are copied in K order, others kept.
+
+    Recorded in ``steps()``: the mask (``isnan``, bool, K order), the copy, and the 0-d
+    arrays of ``val`` in ``copyto(a, val, where=mask)``; mask and copy stay alive."""
     arr = as_meta(a)
     if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
-        return _like_copy(arr), True
+        c = _like_copy(arr)
+        st = steps()
+        st.alloc(arr.size)
+        st.alloc(arr.size * arr.dtype.itemsize)
+        st.hold(scalar_bytes(val, arr.dtype)[1])
+        return c, True
     return arr, False
 
 
+def returned(res: Any) -> Any:
+    """The result of a ``stepped`` composite, its fresh outputs recorded as allocated last."""
+    steps().alloc(kept_bytes(res))
+    return res
+
+
 @register(np.nansum, tags=("reduction",))
+@stepped
 def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
            keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nansum: np.sum of a K-order copy (inexact inputs)."""
-    arr, _ = _replace_nan(a)
-    return sum_(arr, axis, dtype, out, keepdims, initial, where)
+    arr, _ = _replace_nan(a, 0)
+    return returned(sum_(arr, axis, dtype, out, keepdims, initial, where))
 
 
 @register(np.nanprod, tags=("reduction",))
+@stepped
 def nanprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: Any = _NoValue, initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.nanprod: np.prod of a K-order copy (inexact inputs)."""
-    arr, _ = _replace_nan(a)
-    return prod(arr, axis, dtype, out, keepdims, initial, where)
+    arr, _ = _replace_nan(a, 1)
+    return returned(prod(arr, axis, dtype, out, keepdims, initial, where))
 
 
 def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):

@@ -20,6 +20,7 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
                      normalize_axis, normalize_axes)
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
+from .hidden import stepped
 from .misc import kth_bytes, sort_buffer_bytes
 from .registry import Out, register, transient
 from .ufuncs import ufunc_call
@@ -535,17 +536,19 @@ def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any 
 
 
 @register(np.nancumsum, tags=("reduction",))
+@stepped
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
     """np.nancumsum: np.cumsum of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumsum
-    return cumsum(_replace_nan(a)[0], axis, dtype, out)
+    from .reductions import _replace_nan, cumsum, returned
+    return returned(cumsum(_replace_nan(a, 0)[0], axis, dtype, out))
 
 
 @register(np.nancumprod, tags=("reduction",))
+@stepped
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
     """np.nancumprod: np.cumprod of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumprod
-    return cumprod(_replace_nan(a)[0], axis, dtype, out)
+    from .reductions import _replace_nan, cumprod, returned
+    return returned(cumprod(_replace_nan(a, 1)[0], axis, dtype, out))
 
 
 # --- histograms, bincount, digitize -----------------------------------------------------------
