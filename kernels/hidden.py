@@ -174,3 +174,25 @@ def unbuffered_out_copy_bytes(inputs: list, out: Any, dt: np.dtype) -> int:
     if needs_cast_copy(out, dt):
         return out.size * dt.itemsize
     return overlap_copy_bytes(inputs, out, dt, elementwise=False)
+
+
+class captured:
+    """Collect the transient bytes that helpers report inside the block instead of adding
+    them to the call's, so a ``stepped`` kernel can place them on its timeline (a product's
+    casting copies live with that product, not with the whole composite). Scratch passes
+    through."""
+
+    def __enter__(self) -> "captured":
+        from .registry import CALL
+        self._saved = CALL.costs
+        CALL.costs = None
+        self.transient = 0
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        from .registry import CALL, scratch
+        got = CALL.costs
+        CALL.costs = self._saved
+        if got is not None:
+            self.transient = got[0]
+            scratch(got[1])

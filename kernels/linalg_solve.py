@@ -18,7 +18,7 @@ from numpy.linalg import LinAlgError
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
-from .hidden import cast_copy_bytes, nbytes, stepped, steps
+from .hidden import captured, cast_copy_bytes, nbytes, stepped, steps
 from .lapack_scratch import gufunc_scratch
 from .operands import as_meta
 from .reductions import Meta, _meta as meta  # a fresh Out as a chainable Meta
@@ -432,6 +432,7 @@ def _matmul(x: Any, y: Any) -> Meta:
 
 
 @register(_L.matrix_power, tags=("copy",))
+@stepped
 def matrix_power(a: Any, n: Any) -> Any:
     """empty_like for n == 0, the input itself for n == 1, else matmul by binary powering."""
     m = as_meta(a)
@@ -450,16 +451,35 @@ def matrix_power(a: Any, n: Any) -> Any:
         n = abs(n)
     if n == 1:
         return a if m is as_meta(a) else out(m)
+    st = steps()
+
+    def mm(x: Any, y: Any, *dead: Any) -> Any:
+        """A product; then the intermediates that die with this assignment are freed."""
+        with captured() as c:
+            r = _matmul(x, y)
+        st.alloc(nbytes(r))
+        st.hold(c.transient)
+        for t in dead:
+            st.free(nbytes(t))
+        return r
+
     if n == 2:
-        return out(_matmul(m, m))
+        return out(mm(m, m))
     if n == 3:
-        return out(_matmul(_matmul(m, m), m))
+        t = mm(m, m)
+        return out(mm(t, m, t))
     z = result = None
     while n > 0:
-        z = m if z is None else _matmul(z, z)
+        if z is None:
+            z = m
+        else:
+            z = mm(z, z, *([z] if z is not m and z is not result else []))
         n, bit = divmod(n, 2)
         if bit:
-            result = z if result is None else _matmul(result, z)
+            if result is None:
+                result = z
+            else:
+                result = mm(result, z, *([result] if result is not m and result is not z else []))
     return out(result)
 
 
@@ -506,6 +526,7 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> Out:
 
 
 @register(_L.multi_dot, tags=("copy",))
+@stepped
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
     """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
     from .linalg import MetaArray, dot_meta
@@ -526,9 +547,23 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         if x.ndim != 2:
             raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
 
+    st = steps()
+    given = {id(x) for x in ms}
+    if n > 3:  # _multi_dot_matrix_chain_order's cost (freed) and split (kept) arrays
+        st.hold(n * n * 8)
+        st.alloc(n * n * 8)
+
     def d(x: Any, y: Any) -> Any:
-        r = dot_meta(x, y)
-        return MetaArray(r.shape, r.strides, r.dtype)
+        """dot(x, y) with its copies; an intermediate operand dies once the product exists."""
+        with captured() as c:
+            r = dot_meta(x, y)
+        r = MetaArray(r.shape, r.strides, r.dtype)
+        st.alloc(nbytes(r))
+        st.hold(c.transient)
+        for t in (x, y):
+            if id(t) not in given:
+                st.free(nbytes(t))
+        return r
 
     if n == 3:
         A, B, C = ms
