@@ -20,7 +20,7 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
                      normalize_axis, normalize_axes)
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _like_copy, _mean
-from .hidden import stepped
+from .hidden import captured, kept_bytes, nbytes, stepped, steps
 from .misc import kth_bytes, sort_buffer_bytes
 from .registry import Out, register, transient
 from .ufuncs import ufunc_call
@@ -239,18 +239,35 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
 
 
 def _median(m: Any, axis: Any, out: Any) -> Any:
-    """_median: partition a copy, mean of the middle one or two entries along the axis."""
+    """_median: partition a copy, mean of the middle one or two entries along the axis.
+
+    Recorded in ``steps()`` (numpy/lib/_function_base_impl.py, _median): the partitioned
+    copy, partition's kth arrays and axis buffer, the mean (its own buffers with it), and
+    _median_nancheck's ``take(-1)``, ``isnan`` of it and ``any()``; the copy dies last."""
     _numeric(m, "np.median")
     part = _like_copy(m) if axis is not None else _c((m.size,), m.dtype)
     ax = 0 if axis is None else normalize_axis(axis, part.ndim)
     n = part.shape[ax]
-    half = n // 2
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
     sl = _view(part, part.shape[:ax] + (width,) + part.shape[ax + 1:], part.strides)
-    return _mean(sl, ax, None, out, _NoValue, _NoValue)
+    st = steps()
+    st.alloc(nbytes(part))
+    nans = part.dtype.kind in "fcmM"
+    kth = ([n // 2 - 1, n // 2] if n % 2 == 0 else [(n - 1) // 2]) + ([-1] if nans else [])
+    st.hold(kth_bytes(kth) + sort_buffer_bytes(part, ax, False))
+    with captured() as c:
+        r = _mean(sl, ax, None, out, _NoValue, _NoValue)
+    st.alloc(nbytes(r) if type(r) is Meta else kept_bytes(r))
+    st.hold(c.transient)
+    if nans and part.size:
+        rest = part.size // n  # take(-1, axis), isnan of it, and its any()
+        st.hold(rest * part.dtype.itemsize + rest + 1)
+    st.free(nbytes(part))
+    return r
 
 
 @register(np.median, tags=("reduction",))
+@stepped
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Any:
     """np.median: _ureduce over _median (overwrite_input partitions the input instead)."""
