@@ -14,9 +14,10 @@ from numpy.fft import _pocketfft_umath as _pfu
 
 from .._errors import UnsupportedOperationError
 from .layout import as_shape, like_strides, normalize_axis, shape_args
+from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuffered_out_copy_bytes
 from .operands import as_meta, check_writeable
 from .reductions import Meta
-from .registry import Out, register
+from .registry import Out, register, scratch
 from .ufuncs import resolve_loop
 
 _NORMS = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
@@ -57,21 +58,73 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
     if out is None:
         shape = as_shape(shape)  # empty_like(a, shape=...) reads it
         odt = rdt if (is_real and not forward) else np.result_type(a.dtype, 1j)
-        resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
-        return Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
-                                             a.flags.c_contiguous, a.flags.f_contiguous))
+        loop = resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
+        res = Meta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
+                                            a.flags.c_contiguous, a.flags.f_contiguous))
+        steps().alloc(nbytes(res))
+        _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, res)
+        _pocketfft_scratch(uf, n, res, ax, loop)
+        return res
     oshape = getattr(out, "shape", None)
     if oshape is not None and (len(oshape) != a.ndim or oshape[ax] != n_out):
         raise ValueError("output array has wrong shape.")
     if oshape is None:
         raise UnsupportedOperationError(uf, "a non-array out=")
-    resolve_loop(uf, (a.dtype, fkey, out.dtype), None, "same_kind")
+    loop = resolve_loop(uf, (a.dtype, fkey, out.dtype), None, "same_kind")
     for i, (x, y) in enumerate(zip(a.shape, oshape)):
         if i != ax and x != y and x != 1:
             raise ValueError(f"non-broadcastable output operand with shape {tuple(oshape)} "
                              f"doesn't match the broadcast shape {shape}")
     check_writeable(out)
+    _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, out)
+    _pocketfft_scratch(uf, n, out, ax, loop)
     return out
+
+
+def _largest_prime_factor(n: int) -> int:
+    p, f = 1, 2
+    while f * f <= n:
+        while n % f == 0:
+            p, n = f, n // f
+        f += 1
+    return max(p, n)
+
+
+def _pocketfft_scratch(uf: Any, n: int, out: Any, ax: int, loop: tuple) -> None:
+    """The C-heap blocks of one pocketfft loop (_pocketfft_umath.cpp, pocketfft_hdronly.hpp):
+    the plan's twiddle factors (built on the first call for a length, then cached), the
+    transform's own work array of one lane, and a lane buffer when the output's axis is
+    strided. Complex transforms (fft, ifft) and real forward ones (rfft) whose length
+    pocketfft factors directly (no Bluestein plan) only."""
+    if n < 1 or 0 in out.shape or (n >= 50 and _largest_prime_factor(n) ** 2 > n):
+        return
+    odt = loop[-1]
+    strided = out.strides[ax] != odt.itemsize
+    if uf is _pfu.fft or uf is _pfu.ifft:
+        scratch(2 * n * odt.itemsize + (n * odt.itemsize if strided else 0))
+    elif uf is _pfu.rfft_n_even or uf is _pfu.rfft_n_odd:
+        scratch(2 * n * (odt.itemsize // 2) + (out.shape[ax] * odt.itemsize if strided else 0))
+
+
+def _gufunc_buffers(a: Any, fct: Any, loop: tuple, out: Any) -> None:
+    """The pocketfft gufunc's data buffers beside its output: ``fct`` as a 0-d array, and,
+    since gufuncs do not buffer, a whole copy of an input of another dtype (a real input to
+    a complex transform) and of an output of another dtype (a float32 transform runs the
+    complex128 loop) or that overlaps the input (see ufuncs.gufunc_call)."""
+    st = steps()
+    held, converting = scalar_bytes(fct, loop[1])
+    st.alloc(converting)
+    st.free(converting - held)
+    copies = cast_copy_bytes(a, loop[0]) + unbuffered_out_copy_bytes([a], out, loop[2])
+    st.alloc(copies)
+    st.free(copies + held)
+
+
+def _then_free(prev: Any, nxt: Any) -> Any:
+    """``a = transform(a)`` in a chain: the previous intermediate dies once the next exists."""
+    if type(prev) is Meta and prev is not nxt:
+        steps().free(nbytes(prev))
+    return nxt
 
 
 def _arr(a: Any, name: Any) -> Any:
@@ -98,7 +151,7 @@ def _one(name: Any, is_real: bool, forward: bool, nfun: Any):
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: empty_like(a) with the transformed axis resized, or out."
     shape_args(kernel, 1, "n")
-    return register(name, tags=("copy",))(kernel)
+    return register(name, tags=("copy",))(stepped(kernel))
 
 
 _same = lambda k: k  # noqa: E731
@@ -109,6 +162,7 @@ for _f, _r, _fw, _d in ((np.fft.fft, False, True, _same), (np.fft.ifft, False, F
 
 
 @register(np.fft.hfft, tags=("copy",))
+@stepped
 def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """irfft(conjugate(a)) with the norm swapped; ``out`` is ignored, as in NumPy."""
     from .ufuncs import ufunc_call
@@ -117,10 +171,12 @@ def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = Non
     norm = _swap(norm)
     c = ufunc_call(np.conjugate, a)
     c = Meta(c.shape, c.dtype, c.strides) if type(c) is Out else c
-    return _fin(_raw(c, n, axis, True, False, norm, None))
+    steps().alloc(nbytes(c))
+    return _fin(_then_free(c, _raw(c, n, axis, True, False, norm, None)))
 
 
 @register(np.fft.ihfft, tags=("copy",))
+@stepped
 def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """rfft with the norm swapped, conjugated in place."""
     a = _arr(a, np.fft.ihfft)
@@ -156,7 +212,7 @@ def _cook(a: Any, s: Any, axes: Any, invreal: bool = False) -> tuple[list, list]
 def _chain(a: Any, s: Any, axes: Any, forward: bool, norm: Any, out: Any) -> Any:
     s, axes = _cook(a, s, axes)
     for ii in range(len(axes) - 1, -1, -1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, forward, norm, out)
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, forward, norm, out))
     return a
 
 
@@ -167,7 +223,7 @@ def _nd(name: Any, forward: bool, default_axes: Any, drop_out: bool = False):
         return _fin(_chain(a, s, axes, forward, norm, None if drop_out else out))
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: 1-d transforms chained from the last axis."
-    return register(name, tags=("copy",))(kernel)
+    return register(name, tags=("copy",))(stepped(kernel))
 
 
 _nd(np.fft.fftn, True, None)
@@ -181,16 +237,18 @@ def _rfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     s, axes = _cook(a, s, axes)
     a = _raw(a, operator.index(s[-1]), axes[-1], True, True, norm, out)
     for ii in range(len(axes) - 2, -1, -1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, True, norm, out)
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, True, norm, out))
     return _fin(a)
 
 
 @register(np.fft.rfftn, tags=("copy",))
+@stepped
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
 
 @register(np.fft.rfft2, tags=("copy",))
+@stepped
 def rfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
@@ -199,16 +257,18 @@ def _irfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     a = _arr(a, np.fft.irfftn)
     s, axes = _cook(a, s, axes, invreal=True)
     for ii in range(len(axes) - 1):
-        a = _raw(a, operator.index(s[ii]), axes[ii], False, False, norm, None)
-    return _fin(_raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out))
+        a = _then_free(a, _raw(a, operator.index(s[ii]), axes[ii], False, False, norm, None))
+    return _fin(_then_free(a, _raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out)))
 
 
 @register(np.fft.irfftn, tags=("copy",))
+@stepped
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _irfftn(a, s, axes, norm, out)
 
 
 @register(np.fft.irfft2, tags=("copy",))
+@stepped
 def irfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     """irfftn; NumPy's irfft2 drops out=."""
     return _irfftn(a, s, axes, norm, None)

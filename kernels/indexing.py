@@ -20,12 +20,12 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
-from .layout import (attempt_nocopy_reshape, c_strides, contiguity, f_strides,
+from .layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
                      iterator_order, like_strides, normalize_axis, strides_in_order)
 from . import converters
 from .operands import Shaped, as_meta, is_fake, is_meta
 from .queries import stand_in
-from .registry import REGISTRY, Out, register, transient
+from .registry import REGISTRY, Out, register, transient, uncached
 
 INTP = np.dtype(np.intp)
 MAXDIMS = 64
@@ -538,6 +538,29 @@ register("ndarray.__getitem__", tags=("view", "copy"))(getitem)
 
 # --- __setitem__ -------------------------------------------------------------------
 
+
+def assign_copy_bytes(dst: Any, shape: tuple, strides: tuple, offset: int, src: Any) -> int:
+    """PyArray_AssignArray (array_assign_array.c): a source whose extent overlaps the
+    destination's is first copied into a temporary like the destination (K order, its
+    dtype), unless both are the same array or both are 1-d and stride the same way."""
+    st = getattr(dst, "storage", None)
+    if st is None or not is_fake(src) or src.storage is not st or src.ndim == 0:
+        return 0
+    uncached()  # overlap depends on offsets, which the kernel cache does not key on
+    if (src.storage_offset == offset and tuple(src.shape) == tuple(shape)
+            and tuple(src.strides) == tuple(strides) and src.dtype == dst.dtype):
+        return 0
+    nd = len(shape)
+    if not (nd > 1 or dst.dtype.names is not None
+            or (nd == 1 and strides[0] * src.strides[-1] < 0)):
+        return 0
+    lo, hi = extent(shape, strides, dst.dtype.itemsize)
+    slo, shi = extent(src.shape, src.strides, src.dtype.itemsize)
+    lo, hi, slo, shi = lo + offset, hi + offset, slo + src.storage_offset, shi + src.storage_offset
+    if lo >= shi or slo >= hi or lo == hi or slo == shi:
+        return 0
+    return math.prod(shape) * dst.dtype.itemsize
+
 _VALUE_DEPENDENT_SRC = "OUSV"
 _STANDIN_MAX = 1 << 20
 
@@ -685,10 +708,13 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         return None
     if not it & FANCY:
         if it == ELLIPSIS:
-            vshape = shape
+            vshape, vstrides, off = shape, tuple(self.strides), 0
         else:
-            vshape, _, _ = view_from_index(shape, self.strides, p)
-        return assign_to_view(vshape, dt, value)
+            vshape, vstrides, off = view_from_index(shape, self.strides, p)
+        assign_to_view(vshape, dt, value)
+        if off is not None:
+            transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
+        return None
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)
@@ -998,6 +1024,8 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     dshape = tuple(dst.shape)
     if math.prod(dshape) <= _SMALL:
         np.copyto(np.empty(dshape, dst.dtype), s, casting=casting, where=w)
+        if is_fake(dst):
+            transient(assign_copy_bytes(dst, dshape, tuple(dst.strides), dst.storage_offset, src))
         return None
     if is_fake(src):
         if not np.can_cast(src.dtype, dst.dtype, casting):
@@ -1014,4 +1042,6 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
         if not _fits(tuple(shape), dshape):
             raise ValueError(f"could not broadcast input array from shape {_shp(tuple(shape))} "
                              f"into shape {_shp(dshape)}")
+    if is_fake(dst):
+        transient(assign_copy_bytes(dst, dshape, tuple(dst.strides), dst.storage_offset, src))
     return None

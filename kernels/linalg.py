@@ -10,10 +10,11 @@ import numpy as np
 
 from .._errors import UnsupportedOperationError
 from . import converters
-from .layout import (c_strides, contiguity, iterator_order, like_strides, normalize_axis,
+from .layout import (attempt_nocopy_reshape, c_strides, contiguity, iterator_order, like_strides, normalize_axis,
                      strides_in_order)
-from .operands import as_meta, check_writeable, is_meta
-from .registry import Out, register
+from .hidden import cast_copy_bytes, overlap_copy_bytes
+from .operands import as_meta, check_writeable, is_fake, is_meta
+from .registry import Out, register, transient
 
 _BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -85,23 +86,90 @@ def _alignment_error(a: Any, b: Any, ia: int, ib: int) -> None:
 
 
 def dot_meta(a: Any, b: Any, out: Any = None) -> Any:
-    """PyArray_MatrixProduct2 on metadata."""
+    """PyArray_MatrixProduct2 on metadata (reports its hidden copies, see ``dot_copies``)."""
     dt = product_dtype(a, b)
     if a.ndim == 0 or b.ndim == 0:
         if dt in _BLAS and a.ndim <= 2 and b.ndim <= 2:
             shape = tuple(b.shape if a.ndim == 0 else a.shape)
             if out is not None:
-                return _check_sum_out(out, shape, dt)
-            return Out(shape, dt, c_strides(shape, dt.itemsize))
+                res = _check_sum_out(out, shape, dt)
+            else:
+                res = Out(shape, dt, c_strides(shape, dt.itemsize))
+            transient(dot_copies(a, b, dt, out))
+            return res
         from .ufuncs import ufunc_call
+        transient(_from_any_bytes(a, dt) + _from_any_bytes(b, dt))
         return ufunc_call(np.multiply, converted(a, dt), converted(b, dt), out=out)
     match = b.ndim - 2 if b.ndim > 1 else 0
     if a.shape[-1] != b.shape[match]:
         _alignment_error(a, b, a.ndim - 1, match)
     shape = tuple(a.shape[:-1]) + tuple(b.shape[:match]) + tuple(b.shape[match + 1:])
     if out is not None:
-        return _check_sum_out(out, shape, dt)
-    return Out(shape, dt, c_strides(shape, dt.itemsize))
+        res = _check_sum_out(out, shape, dt)
+    else:
+        res = Out(shape, dt, c_strides(shape, dt.itemsize))
+    transient(dot_copies(a, b, dt, out))
+    return res
+
+
+def _from_any_bytes(m: Any, dt: np.dtype) -> int:
+    """PyArray_FromAny(op, dt, NPY_ARRAY_ALIGNED): a K-order copy unless ``m`` already is an
+    aligned array of ``dt`` (NumPy scalars and lists, real here, become new arrays)."""
+    if isinstance(m, np.ndarray):
+        return m.size * dt.itemsize
+    return cast_copy_bytes(m, dt)
+
+
+def _bad_strides(m: Any) -> bool:
+    """_bad_strides (cblasfuncs.c): misaligned for the itemsize, negative or odd strides,
+    or a zero stride on an axis longer than 1."""
+    isz = m.dtype.itemsize
+    st = getattr(m, "storage", None)  # a stand-in for a view keeps its owner's alignment
+    if st is not None and (st.alignment + m.storage_offset) % isz:
+        return True
+    return any(s < 0 or s % isz or (s == 0 and n > 1) for n, s in zip(m.shape, m.strides))
+
+
+def _matrix_shape(m: Any) -> str:
+    """_select_matrix_shape (cblasfuncs.c)."""
+    if m.ndim == 0 or (m.ndim == 1 and m.shape[0] <= 1):
+        return "scalar"
+    if m.ndim == 1:
+        return "column"
+    if m.shape[0] > 1:
+        return "column" if m.shape[1] == 1 else "matrix"
+    return "scalar" if m.shape[1] == 1 else "row"
+
+
+def dot_copies(a: Any, b: Any, dt: np.dtype, out: Any) -> int:
+    """Bytes of the copies PyArray_MatrixProduct2 holds until it returns: each operand cast
+    to the product dtype, then in cblas_matrixproduct (cblasfuncs.c) a copy of an operand
+    with bad strides and of a matrix operand that is neither C- nor F-contiguous, and a
+    copy of ``out`` when it overlaps an operand (new_array_for_sum, common.c)."""
+    ops = []
+    total = 0
+    for m in (a, b):
+        n = _from_any_bytes(m, dt)
+        total += n
+        ops.append(MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize,
+                                                   m.flags.c_contiguous, m.flags.f_contiguous), dt)
+                   if n else m)
+    blas = dt in _BLAS and a.ndim <= 2 and b.ndim <= 2
+    if blas:
+        for i, m in enumerate(ops):
+            if _bad_strides(m):
+                total += m.size * dt.itemsize
+                ops[i] = MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize,
+                                                         False, False), dt)
+    if out is not None and is_fake(out):
+        total += overlap_copy_bytes(ops, out, out.dtype, elementwise=False)
+    if blas:
+        s1, s2 = _matrix_shape(ops[0]), _matrix_shape(ops[1])
+        if "scalar" not in (s1, s2):
+            for m, s in ((ops[0], s1), (ops[1], s2)):
+                if s == "matrix" and not (m.flags.c_contiguous or m.flags.f_contiguous):
+                    total += m.size * dt.itemsize
+    return total
 
 
 @register(np.dot, "ndarray.dot", tags=("copy",))
@@ -112,12 +180,40 @@ def dot(a: Any, b: Any, out: Any = None) -> Any:
 
 @register(np.vdot, tags=("copy",))
 def vdot(a: Any, b: Any) -> Out:
-    """A 0-d result of the promoted dtype; the flattened sizes must match."""
+    """A 0-d result of the promoted dtype; the flattened sizes must match.
+
+    array_vdot (multiarraymodule.c) holds each operand cast to the dtype (PyArray_FromAny)
+    and reshaped to 1-d in C order (a copy unless it is a view) until it returns."""
     a, b = meta_array(a), meta_array(b)
     dt = product_dtype(a, b)
+    copies = 0
+    for m in (a, b):
+        n = _from_any_bytes(m, dt)
+        if n:
+            m = MetaArray(m.shape, like_strides(m.shape, m.strides, dt.itemsize,
+                                                m.flags.c_contiguous, m.flags.f_contiguous), dt)
+        copies += n + reshaped(m, list(range(m.ndim)), (m.size,))[1]
     if a.size != b.size:
         raise ValueError("vectors have different lengths")
+    transient(copies)
     return Out((), dt, ())
+
+
+def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
+    """``m.transpose(perm).reshape(shape)`` (C order): (the result's stand-in, bytes copied).
+
+    PyArray_Newshape (shape.c): a view when _attempt_nocopy_reshape finds strides,
+    otherwise a C-contiguous copy."""
+    sh = tuple(m.shape[p] for p in perm)
+    st = tuple(m.strides[p] for p in perm)
+    isz = m.dtype.itemsize
+    if math.prod(sh) == 0 or sh == tuple(shape):
+        new = st if sh == tuple(shape) else c_strides(shape, isz)
+        return MetaArray(shape, new, m.dtype), 0
+    new = attempt_nocopy_reshape(sh, st, isz, tuple(shape), False)
+    if new is None:
+        return MetaArray(shape, c_strides(shape, isz), m.dtype), math.prod(shape) * isz
+    return MetaArray(shape, new, m.dtype), 0
 
 
 @register(np.inner, tags=("copy",))
@@ -126,11 +222,10 @@ def inner(a: Any, b: Any) -> Any:
     a, b = meta_array(a), meta_array(b)
     if a.ndim and b.ndim and a.shape[-1] != b.shape[-1]:
         _alignment_error(a, b, a.ndim - 1, b.ndim - 1)
-    if a.ndim >= 1 and b.ndim >= 2:
+    if a.ndim >= 1 and b.ndim >= 2:  # a transposed view: its cast copy is made first
         perm = list(range(b.ndim - 2)) + [b.ndim - 1, b.ndim - 2]
         b = MetaArray([b.shape[p] for p in perm], [b.strides[p] for p in perm], b.dtype)
-    dt = product_dtype(a, b)
-    return dot_meta(converted(a, dt), converted(b, dt))
+    return dot_meta(a, b)
 
 
 @register(np.outer, tags=("copy",))
@@ -189,8 +284,9 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Out:
             raise ValueError("repeated axis in transpose" if len(set(perm)) != len(perm)
                              else "axes don't match array")
     n2 = math.prod(as_[ax] for ax in axes_a)
-    at = MetaArray((math.prod(as_[ax] for ax in notin_a), n2), (0, 0), a.dtype)
-    bt = MetaArray((n2, math.prod(bs[ax] for ax in notin_b)), (0, 0), b.dtype)
+    at, na = reshaped(a, notin_a + axes_a, (math.prod(as_[ax] for ax in notin_a), n2))
+    bt, nb = reshaped(b, axes_b + notin_b, (n2, math.prod(bs[ax] for ax in notin_b)))
+    transient(na + nb)  # the reshapes' copies live until dot returns
     res = dot_meta(at, bt)
     shape = tuple(as_[ax] for ax in notin_a) + tuple(bs[ax] for ax in notin_b)
     if shape == res.shape:  # a reshape to the same shape keeps the strides

@@ -18,9 +18,11 @@ from numpy.linalg import LinAlgError
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
+from .hidden import captured, cast_copy_bytes, nbytes, stepped, steps
+from .lapack_scratch import gufunc_scratch
 from .operands import as_meta
 from .reductions import Meta, _meta as meta  # a fresh Out as a chainable Meta
-from .registry import Out, register
+from .registry import Out, register, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -75,9 +77,24 @@ def stacked_square(*ms: Any) -> None:
             raise LinAlgError("Last 2 dimensions of the array must be square")
 
 
-def gufunc_outs(ins: list, outs: list) -> list:
+def gufunc_outs(ins: list, outs: list, t: np.dtype | None = None) -> list:
     """Outputs a gufunc allocates: ``ins`` are (meta, number of core axes), ``outs``
-    (core shape, dtype). Loop axes in NpyIter's K order of the inputs, core axes C."""
+    (core shape, dtype). Loop axes in NpyIter's K order of the inputs, core axes C.
+
+    Recorded in the running kernel's ``steps()``: with the inputs' loop dtype ``t``, the
+    whole copy of each input of another dtype (gufuncs do not buffer; the matrices'
+    Fortran-order copies for LAPACK are malloc'd, see ``_lapack_scratch``), then the outputs."""
+    st = steps()
+    copies = 0 if t is None else sum(cast_copy_bytes(m, t) for m, _ in ins)
+    st.alloc(copies)
+    res = _gufunc_out_metas(ins, outs)
+    for r in res:
+        st.alloc(nbytes(r))
+    st.free(copies)
+    return res
+
+
+def _gufunc_out_metas(ins: list, outs: list) -> list:
     lshapes = [tuple(m.shape[:m.ndim - k]) for m, k in ins]
     lshape = broadcast_shapes(*lshapes)
     nl = len(lshape)
@@ -101,8 +118,13 @@ def astype(m: Any, dt: np.dtype) -> Any:
     """``m.astype(dt, copy=False)`` of a fresh intermediate: itself or an order-K copy."""
     if m.dtype == dt:
         return m
-    return Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
-                                          m.flags.c_contiguous, m.flags.f_contiguous))
+    r = Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
+                                       m.flags.c_contiguous, m.flags.f_contiguous))
+    if type(m) is Meta:  # the intermediate dies once converted
+        st = steps()
+        st.alloc(nbytes(r))
+        st.free(nbytes(m))
+    return r
 
 
 def out(m: Any) -> Out:
@@ -110,6 +132,14 @@ def out(m: Any) -> Out:
     if type(m) is Out:
         return m
     return Out(m.shape, m.dtype, m.strides)
+
+
+def lapack(ms: Any, op: str, t: np.dtype, n: int, **kw: Any) -> None:
+    """Report the C-heap blocks of one _umath_linalg gufunc (none for an empty stack)."""
+    if all(math.prod(m.shape[:-2]) for m in ms):
+        b = gufunc_scratch(op, t, n, **kw)
+        if b is not None:
+            scratch(b)
 
 
 def swap_last(m: Any) -> Meta:
@@ -124,24 +154,28 @@ def swap_last(m: Any) -> Meta:
 
 
 @register(_L.inv, tags=("copy",))
+@stepped
 def inv(a: Any) -> Out:
     """_umath_linalg.inv then astype(result_t)."""
     a = _arr(a, _L.inv)
     stacked_square(a)
     t, rt = common_type(_L.inv, a)
     n = a.shape[-1]
-    (r,) = gufunc_outs([(a, 2)], [((n, n), t)])
+    (r,) = gufunc_outs([(a, 2)], [((n, n), t)], t)
+    lapack([a], "gesv", t, n, nrhs=n)
     return out(astype(r, rt))
 
 
 @register(_L.cholesky, tags=("copy",))
+@stepped
 def cholesky(a: Any, /, *, upper: bool = False) -> Out:
     """cholesky_lo / cholesky_up: the layout of inv."""
     a = _arr(a, _L.cholesky)
     stacked_square(a)
     t, rt = common_type(_L.cholesky, a)
     n = a.shape[-1]
-    (r,) = gufunc_outs([(a, 2)], [((n, n), t)])
+    (r,) = gufunc_outs([(a, 2)], [((n, n), t)], t)
+    lapack([a], "potrf", t, n)
     return out(astype(r, rt))
 
 
@@ -151,6 +185,7 @@ def _core_mismatch(name: str, iop: int, dim: int, sig: str, got: int, want: int)
 
 
 @register(_L.solve, tags=("copy",))
+@stepped
 def solve(a: Any, b: Any) -> Out:
     """solve1 for a 1-d b, solve otherwise; loop axes from both operands."""
     a = _arr(a, _L.solve)
@@ -161,34 +196,39 @@ def solve(a: Any, b: Any) -> Out:
     if b.ndim == 1:
         if b.shape[0] != n:
             _core_mismatch("solve1", 1, 0, "(m,m),(m)->(m)", b.shape[0], n)
-        (r,) = gufunc_outs([(a, 2), (b, 1)], [((n,), t)])
+        (r,) = gufunc_outs([(a, 2), (b, 1)], [((n,), t)], t)
     else:
         if b.ndim < 2:
             raise ValueError("solve: Input operand 1 does not have enough dimensions (has 0, "
                              "gufunc core with signature (m,m),(m,n)->(m,n) requires 2)")
         if b.shape[-2] != n:
             _core_mismatch("solve", 1, 0, "(m,m),(m,n)->(m,n)", b.shape[-2], n)
-        (r,) = gufunc_outs([(a, 2), (b, 2)], [((n, b.shape[-1]), t)])
+        (r,) = gufunc_outs([(a, 2), (b, 2)], [((n, b.shape[-1]), t)], t)
+    lapack([a], "gesv", t, n, nrhs=1 if b.ndim == 1 else b.shape[-1])
     return out(astype(r, rt))
 
 
 @register(_L.det, tags=("copy",))
+@stepped
 def det(a: Any) -> Out:
     """det's stack shape (a scalar for one matrix)."""
     a = _arr(a, _L.det)
     stacked_square(a)
     t, rt = common_type(_L.det, a)
-    (r,) = gufunc_outs([(a, 2)], [((), t)])
+    (r,) = gufunc_outs([(a, 2)], [((), t)], t)
+    lapack([a], "getrf", t, a.shape[-1])
     return out(astype(r, rt))
 
 
 @register(_L.slogdet, tags=("copy",))
+@stepped
 def slogdet(a: Any) -> Any:
     """SlogdetResult(sign of the result dtype, logabsdet of its real dtype)."""
     a = _arr(a, _L.slogdet)
     stacked_square(a)
     t, rt = common_type(_L.slogdet, a)
-    s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))])
+    s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))], t)
+    lapack([a], "getrf", t, a.shape[-1])
     return SlogdetResult(out(astype(s, rt)), out(astype(ld, real_of(rt))))
 
 
@@ -198,6 +238,7 @@ def _uplo(uplo: Any) -> None:
 
 
 @register(_L.eigh, tags=("copy",))
+@stepped
 def eigh(a: Any, UPLO: str = "L") -> Any:
     """EighResult(eigenvalues (..., m) real, eigenvectors (..., m, m))."""
     _uplo(UPLO)
@@ -205,7 +246,8 @@ def eigh(a: Any, UPLO: str = "L") -> Any:
     stacked_square(a)
     t, rt = common_type(_L.eigh, a)
     n = a.shape[-1]
-    w, v = gufunc_outs([(a, 2)], [((n,), real_of(t)), ((n, n), t)])
+    w, v = gufunc_outs([(a, 2)], [((n,), real_of(t)), ((n, n), t)], t)
+    lapack([a], "syevd", t, n, jobz="V")
     return EighResult(out(astype(w, real_of(rt))), out(astype(v, rt)))
 
 
@@ -213,11 +255,13 @@ def _eigvalsh_meta(a: Any, name: Any) -> Meta:
     a = _arr(a, name)
     stacked_square(a)
     t, rt = common_type(name, a)
-    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), real_of(t))])
+    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), real_of(t))], t)
+    lapack([a], "syevd", t, a.shape[-1], jobz="N")
     return astype(w, real_of(rt))
 
 
 @register(_L.eigvalsh, tags=("copy",))
+@stepped
 def eigvalsh(a: Any, UPLO: str = "L") -> Out:
     _uplo(UPLO)
     return out(_eigvalsh_meta(a, _L.eigvalsh))
@@ -234,25 +278,28 @@ def _eig_common(a: Any, name: Any) -> tuple:
 
 
 @register(_L.eig, tags=("copy",))
+@stepped
 def eig(a: Any) -> Any:
     """Complex input only: for real input the result dtype depends on the eigenvalues."""
     a, rt = _eig_common(a, _L.eig)
     n = a.shape[-1]
-    w, v = gufunc_outs([(a, 2)], [((n,), _C16), ((n, n), _C16)])
+    w, v = gufunc_outs([(a, 2)], [((n,), _C16), ((n, n), _C16)], _C16)
     return EigResult(out(astype(w, rt)), out(astype(v, rt)))
 
 
 @register(_L.eigvals, tags=("copy",))
+@stepped
 def eigvals(a: Any) -> Out:
     a, rt = _eig_common(a, _L.eigvals)
-    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), _C16)])
+    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), _C16)], _C16)
     return out(astype(w, rt))
 
 
 def _svdvals_meta(a: Any, name: Any) -> Meta:
     stacked_2d(a)
     t, rt = common_type(name, a)
-    (s,) = gufunc_outs([(a, 2)], [((min(a.shape[-2:]),), real_of(t))])
+    (s,) = gufunc_outs([(a, 2)], [((min(a.shape[-2:]),), real_of(t))], t)
+    lapack([a], "gesdd", t, a.shape[-1], m=a.shape[-2], jobz="N")
     return astype(s, real_of(rt))
 
 
@@ -269,6 +316,7 @@ def _svd_hermitian_values(a: Any) -> Out:
 
 
 @register(_L.svd, tags=("copy",))
+@stepped
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> Any:
     """svd_f / svd_s / svd; hermitian with compute_uv goes through eigh (unsupported)."""
@@ -284,11 +332,13 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
     m, n = a.shape[-2:]
     p = min(m, n)
     cores = ((m, m), (p,), (n, n)) if full_matrices else ((m, p), (p,), (p, n))
-    u, s, vh = gufunc_outs([(a, 2)], [(cores[0], t), (cores[1], real_of(t)), (cores[2], t)])
+    u, s, vh = gufunc_outs([(a, 2)], [(cores[0], t), (cores[1], real_of(t)), (cores[2], t)], t)
+    lapack([a], "gesdd", t, n, m=m, jobz="A" if full_matrices else "S")
     return SVDResult(out(astype(u, rt)), out(astype(s, real_of(rt))), out(astype(vh, rt)))
 
 
 @register(_L.svdvals, tags=("copy",))
+@stepped
 def svdvals(x: Any, /) -> Out:
     return out(_svdvals_meta(_arr(x, _L.svdvals), _L.svdvals))
 
@@ -382,6 +432,7 @@ def _matmul(x: Any, y: Any) -> Meta:
 
 
 @register(_L.matrix_power, tags=("copy",))
+@stepped
 def matrix_power(a: Any, n: Any) -> Any:
     """empty_like for n == 0, the input itself for n == 1, else matmul by binary powering."""
     m = as_meta(a)
@@ -400,16 +451,35 @@ def matrix_power(a: Any, n: Any) -> Any:
         n = abs(n)
     if n == 1:
         return a if m is as_meta(a) else out(m)
+    st = steps()
+
+    def mm(x: Any, y: Any, *dead: Any) -> Any:
+        """A product; then the intermediates that die with this assignment are freed."""
+        with captured() as c:
+            r = _matmul(x, y)
+        st.alloc(nbytes(r))
+        st.hold(c.transient)
+        for t in dead:
+            st.free(nbytes(t))
+        return r
+
     if n == 2:
-        return out(_matmul(m, m))
+        return out(mm(m, m))
     if n == 3:
-        return out(_matmul(_matmul(m, m), m))
+        t = mm(m, m)
+        return out(mm(t, m, t))
     z = result = None
     while n > 0:
-        z = m if z is None else _matmul(z, z)
+        if z is None:
+            z = m
+        else:
+            z = mm(z, z, *([z] if z is not m and z is not result else []))
         n, bit = divmod(n, 2)
         if bit:
-            result = z if result is None else _matmul(result, z)
+            if result is None:
+                result = z
+            else:
+                result = mm(result, z, *([result] if result is not m and result is not z else []))
     return out(result)
 
 
@@ -456,6 +526,7 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> Out:
 
 
 @register(_L.multi_dot, tags=("copy",))
+@stepped
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
     """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
     from .linalg import MetaArray, dot_meta
@@ -476,9 +547,23 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         if x.ndim != 2:
             raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
 
+    st = steps()
+    given = {id(x) for x in ms}
+    if n > 3:  # _multi_dot_matrix_chain_order's cost (freed) and split (kept) arrays
+        st.hold(n * n * 8)
+        st.alloc(n * n * 8)
+
     def d(x: Any, y: Any) -> Any:
-        r = dot_meta(x, y)
-        return MetaArray(r.shape, r.strides, r.dtype)
+        """dot(x, y) with its copies; an intermediate operand dies once the product exists."""
+        with captured() as c:
+            r = dot_meta(x, y)
+        r = MetaArray(r.shape, r.strides, r.dtype)
+        st.alloc(nbytes(r))
+        st.hold(c.transient)
+        for t in (x, y):
+            if id(t) not in given:
+                st.free(nbytes(t))
+        return r
 
     if n == 3:
         A, B, C = ms

@@ -20,6 +20,8 @@ from .layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterato
                      like_strides, normalize_axis)
 from . import converters
 from .operands import Shaped, as_meta, check_writeable, is_fake
+from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
+                     scalar_bytes, stepped, steps)
 from .registry import Out, register, transient
 from .temporaries import Steps, array_bytes, copyto_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
@@ -562,11 +564,35 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
         if not np.can_cast(_INTP, out.dtype, "unsafe"):
             raise TypeError(f"Cannot cast array data from {_INTP!r} to {out.dtype!r}")
         check_writeable(out)
+        copy_out = not (out.dtype == _INTP and out.flags.c_contiguous and out.flags.aligned)
+        transient(_argminmax_copies(arr, axis) + (out.size * _INTP.itemsize if copy_out else 0))
         return out
+    transient(_argminmax_copies(arr, axis))
     if not oshape:  # PyArray_Return: a scalar
         transient(_INTP.itemsize)
         return Out((), _INTP, (), scalar=True)
     return Out(oshape, _INTP, c_strides(oshape, _INTP.itemsize))
+
+
+def _argminmax_copies(arr: Any, axis: Any) -> int:
+    """_PyArray_ArgMinMaxCommon (calculation.c) scans a native C-contiguous writeable array
+    with the axis last: PyArray_CheckAxis ravels for axis None (a copy unless C-contiguous),
+    the axis is transposed last, and PyArray_FromArray(NPY_ARRAY_DEFAULT) copies what is
+    still not C-contiguous, aligned, writeable and native. (An ``out`` that is not a
+    C-contiguous intp array is written through a copy.)"""
+    nbytes = arr.size * arr.dtype.itemsize
+    if axis is None or arr.ndim == 0:
+        if not arr.flags.c_contiguous:
+            return 2 * nbytes if not arr.dtype.isnative else nbytes
+        contiguous = True
+    else:
+        ax = converters.axis(axis, arr.ndim)
+        perm = [i for i in range(arr.ndim) if i != ax] + [ax]
+        contiguous = contiguity(tuple(arr.shape[i] for i in perm),
+                                tuple(arr.strides[i] for i in perm), arr.dtype.itemsize)[0]
+    if contiguous and arr.flags.aligned and arr.flags.writeable and arr.dtype.isnative:
+        return 0
+    return nbytes
 
 
 @register(np.argmax, "ndarray.argmax", tags=("reduction",))
@@ -586,11 +612,21 @@ def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValu
 def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> Any:
     """PyUFunc_Accumulate: same shape; NpyIter K order of the input for ndim > 1."""
     rdt = _loop(ufunc, arr, dtype, out, True, "accumulate")
+    # PyUFunc_Accumulate (ufunc_object.c) cannot buffer: an input of another dtype (or
+    # misaligned) is copied whole (NPY_ITER_COPY), an out of another dtype or overlapping
+    # the input is written through a copy (UPDATEIFCOPY, COPY_IF_OVERLAP)
+    copies = cast_copy_bytes(arr, rdt)
     if out is not None:
         if out.shape != arr.shape:
             raise ValueError("provided out is the wrong size for the accumulation.")
         check_writeable(out)
+        if needs_cast_copy(out, rdt):
+            copies += out.size * rdt.itemsize
+        else:
+            copies += overlap_copy_bytes([arr], out, rdt, elementwise=True)
+        transient(copies)
         return out
+    transient(copies)
     shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
                                     [(arr.shape, arr.strides)])
     return Meta(shape, rdt, strides)
@@ -614,6 +650,8 @@ def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: A
 def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     arr = as_meta(a)
     if axis is None or arr.ndim == 0:
+        if not arr.flags.c_contiguous:  # the ravel is a copy, alive through the accumulate
+            transient(arr.size * arr.dtype.itemsize)
         arr = Meta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
         axis = -1 if axis is None else axis
     ax = normalize_axis(converters.index(axis), arr.ndim)
@@ -636,12 +674,26 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any
 
 # --- nan-functions, count_nonzero ---------------------------------------------------
 
-def _replace_nan(a: Any) -> tuple[Any, bool]:
-    """_replace_nan: inexact (and object) inputs are copied in K order, others kept."""
+def _replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
+    """_replace_nan: inexact (and object) inputs are copied in K order, others kept.
+
+    Recorded in ``steps()``: the mask (``isnan``, bool, K order), the copy, and the 0-d
+    arrays of ``val`` in ``copyto(a, val, where=mask)``; mask and copy stay alive."""
     arr = as_meta(a)
     if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
-        return _like_copy(arr), True
+        c = _like_copy(arr)
+        st = steps()
+        st.alloc(arr.size)
+        st.alloc(arr.size * arr.dtype.itemsize)
+        st.hold(scalar_bytes(val, arr.dtype)[1])
+        return c, True
     return arr, False
+
+
+def returned(res: Any) -> Any:
+    """The result of a ``stepped`` composite, its fresh outputs recorded as allocated last."""
+    steps().alloc(kept_bytes(res))
+    return res
 
 
 @register(np.nansum, tags=("reduction",))

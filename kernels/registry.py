@@ -105,6 +105,8 @@ def transient(nbytes: int, before_outputs: bool = False) -> None:
     """The real call also allocates ``nbytes`` through the data allocator and frees them
     before returning: alive together with the outputs (call once per buffer), or, with
     ``before_outputs``, the most alive at once before the outputs are allocated."""
+    if not nbytes:
+        return
     t, s, e = CALL.costs or (0, 0, 0)
     if before_outputs:
         CALL.costs = (t, s, max(e, int(nbytes)))
@@ -114,6 +116,8 @@ def transient(nbytes: int, before_outputs: bool = False) -> None:
 
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
+    if not nbytes:
+        return
     t, s, e = CALL.costs or (0, 0, 0)
     CALL.costs = (t, max(s, int(nbytes)), e)
 

@@ -22,6 +22,8 @@ from .layout import (attempt_nocopy_reshape, broadcast_shapes, c_strides, like_s
 from . import converters
 from .operands import as_meta, check_writeable, is_meta
 from .reductions import Meta, _final, _is_array, _like_copy, _mean
+from .hidden import captured, kept_bytes, nbytes, stepped, steps
+from .misc import kth_bytes, sort_buffer_bytes
 from .registry import Out, register, transient
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
@@ -128,6 +130,7 @@ def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
     converters.selectkind(kind)
     _sortable(part, order, "np.partition")
     _kth_check(kth, part.shape, ax)
+    transient(kth_bytes(kth) + sort_buffer_bytes(part, ax, False))
     return part
 
 
@@ -156,6 +159,12 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     converters.selectkind(kind)
     _sortable(m, order, "np.argpartition")
     _kth_check(kth, shape, ax)
+    if axis is None or m.ndim == 0:  # PyArray_CheckAxis ravels: a copy unless C-contiguous
+        flat = _c(shape, m.dtype)
+        transient(0 if m.flags.c_contiguous else m.size * m.dtype.itemsize)
+    else:
+        flat = m
+    transient(kth_bytes(kth) + sort_buffer_bytes(flat, ax, True))
     return Out(shape, _INTP, c_strides(shape, _INTP.itemsize))
 
 
@@ -233,12 +242,15 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
 
 
 def _median(m: Any, axis: Any, out: Any) -> Any:
-    """_median: partition a copy, mean of the middle one or two entries along the axis."""
+    """_median: partition a copy, mean of the middle one or two entries along the axis.
+
+    Recorded in ``steps()`` (numpy/lib/_function_base_impl.py, _median): the partitioned
+    copy, partition's kth arrays and axis buffer, the mean (its own buffers with it), and
+    _median_nancheck's ``take(-1)``, ``isnan`` of it and ``any()``; the copy dies last."""
     _numeric(m, "np.median")
     part = _like_copy(m) if axis is not None else _c((m.size,), m.dtype)
     ax = 0 if axis is None else normalize_axis(axis, part.ndim)
     n = part.shape[ax]
-    half = n // 2
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
     sl = _view(part, part.shape[:ax] + (width,) + part.shape[ax + 1:], part.strides)
     # _function_base_impl.py _median: partition(a, kth) copies a (kth becomes an intp array
@@ -622,17 +634,19 @@ def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any 
 
 
 @register(np.nancumsum, tags=("reduction",))
+@stepped
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
     """np.nancumsum: np.cumsum of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumsum
-    return cumsum(_replace_nan(a)[0], axis, dtype, out)
+    from .reductions import _replace_nan, cumsum, returned
+    return returned(cumsum(_replace_nan(a, 0)[0], axis, dtype, out))
 
 
 @register(np.nancumprod, tags=("reduction",))
+@stepped
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
     """np.nancumprod: np.cumprod of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumprod
-    return cumprod(_replace_nan(a)[0], axis, dtype, out)
+    from .reductions import _replace_nan, cumprod, returned
+    return returned(cumprod(_replace_nan(a, 1)[0], axis, dtype, out))
 
 
 # --- histograms, bincount, digitize -----------------------------------------------------------

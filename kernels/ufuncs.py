@@ -1,6 +1,7 @@
 """Elementwise ufunc calls (``ufunc.__call__``) and the gufuncs matmul, vecdot, matvec, vecmat."""
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from typing import Any
@@ -15,7 +16,9 @@ from .layout import (broadcast_shapes, c_strides, f_strides, iterator_order,
 from . import converters
 from .operands import as_meta, check_writeable, is_fake
 from .._storage import SCALAR
-from .registry import Out, register, transient
+from .hidden import cast_copy_bytes, overlap_copy_bytes, unbuffered_out_copy_bytes
+from .overlap import fake_shares_memory
+from .registry import Out, register, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
@@ -342,9 +345,11 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
 
 
 def report_operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
-                         results: list) -> None:
-    """Report operand_bytes, plus the 0-d outputs NumPy returns as scalars, to the runner."""
+                         results: list, copies: int = 0) -> None:
+    """Report operand_bytes, the 0-d outputs NumPy returns as scalars and ``copies`` (of
+    overlapping outputs) to the runner."""
     early, late = operand_bytes(inputs, metas, loop_in, masked)
+    late += copies
     for r in results:
         if type(r) is Out and r.scalar:
             late += r.dtype.itemsize
@@ -448,7 +453,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         raise ValueError("Integers to negative integer powers are not allowed.")
     if all(o is not None for o in outs):
         if _report:
-            report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs)
+            report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
+                                 _overlap_copies(metas, outs, loop, order, wm))
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -472,8 +478,51 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
             is_scalar(x) or type(x) in _PY_DTYPES for x in inputs)):
         pass  # scalar math (scalarmath.c.src): NumPy scalars in, no array made
     else:
-        report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results)
+        report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results,
+                             _overlap_copies(metas, outs, loop, order, wm))
     return results[0] if len(results) == 1 else tuple(results)
+
+
+def _overlap_copies(metas: list, outs: list, loop: tuple, order: str, wm: Any) -> int:
+    """Bytes of the copies NumPy writes given outputs through when they overlap an input
+    (NPY_ITER_COPY_IF_OVERLAP), alive together with the call's other temporaries."""
+    nin = len(metas)
+    copies = 0
+    for i, o in enumerate(outs):
+        if o is None or not any(m is not None and is_fake(m) for m in metas):
+            continue
+        if (len(outs) == 1 and wm is None and _trivial_order(metas + [o], loop, order) is not None
+                and all(_equivalently_iterable(m, o) for m in metas if m is not None and is_fake(m))):
+            continue
+        copies += overlap_copy_bytes(metas, o, loop[nin + i], elementwise=True)
+    return copies
+
+
+def _pair_stride(m: Any) -> int:
+    """PyArray_TRIVIAL_PAIR_ITERATION_STRIDE (lowlevel_strided_loops.h)."""
+    if m.size == 1:
+        return 0
+    return m.strides[0] if len(m.shape) == 1 else m.dtype.itemsize
+
+
+def _equivalently_iterable(m: Any, out: Any) -> bool:
+    """PyArray_EQUIVALENTLY_ITERABLE_OVERLAP_OK for a read input and the written output:
+    no overlap, the same array, or an input that strides ahead of the output."""
+    s1, s2 = _pair_stride(m), _pair_stride(out)
+    if m is out and s1 != 0:
+        return True
+    st = getattr(out, "storage", None)
+    if st is None or getattr(m, "storage", None) is not st:
+        return True
+    uncached()  # depends on offsets, which the kernel cache does not key on
+    if not fake_shares_memory(m, out):
+        return True
+    b1, b2 = m.storage_offset, out.storage_offset
+    if s1 > 0:
+        return s1 >= s2 and b1 >= b2
+    if s1 < 0:
+        return s1 <= s2 and b1 <= b2
+    return False
 
 
 _fast_loops = BoundedCache("ufuncs fast_loops", 512 * 1024)
@@ -623,6 +672,7 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
             raise ValueError(f"non-broadcastable output operand with shape {o.shape} doesn't "
                              f"match the broadcast shape {shape}")
         check_writeable(o)
+        _report_gufunc_copies(inputs, metas, loop, o, None)
         return o
     dt = loop[ufunc.nin]
     nloop = len(lshape)
@@ -639,4 +689,27 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         strides = f_strides(shape, dt.itemsize)
     else:
         strides = c_strides(shape, dt.itemsize)
-    return Out(shape, dt, strides)
+    res = Out(shape, dt, strides)
+    _report_gufunc_copies(inputs, metas, loop, None, res)
+    return res
+
+
+def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res: Any) -> None:
+    """A gufunc's iterator does not buffer (ufunc_object.c, PyUFunc_GeneralizedFunctionInternal:
+    NPY_ITER_COPY on inputs): each array input of another dtype is copied whole to its loop
+    dtype, an ``out`` overlapping an input is written through a copy, and scalars become
+    0-d arrays; all alive with the output."""
+    held = converting = 0
+    copies = 0
+    for x, m, dt in zip(inputs, metas, loop):
+        if is_fake(x) or isinstance(x, np.ndarray):
+            copies += cast_copy_bytes(m, dt)
+        else:
+            h, c = scalar_bytes(x, dt)
+            converting = max(converting, held + c)
+            held += h + cast_copy_bytes(np.asarray(x), dt) * (np.ndim(x) > 0)
+    copies += unbuffered_out_copy_bytes(metas, out, loop[len(inputs)])
+    fresh = 0 if res is None else math.prod(res.shape) * res.dtype.itemsize
+    extra = max(converting - fresh, held + copies)
+    if extra > 0:
+        transient(extra)
