@@ -361,6 +361,20 @@ def _no_numpy_kernel(*args: Any, **kwargs: Any) -> Any:
 _CUDA_ONLY = Kernel(_no_numpy_kernel, frozenset(), "no NumPy kernel", False)
 
 
+def _run_kernel(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list | None) -> tuple:
+    """(result, costs) of one kernel run with a record of its own, so a kernel run inside
+    another (a NumPy probe that dispatches) never adds to the outer one's bytes; the costs
+    also go to ``costs`` when given."""
+    outer, CALL.costs = CALL.costs, None
+    try:
+        res = checked(fn(*args, **kwargs), func)
+    finally:
+        c, CALL.costs = CALL.costs, outer
+    if c is not None and costs is not None:
+        costs.append(c)
+    return res, c
+
+
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False, costs: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
@@ -406,11 +420,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 return _instantiate(tmpl, fakes, dev)
             if key is not _cache.NOKEY:
                 CALL.skip_cache = False
-                CALL.costs = None
-                res = checked(entry.fn(*prefix, *args, **kwargs), func)
-                c = CALL.costs
-                if c is not None and costs is not None:
-                    costs.append(c)
+                res, c = _run_kernel(entry.fn, prefix + tuple(args), kwargs, func, costs)
                 tmpl = _cache.NOKEY if CALL.skip_cache else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
@@ -428,13 +438,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         # CUDA fakes follow CuPy's rules (kernels/cupy_rules.py installs the hook)
         if not CUDA_HOOK:
             raise UnsupportedOperationError(func, "CUDA fakes need faketensor's CuPy rules")
-        CALL.costs = None
-        res = checked(CUDA_HOOK[0](func, entry, prefix, args, kwargs, device), func)
+        res = _run_kernel(CUDA_HOOK[0], (func, entry, prefix, args, kwargs, device), {}, func,
+                          costs)[0]
     else:
-        CALL.costs = None
-        res = checked(entry.fn(*prefix, *args, **kwargs), func)
-    if CALL.costs is not None and costs is not None:
-        costs.append(CALL.costs)
+        res = _run_kernel(entry.fn, prefix + tuple(args), kwargs, func, costs)[0]
     return realize(res, dev or device or "cpu")
 
 

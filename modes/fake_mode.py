@@ -12,7 +12,7 @@ from .._storage import parse_device
 from ..meta_utils.convert import Converter
 from ..meta_utils.replay import TraceIds
 from .base import Mode
-from .._dispatch import mode_stack
+from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats
 from .random_gen import default_rng
@@ -115,6 +115,15 @@ class FakeMode(Mode):
         return f
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
+        if self._ledger is not self.memory:  # nested: kernels' own NumPy calls see no mode
+            token = _STACK.set(())
+            try:
+                return self._run(func, types, args, kwargs)
+            finally:
+                _STACK.reset(token)
+        return self._run(func, types, args, kwargs)
+
+    def _run(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         self._current = func
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)

@@ -71,30 +71,18 @@ class MemoryStats:
         return (self,)
 
     # --- the figures (folded on read) ---------------------------------------------------
-    @property
-    def live(self) -> dict:
-        self._fold()
-        return self._live
+    live = property(lambda self: self._folded("_live"), doc="Bytes held now, per device.")
+    peak = property(lambda self: self._folded("_peak"), doc="Most bytes held, per device.")
+    pool_live = property(lambda self: self._folded("_pool_live"),
+                         doc="CUDA devices: bytes held now as CuPy's pool counts them.")
+    pool_peak = property(lambda self: self._folded("_pool_peak"),
+                         doc="CUDA devices: most bytes held as CuPy's pool counts them.")
+    allocations = property(lambda self: self._folded("_allocations"),
+                           doc="How many storages were charged.")
 
-    @property
-    def peak(self) -> dict:
+    def _folded(self, name: str):
         self._fold()
-        return self._peak
-
-    @property
-    def pool_live(self) -> dict:
-        self._fold()
-        return self._pool_live
-
-    @property
-    def pool_peak(self) -> dict:
-        self._fold()
-        return self._pool_peak
-
-    @property
-    def allocations(self) -> int:
-        self._fold()
-        return self._allocations
+        return getattr(self, name)
 
     # --- events -----------------------------------------------------------------------
     def _alloc(self, storage) -> int:
