@@ -54,8 +54,11 @@ def main() -> None:
     print(f"\nops run: {len(mode.trace)}; views among them: "
           f"{sum(1 for e in mode.trace if any(k != 'fresh' and k[0] == 'view' for k in e.alias))}")
     print(f"weights: {weights / 2**30:.2f} GiB; bytes allocated in total: {allocated / 2**30:.2f} GiB")
-    print(f"peak live memory: {mode.memory.peak['cpu'] / 2**30:.2f} GiB; "
+    print(f"peak memory (NumPy's allocator, hidden copies included): "
+          f"{mode.memory.peak['cpu'] / 2**30:.2f} GiB; "
           f"live at the end: {mode.memory.live['cpu'] / 2**30:.2f} GiB")
+    print(f"C-heap scratch at its largest (LAPACK, sort and fft buffers; not in the peak): "
+          f"{mode.memory.scratch_peak.get('cpu', 0) / 2**20:.1f} MiB")
 
 
 if __name__ == "__main__":
