@@ -201,16 +201,11 @@ def _copy_tree(obj: Any) -> Any:
 
 
 def _addr_range(a: np.ndarray) -> tuple[int, int]:
+    """The addresses a real array touches (kernels/layout.extent, from its first element)."""
+    from faketensor.kernels.layout import extent
     start = a.__array_interface__["data"][0]
-    lo = hi = start
-    if a.size:
-        hi = start + a.itemsize
-        for n, s in zip(a.shape, a.strides):
-            if s < 0:
-                lo += (n - 1) * s
-            else:
-                hi += (n - 1) * s
-    return lo, hi
+    lo, hi = extent(a.shape, a.strides, a.itemsize)
+    return start + lo, start + hi
 
 
 def _view_like(a: np.ndarray, buf: np.ndarray, offset: int) -> np.ndarray:

@@ -84,15 +84,11 @@ def _root(a: np.ndarray) -> np.ndarray:
 
 
 def _extent(a: np.ndarray) -> tuple[int, int]:
-    lo = hi = a.__array_interface__["data"][0]
-    if a.size:
-        hi = lo + a.itemsize
-        for n, s in zip(a.shape, a.strides):
-            if s < 0:
-                lo += (n - 1) * s
-            else:
-                hi += (n - 1) * s
-    return lo, hi
+    """The addresses a real array touches (kernels/layout.extent, from its first element)."""
+    from faketensor.kernels.layout import extent
+    start = a.__array_interface__["data"][0]
+    lo, hi = extent(a.shape, a.strides, a.itemsize)
+    return start + lo, start + hi
 
 
 class Encoder:
