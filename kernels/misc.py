@@ -90,8 +90,9 @@ def _where_operand_bytes(v: Any, dtype: np.dtype) -> int:
 # --- clip -----------------------------------------------------------------------
 
 
-def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict) -> Any:
-    """_methods._clip: positive / minimum / maximum / the clip ufunc."""
+def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict, report: bool = False) -> Any:
+    """_methods._clip: positive / minimum / maximum / the clip ufunc (``report``: count the
+    ufunc's temporaries, for a clip the program calls)."""
     if a.dtype.kind in "iu":
         info = np.iinfo(a.dtype)
         if type(lo) is int and lo <= info.min:
@@ -100,12 +101,12 @@ def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict) -> Any:
             hi = None
     lo, hi = (v if v is None or type(v) in _WEAK else as_meta(v) for v in (lo, hi))
     if lo is None and hi is None:
-        return ufunc_call(np.positive, a, out=out, **kwargs)
+        return ufunc_call(np.positive, a, out=out, _report=report, **kwargs)
     if lo is None:
-        return ufunc_call(np.minimum, a, hi, out=out, **kwargs)
+        return ufunc_call(np.minimum, a, hi, out=out, _report=report, **kwargs)
     if hi is None:
-        return ufunc_call(np.maximum, a, lo, out=out, **kwargs)
-    return ufunc_call(_umath.clip, a, lo, hi, out=out, **kwargs)
+        return ufunc_call(np.maximum, a, lo, out=out, _report=report, **kwargs)
+    return ufunc_call(_umath.clip, a, lo, hi, out=out, _report=report, **kwargs)
 
 
 _NO = np._NoValue
@@ -124,12 +125,12 @@ def clip(a: Any, a_min: Any = _NO, a_max: Any = _NO, out: Any = None, *, min: An
     elif min is not _NO or max is not _NO:
         raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` are "
                          "provided is forbidden.")
-    return clip_meta(as_meta(a), a_min, a_max, out, kwargs)
+    return clip_meta(as_meta(a), a_min, a_max, out, kwargs, report=True)
 
 
 @register("ndarray.clip", tags=("ufunc",))
 def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, **kwargs: Any) -> Any:
-    return clip_meta(self, min, max, out, kwargs)
+    return clip_meta(self, min, max, out, kwargs, report=True)
 
 
 # --- sorting ----------------------------------------------------------------------
@@ -505,11 +506,14 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
         dt = np.dtype(np.float64) if kind in "iu" else a.dtype
         st = (c_strides if not fortran else _f)(tuple(a.shape), dt.itemsize)
         tmp = MetaArray(a.shape, st, dt)
-        ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp)
+        # PyArray_Round (calculation.c): op(a, 10**decimals, out=ret), rint, op back; the
+        # Python float's 0-d array is what it allocates besides ret
+        ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp, _report=True)
         if kind in "iu":
             st = (c_strides if not fortran else _f)(tuple(a.shape), a.dtype.itemsize)
         return Out(tuple(a.shape), a.dtype, st)
-    res = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=out)
+    res = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=out,
+                     _report=True)
     ufunc_call(np.rint, res, out=res)
     return res
 

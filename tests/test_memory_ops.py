@@ -298,8 +298,6 @@ NOT_EXACT: dict = {
     "cross": "+896",
     "convolve": "+128",
     "digitize[f32]": "+2096",
-    "clip": "+16",
-    "around": "+8",
     "nanvar": "+2816",
     "insert_many": "+178 (the several-index path)",
     "gradient_array_spacing": "+3592 (array spacings: uniform or not depends on values)",
