@@ -22,7 +22,7 @@ from . import converters
 from .operands import Shaped, as_meta, check_writeable, is_fake
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, stepped, steps)
-from .registry import Out, register, transient
+from .registry import Out, register, scratch, transient
 from .temporaries import Steps, array_bytes, copyto_bytes, divide_by_count_bytes, ufunc_bytes
 from .ufuncs import _where_meta, ufunc_call
 
@@ -89,6 +89,7 @@ def _scalar_ok(m: Any, name: str) -> None:
 
 # --- the reduction machinery ---------------------------------------------------
 
+_BUFSIZE = 8192  # NPY_BUFSIZE, elements per iterator buffer
 _red_cache = BoundedCache("reductions red_cache", 512 * 1024)
 
 
@@ -272,6 +273,10 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
     if out is not None:
         return out
     shape, strides = reduce_strides(arr.shape, arr.strides, axes, keepdims, rdt.itemsize, voters)
+    if len(axes) == nd and (arr.dtype != rdt or not arr.dtype.isnative or not arr.flags.aligned):
+        # a whole-array reduction that casts: one iterator buffer of the loop dtype
+        # (nditer_constr.c); a partial one sizes its buffer by the reduced axes (not modelled)
+        scratch(min(_BUFSIZE, arr.size) * rdt.itemsize)
     res = Meta(shape, rdt, strides)
     if return_scalar and not shape:
         _scalar_ok(res, f"np.{name}.reduce")

@@ -18,7 +18,7 @@ from .operands import as_meta, check_writeable, is_fake
 from .._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
-from .registry import Out, register, transient, uncached
+from .registry import Out, register, scratch, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
@@ -344,10 +344,36 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
     return early, alive
 
 
+def _size(shape: tuple) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def buffer_bytes(metas: list, outs: list, loop: tuple, size: int, masked: bool) -> int:
+    """C-heap bytes of the iterator's buffers (nditer_constr.c ``npyiter_allocate_buffers``,
+    PyArray_malloc): min(NPY_BUFSIZE, size) elements of the loop dtype for every operand
+    that still needs a cast, a byte swap or alignment after check_for_trivial_loop's copies."""
+    nin = len(metas)
+    n = min(_BUFSIZE, size)
+    total = 0
+    seen = metas if masked else after_small_copies(metas, loop[:nin])
+    for m, dt in zip(seen, loop[:nin]):
+        if m is not None and type(m) is not _CastCopy and _needs_copy(m, dt):
+            total += n * dt.itemsize
+    for o, dt in zip(outs, loop[nin:]):
+        if o is not None and _needs_copy(o, dt):
+            total += n * dt.itemsize
+    return total
+
+
 def report_operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
-                         results: list, copies: int = 0) -> None:
+                         results: list, copies: int = 0, buffers: int = 0) -> None:
     """Report operand_bytes, the 0-d outputs NumPy returns as scalars and ``copies`` (of
-    overlapping outputs) to the runner."""
+    overlapping outputs) to the runner; ``buffers`` (the iterator's) as C-heap scratch."""
+    if buffers:
+        scratch(buffers)
     early, late = operand_bytes(inputs, metas, loop_in, masked)
     late += copies
     for r in results:
@@ -454,7 +480,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     if all(o is not None for o in outs):
         if _report:
             report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
-                                 _overlap_copies(metas, outs, loop, order, wm))
+                                 _overlap_copies(metas, outs, loop, order, wm),
+                                 buffer_bytes(metas, outs, loop, _size(shape), wm is not None))
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -479,7 +506,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         pass  # scalar math (scalarmath.c.src): NumPy scalars in, no array made
     else:
         report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results,
-                             _overlap_copies(metas, outs, loop, order, wm))
+                             _overlap_copies(metas, outs, loop, order, wm),
+                             buffer_bytes(metas, outs, loop, _size(shape), wm is not None))
     return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -568,10 +596,7 @@ def _fast_call(ufunc: np.ufunc, args: tuple) -> Any:
     for a, ok, (c, f) in zip(args, same, cfs):
         nd = len(a.shape)
         if not ok or not a._aligned():
-            if nd == 1 and a.shape[0] <= _BUFSIZE:
-                return None  # a small cast copy: the general path counts its bytes
-            trivial = False
-            break
+            return None  # a cast copy or the iterator's buffers: the general path counts them
         if op_shape is None:
             op_shape = a.shape
         elif a.shape != op_shape:
