@@ -502,8 +502,11 @@ def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
         return out
     c, f = contiguity(shape, strides, out.dtype.itemsize)
     new_shape = (1,) * (ndmin - len(shape)) + shape
-    new_strides = attempt_nocopy_reshape(shape, strides, out.dtype.itemsize, new_shape,
-                                         order == "F" or (f and not c))
+    if 0 in shape:  # an empty array's view has all strides 0 (measured on numpy 2.4)
+        new_strides = (0,) * len(new_shape)
+    else:
+        new_strides = attempt_nocopy_reshape(shape, strides, out.dtype.itemsize, new_shape,
+                                             order == "F" or (f and not c))
     if not isinstance(out, Out):  # the input itself
         return Out(new_shape, out.dtype, new_strides, view_of=out)
     if out.view_of is not None:

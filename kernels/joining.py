@@ -462,8 +462,11 @@ def tile(A: Any, reps: Any) -> Out:
     if math.prod(shape) != size or any(k < 0 for k in shape):
         raise ValueError(f"cannot reshape array of size {size} into shape {shape_out}")
     if last is None:  # no repeat ran: c is np.array(A, copy=None, ndmin=d) itself
-        if math.prod(shape_in) == 0 and is_fake(A):
-            return reshape_out(as_meta(A), shape)
+        if math.prod(shape_in) == 0 and is_fake(A):  # c.reshape(shape_out), a view of A
+            a = as_meta(A)
+            if d > nd:  # np.array(A, ndmin=d) of an empty array: a view with all strides 0
+                a = MetaArray(shape_in, (0,) * cnd, m.dtype)
+            return Out(shape, m.dtype, reshape_out(a, shape).strides, view_of=A)
         raise UnsupportedOperationError(np.tile, "a non-array input")
     steps.done()
     # c.reshape(shape_out): a view of the last repeat's fresh C array

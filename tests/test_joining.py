@@ -221,3 +221,18 @@ def test_block(i, layout):
         a, b = np.asfortranarray(a), np.asfortranarray(b)
     check(BLOCKS[i], a, b)
     check(BLOCKS[i], a[0], b[1])
+
+
+@pytest.mark.parametrize("a, reps", [
+    (np.array([], dtype=bool), [1, 2]),
+    (np.zeros((0, 1), dtype=bool)[:, ::1], 0),
+    (np.zeros((0, 2))[:, ::-1], (1, 1, 3)),
+    (np.zeros((3, 0), order="F"), (2, 1, 1)),
+])
+def test_tile_of_empty_arrays(a, reps):
+    """np.tile's ``c.reshape(shape_out)`` of an empty ``np.array(A, ndmin=d)`` view."""
+    check(lambda x: np.tile(x, reps), a)
+    real = np.array(a, copy=None, ndmin=a.ndim + 2)
+    with ft.FakeMode():
+        fake = np.array(ft.to_fake(a), copy=None, ndmin=a.ndim + 2)
+    assert (fake.shape, fake.strides) == (real.shape, real.strides)
