@@ -285,8 +285,8 @@ CASES.update(OTHERS)
 NOT_EXACT: dict = {
     # i0's piecewise evaluates each branch on the elements that take it: sizes depend on values
     "kaiser": "+23584 (i0's piecewise: value-dependent temporaries)",
-    # not replayed yet: pad, linspace/logspace/geomspace and indices are being rewritten on
-    # another branch; clip and around are ufunc calls (0-d arrays of their Python scalars)
+    # not replayed yet: the temporaries of pad, linspace/logspace/geomspace, indices and the
+    # others below
     "pad": "+8",
     "pad_reflect": "+320",
     "linspace": "+24",
