@@ -16,6 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .operands import is_fake
+from .temporaries import Steps as _Steps
 from .registry import transient, uncached
 
 BUFSIZE = 8192  # NPY_BUFSIZE: elements per buffered operand (numpy/_core/include/numpy/ndarraytypes.h)
@@ -58,32 +59,15 @@ def scalar_bytes(x: Any, dt: np.dtype) -> tuple[int, int]:
     return dt.itemsize, first + dt.itemsize
 
 
-class Steps:
-    """The data-allocator traffic of a call that runs several steps, replayed in order.
+class Steps(_Steps):
+    """``temporaries.Steps`` with the outputs given at the end: ``alloc``/``free``/``hold``
+    follow the real call (its outputs included); ``report(kept)`` reports the peak beyond
+    the ``kept`` bytes the call returns (its fresh outputs, which the mode charges itself)."""
 
-    ``alloc``/``free`` follow the real call (its outputs included); ``report(kept)``
-    reports the peak beyond the ``kept`` bytes the call returns (its fresh outputs, which
-    the mode charges itself).
-    """
+    __slots__ = ()
 
-    __slots__ = ("live", "peak")
-
-    def __init__(self) -> None:
-        self.live = 0
-        self.peak = 0
-
-    def alloc(self, n: int) -> None:
-        self.live += n
-        if self.live > self.peak:
-            self.peak = self.live
-
-    def free(self, n: int) -> None:
-        self.live -= n
-
-    def hold(self, n: int) -> None:
-        """A buffer alive only for a moment (allocated and freed at once)."""
-        self.alloc(n)
-        self.free(n)
+    alloc = _Steps.new
+    hold = _Steps.temp
 
     def report(self, kept: int) -> None:
         if self.peak > kept:
