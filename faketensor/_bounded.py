@@ -8,6 +8,7 @@ storage only when its last fake dies.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 from typing import Any
@@ -74,6 +75,27 @@ class BoundedCache(dict):
 
     def __repr__(self) -> str:
         return f"BoundedCache({self.name!r}, entries={len(self)}, nbytes={self.nbytes})"
+
+
+def memoized(name: str, max_bytes: int = 64 * 1024):
+    """Cache a pure function of hashable arguments in a BoundedCache (its budget counts
+    toward ``total_budget`` and ``ft.cache_info()`` reports it)."""
+    def deco(fn):
+        cache = BoundedCache(name, max_bytes)
+
+        @functools.wraps(fn)
+        def wrapper(*args):
+            r = cache.get(args, _MISSING)
+            if r is _MISSING:
+                r = fn(*args)
+                cache.put(args, r)
+            return r
+        wrapper.cache = cache
+        return wrapper
+    return deco
+
+
+_MISSING = object()
 
 
 def total_budget() -> int:

@@ -528,6 +528,7 @@ def _rewrap_known(obj: Any, wrappers: dict) -> Any:
 
 
 def _preexisting(f: Any) -> bool:
+    """Mark a fake made outside any mode as pre-existing (a ``leaves`` visitor: keeps none)."""
     if type(f) is FakeArray and f.storage._tracker is None:
         f.storage._tracker = PREEXISTING
     return False

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._bounded import memoized
+
 _I = ctypes.c_int64  # the bundled OpenBLAS is ILP64 (symbols end in 64_)
 
 
@@ -44,7 +46,7 @@ def _symbol(name: str):
 _PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d"}
 
 
-@lru_cache(maxsize=256)
+@memoized("lapack syevd queries")
 def syevd_work(dt: np.dtype, jobz: str, n: int) -> tuple[int, int]:
     """(lwork, liwork) of ?syevd's query; LAPACK's minimums if it cannot be asked."""
     fn = _symbol(_PREFIX.get(dt, "") + "syevd") if dt in _PREFIX else None
@@ -62,7 +64,7 @@ def syevd_work(dt: np.dtype, jobz: str, n: int) -> tuple[int, int]:
     return (1 + 6 * n + 2 * n * n, 3 + 5 * n) if jobz == "V" else (2 * n + 1, 1)
 
 
-@lru_cache(maxsize=256)
+@memoized("lapack gesdd queries")
 def gesdd_work(dt: np.dtype, jobz: str, m: int, n: int, ldvt: int) -> int:
     """lwork of ?gesdd's query; LAPACK's minimum if it cannot be asked."""
     fn = _symbol(_PREFIX.get(dt, "") + "gesdd") if dt in _PREFIX else None
