@@ -13,8 +13,10 @@ from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
+from .modes import imports as _imports
 
 _patching.install()
+_imports.install()  # library imports inside a mode run paused (modes/imports.py)
 
 __all__ = [
     "FakeArray", "FakeFlags", "FakeStorage", "FakeCudaDevice", "WrappedArray",

@@ -1,0 +1,107 @@
+"""Whose code is this file: the user's, or a library's? One rule for the import hook
+(modes/imports.py: library modules import with the mode paused) and for the source line
+blamed for a data-dependent placeholder (FakeArray's value methods).
+
+Libraries are the standard library, site-packages (``sysconfig`` install paths and
+``site.getsitepackages()``, for the running interpreter and its base) and faketensor itself;
+built-in and frozen modules too. Everything else is user code, unless a planner names the
+script's folders (``SCRIPT_DIRS``): then only files under them are the user's. The most
+specific folder decides, so a virtual environment inside the script's folder is a library.
+"""
+from __future__ import annotations
+
+import os
+import site
+import sys
+import sysconfig
+from contextvars import ContextVar
+from typing import Any
+
+# Folders whose files are user code, set by modes/imports.script_imports; () = default rule.
+SCRIPT_DIRS: ContextVar[tuple] = ContextVar("faketensor_script_dirs", default=())
+
+_roots: tuple | None = None
+_cache: dict = {}
+
+
+def _norm(path: str) -> str:
+    return os.path.normcase(os.path.realpath(path))
+
+
+def library_roots() -> tuple:
+    """The folders holding library code (computed once)."""
+    global _roots
+    if _roots is None:
+        found = set()
+        for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+                                   "installed_base": sys.base_prefix,
+                                   "installed_platbase": sys.base_exec_prefix}):
+            paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+            for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+                if paths.get(key):
+                    found.add(paths[key])
+        try:
+            found.update(site.getsitepackages())
+        except AttributeError:  # some embedded interpreters' site lacks it
+            pass
+        user_site = getattr(site, "getusersitepackages", lambda: None)()
+        if user_site:
+            found.add(user_site)
+        here = os.path.dirname(os.path.abspath(__file__))
+        pkg = sys.modules.get("faketensor")
+        # faketensor's subpackages install from sibling folders (pyproject's package-dir)
+        for sub in ("", ".kernels", ".modes", ".meta_utils"):
+            mod = sys.modules.get("faketensor" + sub) if pkg is not None else None
+            for p in getattr(mod, "__path__", ()) or ():
+                found.add(p)
+        found.add(here)
+        _roots = tuple(sorted({_norm(p) + os.sep for p in found}, key=len, reverse=True))
+    return _roots
+
+
+def _deepest(path: str, roots: tuple) -> int:
+    """Length of the longest root containing ``path`` (0: none)."""
+    best = 0
+    for r in roots:
+        if len(r) > best and path.startswith(r):
+            best = len(r)
+    return best
+
+
+def is_user_file(filename: Any) -> bool:
+    """True when ``filename`` (a module's origin or a code object's file) is user code."""
+    dirs = SCRIPT_DIRS.get()
+    key = (dirs, filename)
+    hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    if not isinstance(filename, str) or filename in ("built-in", "frozen"):
+        user = False
+    elif filename.startswith("<"):  # "<stdin>", "<string>", IPython's "<ipython-input-..>"
+        user = not filename.startswith("<frozen ")
+    else:
+        path = _norm(filename)
+        lib = _deepest(path, library_roots())
+        if dirs:
+            user = _deepest(path, dirs) > lib
+        else:
+            user = lib == 0
+    if len(_cache) > 65536:
+        _cache.clear()
+    _cache[key] = user
+    return user
+
+
+def script_dirs(*folders: str) -> tuple:
+    """The form SCRIPT_DIRS holds: normalized folders ending in a separator."""
+    return tuple(_norm(f) + os.sep for f in folders)
+
+
+def user_frame(depth: int = 1):
+    """The innermost frame of user code calling this (None when there is none)."""
+    frame = sys._getframe(depth + 1)
+    while frame is not None:
+        if is_user_file(frame.f_code.co_filename):
+            return frame
+        frame = frame.f_back
+    return None
