@@ -1,7 +1,9 @@
 """FakeArray: an ndarray's metadata with no data, and the protocol hooks it shares with WrappedArray."""
 from __future__ import annotations
 
+import operator
 import sys
+import threading
 from typing import Any, Iterator
 
 import numpy as np
@@ -9,6 +11,8 @@ import numpy as np
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
+from ._paths import user_frame
+from ._stack import paused
 from .meta import ArrayMeta
 from ._storage import SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
@@ -404,6 +408,8 @@ class FakeArray(_FakeSlots):
         raise _no_data()
 
     def _needs_data(self, what: str, kind=None):
+        """Raise for a value this fake does not have: NumPy's error where the real call fails
+        on this shape anyway (``kind``), else DataDependentError."""
         n = self.size
         if kind is not None and n != 1:
             if kind is ValueError:
@@ -417,15 +423,34 @@ class FakeArray(_FakeSlots):
             f"{what} needs the values of a fake array, which has no data "
             f"(shape={self.shape}, dtype={self.dtype})")
 
+    def _value(self, what: str, get, kind=None, limit: bool = False):
+        """A value read from the array: DataDependentError, or under
+        ``FakeMode(data_dependent="placeholder")`` what ``get`` returns for an all-zero array
+        of this shape and dtype (0, 0.0, 0j, False, '', b'', the epoch; NumPy's own errors
+        for shapes the call refuses), recorded in ``mode.placeholders`` at the user's line."""
+        mode = _placeholder_mode()
+        if mode is None:
+            self._needs_data(what, kind)
+        if limit and self.size > PLACEHOLDER_MAX_ITEMS:
+            raise DataDependentError(
+                f"{what} of a fake array with {self.size} elements: placeholders are made "
+                f"for at most {PLACEHOLDER_MAX_ITEMS} elements")
+        with paused():
+            value = get(np.broadcast_to(np.zeros((), self.dtype), self.shape))
+        mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
+                              f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
+        return value
+
     def item(self, *args):
-        self._needs_data("ndarray.item()")
+        return self._value("ndarray.item()", lambda z: z.item(*args))
 
     def tolist(self):
-        self._needs_data("ndarray.tolist()")
+        return self._value("ndarray.tolist()", np.ndarray.tolist, limit=True)
 
     def tobytes(self, order="C"):
-        self._needs_data("ndarray.tobytes()")
+        return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
+    # writing values out is never faked: a plan must not leave files of made-up data behind
     def tofile(self, *args, **kwargs):
         self._needs_data("ndarray.tofile()")
 
@@ -436,21 +461,21 @@ class FakeArray(_FakeSlots):
         self._needs_data("ndarray.dumps()")
 
     def __bool__(self) -> bool:
-        self._needs_data("bool()", ValueError)
+        return self._value("bool()", bool, ValueError)
 
     def __float__(self) -> float:
-        self._needs_data("float()", TypeError)
+        return self._value("float()", float, TypeError)
 
     def __int__(self) -> int:
-        self._needs_data("int()", TypeError)
+        return self._value("int()", int, TypeError)
 
     def __complex__(self) -> complex:
-        self._needs_data("complex()", TypeError)
+        return self._value("complex()", complex, TypeError)
 
     def __index__(self) -> int:
         if self.dtype.kind not in "biu" or self.shape:
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
-        self._needs_data("operator.index()")
+        return self._value("operator.index()", operator.index)
 
     def __reduce__(self):
         raise TypeError("fake arrays cannot be pickled: they have no data "
@@ -458,7 +483,7 @@ class FakeArray(_FakeSlots):
 
     def __format__(self, spec: str) -> str:
         if spec:
-            self._needs_data("format()")
+            return self._value("format()", lambda z: format(z, spec))
         return repr(self)
 
     def __repr__(self) -> str:
@@ -470,6 +495,44 @@ class FakeArray(_FakeSlots):
 
 
 _fake_types = (FakeArray,)
+PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
+
+
+def _placeholder_mode():
+    """The innermost FakeMode of this context when it makes placeholders, else None. Kernels
+    run with their mode off the stack, so their own value reads always raise."""
+    for m in reversed(_STACK.get()):
+        if getattr(m, "_is_fake_mode", False):
+            return m if m.data_dependent == "placeholder" else None
+    return None
+
+
+class PlaceholderLog(list):
+    """``mode.placeholders``: one dict per source line where a placeholder stood in for a
+    value, ``{"file", "line", "function", "message", "count"}``, in order of first use. The
+    line is the innermost frame of user code (faketensor/_paths.py), not NumPy's or a
+    library's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sites: dict = {}
+        self._lock = threading.Lock()
+
+    def add(self, message: str) -> None:
+        """Count one use at the calling user line."""
+        frame = user_frame(2)
+        if frame is None:
+            key = ("<unknown>", 0, "<unknown>")
+        else:
+            key = (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+        with self._lock:
+            site = self._sites.get(key[:2])
+            if site is None:
+                site = self._sites[key[:2]] = {"file": key[0], "line": key[1],
+                                               "function": key[2], "message": message,
+                                               "count": 0}
+                self.append(site)
+            site["count"] += 1
 _TRANSPOSE = method_op("transpose")
 
 

@@ -5,7 +5,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._array import FakeArray
+from .._array import FakeArray, PlaceholderLog
 from .._errors import op_name
 from .._runner import _first_device, leaves, prepare_call, resolve, run_fake
 from .._storage import parse_device
@@ -68,12 +68,19 @@ class FakeMode(Mode):
     ``device`` is where factories put arrays; real arrays reaching the mode are
     converted through one memo (``allow_real_inputs=False`` raises instead);
     ``record=True`` keeps ``trace``. ``memory`` always counts live and peak bytes.
+    ``data_dependent`` is what reading a value does (``bool(x)``, ``x.item()``, ``float(x)``,
+    ...): ``"stop"`` raises DataDependentError, ``"placeholder"`` returns the value of an
+    all-zero array and lists the use in ``placeholders`` (faketensor/_array.py FakeArray._value).
     """
 
     _is_fake_mode = True
 
     def __init__(self, *, device: Any = None, allow_real_inputs: bool = True,
-                 record: bool = False) -> None:
+                 record: bool = False, data_dependent: str = "stop") -> None:
+        if data_dependent not in ("stop", "placeholder"):
+            raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
+        self.data_dependent = data_dependent
+        self.placeholders = PlaceholderLog()
         self.device = parse_device(device) if device is not None else None
         self.allow_real_inputs = allow_real_inputs
         self.record = record

@@ -1,0 +1,143 @@
+"""FakeMode(data_dependent="placeholder"): values read from fakes are placeholders (the value
+of an all-zero array, NumPy's errors where NumPy refuses), each use listed at its user line."""
+import operator
+import textwrap
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+
+TRAIN = textwrap.dedent("""\
+    import numpy as np
+    def train(steps):
+        rng = np.random.default_rng(0)
+        w = rng.standard_normal((64, 10))
+        best = np.inf
+        for step in range(steps):
+            x = rng.standard_normal((32, 64))
+            loss = ((x @ w) ** 2).mean()
+            if loss < best:
+                best = loss
+            w -= 0.01 * x.T @ (x @ w) / 32
+        err, it, tol = np.abs(w).max(), 0, 1e-3
+        while err > tol and it < 5:
+            err = err * 0.5
+            it += 1
+        msg = f"loss {float(loss):.3f} after {int(it)} sweeps"
+        return w, best, msg
+""")
+
+
+def load_train(tmp_path):
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN)
+    ns: dict = {}
+    exec(compile(TRAIN, str(path), "exec"), ns)
+    return ns["train"], str(path)
+
+
+def test_training_loop_plans_to_the_end_with_placeholders(tmp_path):
+    train, path = load_train(tmp_path)
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        w, best, msg = train(7)
+    assert ft.is_fake(w) and w.shape == (64, 10)
+    assert best == np.inf and msg == "loss 0.000 after 0 sweeps"
+    sites = [(p["file"], p["line"], p["function"], p["count"]) for p in mode.placeholders]
+    assert sites == [(path, 9, "train", 7), (path, 13, "train", 1), (path, 16, "train", 1)]
+    assert mode.placeholders[0]["message"].startswith("bool() of a fake array (shape=(), dtype=bool)")
+    assert mode.placeholders[2]["message"].startswith("float()")
+
+
+def test_training_loop_stops_in_stop_mode(tmp_path):
+    train, path = load_train(tmp_path)
+    with pytest.raises(ft.DataDependentError, match=r"bool\(\) needs the values") as info:
+        with ft.FakeMode() as mode:
+            train(7)
+    user = [f for f in info.traceback if str(f.path) == path]
+    assert user[-1].lineno + 1 == 9   # pytest's line numbers start at 0
+    assert mode.data_dependent == "stop" and list(mode.placeholders) == []
+
+
+def test_bad_setting():
+    with pytest.raises(ValueError, match="data_dependent"):
+        ft.FakeMode(data_dependent="guess")
+
+
+def _outcome(f):
+    try:
+        v = f()
+    except Exception as e:  # noqa: BLE001 - the exception type is the answer
+        return type(e)
+    return type(v), v
+
+
+VALUE_READS = {
+    "bool": bool, "float": float, "int": int, "complex": complex, "index": operator.index,
+    "item()": lambda a: a.item(), "item(0)": lambda a: a.item(0), "item(-1)": lambda a: a.item(-1),
+    "item(99)": lambda a: a.item(99), "item(0,1)": lambda a: a.item(0, 1),
+    "tolist": lambda a: a.tolist(), "tobytes": lambda a: a.tobytes(),
+    "format": lambda a: format(a, ".2f"), "range": lambda a: range(a),
+}
+SHAPES = [(), (1,), (1, 1), (0,), (3, 4), (2, 0, 3)]
+DTYPES = ["?", "i1", "u8", "f4", "f8", "c16", "U3", "S2", "M8[s]", "m8[D]", "V4", "i2,f4"]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_placeholders_are_what_numpy_gives_for_zeros(shape, dtype):
+    """Differential: each value read on a fake equals the same read on real zeros, value
+    and type, or raises the same exception type."""
+    real = np.zeros(shape, dtype)
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        fake = np.zeros(shape, dtype)
+        for name, read in VALUE_READS.items():
+            want, got = _outcome(lambda: read(real)), _outcome(lambda: read(fake))
+            assert got == want, (name, got, want)
+            if isinstance(want, tuple) and name != "range":
+                assert type(got[1]) is type(want[1]), name
+    reads = sum(1 for r in VALUE_READS.values() if isinstance(_outcome(lambda: r(real)), tuple))
+    assert sum(p["count"] for p in mode.placeholders) == reads
+
+
+def test_value_reads_outside_placeholder_mode_raise():
+    with ft.FakeMode(data_dependent="placeholder"):
+        x = np.ones(())
+        with ft.FakeMode():  # the innermost FakeMode decides
+            with pytest.raises(ft.DataDependentError):
+                bool(x)
+    for read in (bool, float, lambda a: a.item(), lambda a: a.tolist()):
+        with pytest.raises(ft.DataDependentError):
+            read(x)
+
+
+def test_writing_values_out_still_raises(tmp_path):
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        x = np.ones(3)
+        with pytest.raises(ft.DataDependentError):
+            x.tofile(str(tmp_path / "x.bin"))
+        with pytest.raises(ft.DataDependentError):
+            x.dumps()
+    assert not (tmp_path / "x.bin").exists() and list(mode.placeholders) == []
+
+
+def test_big_lists_are_refused():
+    with ft.FakeMode(data_dependent="placeholder"):
+        x = np.empty((4096, 4096))
+        with pytest.raises(ft.DataDependentError, match="at most"):
+            x.tolist()
+        assert len(x[:2, :3].tolist()) == 2
+
+
+@pytest.mark.parametrize("op", [
+    lambda x: np.nonzero(x), lambda x: x[x > 0], lambda x: np.unique(x),
+    lambda x: np.flatnonzero(x), lambda x: np.bincount(x.astype(int)),
+    lambda x: np.allclose(x, x), lambda x: np.array_equal(x, x),
+], ids=["nonzero", "mask", "unique", "flatnonzero", "bincount", "allclose", "array_equal"])
+def test_data_dependent_kernels_keep_raising(op):
+    """A result whose shape depends on values has no honest placeholder: these raise."""
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        x = np.ones(5)
+        with pytest.raises(ft.DataDependentError):
+            op(x)
+    assert list(mode.placeholders) == []
