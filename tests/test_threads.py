@@ -1,0 +1,110 @@
+"""inherit_mode_in_threads (modes/threads.py): threads and pool tasks started inside run
+with the starting thread's mode stack; memory from several threads adds up exactly."""
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+from faketensor.modes.threads import inherit_mode_in_threads
+
+
+def layer(i):
+    x = np.ones((64, 32 + i))
+    return (x.T @ x).sum(axis=0)
+
+
+def test_pool_map_runs_under_the_mode():
+    with ft.FakeMode(record=True) as mode, inherit_mode_in_threads():
+        with ThreadPoolExecutor(4) as pool:
+            outs = list(pool.map(layer, range(16)))
+    assert all(ft.is_fake(o) and o.shape == (32 + i,) for i, o in enumerate(outs))
+    ops = [e.op for e in mode.trace]
+    assert ops.count("np.ones") == 16 and ops.count("np.matmul") == 16
+    assert mode.memory.live["cpu"] == sum(8 * (32 + i) for i in range(16))
+
+
+def test_without_the_block_threads_run_for_real():
+    """The control: a pool outside the block computes real arrays."""
+    with ft.FakeMode() as mode:
+        with ThreadPoolExecutor(2) as pool:
+            outs = list(pool.map(layer, range(2)))
+    assert all(type(o) is np.ndarray for o in outs) and mode.memory.peak == {}
+
+
+def test_thread_sees_the_stack_when_started():
+    seen = {}
+
+    def work(name):
+        seen[name] = ft.is_fake(np.zeros(3))
+
+    with ft.FakeMode(), inherit_mode_in_threads():
+        t = threading.Thread(target=work, args=("inside",))
+        t.start()
+        t.join()
+    t = threading.Thread(target=work, args=("after",))
+    t.start()
+    t.join()
+    assert seen == {"inside": True, "after": False}
+
+
+def test_pool_workers_keep_no_stale_mode():
+    """Workers started inside the block serve tasks submitted after it without the mode."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        with ft.FakeMode(), inherit_mode_in_threads():
+            assert ft.is_fake(pool.submit(np.zeros, 3).result())
+        assert type(pool.submit(np.zeros, 3).result()) is np.ndarray
+    finally:
+        pool.shutdown()
+
+
+def test_nested_threads_inherit():
+    def outer():
+        box = []
+        t = threading.Thread(target=lambda: box.append(np.empty(10)))
+        t.start()
+        t.join()
+        return box[0]
+
+    with ft.FakeMode() as mode, inherit_mode_in_threads():
+        with ThreadPoolExecutor(2) as pool:
+            out = pool.submit(outer).result()
+    assert ft.is_fake(out) and mode.memory.live["cpu"] == 80
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_memory_from_many_threads_adds_up(record):
+    """8 threads allocating and freeing concurrently: every event counted once."""
+    n_threads, n_ops = 8, 400
+    barrier = threading.Barrier(n_threads)
+
+    def work(t):
+        barrier.wait()
+        keep = None
+        for i in range(n_ops):
+            a = np.empty((t + 1, 100))
+            b = a + 1.0
+            keep = b if i == n_ops - 1 else None
+            del a, b
+        return keep
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # interleave the threads between bytecodes
+    try:
+        with ft.FakeMode(record=record) as mode, inherit_mode_in_threads():
+            with ThreadPoolExecutor(n_threads) as pool:
+                kept = list(pool.map(work, range(n_threads)))
+    finally:
+        sys.setswitchinterval(switch)
+    live = dict(mode.memory.live)
+    allocations = mode.memory.allocations
+    assert live["cpu"] == sum(800 * (t + 1) for t in range(n_threads))
+    assert allocations == 2 * n_threads * n_ops
+    assert mode.memory.peak["cpu"] <= 2 * sum(800 * (t + 1) for t in range(n_threads)) + 16 * n_threads
+    if record:
+        assert len(mode.trace) == 2 * n_threads * n_ops
+    del kept
+    assert mode.memory.live["cpu"] == 0
