@@ -27,3 +27,9 @@ __all__ = [
     "cache_info", "clear_cache", "set_cache_enabled",
 ]
 __version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython) -> None:
+    """``%load_ext faketensor``: the ``%%faketensor`` cell magic (meta_utils/magic.py)."""
+    from .meta_utils.magic import load_ipython_extension as load
+    load(ipython)
