@@ -407,36 +407,28 @@ class FakeArray(_FakeSlots):
                             "Please use `.get()` to construct a NumPy array explicitly.")
         raise _no_data()
 
-    def _needs_data(self, what: str, kind=None):
-        """Raise for a value this fake does not have: NumPy's error where the real call fails
-        on this shape anyway (``kind``), else DataDependentError."""
-        n = self.size
-        if kind is not None and n != 1:
-            if kind is ValueError:
-                if n == 0:
-                    raise ValueError("The truth value of an empty array is ambiguous. "
-                                     "Use `array.size > 0` to check that an array is not empty.")
-                raise ValueError("The truth value of an array with more than one element is "
-                                 "ambiguous. Use a.any() or a.all()")
-            raise TypeError("only length-1 arrays can be converted to Python scalars")
+    def _needs_data(self, what: str):
         raise DataDependentError(
             f"{what} needs the values of a fake array, which has no data "
             f"(shape={self.shape}, dtype={self.dtype})")
 
-    def _value(self, what: str, get, kind=None, limit: bool = False):
-        """A value read from the array: DataDependentError, or under
-        ``FakeMode(data_dependent="placeholder")`` what ``get`` returns for an all-zero array
-        of this shape and dtype (0, 0.0, 0j, False, '', b'', the epoch; NumPy's own errors
-        for shapes the call refuses), recorded in ``mode.placeholders`` at the user's line."""
+    def _value(self, what: str, get, limit: bool = False):
+        """A value read from the array. ``get`` runs first on an all-zero array of this shape
+        and dtype, so a read NumPy refuses for the shape or dtype raises NumPy's error
+        (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
+        ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
+        '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
         mode = _placeholder_mode()
-        if mode is None:
-            self._needs_data(what, kind)
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
+            if mode is None:
+                self._needs_data(what)
             raise DataDependentError(
                 f"{what} of a fake array with {self.size} elements: placeholders are made "
                 f"for at most {PLACEHOLDER_MAX_ITEMS} elements")
         with paused():
             value = get(np.broadcast_to(np.zeros((), self.dtype), self.shape))
+        if mode is None:
+            self._needs_data(what)
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
@@ -461,20 +453,18 @@ class FakeArray(_FakeSlots):
         self._needs_data("ndarray.dumps()")
 
     def __bool__(self) -> bool:
-        return self._value("bool()", bool, ValueError)
+        return self._value("bool()", bool)
 
     def __float__(self) -> float:
-        return self._value("float()", float, TypeError)
+        return self._value("float()", float)
 
     def __int__(self) -> int:
-        return self._value("int()", int, TypeError)
+        return self._value("int()", int)
 
     def __complex__(self) -> complex:
-        return self._value("complex()", complex, TypeError)
+        return self._value("complex()", complex)
 
     def __index__(self) -> int:
-        if self.dtype.kind not in "biu" or self.shape:
-            raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return self._value("operator.index()", operator.index)
 
     def __reduce__(self):

@@ -100,6 +100,20 @@ def test_placeholders_are_what_numpy_gives_for_zeros(shape, dtype):
     assert sum(p["count"] for p in mode.placeholders) == reads
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_stop_raises_numpys_error_first(shape, dtype):
+    """In "stop", a read NumPy refuses for this shape or dtype raises NumPy's exception type;
+    a read NumPy answers raises DataDependentError."""
+    real = np.zeros(shape, dtype)
+    with ft.FakeMode() as mode:
+        fake = np.zeros(shape, dtype)
+        for name, read in VALUE_READS.items():
+            want, got = _outcome(lambda: read(real)), _outcome(lambda: read(fake))
+            assert got == (ft.DataDependentError if isinstance(want, tuple) else want), name
+    assert list(mode.placeholders) == []
+
+
 def test_value_reads_outside_placeholder_mode_raise():
     with ft.FakeMode(data_dependent="placeholder"):
         x = np.ones(())
