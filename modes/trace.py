@@ -3,6 +3,7 @@ number (``TraceIds``), and every entry keeps its arguments with fakes replaced b
 ``TraceRef(serial)``, so the op graph survives the fakes' death."""
 from __future__ import annotations
 
+import itertools
 import weakref
 from typing import Any, NamedTuple
 
@@ -26,13 +27,13 @@ class TraceIds:
         self.storage_of: dict[int, int] = {}      # fake serial -> storage serial
         self.real_inputs: dict[int, Any] = {}     # fake serial -> the real array it came from
         self.generators: dict[int, tuple] = {}    # id(Generator) -> (generator, state at first use)
-        self._next = 0
+        self._count = itertools.count(1)  # next() is atomic: threads sharing a mode
 
     def _serial(self, table: dict, obj: Any) -> int:
         hit = table.get(id(obj))
         if hit is not None and hit[1]() is obj:
             return hit[0]
-        self._next += 1
+        serial = next(self._count)
         key = id(obj)
 
         def died(ref, table=table, key=key):
@@ -40,8 +41,8 @@ class TraceIds:
             if h is not None and h[1] is ref:
                 del table[key]
 
-        table[key] = (self._next, weakref.ref(obj, died))
-        return self._next
+        table[key] = (serial, weakref.ref(obj, died))
+        return serial
 
     def of(self, fake: FakeArray) -> int:
         """The serial number of a fake (assigned on first sight)."""

@@ -106,5 +106,7 @@ def test_memory_from_many_threads_adds_up(record):
     assert mode.memory.peak["cpu"] <= 2 * sum(800 * (t + 1) for t in range(n_threads)) + 16 * n_threads
     if record:
         assert len(mode.trace) == 2 * n_threads * n_ops
+        serials = [i for e in mode.trace for i in e.out_ids]  # one serial per fake, never two
+        assert len(set(serials)) == len(serials) == 2 * n_threads * n_ops
     del kept
     assert mode.memory.live["cpu"] == 0
