@@ -73,16 +73,18 @@ def test_script_imports_only_the_script_folder_runs_under_the_mode(tmp_path):
     script.mkdir()
     lib.mkdir()
     (script / "helper.py").write_text("import numpy as np\nH = np.empty(10)\nimport otherlib\n")
-    (lib / "otherlib.py").write_text("import numpy as np\nT = np.arange(5.0)\n")
+    (lib / "otherlib.py").write_text("import numpy as np\nT = np.arange(5.0)\nimport lib2\n")
+    (lib / "lib2.py").write_text("import numpy as np\nU = np.ones(3)\n")
     out = run_py(f"""
         import sys, numpy as np, faketensor as ft
         from faketensor.modes.imports import script_imports
         sys.path[:0] = [{str(script)!r}, {str(lib)!r}]
         with script_imports({str(script)!r}), ft.FakeMode() as mode:
             import helper
-        print(type(helper.H).__name__, type(helper.otherlib.T).__name__, mode.memory.peak["cpu"])
+        print(type(helper.H).__name__, type(helper.otherlib.T).__name__,
+              type(helper.otherlib.lib2.U).__name__, mode.memory.peak["cpu"])
     """, tmp_path)
-    assert out.split() == ["FakeArray", "ndarray", "80"]
+    assert out.split() == ["FakeArray", "ndarray", "ndarray", "80"]
 
 
 def test_without_script_imports_the_other_folder_is_user_code(tmp_path):
@@ -126,3 +128,26 @@ def test_the_finder_is_idle_outside_a_mode():
         spec = imports.FINDER.find_spec("json")
         assert type(spec.loader).__name__ == "_PausedLoader"
         assert imports.FINDER.find_spec("no_such_module_here") is None
+
+
+def test_imports_from_threads_inheriting_the_mode(tmp_path):
+    """Several threads importing at once inside the mode: libraries real, user modules fake."""
+    pytest.importorskip("scipy")
+    for i in range(4):
+        (tmp_path / f"user{i}.py").write_text(f"import numpy as np\nW = np.empty({i + 1})\n")
+    out = run_py("""
+        import importlib, numpy as np, faketensor as ft
+        from concurrent.futures import ThreadPoolExecutor
+        from faketensor.modes.threads import inherit_mode_in_threads
+        LIBS = ["scipy.integrate", "scipy.stats", "scipy.signal", "scipy.optimize"]
+        def load(i):
+            user = importlib.import_module(f"user{i}")
+            lib = importlib.import_module(LIBS[i])
+            return type(user.W).__name__
+        with ft.FakeMode() as mode, inherit_mode_in_threads():
+            with ThreadPoolExecutor(4) as pool:
+                kinds = list(pool.map(load, range(4)))
+        from scipy.integrate._ivp import radau
+        print(*kinds, type(radau.C).__name__, mode.memory.peak["cpu"])
+    """, tmp_path)
+    assert out.split() == ["FakeArray"] * 4 + ["ndarray", str(8 * (1 + 2 + 3 + 4))]

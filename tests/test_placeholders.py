@@ -155,3 +155,28 @@ def test_data_dependent_kernels_keep_raising(op):
         with pytest.raises(ft.DataDependentError):
             op(x)
     assert list(mode.placeholders) == []
+
+
+def test_the_line_is_the_users_not_the_librarys(tmp_path):
+    """A library function reading a value on the user's behalf: the user's call is blamed."""
+    from faketensor.modes.imports import script_imports
+    script, lib = tmp_path / "script", tmp_path / "lib"
+    script.mkdir()
+    lib.mkdir()
+    (lib / "solver_lib.py").write_text("def converged(err, tol):\n    return bool(err < tol)\n")
+    main = script / "main.py"
+    src = ("import numpy as np\nimport solver_lib\nerr = np.ones(())\n"
+           "done = solver_lib.converged(err, 1e-3)\n")
+    main.write_text(src)
+    import sys
+    sys.path.insert(0, str(lib))
+    try:
+        with script_imports(script), ft.FakeMode(data_dependent="placeholder") as mode:
+            ns: dict = {}
+            exec(compile(src, str(main), "exec"), ns)
+    finally:
+        sys.path.remove(str(lib))
+        sys.modules.pop("solver_lib", None)
+    assert ns["done"] is False
+    assert [(p["file"], p["line"], p["function"], p["count"]) for p in mode.placeholders] == [
+        (str(main), 4, "<module>", 1)]
