@@ -14,6 +14,7 @@ from .meta_utils.materialize import materialize, replay
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 from .modes import imports as _imports
+from .modes.threads import inherit_mode_in_threads
 
 _patching.install()
 _imports.install()  # library imports inside a mode run paused (modes/imports.py)
@@ -24,7 +25,7 @@ __all__ = [
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
     "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
-    "cache_info", "clear_cache", "set_cache_enabled",
+    "cache_info", "clear_cache", "set_cache_enabled", "inherit_mode_in_threads",
 ]
 __version__ = "0.1.0"
 

@@ -13,45 +13,46 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import thread as _futures_thread
 from contextvars import ContextVar, copy_context
 from typing import Any, Iterator
 
 _INHERIT: ContextVar[bool] = ContextVar("faketensor_inherit_mode", default=False)
 
 _thread_start = threading.Thread.start
-_pool_submit = ThreadPoolExecutor.submit
+_originals: dict = {}  # what install() replaced: "submit", "worker" (concurrent.futures.thread)
 _install_lock = threading.Lock()
-_installed = False
 
 
 def _start(self: threading.Thread) -> None:
-    if _INHERIT.get() and getattr(self, "_target", None) is not _futures_thread._worker:
+    if _INHERIT.get() and getattr(self, "_target", None) is not _originals.get("worker"):
         ctx = copy_context()
         run = self.run
         self.run = functools.partial(ctx.run, run)  # type: ignore[method-assign]
     _thread_start(self)
 
 
-def _submit(self: ThreadPoolExecutor, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+def _submit(self: Any, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
     if _INHERIT.get():
         fn = functools.partial(copy_context().run, fn)
-    return _pool_submit(self, fn, *args, **kwargs)
+    return _originals["submit"](self, fn, *args, **kwargs)
 
 
 functools.update_wrapper(_start, _thread_start)
-functools.update_wrapper(_submit, _pool_submit)
 
 
 def install() -> None:
-    """Patch ``Thread.start`` and ``ThreadPoolExecutor.submit`` (once); idle outside the block."""
-    global _installed
+    """Patch ``Thread.start`` and ``ThreadPoolExecutor.submit`` (once, on first use, so that
+    ``import faketensor`` does not import concurrent.futures); idle outside the block."""
     with _install_lock:
-        if not _installed:
-            threading.Thread.start = _start  # type: ignore[method-assign]
-            ThreadPoolExecutor.submit = _submit  # type: ignore[method-assign]
-            _installed = True
+        if _originals:
+            return
+        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import thread as futures_thread
+        _originals["submit"] = ThreadPoolExecutor.submit
+        _originals["worker"] = futures_thread._worker
+        functools.update_wrapper(_submit, ThreadPoolExecutor.submit)
+        threading.Thread.start = _start  # type: ignore[method-assign]
+        ThreadPoolExecutor.submit = _submit  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
