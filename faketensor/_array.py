@@ -426,18 +426,24 @@ class FakeArray(_FakeSlots):
                 f"{what} of a fake array with {self.size} elements: placeholders are made "
                 f"for at most {PLACEHOLDER_MAX_ITEMS} elements")
         with paused():
-            value = get(np.broadcast_to(np.zeros((), self.dtype), self.shape))
+            value = get(self._zeros())
         if mode is None:
             self._needs_data(what)
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
 
+    def _zeros(self):
+        """A real all-zero stand-in with this shape and dtype (zero strides, one element's
+        memory); a NumPy scalar for a fake scalar. Call it with the modes paused."""
+        zeros = np.broadcast_to(np.zeros((), self.dtype), self.shape)
+        return zeros[()] if self.storage._tracker is SCALAR else zeros
+
     def item(self, *args):
         return self._value("ndarray.item()", lambda z: z.item(*args))
 
     def tolist(self):
-        return self._value("ndarray.tolist()", np.ndarray.tolist, limit=True)
+        return self._value("ndarray.tolist()", lambda z: z.tolist(), limit=True)
 
     def tobytes(self, order="C"):
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
@@ -466,6 +472,15 @@ class FakeArray(_FakeSlots):
 
     def __index__(self) -> int:
         return self._value("operator.index()", operator.index)
+
+    def __round__(self, ndigits=None):
+        """``round(x)`` of a NumPy scalar reads its value; ndarrays have no ``__round__``."""
+        if ndigits is None:
+            return self._value("round()", round)
+        with paused():
+            round(self._zeros(), ndigits)  # NumPy's errors (bool, complex, ndarray) first
+        raise UnsupportedOperationError(  # a placeholder can stand for a value, not a scalar
+            "round", "round(x, ndigits) of a fake NumPy scalar (use np.round(x, ndigits))")
 
     def __reduce__(self):
         raise TypeError("fake arrays cannot be pickled: they have no data "

@@ -77,7 +77,7 @@ VALUE_READS = {
     "item()": lambda a: a.item(), "item(0)": lambda a: a.item(0), "item(-1)": lambda a: a.item(-1),
     "item(99)": lambda a: a.item(99), "item(0,1)": lambda a: a.item(0, 1),
     "tolist": lambda a: a.tolist(), "tobytes": lambda a: a.tobytes(),
-    "format": lambda a: format(a, ".2f"), "range": lambda a: range(a),
+    "format": lambda a: format(a, ".2f"), "range": lambda a: range(a), "round": round,
 }
 SHAPES = [(), (1,), (1, 1), (0,), (3, 4), (2, 0, 3)]
 DTYPES = ["?", "i1", "u8", "f4", "f8", "c16", "U3", "S2", "M8[s]", "m8[D]", "V4", "i2,f4"]
@@ -112,6 +112,21 @@ def test_stop_raises_numpys_error_first(shape, dtype):
             want, got = _outcome(lambda: read(real)), _outcome(lambda: read(fake))
             assert got == (ft.DataDependentError if isinstance(want, tuple) else want), name
     assert list(mode.placeholders) == []
+
+
+@pytest.mark.parametrize("dtype", ["?", "i1", "u8", "f2", "f8", "c16", "M8[s]"])
+def test_numpy_scalars(dtype):
+    """A reduction's NumPy scalar: the same reads, and round() as NumPy scalars define it."""
+    real = np.zeros(3, dtype).max()
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        fake = np.zeros(3, dtype).max()
+        for name, read in VALUE_READS.items():
+            want, got = _outcome(lambda: read(real)), _outcome(lambda: read(fake))
+            assert got == want, (name, got, want)
+        want = _outcome(lambda: round(real, 2))
+        got = _outcome(lambda: round(fake, 2))  # a fake scalar, not a placeholder: refused
+        assert got == (ft.UnsupportedOperationError if isinstance(want, tuple) else want)
+    assert type(real) is not np.ndarray and ft.is_fake(fake)
 
 
 def test_value_reads_outside_placeholder_mode_raise():
