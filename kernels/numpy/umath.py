@@ -817,7 +817,7 @@ def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res:
     held = converting = 0
     copies = 0
     for x, m, dt in zip(inputs, metas, loop):
-        if is_fake(x) or isinstance(x, np.ndarray):
+        if is_meta(x):
             copies += cast_copy_bytes(m, dt)
         else:
             h, c = scalar_bytes(x, dt)
