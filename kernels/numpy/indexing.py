@@ -21,7 +21,8 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
-                     iterator_order, like_strides, normalize_axis, strides_in_order)
+                     iterator_order, like_strides, normalize_axis, sorted_stride_perm,
+                     strides_in_order, try_broadcast)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .queries import stand_in
@@ -318,20 +319,14 @@ def _fancy_operands(p: Parsed) -> list:
 def fancy_shape(p: Parsed) -> tuple:
     """Broadcast shape of the index arrays (mapiter_fill_info), or NumPy's IndexError."""
     ops = _fancy_operands(p)
-    nd = p.fancy_ndim
-    dims = [1] * nd
-    for op in ops:
-        b = nd
-        for n in reversed(op.shape):
-            b -= 1
-            if n != 1 and n != dims[b]:
-                if dims[b] != 1:
-                    desc = "".join(str(o.shape).replace(",)", ")").replace(" ", "") + " "
-                                   for o in ops)
-                    raise IndexError("shape mismatch: indexing arrays could not be broadcast "
-                                     f"together with shapes {desc}")
-                dims[b] = n
-    return tuple(dims)
+    if not ops:
+        return ()
+    dims = try_broadcast([tuple(o.shape) for o in ops])
+    if dims is None:
+        desc = "".join(str(tuple(o.shape)).replace(",)", ")").replace(" ", "") + " " for o in ops)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast "
+                         f"together with shapes {desc}")
+    return dims
 
 
 def check_fancy_bounds(shape: tuple, p: Parsed, fshape: tuple) -> None:
@@ -422,14 +417,9 @@ def fancy_layout(p: Parsed, itemsize: int, view: tuple | None) -> tuple:
         for i in range(len(fshape) - 1, -1, -1):
             fst[i] = s
             s *= fshape[i]
-    order = sorted(range(len(sshape)), key=lambda ax: (-abs(sstrides[ax]), ax))
-    sst = [0] * len(sshape)
-    s = itemsize
-    for ax in reversed(order):
-        sst[ax] = s
-        s *= sshape[ax]
+    sst = strides_in_order(sshape, itemsize, sorted_stride_perm(sstrides)[::-1])
     eshape = fshape + sshape
-    estrides = _dense_or_zero(eshape, tuple(fst) + tuple(sst))
+    estrides = _dense_or_zero(eshape, tuple(fst) + sst)
     consec = _consec(p)
     if not consec:
         return eshape, estrides, None

@@ -17,7 +17,8 @@ import numpy as np
 from numpy.linalg import LinAlgError
 
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ...layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
+from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
+                     like_strides, reshape_strides, strides_in_order)
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
 from .temporaries import Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
@@ -733,20 +734,6 @@ def _as_float(x: Any, name: Any) -> Any:
     return astype(m, _F8, dies=False)
 
 
-def _dense_in_some_order(m: Any) -> bool:
-    """``m.ravel(order='K')`` is a view: the elements are dense with positive strides in
-    some order of the axes (multiarray/shape.c ``PyArray_Ravel``)."""
-    dims = sorted((st, n) for n, st in zip(m.shape, m.strides) if n != 1)
-    if any(n == 0 for n in m.shape) or not dims:
-        return True
-    step = m.dtype.itemsize
-    for st, n in dims:
-        if st != step:
-            return False
-        step *= n
-    return True
-
-
 def _step(fn: Any, *args: Any, dead: tuple = (), **kw: Any) -> Any:
     """``fn(*args)`` as one statement of a composite replayed in ``steps()``: its result is
     allocated with the call's own buffers beside it, then the temporaries in ``dead``
@@ -773,7 +760,7 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
     nd = x.ndim
     if axis is None and (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
                          or (not isinstance(ord, str) and ord == 2 and nd == 1)):
-        if not _dense_in_some_order(x):
+        if not dense_in_stride_order(tuple(x.shape), tuple(x.strides), x.dtype.itemsize):
             steps().alloc(array_bytes(x.shape, x.dtype))  # x.ravel(order='K') copies
         sq = ArrayMeta((), _real_dt(x.dtype), ())
         steps().hold(array_bytes((), sq.dtype))  # x.dot(x): a 0-d array, returned as a scalar
@@ -887,13 +874,6 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError(_L.vector_norm, f"{m.dtype} operands")
     shape = list(m.shape)
-
-    def flat(r: ArrayMeta) -> ArrayMeta:
-        """x.ravel() / x.reshape(...): a view, or a copy alive to the end."""
-        if r.view_of is None and r.base_shape is not None:
-            steps().alloc(array_bytes(r.shape, r.dtype))
-        return _view(r)
-
     if axis is None:  # x.ravel(): a copy unless C-contiguous
         r = reshape_out(m, (m.size,))
         if not m.flags.c_contiguous:
@@ -907,8 +887,11 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         if len(set(perm)) != m.ndim:
             raise UnsupportedOperationError(_L.vector_norm, "repeated axes")
         t = ArrayMeta(tuple(m.shape[i] for i in perm), m.dtype, tuple(m.strides[i] for i in perm))
-        m = flat(reshape_out(t, (math.prod(m.shape[i] for i in axis),)
-                             + tuple(m.shape[i] for i in rest)))
+        new = (math.prod(m.shape[i] for i in axis),) + tuple(m.shape[i] for i in rest)
+        r = reshape_out(t, new)
+        if reshape_strides(t.shape, t.strides, t.dtype.itemsize, new)[1] is None:
+            steps().alloc(array_bytes(r.shape, r.dtype))  # x.reshape(...)'s copy, alive to the end
+        m = _view(r)
         ax = 0
     else:
         ax = axis

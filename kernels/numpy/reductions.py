@@ -18,7 +18,7 @@ from ..._errors import UnsupportedOperationError
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_meta
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
 from ..registry import register, scratch, transient
