@@ -308,13 +308,13 @@ def vote_sort(perm: list, keys: list) -> list:
 def iterator_order(shape: tuple, operands: list) -> list:
     """NpyIter's K-order axis permutation, fastest axis first.
 
-    ``operands`` are (shape, strides) pairs. Start from reversed C order, then sort by
+    ``operands`` are (shape, strides, ...) tuples. Start from reversed C order, then sort by
     |stride|; operands with stride 0 on an axis do not vote and C order wins conflicts
     (nditer_constr.c: npyiter_find_best_axis_ordering).
     """
     nd = len(shape)
-    keys = [tuple(abs(s) if s else None for s in broadcast_strides(shape, osh, ost))
-            for osh, ost in operands]
+    keys = [tuple(abs(s) if s else None for s in broadcast_strides(shape, op[0], op[1]))
+            for op in operands]
     return vote_sort(list(range(nd - 1, -1, -1)), keys)
 
 
@@ -332,7 +332,7 @@ def iterator_out_strides(shape: tuple, itemsize: int, operands: list, order: str
         if all(f for _, _, f in operands):
             return f_strides(shape, itemsize)
         return c_strides(shape, itemsize)
-    perm = iterator_order(shape, [(s, st) for s, st, _ in operands])
+    perm = iterator_order(shape, operands)
     return strides_in_order(shape, itemsize, perm)
 
 

@@ -796,7 +796,8 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         st = m.strides[:len(ls)]
         full_shape = (1,) * (nloop - len(ls)) + tuple(ls) + (1,) * len(out_core)
         full_st = (0,) * (nloop - len(ls)) + tuple(st) + (0,) * len(out_core)
-        ops.append((full_shape, full_st, m.flags.f_contiguous))  # core axes do not vote
+        # core axes do not vote; F-contiguity only decides order A
+        ops.append((full_shape, full_st, order == "A" and m.flags.f_contiguous))
     res = ArrayMeta(shape, dt, iterator_out_strides(shape, dt.itemsize, ops, order))
     _report_gufunc_copies(inputs, metas, loop, None, res)
     return res
