@@ -538,9 +538,11 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> 
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
     lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
     out, _ = _split_out(out, positional=True)
-    res = _meta(ufunc_call(np.subtract, hi, lo, out=out))
+    res = ufunc_call(np.subtract, hi, lo, out=out)
     if out is None and res.ndim:  # _methods.py _ptp: the max and the min live with the result
         transient(2 * array_bytes(res.shape, res.dtype))
+    elif out is None:  # NumPy scalars in: each a 0-d array beside the 0-d result
+        transient(hi.dtype.itemsize + lo.dtype.itemsize)
     return _final(res)
 
 
