@@ -201,12 +201,9 @@ def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
     return axis_tuple(axis, ndim, argname)
 
 
-def broadcast_shapes(*shapes: tuple) -> tuple:
-    """The broadcast of several shapes, with NumPy's ValueError message; a broadcast whose
-    size overflows npy_intp raises ValueError as NumPy's iterators do (a zero-length axis
-    ends the product first: PyArray_OverflowMultiplyList, common.h)."""
-    if len(shapes) == 1:
-        return shapes[0]
+def try_broadcast(shapes: list) -> tuple | None:
+    """The broadcast of several shapes (aligned at their last axes, a length 1 stretched),
+    or None where two lengths disagree: the caller raises its function's own error."""
     nd = max(len(s) for s in shapes)
     out = [1] * nd
     for s in shapes:
@@ -216,9 +213,20 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
             if cur == 1:
                 out[off + i] = n
             elif n != 1 and n != cur:
-                desc = " ".join(str(tuple(x)).replace(",)", ")").replace(" ", "") for x in shapes)
-                raise ValueError(
-                    f"operands could not be broadcast together with shapes {desc} ")
+                return None
+    return tuple(out)
+
+
+def broadcast_shapes(*shapes: tuple) -> tuple:
+    """The broadcast of several shapes, with NumPy's ValueError message; a broadcast whose
+    size overflows npy_intp raises ValueError as NumPy's iterators do (a zero-length axis
+    ends the product first: PyArray_OverflowMultiplyList, common.h)."""
+    if len(shapes) == 1:
+        return shapes[0]
+    out = try_broadcast(shapes)
+    if out is None:
+        desc = " ".join(str(tuple(x)).replace(",)", ")").replace(" ", "") for x in shapes)
+        raise ValueError(f"operands could not be broadcast together with shapes {desc} ")
     size = 1
     for n in out:
         if n == 0:
@@ -226,7 +234,7 @@ def broadcast_shapes(*shapes: tuple) -> tuple:
         size *= n
         if size > MAX_INTP:
             raise ValueError("broadcast dimensions too large.")
-    return tuple(out)
+    return out
 
 
 def legacy_broadcast(shapes: list) -> tuple:
@@ -300,13 +308,13 @@ def vote_sort(perm: list, keys: list) -> list:
 def iterator_order(shape: tuple, operands: list) -> list:
     """NpyIter's K-order axis permutation, fastest axis first.
 
-    ``operands`` are (shape, strides) pairs. Start from reversed C order, then sort by
+    ``operands`` are (shape, strides, ...) tuples. Start from reversed C order, then sort by
     |stride|; operands with stride 0 on an axis do not vote and C order wins conflicts
     (nditer_constr.c: npyiter_find_best_axis_ordering).
     """
     nd = len(shape)
-    keys = [tuple(abs(s) if s else None for s in broadcast_strides(shape, osh, ost))
-            for osh, ost in operands]
+    keys = [tuple(abs(s) if s else None for s in broadcast_strides(shape, op[0], op[1]))
+            for op in operands]
     return vote_sort(list(range(nd - 1, -1, -1)), keys)
 
 
@@ -324,23 +332,59 @@ def iterator_out_strides(shape: tuple, itemsize: int, operands: list, order: str
         if all(f for _, _, f in operands):
             return f_strides(shape, itemsize)
         return c_strides(shape, itemsize)
-    perm = iterator_order(shape, [(s, st) for s, st, _ in operands])
+    perm = iterator_order(shape, operands)
     return strides_in_order(shape, itemsize, perm)
 
 
-def like_strides(shape: tuple, strides: tuple, itemsize: int, c: bool, f: bool) -> tuple:
-    """Order-K strides of a new array like a prototype (PyArray_NewLikeArray).
+def sorted_stride_perm(strides: tuple) -> list:
+    """PyArray_CreateSortedStridePerm (numpy/_core/src/multiarray/shape.c): the axes by
+    |stride|, largest first, ties kept in axis order (a stable sort)."""
+    return sorted(range(len(strides)), key=lambda ax: -abs(strides[ax]))
 
-    C if C-contiguous or ndim <= 1, else F if F-contiguous, else axes sorted by
-    |stride| descending with ties kept in axis order.
+
+def like_strides(shape: tuple, strides: tuple, itemsize: int, c: bool, f: bool) -> tuple:
+    """Order-K strides of a new array like a prototype (PyArray_NewLikeArray, ctors.c).
+
+    C if C-contiguous or ndim <= 1, else F if F-contiguous, else dense in the order of
+    ``sorted_stride_perm``.
     """
     nd = len(shape)
     if c or nd <= 1:
         return c_strides(shape, itemsize)
     if f:
         return f_strides(shape, itemsize)
-    order = sorted(range(nd), key=lambda ax: -abs(strides[ax]))
-    return strides_in_order(shape, itemsize, order[::-1])
+    return strides_in_order(shape, itemsize, sorted_stride_perm(strides)[::-1])
+
+
+def dense_in_stride_order(shape: tuple, strides: tuple, itemsize: int) -> bool:
+    """PyArray_Ravel's order-K test (numpy/_core/src/multiarray/shape.c): walking the axes
+    from the smallest |stride| (``sorted_stride_perm``, length-1 axes skipped) each stride is
+    the dense one, so ``ravel('K')`` is a view. An empty array is contiguous: true."""
+    if 0 in shape:
+        return True
+    step = itemsize
+    for ax in reversed(sorted_stride_perm(strides)):
+        n = shape[ax]
+        if n == 1:
+            continue
+        if strides[ax] != step:
+            return False
+        step *= n
+    return True
+
+
+def prepend_ones_strides(shape: tuple, strides: tuple, itemsize: int, ndmin: int,
+                         fortran: bool) -> tuple:
+    """Strides of ``np.array(..., ndmin=)``'s view of the converted array with leading
+    length-1 axes (_prepend_ones, numpy/_core/src/multiarray/multiarraymodule.c): each new
+    axis strides by the itemsize for order F (``fortran``), an F-not-C array or a 0-d one,
+    else by ``strides[0] * shape[0]``; the old axes keep theirs."""
+    c, f = contiguity(shape, strides, itemsize)
+    if fortran or (f and not c) or not shape:
+        new = itemsize
+    else:
+        new = strides[0] * shape[0]
+    return (new,) * (ndmin - len(shape)) + tuple(strides)
 
 
 def fill_strides(shape: tuple, itemsize: int, fortran: bool = False) -> tuple:

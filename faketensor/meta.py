@@ -83,15 +83,6 @@ class MetaFlags(NamedTuple):
     aligned: bool = True
 
 
-class Shaped:
-    """``ndim`` and ``size`` from ``shape``: shared by fakes and the kernels' stand-ins."""
-
-    __slots__ = ()
-
-    ndim = ArrayMeta.ndim
-    size = ArrayMeta.size
-
-
 def is_meta(x: Any) -> bool:
     """True for a fake (anything carrying a storage), a real ndarray or an ArrayMeta."""
     return hasattr(x, "storage_offset") or isinstance(x, np.ndarray) or type(x) is ArrayMeta

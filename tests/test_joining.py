@@ -5,7 +5,7 @@ from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import faketensor as ft
-from oracle import NUMERIC, arrays, check, layouts
+from oracle import NUMERIC, arrays, check, compare_meta, layouts
 
 SET = settings(max_examples=60, deadline=None)
 
@@ -244,3 +244,19 @@ def test_tile_of_empty_arrays(a, reps):
     with ft.FakeMode():
         fake = np.array(ft.to_fake(a), copy=None, ndmin=a.ndim + 2)
     assert (fake.shape, fake.strides) == (real.shape, real.strides)
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None)
+def test_array_ndmin_layouts(data):
+    """np.array(a, ndmin=) (as np.tile's ``np.array(A, copy=None, ndmin=d)``): the converted
+    array, or ``a`` itself, viewed with leading length-1 axes by _prepend_ones."""
+    a = data.draw(arrays())
+    order = data.draw(st.sampled_from(["K", "A", "C", "F"]))
+    copy = data.draw(st.sampled_from([None, True]))
+    kw = dict(copy=copy, order=order, ndmin=a.ndim + data.draw(st.integers(1, 2)))
+    real = np.array(a, **kw)
+    with ft.FakeMode():  # np.array reaches its kernel only inside a mode
+        f = ft.to_fake(a)
+        fake = np.array(f, **kw)
+    compare_meta(real, fake, [a], [f], "np.array")

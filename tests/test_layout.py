@@ -107,6 +107,29 @@ def test_like_strides_order_k(ab):
         assert layout.like_strides(a.shape, a.strides, dt.itemsize, c, f) == want
 
 
+@settings(max_examples=400, deadline=None)
+@given(arrays())
+def test_dense_in_stride_order(ab):
+    """PyArray_Ravel (shape.c) in order K: a view exactly when the array is C- or
+    F-contiguous or dense in the order of its sorted strides."""
+    a, buf = ab
+    view = a.flags.c_contiguous or a.flags.f_contiguous or \
+        layout.dense_in_stride_order(a.shape, a.strides, a.itemsize)
+    assert view == _is_view(np.ravel(a, order="K"), buf)
+
+
+@settings(max_examples=400, deadline=None)
+@given(arrays(), st.integers(1, 2), st.sampled_from("KACF"))
+def test_prepend_ones_strides(ab, extra, order):
+    """_prepend_ones (multiarraymodule.c): np.array(a, copy=None, order=, ndmin=) views the
+    converted array with leading length-1 axes."""
+    a, _ = ab
+    base = np.array(a, copy=None, order=order)
+    real = np.array(a, copy=None, order=order, ndmin=a.ndim + extra)
+    assert layout.prepend_ones_strides(base.shape, base.strides, a.itemsize, real.ndim,
+                                       order == "F") == real.strides
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(arrays(), min_size=1, max_size=3))
 def test_iterator_out_strides(abs_):
@@ -168,3 +191,11 @@ def test_reshape_errors(shape, new):
     with pytest.raises(ValueError) as fake:
         layout.reshape_strides(a.shape, a.strides, a.itemsize, new)
     assert str(fake.value) == str(real.value)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(shapes, min_size=1, max_size=4))
+def test_try_broadcast(shs):
+    """The broadcast rule itself: None exactly where np.broadcast_shapes refuses."""
+    real, err = _outcome(lambda: np.broadcast_shapes(*shs))
+    assert layout.try_broadcast(shs) == (None if err is not None else real)

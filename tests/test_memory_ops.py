@@ -130,6 +130,7 @@ UNARY = {
     "insert_list1": lambda a: np.insert(a, [4], [1, 2], axis=None),
     "insert_row": lambda a: np.insert(a, 1, a[0], axis=0),
     "ptp0": lambda a: np.ptp(a, axis=0),
+    "ptp_all": lambda a: np.ptp(a),  # a NumPy scalar: its 0-d array is transient
     "ptp_kd": lambda a: np.ptp(a, axis=1, keepdims=True),
     "interp": lambda a: np.interp(a, [0, 1, 2], [0, 1, 4]),
     "interp_f": lambda a: np.interp(a, [0.0, 1.5], [0.5, 2.5]),

@@ -143,7 +143,19 @@ def test_gufuncs(ufunc, data):
         sb = sb[:-1] + (sb[-1] + 1,)  # core dimension mismatch
     a = data.draw(arrays(shape=sa))
     b = data.draw(arrays(shape=sb))
-    check(ufunc, a, b)
+    order = data.draw(st.sampled_from([None, "K", "C", "F", "A"]))  # the output's layout
+    check(ufunc, a, b, **({} if order is None else {"order": order}))
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+def test_gufunc_output_order(order):
+    """A gufunc's allocated output is laid out as NpyIter's (iterator_out_strides): order A
+    gives F strides when every input is F-contiguous."""
+    a = np.asfortranarray(np.ones((3, 4, 4)))
+    for b in (np.asfortranarray(np.ones((3, 4, 4))), np.ones((4, 4)), np.ones(4),
+              np.ones((4, 3, 4)).transpose(1, 0, 2)):
+        check(lambda x, y: np.matmul(x, y, order=order), a, b)
+        check(lambda x, y: np.matmul(x, y, order=order), b, a)
 
 
 BAD = [

@@ -34,7 +34,7 @@ from .core import (HAVE_CUPY, REDUCTIONS, _cp, _scalar, check_array, check_dtype
                    current_device, device_of, guess_loop, is_device_array,
                    register_rules, temp)
 from ...layout import cupy_nocopy_strides
-from ...layout import c_strides, contiguity, f_strides, like_strides, normalize_axis
+from ...layout import c_strides, contiguity, f_strides, like_strides, normalize_axis, try_broadcast
 from ...meta import ArrayMeta
 
 
@@ -149,11 +149,10 @@ def core_matmul(a: Any, b: Any, out: Any = None) -> Any:
     bsh = (b.size, 1) if b.ndim == 1 else b.shape
     ash = (1,) * (ndim - len(ash)) + ash
     bsh = (1,) * (ndim - len(bsh)) + bsh
-    shape = []
-    for x, y in zip(ash[:-2], bsh[:-2]):
-        if x != y and x != 1 and y != 1:
-            raise ValueError("operands could not be broadcast together with remapped shapes")
-        shape.append(0 if x == 0 or y == 0 else max(x, y))
+    batch = try_broadcast([ash[:-2], bsh[:-2]])
+    if batch is None:
+        raise ValueError("operands could not be broadcast together with remapped shapes")
+    shape = list(batch)
     if a.ndim != 1:
         shape.append(a.shape[-2])
     if b.ndim != 1:

@@ -854,7 +854,7 @@ def _scatter_op(a: Any, slices: Any, value: Any, op: str, ufunc_name: str) -> No
         y = temp(g.shape, a.dtype, a)
         cupy_ufunc_call(_ufunc(ufunc_name), y, value, out=y)
         return None
-    if any(s.kind == "b" for s in arrays):
+    if any(s.dtype.kind == "b" for s in arrays):
         raise UnsupportedOperationError(f"cupy.ndarray.scatter_{op}", "boolean index arrays")
     if len(arrays) == 1:
         ishape, start, stop = arrays[0].shape, axis, axis + 1

@@ -548,26 +548,17 @@ def imag_of(val) -> Any:
 # --- indexing (cupy/_core/_routines_indexing.pyx) ----------------------------------------
 
 
-class _Idx:
-    """An index array after _prepare_slice_list: its shape, dtype kind and (when known)
-    the number of True values of a mask, a value an ArrayMeta does not carry."""
+# After _prepare_slice_list an index array is a fake (values unknown; a CUDA one is checked
+# for its device at kernel launch) or a real ndarray (what core.array sends over: values known).
 
-    __slots__ = ("shape", "kind", "count", "dtype", "src")
-
-    def __init__(self, shape: tuple, dtype: np.dtype, count: int | None = None,
-                 src: Any = None) -> None:
-        self.shape, self.dtype, self.kind, self.count = tuple(shape), dtype, dtype.kind, count
-        self.src = src  # a CUDA fake index array (its device is checked at kernel launch)
-
-    ndim = ArrayMeta.ndim
-    size = ArrayMeta.size
+def _is_index_array(s: Any) -> bool:
+    return isinstance(s, np.ndarray) or is_fake(s)
 
 
-def _as_idx(s: Any) -> _Idx:
-    """core.array(s) for an index: CUDA fakes stay, NumPy arrays / fakes / lists are sent over."""
+def _as_idx(s: Any) -> Any:
+    """core.array(s) for an index: fakes stay, NumPy arrays and lists become real ndarrays."""
     if is_fake(s):
-        count = 0 if s.dtype.kind == "b" and s.size == 0 else None
-        return _Idx(s.shape, s.dtype, count, s if s.storage.device != "cpu" else None)
+        return s
     is_seq = isinstance(s, (list, tuple))
     arr = s if isinstance(s, np.ndarray) else np.asarray(s)
     if arr.dtype.kind in "OUSVMm" or arr.dtype.byteorder == ">":
@@ -578,22 +569,27 @@ def _as_idx(s: Any) -> _Idx:
             raise UnsupportedOperationError("cupy.ndarray.__getitem__", "big-endian index arrays")
         raise IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) "
                          "and integer or boolean arrays are valid indices")
-    dt = arr.dtype
     if is_seq and arr.size == 0:
-        dt = np.dtype(np.int32)  # _prepare_slice_list: an empty list means empty indices
-    count = int(np.count_nonzero(arr)) if dt.kind == "b" else None
-    return _Idx(arr.shape, dt, count)
+        return arr.astype(np.int32)  # _prepare_slice_list: an empty list means empty indices
+    return arr
+
+
+def _true_count(m: Any) -> int | None:
+    """The number of True values of a mask: known for a real one and an empty fake."""
+    if isinstance(m, np.ndarray):
+        return int(np.count_nonzero(m))
+    return 0 if m.size == 0 else None
 
 
 def prepare_slice_list(key: Any) -> list:
-    """_routines_indexing.pyx _prepare_slice_list: arrays become _Idx, scalars stay."""
+    """_routines_indexing.pyx _prepare_slice_list: arrays become index arrays, scalars stay."""
     items = list(key) if isinstance(key, tuple) else [key]
     out = []
     for s in items:
         if s is None or s is Ellipsis or isinstance(s, slice):
             out.append(s)
         elif isinstance(s, (bool, np.bool_)):
-            out.append(_Idx((), np.dtype(bool), int(bool(s))))
+            out.append(np.asarray(bool(s)))
         elif not isinstance(s, (list, tuple)) and not is_fake(s) and np.isscalar(s):
             out.append(s)  # keep scalars (int(s) below; floats too)
         else:
@@ -640,10 +636,10 @@ def view_getitem(a: Any, sl: list) -> tuple:
             if has_ell:
                 raise IndexError("an index can only have a single ellipsis ('...')")
             has_ell = True
-        elif isinstance(s, _Idx):
-            if s.kind == "b":
+        elif _is_index_array(s):
+            if s.dtype.kind == "b":
                 axis_a += s.ndim
-            elif s.kind in "iu":
+            elif s.dtype.kind in "iu":
                 axis_a += 1
             else:
                 raise IndexError("arrays used as indices must be of integer or boolean type. "
@@ -669,13 +665,13 @@ def view_getitem(a: Any, sl: list) -> tuple:
             strides.append(0)
             axis_v += 1
             flags.append(False)
-        elif s is Ellipsis or isinstance(s, _Idx):  # axes kept as they are (for now)
+        elif s is Ellipsis or _is_index_array(s):  # axes kept as they are (for now)
             if s is Ellipsis:
                 k = n_ell
             else:
-                k = s.ndim if s.kind == "b" else 1
+                k = s.ndim if s.dtype.kind == "b" else 1
                 index_list.append((s, axis_v, k))
-                if s.kind == "b":  # _check_mask_shape: a mask length 0 matches any length
+                if s.dtype.kind == "b":  # _check_mask_shape: a mask length 0 matches any length
                     for i, m in enumerate(s.shape):
                         n = ashape[axis_a + i]
                         if m not in (0, n):
@@ -734,11 +730,10 @@ def view_getitem(a: Any, sl: list) -> tuple:
     return _permute(g, axes), [s for s, _, _ in index_list], 0
 
 
-def _mask_count(m: _Idx, what: str) -> int:
-    if m.count is not None:
-        return m.count
-    if m.size == 0:
-        return 0
+def _mask_count(m: Any, what: str) -> int:
+    n = _true_count(m)
+    if n is not None:
+        return n
     raise DataDependentError(f"indexing a CUDA fake with {what}: the result shape depends on "
                              "the mask's values")
 
@@ -762,7 +757,7 @@ def advanced_shape(g: ArrayMeta, arrays: list, axis: int) -> tuple:
     vshape = g.shape
     if len(arrays) == 1:
         s = arrays[0]
-        if s.kind == "b":  # _getitem_mask_single / _prepare_mask_indexing_single
+        if s.dtype.kind == "b":  # _getitem_mask_single / _prepare_mask_indexing_single
             n = _mask_count(s, "a boolean mask")
             return vshape[:axis] + (n,) + vshape[axis + s.ndim:]
         return _check_take(g.size, _take_shape(vshape, s.shape, axis, axis + 1))
@@ -775,7 +770,7 @@ def _multi_shape(arrays: list) -> tuple:
     a mask becomes its argwhere columns, so its length is its count of True."""
     shapes, n_idx = [], 0
     for s in arrays:
-        if s.kind == "b":
+        if s.dtype.kind == "b":
             shapes.append((_mask_count(s, "a boolean mask among several index arrays"),))
             n_idx += s.ndim
         else:
@@ -809,8 +804,8 @@ def _check_devices(a: Any, arrays: list, dev: str) -> None:
     """The gather/scatter kernel launch: every CUDA operand on the current device (ValueError)."""
     check_array(a, dev)
     for s in arrays:
-        if s.src is not None:
-            check_array(s.src, dev)
+        if is_fake(s) and s.storage.device != "cpu":
+            check_array(s, dev)
 
 
 ndarray_getitem.keep_real = frozenset({1})
@@ -867,10 +862,10 @@ def ndarray_setitem(self, key, value) -> None:
             raise ValueError(f"operands could not be broadcast together with shapes "
                              f"{tuple(value.shape)} {g.shape}")
         return None
-    if len(arrays) == 1 and arrays[0].kind == "b":  # _scatter_op_mask_single
+    if len(arrays) == 1 and arrays[0].dtype.kind == "b":  # _scatter_op_mask_single
         m = arrays[0]
         lshape, rshape = g.shape[:axis], g.shape[axis + m.ndim:]
-        n = 0 if m.size == 0 else m.count
+        n = _true_count(m)
         if n is not None:
             target = lshape + (n,) + rshape
             if 0 in target:

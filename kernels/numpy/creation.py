@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, check_shape,
-                     contiguity, f_strides, like_strides, new_buffer_dtype, normalize_axis,
+from ...layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
+                     like_strides, new_buffer_dtype, normalize_axis, prepend_ones_strides,
                      shape_args, wrap_intp)
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import converters
@@ -565,19 +565,13 @@ def copy(a, order="K", subok=False):
 
 def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
     """np.array(..., ndmin=): leading length-1 axes added by a view of the result (of the input
-    itself when no copy was made, else of the copy: owndata False), strided as the no-copy
-    reshape gives them, in F order when ``order`` is F or the result is F-ordered, else in C
-    order (checked against numpy 2.4: ``_prepend_ones`` and ``PyArray_Newshape``)."""
+    itself when no copy was made, else of the copy: owndata False), strided by the layout
+    rule ``prepend_ones_strides``."""
     shape, strides = tuple(out.shape), tuple(out.strides)
     if ndmin <= len(shape):
         return out
-    c, f = contiguity(shape, strides, out.dtype.itemsize)
     new_shape = (1,) * (ndmin - len(shape)) + shape
-    if 0 in shape:  # an empty array's view has all strides 0 (measured on numpy 2.4)
-        new_strides = (0,) * len(new_shape)
-    else:
-        new_strides = attempt_nocopy_reshape(shape, strides, out.dtype.itemsize, new_shape,
-                                             order == "F" or (f and not c))
+    new_strides = prepend_ones_strides(shape, strides, out.dtype.itemsize, ndmin, order == "F")
     if not isinstance(out, ArrayMeta):  # the input itself
         return ArrayMeta(new_shape, out.dtype, new_strides, view_of=out)
     if out.view_of is not None:

@@ -21,9 +21,10 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
-                     iterator_order, like_strides, normalize_axis, strides_in_order)
+                     iterator_order, like_strides, normalize_axis, sorted_stride_perm,
+                     strides_in_order, try_broadcast)
 from ... import converters
-from ...meta import ArrayMeta, Shaped, as_meta, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .queries import stand_in
 from ..registry import REGISTRY, register, transient, uncached
 
@@ -38,35 +39,17 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
               "integer or boolean arrays are valid indices")
 
 
-class IndexMeta(Shaped):
-    """Metadata of one index array; ``values`` is a real ndarray when the values are known."""
+# An index array (``is_meta``) is a fake or a fresh ArrayMeta, values unknown, or a real
+# ndarray, values known (``_values``).
 
-    __slots__ = ("shape", "strides", "dtype", "c", "f", "aligned", "values")
-
-    def __init__(self, shape: tuple, strides: tuple, dtype: np.dtype, values: Any = None,
-                 aligned: bool = True) -> None:
-        self.shape = tuple(shape)
-        self.strides = tuple(strides)
-        self.dtype = dtype
-        self.c, self.f = contiguity(self.shape, self.strides, dtype.itemsize)
-        self.aligned = aligned
-        self.values = values
-
-    @classmethod
-    def of(cls, arr: Any) -> "IndexMeta":
-        """From a fake (values unknown) or a real ndarray (values known)."""
-        fl = arr.flags
-        return cls(arr.shape, arr.strides, arr.dtype, None if is_fake(arr) else arr,
-                   fl.aligned)
-
-    @classmethod
-    def fresh(cls, values: np.ndarray | None, shape: tuple) -> "IndexMeta":
-        """A fresh C-contiguous intp array (nonzero results, 0-d booleans)."""
-        return cls(shape, c_strides(shape, INTP.itemsize), INTP, values)
+def _values(arr: Any) -> np.ndarray | None:
+    """The values of an index array: a real ndarray's own, None for a fake or ArrayMeta."""
+    return arr if isinstance(arr, np.ndarray) else None
 
 
-def _is_array(x: Any) -> bool:
-    return is_fake(x) or isinstance(x, (np.ndarray, IndexMeta))
+def _fresh_intp(shape: tuple) -> ArrayMeta:
+    """A fresh C-contiguous intp index array of unknown values."""
+    return ArrayMeta(shape, INTP, c_strides(shape, INTP.itemsize))
 
 
 def _has_fake(obj: Any) -> bool:
@@ -132,9 +115,9 @@ def _as_index_array(obj: Any) -> Any:
 
 def _scalar_value(arr: Any) -> int | None:
     """The value of a 0-d integer index array (None for a fake)."""
-    if is_fake(arr) or (isinstance(arr, IndexMeta) and arr.values is None):
+    if not isinstance(arr, np.ndarray):
         return None
-    v = int(arr.values if isinstance(arr, IndexMeta) else arr)
+    v = int(arr)
     if not -(1 << 63) <= v < (1 << 63):
         raise OverflowError("Python int too large to convert to C long")
     return v
@@ -190,7 +173,7 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
             used += 1
             new += 1
             continue
-        is_arr = _is_array(obj)
+        is_arr = is_meta(obj)
         if nd != 0 and (type(obj) is int or not is_arr):
             v = _intp_or_none(obj)
             if v is not None:
@@ -202,27 +185,26 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
         kind = arr.dtype.kind
         if kind == "b":
             if len(raw) == 1 and arr.ndim == nd and tuple(arr.shape) == tuple(shape):
-                meta = arr if isinstance(arr, IndexMeta) else IndexMeta.of(arr)
-                return Parsed([[BOOL, 0, meta]], BOOL, 1, nd, None)
+                return Parsed([[BOOL, 0, arr]], BOOL, 1, nd, None)
             if arr.ndim == 0:
                 itype |= FANCY
-                vals = arr.values if isinstance(arr, IndexMeta) else (None if is_fake(arr) else arr)
+                vals = _values(arr)
                 if vals is None:
                     datadep = "a 0-d boolean index"
                     n = 1
                 else:
                     n = 1 if bool(vals) else 0
-                entries.append([BOOL0D, n, IndexMeta.fresh(np.zeros(n, INTP), (n,))])
+                entries.append([BOOL0D, n, np.zeros(n, INTP)])
                 fancy_nd = max(fancy_nd, 1)
                 continue
-            vals = arr.values if isinstance(arr, IndexMeta) else (None if is_fake(arr) else arr)
+            vals = _values(arr)
             if vals is not None:
-                parts = [IndexMeta.of(p) for p in np.nonzero(vals)]
+                parts = list(np.nonzero(vals))
             elif arr.size == 0:
-                parts = [IndexMeta.fresh(np.zeros(0, INTP), (0,)) for _ in range(arr.ndim)]
+                parts = [np.zeros(0, INTP) for _ in range(arr.ndim)]
             else:
                 datadep = "a boolean index array"
-                parts = [IndexMeta.fresh(None, (1,)) for _ in range(arr.ndim)]
+                parts = [_fresh_intp((1,)) for _ in range(arr.ndim)]
             if len(entries) + len(parts) >= 2 * MAXDIMS:
                 raise IndexError("too many indices for array")
             itype |= FANCY
@@ -240,7 +222,7 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
                 continue
             fancy_nd = max(fancy_nd, arr.ndim)
             itype |= FANCY
-            entries.append([FANCY, -1, arr if isinstance(arr, IndexMeta) else IndexMeta.of(arr)])
+            entries.append([FANCY, -1, arr])
             used += 1
             continue
         if is_arr:
@@ -337,20 +319,14 @@ def _fancy_operands(p: Parsed) -> list:
 def fancy_shape(p: Parsed) -> tuple:
     """Broadcast shape of the index arrays (mapiter_fill_info), or NumPy's IndexError."""
     ops = _fancy_operands(p)
-    nd = p.fancy_ndim
-    dims = [1] * nd
-    for op in ops:
-        b = nd
-        for n in reversed(op.shape):
-            b -= 1
-            if n != 1 and n != dims[b]:
-                if dims[b] != 1:
-                    desc = "".join(str(o.shape).replace(",)", ")").replace(" ", "") + " "
-                                   for o in ops)
-                    raise IndexError("shape mismatch: indexing arrays could not be broadcast "
-                                     f"together with shapes {desc}")
-                dims[b] = n
-    return tuple(dims)
+    if not ops:
+        return ()
+    dims = try_broadcast([tuple(o.shape) for o in ops])
+    if dims is None:
+        desc = "".join(str(tuple(o.shape)).replace(",)", ")").replace(" ", "") + " " for o in ops)
+        raise IndexError("shape mismatch: indexing arrays could not be broadcast "
+                         f"together with shapes {desc}")
+    return dims
 
 
 def check_fancy_bounds(shape: tuple, p: Parsed, fshape: tuple) -> None:
@@ -364,7 +340,7 @@ def check_fancy_bounds(shape: tuple, p: Parsed, fshape: tuple) -> None:
     for kind, val, obj in p.entries:
         if kind == FANCY:
             n = shape[d]
-            vals = obj.values
+            vals = _values(obj)
             if vals is not None and vals.size:
                 lo = int(vals.min())
                 hi = int(vals.max())
@@ -419,10 +395,12 @@ def fancy_layout(p: Parsed, itemsize: int, view: tuple | None) -> tuple:
     # the 1-d fast path (mapiter_trivial_get)
     if p.index_type == FANCY and len(p.entries) == 1:
         ind = ops[0]
-        if ((ind.ndim <= 1 or ind.c or ind.f) and ind.dtype.itemsize == INTP.itemsize
-                and ind.dtype.kind == "i" and ind.aligned and ind.dtype.isnative):
-            shp = ind.shape
-            st = f_strides(shp, itemsize) if (ind.f and not ind.c) else c_strides(shp, itemsize)
+        fl = ind.flags
+        c, f = fl.c_contiguous, fl.f_contiguous
+        if ((ind.ndim <= 1 or c or f) and ind.dtype.itemsize == INTP.itemsize
+                and ind.dtype.kind == "i" and fl.aligned and ind.dtype.isnative):
+            shp = tuple(ind.shape)
+            st = f_strides(shp, itemsize) if (f and not c) else c_strides(shp, itemsize)
             return shp, st, None
     operands = [(o.shape, o.strides) for o in ops]
     if view is None:
@@ -439,14 +417,9 @@ def fancy_layout(p: Parsed, itemsize: int, view: tuple | None) -> tuple:
         for i in range(len(fshape) - 1, -1, -1):
             fst[i] = s
             s *= fshape[i]
-    order = sorted(range(len(sshape)), key=lambda ax: (-abs(sstrides[ax]), ax))
-    sst = [0] * len(sshape)
-    s = itemsize
-    for ax in reversed(order):
-        sst[ax] = s
-        s *= sshape[ax]
+    sst = strides_in_order(sshape, itemsize, sorted_stride_perm(sstrides)[::-1])
     eshape = fshape + sshape
-    estrides = _dense_or_zero(eshape, tuple(fst) + tuple(sst))
+    estrides = _dense_or_zero(eshape, tuple(fst) + sst)
     consec = _consec(p)
     if not consec:
         return eshape, estrides, None
@@ -497,8 +470,8 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     it = p.index_type
     if it == BOOL:
         mask = p.entries[0][2]
-        if mask.values is not None:
-            n = int(np.count_nonzero(mask.values))
+        if isinstance(mask, np.ndarray):
+            n = int(np.count_nonzero(mask))
         elif mask.size == 0:
             n = 0
         else:
@@ -697,8 +670,8 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         transient(dt.itemsize)
     if it == BOOL:
         mask = p.entries[0][2]
-        if mask.values is not None:
-            count = int(np.count_nonzero(mask.values))
+        if isinstance(mask, np.ndarray):
+            count = int(np.count_nonzero(mask))
         else:
             count = 0 if mask.size == 0 else None
         v = _array_value(value, dt)
@@ -728,7 +701,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)
         view = (vshape, vstrides)
-    if dt.kind == "O" and not _is_array(value) and isinstance(value, (list, tuple)):
+    if dt.kind == "O" and not is_meta(value) and isinstance(value, (list, tuple)):
         # NumPy fills a temporary of the result's shape from the sequence
         if p.datadep:
             raise _datadep(p.datadep)
@@ -758,7 +731,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
 
 def _array_value(value: Any, dt: np.dtype) -> Any:
     """PyArray_FromAny(value, dtype, FORCECAST) for non-arrays; arrays as they are."""
-    if _is_array(value):
+    if is_meta(value):
         return value
     if _has_fake(value):
         raise UnsupportedOperationError("ndarray.__setitem__", "a list value containing fakes")
@@ -779,21 +752,21 @@ register("ndarray.__setitem__", tags=("inplace",))(setitem)
 # --- take, take_along_axis, put, compress -------------------------------------------
 
 
-def _index_values(ind: Any, casting: str) -> IndexMeta:
-    """Index array metadata after NumPy's conversion to intp with the given casting rule."""
-    if _is_array(ind):
-        meta = ind if isinstance(ind, IndexMeta) else IndexMeta.of(ind)
-        if not np.can_cast(meta.dtype, INTP, casting):
-            raise TypeError(f"Cannot cast array data from {meta.dtype!r} to {INTP!r} "
+def _index_values(ind: Any, casting: str) -> Any:
+    """The index array NumPy converts ``ind`` to (intp, with the given casting rule): an
+    array as is, a Python sequence as the real intp array it becomes."""
+    if is_meta(ind):
+        if not np.can_cast(ind.dtype, INTP, casting):
+            raise TypeError(f"Cannot cast array data from {ind.dtype!r} to {INTP!r} "
                             f"according to the rule '{casting}'")
-        return meta
+        return ind
     if _has_fake(ind):
         raise UnsupportedOperationError("np.take", "an index list containing fakes")
-    return IndexMeta.of(np.asarray(ind, dtype=INTP))
+    return np.asarray(ind, dtype=INTP)
 
 
-def _check_values(meta: IndexMeta, n: int, axis: int) -> None:
-    v = meta.values
+def _check_values(ind: Any, n: int, axis: int) -> None:
+    v = _values(ind)
     if v is not None and v.size:
         lo, hi = int(v.min()), int(v.max())
         if lo < -n:
@@ -802,16 +775,16 @@ def _check_values(meta: IndexMeta, n: int, axis: int) -> None:
             _check_index(hi, n, axis)
 
 
-def _take(a: Any, ind: IndexMeta, axis: Any, out: Any, mode: str) -> Any:
+def _take(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
     if axis is None:
         ashape = (math.prod(a.shape),)
         ax = 0
     else:
         ashape = tuple(a.shape) or (1,)
         ax = converters.axis(axis, len(ashape))  # PyArray_AxisConverter (no bools)
-    shape = ashape[:ax] + ind.shape + ashape[ax + 1:]
+    shape = ashape[:ax] + tuple(ind.shape) + ashape[ax + 1:]
     if out is not None:
-        if not _is_array(out) or isinstance(out, IndexMeta):
+        if not is_meta(out):
             raise TypeError("return arrays must be of ArrayType")
         if tuple(out.shape) != shape:
             raise ValueError("output array does not match result of ndarray.take")
@@ -842,22 +815,21 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "r
 take.keep_real = frozenset({1, "indices"})
 
 
-def _arange_meta(n: int, shape: tuple) -> IndexMeta:
+def _arange_meta(n: int, shape: tuple) -> ArrayMeta:
     """Metadata of ``np.arange(n).reshape(shape)`` (values not needed: always in bounds)."""
     st = (INTP.itemsize,) if n else (0,)
     rs = attempt_nocopy_reshape((n,), st, INTP.itemsize, shape, False) if n else None
     if rs is None:
         fake = np.lib.stride_tricks.as_strided(np.zeros(1, INTP), (n,), st)
         rs = fake.reshape(shape).strides
-    return IndexMeta(shape, rs, INTP)
+    return ArrayMeta(tuple(shape), INTP, tuple(rs))
 
 
 @register(np.take_along_axis, tags=("copy",))
 def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ArrayMeta:
     """np.take_along_axis: ``arr[aranges..., indices, ...]``, an all-advanced index."""
     arr = as_meta(arr)
-    ind = indices if isinstance(indices, IndexMeta) else (
-        IndexMeta.of(indices) if _is_array(indices) else IndexMeta.of(np.asarray(indices)))
+    ind = indices if is_meta(indices) else np.asarray(indices)
     if axis is None:
         if ind.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
@@ -891,13 +863,10 @@ def carray_bytes(x: Any, dt: np.dtype) -> int:
     """Bytes ``PyArray_FromAny(x, dt, NPY_ARRAY_CARRAY)`` allocates: none for an array of
     exactly ``dt`` that is C-contiguous, aligned and writeable, else a C copy in ``dt``
     (a Python object is converted straight into ``dt``; empty ones get 1 byte)."""
-    if not _is_array(x):
+    if not is_meta(x):
         return max(np.asarray(x, dtype=dt).nbytes, 1)
-    if isinstance(x, IndexMeta):
-        ok = x.c and x.aligned
-    else:
-        ok = x.flags.c_contiguous and x.flags.aligned and x.flags.writeable
-    if ok and x.dtype == dt:
+    fl = x.flags
+    if fl.c_contiguous and fl.aligned and fl.writeable and x.dtype == dt:
         return 0
     return max(math.prod(x.shape) * dt.itemsize, 1)
 
@@ -949,7 +918,7 @@ ndarray_put.keep_real = frozenset({1, 2, "indices", "values"})
 
 
 def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
-    if _is_array(condition):
+    if is_meta(condition):
         cond = condition
     else:
         if _has_fake(condition):
@@ -964,7 +933,7 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         nz = np.zeros(0, INTP)
     else:
         nz = np.nonzero(cond)[0]
-    return _take(as_meta(a), IndexMeta.of(nz), axis, out, "raise")
+    return _take(as_meta(a), nz, axis, out, "raise")
 
 
 @register(np.compress, tags=("copy",))

@@ -17,12 +17,13 @@ import numpy as np
 from numpy.linalg import LinAlgError
 
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ...layout import broadcast_shapes, c_strides, iterator_order, like_strides, strides_in_order
+from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
+                     like_strides, reshape_strides, strides_in_order)
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
 from .temporaries import Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
-from .reductions import Meta, _meta as meta  # a fresh ArrayMeta as a chainable Meta
+from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from ..registry import quiet, register, scratch
 
 _L = np.linalg
@@ -103,27 +104,27 @@ def _gufunc_out_metas(ins: list, outs: list) -> list:
     for core, dt in outs:
         shape = lshape + tuple(core)
         if len(shape) <= 1 or 0 in shape:
-            res.append(Meta(shape, dt, c_strides(shape, dt.itemsize)))
+            res.append(ArrayMeta(shape, dt, c_strides(shape, dt.itemsize)))
             continue
         ops = []
         for (m, k), ls in zip(ins, lshapes):
             pad = nl - len(ls)
             ops.append(((1,) * pad + ls + (1,) * len(core),
                         (0,) * pad + tuple(m.strides[:len(ls)]) + (0,) * len(core)))
-        res.append(Meta(shape, dt, strides_in_order(shape, dt.itemsize,
+        res.append(ArrayMeta(shape, dt, strides_in_order(shape, dt.itemsize,
                                                     iterator_order(shape, ops))))
     return res
 
 
 def astype(m: Any, dt: np.dtype, dies: bool | None = None) -> Any:
     """``m.astype(dt, copy=False)`` of a fresh intermediate: itself or an order-K copy,
-    recorded in ``steps()``. The converted intermediate (a ``Meta``) dies with it unless
+    recorded in ``steps()``. The converted intermediate (an ArrayMeta) dies with it unless
     ``dies`` is False (it stays referenced); ``dies=False`` also records a copy of an input."""
     if m.dtype == dt:
         return m
-    r = Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
+    r = ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                        m.flags.c_contiguous, m.flags.f_contiguous))
-    if type(m) is Meta or dies is not None:  # a step of the composite (not its input as is)
+    if type(m) is ArrayMeta or dies is not None:  # a step of the composite (not its input as is)
         st = steps()
         st.alloc(nbytes(r))
         if dies is not False:
@@ -146,12 +147,12 @@ def lapack(ms: Any, op: str, t: np.dtype, n: int, **kw: Any) -> None:
             scratch(b)
 
 
-def swap_last(m: Any) -> Meta:
+def swap_last(m: Any) -> ArrayMeta:
     """swapaxes(m, -1, -2) as metadata (the wrappers' ``transpose``)."""
     sh, st = list(m.shape), list(m.strides)
     sh[-1], sh[-2] = sh[-2], sh[-1]
     st[-1], st[-2] = st[-2], st[-1]
-    return Meta(tuple(sh), m.dtype, tuple(st))
+    return ArrayMeta(tuple(sh), m.dtype, tuple(st))
 
 
 # --- the direct gufunc wrappers ---------------------------------------------------
@@ -255,7 +256,7 @@ def eigh(a: Any, UPLO: str = "L") -> Any:
     return EighResult(out(astype(w, real_of(rt))), out(astype(v, rt)))
 
 
-def _eigvalsh_meta(a: Any, name: Any) -> Meta:
+def _eigvalsh_meta(a: Any, name: Any) -> ArrayMeta:
     a = _arr(a, name)
     stacked_square(a)
     t, rt = common_type(name, a)
@@ -299,7 +300,7 @@ def eigvals(a: Any) -> ArrayMeta:
     return out(astype(w, rt))
 
 
-def _svdvals_meta(a: Any, name: Any) -> Meta:
+def _svdvals_meta(a: Any, name: Any) -> ArrayMeta:
     stacked_2d(a)
     t, rt = common_type(name, a)
     (s,) = gufunc_outs([(a, 2)], [((min(a.shape[-2:]),), real_of(t))], t)
@@ -366,16 +367,16 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     stacked_2d(a)
     m, n = a.shape[-2:]
     t, rt = common_type(_L.qr, a)
-    a = Meta(a.shape, t, like_strides(a.shape, a.strides, t.itemsize, a.flags.c_contiguous,
+    a = ArrayMeta(a.shape, t, like_strides(a.shape, a.strides, t.itemsize, a.flags.c_contiguous,
                                       a.flags.f_contiguous))  # a.astype(t, copy=True)
     steps().alloc(nbytes(a))
     mn = min(m, n)
     (tau,) = gufunc_outs([(a, 2)], [((mn,), t)])
 
-    def top(k: int) -> Meta:
-        return Meta(a.shape[:-2] + (min(k, m), n), t, a.strides)
+    def top(k: int) -> ArrayMeta:
+        return ArrayMeta(a.shape[:-2] + (min(k, m), n), t, a.strides)
 
-    def upper(k: int) -> Meta:
+    def upper(k: int) -> ArrayMeta:
         """triu(a[..., :k, :]) with its mask and zeros beside its result."""
         return _step(lambda: meta(triu(top(k))))
 
@@ -417,11 +418,11 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
                                  "unless the rank is full, which depends on the values")
     k = max(nrhs, 1)
     x = (n, k)
-    xm = Meta(x, t, c_strides(x, t.itemsize))
+    xm = ArrayMeta(x, t, c_strides(x, t.itemsize))
     if nrhs == 0:
-        xm = Meta((n, 0), t, xm.strides)
+        xm = ArrayMeta((n, 0), t, xm.strides)
     if is_1d:
-        xm = Meta(xm.shape[:1], t, xm.strides[:1])
+        xm = ArrayMeta(xm.shape[:1], t, xm.strides[:1])
     if m <= n:
         res = ArrayMeta((0,), rrt, (0,))
     else:  # n == 0: the rank is 0 == n, the residuals are kept
@@ -439,7 +440,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
 # --- compositions -------------------------------------------------------------------
 
 
-def _matmul(x: Any, y: Any) -> Meta:
+def _matmul(x: Any, y: Any) -> ArrayMeta:
     from .umath import ufunc_call
     return meta(ufunc_call(np.matmul, x, y))
 
@@ -508,7 +509,7 @@ def tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
     else:
         raise ValueError("Invalid ind argument.")
     flat = reshape_out(m, (p, -1))
-    ia = meta(inv(Meta(flat.shape, m.dtype, c_strides(flat.shape, m.dtype.itemsize))))
+    ia = meta(inv(ArrayMeta(flat.shape, m.dtype, c_strides(flat.shape, m.dtype.itemsize))))
     r = reshape_out(ia, invshape)
     return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=ia.shape)
 
@@ -531,8 +532,8 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
     if am.size != p ** 2:
         raise LinAlgError("Input arrays must satisfy the requirement             "
                           "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
-    r = solve(Meta((p, p), am.dtype, c_strides((p, p), am.dtype.itemsize)),
-              Meta((bm.size,), bm.dtype, c_strides((bm.size,), bm.dtype.itemsize)))
+    r = solve(ArrayMeta((p, p), am.dtype, c_strides((p, p), am.dtype.itemsize)),
+              ArrayMeta((bm.size,), bm.dtype, c_strides((bm.size,), bm.dtype.itemsize)))
     if p == 0:
         raise UnsupportedOperationError(_L.tensorsolve, "empty operands")
     return ArrayMeta(oldshape, r.dtype, c_strides(oldshape, r.dtype.itemsize))
@@ -669,14 +670,14 @@ def la_diagonal(x: Any, /, *, offset: int = 0) -> Any:
 # --- norms, cond, pinv, matrix_rank, cross: compositions replayed on metadata ---------------
 
 
-def _u(ufunc: np.ufunc, *args: Any) -> Meta:
-    """A ufunc call on metadata, as a chainable Meta."""
+def _u(ufunc: np.ufunc, *args: Any) -> ArrayMeta:
+    """A ufunc call on metadata, as the next step's input."""
     from .umath import ufunc_call
     return meta(ufunc_call(ufunc, *args))
 
 
 def _red(ufunc: np.ufunc, m: Any, axes: Any, keepdims: bool = False, initial: Any = None,
-         dtype: Any = None) -> Meta:
+         dtype: Any = None) -> ArrayMeta:
     """ufunc.reduce over normalized ``axes`` (an int or a tuple); ``initial`` None: none given."""
     from ...layout import normalize_axes
     from .reductions import _NoValue, do_reduce
@@ -685,9 +686,9 @@ def _red(ufunc: np.ufunc, m: Any, axes: Any, keepdims: bool = False, initial: An
                      _NoValue if initial is None else initial)
 
 
-def _view(o: ArrayMeta) -> Meta:
-    """A view's geometry as a chainable Meta."""
-    return Meta(o.shape, o.dtype, o.strides)
+def _view(o: ArrayMeta) -> ArrayMeta:
+    """A view's geometry as the next step's input."""
+    return ArrayMeta(o.shape, o.dtype, o.strides)
 
 
 def _real_dt(dt: np.dtype) -> np.dtype:
@@ -699,7 +700,7 @@ def _real(m: Any) -> Any:
     """``.real``: a view with the complex strides, or the array itself."""
     if m.dtype.kind != "c":
         return m
-    return Meta(m.shape, _real_dt(m.dtype), m.strides)
+    return ArrayMeta(m.shape, _real_dt(m.dtype), m.strides)
 
 
 def _reshaped(m: Any, shape: tuple) -> ArrayMeta:
@@ -711,7 +712,7 @@ def _reshaped(m: Any, shape: tuple) -> ArrayMeta:
 
 def _returned(m: Any) -> ArrayMeta:
     """A composite's final value: a 0-d one is a NumPy scalar (no buffer once returned)."""
-    if type(m) is Meta and m.ndim == 0:
+    if type(m) is ArrayMeta and m.ndim == 0 and m.base_shape is None:  # not _reshaped's view
         return ArrayMeta((), m.dtype, (), scalar=True)
     return out(m)
 
@@ -733,20 +734,6 @@ def _as_float(x: Any, name: Any) -> Any:
     return astype(m, _F8, dies=False)
 
 
-def _dense_in_some_order(m: Any) -> bool:
-    """``m.ravel(order='K')`` is a view: the elements are dense with positive strides in
-    some order of the axes (multiarray/shape.c ``PyArray_Ravel``)."""
-    dims = sorted((st, n) for n, st in zip(m.shape, m.strides) if n != 1)
-    if any(n == 0 for n in m.shape) or not dims:
-        return True
-    step = m.dtype.itemsize
-    for st, n in dims:
-        if st != step:
-            return False
-        step *= n
-    return True
-
-
 def _step(fn: Any, *args: Any, dead: tuple = (), **kw: Any) -> Any:
     """``fn(*args)`` as one statement of a composite replayed in ``steps()``: its result is
     allocated with the call's own buffers beside it, then the temporaries in ``dead``
@@ -763,7 +750,7 @@ def _step(fn: Any, *args: Any, dead: tuple = (), **kw: Any) -> Any:
 
 
 def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
-    """np.linalg.norm's chain on metadata: a Meta, or the final keepdims ArrayMeta.
+    """np.linalg.norm's chain on metadata: a fresh intermediate, or the final keepdims view.
 
     Each step is recorded in ``steps()`` with the lifetimes of _linalg.py's ``norm``: the
     float copy of x lives to the end, so do the named intermediates (``s``, ``absx``);
@@ -773,9 +760,9 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
     nd = x.ndim
     if axis is None and (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
                          or (not isinstance(ord, str) and ord == 2 and nd == 1)):
-        if not _dense_in_some_order(x):
+        if not dense_in_stride_order(tuple(x.shape), tuple(x.strides), x.dtype.itemsize):
             steps().alloc(array_bytes(x.shape, x.dtype))  # x.ravel(order='K') copies
-        sq = Meta((), _real_dt(x.dtype), ())
+        sq = ArrayMeta((), _real_dt(x.dtype), ())
         steps().hold(array_bytes((), sq.dtype))  # x.dot(x): a 0-d array, returned as a scalar
         ret = _step(_u, np.sqrt, sq)
         return _reshaped(ret, (1,) * nd) if keepdims else ret
@@ -789,10 +776,10 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
         axis = (axis,)
     s = isinstance(ord, str)
 
-    def absolute() -> Meta:
+    def absolute() -> ArrayMeta:
         return _step(_u, np.absolute, x)
 
-    def squares() -> Meta:
+    def squares() -> ArrayMeta:
         """``(x.conj() * x).real``: conj is a temporary for complex x, x itself otherwise."""
         if x.dtype.kind != "c":
             return _real(_step(_u, np.multiply, x, x))
@@ -887,13 +874,6 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError(_L.vector_norm, f"{m.dtype} operands")
     shape = list(m.shape)
-
-    def flat(r: ArrayMeta) -> Meta:
-        """x.ravel() / x.reshape(...): a view, or a copy alive to the end."""
-        if r.view_of is None and r.base_shape is not None:
-            steps().alloc(array_bytes(r.shape, r.dtype))
-        return _view(r)
-
     if axis is None:  # x.ravel(): a copy unless C-contiguous
         r = reshape_out(m, (m.size,))
         if not m.flags.c_contiguous:
@@ -906,9 +886,12 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         perm = tuple(normalize_axes(axis, m.ndim)) + rest
         if len(set(perm)) != m.ndim:
             raise UnsupportedOperationError(_L.vector_norm, "repeated axes")
-        t = Meta(tuple(m.shape[i] for i in perm), m.dtype, tuple(m.strides[i] for i in perm))
-        m = flat(reshape_out(t, (math.prod(m.shape[i] for i in axis),)
-                             + tuple(m.shape[i] for i in rest)))
+        t = ArrayMeta(tuple(m.shape[i] for i in perm), m.dtype, tuple(m.strides[i] for i in perm))
+        new = (math.prod(m.shape[i] for i in axis),) + tuple(m.shape[i] for i in rest)
+        r = reshape_out(t, new)
+        if reshape_strides(t.shape, t.strides, t.dtype.itemsize, new)[1] is None:
+            steps().alloc(array_bytes(r.shape, r.dtype))  # x.reshape(...)'s copy, alive to the end
+        m = _view(r)
         ax = 0
     else:
         ax = axis
@@ -934,7 +917,7 @@ def cond(x: Any, p: Any = None) -> Any:
     _check_ord(p, _L.cond)
     if p is None or (not isinstance(p, str) and p in (2, -2)):
         sv = meta(svd(m, compute_uv=False))
-        col = Meta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
+        col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
         return out(_u(np.divide, col, col))
     stacked_square(m)
     t, rt = common_type(_L.cond, m)
@@ -989,11 +972,11 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoV
     c = _step(_u, np.conjugate, m) if m.dtype.kind == "c" else m
     u, s, vt = (meta(r) for r in svd(c, full_matrices=False))
     top = _step(_red, np.maximum, s, -1, True)
-    cut = _step(_u, np.multiply, Meta((1,), rc.dtype, (rc.dtype.itemsize,)), top, dead=(top,))
+    cut = _step(_u, np.multiply, ArrayMeta((1,), rc.dtype, (rc.dtype.itemsize,)), top, dead=(top,))
     large = _step(_u, np.greater, s, cut)
     st.hold(scalar_bytes(1, s.dtype)[1])  # divide(1, s, where=large, out=s)
     st.hold(array_bytes(large.shape, large.dtype) + s.dtype.itemsize)  # s[~large] = 0
-    snew = Meta(s.shape + (1,), s.dtype, s.strides + (0,))
+    snew = ArrayMeta(s.shape + (1,), s.dtype, s.strides + (0,))
     prod_ = _step(_u, np.multiply, snew, swap_last(u))
     return out(_step(_u, np.matmul, swap_last(vt), prod_, dead=(prod_,)))
 
@@ -1015,10 +998,10 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     if tol is None:
         if rtol is None:
             rtol = 1.0
-        t = _u(np.multiply, _red(np.maximum, s, -1, True, 0), Meta((1,), np.asarray(rtol).dtype,
+        t = _u(np.multiply, _red(np.maximum, s, -1, True, 0), ArrayMeta((1,), np.asarray(rtol).dtype,
                                                                      (8,)))
     else:
-        t = Meta((1,), np.asarray(tol).dtype, (np.asarray(tol).dtype.itemsize,))
+        t = ArrayMeta((1,), np.asarray(tol).dtype, (np.asarray(tol).dtype.itemsize,))
     big = _u(np.greater, s, t)
     return out(_red(np.add, big, -1, dtype=np.intp))
 

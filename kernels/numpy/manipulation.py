@@ -7,7 +7,7 @@ import math
 import operator
 import sys
 import warnings
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -166,20 +166,32 @@ def _index_pairs_bytes(x: np.ndarray) -> int:
             + (8 if x.size == 1 else 0))
 
 
-def _roi(padded: "_Region", a: Any, widths: list, ax: int) -> "_Region":
+def _roi(padded: ArrayMeta, a: Any, widths: list, ax: int) -> ArrayMeta:
     """_view_roi: the axes after ``ax`` limited to the input's area."""
     roi = padded
     for k in range(ax + 1, len(padded.shape)):
-        roi = roi.at(k, slice(widths[k][0], widths[k][0] + a.shape[k]))
+        roi = _at(roi, k, slice(widths[k][0], widths[k][0] + a.shape[k]))
     return roi
 
 
-def _padded(shape: tuple, order: str, dt: np.dtype) -> "_Region":
-    return _Region(shape, (c_strides if order == "C" else f_strides)(shape, dt.itemsize), 0)
+def _padded(shape: tuple, order: str, dt: np.dtype) -> ArrayMeta:
+    """pad's output; its regions are views of it, ``offset`` bytes from its start."""
+    dt = np.dtype(dt)
+    return ArrayMeta(shape, dt, (c_strides if order == "C" else f_strides)(shape, dt.itemsize))
 
 
-def _view(r: "_Region", dt: np.dtype) -> ArrayMeta:
-    return ArrayMeta(r.shape, np.dtype(dt), r.strides)
+def _at(r: ArrayMeta, axis: int, sl: slice) -> ArrayMeta:
+    """``r[_slice_at_axis(sl, axis)]`` of a region of pad's output."""
+    start, stop, step = sl.indices(r.shape[axis])
+    shape, strides = list(r.shape), list(r.strides)
+    shape[axis], strides[axis] = len(range(start, stop, step)), strides[axis] * step
+    return r._replace(shape=tuple(shape), strides=tuple(strides),
+                      offset=r.offset + start * r.strides[axis])
+
+
+def _view(r: ArrayMeta) -> ArrayMeta:
+    """A region as a kernel's input: its layout (the output is a temporary)."""
+    return r._replace(offset=0)
 
 
 def _stat_funcs() -> dict:
@@ -209,10 +221,10 @@ def _pad_stat_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
         rl = n if rl is None or n < rl else int(rl)
         if (ll == 0 or rl == 0) and mode in ("maximum", "minimum"):
             raise ValueError("stat_length of 0 yields no value for padding")
-        made = call_step(steps, fn, _view(roi.at(ax, slice(left, left + ll)), dt), axis=ax,
+        made = call_step(steps, fn, _view(_at(roi, ax, slice(left, left + ll))), axis=ax,
                          keepdims=True)[1]
         if not ll == rl == n:
-            made += call_step(steps, fn, _view(roi.at(ax, slice(right - rl, right)), dt),
+            made += call_step(steps, fn, _view(_at(roi, ax, slice(right - rl, right))),
                               axis=ax, keepdims=True)[1]
         steps.free(prev)
         prev = made
@@ -231,30 +243,14 @@ def _pad_ramp_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
         roi = _roi(padded, a, widths, ax)
         n = roi.shape[ax] - rw
         made = 0
-        for end, edge, width in zip(pair, (roi.at(ax, slice(lw, lw + 1)),
-                                           roi.at(ax, slice(n - 1, n))), (lw, rw)):
+        for end, edge, width in zip(pair, (_at(roi, ax, slice(lw, lw + 1)),
+                                           _at(roi, ax, slice(n - 1, n))), (lw, rw)):
             sq = ArrayMeta(edge.shape[:ax] + edge.shape[ax + 1:], np.dtype(dt),
                            edge.strides[:ax] + edge.strides[ax + 1:])
             made += call_step(steps, linspace, end, sq, num=width, endpoint=False, dtype=dt,
                               axis=ax)[1]
         steps.free(prev)
         prev = made
-
-
-class _Region(NamedTuple):
-    """A view of pad's output: shape, strides and byte offset from its start."""
-
-    shape: tuple
-    strides: tuple
-    offset: int
-
-    def at(self, axis: int, sl: slice) -> "_Region":
-        """``self[_slice_at_axis(sl, axis)]``."""
-        start, stop, step = sl.indices(self.shape[axis])
-        n = len(range(start, stop, step))
-        shape, strides = list(self.shape), list(self.strides)
-        shape[axis], strides[axis] = n, strides[axis] * step
-        return _Region(tuple(shape), tuple(strides), self.offset + start * self.strides[axis])
 
 
 def _pad_fill_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list, mode: str,
@@ -265,18 +261,18 @@ def _pad_fill_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
     dt = a.dtype
     padded = _padded(shape, order, dt)
 
-    def assign(dst: _Region, src: _Region) -> None:
+    def assign(dst: ArrayMeta, src: ArrayMeta) -> None:
         steps.hold(self_copy_bytes(dt, dst.shape, dst.strides, dst.offset,
                                    dt, src.shape, src.strides, src.offset))
 
-    def set_area(roi: _Region, ax: int, lw: int, rw: int, left: Any, right: Any) -> None:
+    def set_area(roi: ArrayMeta, ax: int, lw: int, rw: int, left: Any, right: Any) -> None:
         """_set_pad_area with chunks of the output (edges)."""
-        assign(roi.at(ax, slice(None, lw)), left)
-        assign(roi.at(ax, slice(roi.shape[ax] - rw, None)), right)
+        assign(_at(roi, ax, slice(None, lw)), left)
+        assign(_at(roi, ax, slice(roi.shape[ax] - rw, None)), right)
 
-    def edges(roi: _Region, ax: int, lw: int, rw: int) -> tuple:
+    def edges(roi: ArrayMeta, ax: int, lw: int, rw: int) -> tuple:
         n = roi.shape[ax] - rw
-        return roi.at(ax, slice(lw, lw + 1)), roi.at(ax, slice(n - 1, n))
+        return _at(roi, ax, slice(lw, lw + 1)), _at(roi, ax, slice(n - 1, n))
 
     for ax, (lw, rw) in enumerate(widths):
         roi = _roi(padded, a, widths, ax)
@@ -291,30 +287,30 @@ def _pad_fill_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
                 steps, assign, roi, ax, lw, rw, n, mode == "symmetric", method, dt)
 
 
-def _wrap_steps(steps: Steps, assign: Any, roi: _Region, ax: int, lw: int, rw: int, n: int,
+def _wrap_steps(steps: Steps, assign: Any, roi: ArrayMeta, ax: int, lw: int, rw: int, n: int,
                 include_edge: bool, method: str, dt: np.dtype) -> tuple:
     """_set_wrap_both: one round of wrapped chunks on both sides."""
     period = (roi.shape[ax] - rw - lw) // n * n
     new_l = new_r = 0
     if lw > 0:
-        chunk = roi.at(ax, slice(lw + period - min(period, lw), lw + period))
+        chunk = _at(roi, ax, slice(lw + period - min(period, lw), lw + period))
         if lw > period:
-            area, new_l = roi.at(ax, slice(lw - period, lw)), lw - period
+            area, new_l = _at(roi, ax, slice(lw - period, lw)), lw - period
         else:
-            area = roi.at(ax, slice(None, lw))
+            area = _at(roi, ax, slice(None, lw))
         assign(area, chunk)
     if rw > 0:
         start = -rw - period
-        chunk = roi.at(ax, slice(start, start + min(period, rw)))
+        chunk = _at(roi, ax, slice(start, start + min(period, rw)))
         if rw > period:
-            area, new_r = roi.at(ax, slice(-rw, -rw + period)), rw - period
+            area, new_r = _at(roi, ax, slice(-rw, -rw + period)), rw - period
         else:
-            area = roi.at(ax, slice(-rw, None))
+            area = _at(roi, ax, slice(-rw, None))
         assign(area, chunk)
     return new_l, new_r
 
 
-def _reflect_steps(steps: Steps, assign: Any, roi: _Region, ax: int, lw: int, rw: int, n: int,
+def _reflect_steps(steps: Steps, assign: Any, roi: ArrayMeta, ax: int, lw: int, rw: int, n: int,
                    include_edge: bool, method: str, dt: np.dtype) -> tuple:
     """_set_reflect_both: one round of reflected chunks on both sides; an 'odd' chunk is a
     new array alive until the round ends."""
@@ -325,7 +321,7 @@ def _reflect_steps(steps: Steps, assign: Any, roi: _Region, ax: int, lw: int, rw
         old, edge_off = (old - 1) // (n - 1) * (n - 1), 0
     made = []
 
-    def odd(edge: _Region, chunk: _Region) -> None:
+    def odd(edge: ArrayMeta, chunk: ArrayMeta) -> None:
         res = binary(steps, np.subtract, binary(steps, np.multiply, 2, Val(edge.shape, dt)),
                      Val(chunk.shape, dt))
         made.append(res.nbytes)
@@ -333,20 +329,20 @@ def _reflect_steps(steps: Steps, assign: Any, roi: _Region, ax: int, lw: int, rw
     if lw > 0:
         k = min(old, lw)
         stop = lw - edge_off
-        chunk = roi.at(ax, slice(stop + k, stop, -1))
-        area = roi.at(ax, slice(lw - k, lw))
+        chunk = _at(roi, ax, slice(stop + k, stop, -1))
+        area = _at(roi, ax, slice(lw - k, lw))
         if method == "odd":
-            odd(roi.at(ax, slice(lw, lw + 1)), chunk)
+            odd(_at(roi, ax, slice(lw, lw + 1)), chunk)
         else:
             assign(area, chunk)
         lw -= k
     if rw > 0:
         k = min(old, rw)
         start = -rw + edge_off - 2
-        chunk = roi.at(ax, slice(start, start - k, -1))
-        area = roi.at(ax, slice(roi.shape[ax] - rw, roi.shape[ax] - rw + k))
+        chunk = _at(roi, ax, slice(start, start - k, -1))
+        area = _at(roi, ax, slice(roi.shape[ax] - rw, roi.shape[ax] - rw + k))
         if method == "odd":
-            odd(roi.at(ax, slice(-rw - 1, -rw)), chunk)
+            odd(_at(roi, ax, slice(-rw - 1, -rw)), chunk)
         else:
             assign(area, chunk)
         rw -= k

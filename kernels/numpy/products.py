@@ -10,7 +10,7 @@ import numpy as np
 from ..._errors import UnsupportedOperationError
 from ... import converters
 from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, reshape_strides,
-                     strides_in_order)
+                     strides_in_order, try_broadcast)
 from .hidden import cast_copy_bytes, overlap_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from ..registry import register, transient
@@ -474,15 +474,10 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
                 j = labs.index(lab)
                 osh[i], ost[i] = shape[j], strides[j]
         iter_ops.append((tuple(osh), tuple(ost)))
-    ishape = [1] * nd
-    for osh, _ in iter_ops:
-        for i, n in enumerate(osh):
-            if n != 1:
-                if ishape[i] not in (1, n):
-                    raise ValueError("operands could not be broadcast together with remapped "
-                                     "shapes [original->remapped]")
-                ishape[i] = n
-    ishape = tuple(ishape)
+    ishape = try_broadcast([osh for osh, _ in iter_ops])
+    if ishape is None:
+        raise ValueError("operands could not be broadcast together with remapped "
+                         "shapes [original->remapped]")
     oshape = ishape[:nout]
     if dtype is not None:
         dt = np.dtype(dtype)

@@ -4,12 +4,11 @@ and ndarray methods built on them (sum, mean, var, argmax, cumsum, nan*, median,
 Layout facts (numpy 2.4, reduction.c and nditer_constr.c): a reduction allocates its
 result with NpyIter in K order of the operand (and of a ``where`` mask), without
 negating strides; with ``keepdims`` a reduced axis takes the running stride without
-multiplying it in. Python-level functions are reproduced step by step on ``Meta``
+multiplying it in. Python-level functions are reproduced step by step on fresh ``ArrayMeta``
 intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -19,7 +18,7 @@ from ..._errors import UnsupportedOperationError
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
-from ...meta import ArrayMeta, Shaped, as_meta, check_writeable, has_values, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_meta
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
 from ..registry import register, scratch, transient
@@ -39,52 +38,35 @@ if np.dtype(np.longdouble) != np.dtype(np.double):
 
 # --- intermediates -----------------------------------------------------------
 
-class Meta(Shaped):
-    """Metadata of a fresh intermediate array (aligned, writeable), for chaining kernels."""
-
-    __slots__ = ("shape", "dtype", "strides", "flags", "storage_offset", "scalar")
-
-    def __init__(self, shape: tuple, dtype: np.dtype, strides: tuple) -> None:
-        self.scalar = False  # a 0-d result NumPy returns as a scalar
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
-        self.strides = tuple(strides)
-        c, f = contiguity(self.shape, self.strides, self.dtype.itemsize)
-        self.flags = SimpleNamespace(c_contiguous=c, f_contiguous=f, aligned=True,
-                                     writeable=True)
-        self.storage_offset = 0
-
-
-def _meta(x: Any) -> Any:
-    """A chainable metadata object for a kernel result (an ArrayMeta spec becomes a Meta)."""
+def _meta(x: Any) -> ArrayMeta:
+    """A kernel's fresh result as the next step's input: a plain fresh ArrayMeta (a 0-d
+    result stays a 0-d array inside a composite; only its final value becomes a scalar)."""
     if type(x) is ArrayMeta:
         if x.view_of is not None or x.base_shape is not None:
             raise UnsupportedOperationError("reduction", "intermediate view")
-        return Meta(x.shape, x.dtype, x.strides)
-    return x
-
-
-def _final(x: Any) -> Any:
-    """A kernel result: a Meta becomes a fresh ArrayMeta, an input (out=) is returned as is.
-
-    A scalar result was a 0-d array until PyArray_Return turned it into a NumPy scalar."""
-    if type(x) is Meta:
-        if x.scalar:
-            transient(x.dtype.itemsize)
-            return ArrayMeta(x.shape, x.dtype, x.strides, scalar=True)
         return ArrayMeta(x.shape, x.dtype, x.strides)
     return x
 
 
-def _like_copy(m: Any, dtype: Any = None) -> Meta:
+def _final(x: Any) -> Any:
+    """A composite's result: an ArrayMeta, or an input (out=) as is.
+
+    A ``scalar`` one was a 0-d array until PyArray_Return (numpy/_core/src/multiarray/
+    scalarapi.c) turned it into a NumPy scalar: that array is the call's transient."""
+    if type(x) is ArrayMeta and x.scalar:
+        transient(x.dtype.itemsize)
+    return x
+
+
+def _like_copy(m: Any, dtype: Any = None) -> ArrayMeta:
     """An order-K copy (np.array(copy=True), astype) of m, PyArray_NewLikeArray's layout."""
     dt = converters.alloc_dtype(m.dtype if dtype is None else np.dtype(dtype))
-    return Meta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
-                                         m.flags.c_contiguous, m.flags.f_contiguous))
+    return ArrayMeta(tuple(m.shape), dt, like_strides(m.shape, m.strides, dt.itemsize,
+                                                      m.flags.c_contiguous, m.flags.f_contiguous))
 
 
-def _scalar_ok(m: Any, name: str) -> None:
-    if m.dtype.kind == "O":
+def _scalar_ok(dt: np.dtype, name: str) -> None:
+    if dt.kind == "O":
         raise UnsupportedOperationError(name, "an object-dtype scalar result is a Python object")
 
 
@@ -150,7 +132,7 @@ def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         out = out[0]
-    if not (is_fake(out) or isinstance(out, np.ndarray)):
+    if not is_meta(out):
         raise TypeError("return arrays must be of ArrayType")
     return out, False
 
@@ -221,7 +203,8 @@ def reduce_strides(shape: tuple, strides: tuple, axes: tuple, keepdims: bool,
 def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: Any = None,
               keepdims: bool = False, initial: Any = _NoValue, where: Any = True,
               return_scalar: bool = True) -> Any:
-    """ufunc.reduce on metadata with normalized axes: a Meta, or ``out`` itself."""
+    """ufunc.reduce on metadata with normalized axes: a fresh ArrayMeta (``scalar`` when
+    PyArray_Return makes it a NumPy scalar), or ``out`` itself."""
     name = ufunc.__name__
     arr = as_meta(arr)
     rdt = _loop(ufunc, arr, dtype, out, False, "reduce")
@@ -271,11 +254,10 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
     if out is not None:
         return out
     shape, strides = reduce_strides(arr.shape, arr.strides, axes, keepdims, rdt.itemsize, voters)
-    res = Meta(shape, rdt, strides)
     if return_scalar and not shape:
-        _scalar_ok(res, f"np.{name}.reduce")
-        res.scalar = True
-    return res
+        _scalar_ok(rdt, f"np.{name}.reduce")
+        return ArrayMeta(shape, rdt, strides, scalar=True)
+    return ArrayMeta(shape, rdt, strides)
 
 
 def _reduce_buffer_bytes(arr: Any, axes: tuple, rdt: np.dtype, out: Any, wm: Any) -> int:
@@ -460,7 +442,7 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
             steps.done()
         return ret
     if f16:
-        return Meta((), np.dtype(np.float16), ())
+        return ArrayMeta((), np.dtype(np.float16), ())
     return ret
 
 
@@ -556,9 +538,11 @@ def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> 
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
     lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
     out, _ = _split_out(out, positional=True)
-    res = _meta(ufunc_call(np.subtract, hi, lo, out=out))
+    res = ufunc_call(np.subtract, hi, lo, out=out)
     if out is None and res.ndim:  # _methods.py _ptp: the max and the min live with the result
         transient(2 * array_bytes(res.shape, res.dtype))
+    elif out is None:  # NumPy scalars in: each a 0-d array beside the 0-d result
+        transient(hi.dtype.itemsize + lo.dtype.itemsize)
     return _final(res)
 
 
@@ -584,7 +568,7 @@ def _argminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str) -> Any:
     if m == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence")
     if out is not None:
-        if not (is_fake(out) or isinstance(out, np.ndarray)):
+        if not is_meta(out):
             raise TypeError("output must be an array")
         if out.shape != oshape:
             raise ValueError(f"output array does not match result of np.{name}.")
@@ -656,7 +640,7 @@ def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> A
     transient(copies)
     shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
                                     [(arr.shape, arr.strides)])
-    return Meta(shape, rdt, strides)
+    return ArrayMeta(shape, rdt, strides)
 
 
 @register("ufunc.accumulate", tags=("reduction",))
@@ -682,7 +666,7 @@ def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
         arr = ArrayMeta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
         axis = -1 if axis is None else axis
     ax = normalize_axis(converters.index(axis), arr.ndim)
-    if out is not None and not (is_fake(out) or isinstance(out, np.ndarray)):
+    if out is not None and not is_meta(out):
         raise TypeError("return arrays must be of ArrayType")
     return _final(do_accumulate(ufunc, arr, ax, dtype, out))
 
@@ -875,6 +859,7 @@ def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     if nd > 64:
         raise ValueError(f"maximum supported dimension for an ndarray is 64, but "
                          f"`{ufunc.__name__}.outer()` result would have {nd}.")
-    view = Meta(a.shape + (1,) * b.ndim, a.dtype, a.strides + (a.dtype.itemsize,) * b.ndim)
-    view.flags.aligned = bool(a.flags.aligned)
+    # a view of A (as aligned as A; a list's fresh array is aligned)
+    view = ArrayMeta(a.shape + (1,) * b.ndim, a.dtype, a.strides + (a.dtype.itemsize,) * b.ndim,
+                     None if type(a) is ArrayMeta else a)
     return ufunc_call(ufunc, view, b, **kwargs)

@@ -10,8 +10,8 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import converters
 from ...layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, check_shape,
-                     contiguity, like_strides, normalize_axis, shape_args, strides_in_order,
-                     vote_sort, wrap_intp)
+                     contiguity, like_strides, normalize_axis, prepend_ones_strides, shape_args,
+                     strides_in_order, vote_sort, wrap_intp)
 from ...meta import PY_SCALARS, ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 
 from ..registry import register, transient
@@ -430,12 +430,10 @@ def tile(A: Any, reps: Any) -> ArrayMeta:
         st = like_strides(m.shape, m.strides, m.dtype.itemsize, c, f)
         if d <= nd:
             return ArrayMeta(m.shape, m.dtype, st)
-        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front,
-        # strided as _prepend_ones (multiarraymodule.c) reads the copy's own flags
-        cc, cf = contiguity(m.shape, st, m.dtype.itemsize)
-        ns = m.dtype.itemsize if nd == 0 or (cf and not cc and nd > 1) else st[0] * m.shape[0]
+        # np.array(A, copy=True, ndmin=d): a view of the copy with length-1 axes in front
         shape = (1,) * (d - nd) + m.shape
-        return ArrayMeta(shape, m.dtype, (ns,) * (d - nd) + st, base_shape=m.shape)
+        return ArrayMeta(shape, m.dtype, prepend_ones_strides(m.shape, st, m.dtype.itemsize, d, False),
+                         base_shape=m.shape)
     if nd > 64 or d > 64:  # np.array(A, ndmin=d)
         raise ValueError(f"ndmin bigger than allowable number of dimensions NPY_MAXDIMS (=64)")
     cnd = max(nd, d)

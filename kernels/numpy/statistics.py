@@ -3,7 +3,7 @@ cumulative reductions, diff, gradient-like differences, elementwise helpers (ang
 i0, nan_to_num, ...), histograms, convolve (np.cross is in numeric.py).
 
 Each kernel replays NumPy's own composition (numpy/lib/_function_base_impl.py,
-_nanfunctions_impl.py, _histograms_impl.py, numpy/_core/numeric.py) on ``Meta``
+_nanfunctions_impl.py, _histograms_impl.py, numpy/_core/numeric.py) on fresh ``ArrayMeta``
 intermediates, so the final result has the layout NumPy's last step gives it. Checks that
 read values (NaN scans that only warn or replace values) are skipped: they change values,
 never layouts. Results whose shape or dtype depend on values raise DataDependentError.
@@ -23,7 +23,7 @@ from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_stride
                      normalize_axis, normalize_axes)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
-from .reductions import Meta, _final, _is_array, _like_copy, _mean
+from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from ..registry import register, transient
@@ -40,15 +40,16 @@ _F8 = np.dtype("f8")
 
 # --- intermediates ---------------------------------------------------------------------
 
-def _c(shape: tuple, dtype: Any) -> Meta:
+def _c(shape: tuple, dtype: Any) -> ArrayMeta:
     """A fresh C-contiguous intermediate."""
     dt = np.dtype(dtype)
-    return Meta(shape, dt, c_strides(tuple(shape), dt.itemsize))
+    shape = tuple(shape)
+    return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
 
 
-def _view(m: Any, shape: tuple, strides: tuple) -> Meta:
+def _view(m: Any, shape: tuple, strides: tuple) -> ArrayMeta:
     """A view of an intermediate (layout only: offsets of temporaries do not matter)."""
-    return Meta(shape, m.dtype, strides)
+    return ArrayMeta(tuple(shape), m.dtype, tuple(strides))
 
 
 def _of_tmp(m: Any, tmp: Any) -> ArrayMeta:
@@ -56,13 +57,13 @@ def _of_tmp(m: Any, tmp: Any) -> ArrayMeta:
     return ArrayMeta(m.shape, m.dtype, m.strides, base_shape=tuple(tmp.shape))
 
 
-def _moveaxis(m: Any, src: int, dst: int) -> Meta:
+def _moveaxis(m: Any, src: int, dst: int) -> ArrayMeta:
     order = [i for i in range(m.ndim) if i != src]
     order.insert(dst, src)
     return _view(m, tuple(m.shape[i] for i in order), tuple(m.strides[i] for i in order))
 
 
-def _reshape(m: Any, shape: tuple) -> tuple[Meta, bool]:
+def _reshape(m: Any, shape: tuple) -> tuple[ArrayMeta, bool]:
     """(result, copied) of ``m.reshape(shape)`` in C order (copy: a C array, a view of it)."""
     shape, st = reshape_strides(m.shape, m.strides, m.dtype.itemsize, shape)
     if st is None:
@@ -118,7 +119,7 @@ def _sortable(m: Any, order: Any, name: str) -> None:
 
 
 def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
-                 order: Any = None) -> Meta:
+                 order: Any = None) -> ArrayMeta:
     """np.partition's copy (flatten for axis None, else a K-order copy), checked."""
     if axis is None:
         part = _c((m.size,), m.dtype)
@@ -183,9 +184,8 @@ def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
         if s and out.shape[lead + i] == 0:
             raise IndexError(f"index 0 is out of bounds for axis {lead + i} with size 0")
     keep = list(range(lead)) + [lead + i for i, s in enumerate(sel) if not s]
-    v = Meta(tuple(out.shape[i] for i in keep), out.dtype, tuple(out.strides[i] for i in keep))
-    v.flags.writeable = out.flags.writeable
-    return v
+    return ArrayMeta(tuple(out.shape[i] for i in keep), out.dtype,
+                     tuple(out.strides[i] for i in keep), writeable=out.flags.writeable)
 
 
 def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -> Any:
@@ -290,10 +290,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
 def _m(x: Any) -> Any:
     """A kernel result as a chainable intermediate (views too: only the layout matters)."""
     if type(x) is ArrayMeta:
-        m = Meta(x.shape, x.dtype, x.strides)
-        if x.writeable is False:
-            m.flags.writeable = False
-        return m
+        return ArrayMeta(x.shape, x.dtype, x.strides, writeable=x.writeable)
     return x
 
 
@@ -301,9 +298,9 @@ def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> Any:
     return _m(ufunc_call(ufunc, *args, **kw))
 
 
-def _part(m: Any) -> Meta:
+def _part(m: Any) -> ArrayMeta:
     """``z.real`` / ``z.imag`` of a complex array: same strides, half the itemsize."""
-    return Meta(m.shape, np.dtype(m.dtype.char.lower()), m.strides)
+    return ArrayMeta(tuple(m.shape), np.dtype(m.dtype.char.lower()), tuple(m.strides))
 
 
 @register(np.angle, tags=("ufunc",))
@@ -447,9 +444,9 @@ def _nan_to_num_steps(m: Any, nan: Any) -> None:
 
 # --- differences and cumulative reductions -------------------------------------------------
 
-def _along(m: Any, ax: int, n: int) -> Meta:
+def _along(m: Any, ax: int, n: int) -> ArrayMeta:
     """``m`` sliced to length n along axis ax (strides kept)."""
-    v = Meta(m.shape[:ax] + (n,) + m.shape[ax + 1:], m.dtype, m.strides)
+    v = ArrayMeta(m.shape[:ax] + (n,) + m.shape[ax + 1:], m.dtype, tuple(m.strides))
     return v
 
 
@@ -465,7 +462,7 @@ def _bcast_end(e: Any, m: Any, ax: int) -> Any:
     e = as_meta(e)
     if e.ndim == 0:
         shape = m.shape[:ax] + (1,) + m.shape[ax + 1:]
-        return Meta(shape, e.dtype, (0,) * len(shape))
+        return ArrayMeta(tuple(shape), e.dtype, (0,) * len(shape))
     return e
 
 
@@ -514,7 +511,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """np.ediff1d: ary.ravel()[1:] - [:-1]; with ends, an empty_like 1-d C result filled."""
     m = as_meta(ary)
     k = max(m.size - 1, 0)
-    flat = Meta((m.size,), m.dtype, (m.dtype.itemsize,))
+    flat = ArrayMeta((m.size,), m.dtype, (m.dtype.itemsize,))
     # _arraysetops_impl.py ediff1d: ary.ravel() (a copy unless C-contiguous) and the ends
     # as arrays live with the result
     transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
@@ -593,7 +590,7 @@ def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
     from .reductions import ufunc_accumulate
     m = as_meta(x)
     if m.ndim == 0:
-        m = Meta((1,), m.dtype, (m.dtype.itemsize,))
+        m = ArrayMeta((1,), m.dtype, (m.dtype.itemsize,))
     if axis is None:
         if m.ndim >= 2:
             raise ValueError("For arrays which have more than one dimension "
@@ -604,7 +601,7 @@ def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
         if out.ndim < m.ndim:
             raise IndexError("too many indices for array")
         o = _along(out, out.ndim - m.ndim + ax, max(out.shape[out.ndim - m.ndim + ax] - 1, 0))
-        o.flags.writeable = out.flags.writeable
+        o = o._replace(writeable=out.flags.writeable)
         ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=o)
         return out
     res = ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=out)
@@ -967,10 +964,10 @@ def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tup
     shape = tuple(k - 2 if k >= 2 else 0 for k in full)
     st = c_strides(full, 8)
     if density:
-        h = Meta(shape, _F8, st)
+        h = ArrayMeta(shape, _F8, st)
         for i in range(d):
             bs = tuple(k - 2 if j == i else 1 for j, k in enumerate(full))
-            h = _u(np.true_divide, h, Meta(bs, _F8, c_strides(bs, 8)))
+            h = _u(np.true_divide, h, ArrayMeta(bs, _F8, c_strides(bs, 8)))
         return _final(h), edges
     return ArrayMeta(shape, _F8, st, base_shape=full), edges
 
@@ -1157,9 +1154,9 @@ def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     made = _seq_bytes(a, v)
     a, v = as_meta(a), as_meta(v)
     if a.ndim == 0:
-        a = Meta((1,), a.dtype, (a.dtype.itemsize,))
+        a = ArrayMeta((1,), a.dtype, (a.dtype.itemsize,))
     if v.ndim == 0:
-        v = Meta((1,), v.dtype, (v.dtype.itemsize,))
+        v = ArrayMeta((1,), v.dtype, (v.dtype.itemsize,))
     if a.ndim == 1 and a.shape[0] == 0:
         raise ValueError("a cannot be empty")
     if v.ndim == 1 and v.shape[0] == 0:
@@ -1167,7 +1164,7 @@ def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     if v.ndim == 1 and a.ndim == 1 and v.shape[0] > a.shape[0]:
         a, v = v, a
     if v.ndim == 1:  # v[::-1]
-        v = Meta(v.shape, v.dtype, (-v.strides[0],)) if v.shape[0] > 1 else v
+        v = ArrayMeta(tuple(v.shape), v.dtype, (-v.strides[0],)) if v.shape[0] > 1 else v
     return _correlate(a, v, mode, "np.convolve", made=made)
 
 
@@ -1240,7 +1237,7 @@ def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
         raise ValueError("Shape of weights must be consistent with "
                          "shape of a along specified axis.")
     perm = [int(i) for i in np.argsort(axes)]
-    t = Meta(tuple(w.shape[i] for i in perm), w.dtype, tuple(w.strides[i] for i in perm))
+    t = ArrayMeta(tuple(w.shape[i] for i in perm), w.dtype, tuple(w.strides[i] for i in perm))
     return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
 
 
@@ -1392,7 +1389,7 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     held = [st.new(array_bytes(arr.shape, _BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
     st.temp(copyto_bytes(arr.dtype, 0))
     inv = st.new(array_bytes(arr.shape, _BOOL))
-    cnt = _kw_reduce(np.add, Meta(arr.shape, _BOOL, arr.strides), axis, _INTP, None, True,
+    cnt = _kw_reduce(np.add, ArrayMeta(tuple(arr.shape), _BOOL, tuple(arr.strides)), axis, _INTP, None, True,
                      _NoValue, where)
     held.append(st.new(array_bytes(cnt.shape, cnt.dtype)))
     st.free(inv)
@@ -1415,12 +1412,12 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     var = _kw_reduce(np.add, sqr, axis, dtype, out, keepdims, _NoValue, where)
     _, scal = _split_out(out, positional=True)
     scalar = not _is_array(var, scal)
-    if type(var) is Meta and not scalar:
+    if type(var) is ArrayMeta and not scalar:  # not out
         st.new(array_bytes(var.shape, var.dtype))
     elif scalar:
         st.temp(var.dtype.itemsize)  # the 0-d array PyArray_Return makes a scalar
     if var.ndim < cnt.ndim:
-        cnt = Meta(var.shape, _INTP, c_strides(var.shape, 8))
+        cnt = ArrayMeta(var.shape, _INTP, c_strides(var.shape, 8))
     dof, dof_b = ufunc_steps(st, np.subtract, cnt, ddof)
     held.append(dof_b)
     if not scalar:
@@ -1464,7 +1461,7 @@ def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: A
 # Value checks skipped: integral / non-negative fweights, non-negative aweights, weights that
 # sum to zero (except over zero observations), fact <= 0 (a warning).
 
-def _weight(w: Any, n: int, which: str) -> Meta:
+def _weight(w: Any, n: int, which: str) -> ArrayMeta:
     wm = as_meta(w)
     if wm.dtype.kind not in "biuf":
         raise UnsupportedOperationError("np.cov", f"{which} of dtype {wm.dtype}")
@@ -1599,7 +1596,7 @@ def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) ->
     steps = Steps()
     c, n = _cov(x, y, rowvar, False, None, None, None, dtype, steps)
     if n == 1:
-        z = Meta((), c.dtype, ())
+        z = ArrayMeta((), c.dtype, ())
         return ufunc_call(np.true_divide, z, z)
     if c is not None:  # stddev = sqrt(diag(c).real), then np.clip(c.real, -1, 1, out=c.real)
         part = _part(c) if c.dtype.kind == "c" else c

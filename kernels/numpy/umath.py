@@ -12,7 +12,7 @@ from numpy._core import _exceptions as _np_exc
 from ..._bounded import BoundedCache, memoized
 from ..._errors import UnsupportedOperationError
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
-                     iterator_out_strides, strides_in_order)
+                     iterator_out_strides)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from ..._storage import SCALAR
@@ -796,15 +796,9 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         st = m.strides[:len(ls)]
         full_shape = (1,) * (nloop - len(ls)) + tuple(ls) + (1,) * len(out_core)
         full_st = (0,) * (nloop - len(ls)) + tuple(st) + (0,) * len(out_core)
-        ops.append((full_shape, full_st))
-    if order == "K":
-        perm = iterator_order(shape, ops) if len(shape) > 1 else list(range(len(shape)))[::-1]
-        strides = strides_in_order(shape, dt.itemsize, perm)
-    elif order == "F":
-        strides = f_strides(shape, dt.itemsize)
-    else:
-        strides = c_strides(shape, dt.itemsize)
-    res = ArrayMeta(shape, dt, strides)
+        # core axes do not vote; F-contiguity only decides order A
+        ops.append((full_shape, full_st, order == "A" and m.flags.f_contiguous))
+    res = ArrayMeta(shape, dt, iterator_out_strides(shape, dt.itemsize, ops, order))
     _report_gufunc_copies(inputs, metas, loop, None, res)
     return res
 
@@ -817,7 +811,7 @@ def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res:
     held = converting = 0
     copies = 0
     for x, m, dt in zip(inputs, metas, loop):
-        if is_fake(x) or isinstance(x, np.ndarray):
+        if is_meta(x):
             copies += cast_copy_bytes(m, dt)
         else:
             h, c = scalar_bytes(x, dt)

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, c_strides, check_shape,
-                     f_strides, fill_strides, legacy_broadcast, like_strides, normalize_axis,
-                     reshape_strides, resolve_shape, shape_args)
+from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast_strides,
+                     c_strides, check_shape, dense_in_stride_order, f_strides, fill_strides,
+                     legacy_broadcast, like_strides, normalize_axis, reshape_strides,
+                     resolve_shape, shape_args)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake
 from ..registry import register, transient, uncached
@@ -228,11 +229,6 @@ def reshape(a, /, shape, order="C", *, copy=None) -> ArrayMeta:
 shape_args(reshape, 1, "shape")
 
 
-def _stride_perm(strides: tuple) -> list:
-    """PyArray_CreateSortedStridePerm: axes by |stride| descending, ties by axis."""
-    return sorted(range(len(strides)), key=lambda ax: -abs(strides[ax]))
-
-
 def ravel_out(m: Any, order: Any = "C") -> ArrayMeta:
     """PyArray_Ravel: a 1-d view when the layout allows it, else a fresh copy."""
     order = converters.order(order, "C")
@@ -248,20 +244,8 @@ def ravel_out(m: Any, order: Any = "C") -> ArrayMeta:
     size = math.prod(m.shape)
     if (order == "C" and c) or (order == "F" and f):
         return emit(m, ArrayMeta((size,), m.dtype, (isz,)))
-    if order == "K":
-        perm = _stride_perm(tuple(m.strides))
-        stride = isz
-        ok = True
-        for ax in reversed(perm):
-            n = m.shape[ax]
-            if n == 1:
-                continue
-            if m.strides[ax] != stride:
-                ok = False
-                break
-            stride *= n
-        if ok:
-            return emit(m, ArrayMeta((size,), m.dtype, (isz,)))
+    if order == "K" and dense_in_stride_order(tuple(m.shape), tuple(m.strides), isz):
+        return emit(m, ArrayMeta((size,), m.dtype, (isz,)))
     return _fresh((size,), m.dtype)
 
 
@@ -367,15 +351,11 @@ def broadcast_geo(m: Any, shape: tuple) -> ArrayMeta:
     off = len(shape) - m.ndim
     if off < 0:
         raise ValueError(f"input operand has more dimensions than allowed by the axis remapping")
-    strides = [0] * len(shape)
-    for i, (n, s) in enumerate(zip(m.shape, m.strides)):
-        t = shape[off + i]
-        if n == t:
-            strides[off + i] = 0 if n == 1 else s
-        elif n != 1:
+    for i, n in enumerate(m.shape):
+        if n != 1 and n != shape[off + i]:
             raise ValueError(f"operands could not be broadcast together with remapped shapes "
                              f"[original->remapped]: {tuple(m.shape)} and requested shape {shape}")
-    return ArrayMeta(shape, m.dtype, tuple(strides))
+    return ArrayMeta(shape, m.dtype, broadcast_strides(shape, m.shape, m.strides))
 
 
 def _target_shape(shape: Any) -> tuple:
