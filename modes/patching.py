@@ -91,19 +91,47 @@ def _by_name(module: str, qualname: str) -> Any:
 
 
 def _interceptor(wrapped, instance, args, kwargs):
+    """wrapt's form of the mode check (CuPy's guarded callables and ufuncs use it)."""
     if not _STACK.get():
         return wrapped(*args, **kwargs)
     return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
 
 
-def _random_interceptor(wrapped, instance, args, kwargs):
-    """np.random functions also go to the kernels outside a mode when a fake is among the
-    arguments: NumPy's C code would loop over it in Python or write into it."""
-    if not _STACK.get():
-        if not _fake_among(args, kwargs):
-            return wrapped(*args, **kwargs)
-        return dispatch(_PATCHED[id(wrapped)], (_array.FakeArray,), args, kwargs)
-    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
+def plain_patch(fn: Any, random: bool = False) -> Any:
+    """The (unique) patched version of a NumPy callable that never dispatches (a factory,
+    np.load, a draw of the global RandomState): outside any mode it costs one context-variable
+    read and a call (a plain function: a wrapt proxy costs ~0.3 us more a call); in a mode
+    the call goes to the stack with this function as ``func``.
+
+    ``random``: NumPy's draws also go to the kernels outside a mode when a fake is among
+    the arguments (NumPy's C code would loop over it in Python or write into it).
+    Methods of the global RandomState are named ``numpy.random.NAME``: they pickle by that
+    name and copy as themselves, as the module functions do."""
+    w = _PATCHED.get(id(fn))
+    if w is not None:
+        return w
+    if random:
+        def patched(*args, **kwargs):
+            if _get_stack():
+                return dispatch(patched, (), args, kwargs)
+            for a in args:
+                if type(a) is _FAKE:
+                    return dispatch(patched, (_FAKE,), args, kwargs)
+            if kwargs and _fake_among((), kwargs):
+                return dispatch(patched, (_FAKE,), args, kwargs)
+            return fn(*args, **kwargs)
+    else:
+        def patched(*args, **kwargs):
+            if _get_stack():
+                return dispatch(patched, (), args, kwargs)
+            return fn(*args, **kwargs)
+    functools.update_wrapper(patched, fn)
+    if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
+        patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
+    patched._ft_patch = True
+    _PATCHED[id(fn)] = patched
+    _ORIGINALS[id(fn)] = fn  # keeps the id stable
+    return patched
 
 
 def kernel_patch(fn: Any) -> Any:
@@ -127,7 +155,7 @@ def kernel_patch(fn: Any) -> Any:
         return w
 
     def patched(*args, **kwargs):
-        stack = _STACK.get()
+        stack = _get_stack()
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
@@ -150,6 +178,7 @@ def kernel_patch(fn: Any) -> Any:
 
 _FAKE = _array.FakeArray
 _getframe = sys._getframe
+_get_stack = _STACK.get
 
 
 def _from_numpy(frame: Any) -> bool:
@@ -198,25 +227,20 @@ _ORIGINALS: dict[int, Any] = {}
 _installed = False
 
 
-def patch_callable(fn: Any, interceptor: Any = _interceptor) -> Any:
-    """The (unique) patched version of fn."""
-    if isinstance(fn, PatchedFunction):
+def patch_callable(fn: Any, random: bool = False) -> Any:
+    """The (unique) patched version of fn (``plain_patch``)."""
+    if getattr(fn, "_ft_patch", False):
         return fn
-    w = _PATCHED.get(id(fn))
-    if w is None:
-        w = PatchedFunction(fn, interceptor)
-        _PATCHED[id(fn)] = w
-        _ORIGINALS[id(fn)] = fn  # keeps the id stable
-    return w
+    return plain_patch(fn, random)
 
 
-def patch_names(module: Any, names: Iterable[str], interceptor: Any = _interceptor) -> None:
+def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None:
     """Replace module.NAME by its patched version for each name the module has."""
     for name in names:
         fn = getattr(module, name, None)
         if fn is None or not callable(fn) or isinstance(fn, type):
             continue
-        setattr(module, name, patch_callable(fn, interceptor))
+        setattr(module, name, patch_callable(fn, random))
 
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
@@ -264,8 +288,8 @@ def install() -> None:
     patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
     random_names = _random_names()
-    patch_names(np.random, random_names, _random_interceptor)
-    patch_names(np.random.mtrand, random_names, _random_interceptor)
+    patch_names(np.random, random_names, random=True)
+    patch_names(np.random.mtrand, random_names, random=True)
     patch_names(np.random, ["default_rng"])
     for name in KERNEL_MODULES:
         module = importlib.import_module(name)
