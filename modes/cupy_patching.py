@@ -1,13 +1,18 @@
 """Interception of the ``cupy`` namespace: factories, cupy.random, functions, ufuncs, devices.
 
-Installed once (by ``patching.install``) when CuPy is importable. A patched
+Installed once cupy is imported: by ``patching.install`` when it already is, else by an
+import hook on ``cupy`` (``import faketensor`` never imports CuPy itself). A patched
 cupy callable runs the real one unless a mode is active or a fake is among its arguments;
 then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy/core.py).
 ``cupy.cuda.Device(n)`` as a context manager inside a mode selects fake device n only.
 """
 from __future__ import annotations
 
+import importlib.abc
+import importlib.machinery
 import inspect
+import sys
+import types
 from typing import Any
 
 import wrapt
@@ -15,6 +20,7 @@ import wrapt
 from .. import _array
 from .._array import FakeArray
 from .._dispatch import _STACK, dispatch, method_op
+from .._stack import paused
 from .._errors import UnsupportedOperationError
 from ..kernels.cupy import core as cupy_rules
 from ..kernels.registry import REGISTRY
@@ -53,7 +59,7 @@ class PatchedCupyUfunc(patching.PatchedFunction):
         return super().__getattr__(name)
 
 
-REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS if (f"cupy.ufunc.{m}", "cupy") in REGISTRY)
+REGISTRY_METHODS: frozenset = frozenset()  # those with a CuPy rule (set by _patch_namespace)
 
 
 def _ufunc_method(ufunc: Any, name: str, real: Any) -> Any:
@@ -205,25 +211,28 @@ def _is_proxy(fn: Any) -> bool:
     return isinstance(fn, wrapt.FunctionWrapper)
 
 
-def install_cupy() -> None:
-    """Patch the cupy namespace once (no-op when CuPy is not installed).
+def _patch_namespace(cupy: Any) -> None:
+    """Register the CuPy rules and patch the cupy namespace (once cupy is imported).
 
     Callables with a CuPy rule dispatch in a mode or on fakes; the others (apart from
     dtype and configuration helpers) raise UnsupportedOperationError there rather than
     run CuPy's implementation on fakes.
     """
-    if not cupy_rules.HAVE_CUPY:
+    global REGISTRY_METHODS
+    if not cupy_rules.load_cupy(cupy):
         return
-    import cupy
+    REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS
+                                 if (f"cupy.ufunc.{m}", "cupy") in REGISTRY)
     import cupy.cuda
     import cupy.fft
     import cupy.linalg
     import cupy.random
     for mod in (cupy, cupy.random, cupy.linalg, cupy.fft):
-        for name in dir(mod):
-            if name.startswith("_") or name in _RUN_AS_IS:
+        for name, fn in list(vars(mod).items()):
+            # a lazily imported submodule (cupy.testing imports pytest) is skipped unloaded:
+            # type() does not trigger its loader, attribute access would
+            if name.startswith("_") or name in _RUN_AS_IS or isinstance(fn, types.ModuleType):
                 continue
-            fn = getattr(mod, name)
             if _is_proxy(fn) or isinstance(fn, type) or inspect.ismodule(fn) or not callable(fn):
                 continue
             if _is_cupy_kernel_key(fn):
@@ -243,6 +252,70 @@ def install_cupy() -> None:
         dev_cls._ft_patched = True
         cupy.cuda.Device = dev_cls
         cupy.cuda.device.Device = dev_cls
+
+
+_done = False
+
+
+def _cupy_imported(module: Any) -> None:
+    global _done
+    if not _done:
+        _done = True
+        with paused():  # CuPy's own imports and NumPy calls run for real
+            _patch_namespace(module)
+
+
+class _CupyImportHook(importlib.abc.MetaPathFinder):
+    """Finds ``cupy`` with the other finders and runs its module code, then patches it: the
+    first ``import cupy`` (in a mode or not, before or after ``import faketensor``) gets the
+    patched namespace. CuPy's module code runs with the mode stack paused."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != "cupy":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        spec.loader = _PatchAfterExec(spec.loader)
+        return spec
+
+
+class _PatchAfterExec(importlib.abc.Loader):
+    """cupy's loader, patching the namespace once its code has run."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:  # get_resource_reader, is_package, ...
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        with paused():
+            self.loader.exec_module(module)
+        _uninstall_hook()
+        _cupy_imported(module)
+
+
+_HOOK = _CupyImportHook()
+
+
+def _uninstall_hook() -> None:
+    if _HOOK in sys.meta_path:
+        sys.meta_path.remove(_HOOK)
+
+
+def install_cupy() -> None:
+    """Patch the cupy namespace now if cupy is imported, else when it is (an import hook);
+    a no-op where CuPy is not installed."""
+    module = sys.modules.get("cupy")
+    if module is not None:
+        _cupy_imported(module)
+    elif not _done and _HOOK not in sys.meta_path:
+        sys.meta_path.insert(0, _HOOK)
 
 
 if patching._installed:  # faketensor was imported before this module
