@@ -8,10 +8,8 @@ then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy/c
 """
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
+import copy
 import inspect
-import sys
 import types
 from typing import Any
 
@@ -20,11 +18,48 @@ import wrapt
 from .. import _array
 from .._array import FakeArray
 from .._dispatch import _STACK, dispatch, method_op
-from .._stack import paused
 from .._errors import UnsupportedOperationError
 from ..kernels.cupy import core as cupy_rules
 from ..kernels.registry import REGISTRY
 from . import patching
+from .patching import _by_name, _lookup
+
+
+class PatchedFunction(wrapt.FunctionWrapper):
+    """A wrapt wrapper that pickles, copies, and reports signature and docs, as the original
+    (CuPy's callables and ufuncs, whose methods it intercepts too)."""
+
+    _ft_patch = True
+
+    def __copy__(self) -> Any:
+        # functions and builtins copy as themselves (Lib/copy.py), so does their patch; a
+        # method of the global RandomState copies as an equal method: the patch itself
+        w = self.__wrapped__
+        r = copy.copy(w)
+        return self if r is w or r == w else r
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        # a deep copy of a RandomState method is bound to a copy of the state: no longer
+        # the global one, so unpatched (as pickling gives it)
+        w = self.__wrapped__
+        r = copy.deepcopy(w, memo)
+        return self if r is w else r
+
+    def __reduce_ex__(self, protocol: int):
+        w = self.__wrapped__
+        if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
+            try:
+                found = _lookup(w.__module__, w.__qualname__)
+            except (ImportError, AttributeError):
+                found = None
+            if found is self:  # a global, pickled by name as the original is: a process
+                return w.__qualname__  # without faketensor unpickles the plain function
+            return (_by_name, (w.__module__, w.__qualname__))
+        return w.__reduce_ex__(protocol)
+
+    def __reduce__(self):
+        return self.__reduce_ex__(2)
+
 
 _PATCHED: dict[int, Any] = {}
 patching.PATCH_TABLES.append(_PATCHED)
@@ -49,7 +84,7 @@ def _interceptor(wrapped, instance, args, kwargs):
 _UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
-class PatchedCupyUfunc(patching.PatchedFunction):
+class PatchedCupyUfunc(PatchedFunction):
     """A patched cupy ufunc whose methods (``cupy.add.outer`` ...) are intercepted too."""
 
     def __getattr__(self, name: str) -> Any:
@@ -78,18 +113,18 @@ def _guarded(fn: Any, qualname: str) -> Any:
     w = _PATCHED.get(id(fn))
     if w is None:
         _GUARD_NAMES[id(fn)] = qualname
-        w = _PATCHED[id(fn)] = patching.PatchedFunction(fn, _guard)
+        w = _PATCHED[id(fn)] = PatchedFunction(fn, _guard)
         patching._ORIGINALS[id(fn)] = fn
     return w
 
 
 def patch_cupy_callable(fn: Any) -> Any:
     """The (unique) patched version of a cupy callable."""
-    if isinstance(fn, patching.PatchedFunction):
+    if isinstance(fn, PatchedFunction):
         return fn
     w = _PATCHED.get(id(fn))
     if w is None:
-        cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else patching.PatchedFunction
+        cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else PatchedFunction
         w = _PATCHED[id(fn)] = cls(fn, _interceptor)
         patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
     return w
@@ -257,66 +292,11 @@ def _patch_namespace(cupy: Any) -> None:
 _done = False
 
 
-def _cupy_imported(module: Any) -> None:
+def install_cupy(module: Any) -> None:
+    """Patch the cupy namespace (once)."""
     global _done
     if not _done:
         _done = True
-        with paused():  # CuPy's own imports and NumPy calls run for real
-            _patch_namespace(module)
+        _patch_namespace(module)
 
 
-class _CupyImportHook(importlib.abc.MetaPathFinder):
-    """Finds ``cupy`` with the other finders and runs its module code, then patches it: the
-    first ``import cupy`` (in a mode or not, before or after ``import faketensor``) gets the
-    patched namespace. CuPy's module code runs with the mode stack paused."""
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy":
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.loader is None:
-            return spec
-        spec.loader = _PatchAfterExec(spec.loader)
-        return spec
-
-
-class _PatchAfterExec(importlib.abc.Loader):
-    """cupy's loader, patching the namespace once its code has run."""
-
-    def __init__(self, loader: Any) -> None:
-        self.loader = loader
-
-    def __getattr__(self, name: str) -> Any:  # get_resource_reader, is_package, ...
-        return getattr(self.loader, name)
-
-    def create_module(self, spec: Any) -> Any:
-        return self.loader.create_module(spec)
-
-    def exec_module(self, module: Any) -> None:
-        module.__loader__ = module.__spec__.loader = self.loader
-        with paused():
-            self.loader.exec_module(module)
-        _uninstall_hook()
-        _cupy_imported(module)
-
-
-_HOOK = _CupyImportHook()
-
-
-def _uninstall_hook() -> None:
-    if _HOOK in sys.meta_path:
-        sys.meta_path.remove(_HOOK)
-
-
-def install_cupy() -> None:
-    """Patch the cupy namespace now if cupy is imported, else when it is (an import hook);
-    a no-op where CuPy is not installed."""
-    module = sys.modules.get("cupy")
-    if module is not None:
-        _cupy_imported(module)
-    elif not _done and _HOOK not in sys.meta_path:
-        sys.meta_path.insert(0, _HOOK)
-
-
-if patching._installed:  # faketensor was imported before this module
-    install_cupy()

@@ -7,18 +7,19 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
 
-import copy
 import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import sys
 import types
 from typing import Any, Iterable
 
 import numpy as np
-import wrapt
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
+from .._stack import paused
 from ..kernels.registry import REGISTRY
 
 NUMPY_FACTORIES = (
@@ -41,39 +42,6 @@ RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
                          "Philox", "SFC64", "bit_generator", "mtrand"})
 
 
-class PatchedFunction(wrapt.FunctionWrapper):
-    """A wrapt wrapper that pickles, copies, and reports signature and docs, as the original."""
-
-    def __copy__(self) -> Any:
-        # functions and builtins copy as themselves (Lib/copy.py), so does their patch; a
-        # method of the global RandomState copies as an equal method: the patch itself
-        w = self.__wrapped__
-        r = copy.copy(w)
-        return self if r is w or r == w else r
-
-    def __deepcopy__(self, memo: dict) -> Any:
-        # a deep copy of a RandomState method is bound to a copy of the state: no longer
-        # the global one, so unpatched (as pickling gives it)
-        w = self.__wrapped__
-        r = copy.deepcopy(w, memo)
-        return self if r is w else r
-
-    def __reduce_ex__(self, protocol: int):
-        w = self.__wrapped__
-        if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
-            try:
-                found = _lookup(w.__module__, w.__qualname__)
-            except (ImportError, AttributeError):
-                found = None
-            if found is self:  # a global, pickled by name as the original is: a process
-                return w.__qualname__  # without faketensor unpickles the plain function
-            return (_by_name, (w.__module__, w.__qualname__))
-        return w.__reduce_ex__(protocol)
-
-    def __reduce__(self):
-        return self.__reduce_ex__(2)
-
-
 def _lookup(module: str, qualname: str) -> Any:
     obj: Any = importlib.import_module(module)
     for part in qualname.split("."):
@@ -88,13 +56,6 @@ def _by_name(module: str, qualname: str) -> Any:
         if id(obj) in table:
             return table[id(obj)]
     return obj
-
-
-def _interceptor(wrapped, instance, args, kwargs):
-    """wrapt's form of the mode check (CuPy's guarded callables and ufuncs use it)."""
-    if not _STACK.get():
-        return wrapped(*args, **kwargs)
-    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
 
 
 def plain_patch(fn: Any, random: bool = False) -> Any:
@@ -148,7 +109,7 @@ def kernel_patch(fn: Any) -> Any:
     argument overrides it, else this function as ``func``. A plain function, not a wrapt
     proxy: every ``np.f(fake)`` in a mode goes through it (a proxy costs ~0.4 us a call).
     """
-    if getattr(fn, "_ft_patch", False) or isinstance(fn, PatchedFunction):
+    if getattr(fn, "_ft_patch", False):
         return fn
     w = _PATCHED.get(id(fn))
     if w is not None:
@@ -251,11 +212,11 @@ KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks
 def _kernel_names(module: Any) -> list[str]:
     """Names in module bound to a function with a registered kernel. Ufuncs are not patched:
     NumPy and its users check ``isinstance(f, np.ufunc)``; a ufunc given only real
-    arguments runs for real."""
+    arguments runs for real. The module's own dict, not ``dir``: NumPy's lazily imported
+    submodules (numpy.f2py, numpy.testing, ...) stay unimported."""
     out = []
-    for name in dir(module):
-        fn = getattr(module, name, None)
-        if (name.startswith("_") or isinstance(fn, (type, np.ufunc, PatchedFunction))
+    for name, fn in list(vars(module).items()):
+        if (name.startswith("_") or isinstance(fn, (type, np.ufunc, types.ModuleType))
                 or not callable(fn) or getattr(fn, "_ft_patch", False)):
             continue
         try:
@@ -297,12 +258,61 @@ def install() -> None:
             setattr(module, fname, kernel_patch(getattr(module, fname)))
     from .random_gen import install_namespaces
     install_namespaces()  # numpy.random's C code gets the unpatched factories
-    from .cupy_patching import install_cupy
-    install_cupy()  # a no-op without CuPy
+    if "cupy" in sys.modules:
+        _cupy_imported(sys.modules["cupy"])
+    else:
+        sys.meta_path.insert(0, _HOOK)
+
+
+def _cupy_imported(module: Any) -> None:
+    """Register CuPy's rules and patch its namespace (modes/cupy_patching.py, imported only
+    now: it needs wrapt)."""
+    with paused():  # CuPy's own imports and NumPy calls run for real
+        from .cupy_patching import install_cupy
+        install_cupy(module)
+
+
+class _CupyImportHook(importlib.abc.MetaPathFinder):
+    """Finds ``cupy`` with the path finder and runs its module code (with the mode stack
+    paused), then patches it: the first ``import cupy``, in a mode or not, before or after
+    ``import faketensor``, gets the patched namespace; ``import faketensor`` never imports
+    CuPy itself."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != "cupy":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _PatchAfterExec(spec.loader)
+        return spec
+
+
+class _PatchAfterExec(importlib.abc.Loader):
+    """cupy's own loader, patching the namespace once its code has run."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:  # get_resource_reader, is_package, ...
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        with paused():
+            self.loader.exec_module(module)
+        if _HOOK in sys.meta_path:
+            sys.meta_path.remove(_HOOK)
+        _cupy_imported(module)
+
+
+_HOOK = _CupyImportHook()
 
 
 def original(fn: Any) -> Any:
     """The unpatched callable behind a patched one."""
-    if isinstance(fn, PatchedFunction) or getattr(fn, "_ft_patch", False):
+    if getattr(fn, "_ft_patch", False):
         return fn.__wrapped__
     return fn
