@@ -206,7 +206,7 @@ def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks")
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec")
 
 
 def _kernel_names(module: Any) -> list[str]:
@@ -258,6 +258,8 @@ def install() -> None:
             setattr(module, fname, kernel_patch(getattr(module, fname)))
     from .random_gen import install_namespaces
     install_namespaces()  # numpy.random's C code gets the unpatched factories
+    from . import python_entry
+    python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
     else:
