@@ -262,8 +262,7 @@ def install() -> None:
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
-    else:
-        sys.meta_path.insert(0, _HOOK)
+    sys.meta_path.insert(0, _HOOK)
 
 
 def _cupy_imported(module: Any) -> None:
@@ -274,23 +273,24 @@ def _cupy_imported(module: Any) -> None:
         install_cupy(module)
 
 
-class _CupyImportHook(importlib.abc.MetaPathFinder):
-    """Finds ``cupy`` with the path finder and runs its module code (with the mode stack
-    paused), then patches it: the first ``import cupy``, in a mode or not, before or after
-    ``import faketensor``, gets the patched namespace; ``import faketensor`` never imports
-    CuPy itself."""
+class _ImportHook(importlib.abc.MetaPathFinder):
+    """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
+    NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
+    paused: their module-level arrays are real, as at import time outside any mode. After
+    ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy":
+        if fullname != "cupy" and fullname[:6] != "numpy.":
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = _PatchAfterExec(spec.loader)
+            spec.loader = _PausedExec(spec.loader)
         return spec
 
 
-class _PatchAfterExec(importlib.abc.Loader):
-    """cupy's own loader, patching the namespace once its code has run."""
+class _PausedExec(importlib.abc.Loader):
+    """A module's own loader, its code run with the mode stack paused."""
 
     def __init__(self, loader: Any) -> None:
         self.loader = loader
@@ -305,12 +305,11 @@ class _PatchAfterExec(importlib.abc.Loader):
         module.__loader__ = module.__spec__.loader = self.loader
         with paused():
             self.loader.exec_module(module)
-        if _HOOK in sys.meta_path:
-            sys.meta_path.remove(_HOOK)
-        _cupy_imported(module)
+        if module.__name__ == "cupy":
+            _cupy_imported(module)
 
 
-_HOOK = _CupyImportHook()
+_HOOK = _ImportHook()
 
 
 def original(fn: Any) -> Any:

@@ -139,6 +139,10 @@ def install() -> None:
         fn = getattr(np, name)
         if not getattr(fn, "_ft_patch", False):
             setattr(np, name, python_entry(fn))
+    for name in ("array", "asarray"):  # a chararray view of the converted array: refused
+        fn = getattr(np.char, name)
+        if not getattr(fn, "_ft_patch", False):
+            setattr(np.char, name, python_entry(fn))
     for name in ("fromarrays", "array", "fromstring", "fromfile"):
         fn = getattr(rec, name)
         if getattr(fn, "_ft_patch", False):

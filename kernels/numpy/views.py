@@ -536,7 +536,8 @@ def ndarray_view(self, dtype=None, type=None) -> ArrayMeta:
         if dt.names is not None and dt.type is not np.record:
             dtype = np.dtype((np.record, dt))
     elif type is not None and type is not np.ndarray:
-        raise UnsupportedOperationError("ndarray.view", f"views as {type!r} are not supported")
+        raise UnsupportedOperationError("ndarray.view", f"views as {type!r} are not supported "
+                                        "(a fake is a FakeArray)")
     if dtype is None:
         return emit(self, _geo(self))
     try:
