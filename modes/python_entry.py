@@ -27,7 +27,7 @@ from . import patching
 _REBOUND: dict[int, Callable] = {}
 # np.NAME functions with no kernel whose Python code builds arrays from Python values, or
 # computes with ufuncs and ndarray methods on its (real) arguments
-PYTHON_ENTRIES = ("fromfunction", "bmat", "isposinf", "isneginf", "fix")
+PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
 
 
 class _PatchedModule:

@@ -59,7 +59,7 @@ def _recipes(tmp: str) -> list:
     A = np.linspace(0.0, 1.0, N)
     M = A.reshape(SHAPE)
     I = np.arange(N)
-    S = np.array(["abcd"] * (N // 16))
+    S = np.array(["abcd"] * N)
     return [
         ((), {}),
         ((A,), {}),
