@@ -339,3 +339,69 @@ def np_load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding
         raise ValueError("encoding must be 'ASCII', 'latin1', or 'bytes'")
     return load(file, mmap_mode, allow_pickle, max_header_size=max_header_size,
                 formats=("npy", "npz"))
+
+
+# --- np.memmap(filename, ...) in a mode ---------------------------------------------------
+
+_MEMMAP_NEW = np.memmap.__dict__["__new__"]
+_MEMMAP_NEW = getattr(_MEMMAP_NEW, "__func__", _MEMMAP_NEW)
+_MEMMAP_EQUIV = {"readonly": "r", "copyonwrite": "c", "readwrite": "r+", "write": "w+"}
+
+
+@register(_MEMMAP_NEW, tags=("factory", "data-dependent"), name="np.memmap")
+def memmap_new(subtype: Any, filename: Any, dtype: Any = np.uint8, mode: str = "r+",
+               offset: int = 0, shape: Any = None, order: str = "C") -> FakeArray:
+    """The mapping ``np.memmap`` makes (numpy/_core/memmap.py ``memmap.__new__``), with no data
+    read and no file written: the shape from the file's size when not given, the offset into
+    the first mapped page, writeable unless mode 'r'. Its storage is ``MAPPED`` (a mapping is
+    not allocator memory: never charged). 'w+' creates nothing (the file NumPy would create or
+    truncate is left alone) and 'r+' does not extend a short file, as NumPy would."""
+    import operator
+    mode = _MEMMAP_EQUIV.get(mode, mode)
+    if mode not in ("r", "c", "r+", "w+"):
+        modes = ["r", "c", "r+", "w+"] + list(_MEMMAP_EQUIV)
+        raise ValueError(f"mode must be one of {modes!r} (got {mode!r})")
+    if mode == "w+" and shape is None:
+        raise ValueError("shape must be given if mode == 'w+'")
+    if hasattr(filename, "read"):
+        raise UnsupportedOperationError("np.memmap", "an open file object")
+    path = os.fspath(filename)
+    if mode == "w+":
+        flen = 0
+    else:
+        flen = os.stat(path).st_size  # FileNotFoundError as open() gives it
+    descr = np.dtype(dtype)
+    it = descr.itemsize
+    if shape is None:
+        nbytes = flen - offset
+        if nbytes % it:
+            raise ValueError("Size of available data is not a multiple of the data-type size.")
+        shape = (nbytes // it,)
+    else:
+        if not isinstance(shape, (tuple, list)):
+            try:
+                shape = [operator.index(shape)]
+            except TypeError:
+                pass
+        shape = tuple(shape)
+    size = 1
+    for k in shape:
+        size *= operator.index(k)
+    end = int(offset + size * it)
+    if mode in ("w+", "r+"):
+        end = max(end, 1)
+    elif end > flen:
+        raise ValueError("mmap length is greater than file size")
+    start = offset - offset % mmap.ALLOCATIONGRANULARITY
+    length = end - start
+    if length == 0 and start > 0:
+        length += mmap.ALLOCATIONGRANULARITY
+        start -= mmap.ALLOCATIONGRANULARITY
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")  # ndarray.__new__
+    if any(n < 0 for n in shape):
+        raise ValueError("negative dimensions are not allowed")
+    storage = FakeStorage(length, "cpu", 64)
+    storage._tracker = MAPPED
+    strides = c_strides(shape, it) if order == "C" else c_strides(shape[::-1], it)[::-1]
+    return make_fake(shape, descr, strides, storage, offset - start, storage, mode != "r")

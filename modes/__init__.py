@@ -3,4 +3,3 @@ from .base import Mode  # noqa: F401
 from .fake_mode import FakeMode, TraceEntry  # noqa: F401
 from .memory import MemoryStats  # noqa: F401
 from .crossref import CrossRefMode  # noqa: F401
-from . import cupy_patching  # noqa: F401  (patches the cupy namespace when installed)

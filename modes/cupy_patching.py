@@ -1,13 +1,16 @@
 """Interception of the ``cupy`` namespace: factories, cupy.random, functions, ufuncs, devices.
 
-Installed once (by ``patching.install``) when CuPy is importable. A patched
+Installed once cupy is imported: by ``patching.install`` when it already is, else by an
+import hook on ``cupy`` (``import faketensor`` never imports CuPy itself). A patched
 cupy callable runs the real one unless a mode is active or a fake is among its arguments;
 then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy/core.py).
 ``cupy.cuda.Device(n)`` as a context manager inside a mode selects fake device n only.
 """
 from __future__ import annotations
 
+import copy
 import inspect
+import types
 from typing import Any
 
 import wrapt
@@ -19,6 +22,44 @@ from .._errors import UnsupportedOperationError
 from ..kernels.cupy import core as cupy_rules
 from ..kernels.registry import REGISTRY
 from . import patching
+from .patching import _by_name, _lookup
+
+
+class PatchedFunction(wrapt.FunctionWrapper):
+    """A wrapt wrapper that pickles, copies, and reports signature and docs, as the original
+    (CuPy's callables and ufuncs, whose methods it intercepts too)."""
+
+    _ft_patch = True
+
+    def __copy__(self) -> Any:
+        # functions and builtins copy as themselves (Lib/copy.py), so does their patch; a
+        # method of the global RandomState copies as an equal method: the patch itself
+        w = self.__wrapped__
+        r = copy.copy(w)
+        return self if r is w or r == w else r
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        # a deep copy of a RandomState method is bound to a copy of the state: no longer
+        # the global one, so unpatched (as pickling gives it)
+        w = self.__wrapped__
+        r = copy.deepcopy(w, memo)
+        return self if r is w else r
+
+    def __reduce_ex__(self, protocol: int):
+        w = self.__wrapped__
+        if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
+            try:
+                found = _lookup(w.__module__, w.__qualname__)
+            except (ImportError, AttributeError):
+                found = None
+            if found is self:  # a global, pickled by name as the original is: a process
+                return w.__qualname__  # without faketensor unpickles the plain function
+            return (_by_name, (w.__module__, w.__qualname__))
+        return w.__reduce_ex__(protocol)
+
+    def __reduce__(self):
+        return self.__reduce_ex__(2)
+
 
 _PATCHED: dict[int, Any] = {}
 patching.PATCH_TABLES.append(_PATCHED)
@@ -43,7 +84,7 @@ def _interceptor(wrapped, instance, args, kwargs):
 _UFUNC_METHODS = ("reduce", "accumulate", "reduceat", "outer", "at")
 
 
-class PatchedCupyUfunc(patching.PatchedFunction):
+class PatchedCupyUfunc(PatchedFunction):
     """A patched cupy ufunc whose methods (``cupy.add.outer`` ...) are intercepted too."""
 
     def __getattr__(self, name: str) -> Any:
@@ -53,7 +94,7 @@ class PatchedCupyUfunc(patching.PatchedFunction):
         return super().__getattr__(name)
 
 
-REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS if (f"cupy.ufunc.{m}", "cupy") in REGISTRY)
+REGISTRY_METHODS: frozenset = frozenset()  # those with a CuPy rule (set by _patch_namespace)
 
 
 def _ufunc_method(ufunc: Any, name: str, real: Any) -> Any:
@@ -72,18 +113,18 @@ def _guarded(fn: Any, qualname: str) -> Any:
     w = _PATCHED.get(id(fn))
     if w is None:
         _GUARD_NAMES[id(fn)] = qualname
-        w = _PATCHED[id(fn)] = patching.PatchedFunction(fn, _guard)
+        w = _PATCHED[id(fn)] = PatchedFunction(fn, _guard)
         patching._ORIGINALS[id(fn)] = fn
     return w
 
 
 def patch_cupy_callable(fn: Any) -> Any:
     """The (unique) patched version of a cupy callable."""
-    if isinstance(fn, patching.PatchedFunction):
+    if isinstance(fn, PatchedFunction):
         return fn
     w = _PATCHED.get(id(fn))
     if w is None:
-        cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else patching.PatchedFunction
+        cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else PatchedFunction
         w = _PATCHED[id(fn)] = cls(fn, _interceptor)
         patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
     return w
@@ -205,25 +246,28 @@ def _is_proxy(fn: Any) -> bool:
     return isinstance(fn, wrapt.FunctionWrapper)
 
 
-def install_cupy() -> None:
-    """Patch the cupy namespace once (no-op when CuPy is not installed).
+def _patch_namespace(cupy: Any) -> None:
+    """Register the CuPy rules and patch the cupy namespace (once cupy is imported).
 
     Callables with a CuPy rule dispatch in a mode or on fakes; the others (apart from
     dtype and configuration helpers) raise UnsupportedOperationError there rather than
     run CuPy's implementation on fakes.
     """
-    if not cupy_rules.HAVE_CUPY:
+    global REGISTRY_METHODS
+    if not cupy_rules.load_cupy(cupy):
         return
-    import cupy
+    REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS
+                                 if (f"cupy.ufunc.{m}", "cupy") in REGISTRY)
     import cupy.cuda
     import cupy.fft
     import cupy.linalg
     import cupy.random
     for mod in (cupy, cupy.random, cupy.linalg, cupy.fft):
-        for name in dir(mod):
-            if name.startswith("_") or name in _RUN_AS_IS:
+        for name, fn in list(vars(mod).items()):
+            # a lazily imported submodule (cupy.testing imports pytest) is skipped unloaded:
+            # type() does not trigger its loader, attribute access would
+            if name.startswith("_") or name in _RUN_AS_IS or isinstance(fn, types.ModuleType):
                 continue
-            fn = getattr(mod, name)
             if _is_proxy(fn) or isinstance(fn, type) or inspect.ismodule(fn) or not callable(fn):
                 continue
             if _is_cupy_kernel_key(fn):
@@ -245,5 +289,14 @@ def install_cupy() -> None:
         cupy.cuda.device.Device = dev_cls
 
 
-if patching._installed:  # faketensor was imported before this module
-    install_cupy()
+_done = False
+
+
+def install_cupy(module: Any) -> None:
+    """Patch the cupy namespace (once)."""
+    global _done
+    if not _done:
+        _done = True
+        _patch_namespace(module)
+
+

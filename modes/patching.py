@@ -7,18 +7,19 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
 
-import copy
 import functools
 import importlib
+import importlib.abc
+import importlib.machinery
 import sys
 import types
 from typing import Any, Iterable
 
 import numpy as np
-import wrapt
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
+from .._stack import paused
 from ..kernels.registry import REGISTRY
 
 NUMPY_FACTORIES = (
@@ -41,39 +42,6 @@ RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
                          "Philox", "SFC64", "bit_generator", "mtrand"})
 
 
-class PatchedFunction(wrapt.FunctionWrapper):
-    """A wrapt wrapper that pickles, copies, and reports signature and docs, as the original."""
-
-    def __copy__(self) -> Any:
-        # functions and builtins copy as themselves (Lib/copy.py), so does their patch; a
-        # method of the global RandomState copies as an equal method: the patch itself
-        w = self.__wrapped__
-        r = copy.copy(w)
-        return self if r is w or r == w else r
-
-    def __deepcopy__(self, memo: dict) -> Any:
-        # a deep copy of a RandomState method is bound to a copy of the state: no longer
-        # the global one, so unpatched (as pickling gives it)
-        w = self.__wrapped__
-        r = copy.deepcopy(w, memo)
-        return self if r is w else r
-
-    def __reduce_ex__(self, protocol: int):
-        w = self.__wrapped__
-        if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
-            try:
-                found = _lookup(w.__module__, w.__qualname__)
-            except (ImportError, AttributeError):
-                found = None
-            if found is self:  # a global, pickled by name as the original is: a process
-                return w.__qualname__  # without faketensor unpickles the plain function
-            return (_by_name, (w.__module__, w.__qualname__))
-        return w.__reduce_ex__(protocol)
-
-    def __reduce__(self):
-        return self.__reduce_ex__(2)
-
-
 def _lookup(module: str, qualname: str) -> Any:
     obj: Any = importlib.import_module(module)
     for part in qualname.split("."):
@@ -90,20 +58,41 @@ def _by_name(module: str, qualname: str) -> Any:
     return obj
 
 
-def _interceptor(wrapped, instance, args, kwargs):
-    if not _STACK.get():
-        return wrapped(*args, **kwargs)
-    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
+def plain_patch(fn: Any, random: bool = False) -> Any:
+    """The (unique) patched version of a NumPy callable that never dispatches (a factory,
+    np.load, a draw of the global RandomState): outside any mode it costs one context-variable
+    read and a call (a plain function: a wrapt proxy costs ~0.3 us more a call); in a mode
+    the call goes to the stack with this function as ``func``.
 
-
-def _random_interceptor(wrapped, instance, args, kwargs):
-    """np.random functions also go to the kernels outside a mode when a fake is among the
-    arguments: NumPy's C code would loop over it in Python or write into it."""
-    if not _STACK.get():
-        if not _fake_among(args, kwargs):
-            return wrapped(*args, **kwargs)
-        return dispatch(_PATCHED[id(wrapped)], (_array.FakeArray,), args, kwargs)
-    return dispatch(_PATCHED[id(wrapped)], (), args, kwargs)
+    ``random``: NumPy's draws also go to the kernels outside a mode when a fake is among
+    the arguments (NumPy's C code would loop over it in Python or write into it).
+    Methods of the global RandomState are named ``numpy.random.NAME``: they pickle by that
+    name and copy as themselves, as the module functions do."""
+    w = _PATCHED.get(id(fn))
+    if w is not None:
+        return w
+    if random:
+        def patched(*args, **kwargs):
+            if _get_stack():
+                return dispatch(patched, (), args, kwargs)
+            for a in args:
+                if type(a) is _FAKE:
+                    return dispatch(patched, (_FAKE,), args, kwargs)
+            if kwargs and _fake_among((), kwargs):
+                return dispatch(patched, (_FAKE,), args, kwargs)
+            return fn(*args, **kwargs)
+    else:
+        def patched(*args, **kwargs):
+            if _get_stack():
+                return dispatch(patched, (), args, kwargs)
+            return fn(*args, **kwargs)
+    functools.update_wrapper(patched, fn)
+    if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
+        patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
+    patched._ft_patch = True
+    _PATCHED[id(fn)] = patched
+    _ORIGINALS[id(fn)] = fn  # keeps the id stable
+    return patched
 
 
 def kernel_patch(fn: Any) -> Any:
@@ -120,14 +109,14 @@ def kernel_patch(fn: Any) -> Any:
     argument overrides it, else this function as ``func``. A plain function, not a wrapt
     proxy: every ``np.f(fake)`` in a mode goes through it (a proxy costs ~0.4 us a call).
     """
-    if getattr(fn, "_ft_patch", False) or isinstance(fn, PatchedFunction):
+    if getattr(fn, "_ft_patch", False):
         return fn
     w = _PATCHED.get(id(fn))
     if w is not None:
         return w
 
     def patched(*args, **kwargs):
-        stack = _STACK.get()
+        stack = _get_stack()
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
@@ -150,6 +139,7 @@ def kernel_patch(fn: Any) -> Any:
 
 _FAKE = _array.FakeArray
 _getframe = sys._getframe
+_get_stack = _STACK.get
 
 
 def _from_numpy(frame: Any) -> bool:
@@ -198,40 +188,35 @@ _ORIGINALS: dict[int, Any] = {}
 _installed = False
 
 
-def patch_callable(fn: Any, interceptor: Any = _interceptor) -> Any:
-    """The (unique) patched version of fn."""
-    if isinstance(fn, PatchedFunction):
+def patch_callable(fn: Any, random: bool = False) -> Any:
+    """The (unique) patched version of fn (``plain_patch``)."""
+    if getattr(fn, "_ft_patch", False):
         return fn
-    w = _PATCHED.get(id(fn))
-    if w is None:
-        w = PatchedFunction(fn, interceptor)
-        _PATCHED[id(fn)] = w
-        _ORIGINALS[id(fn)] = fn  # keeps the id stable
-    return w
+    return plain_patch(fn, random)
 
 
-def patch_names(module: Any, names: Iterable[str], interceptor: Any = _interceptor) -> None:
+def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None:
     """Replace module.NAME by its patched version for each name the module has."""
     for name in names:
         fn = getattr(module, name, None)
         if fn is None or not callable(fn) or isinstance(fn, type):
             continue
-        setattr(module, name, patch_callable(fn, interceptor))
+        setattr(module, name, patch_callable(fn, random))
 
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks")
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec")
 
 
 def _kernel_names(module: Any) -> list[str]:
     """Names in module bound to a function with a registered kernel. Ufuncs are not patched:
     NumPy and its users check ``isinstance(f, np.ufunc)``; a ufunc given only real
-    arguments runs for real."""
+    arguments runs for real. The module's own dict, not ``dir``: NumPy's lazily imported
+    submodules (numpy.f2py, numpy.testing, ...) stay unimported."""
     out = []
-    for name in dir(module):
-        fn = getattr(module, name, None)
-        if (name.startswith("_") or isinstance(fn, (type, np.ufunc, PatchedFunction))
+    for name, fn in list(vars(module).items()):
+        if (name.startswith("_") or isinstance(fn, (type, np.ufunc, types.ModuleType))
                 or not callable(fn) or getattr(fn, "_ft_patch", False)):
             continue
         try:
@@ -264,8 +249,8 @@ def install() -> None:
     patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
     random_names = _random_names()
-    patch_names(np.random, random_names, _random_interceptor)
-    patch_names(np.random.mtrand, random_names, _random_interceptor)
+    patch_names(np.random, random_names, random=True)
+    patch_names(np.random.mtrand, random_names, random=True)
     patch_names(np.random, ["default_rng"])
     for name in KERNEL_MODULES:
         module = importlib.import_module(name)
@@ -273,12 +258,62 @@ def install() -> None:
             setattr(module, fname, kernel_patch(getattr(module, fname)))
     from .random_gen import install_namespaces
     install_namespaces()  # numpy.random's C code gets the unpatched factories
-    from .cupy_patching import install_cupy
-    install_cupy()  # a no-op without CuPy
+    from . import python_entry
+    python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    if "cupy" in sys.modules:
+        _cupy_imported(sys.modules["cupy"])
+    sys.meta_path.insert(0, _HOOK)
+
+
+def _cupy_imported(module: Any) -> None:
+    """Register CuPy's rules and patch its namespace (modes/cupy_patching.py, imported only
+    now: it needs wrapt)."""
+    with paused():  # CuPy's own imports and NumPy calls run for real
+        from .cupy_patching import install_cupy
+        install_cupy(module)
+
+
+class _ImportHook(importlib.abc.MetaPathFinder):
+    """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
+    NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
+    paused: their module-level arrays are real, as at import time outside any mode. After
+    ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != "cupy" and fullname[:6] != "numpy.":
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _PausedExec(spec.loader)
+        return spec
+
+
+class _PausedExec(importlib.abc.Loader):
+    """A module's own loader, its code run with the mode stack paused."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:  # get_resource_reader, is_package, ...
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        with paused():
+            self.loader.exec_module(module)
+        if module.__name__ == "cupy":
+            _cupy_imported(module)
+
+
+_HOOK = _ImportHook()
 
 
 def original(fn: Any) -> Any:
     """The unpatched callable behind a patched one."""
-    if isinstance(fn, PatchedFunction) or getattr(fn, "_ft_patch", False):
+    if getattr(fn, "_ft_patch", False):
         return fn.__wrapped__
     return fn

@@ -28,15 +28,47 @@ from ...layout import (broadcast_shapes, c_strides, contiguity, cupy_reshape, f_
                        like_strides, normalize_axis)
 from ...meta import ArrayMeta, is_fake
 from ..registry import REGISTRY, Kernel, lookup, register
+from ..._stack import paused
 
-try:  # CuPy is optional: without it CUDA fakes raise UnsupportedOperationError
-    import cupy as _cp
-    from cupy._core._scalar import CScalar as _CScalar
-except Exception:  # pragma: no cover - exercised where cupy is absent
-    _cp = None
-    _CScalar = None
+# CuPy is optional and imported lazily (``import faketensor`` stays cheap): the rules keyed
+# by cupy callables are registered by ``load_cupy`` once cupy is imported (the import hook in
+# modes/cupy_patching.py, or the first call on a CUDA fake); without CuPy CUDA fakes raise
+# UnsupportedOperationError.
+_cp: Any = None
+_CScalar: Any = None
+_LOADERS: list = []
 
-HAVE_CUPY = _cp is not None
+
+def on_cupy(fn: Callable[[], None]) -> Callable[[], None]:
+    """Run ``fn`` (a rule module's registration of its CuPy rules) once cupy is imported, with
+    that module's ``_cp`` bound to the cupy module; at once if it already is."""
+    _LOADERS.append(fn)
+    if _cp is not None:
+        fn.__globals__["_cp"] = _cp
+        fn()
+    return fn
+
+
+def load_cupy(module: Any = None) -> bool:
+    """Register the CuPy rules once: with ``module`` (cupy, just imported), else by importing
+    cupy with the mode stack paused. False where CuPy cannot be imported."""
+    global _cp, _CScalar
+    if _cp is not None:
+        return True
+    if module is None:
+        try:
+            with paused():
+                import cupy as module  # the import hook may call load_cupy(cupy) itself
+        except Exception:
+            return False
+        if _cp is not None:
+            return True
+    from cupy._core._scalar import CScalar
+    _cp, _CScalar = module, CScalar
+    for fn in _LOADERS:
+        fn.__globals__["_cp"] = module
+        fn()
+    return True
 
 # The current fake CUDA device ("cuda:N"), set by ``cupy.cuda.Device(n)`` inside a mode;
 # None means the mode's device if it is a CUDA one, else cuda:0 (CuPy's default).
@@ -136,7 +168,7 @@ def _operand(x: Any, dev: str) -> Any:
 
 
 def _need_cupy(name: Any) -> None:
-    if _cp is None:
+    if _cp is None and not load_cupy():
         raise UnsupportedOperationError(name, "CUDA fakes follow CuPy's rules; install cupy")
 
 
@@ -924,8 +956,7 @@ def _share_numpy_rules() -> None:
 
 
 _share_numpy_rules()
-if HAVE_CUPY:
-    _register()
+on_cupy(_register)
 
 
 # --- which rule a call runs ----------------------------------------------------------------
@@ -1032,6 +1063,8 @@ def run_rule(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict,
         if entry.backend != "numpy":
             raise UnsupportedOperationError(func, "no kernel is registered for it yet")
         return entry.fn(*prefix, *args, **kwargs)
+    if _cp is None:
+        load_cupy()  # the first CUDA fake's op (a FakeMode on a CUDA device before cupy's import)
     kernel, args, kwargs = cupy_rule(func, args, kwargs)
     token = MODE_DEVICE.set(device) if device is not None and MODE_DEVICE.get() is None else None
     try:

@@ -33,6 +33,7 @@ import numpy as np
 from ..._errors import UnsupportedOperationError
 from ...meta import ArrayMeta
 from .linalg import _astype, _inp, _new, _perm, _reshape, _ufunc_dtype, _view
+from .core import on_cupy
 from .core import _cp, _reduction_ops, check_dtype, current_device, guess_loop, register_rules
 from ...layout import broadcast_shapes
 from ...meta import is_fake
@@ -365,5 +366,4 @@ def cp_einsum(*operands: Any, **kwargs: Any) -> ArrayMeta:
     return _einsum(operands, kwargs)
 
 
-if _cp is not None:
-    register_rules({"einsum": (cp_einsum, "copy")}, _cp)
+on_cupy(lambda: register_rules({"einsum": (cp_einsum, "copy")}, _cp))

@@ -541,5 +541,4 @@ def _register() -> None:
                    cf, "cupy.fft.")
 
 
-if _cp is not None:
-    _register()
+_cr.on_cupy(_register)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from .core import on_cupy
 from .core import (_cp, check_dtype, cp_empty_like, cupy_ufunc_call, current_device, device_of,
                    is_device_array, register_rules, temp)
 from .views import _norm_axis
@@ -838,5 +839,4 @@ def _register() -> None:
     register_rules({"cross": (cp_cross, "copy")}, _cp)
 
 
-if _cp is not None:
-    _register()
+on_cupy(_register)

@@ -698,5 +698,4 @@ def _register() -> None:
     }, _cp)
 
 
-if _cp is not None:
-    _register()
+_cr.on_cupy(_register)

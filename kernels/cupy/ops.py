@@ -30,7 +30,8 @@ from typing import Any
 import numpy as np
 
 from ..._errors import UnsupportedOperationError
-from .core import (HAVE_CUPY, REDUCTIONS, _cp, _scalar, check_array, check_dtype, cupy_ufunc_call,
+from .core import on_cupy
+from .core import (REDUCTIONS, _cp, _scalar, check_array, check_dtype, cupy_ufunc_call,
                    current_device, device_of, guess_loop, is_device_array,
                    register_rules, temp)
 from ...layout import cupy_nocopy_strides
@@ -826,5 +827,4 @@ def _register() -> None:
                     "ndarray.cumprod": (ndarray_cumprod, red)})
 
 
-if HAVE_CUPY:
-    _register()
+on_cupy(_register)

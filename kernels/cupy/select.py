@@ -928,5 +928,4 @@ def _register() -> None:
     register_rules(table, _cp)
 
 
-if _cp is not None:
-    _register()
+_cr.on_cupy(_register)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .ops import _as_device_array, _rollaxis_perm, fresh_c, view_of
+from .core import on_cupy
 from .core import (_check_cast, _cp, _scalar, check_array, copy_out, cp_empty_like, cupy_reduce,
                    cupy_ufunc_call, current_device, device_of, guess_loop,
                    is_device_array, ndarray_max, ndarray_sum, reduce_shape,
@@ -538,5 +539,4 @@ def _register() -> None:
     }, _cp)
 
 
-if _cp is not None:
-    _register()
+on_cupy(_register)

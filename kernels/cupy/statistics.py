@@ -23,6 +23,7 @@ import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .ops import _rollaxis_perm, concat_meta, fresh_c, scan_meta, view_of
+from .core import on_cupy
 from .core import (REDUCTIONS, _check_cast, _cp, _table_loop, check_array, check_dtype, copy_out,
                    cp_empty_like, cupy_ufunc_call, current_device, device_of,
                    fresh, guess_loop, is_device_array, ndarray_mean,
@@ -1013,5 +1014,4 @@ def _register() -> None:
     register_rules(table, _cp)
 
 
-if _cp is not None:
-    _register()
+on_cupy(_register)

@@ -10,3 +10,4 @@ from . import views  # noqa: F401
 from . import indexing  # noqa: F401
 from . import manipulation, index_tricks  # noqa: F401
 from . import queries  # noqa: F401
+from . import subclasses  # noqa: F401

@@ -344,17 +344,22 @@ def fromstring(string: Any, dtype: Any = float, count: Any = -1, *, sep: str = "
 
 @register(np.fromiter, tags=("factory",))
 def fromiter(iter: Any, dtype: Any, count: Any = -1, *, like: Any = None) -> ArrayMeta:
-    """Consumes the iterable as NumPy does; a fresh 1-d array of what it yielded."""
+    """Consumes the iterable as NumPy does (its items are Python values already in memory):
+    NumPy's own fromiter on the first 16 items gives the dtype, its errors and a subarray
+    dtype's item shape; the rest are counted, not stored."""
     count = operator.index(count)
-    if count < 0 or count <= 4096:
-        r = _orig(np.fromiter)(iter, dtype=dtype, count=count)
-        return fresh(r.shape, r.dtype)
     it = builtins_iter(iter)
-    head = _orig(np.fromiter)(itertools.islice(it, 16), dtype=dtype, count=16)
-    n = 16 + sum(1 for _ in itertools.islice(it, count - 16))
-    if n < count:
+    head_n = 16 if count < 0 else min(count, 16)
+    head = _orig(np.fromiter)(itertools.islice(it, head_n), dtype=dtype, count=-1)
+    n = head.shape[0]
+    if n == head_n:
+        rest = itertools.islice(it, None if count < 0 else count - head_n)
+        n += sum(1 for _ in rest)
+    if 0 <= count and n < count:
         raise ValueError(f"iterator too short: Expected {count} but iterator had only {n} items.")
-    return fresh((count,) + head.shape[1:], head.dtype)
+    # the array grows as items come (ctors.c PyArray_FromIter): C strides even when empty
+    shape = (n,) + head.shape[1:]
+    return ArrayMeta(shape, head.dtype, c_strides((1,) + shape[1:], head.dtype.itemsize))
 
 
 def builtins_iter(x: Any) -> Any:
@@ -378,6 +383,28 @@ def fromfile(file: Any, dtype: Any = float, count: Any = -1, sep: str = "", offs
     if n > avail:
         raise UnsupportedOperationError(np.fromfile, "a count beyond the end of the file")
     return fresh((n,), dt)
+
+
+@register(np.loadtxt, tags=("factory", "data-dependent"))
+def loadtxt(*args: Any, **kwargs: Any) -> ArrayMeta:
+    """Reads the real file (its values decide the shape): a fresh array of the result's
+    shape and dtype, charged as its output. The parser's own buffers are not charged."""
+    return _read_for_real(np.loadtxt, args, kwargs)
+
+
+@register(np.genfromtxt, tags=("factory", "data-dependent"))
+def genfromtxt(*args: Any, **kwargs: Any) -> ArrayMeta:
+    """As loadtxt; masked (``usemask``) and record results are left unsupported."""
+    return _read_for_real(np.genfromtxt, args, kwargs)
+
+
+def _read_for_real(func: Any, args: tuple, kwargs: dict) -> ArrayMeta:
+    if any(is_fake(a) for a in (*args, *kwargs.values())):
+        raise UnsupportedOperationError(func, "a fake argument")
+    r = _orig(func)(*args, **kwargs)
+    if type(r) is not np.ndarray:
+        raise UnsupportedOperationError(func, f"a {type(r).__name__} result")
+    return ArrayMeta(r.shape, r.dtype, r.strides)
 
 
 # --- polynomials ------------------------------------------------------------------------------

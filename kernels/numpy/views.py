@@ -510,8 +510,14 @@ def dtype_view_geo(m: Any, new: np.dtype) -> ArrayMeta:
 def ndarray_view(self, dtype=None, type=None) -> ArrayMeta:
     if isinstance(dtype, builtins.type) and issubclass(dtype, np.ndarray):
         dtype, type = None, dtype
-    if type is not None and type is not np.ndarray:
-        raise UnsupportedOperationError("ndarray.view", f"views as {type!r} are not supported")
+    if type is np.recarray and dtype is None:  # np.rec.array: a FakeArray, not a recarray
+        # records.py recarray.__array_finalize__: a structured dtype becomes (np.record, dtype)
+        dt = self.dtype
+        if dt.names is not None and dt.type is not np.record:
+            dtype = np.dtype((np.record, dt))
+    elif type is not None and type is not np.ndarray:
+        raise UnsupportedOperationError("ndarray.view", f"views as {type!r} are not supported "
+                                        "(a fake is a FakeArray)")
     if dtype is None:
         return emit(self, _geo(self))
     try:

@@ -1,0 +1,158 @@
+"""NumPy entry points written in Python that build arrays from Python values (``np.mgrid``,
+``np.ogrid``, ``np.r_``, ``np.c_``, ``np.fromfunction``, ``np.rec.fromarrays``, ...).
+
+Their code reaches NumPy's factories through module-internal names (``_nx.arange``,
+``indices``, ``array``) that the namespace patches do not cover, so inside a mode they would
+allocate real arrays. In a FakeMode (called from the program, not from NumPy's own code)
+each runs as a copy of NumPy's own function whose module globals resolve to the patched
+namespace: the first arrays are fakes, and every later step reaches the mode through NumPy's
+protocols, so the steps, their temporaries and their frees are NumPy's own, one op each.
+
+A constructor of a Python ndarray subclass (``recarray``, ``memmap``, ``matrix``) is
+patched at ``__new__``: in a mode it dispatches to its kernel, whose fake (a FakeArray, not
+an instance of the subclass) has the metadata the real constructor gives.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import types
+from typing import Any, Callable
+
+import numpy as np
+
+from .._dispatch import dispatch
+from . import patching
+
+_REBOUND: dict[int, Callable] = {}
+# np.NAME functions with no kernel whose Python code builds arrays from Python values, or
+# computes with ufuncs and ndarray methods on its (real) arguments
+PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
+
+
+class _PatchedModule:
+    """A NumPy module as rebound code sees it: attributes with a namespace patch resolve to
+    the patch, the rest to the module's own."""
+
+    def __init__(self, module: types.ModuleType) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        return _patched_value(value)
+
+
+def _patched_value(value: Any) -> Any:
+    if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "numpy":
+        return _PatchedModule(value)
+    try:
+        return patching._PATCHED.get(id(value), value)
+    except TypeError:
+        return value
+
+
+def rebound(fn: Callable) -> Callable:
+    """A copy of NumPy's Python function fn whose module globals resolve to the patched
+    namespace (each NumPy module a ``_PatchedModule``, each patched function its patch)."""
+    r = _REBOUND.get(id(fn))
+    if r is None:
+        g = {k: _patched_value(v) for k, v in fn.__globals__.items()}
+        g["__builtins__"] = fn.__globals__["__builtins__"]
+        # the program's code, not NumPy's, for the patches' caller checks (patching._from_numpy)
+        g["__name__"] = f"<faketensor: {fn.__module__} in a mode>"
+        r = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
+        r.__kwdefaults__ = fn.__kwdefaults__
+        _REBOUND[id(fn)] = r
+    return r
+
+
+def _fake_mode_of_program() -> Any:
+    """The FakeMode at the bottom of the stack when the caller of the patched entry point is
+    the program (not NumPy's or faketensor's own code), else None."""
+    stack = patching._get_stack()
+    if stack and stack[0]._is_fake_mode and not patching._from_numpy(sys._getframe(2)):
+        return stack[0]
+    return None
+
+
+def _converted(x: Any, convert: Callable) -> Any:
+    """x with real ndarrays (itself, or the items of a list or tuple) converted to fakes."""
+    if isinstance(x, np.ndarray):
+        return convert(x)
+    t = type(x)
+    if (t is tuple or t is list) and any(isinstance(v, np.ndarray) for v in x):
+        return t(convert(v) if isinstance(v, np.ndarray) else v for v in x)
+    return x
+
+
+def python_entry(fn: Callable) -> Callable:
+    """fn, run in a FakeMode as its ``rebound`` copy, real ndarray arguments converted
+    through the mode's memo (see the module docstring); a function NumPy wraps for
+    ``__array_function__`` runs its implementation (the mode is already chosen)."""
+    r = rebound(getattr(fn, "_implementation", fn))
+
+    def patched(*args, **kwargs):
+        mode = _fake_mode_of_program()
+        if mode is not None:
+            conv = mode._convert
+            args = tuple(_converted(a, conv) for a in args)
+            kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
+            return r(*args, **kwargs)
+        return fn(*args, **kwargs)
+    functools.update_wrapper(patched, fn)
+    patched._ft_patch = True
+    patching._ORIGINALS[id(fn)] = fn
+    patching._PATCHED[id(fn)] = patched  # pickles by name, as the other patches
+    return patched
+
+
+def constructor(new: Callable) -> Callable:
+    """A Python ndarray subclass's ``__new__``, dispatching in a FakeMode to the kernel
+    registered for ``new``."""
+    def patched(*args, **kwargs):
+        if _fake_mode_of_program() is not None:
+            return dispatch(new, (), args, kwargs)
+        return new(*args, **kwargs)
+    functools.update_wrapper(patched, new)
+    patched._ft_patch = True
+    patching._ORIGINALS[id(new)] = new
+    return patched
+
+
+def _set(owner: Any, name: str, value: Any) -> None:
+    if isinstance(owner, type):
+        type.__setattr__(owner, name, staticmethod(value) if name == "__new__" else value)
+    else:
+        setattr(owner, name, value)
+
+
+def install() -> None:
+    """Patch the entry points (once, from ``patching.install``)."""
+    from numpy.lib import _index_tricks_impl as it
+    import numpy._core.records as rec
+    rec_ns = np.rec
+    for owner, name in ((it.nd_grid, "__getitem__"), (it.AxisConcatenator, "__getitem__")):
+        fn = owner.__dict__[name]
+        if not getattr(fn, "_ft_patch", False):
+            _set(owner, name, python_entry(fn))
+    for name in PYTHON_ENTRIES:
+        fn = getattr(np, name)
+        if not getattr(fn, "_ft_patch", False):
+            setattr(np, name, python_entry(fn))
+    for name in ("array", "asarray"):  # a chararray view of the converted array: refused
+        fn = getattr(np.char, name)
+        if not getattr(fn, "_ft_patch", False):
+            setattr(np.char, name, python_entry(fn))
+    for name in ("fromarrays", "array", "fromstring", "fromfile"):
+        fn = getattr(rec, name)
+        if getattr(fn, "_ft_patch", False):
+            continue
+        p = python_entry(fn)
+        setattr(rec, name, p)
+        if getattr(rec_ns, name, None) is fn:
+            setattr(rec_ns, name, p)
+    for cls in (np.recarray, np.memmap, np.matrix, np.char.chararray):
+        new = cls.__dict__["__new__"]
+        new = getattr(new, "__func__", new)
+        if not getattr(new, "_ft_patch", False):
+            _set(cls, "__new__", constructor(new))
