@@ -22,6 +22,7 @@ from ... import converters
 from ...meta import ArrayMeta, Shaped, as_meta, check_writeable, has_values, is_fake, is_meta
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
+from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
@@ -524,7 +525,7 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
     return ret, scal
 
 
-@register(np.var, "ndarray.var", tags=("reduction",))
+@register(np.var, "ndarray.var", tags=("reduction",), flops=flops.per_input(4))
 def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:
@@ -533,7 +534,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
     return _final(_var(a, axis, dtype, out, ddof, keepdims, where, mean)[0])
 
 
-@register(np.std, "ndarray.std", tags=("reduction",))
+@register(np.std, "ndarray.std", tags=("reduction",), flops=flops.per_input(4))
 def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:

@@ -26,6 +26,7 @@ from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .reductions import Meta, _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
+from .. import flops
 from ..registry import register, transient
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
@@ -402,7 +403,7 @@ def i0(x: Any) -> Any:
     return _final(_like_copy(ax))
 
 
-@register(np.nan_to_num, tags=("copy",))
+@register(np.nan_to_num, tags=("copy",), flops=flops.elementwise)
 def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                neginf: Any = None) -> Any:
     """np.nan_to_num: ``np.array(x, copy=copy)`` (order K), filled in place by copyto."""
@@ -469,7 +470,7 @@ def _bcast_end(e: Any, m: Any, ax: int) -> Any:
     return e
 
 
-@register(np.diff, tags=("copy",))
+@register(np.diff, tags=("copy",), flops=flops.diff)
 def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
          append: Any = _NoValue) -> Any:
     """np.diff: op(a[1:], a[:-1]) n times along the axis (after concatenating the ends)."""
@@ -509,7 +510,7 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
     return _final(_diff(m, n, ax))
 
 
-@register(np.ediff1d, tags=("copy",))
+@register(np.ediff1d, tags=("copy",), flops=flops.input_elements)
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """np.ediff1d: ary.ravel()[1:] - [:-1]; with ends, an empty_like 1-d C result filled."""
     m = as_meta(ary)
@@ -1135,7 +1136,7 @@ def _seq_bytes(*objs: Any) -> int:
     return sum(x.dtype.itemsize if is_scalar(x) else asarray_bytes(x) for x in objs)
 
 
-@register(np.correlate, tags=("copy",))
+@register(np.correlate, tags=("copy",), flops=flops.correlate)
 @stepped
 def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     """np.correlate (multiarray.correlate2); a non-array argument is made straight into an
@@ -1150,7 +1151,7 @@ def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
 
 
-@register(np.convolve, tags=("copy",))
+@register(np.convolve, tags=("copy",), flops=flops.convolve)
 @stepped
 def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     """np.convolve: correlate of the (at least 1-d) longer input with the other reversed."""
@@ -1444,7 +1445,7 @@ def _replace(a: Any) -> tuple:
     return _replace_nan(a)
 
 
-@register(np.nanvar, tags=("reduction",))
+@register(np.nanvar, tags=("reduction",), flops=flops.per_input(4))
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
            keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
            correction: Any = _NoValue) -> Any:
@@ -1452,7 +1453,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: A
     return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
 
 
-@register(np.nanstd, tags=("reduction",))
+@register(np.nanstd, tags=("reduction",), flops=flops.per_input(4))
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
            keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
            correction: Any = _NoValue) -> Any:
@@ -1583,7 +1584,7 @@ def _squeezed(c: Any, n: int) -> ArrayMeta:
     return _final(c)
 
 
-@register(np.cov, tags=("copy",))
+@register(np.cov, tags=("copy",), flops=flops.cov)
 def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> ArrayMeta:
     """np.cov: dot(X, X_T.conj()) scaled in place, squeezed (a fresh C (n, n) array)."""
@@ -1593,7 +1594,7 @@ def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any 
     return _squeezed(c, n)
 
 
-@register(np.corrcoef, tags=("copy",))
+@register(np.corrcoef, tags=("copy",), flops=flops.corrcoef)
 def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) -> Any:
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
     steps = Steps()
