@@ -15,7 +15,7 @@ import numpy as np
 from ._bounded import BoundedCache
 from ._errors import UnsupportedOperationError
 from ._runner import resolve
-from .kernels.registry import REGISTRY, Kernel, flop_rule
+from .kernels.registry import REGISTRY, Kernel, flop_rule, lookup
 
 _rules = BoundedCache("flop rules", 256 * 1024)
 
@@ -34,11 +34,18 @@ def _numpy_twin(kernel: Kernel) -> tuple[Callable | None, tuple]:
             return None, ()
     if isinstance(obj, np.ufunc):
         return flop_rule(REGISTRY[("ufunc.__call__", "numpy")]), (obj,)
-    try:
-        twin = REGISTRY.get((obj, "numpy"))
-    except TypeError:
-        return None, ()
+    twin = lookup(obj, "numpy")  # through NumPy's patched namespaces
     return (flop_rule(twin), ()) if twin is not None else (None, ())
+
+
+def kernel_rule(kernel: Kernel) -> tuple[Callable | None, tuple]:
+    """A kernel's FLOP rule: its own, else (CuPy) its NumPy namesake's, else its tags'
+    default; with the arguments the rule takes before the call's own."""
+    if kernel.backend != "numpy" and kernel.flops is None:
+        rule, prefix = _numpy_twin(kernel)
+        if rule is not None:
+            return rule, prefix
+    return flop_rule(kernel), ()
 
 
 def rule_for(func: Any) -> tuple[Callable | None, tuple]:
@@ -52,13 +59,8 @@ def rule_for(func: Any) -> tuple[Callable | None, tuple]:
         kernel, prefix = resolve(func)
     except UnsupportedOperationError:
         return None, ()
-    rule = None
-    if kernel.backend != "numpy" and kernel.flops is None:
-        rule, twin_prefix = _numpy_twin(kernel)
-        if rule is not None:
-            prefix = twin_prefix + prefix
-    if rule is None:
-        rule = flop_rule(kernel)
+    rule, twin_prefix = kernel_rule(kernel)
+    prefix = twin_prefix + prefix
     try:
         _rules[func] = (rule, prefix)
     except TypeError:
@@ -94,9 +96,7 @@ def _cupy_fallback(func: Any, args: tuple, kwargs: dict) -> tuple:
         kernel, args, kwargs = cupy_rule(func, args, kwargs)
     except Exception as e:  # CuPy refuses the call, or has no rule for it
         raise UnsupportedOperationError(func, "no FLOP rule is registered for it") from e
-    rule, prefix = (_numpy_twin(kernel) if kernel.flops is None else (kernel.flops, ()))
-    if rule is None:
-        rule, prefix = flop_rule(kernel), ()
+    rule, prefix = kernel_rule(kernel)
     if rule is None:
         raise UnsupportedOperationError(func, "no FLOP rule is registered for it")
     if prefix:
