@@ -152,18 +152,19 @@ def tensordot(res: Any, a: Any, b: Any, axes: Any = 2) -> int:
 
 
 def einsum(res: Any, *operands: Any, **kwargs: Any) -> int:
-    """One loop over every index (NumPy's c_einsum, as ``numpy/_core/einsumfunc.py
-    _flop_count`` counts it): prod(index lengths) * (terms - 1, + 1 when an index is summed).
+    """One loop over every index (NumPy's c_einsum), counted as ``numpy/_core/einsumfunc.py
+    _flop_count`` counts einsum_path's naive cost: prod(index lengths) * max(1, terms - 1),
+    + prod(index lengths) when an index is shared by two operands (a sum of products).
 
     A contraction path (``optimize=``) is not counted apart: this is the naive count."""
     if not operands or type(operands[0]) is not str:
         return 0  # the sublist form: no kernel takes it
     spec = operands[0].replace(" ", "")
-    ins, _, out = spec.partition("->")
+    ins = spec.partition("->")[0]
     terms = ins.split(",")
     sizes: dict = {}
     ell: tuple = ()
-    counts: dict = {}
+    shared = 0  # operand labels beyond the distinct ones: an index in two operands
     for term, op in zip(terms, operands[1:]):
         sh = shape_of(op)
         letters = term.replace("...", "")
@@ -176,12 +177,12 @@ def einsum(res: Any, *operands: Any, **kwargs: Any) -> int:
             ell = tuple(max(x, y) if min(x, y) != 1 else x * y  # broadcasting
                         for x, y in zip((1,) * (n - len(ell)) + ell,
                                         (1,) * (n - len(ebroad)) + ebroad))
+            shared += nell
         for ch, d in zip(letters, sh):
             sizes[ch] = max(sizes.get(ch, 1), d) if d else 0
-            counts[ch] = counts.get(ch, 0) + 1
-    outset = set(out.replace("...", "")) if "->" in spec else {c for c, n in counts.items() if n == 1}
-    summed = any(ch not in outset for ch in sizes)
-    factor = max(1, len(terms) - 1) + (1 if summed else 0)
+        shared += len(set(letters))
+    inner = shared > len(sizes) + len(ell)
+    factor = max(1, len(terms) - 1) + (1 if inner else 0)
     return math.prod(sizes.values()) * math.prod(ell) * factor
 
 
@@ -247,9 +248,10 @@ def _svd_count(m: int, n: int, uv: bool, full: bool) -> float:
 
 
 def _qr_count(m: int, n: int, mode: str) -> float:
-    """geqrf (2mnk - (m+n)k^2 + 2/3 k^3), plus orgqr for Q (LAWN 41), k = min(m, n)."""
+    """geqrf (2 max(m, n) k^2 - 2/3 k^3), plus orgqr for Q (4mqk - 2(m+q)k^2 + 4/3 k^3, Q of
+    q columns) (LAWN 41), k = min(m, n)."""
     k = min(m, n)
-    count = 2 * m * n * k - (m + n) * k * k + 2 * k ** 3 / 3
+    count = 2 * max(m, n) * k * k - 2 * k ** 3 / 3
     if mode in ("reduced", "complete"):
         q = m if mode == "complete" else k  # columns of Q
         count += 4 * m * q * k - 2 * (m + q) * k * k + 4 * k ** 3 / 3
