@@ -69,8 +69,9 @@ def result_size(res: Any) -> int:
 
 
 def _axis(shape: tuple, axis: Any) -> int:
-    """Length of ``shape`` along ``axis`` (negative counts from the end)."""
-    return shape[operator.index(axis)] if shape else 1
+    """Length of ``shape`` along ``axis``, taken modulo ndim as CuPy's fft does
+    (cupy/fft/_fft.py ``axis % a.ndim``; NumPy raises before a rule runs)."""
+    return shape[operator.index(axis) % len(shape)] if shape else 1
 
 
 # --- family defaults ------------------------------------------------------------------------
