@@ -574,3 +574,23 @@ def ufunc_at(res: Any, ufunc: Any, a: Any, indices: Any, b: Any = None) -> int:
         if i >= len(idx) or type(idx[i]) is slice:
             n *= d
     return max(n, size_of(b)) if b is not None else n
+
+
+def gradient(res: Any, f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> int:
+    """Central differences (numpy/lib/_function_base_impl.py): a subtraction and a division
+    per element along each differentiated axis."""
+    nd = len(shape_of(f))
+    naxes = nd if axis is None else (1 if isinstance(axis, int) else len(axis))
+    return 2 * size_of(f) * naxes
+
+
+def interp(res: Any, x: Any, *args: Any, **kwargs: Any) -> int:
+    """Per point: slope and offset, 6 operations (numpy/_core/src/multiarray/compiled_base.c
+    ``arr_interp``); the binary search is a comparison, not counted (as sorting)."""
+    return 6 * result_size(res)
+
+
+def average(res: Any, a: Any, axis: Any = None, weights: Any = None, *args: Any,
+            **kwargs: Any) -> int:
+    """mean without weights; with them a multiply and two sums per element."""
+    return size_of(a) * (1 if weights is None else 3)

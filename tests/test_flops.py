@@ -467,6 +467,13 @@ def test_composites():
     assert flops_of(np.cross, np.ones((5, 3)), np.ones((5, 3))) == 3 * 15
     assert flops_of(np.isclose, np.ones((5, 3)), 1.0) == 15
     assert flops_of(np.round, np.ones((5, 3))) == 15
+    assert flops_of(np.gradient, np.ones((5, 3))) == 2 * 15 * 2
+    assert flops_of(np.gradient, np.ones((5, 3)), axis=0) == 2 * 15
+    assert flops_of(np.interp, np.ones((2, 7)), np.arange(4.0), np.ones(4)) == 6 * 14
+    assert flops_of(np.average, np.ones((5, 3)), axis=0) == 15
+    assert flops_of(np.average, np.ones((5, 3)), axis=0, weights=np.ones(5)) == 45
+    assert flops_of(np.trapezoid, np.ones((5, 3))) == 60
+    assert flops_of(np.ptp, np.ones((5, 3))) == 30
     for fn in (np.sort, np.argsort, np.concatenate, np.transpose, np.zeros_like, np.copy):
         arg = [np.ones(3), np.ones(2)] if fn is np.concatenate else np.ones((4, 3))
         assert flops_of(fn, arg) == 0

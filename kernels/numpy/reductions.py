@@ -551,7 +551,7 @@ def _check_ddof(ddof: Any, correction: Any) -> None:
         raise ValueError("ddof and correction can't be provided simultaneously.")
 
 
-@register(np.ptp, tags=("reduction",))
+@register(np.ptp, tags=("reduction",), flops=flops.per_input(2))
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> Any:
     """np.ptp: subtract(max(a, out=out), min(a), out)."""
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)

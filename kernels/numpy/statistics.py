@@ -535,7 +535,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     return _final(res)
 
 
-@register(np.trapezoid, tags=("reduction",))
+@register(np.trapezoid, tags=("reduction",), flops=flops.per_input(4))
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: Any = -1) -> Any:
     """np.trapezoid: (d * (y[1:] + y[:-1]) / 2.0).sum(axis) along the axis."""
     from .reductions import sum_
@@ -1172,7 +1172,7 @@ def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     return _correlate(a, v, mode, "np.convolve", made=made)
 
 
-@register(np.interp, tags=("copy",))
+@register(np.interp, tags=("copy",), flops=flops.interp)
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
            period: Any = None) -> ArrayMeta:
     """np.interp: a fresh C f8 (c16 for complex fp) array of x's shape (a scalar for 0-d x)."""
@@ -1245,7 +1245,7 @@ def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
     return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
 
 
-@register(np.average, tags=("reduction",))
+@register(np.average, tags=("reduction",), flops=flops.average)
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
             keepdims: Any = _NoValue) -> Any:
     """np.average: mean, or sum(a * w) / sum(w) in the promoted dtype; scl copied when
@@ -1630,7 +1630,7 @@ def _spacing(d: Any, length: int) -> Any:
     return dm
 
 
-@register(np.gradient, tags=("copy",))
+@register(np.gradient, tags=("copy",), flops=flops.gradient)
 def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> Any:
     """np.gradient: one ``empty_like(f, dtype=otype)`` (K order) per axis, filled by slices."""
     m = as_meta(f)
