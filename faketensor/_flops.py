@@ -82,7 +82,7 @@ def count_flops(func: Any, args: tuple, kwargs: dict, out: Any) -> int:
         rule, args, kwargs = _cupy_fallback(func, args, kwargs)
         prefix = ()
     try:
-        return int(rule(out, *prefix, *args, **kwargs))
+        return rule(out, *prefix, *args, **kwargs)
     except (TypeError, ValueError, IndexError, KeyError, AttributeError,
             ZeroDivisionError) as e:
         raise UnsupportedOperationError(func, f"its FLOP rule {rule.__name__} failed: {e}") from e

@@ -37,7 +37,8 @@ def shape_of(x: Any) -> tuple:
 
 def size_of(x: Any) -> int:
     """Number of elements of ``x`` (an array, a nested list or a scalar)."""
-    return math.prod(shape_of(x))
+    s = getattr(x, "shape", None)
+    return math.prod(s if type(s) is tuple else shape_of(x))
 
 
 def _array_like(x: Any) -> bool:
@@ -47,7 +48,7 @@ def _array_like(x: Any) -> bool:
 def first_array(args: tuple, kwargs: dict) -> Any:
     """The first array-like argument (positional, then keyword), else the first argument."""
     for a in args:
-        if _array_like(a):
+        if type(getattr(a, "shape", None)) is tuple or type(a) in (list, tuple):
             return a
     for a in kwargs.values():
         if _array_like(a):
@@ -57,6 +58,9 @@ def first_array(args: tuple, kwargs: dict) -> Any:
 
 def result_size(res: Any) -> int:
     """Elements of a call's (first) output: 0 for None, 1 for a scalar."""
+    s = getattr(res, "shape", None)
+    if type(s) is tuple:  # arrays, fakes, NumPy scalars
+        return math.prod(s)
     if res is None:
         return 0
     t = type(res)
