@@ -17,7 +17,7 @@ from ._errors import UnsupportedOperationError
 from ._runner import resolve
 from .kernels.registry import REGISTRY, Kernel, flop_rule, lookup
 
-_rules = BoundedCache("flop rules", 256 * 1024)
+_rules = BoundedCache("flop rules", 96 * 1024)  # ~240 callables; within TOTAL_BUDGET
 
 
 def _numpy_twin(kernel: Kernel) -> tuple[Callable | None, tuple]:

@@ -491,3 +491,8 @@ def test_count_flops_on_real_arrays_and_lists():
 def test_count_flops_without_a_kernel_raises():
     with pytest.raises(ft.UnsupportedOperationError):
         count_flops(np.base_repr, (3,), {}, "11")
+
+
+def test_rule_cache_within_the_cache_budget():
+    from faketensor import _bounded
+    assert _bounded.total_budget() <= _bounded.TOTAL_BUDGET
