@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import importlib
 import io
-import itertools
 import json
 import math
 import re
@@ -24,7 +23,6 @@ import pytest
 import faketensor as ft
 from faketensor._errors import op_name
 from faketensor._flops import count_flops, kernel_rule
-from faketensor.kernels import flops as F
 from faketensor.kernels.registry import REGISTRY
 from opinfo import TABLE, OpInfo, _walk
 
