@@ -15,6 +15,7 @@ from typing import Any, Callable, NamedTuple
 import numpy as np
 
 from ..meta import ArrayMeta
+from . import flops as _flops
 
 TAGS = frozenset({"view", "inplace", "factory", "random", "data-dependent", "ufunc",
                   "reduction", "copy", "query"})
@@ -34,6 +35,7 @@ class Kernel(NamedTuple):
     # data-dependent kernels, nor for CuPy's (they read the current device)
     cacheable: bool = True
     values: frozenset = frozenset()  # positions and names of VALUE_PARAMS (kept real)
+    flops: Callable | None = None  # its own FLOP rule (kernels/flops.py), else its tags'
 
     @property
     def nocache(self) -> str:
@@ -150,9 +152,32 @@ def quiet():
         CALL.costs = saved
 
 
+# The FLOP rule of a kernel with none of its own, by tag, first match (kernels/flops.py):
+# elementwise ops count their output elements, reductions their input elements, and data
+# movement nothing.
+FLOP_DEFAULTS: tuple[tuple[str, Callable], ...] = (
+    ("ufunc", _flops.elementwise), ("reduction", _flops.input_elements),
+    ("view", _flops.zero), ("copy", _flops.zero), ("factory", _flops.zero),
+    ("random", _flops.zero), ("inplace", _flops.zero), ("query", _flops.zero),
+    ("data-dependent", _flops.zero))
+
+
+def flop_rule(kernel: Kernel) -> Callable | None:
+    """The kernel's FLOP rule: its own, else its tags' default; None when it has neither."""
+    if kernel.flops is not None:
+        return kernel.flops
+    for tag, rule in FLOP_DEFAULTS:
+        if tag in kernel.tags:
+            return rule
+    return None
+
+
 def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
-             backend: str = "numpy") -> Callable:
-    """Register ``fn`` as the ``backend`` rule for each op; a second rule for one raises."""
+             backend: str = "numpy", flops: Callable | None = None) -> Callable:
+    """Register ``fn`` as the ``backend`` rule for each op; a second rule for one raises.
+
+    ``flops``: the op's FLOP rule, ``rule(result, *args, **kwargs) -> int`` (kernels/flops.py),
+    where its tags' default (``FLOP_DEFAULTS``) does not count it."""
     bad = set(tags) - TAGS
     if bad:
         raise ValueError(f"unknown kernel tags {sorted(bad)}")
@@ -164,7 +189,7 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
             prefix = 1 if isinstance(op, str) and op.startswith("ufunc.") else 0
             kernel = Kernel(fn, frozenset(tags), name or fn.__name__, backend,
                             backend == "numpy" and NOCACHE.isdisjoint(tags),
-                            _value_params(fn, prefix))
+                            _value_params(fn, prefix), flops)
             old = REGISTRY.get((op, backend))
             if old is not None:
                 raise DuplicateKernelError(

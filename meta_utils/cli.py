@@ -1,7 +1,7 @@
 """The ``faketensor`` command.
 
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
-``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel, with its source.
+``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
 ``faketensor coverage [--backend numpy|cupy] [--json]``: the public callables reaching a kernel.
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ def list_ops(backend: str | None, as_json: bool, out: TextIO | None = None) -> i
         return 0
     for r in rows:
         tags = ",".join(r.tags + (("cacheable",) if r.cacheable else ()))
-        print(f"{r.op:<44} {r.backend:<6} {r.source:<40} {tags}", file=out)
+        print(f"{r.op:<44} {r.backend:<6} {r.source:<40} {tags:<24} flops={r.flops}", file=out)
     print(f"{len(rows)} kernels", file=out)
     return 0
 
@@ -120,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("inspect", help="list the arrays in array files from their headers")
     p.add_argument("files", nargs="+")
-    p = sub.add_parser("ops", help="list every registered kernel with its file:line and tags")
+    p = sub.add_parser("ops", help="list every registered kernel with its file:line, tags and FLOP rule")
     p.add_argument("--backend", choices=("numpy", "cupy"))
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("coverage", help="which public callables reach a kernel on fakes")

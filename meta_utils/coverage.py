@@ -10,6 +10,7 @@ from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
+from .._flops import kernel_rule
 from .._runner import resolve
 from .._errors import UnsupportedOperationError
 from ..kernels.registry import REGISTRY, Kernel
@@ -55,11 +56,18 @@ class OpRow(NamedTuple):
     source: str
     tags: tuple
     cacheable: bool
+    flops: str | None  # the FLOP rule's name (its own, its NumPy namesake's or its tags'), or None
+
+
+def _flop_rule_name(kernel: Kernel) -> str | None:
+    rule = kernel_rule(kernel)[0]
+    return None if rule is None else rule.__name__
 
 
 def ops(backend: str | None = None) -> list[OpRow]:
     """One row per registered (op, backend), sorted by op name."""
-    rows = [OpRow(op_label(op, b), b, k.name, _source(k), tuple(sorted(k.tags)), k.cacheable)
+    rows = [OpRow(op_label(op, b), b, k.name, _source(k), tuple(sorted(k.tags)), k.cacheable,
+                  _flop_rule_name(k))
             for (op, b), k in REGISTRY.items() if backend in (None, b)]
     return sorted(rows, key=lambda r: (r.backend, r.op))
 

@@ -882,16 +882,19 @@ def cp_copy(a, order="K"):
 # --- registration ---------------------------------------------------------------------
 
 def register_rules(table: dict, namespace: Any = None, prefix: str = "cupy.") -> None:
-    """Register each ``name: (rule, tag)`` of ``table`` as a CuPy rule (backend "cupy").
+    """Register each ``name: (rule, tag)`` or ``name: (rule, tag, flops)`` of ``table`` as a
+    CuPy rule (backend "cupy"); without ``flops`` the NumPy namesake's FLOP rule counts it
+    (faketensor/_flops.py).
 
     With a ``namespace`` (a cupy module) the op is the callable ``namespace.name``, skipped
     where this CuPy lacks it; a functools wrapper's original is registered too (cupy's poly
     routines), and a callable CuPy exports under two names (abs/absolute) once. Without one
     the op is the key ``name`` itself ("ndarray.sum")."""
     seen: set = set()
-    for name, (fn, tag) in table.items():
+    for name, (fn, tag, *flops) in table.items():
+        fl = flops[0] if flops else None
         if namespace is None:
-            register(name, backend="cupy", tags=(tag,), name=f"{prefix}{name}")(fn)
+            register(name, backend="cupy", tags=(tag,), name=f"{prefix}{name}", flops=fl)(fn)
             continue
         f = getattr(namespace, name, None)
         if f is None or id(f) in seen:
@@ -902,7 +905,7 @@ def register_rules(table: dict, namespace: Any = None, prefix: str = "cupy.") ->
             keys.append(inner)
         for key in keys:
             seen.add(id(key))
-            register(key, backend="cupy", tags=(tag,), name=f"{prefix}{name}")(fn)
+            register(key, backend="cupy", tags=(tag,), name=f"{prefix}{name}", flops=fl)(fn)
 
 
 def _ufunc_rule(u: Any) -> Callable:

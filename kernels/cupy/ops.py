@@ -37,6 +37,7 @@ from .core import (REDUCTIONS, _cp, _scalar, check_array, check_dtype, cupy_ufun
 from ...layout import cupy_nocopy_strides
 from ...layout import c_strides, contiguity, f_strides, like_strides, normalize_axis, try_broadcast
 from ...meta import ArrayMeta
+from .. import flops
 
 
 _F8 = np.dtype(np.float64)
@@ -821,7 +822,8 @@ def _register() -> None:
                "accumulate": ufunc_accumulate, "reduceat": ufunc_reduceat}
     # "ufunc.NAME": a NumPy ufunc's method on CUDA fakes (its cupy namesake comes first, as
     # the ufunc does for NumPy's rules); "cupy.ufunc.NAME": the method of a cupy ufunc
-    register_rules({f"{owner}.{m}": (fn, "ufunc") for m, fn in methods.items()
+    counts = {"at": flops.ufunc_at, "reduceat": flops.input_elements}  # NumPy has no kernel
+    register_rules({f"{owner}.{m}": (fn, "ufunc", counts.get(m)) for m, fn in methods.items()
                     for owner in ("ufunc", "cupy.ufunc")}, prefix="")
     register_rules({"ndarray.dot": (ndarray_dot, copy), "ndarray.cumsum": (ndarray_cumsum, red),
                     "ndarray.cumprod": (ndarray_cumprod, red)})

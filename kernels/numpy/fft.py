@@ -16,6 +16,7 @@ from ..._errors import UnsupportedOperationError
 from ...layout import as_shape, like_strides, normalize_axis, shape_args
 from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuffered_out_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable
+from .. import flops
 from ..registry import register, scratch
 from .umath import resolve_loop
 
@@ -147,7 +148,8 @@ def _one(name: Any, is_real: bool, forward: bool, nfun: Any):
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: empty_like(a) with the transformed axis resized, or out."
     shape_args(kernel, 1, "n")
-    return register(name, tags=("copy",))(stepped(kernel))
+    rule = (flops.rfft if forward else flops.irfft) if is_real else flops.fft
+    return register(name, tags=("copy",), flops=rule)(stepped(kernel))
 
 
 _same = lambda k: k  # noqa: E731
@@ -157,7 +159,7 @@ for _f, _r, _fw, _d in ((np.fft.fft, False, True, _same), (np.fft.ifft, False, F
     _one(_f, _r, _fw, _d)
 
 
-@register(np.fft.hfft, tags=("copy",))
+@register(np.fft.hfft, tags=("copy",), flops=flops.irfft)
 @stepped
 def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """irfft(conjugate(a)) with the norm swapped; ``out`` is ignored, as in NumPy."""
@@ -170,7 +172,7 @@ def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = Non
     return _then_free(c, _raw(c, n, axis, True, False, norm, None), a)
 
 
-@register(np.fft.ihfft, tags=("copy",))
+@register(np.fft.ihfft, tags=("copy",), flops=flops.rfft)
 @stepped
 def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """rfft with the norm swapped, conjugated in place."""
@@ -219,7 +221,8 @@ def _nd(name: Any, forward: bool, default_axes: Any, drop_out: bool = False):
         return _chain(a, s, axes, forward, norm, None if drop_out else out)
     kernel.__name__ = name.__name__
     kernel.__doc__ = f"np.fft.{name.__name__}: 1-d transforms chained from the last axis."
-    return register(name, tags=("copy",))(stepped(kernel))
+    rule = flops.fftn if default_axes is None else flops.fft2
+    return register(name, tags=("copy",), flops=rule)(stepped(kernel))
 
 
 _nd(np.fft.fftn, True, None)
@@ -237,13 +240,13 @@ def _rfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     return a
 
 
-@register(np.fft.rfftn, tags=("copy",))
+@register(np.fft.rfftn, tags=("copy",), flops=flops.rfftn)
 @stepped
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
 
-@register(np.fft.rfft2, tags=("copy",))
+@register(np.fft.rfft2, tags=("copy",), flops=flops.rfft2)
 @stepped
 def rfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
@@ -257,13 +260,13 @@ def _irfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     return _then_free(a, _raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out), src)
 
 
-@register(np.fft.irfftn, tags=("copy",))
+@register(np.fft.irfftn, tags=("copy",), flops=flops.irfftn)
 @stepped
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _irfftn(a, s, axes, norm, out)
 
 
-@register(np.fft.irfft2, tags=("copy",))
+@register(np.fft.irfft2, tags=("copy",), flops=flops.irfft2)
 @stepped
 def irfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     """irfftn; NumPy's irfft2 drops out=."""

@@ -24,6 +24,7 @@ from .temporaries import Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
+from .. import flops
 from ..registry import quiet, register, scratch
 
 _L = np.linalg
@@ -158,7 +159,7 @@ def swap_last(m: Any) -> ArrayMeta:
 # --- the direct gufunc wrappers ---------------------------------------------------
 
 
-@register(_L.inv, tags=("copy",))
+@register(_L.inv, tags=("copy",), flops=flops.inv)
 @stepped
 def inv(a: Any) -> ArrayMeta:
     """_umath_linalg.inv then astype(result_t)."""
@@ -171,7 +172,7 @@ def inv(a: Any) -> ArrayMeta:
     return out(astype(r, rt))
 
 
-@register(_L.cholesky, tags=("copy",))
+@register(_L.cholesky, tags=("copy",), flops=flops.cholesky)
 @stepped
 def cholesky(a: Any, /, *, upper: bool = False) -> ArrayMeta:
     """cholesky_lo / cholesky_up: the layout of inv."""
@@ -189,7 +190,7 @@ def _core_mismatch(name: str, iop: int, dim: int, sig: str, got: int, want: int)
                      f"with gufunc signature {sig} (size {got} is different from {want})")
 
 
-@register(_L.solve, tags=("copy",))
+@register(_L.solve, tags=("copy",), flops=flops.solve)
 @stepped
 def solve(a: Any, b: Any) -> ArrayMeta:
     """solve1 for a 1-d b, solve otherwise; loop axes from both operands."""
@@ -213,7 +214,7 @@ def solve(a: Any, b: Any) -> ArrayMeta:
     return out(astype(r, rt))
 
 
-@register(_L.det, tags=("copy",))
+@register(_L.det, tags=("copy",), flops=flops.det)
 @stepped
 def det(a: Any) -> ArrayMeta:
     """det's stack shape (a scalar for one matrix)."""
@@ -225,7 +226,7 @@ def det(a: Any) -> ArrayMeta:
     return out(astype(r, rt))
 
 
-@register(_L.slogdet, tags=("copy",))
+@register(_L.slogdet, tags=("copy",), flops=flops.det)
 @stepped
 def slogdet(a: Any) -> Any:
     """SlogdetResult(sign of the result dtype, logabsdet of its real dtype)."""
@@ -242,7 +243,7 @@ def _uplo(uplo: Any) -> None:
         raise ValueError("UPLO argument must be 'L' or 'U'")
 
 
-@register(_L.eigh, tags=("copy",))
+@register(_L.eigh, tags=("copy",), flops=flops.eigh)
 @stepped
 def eigh(a: Any, UPLO: str = "L") -> Any:
     """EighResult(eigenvalues (..., m) real, eigenvectors (..., m, m))."""
@@ -265,7 +266,7 @@ def _eigvalsh_meta(a: Any, name: Any) -> ArrayMeta:
     return astype(w, real_of(rt))
 
 
-@register(_L.eigvalsh, tags=("copy",))
+@register(_L.eigvalsh, tags=("copy",), flops=flops.eigvalsh)
 @stepped
 def eigvalsh(a: Any, UPLO: str = "L") -> ArrayMeta:
     _uplo(UPLO)
@@ -282,7 +283,7 @@ def _eig_common(a: Any, name: Any) -> tuple:
     return a, rt
 
 
-@register(_L.eig, tags=("copy",))
+@register(_L.eig, tags=("copy",), flops=flops.eig)
 @stepped
 def eig(a: Any) -> Any:
     """Complex input only: for real input the result dtype depends on the eigenvalues."""
@@ -292,7 +293,7 @@ def eig(a: Any) -> Any:
     return EigResult(out(astype(w, rt)), out(astype(v, rt)))
 
 
-@register(_L.eigvals, tags=("copy",))
+@register(_L.eigvals, tags=("copy",), flops=flops.eigvals)
 @stepped
 def eigvals(a: Any) -> ArrayMeta:
     a, rt = _eig_common(a, _L.eigvals)
@@ -320,7 +321,7 @@ def _svd_hermitian_values(a: Any) -> ArrayMeta:
     return ArrayMeta(w.shape, w.dtype, st, offset=off, base_shape=w.shape)
 
 
-@register(_L.svd, tags=("copy",))
+@register(_L.svd, tags=("copy",), flops=flops.svd)
 @stepped
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> Any:
@@ -342,7 +343,7 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
     return SVDResult(out(astype(u, rt)), out(astype(s, real_of(rt))), out(astype(vh, rt)))
 
 
-@register(_L.svdvals, tags=("copy",))
+@register(_L.svdvals, tags=("copy",), flops=flops.svdvals)
 @stepped
 def svdvals(x: Any, /) -> ArrayMeta:
     return out(_svdvals_meta(_arr(x, _L.svdvals), _L.svdvals))
@@ -351,7 +352,7 @@ def svdvals(x: Any, /) -> ArrayMeta:
 _QR_MODES = ("reduced", "complete", "r", "raw")
 
 
-@register(_L.qr, tags=("copy",))
+@register(_L.qr, tags=("copy",), flops=flops.qr)
 @stepped
 def qr(a: Any, mode: str = "reduced") -> Any:
     """qr_r_raw on an order-K copy of a, then qr_reduced / qr_complete and triu.
@@ -395,7 +396,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     return QRResult(out(astype(q, rt)), out(astype(r, rt)))
 
 
-@register(_L.lstsq, tags=("copy",))
+@register(_L.lstsq, tags=("copy",), flops=flops.lstsq)
 def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     """Only 2-d operands; the residuals' shape depends on the rank when m > n > 0."""
     a = _arr(a, _L.lstsq)
@@ -445,7 +446,7 @@ def _matmul(x: Any, y: Any) -> ArrayMeta:
     return meta(ufunc_call(np.matmul, x, y))
 
 
-@register(_L.matrix_power, tags=("copy",))
+@register(_L.matrix_power, tags=("copy",), flops=flops.matrix_power)
 @stepped
 def matrix_power(a: Any, n: Any) -> Any:
     """empty_like for n == 0, the input itself for n == 1, else matmul by binary powering."""
@@ -497,7 +498,7 @@ def matrix_power(a: Any, n: Any) -> Any:
     return out(result)
 
 
-@register(_L.tensorinv, tags=("copy",))
+@register(_L.tensorinv, tags=("copy",), flops=flops.tensorinv)
 def tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
     """inv of a.reshape(prod, -1), reshaped: a view of inv's result."""
     from .views import reshape_out
@@ -514,7 +515,7 @@ def tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
     return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=ia.shape)
 
 
-@register(_L.tensorsolve, tags=("copy",))
+@register(_L.tensorsolve, tags=("copy",), flops=flops.tensorsolve)
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
     """solve of the reshaped operands; the 1-d result gets ``shape`` set in place."""
     am, bm = _arr(a, _L.tensorsolve), _arr(b, _L.tensorsolve)
@@ -539,7 +540,7 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
     return ArrayMeta(oldshape, r.dtype, c_strides(oldshape, r.dtype.itemsize))
 
 
-@register(_L.multi_dot, tags=("copy",))
+@register(_L.multi_dot, tags=("copy",), flops=flops.multi_dot)
 @stepped
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
     """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
@@ -618,13 +619,13 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
 # --- the array-API aliases that are not NumPy's own functions -----------------------
 
 
-@register(_L.matmul, tags=("copy",))
+@register(_L.matmul, tags=("copy",), flops=flops.contraction)
 def la_matmul(x1: Any, x2: Any, /) -> Any:
     from .umath import ufunc_call
     return ufunc_call(np.matmul, x1, x2)
 
 
-@register(_L.outer, tags=("copy",))
+@register(_L.outer, tags=("copy",), flops=flops.elementwise)
 def la_outer(x1: Any, x2: Any, /) -> Any:
     """1-d operands only, then np.outer."""
     from .products import outer
@@ -635,13 +636,13 @@ def la_outer(x1: Any, x2: Any, /) -> Any:
     return outer(a, b)
 
 
-@register(_L.trace, tags=("reduction",))
+@register(_L.trace, tags=("reduction",), flops=flops.linalg_trace)
 def la_trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
     from .products import trace
     return trace(x, offset, -2, -1, dtype)
 
 
-@register(_L.tensordot, tags=("copy",))
+@register(_L.tensordot, tags=("copy",), flops=flops.tensordot)
 def la_tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     from .products import tensordot
     return tensordot(x1, x2, axes)
@@ -653,7 +654,7 @@ def la_matrix_transpose(x: Any, /) -> Any:
     return matrix_transpose(x)
 
 
-@register(_L.vecdot, tags=("copy",))
+@register(_L.vecdot, tags=("copy",), flops=flops.contraction)
 def la_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     from .umath import ufunc_call
     if axis != -1:
@@ -850,21 +851,21 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
     return ret
 
 
-@register(_L.norm, tags=("reduction",))
+@register(_L.norm, tags=("reduction",), flops=flops.norm)
 @stepped
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """abs/sum/sqrt/max reductions, svd-based orders, then keepdims' reshape (a view)."""
     return _returned(_norm_meta(x, ord, axis, keepdims, _L.norm))
 
 
-@register(_L.matrix_norm, tags=("reduction",))
+@register(_L.matrix_norm, tags=("reduction",), flops=flops.matrix_norm)
 @stepped
 def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     """norm over the last two axes."""
     return _returned(_norm_meta(x, ord, (-2, -1), keepdims, _L.matrix_norm))
 
 
-@register(_L.vector_norm, tags=("reduction",))
+@register(_L.vector_norm, tags=("reduction",), flops=flops.per_input(2))
 @stepped
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     """norm along axis 0 of a raveled / transposed-and-reshaped x, then keepdims' reshape."""
@@ -907,7 +908,7 @@ def _empty_2d(m: Any) -> bool:
     return m.size == 0 and math.prod(m.shape[-2:]) == 0
 
 
-@register(_L.cond, tags=("copy",))
+@register(_L.cond, tags=("copy",), flops=flops.cond)
 @stepped
 def cond(x: Any, p: Any = None) -> Any:
     """svd values divided (2, -2) or the product of the norms of x and inv(x)."""
@@ -933,7 +934,7 @@ def cond(x: Any, p: Any = None) -> Any:
 _NoVal = getattr(np, "_NoValue", None)
 
 
-@register(_L.pinv, tags=("copy",))
+@register(_L.pinv, tags=("copy",), flops=flops.pinv)
 @stepped
 def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoVal) -> Any:
     """matmul(vt^T, s[..., None] * u^T) of the reduced svd; empty stacks: empty((..., n, m)).
@@ -981,7 +982,7 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoV
     return out(_step(_u, np.matmul, swap_last(vt), prod_, dead=(prod_,)))
 
 
-@register(_L.matrix_rank, tags=("reduction",))
+@register(_L.matrix_rank, tags=("reduction",), flops=flops.matrix_rank)
 def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
     """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix."""
     if rtol is not None and tol is not None:
@@ -1006,7 +1007,7 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     return out(_red(np.add, big, -1, dtype=np.intp))
 
 
-@register(_L.cross, tags=("copy",))
+@register(_L.cross, tags=("copy",), flops=flops.cross)
 def la_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     """Both operands must hold 3-vectors along ``axis``, then np.cross."""
     from .numeric import cross

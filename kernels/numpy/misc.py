@@ -14,6 +14,7 @@ from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides
                      strides_in_order)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
+from .. import flops
 from ..registry import register, transient
 from .temporaries import asarray_bytes
 from .umath import ufunc_call
@@ -234,7 +235,7 @@ def _f(shape: tuple, itemsize: int) -> tuple:
     return f_strides(shape, itemsize)
 
 
-@register(np.round, np.around, "ndarray.round", tags=("copy",))
+@register(np.round, np.around, "ndarray.round", tags=("copy",), flops=flops.elementwise)
 def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
     if not is_meta(a) and type(a) in _WEAK:
         raise UnsupportedOperationError(np.round, "Python scalar input")

@@ -6,6 +6,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, fill_strides, normalize_axis
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_meta
+from .. import flops
 from ..registry import register
 from .hidden import stepped, steps
 from .misc import _WEAK, _u, k_copy, k_copy_out
@@ -70,7 +71,7 @@ def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
     return ArrayMeta(res.shape, res.dtype, res.strides, base_shape=res.shape)
 
 
-@register(np.isclose, tags=("copy",))
+@register(np.isclose, tags=("copy",), flops=flops.elementwise)
 def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bool = False) -> Any:
     """A bool array laid out as the chain of ufuncs leaves it, returned as result[()]."""
     out = isclose_meta(a, b, rtol, atol, equal_nan)
@@ -122,7 +123,7 @@ def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
     raise DataDependentError("np.array_equal depends on the values")
 
 
-@register(np.cross, tags=("copy",))
+@register(np.cross, tags=("copy",), flops=flops.cross)
 @stepped
 def cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1,
           axis: Any = None) -> ArrayMeta:

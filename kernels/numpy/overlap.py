@@ -7,6 +7,7 @@ import numpy as np
 
 from ...layout import extent
 from ...meta import as_meta, is_fake
+from .. import flops
 from ..registry import register
 
 _BASE = 1 << 12
@@ -58,7 +59,7 @@ def _check(a: Any, b: Any) -> tuple[Any, Any]:
     return am, bm
 
 
-@register(np.shares_memory)
+@register(np.shares_memory, flops=flops.zero)
 def shares_memory(a, b, max_work=None):
     am, bm = _check(a, b)
     if am is None:
@@ -66,7 +67,7 @@ def shares_memory(a, b, max_work=None):
     return fake_shares_memory(am, bm, max_work)
 
 
-@register(np.may_share_memory)
+@register(np.may_share_memory, flops=flops.zero)
 def may_share_memory(a, b, max_work=None):
     am, bm = _check(a, b)
     if am is None:

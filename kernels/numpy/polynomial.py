@@ -6,6 +6,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
+from .. import flops
 from ..registry import register
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .umath import ufunc_call
@@ -58,7 +59,7 @@ def poly(seq_of_zeros: Any) -> Any:
     return fresh((sh[0] + 1,), dt)
 
 
-@register(np.polyval, tags=("copy",))
+@register(np.polyval, tags=("copy",), flops=flops.polyval)
 def polyval(p: Any, x: Any) -> Any:
     """y = zeros_like(x); y = y * x + pv for each coefficient (NumPy scalars, not weak)."""
     _no_poly1d(p, x)
@@ -120,17 +121,17 @@ def _poly_addsub(ufunc: np.ufunc, a1: Any, a2: Any) -> Any:
     return _out(_u(ufunc, a, b))
 
 
-@register(np.polyadd, tags=("copy",))
+@register(np.polyadd, tags=("copy",), flops=flops.elementwise)
 def polyadd(a1: Any, a2: Any) -> Any:
     return _poly_addsub(np.add, a1, a2)
 
 
-@register(np.polysub, tags=("copy",))
+@register(np.polysub, tags=("copy",), flops=flops.elementwise)
 def polysub(a1: Any, a2: Any) -> Any:
     return _poly_addsub(np.subtract, a1, a2)
 
 
-@register(np.polymul, tags=("copy",))
+@register(np.polymul, tags=("copy",), flops=flops.polymul)
 def polymul(a1: Any, a2: Any) -> Any:
     """convolve(poly1d(a1), poly1d(a2)): poly1d trims leading zeros, by value."""
     _no_poly1d(a1, a2)
@@ -140,7 +141,7 @@ def polymul(a1: Any, a2: Any) -> Any:
     raise DataDependentError("np.polymul: poly1d trims the coefficients' leading zeros")
 
 
-@register(np.polyder, tags=("copy",))
+@register(np.polyder, tags=("copy",), flops=flops.elementwise)
 def polyder(p: Any, m: Any = 1) -> Any:
     """p[:-1] * arange(n, 0, -1), m times; p itself for m == 0."""
     _no_poly1d(p)
@@ -158,7 +159,7 @@ def polyder(p: Any, m: Any = 1) -> Any:
     return _out(chain[m])
 
 
-@register(np.polyint, tags=("copy",))
+@register(np.polyint, tags=("copy",), flops=flops.elementwise)
 def polyint(p: Any, m: Any = 1, k: Any = None) -> Any:
     """concatenate((p / arange(len(p), 0, -1), [k[0]])), m times; p itself for m == 0."""
     from .shape_base import concatenate
@@ -223,7 +224,7 @@ def check_polyfit_args(x: Any, y: Any, deg: int) -> None:
         raise TypeError("expected x and y to have same length")
 
 
-@register(np.polyfit, tags=("copy",))
+@register(np.polyfit, tags=("copy",), flops=flops.polyfit)
 def polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, w: Any = None,
             cov: bool = False) -> Any:
     """lstsq's coefficients divided by the column scales: (c.T / scale).T, a view of a temporary."""

@@ -13,6 +13,7 @@ from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, 
                      strides_in_order, try_broadcast)
 from .hidden import cast_copy_bytes, overlap_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
+from .. import flops
 from ..registry import register, transient
 
 _BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
@@ -141,13 +142,13 @@ def dot_copies(a: Any, b: Any, dt: np.dtype, out: Any) -> int:
     return total
 
 
-@register(np.dot, "ndarray.dot", tags=("copy",))
+@register(np.dot, "ndarray.dot", tags=("copy",), flops=flops.dot)
 def dot(a: Any, b: Any, out: Any = None) -> Any:
     """A fresh C array of dot's shape, a multiply for 0-d operands, or ``out``."""
     return dot_meta(meta_array(a), meta_array(b), out)
 
 
-@register(np.vdot, tags=("copy",))
+@register(np.vdot, tags=("copy",), flops=flops.vdot)
 def vdot(a: Any, b: Any) -> ArrayMeta:
     """A 0-d result of the promoted dtype; the flattened sizes must match.
 
@@ -181,7 +182,7 @@ def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
     return ArrayMeta(shape, m.dtype, new), 0
 
 
-@register(np.inner, tags=("copy",))
+@register(np.inner, tags=("copy",), flops=flops.dot)
 def inner(a: Any, b: Any) -> Any:
     """dot(a, b with its last axis moved to position -2)."""
     a, b = meta_array(a), meta_array(b)
@@ -193,7 +194,7 @@ def inner(a: Any, b: Any) -> Any:
     return dot_meta(a, b)
 
 
-@register(np.outer, tags=("copy",))
+@register(np.outer, tags=("copy",), flops=flops.elementwise)
 def outer(a: Any, b: Any, out: Any = None) -> Any:
     """multiply.outer of the raveled inputs."""
     a, b = meta_array(a), meta_array(b)
@@ -212,7 +213,7 @@ def _axis_list(axes: Any) -> list:
     return list(axes)
 
 
-@register(np.tensordot, tags=("copy",))
+@register(np.tensordot, tags=("copy",), flops=flops.tensordot)
 def tensordot(a: Any, b: Any, axes: Any = 2) -> ArrayMeta:
     """The reshaped view of dot(at, bt) that numpy.tensordot returns."""
     a, b = meta_array(a), meta_array(b)
@@ -257,7 +258,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> ArrayMeta:
     return ArrayMeta(shape, res.dtype, st, base_shape=res.shape)
 
 
-@register(np.trace, "ndarray.trace", tags=("reduction",))
+@register(np.trace, "ndarray.trace", tags=("reduction",), flops=flops.trace)
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
           out: Any = None) -> Any:
     """diagonal(...).sum(-1): shape without the two axes, sum's dtype rules."""
@@ -294,7 +295,7 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     return ArrayMeta(shape, dt, strides_in_order(shape, dt.itemsize, perm))
 
 
-@register(np.kron, tags=("copy",))
+@register(np.kron, tags=("copy",), flops=flops.elementwise)
 def kron(a: Any, b: Any) -> Any:
     """Only the common cases: the result's dtype is multiply's, its layout C."""
     a0, b0 = a, b
@@ -411,7 +412,7 @@ def _combined(m: Any, labels: list) -> tuple:
     return shape, strides, labs
 
 
-@register(np.einsum, tags=("copy",))
+@register(np.einsum, tags=("copy",), flops=flops.einsum)
 def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = None,
            order: str = "K", casting: str = "safe") -> Any:
     """c_einsum: a view for a single operand without summation, else NpyIter's K-order output."""

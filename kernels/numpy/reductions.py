@@ -21,6 +21,7 @@ from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_meta
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
+from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
@@ -506,7 +507,7 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
     return ret, scal
 
 
-@register(np.var, "ndarray.var", tags=("reduction",))
+@register(np.var, "ndarray.var", tags=("reduction",), flops=flops.per_input(4))
 def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:
@@ -515,7 +516,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
     return _final(_var(a, axis, dtype, out, ddof, keepdims, where, mean)[0])
 
 
-@register(np.std, "ndarray.std", tags=("reduction",))
+@register(np.std, "ndarray.std", tags=("reduction",), flops=flops.per_input(4))
 def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:
@@ -532,7 +533,7 @@ def _check_ddof(ddof: Any, correction: Any) -> None:
         raise ValueError("ddof and correction can't be provided simultaneously.")
 
 
-@register(np.ptp, tags=("reduction",))
+@register(np.ptp, tags=("reduction",), flops=flops.per_input(2))
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> Any:
     """np.ptp: subtract(max(a, out=out), min(a), out)."""
     hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)

@@ -26,6 +26,7 @@ from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
+from .. import flops
 from ..registry import register, transient
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
@@ -399,7 +400,7 @@ def i0(x: Any) -> Any:
     return _final(_like_copy(ax))
 
 
-@register(np.nan_to_num, tags=("copy",))
+@register(np.nan_to_num, tags=("copy",), flops=flops.elementwise)
 def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                neginf: Any = None) -> Any:
     """np.nan_to_num: ``np.array(x, copy=copy)`` (order K), filled in place by copyto."""
@@ -466,7 +467,7 @@ def _bcast_end(e: Any, m: Any, ax: int) -> Any:
     return e
 
 
-@register(np.diff, tags=("copy",))
+@register(np.diff, tags=("copy",), flops=flops.diff)
 def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
          append: Any = _NoValue) -> Any:
     """np.diff: op(a[1:], a[:-1]) n times along the axis (after concatenating the ends)."""
@@ -506,7 +507,7 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
     return _final(_diff(m, n, ax))
 
 
-@register(np.ediff1d, tags=("copy",))
+@register(np.ediff1d, tags=("copy",), flops=flops.input_elements)
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     """np.ediff1d: ary.ravel()[1:] - [:-1]; with ends, an empty_like 1-d C result filled."""
     m = as_meta(ary)
@@ -531,7 +532,7 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     return _final(res)
 
 
-@register(np.trapezoid, tags=("reduction",))
+@register(np.trapezoid, tags=("reduction",), flops=flops.per_input(4))
 def trapezoid(y: Any, x: Any = None, dx: Any = 1.0, axis: Any = -1) -> Any:
     """np.trapezoid: (d * (y[1:] + y[:-1]) / 2.0).sum(axis) along the axis."""
     from .reductions import sum_
@@ -1132,7 +1133,7 @@ def _seq_bytes(*objs: Any) -> int:
     return sum(x.dtype.itemsize if is_scalar(x) else asarray_bytes(x) for x in objs)
 
 
-@register(np.correlate, tags=("copy",))
+@register(np.correlate, tags=("copy",), flops=flops.correlate)
 @stepped
 def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     """np.correlate (multiarray.correlate2); a non-array argument is made straight into an
@@ -1147,7 +1148,7 @@ def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
 
 
-@register(np.convolve, tags=("copy",))
+@register(np.convolve, tags=("copy",), flops=flops.convolve)
 @stepped
 def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     """np.convolve: correlate of the (at least 1-d) longer input with the other reversed."""
@@ -1168,7 +1169,7 @@ def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
     return _correlate(a, v, mode, "np.convolve", made=made)
 
 
-@register(np.interp, tags=("copy",))
+@register(np.interp, tags=("copy",), flops=flops.interp)
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
            period: Any = None) -> ArrayMeta:
     """np.interp: a fresh C f8 (c16 for complex fp) array of x's shape (a scalar for 0-d x)."""
@@ -1241,7 +1242,7 @@ def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
     return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
 
 
-@register(np.average, tags=("reduction",))
+@register(np.average, tags=("reduction",), flops=flops.average)
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
             keepdims: Any = _NoValue) -> Any:
     """np.average: mean, or sum(a * w) / sum(w) in the promoted dtype; scl copied when
@@ -1441,7 +1442,7 @@ def _replace(a: Any) -> tuple:
     return _replace_nan(a)
 
 
-@register(np.nanvar, tags=("reduction",))
+@register(np.nanvar, tags=("reduction",), flops=flops.per_input(4))
 def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
            keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
            correction: Any = _NoValue) -> Any:
@@ -1449,7 +1450,7 @@ def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: A
     return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
 
 
-@register(np.nanstd, tags=("reduction",))
+@register(np.nanstd, tags=("reduction",), flops=flops.per_input(4))
 def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
            keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
            correction: Any = _NoValue) -> Any:
@@ -1580,7 +1581,7 @@ def _squeezed(c: Any, n: int) -> ArrayMeta:
     return _final(c)
 
 
-@register(np.cov, tags=("copy",))
+@register(np.cov, tags=("copy",), flops=flops.cov)
 def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any = None,
         fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> ArrayMeta:
     """np.cov: dot(X, X_T.conj()) scaled in place, squeezed (a fresh C (n, n) array)."""
@@ -1590,7 +1591,7 @@ def cov(m: Any, y: Any = None, rowvar: Any = True, bias: Any = False, ddof: Any 
     return _squeezed(c, n)
 
 
-@register(np.corrcoef, tags=("copy",))
+@register(np.corrcoef, tags=("copy",), flops=flops.corrcoef)
 def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) -> Any:
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
     steps = Steps()
@@ -1626,7 +1627,7 @@ def _spacing(d: Any, length: int) -> Any:
     return dm
 
 
-@register(np.gradient, tags=("copy",))
+@register(np.gradient, tags=("copy",), flops=flops.gradient)
 def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> Any:
     """np.gradient: one ``empty_like(f, dtype=otype)`` (K order) per axis, filled by slices."""
     m = as_meta(f)

@@ -18,6 +18,7 @@ from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from ..._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
+from .. import flops
 from ..registry import register, scratch, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
@@ -505,7 +506,7 @@ _UFUNC_KW = frozenset({"out", "where", "casting", "order", "dtype", "subok", "si
                        "axes", "axis", "keepdims"})
 
 
-@register("ufunc.__call__", tags=("ufunc",))
+@register("ufunc.__call__", tags=("ufunc",), flops=flops.ufunc_call)
 def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     """A ufunc called by the program: ufunc_call, reporting the bytes of its temporaries."""
     return ufunc_call(ufunc, *args, _report=True, **kwargs)
