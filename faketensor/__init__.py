@@ -11,6 +11,7 @@ from . import _runner  # noqa: F401  (installs the default dispatch)
 from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
+from .meta_utils.plan import Plan, plan, plan_module, plan_script
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 
@@ -22,6 +23,6 @@ __all__ = [
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
     "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
-    "cache_info", "clear_cache", "set_cache_enabled",
+    "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
 ]
 __version__ = "0.1.0"

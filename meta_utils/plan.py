@@ -16,7 +16,10 @@ import time
 import traceback
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from .._errors import DataDependentError, UnsupportedOperationError
+from .._pytree import tree_map
 from ..modes.fake_mode import FakeMode
 from ..modes.memory import analyze
 from ..modes.sites import is_user_file
@@ -154,15 +157,16 @@ def _stopped_at(exc: BaseException) -> dict:
     while tb is not None:
         code = tb.tb_frame.f_code
         if is_user_file(code.co_filename):
-            where = {"file": code.co_filename, "line": tb.tb_lineno, "function": code.co_name}
+            where = {"file": os.path.abspath(code.co_filename), "line": tb.tb_lineno,
+                     "function": code.co_name}
         tb = tb.tb_next
     where["message"] = f"{type(exc).__name__}: {exc}"
     return where
 
 
-def _run(body: Callable[[], Any], *, device: Any, data_dependent: str, top: int,
+def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, top: int,
          name: str) -> tuple[Plan, Any]:
-    """Run body under a recording FakeMode; (the Plan, what body returned)."""
+    """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned)."""
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
@@ -172,7 +176,7 @@ def _run(body: Callable[[], Any], *, device: Any, data_dependent: str, top: int,
     t0 = time.perf_counter()
     with mode:
         try:
-            result = body()
+            result = body(mode)
         except SystemExit as e:
             code = _exit_code(e.code)
         except DataDependentError as e:
@@ -204,10 +208,19 @@ def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
     converted (their bytes are pre-existing, not the plan's). ``plan.result`` is what fn
     returned (fakes)."""
     name = getattr(fn, "__qualname__", None) or repr(fn)
-    p, result = _run(lambda: fn(*args, **kwargs), device=None, data_dependent="stop", top=10,
-                     name=name)
+
+    def call(mode: FakeMode) -> Any:
+        a, k = tree_map(lambda x: mode._convert(x) if _is_real_array(x) else x, (args, kwargs))
+        return fn(*a, **k)
+
+    p, result = _run(call, device=None, data_dependent="stop", top=10, name=name)
     p.result = result  # type: ignore[attr-defined]
     return p
+
+
+def _is_real_array(x: Any) -> bool:
+    return isinstance(x, np.ndarray) or (hasattr(x, "__cuda_array_interface__")
+                                         and type(x).__module__.startswith("cupy"))
 
 
 class _ScriptState:
@@ -239,7 +252,7 @@ def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
         raise FileNotFoundError(f"can't open file {path!r}: no such file")
     folder = os.path.dirname(os.path.realpath(path))
     with _ScriptState(path, argv, folder):
-        p, _ = _run(lambda: _exec(runpy.run_path, path, run_name="__main__"), device=device,
+        p, _ = _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"), device=device,
                     data_dependent=data_dependent, top=top, name=path)
     return p
 
@@ -248,7 +261,7 @@ def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
                 data_dependent: str = "stop", top: int = 10) -> Plan:
     """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
     with _ScriptState(name, argv, os.getcwd()):
-        p, _ = _run(lambda: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
+        p, _ = _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
                     device=device, data_dependent=data_dependent, top=top, name=f"-m {name}")
     return p
 

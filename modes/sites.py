@@ -98,12 +98,13 @@ class Sites:
         return i
 
     def frames(self, index: int) -> list[dict]:
-        """The stack of an index as ``[{"file", "line", "function"}, ...]``, innermost first."""
+        """The stack of an index as ``[{"file", "line", "function"}, ...]``, innermost first
+        (files made absolute: a script's code names them as it was given)."""
         k = self.stacks[index]
-        return [{"file": k[j].co_filename, "line": k[j + 1], "function": k[j].co_name}
-                for j in range(0, len(k), 2)]
+        return [{"file": os.path.abspath(k[j].co_filename), "line": k[j + 1],
+                 "function": k[j].co_name} for j in range(0, len(k), 2)]
 
     def line(self, index: int) -> tuple:
-        """(file, line, function) of the innermost user frame, or ("?", 0, "?")."""
+        """(file, line, function) of the innermost user frame, or (None, None, None)."""
         k = self.stacks[index]
-        return (k[0].co_filename, k[1], k[0].co_name) if k else ("?", 0, "?")
+        return (os.path.abspath(k[0].co_filename), k[1], k[0].co_name) if k else (None,) * 3
