@@ -208,6 +208,7 @@ class RecordingStats(MemoryStats):
         self.log: list = []
         self.rising = False
         self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
+        self._cpu = self._run["cpu"] = [0, 0]
 
     def _bump(self, dev: str, delta: int, transient: int) -> None:
         r = self._run.get(dev)
@@ -220,19 +221,30 @@ class RecordingStats(MemoryStats):
 
     def _charge(self, storage) -> int:
         n = MemoryStats._charge(self, storage)
-        if n:
-            dev = storage.device
+        dev = storage.device
+        if dev == "cpu":  # _bump inlined: the common case
             self.log += (self.op, id(storage), dev, n)
-            self._bump(dev, n if dev == "cpu" else pool_bytes(n), 0)
+            r = self._cpu
+            r[0] += n
+            if r[0] > r[1]:
+                r[1] = r[0]
+                self.rising = True
+        elif n:
+            self.log += (self.op, id(storage), dev, n)
+            self._bump(dev, pool_bytes(n), 0)
         return n
 
     def _free(self, storage) -> None:
         MemoryStats._free(self, storage)
         dev = storage.device
-        n = storage.nbytes or (dev == "cpu")
-        if n:
+        if dev == "cpu":
+            n = storage.nbytes or 1
             self.log += (self.op, id(storage), dev, -n)
-            self._run[dev][0] -= n if dev == "cpu" else pool_bytes(n)
+            self._cpu[0] -= n
+        elif storage.nbytes:
+            n = storage.nbytes
+            self.log += (self.op, id(storage), dev, -n)
+            self._run[dev][0] -= pool_bytes(n)
 
     def _transient(self, dev: str, nbytes: int) -> None:
         MemoryStats._transient(self, dev, nbytes)

@@ -73,6 +73,16 @@ class Sites:
         frame objects for them (each one made costs more than the rest of the walk)."""
         f: Any = sys._getframe(depth)
         user = self._user
+        if not whole:  # the common case: the first user frame only
+            while f is not None:
+                c = f.f_code
+                u = user.get(id(c))
+                if u is None:
+                    u = self._see(c)
+                if u:
+                    return self._intern((id(c), f.f_lineno))
+                f = f.f_back
+            return 0
         stop = self.stop
         key: list = []
         while f is not None:
@@ -81,20 +91,24 @@ class Sites:
                 break
             u = user.get(id(c))
             if u is None:
-                u = user[id(c)] = is_user_file(c.co_filename)
-                self._codes[id(c)] = c
+                u = self._see(c)
             if u:
                 key.append(id(c))
                 key.append(f.f_lineno)
-                if not whole:
-                    break
             f = f.f_back
-        k = tuple(key)
-        i = self._index.get(k)
+        return self._intern(tuple(key))
+
+    def _see(self, code: Any) -> bool:
+        u = self._user[id(code)] = is_user_file(code.co_filename)
+        self._codes[id(code)] = code
+        return u
+
+    def _intern(self, key: tuple) -> int:
+        i = self._index.get(key)
         if i is None:
-            i = self._index[k] = len(self.stacks)
+            i = self._index[key] = len(self.stacks)
             codes = self._codes
-            self.stacks.append(tuple(codes[x] if j % 2 == 0 else x for j, x in enumerate(k)))
+            self.stacks.append(tuple(codes[x] if j % 2 == 0 else x for j, x in enumerate(key)))
         return i
 
     def frames(self, index: int) -> list[dict]:
