@@ -10,7 +10,7 @@ from .._runner import _first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
-from .sites import Sites
+from .sites import RECORD_DEPTH, Sites
 from .trace import TraceEntry, TraceIds
 from .base import Mode
 from .._dispatch import _STACK, mode_stack
@@ -50,7 +50,7 @@ class FakeMode(Mode):
         self.allow_real_inputs = allow_real_inputs
         self.record = record
         self.trace: list[TraceEntry] = []
-        self.memory = RecordingStats() if record else MemoryStats()
+        self.memory = RecordingStats(self.trace) if record else MemoryStats()
         self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
         self.flops = 0        # FLOPs of the recorded ops together
         self._ledger: Any = self.memory
@@ -102,28 +102,22 @@ class FakeMode(Mode):
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
         costs: list = []
-        if self.record:  # the trace needs the converted arguments
+        record = self.record
+        if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs)
-            if not costs and type(out) is FakeArray:
-                self.memory.op = len(self.trace)
-                st = out.storage
-                nbytes = 0
-                if st._tracker is None:
-                    nbytes = self._ledger._alloc(st)
-                elif st._tracker is MAPPED:
-                    self._ledger._preexisting(st)
-                self._record(func, args, kwargs, out, [out], nbytes, None)
-                return out
         else:
             out = run_fake(func, args, kwargs, self._conv, self.device or "cpu", False, costs)
-            if not costs and type(out) is FakeArray:
-                st = out.storage
-                if st._tracker is None:
-                    self._ledger._alloc(st)
-                elif st._tracker is MAPPED:
-                    self._ledger._preexisting(st)
-                return out
+        if not costs and type(out) is FakeArray:  # the common case of _account, inlined
+            st = out.storage
+            nbytes = 0
+            if st._tracker is None:
+                nbytes = self._ledger._alloc(st)
+            elif st._tracker is MAPPED:
+                self._ledger._preexisting(st)
+            if record:
+                self._record(func, args, kwargs, out, [out], nbytes, None, RECORD_DEPTH)
+            return out
         self._account(func, args, kwargs, out, costs[0] if costs else None)
         return out
 
@@ -144,8 +138,6 @@ class FakeMode(Mode):
         """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
         outs = [out] if type(out) is FakeArray else _flat_fakes(out, [])
         ledger = self._ledger
-        if self.record:
-            self.memory.op = len(self.trace)
         dev = None
         if costs is not None:
             dev = outs[0].storage.device if outs else (
@@ -165,20 +157,21 @@ class FakeMode(Mode):
             if costs[1]:
                 ledger._scratch(dev, costs[1])
         if self.record:
-            self._record(func, args, kwargs, out, outs, nbytes, costs)
+            self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1)
 
     def _record(self, func: Any, args: tuple, kwargs: dict, out: Any, outs: list,
-                nbytes: int, costs: Any) -> None:
+                nbytes: int, costs: Any, depth: int) -> None:
         """Append the op's TraceEntry: one walk over the arguments gives the inputs and
-        the spec; aliasing, name and tags are derived when read (modes/trace.py)."""
+        the spec; aliasing, name and tags are derived when read (modes/trace.py). The
+        user's frame is looked for from ``depth`` frames up (sites.RECORD_DEPTH)."""
         ids = self.ids
         spec = ids.call_spec(args, kwargs)
         if len(outs) == 1:
             o = outs[0]
-            out_ids: tuple = (int(ids.ref(o)),)
+            out_ids: tuple = (ids.ref(o),)
             meta: tuple = ((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device),)
         else:
-            out_ids = tuple([int(ids.ref(o)) for o in outs])
+            out_ids = tuple([ids.ref(o) for o in outs])
             meta = tuple([(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device)
                           for o in outs])
         flops = count_flops(func, args, kwargs, out)
@@ -189,4 +182,4 @@ class FakeMode(Mode):
         self.trace.append(TraceEntry(
             func, spec, out_ids, meta, nbytes,
             costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
-            self.sites.here(whole), flops, ids))
+            self.sites.here(whole, depth), flops, ids))

@@ -193,8 +193,9 @@ class RecordingStats(MemoryStats):
     four items per event, ``op, sid, device, delta``. ``delta > 0`` allocates the storage
     whose ``id()`` is ``sid``, ``delta < 0`` frees it, ``sid == 0`` is a transient of
     ``delta`` bytes. A storage's id is not reused before its free is logged (``__del__``
-    runs while it still holds it), so events pair up. ``op`` is set by the mode before it
-    charges an op's bytes; frees between ops carry the last op's index.
+    runs while it still holds it), so events pair up. ``op`` is the length of the mode's
+    trace: an op's own bytes are charged before its entry is appended, and frees between
+    ops carry the next op's index.
 
     ``rising`` turns True when an event takes a device above its highest figure so far
     (counted as ``analyze`` counts): the mode then records that op's whole call stack,
@@ -202,9 +203,9 @@ class RecordingStats(MemoryStats):
     themselves come from the log.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, trace: list) -> None:
         super().__init__()
-        self.op = -1
+        self._trace = trace
         self.log: list = []
         self.rising = False
         self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
@@ -223,14 +224,14 @@ class RecordingStats(MemoryStats):
         n = MemoryStats._charge(self, storage)
         dev = storage.device
         if dev == "cpu":  # _bump inlined: the common case
-            self.log += (self.op, id(storage), dev, n)
+            self.log += (len(self._trace), id(storage), dev, n)
             r = self._cpu
             r[0] += n
             if r[0] > r[1]:
                 r[1] = r[0]
                 self.rising = True
         elif n:
-            self.log += (self.op, id(storage), dev, n)
+            self.log += (len(self._trace), id(storage), dev, n)
             self._bump(dev, pool_bytes(n), 0)
         return n
 
@@ -239,17 +240,17 @@ class RecordingStats(MemoryStats):
         dev = storage.device
         if dev == "cpu":
             n = storage.nbytes or 1
-            self.log += (self.op, id(storage), dev, -n)
+            self.log += (len(self._trace), id(storage), dev, -n)
             self._cpu[0] -= n
         elif storage.nbytes:
             n = storage.nbytes
-            self.log += (self.op, id(storage), dev, -n)
+            self.log += (len(self._trace), id(storage), dev, -n)
             self._run[dev][0] -= pool_bytes(n)
 
     def _transient(self, dev: str, nbytes: int) -> None:
         MemoryStats._transient(self, dev, nbytes)
         if nbytes:
-            self.log += (self.op, 0, dev, nbytes)
+            self.log += (len(self._trace), 0, dev, nbytes)
             self._bump(dev, 0, nbytes if dev == "cpu" else pool_bytes(nbytes))
 
 

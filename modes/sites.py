@@ -18,8 +18,9 @@ import numpy as np
 
 _LIBRARY_ROOTS: list[str] = []
 
-# Frames between Sites.here and the hook that intercepted the call, always faketensor's:
-# here <- FakeMode._record <- _account <- _run <- __array_dispatch__ <- _dispatch.dispatch.
+# Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
+# FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's
+# __array_ufunc__, operator or method); one more when _record is called from _account.
 RECORD_DEPTH = 6
 
 
