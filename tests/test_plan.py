@@ -329,3 +329,16 @@ def test_trace_entries_keep_their_fields():
     assert "ufunc" in e[2].tags
     line = test_trace_entries_keep_their_fields.__code__.co_firstlineno
     assert [mode.sites.line(x.site)[1] - line for x in e] == [2, 3, 4, 5, 5]
+
+
+def test_trace_ids_sweep_dead_rows_and_keep_live_ones():
+    with ft.FakeMode(record=True) as mode:
+        keep = np.zeros(3)
+        for _ in range(3000):  # 2 fakes per op: the tables pass their 4096-row sweep mark
+            keep + 1
+        y = keep * 2
+    ids = mode.ids
+    assert ids._sweep_at >= 4096 and len(ids._by_id) < 2000
+    assert ids.get(keep) == mode.trace[0].out_ids[0] and ids.get(y) == mode.trace[-1].out_ids[0]
+    assert mode.trace[-1].in_ids == (mode.trace[0].out_ids[0],)
+    assert ft.replay(mode, y).shape == (3,)
