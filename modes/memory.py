@@ -207,6 +207,7 @@ class RecordingStats(MemoryStats):
         super().__init__()
         self._trace = trace
         self.log: list = []
+        self._pos = 0  # how much of the log the figures include
         self.rising = False
         self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
         self._cpu = self._run["cpu"] = [0, 0]
@@ -220,38 +221,70 @@ class RecordingStats(MemoryStats):
             r[1] = r[0] + transient
             self.rising = True
 
+    # The log replaces MemoryStats' event queue: appending to a list is as atomic, and
+    # _fold reads the log from where it last stopped.
     def _charge(self, storage) -> int:
-        n = MemoryStats._charge(self, storage)
+        n = storage.nbytes
         dev = storage.device
-        if dev == "cpu":  # _bump inlined: the common case
+        if dev == "cpu":  # charged_bytes and _bump inlined: the common case
+            n = n or 1
             self.log += (len(self._trace), id(storage), dev, n)
             r = self._cpu
             r[0] += n
             if r[0] > r[1]:
                 r[1] = r[0]
                 self.rising = True
-        elif n:
+        else:
             self.log += (len(self._trace), id(storage), dev, n)
             self._bump(dev, pool_bytes(n), 0)
         return n
 
     def _free(self, storage) -> None:
-        MemoryStats._free(self, storage)
         dev = storage.device
         if dev == "cpu":
             n = storage.nbytes or 1
             self.log += (len(self._trace), id(storage), dev, -n)
             self._cpu[0] -= n
-        elif storage.nbytes:
+        else:
             n = storage.nbytes
             self.log += (len(self._trace), id(storage), dev, -n)
             self._run[dev][0] -= pool_bytes(n)
 
     def _transient(self, dev: str, nbytes: int) -> None:
-        MemoryStats._transient(self, dev, nbytes)
         if nbytes:
             self.log += (len(self._trace), 0, dev, nbytes)
             self._bump(dev, 0, nbytes if dev == "cpu" else pool_bytes(nbytes))
+
+    def _fold(self) -> None:
+        """Bring the figures up to the end of the log (MemoryStats._fold's rules)."""
+        log = self.log
+        if self._pos == len(log):
+            return
+        with self._lock:
+            live_d, peak_d = self._live, self._peak
+            pool_live, pool_peak = self._pool_live, self._pool_peak
+            allocs = self._allocations
+            end = len(log)
+            for r in range(self._pos, end, 4):
+                sid, dev, d = log[r + 1], log[r + 2], log[r + 3]
+                live = live_d.get(dev, 0)
+                if sid == 0:  # a transient: alive with the live set, for one call
+                    t, n = d, 0
+                else:
+                    t, n = 0, d
+                    live += d
+                    if d > 0:
+                        allocs += 1
+                live_d[dev] = live
+                if live + t > peak_d.get(dev, -1):
+                    peak_d[dev] = live + t
+                if dev != "cpu":
+                    p = pool_live.get(dev, 0) + (pool_bytes(n) if n > 0 else -pool_bytes(-n))
+                    pool_live[dev] = p
+                    if p + pool_bytes(t) > pool_peak.get(dev, -1):
+                        pool_peak[dev] = p + pool_bytes(t)
+            self._pos = end
+            self._allocations = allocs
 
 
 class DeviceReport:

@@ -295,6 +295,46 @@ sys.path.insert(0, ROOT)
 from benchmarks.programs import PROGRAMS  # noqa: E402
 
 
+def _figures(mode) -> tuple:
+    m = mode.memory
+    return m.live, m.peak, m.pool_live, m.pool_peak, m.allocations, m.scratch_peak
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_recording_mode_counts_what_an_unrecorded_one_counts(name):
+    mod, n = PROGRAMS[name][0], PROGRAMS[name][1]
+    with ft.FakeMode() as plain:
+        mod.main(n)
+    with ft.FakeMode(record=True) as rec:
+        mod.main(n)
+    # a recording mode keeps each Generator it saw (for replay), and so its 16-byte seed pool
+    kept = 16 * sum(1 for g, _ in rec.ids.generators.values() if hasattr(g, "_fake_pool"))
+    assert rec.memory.live["cpu"] == plain.memory.live["cpu"] + kept
+    assert _figures(rec)[1:] == _figures(plain)[1:]
+
+
+def test_recording_mode_counts_cupy_pool_bytes_as_an_unrecorded_one():
+    cp = pytest.importorskip("cupy")
+
+    def work():
+        a = cp.ones((100, 30), dtype=cp.float32)
+        b = cp.zeros(0)
+        c = (a @ a.T).sum(axis=0)
+        c += 1
+        d = cp.sort(cp.exp(c))
+        del a, b
+        return d
+
+    with ft.FakeMode(device="cuda:0") as plain:
+        work()
+    with ft.FakeMode(device="cuda:0", record=True) as rec:
+        work()
+    assert _figures(rec) == _figures(plain) and plain.memory.pool_peak["cuda:0"] > 0
+    devs, _ = analyze(rec.memory.log)
+    assert devs["cuda:0"].peak == plain.memory.pool_peak["cuda:0"]
+    assert devs["cuda:0"].live_end == plain.memory.pool_live["cuda:0"]
+
+
 @pytest.mark.parametrize("name", list(PROGRAMS))
 def test_event_log_gives_the_same_peak_and_live(name):
     mod, n = PROGRAMS[name][0], PROGRAMS[name][1]
