@@ -81,7 +81,9 @@ class Sites:
                 if u is None:
                     u = self._see(c)
                 if u:
-                    return self._intern((id(c), f.f_lineno))
+                    k = (id(c), f.f_lineno)
+                    i = self._index.get(k)  # _intern's hit path, inlined
+                    return i if i is not None else self._intern(k)
                 f = f.f_back
             return 0
         stop = self.stop
