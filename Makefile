@@ -10,7 +10,7 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 example: $(VENV)/.installed
-	$(PY) examples/plan_model.py
+	$(VENV)/bin/faketensor run examples/transformer_1b.py
 
 test: $(VENV)/.installed
 	$(PY) -m pytest -q -n 2 tests

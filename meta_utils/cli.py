@@ -1,5 +1,9 @@
 """The ``faketensor`` command.
 
+``faketensor run [options] SCRIPT [ARGS...]`` / ``faketensor run [options] -m MODULE [ARGS...]``:
+plan a program's memory and FLOPs on fakes, as ``python SCRIPT ARGS`` would run it; the
+report goes to stderr. Exit status: the script's own (``sys.exit``), 1 when it raised, 2
+when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``.
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
 ``faketensor coverage [--backend numpy|cupy] [--json]``: the public callables reaching a kernel.
@@ -10,7 +14,7 @@ import argparse
 import codecs
 import json
 import sys
-from typing import Sequence, TextIO
+from typing import Any, Sequence, TextIO
 
 from .files import inspect_file
 
@@ -115,9 +119,64 @@ def show_coverage(backend: str, as_json: bool, out: TextIO | None = None) -> int
     return 0
 
 
+def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
+    """``faketensor run``: plan the program, print the report, write --json / --html."""
+    from .plan import EXIT_OVER_LIMIT, plan_module, plan_script, print_error
+    from .report import parse_limits
+    err = err if err is not None else sys.stderr
+    device = args.device
+    try:
+        limits = parse_limits(args.memory_limit, device or "cpu") if args.memory_limit else None
+    except ValueError as e:
+        print(f"faketensor run: --memory-limit: {e}", file=err)
+        return 2
+    kw = dict(device=device, data_dependent=args.data_dependent, top=args.top)
+    if args.module:
+        p = plan_module(args.module, args.target, **kw)
+    else:
+        if not args.target:
+            print("faketensor run: give a SCRIPT or -m MODULE", file=err)
+            return 2
+        try:
+            p = plan_script(args.target[0], args.target[1:], **kw)
+        except FileNotFoundError as e:
+            print(f"faketensor run: {e}", file=err)
+            return 2
+    if p.status == "error":
+        print_error(p, err)
+    err.flush()
+    print(p.report(top=args.top, limits=limits), file=err)
+    if args.json:
+        p.save_json(args.json)
+    if args.html:
+        p.save_html(args.html)
+    if p.exit_code == 0 and limits and p.over_limit(limits):
+        return EXIT_OVER_LIMIT
+    return p.exit_code
+
+
+def _run_parser(sub: Any) -> None:
+    p = sub.add_parser("run", help="plan a script's memory and FLOPs without running it",
+                       description="Run SCRIPT (or -m MODULE) as python would, on fake arrays, "
+                       "and report its memory per device and FLOPs on stderr.")
+    p.add_argument("--device", default=None,
+                   help="where CuPy arrays live: cpu, cuda or cuda:N (no GPU needed)")
+    p.add_argument("--memory-limit", metavar="SIZE",
+                   help="24GiB, or per device: cpu=24GiB,cuda:0=80GB; exit 3 when exceeded")
+    p.add_argument("--json", metavar="PATH", help="write the report as JSON")
+    p.add_argument("--html", metavar="PATH", help="write the report as one HTML page")
+    p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",
+                   help="stop (exit 2) at the first value needed, or go on with placeholders")
+    p.add_argument("--top", type=int, default=10, help="allocation sites and lines listed")
+    p.add_argument("-m", dest="module", metavar="MODULE", help="run a module as python -m")
+    p.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="faketensor", description=__doc__)
+    parser = argparse.ArgumentParser(prog="faketensor", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="cmd", required=True)
+    _run_parser(sub)
     p = sub.add_parser("inspect", help="list the arrays in array files from their headers")
     p.add_argument("files", nargs="+")
     p = sub.add_parser("ops", help="list every registered kernel with its file:line, tags and FLOP rule")
@@ -127,6 +186,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     p.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.cmd == "run":
+        if args.device is not None:
+            from .._storage import parse_device
+            try:
+                args.device = parse_device(args.device)
+            except ValueError as e:
+                parser.error(str(e))
+        return run(args)
     if args.cmd == "inspect":
         return inspect(args.files)
     if args.cmd == "ops":

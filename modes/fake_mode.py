@@ -2,56 +2,26 @@
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
 from typing import Any
 
 from .._array import FakeArray, PlaceholderLog
 from .._errors import op_name
-from .._runner import _first_device, leaves, prepare_call, resolve, run_fake
+from .._runner import _first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
-from .trace import TraceIds
+from .._flops import count_flops
+from .sites import RECORD_DEPTH, Sites
+from .trace import TraceEntry, TraceIds
 from .base import Mode
 from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
-from .memory import Ledger, MemoryStats
+from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .patching import patch_callable
 
 import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
-
-
-@dataclass
-class TraceEntry:
-    """One recorded op. Fakes are held by weak reference only."""
-
-    op: str
-    func: Any
-    args: tuple
-    kwargs: dict
-    inputs: tuple           # weak references (or values) of the array inputs, in order
-    outputs: tuple          # weak references to the fake outputs
-    meta: tuple             # (shape, dtype, strides, storage_offset, device) per output
-    alias: tuple            # "fresh" | ("view", i) | ("inplace", i) per output
-    nbytes: int             # bytes newly allocated by this op
-    tags: frozenset = field(default_factory=frozenset)
-    transient: int = 0      # bytes of buffers the real call allocates and frees before returning
-    scratch: int = 0        # C-heap scratch bytes the real call holds (not the data allocator)
-    in_ids: tuple = ()      # serial numbers (mode.ids) of the inputs, then of the outputs:
-    out_ids: tuple = ()     # the op graph for replay survives the fakes' death
-    spec: Any = None        # (args, kwargs) with fakes as modes.trace.TraceRef(serial)
-
-
-def _ref(x: Any) -> Any:
-    if type(x) is FakeArray:
-        return weakref.ref(x)
-    if type(x) in (list, tuple):
-        return type(x)(_ref(v) for v in x)
-    if type(x) is dict:
-        return {k: _ref(v) for k, v in x.items()}
-    return x
 
 
 def _is_fake(x: Any) -> bool:
@@ -67,7 +37,9 @@ class FakeMode(Mode):
 
     ``device`` is where factories put arrays; real arrays reaching the mode are
     converted through one memo (``allow_real_inputs=False`` raises instead);
-    ``record=True`` keeps ``trace``. ``memory`` always counts live and peak bytes.
+    ``record=True`` keeps ``trace`` (each op's source line in ``sites``, its FLOPs in
+    ``flops``) and the memory event log the report reads. ``memory`` always counts live
+    and peak bytes.
     ``data_dependent`` is what reading a value does (``bool(x)``, ``x.item()``, ``float(x)``,
     ...): ``"stop"`` raises DataDependentError, ``"placeholder"`` returns the value of an
     all-zero array and lists the use in ``placeholders`` (faketensor/_array.py FakeArray._value).
@@ -85,7 +57,9 @@ class FakeMode(Mode):
         self.allow_real_inputs = allow_real_inputs
         self.record = record
         self.trace: list[TraceEntry] = []
-        self.memory = MemoryStats()
+        self.memory = RecordingStats(self.trace) if record else MemoryStats()
+        self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
+        self.flops = 0        # FLOPs of the recorded ops together
         self._ledger: Any = self.memory
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
@@ -135,18 +109,22 @@ class FakeMode(Mode):
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
         costs: list = []
-        if self.record:  # the trace needs the converted arguments
+        record = self.record
+        if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs)
         else:
             out = run_fake(func, args, kwargs, self._conv, self.device or "cpu", False, costs)
-            if not costs and type(out) is FakeArray:
-                st = out.storage
-                if st._tracker is None:
-                    self._ledger._alloc(st)
-                elif st._tracker is MAPPED:
-                    self._ledger._preexisting(st)
-                return out
+        if not costs and type(out) is FakeArray:  # the common case of _account, inlined
+            st = out.storage
+            nbytes = 0
+            if st._tracker is None:
+                nbytes = self._ledger._alloc(st)
+            elif st._tracker is MAPPED:
+                self._ledger._preexisting(st)
+            if record:
+                self._record(func, args, kwargs, out, [out], nbytes, None, RECORD_DEPTH)
+            return out
         self._account(func, args, kwargs, out, costs[0] if costs else None)
         return out
 
@@ -165,7 +143,7 @@ class FakeMode(Mode):
 
     def _account(self, func: Any, args: tuple, kwargs: dict, out: Any, costs: Any) -> None:
         """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
-        outs = _flat_fakes(out, [])
+        outs = [out] if type(out) is FakeArray else _flat_fakes(out, [])
         ledger = self._ledger
         dev = None
         if costs is not None:
@@ -185,32 +163,30 @@ class FakeMode(Mode):
                 ledger._transient(dev, costs[0])
             if costs[1]:
                 ledger._scratch(dev, costs[1])
-        if not self.record:
-            return
-        ins = _flat_fakes((args, kwargs), [])
-        alias = []
-        meta = []
-        for o in outs:
-            kind: Any = "fresh"
-            for i, x in enumerate(ins):
-                if o is x:
-                    kind = ("inplace", i)
-                    break
-            else:
-                for i, x in enumerate(ins):
-                    if o.storage is x.storage:
-                        kind = ("view", i)
-                        break
-            alias.append(kind)
-            meta.append((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device))
-        try:
-            tags = resolve(func)[0].tags
-        except Exception:
-            tags = frozenset()
-        transient, scratch = (costs[0], costs[1]) if costs is not None else (0, 0)
+        if self.record:
+            self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1)
+
+    def _record(self, func: Any, args: tuple, kwargs: dict, out: Any, outs: list,
+                nbytes: int, costs: Any, depth: int) -> None:
+        """Append the op's TraceEntry: one walk over the arguments gives the inputs and
+        the spec; aliasing, name and tags are derived when read (modes/trace.py). The
+        user's frame is looked for from ``depth`` frames up (sites.RECORD_DEPTH)."""
+        ids = self.ids
+        spec = ids.call_spec(args, kwargs)
+        if len(outs) == 1:
+            o = outs[0]
+            out_ids: tuple = (ids.ref(o),)
+            meta: tuple = ((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device),)
+        else:
+            out_ids = tuple([ids.ref(o) for o in outs])
+            meta = tuple([(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device)
+                          for o in outs])
+        flops = count_flops(func, args, kwargs, out)
+        self.flops += flops
+        stats = self.memory
+        whole = stats.rising  # this op may be the peak: keep its whole call stack
+        stats.rising = False
         self.trace.append(TraceEntry(
-            op_name(func), func, _ref(args), _ref(kwargs),
-            tuple(weakref.ref(x) for x in ins), tuple(weakref.ref(o) for o in outs),
-            tuple(meta), tuple(alias), nbytes, tags, transient, scratch,
-            tuple(self.ids.of(x) for x in ins), tuple(self.ids.of(o) for o in outs),
-            self.ids.spec((args, kwargs))))
+            func, spec, out_ids, meta, nbytes,
+            costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+            self.sites.here(whole, depth), flops, ids))

@@ -185,6 +185,175 @@ class MemoryStats:
         return s + ")"
 
 
+class RecordingStats(MemoryStats):
+    """MemoryStats that also keeps every event, tagged with the index of the op that
+    caused it, for a recording mode's report (``analyze``).
+
+    ``log`` is flat (ints and device names, nothing for the garbage collector to visit):
+    four items per event, ``op, sid, device, delta``. ``delta > 0`` allocates the storage
+    whose ``id()`` is ``sid``, ``delta < 0`` frees it, ``sid == 0`` is a transient of
+    ``delta`` bytes. A storage's id is not reused before its free is logged (``__del__``
+    runs while it still holds it), so events pair up. ``op`` is the length of the mode's
+    trace: an op's own bytes are charged before its entry is appended, and frees between
+    ops carry the next op's index.
+
+    ``rising`` turns True when an event takes a device above its highest figure so far
+    (counted as ``analyze`` counts): the mode then records that op's whole call stack,
+    since it may be the peak. A running estimate, exact in one thread; the figures
+    themselves come from the log.
+    """
+
+    def __init__(self, trace: list) -> None:
+        super().__init__()
+        self._trace = trace
+        self.log: list = []
+        self._pos = 0  # how much of the log the figures include
+        self.rising = False
+        self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
+        self._cpu = self._run["cpu"] = [0, 0]
+
+    def _bump(self, dev: str, delta: int, transient: int) -> None:
+        r = self._run.get(dev)
+        if r is None:
+            r = self._run[dev] = [0, 0]
+        r[0] += delta
+        if r[0] + transient > r[1]:
+            r[1] = r[0] + transient
+            self.rising = True
+
+    # The log replaces MemoryStats' event queue: appending to a list is as atomic, and
+    # _fold reads the log from where it last stopped.
+    def _charge(self, storage) -> int:
+        n = storage.nbytes
+        dev = storage.device
+        if dev == "cpu":  # charged_bytes and _bump inlined: the common case
+            n = n or 1
+            self.log += (len(self._trace), id(storage), dev, n)
+            r = self._cpu
+            r[0] += n
+            if r[0] > r[1]:
+                r[1] = r[0]
+                self.rising = True
+        else:
+            self.log += (len(self._trace), id(storage), dev, n)
+            self._bump(dev, pool_bytes(n), 0)
+        return n
+
+    def _free(self, storage) -> None:
+        dev = storage.device
+        if dev == "cpu":
+            n = storage.nbytes or 1
+            self.log += (len(self._trace), id(storage), dev, -n)
+            self._cpu[0] -= n
+        else:
+            n = storage.nbytes
+            self.log += (len(self._trace), id(storage), dev, -n)
+            self._run[dev][0] -= pool_bytes(n)
+
+    def _transient(self, dev: str, nbytes: int) -> None:
+        if nbytes:
+            self.log += (len(self._trace), 0, dev, nbytes)
+            self._bump(dev, 0, nbytes if dev == "cpu" else pool_bytes(nbytes))
+
+    def _fold(self) -> None:
+        """Bring the figures up to the end of the log (MemoryStats._fold's rules)."""
+        log = self.log
+        if self._pos == len(log):
+            return
+        with self._lock:
+            live_d, peak_d = self._live, self._peak
+            pool_live, pool_peak = self._pool_live, self._pool_peak
+            allocs = self._allocations
+            end = len(log)
+            for r in range(self._pos, end, 4):
+                sid, dev, d = log[r + 1], log[r + 2], log[r + 3]
+                live = live_d.get(dev, 0)
+                if sid == 0:  # a transient: alive with the live set, for one call
+                    t, n = d, 0
+                else:
+                    t, n = 0, d
+                    live += d
+                    if d > 0:
+                        allocs += 1
+                live_d[dev] = live
+                if live + t > peak_d.get(dev, -1):
+                    peak_d[dev] = live + t
+                if dev != "cpu":
+                    p = pool_live.get(dev, 0) + (pool_bytes(n) if n > 0 else -pool_bytes(-n))
+                    pool_live[dev] = p
+                    if p + pool_bytes(t) > pool_peak.get(dev, -1):
+                        pool_peak[dev] = p + pool_bytes(t)
+            self._pos = end
+            self._allocations = allocs
+
+
+class DeviceReport:
+    """One device's figures from an event log (see ``analyze``); CUDA devices in pool bytes."""
+
+    __slots__ = ("peak", "peak_op", "live_end", "allocated", "held")
+
+    def __init__(self) -> None:
+        self.peak = 0
+        self.peak_op = -1     # the op during which the peak was reached
+        self.live_end = 0
+        self.allocated = 0    # bytes of all allocations together
+        self.held: list = []  # (op, bytes) of each buffer alive at the peak (its transient too)
+
+
+def analyze(log: list) -> tuple[dict, list]:
+    """Per device figures and the timeline ``[[op, device, live_bytes], ...]`` (live
+    bytes after each op that changed them) from a RecordingStats log.
+
+    The peak counts an op's transient buffers with the buffers alive then, as
+    ``MemoryStats.peak`` does; CUDA devices count as CuPy's pool does (``pool_bytes``).
+    """
+    devs: dict[str, DeviceReport] = {}
+    peak_row: dict[str, int] = {}
+    timeline: list = []
+    last: dict[str, list] = {}
+    for r in range(0, len(log), 4):
+        op, sid, dev, d = log[r:r + 4]
+        rep = devs.get(dev)
+        if rep is None:
+            rep = devs[dev] = DeviceReport()
+            peak_row[dev] = -1
+        pool = dev != "cpu"
+        if sid == 0:
+            t = pool_bytes(d) if pool else d
+            if rep.live_end + t > rep.peak:
+                rep.peak, rep.peak_op, peak_row[dev] = rep.live_end + t, op, r
+            continue
+        b = d if not pool else (pool_bytes(d) if d > 0 else -pool_bytes(-d))
+        rep.live_end += b
+        if b > 0:
+            rep.allocated += b
+            if rep.live_end > rep.peak:
+                rep.peak, rep.peak_op, peak_row[dev] = rep.live_end, op, r
+        pt = last.get(dev)
+        if pt is not None and pt[0] == op:
+            pt[2] = rep.live_end
+        else:
+            pt = last[dev] = [op, dev, rep.live_end]
+            timeline.append(pt)
+    for dev, rep in devs.items():
+        pool = dev != "cpu"
+        alive: dict[int, tuple] = {}
+        end = peak_row[dev]
+        for r in range(0, end + 1, 4):
+            op, sid, d_, d = log[r:r + 4]
+            if d_ != dev:
+                continue
+            if sid == 0:
+                if r == end:
+                    alive[0] = (op, pool_bytes(d) if pool else d)
+            elif d > 0:
+                alive[sid] = (op, pool_bytes(d) if pool else d)
+            else:
+                alive.pop(sid, None)
+        rep.held = list(alive.values())
+    return devs, timeline
+
+
 class Ledger:
     """The stats of a mode and of every FakeMode it is nested in: an allocation counts for all."""
 
@@ -219,4 +388,4 @@ class Ledger:
             s._preexisting(storage)
 
 
-__all__ = ["MemoryStats", "Ledger", "pool_bytes", "EXTERNAL", "MAPPED", "PREEXISTING"]
+__all__ = ["MemoryStats", "RecordingStats", "DeviceReport", "analyze", "Ledger", "pool_bytes", "EXTERNAL", "MAPPED", "PREEXISTING"]

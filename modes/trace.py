@@ -1,69 +1,236 @@
-"""Recording ids for a FakeMode trace: every fake a recording mode sees gets a serial
-number (``TraceIds``), and every entry keeps its arguments with fakes replaced by
-``TraceRef(serial)``, so the op graph survives the fakes' death."""
+"""The trace of a recording FakeMode: one ``TraceEntry`` per op, and ``TraceIds``, which
+gives every fake a recording mode sees a serial number, so that an entry keeps its
+arguments with fakes replaced by ``TraceRef(serial)`` and the op graph survives the
+fakes' death (meta_utils/replay.py re-runs it)."""
 from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from .._array import FakeArray
+from .._errors import op_name
+from .._runner import _PLAIN, resolve
 
 
-class TraceRef(NamedTuple):
-    """A recorded fake, by serial number, inside a trace entry's arguments."""
+class TraceRef(int):
+    """A recorded fake, by serial number, inside a trace entry's arguments (an int
+    subclass: made in C, cheaper than a named tuple; one per fake)."""
 
-    serial: int
+    __slots__ = ()
+
+    @property
+    def serial(self) -> int:
+        return int(self)
+
+    def __repr__(self) -> str:
+        return f"TraceRef(serial={int(self)})"
 
 
 class TraceIds:
-    """Serial numbers for the fakes (and their storages) a recording mode has seen."""
+    """Serial numbers for the fakes (and their storages) a recording mode has seen.
+
+    Tables are keyed by ``id()``; ``weak`` holds a plain weak reference per serial (no
+    callback, so no object per fake besides the one CPython shares): an ``id()`` hit
+    counts only when that reference still points at the object, and dead rows are swept
+    when a table doubles.
+    """
 
     def __init__(self) -> None:
-        self._by_id: dict[int, tuple] = {}       # id(fake) -> (serial, weakref)
-        self._storage_ids: dict[int, tuple] = {}  # id(storage) -> (serial, weakref)
+        self._by_id: dict[int, TraceRef] = {}     # id(fake) -> its TraceRef
+        self._storage_ids: dict[int, int] = {}    # id(storage) -> storage serial
         self.storage_of: dict[int, int] = {}      # fake serial -> storage serial
+        self.weak: dict[int, Any] = {}            # fake or storage serial -> weak reference
         self.real_inputs: dict[int, Any] = {}     # fake serial -> the real array it came from
         self.generators: dict[int, tuple] = {}    # id(Generator) -> (generator, state at first use)
         self._count = itertools.count(1)  # next() is atomic: threads sharing a mode
+        self._sweep_at = 4096
 
-    def _serial(self, table: dict, obj: Any) -> int:
-        hit = table.get(id(obj))
-        if hit is not None and hit[1]() is obj:
-            return hit[0]
-        serial = next(self._count)
-        key = id(obj)
-
-        def died(ref, table=table, key=key):
-            h = table.get(key)
-            if h is not None and h[1] is ref:
-                del table[key]
-
-        table[key] = (serial, weakref.ref(obj, died))
-        return serial
+    def ref(self, fake: FakeArray) -> TraceRef:
+        """The TraceRef of a fake (its serial assigned on first sight)."""
+        weak = self.weak
+        r = self._by_id.get(id(fake))
+        if r is not None and weak[r]() is fake:
+            return r
+        r = self._by_id[id(fake)] = TraceRef(next(self._count))
+        weak[r] = weakref.ref(fake)
+        st = fake.storage
+        s = self._storage_ids.get(id(st))
+        if s is None or weak[s]() is not st:
+            s = self._storage_ids[id(st)] = next(self._count)
+            weak[s] = weakref.ref(st)
+        self.storage_of[r] = s
+        if len(self._by_id) > self._sweep_at:
+            self._sweep()
+        return r
 
     def of(self, fake: FakeArray) -> int:
         """The serial number of a fake (assigned on first sight)."""
-        s = self._serial(self._by_id, fake)
-        if s not in self.storage_of:
-            self.storage_of[s] = self._serial(self._storage_ids, fake.storage)
-        return s
+        return int(self.ref(fake))
 
     def get(self, fake: FakeArray) -> int | None:
-        hit = self._by_id.get(id(fake))
-        return hit[0] if hit is not None and hit[1]() is fake else None
+        r = self._by_id.get(id(fake))
+        return int(r) if r is not None and self.weak[r]() is fake else None
+
+    def _sweep(self) -> None:
+        weak = self.weak
+        for table in (self._by_id, self._storage_ids):
+            dead = [k for k, s in table.items() if weak[s]() is None]
+            for k in dead:
+                del table[k]
+        self._sweep_at = max(4096, 2 * len(self._by_id))
 
     def spec(self, obj: Any) -> Any:
         """obj with every fake replaced by its TraceRef; generators' states noted."""
         t = type(obj)
         if t is FakeArray:
-            return TraceRef(self.of(obj))
+            return self.ref(obj)
+        if t in _PLAIN:
+            return obj
         if t is tuple or t is list:
-            return t(self.spec(x) for x in obj)
+            return t([self.spec(x) for x in obj])
         if t is dict:
-            return {k: self.spec(v) for k, v in obj.items()}
+            return {k: self.spec(v) for k, v in obj.items()} if obj else _NO_KWARGS
         if isinstance(obj, np.random.Generator) and id(obj) not in self.generators:
             self.generators[id(obj)] = (obj, obj.bit_generator.state)
         return obj
+
+    def call_spec(self, args: tuple, kwargs: dict) -> tuple:
+        """``spec((args, kwargs))`` with the common case inline: positional fakes and
+        plain values, no keywords."""
+        out = []
+        by_id, weak = self._by_id, self.weak
+        for x in args:
+            t = type(x)
+            if t is FakeArray:
+                r = by_id.get(id(x))  # ref's hit path, inlined
+                out.append(r if r is not None and weak[r]() is x else self.ref(x))
+            elif t in _PLAIN:
+                out.append(x)
+            else:
+                out.append(self.spec(x))
+        return (tuple(out), self.spec(kwargs) if kwargs else _NO_KWARGS)
+
+
+_NO_KWARGS: dict = {}  # the spec of every call without keywords (never mutated)
+
+
+def refs_in(spec: Any, acc: list) -> list:
+    """The serials of the TraceRefs in a spec, in order."""
+    t = type(spec)
+    if t is TraceRef:
+        acc.append(int(spec))
+    elif t is tuple or t is list:
+        for x in spec:
+            refs_in(x, acc)
+    elif t is dict:
+        for x in spec.values():
+            refs_in(x, acc)
+    return acc
+
+
+def _weak(spec: Any, refs: dict) -> Any:
+    t = type(spec)
+    if t is TraceRef:
+        return refs[spec]
+    if t is tuple or t is list:
+        return t(_weak(x, refs) for x in spec)
+    if t is dict:
+        return {k: _weak(v, refs) for k, v in spec.items()}
+    return spec
+
+
+class TraceEntry:
+    """One recorded op. Fakes are held by weak reference only.
+
+    Stored: ``func``, ``spec`` ((args, kwargs) with fakes as TraceRef), ``out_ids``
+    (serials of the outputs), ``meta`` ((shape, dtype, strides,
+    storage_offset, device) per output), ``nbytes`` (bytes newly allocated),
+    ``transient`` / ``scratch`` (bytes the real call allocates and frees before
+    returning / C-heap scratch it holds), ``site`` (index into the mode's ``sites``:
+    where the user's code called it), ``flops``. Derived on reading: ``op``, ``tags``,
+    ``in_ids`` (serials of the array inputs, in order), ``inputs`` / ``outputs`` (weak references to the fakes), ``args`` / ``kwargs`` (weak
+    references in place of fakes) and ``alias`` ("fresh" |
+    ("view", i) | ("inplace", i) per output, from the serials and their storages).
+    """
+
+    __slots__ = ("func", "spec", "out_ids", "meta", "nbytes", "transient", "scratch",
+                 "site", "flops", "_ids", "_alias", "_in_ids")
+
+    def __init__(self, func: Any, spec: Any, out_ids: tuple, meta: tuple,
+                 nbytes: int, transient: int, scratch: int, site: int, flops: int,
+                 ids: TraceIds) -> None:
+        self.func = func
+        self.spec = spec
+        self._in_ids = None
+        self.out_ids = out_ids
+        self.meta = meta
+        self.nbytes = nbytes
+        self.transient = transient
+        self.scratch = scratch
+        self.site = site
+        self.flops = flops
+        self._ids = ids
+        self._alias = None
+
+    @property
+    def in_ids(self) -> tuple:
+        if self._in_ids is None:
+            self._in_ids = tuple(refs_in(self.spec, []))
+        return self._in_ids
+
+    @property
+    def op(self) -> str:
+        return op_name(self.func)
+
+    @property
+    def tags(self) -> frozenset:
+        try:
+            return resolve(self.func)[0].tags
+        except Exception:
+            return frozenset()
+
+    @property
+    def alias(self) -> tuple:
+        if self._alias is None:
+            st = self._ids.storage_of
+            kinds: list = []
+            for o in self.out_ids:
+                kind: Any = "fresh"
+                if o in self.in_ids:
+                    kind = ("inplace", self.in_ids.index(o))
+                else:
+                    so = st.get(o)
+                    for i, x in enumerate(self.in_ids):
+                        if st.get(x) == so:
+                            kind = ("view", i)
+                            break
+                kinds.append(kind)
+            self._alias = tuple(kinds)
+        return self._alias
+
+    @alias.setter
+    def alias(self, value: tuple) -> None:
+        self._alias = value
+
+    @property
+    def inputs(self) -> tuple:
+        return tuple(self._ids.weak[s] for s in self.in_ids)
+
+    @property
+    def outputs(self) -> tuple:
+        return tuple(self._ids.weak[s] for s in self.out_ids)
+
+    @property
+    def args(self) -> tuple:
+        return _weak(self.spec[0], self._ids.weak)
+
+    @property
+    def kwargs(self) -> dict:
+        return _weak(self.spec[1], self._ids.weak)
+
+    def __repr__(self) -> str:
+        return (f"TraceEntry({self.op}, in={self.in_ids}, out={self.out_ids}, "
+                f"nbytes={self.nbytes})")

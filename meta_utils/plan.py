@@ -1,0 +1,287 @@
+"""Planning a function, a script or a module: run it under ``FakeMode(record=True)`` and
+report memory per device (peak, where, what holds it), FLOPs and where it stopped.
+
+``plan(fn, *args, **kwargs)``, ``plan_script(path, argv)`` and ``plan_module(name,
+argv)`` return a ``Plan``; ``faketensor run`` (meta_utils/cli.py) prints its report. A
+script runs as ``python SCRIPT ARGS`` would run it: ``sys.argv``, ``__name__ ==
+"__main__"``, ``sys.path[0]`` (the script's folder; the current one for ``-m``), exit codes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+import time
+import traceback
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .._errors import DataDependentError, UnsupportedOperationError
+from .._pytree import tree_map
+from ..modes.fake_mode import FakeMode
+from ..modes.memory import analyze
+from ..modes.sites import is_user_file
+
+JSON_VERSION = 1
+STATUS_EXIT = {"completed": 0, "error": 1, "data_dependent": 2, "unsupported": 2}
+EXIT_OVER_LIMIT = 3
+
+
+class Plan:
+    """What planning a program found. ``to_json()`` is the stable machine form (README,
+    "JSON report"); the attributes hold the same figures:
+
+    - ``status``: "completed" | "error" | "data_dependent" | "unsupported";
+      ``exit_code``: what ``faketensor run`` exits with (before memory limits);
+      ``stopped_at``: ``{"file", "line", "function", "message"}`` or None.
+    - ``peak`` / ``live_end`` / ``allocated``: bytes per device (CUDA devices as CuPy's
+      pool counts them); ``peak_at``: per device ``{"file", "line", "function", "stack",
+      "op", "op_index"}``, the stack outermost call first.
+    - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
+      sites holding the most at each device's peak; ``timeline``: ``[[op_index, device,
+      live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
+    """
+
+    def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
+                 stopped_at: dict | None, wall_time: float, log_end: int | None = None,
+                 error: BaseException | None = None, top: int = 10, name: str = "") -> None:
+        self.mode = mode
+        self.status = status
+        self.exit_code = exit_code
+        self.stopped_at = stopped_at
+        self.wall_time = wall_time
+        self.error = error
+        self.name = name
+        self.ops = len(mode.trace)
+        self.flops = mode.flops
+        self.placeholders = list(getattr(mode, "placeholders", ()) or ())
+        log = mode.memory.log if log_end is None else mode.memory.log[:log_end]
+        devices, self.timeline = analyze(log)
+        for dev in ("cpu", mode.device or "cpu"):
+            devices.setdefault(dev, None)
+        trace, sites = mode.trace, mode.sites
+        self.peak: dict[str, int] = {}
+        self.live_end: dict[str, int] = {}
+        self.allocated: dict[str, int] = {}
+        self.peak_at: dict[str, dict] = {}
+        self.top_sites: list[dict] = []
+        for dev in sorted(devices, key=lambda d: (d != "cpu", d)):
+            rep = devices[dev]
+            if rep is None:
+                self.peak[dev] = self.live_end[dev] = self.allocated[dev] = 0
+                self.peak_at[dev] = _where(None, sites, -1)
+                continue
+            self.peak[dev], self.live_end[dev] = rep.peak, rep.live_end
+            self.allocated[dev] = rep.allocated
+            op = rep.peak_op
+            self.peak_at[dev] = _where(trace[op] if 0 <= op < len(trace) else None, sites, op)
+            held: dict[tuple, list] = {}
+            for op_i, nbytes in rep.held:
+                site = trace[op_i].site if 0 <= op_i < len(trace) else 0
+                key = sites.line(site)[:2]
+                row = held.setdefault(key, [0, 0])
+                row[0] += nbytes
+                row[1] += 1
+            rows = sorted(held.items(), key=lambda kv: -kv[1][0])[:top]
+            self.top_sites += [{"device": dev, "file": f, "line": ln, "bytes": b, "count": c}
+                               for (f, ln), (b, c) in rows]
+        by_line: dict[tuple, int] = {}
+        for e in trace:
+            if e.flops:
+                key = sites.line(e.site)[:2]
+                by_line[key] = by_line.get(key, 0) + e.flops
+        self.flops_by_line = [{"file": f, "line": ln, "flops": n}
+                              for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
+
+    def to_json(self) -> dict:
+        """The report as JSON-ready data (version 1; README, "JSON report")."""
+        return {
+            "version": JSON_VERSION,
+            "status": self.status,
+            "exit_code": self.exit_code,
+            "stopped_at": self.stopped_at,
+            "devices": {dev: {"peak_bytes": self.peak[dev], "peak_at": self.peak_at[dev],
+                              "live_end_bytes": self.live_end[dev],
+                              "allocated_bytes": self.allocated[dev]} for dev in self.peak},
+            "top_sites": self.top_sites,
+            "flops": self.flops,
+            "flops_by_line": self.flops_by_line,
+            "ops": self.ops,
+            "timeline": self.timeline,
+            "wall_seconds": round(self.wall_time, 6),
+            "placeholders": self.placeholders,
+        }
+
+    def save_json(self, path: str) -> None:
+        with open(path, "w") as f:
+            json.dump(self.to_json(), f, indent=1)
+            f.write("\n")
+
+    def save_html(self, path: str) -> None:
+        """One self-contained HTML page: live memory over the program, the peak, top sites
+        and FLOPs per line (meta_utils/html.py)."""
+        from .html import render_html
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(render_html(self.to_json()))
+
+    def report(self, top: int = 10, limits: dict | None = None) -> str:
+        """The text report ``faketensor run`` prints (meta_utils/report.py)."""
+        from .report import format_report
+        return format_report(self.to_json(), top=top, limits=limits, name=self.name)
+
+    def over_limit(self, limits: dict) -> list[str]:
+        """The devices whose peak exceeds their limit in ``limits`` (device -> bytes)."""
+        return [d for d, lim in limits.items() if self.peak.get(d, 0) > lim]
+
+    def __repr__(self) -> str:
+        peaks = ", ".join(f"{d}={b}" for d, b in self.peak.items())
+        return f"Plan(status={self.status!r}, ops={self.ops}, peak={{{peaks}}}, flops={self.flops})"
+
+
+def _where(entry: Any, sites: Any, op: int) -> dict:
+    if entry is None:
+        return {"file": None, "line": None, "function": None, "stack": [], "op": None,
+                "op_index": op if op >= 0 else None}
+    frames = sites.frames(entry.site)
+    f, ln, fn = sites.line(entry.site)
+    return {"file": f, "line": ln, "function": fn, "stack": frames[::-1], "op": entry.op,
+            "op_index": op}
+
+
+def _stopped_at(exc: BaseException) -> dict:
+    """The innermost user frame of the exception's traceback, and its message."""
+    where = {"file": None, "line": None, "function": None}
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if is_user_file(code.co_filename):
+            where = {"file": os.path.abspath(code.co_filename), "line": tb.tb_lineno,
+                     "function": code.co_name}
+        tb = tb.tb_next
+    where["message"] = f"{type(exc).__name__}: {exc}"
+    return where
+
+
+def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, top: int,
+         name: str) -> tuple[Plan, Any]:
+    """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned)."""
+    if data_dependent not in ("stop", "placeholder"):
+        raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
+    kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
+    mode = FakeMode(device=device, record=True, **kw)
+    mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
+    status, code, stopped, error, result = "completed", 0, None, None, None
+    t0 = time.perf_counter()
+    with mode:
+        try:
+            result = body(mode)
+        except SystemExit as e:
+            code = _exit_code(e.code)
+        except DataDependentError as e:
+            status, stopped, error = "data_dependent", _stopped_at(e), e
+        except UnsupportedOperationError as e:
+            status, stopped, error = "unsupported", _stopped_at(e), e
+        except Exception as e:  # the script's own failure: reported, never raised here
+            status, stopped, error = "error", _stopped_at(e), e
+        log_end = len(mode.memory.log)  # live at the end: before the program's objects go
+    wall = time.perf_counter() - t0
+    if status != "completed":
+        code = STATUS_EXIT[status]
+    return Plan(mode, status=status, exit_code=code, stopped_at=stopped, wall_time=wall,
+                log_end=log_end, error=error, top=top, name=name), result
+
+
+def _exit_code(code: Any) -> int:
+    """What ``python`` exits with for ``sys.exit(code)`` (a message is printed, then 1)."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    print(code, file=sys.stderr)
+    return 1
+
+
+def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
+    """Plan ``fn(*args, **kwargs)`` on fakes: real arrays among the arguments are
+    converted (their bytes are pre-existing, not the plan's). ``plan.result`` is what fn
+    returned (fakes)."""
+    name = getattr(fn, "__qualname__", None) or repr(fn)
+
+    def call(mode: FakeMode) -> Any:
+        a, k = tree_map(lambda x: mode._convert(x) if _is_real_array(x) else x, (args, kwargs))
+        return fn(*a, **k)
+
+    p, result = _run(call, device=None, data_dependent="stop", top=10, name=name)
+    p.result = result  # type: ignore[attr-defined]
+    return p
+
+
+def _is_real_array(x: Any) -> bool:
+    return isinstance(x, np.ndarray) or (hasattr(x, "__cuda_array_interface__")
+                                         and type(x).__module__.startswith("cupy"))
+
+
+class _ScriptState:
+    """sys.argv, sys.path[0] and ``__main__`` as ``python`` sets them for a program, put
+    back afterwards (plan_script from a notebook leaves the interpreter as it was)."""
+
+    def __init__(self, argv0: str, argv: Sequence[str], path0: str) -> None:
+        self.argv = [argv0, *argv]
+        self.path0 = path0
+
+    def __enter__(self) -> None:
+        self.saved = (sys.argv, list(sys.path), sys.modules.get("__main__"))
+        sys.argv = list(self.argv)
+        if sys.path:
+            sys.path[0] = self.path0
+        else:
+            sys.path.insert(0, self.path0)
+
+    def __exit__(self, *exc: Any) -> None:
+        sys.argv, sys.path[:], main = self.saved
+        if main is not None:
+            sys.modules["__main__"] = main
+
+
+def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
+                data_dependent: str = "stop", top: int = 10) -> Plan:
+    """Plan the script at ``path`` run as ``python path *argv`` would run it."""
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"can't open file {path!r}: no such file")
+    folder = os.path.dirname(os.path.realpath(path))
+    with _ScriptState(path, argv, folder):
+        p, _ = _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"), device=device,
+                    data_dependent=data_dependent, top=top, name=path)
+    return p
+
+
+def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
+                data_dependent: str = "stop", top: int = 10) -> Plan:
+    """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
+    with _ScriptState(name, argv, os.getcwd()):
+        p, _ = _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
+                    device=device, data_dependent=data_dependent, top=top, name=f"-m {name}")
+    return p
+
+
+def _exec(run: Callable, target: str, **kw: Any) -> dict:
+    """Run the program; the globals it leaves are held until planning has read the memory
+    at its end (as python holds them until exit)."""
+    return run(target, **kw)
+
+
+def print_error(p: Plan, stream: Any = None) -> None:
+    """Print the traceback of a program's own exception as python would: from the
+    program's first frame (the planner's own frames left out)."""
+    stream = stream if stream is not None else sys.stderr
+    if p.error is None:
+        return
+    tb = p.error.__traceback__
+    while tb is not None and not is_user_file(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(type(p.error), p.error, tb or p.error.__traceback__, file=stream)
+
+
+__all__ = ["Plan", "plan", "plan_script", "plan_module", "JSON_VERSION", "EXIT_OVER_LIMIT"]

@@ -1,0 +1,133 @@
+"""The text report of a plan (what ``faketensor run`` prints on stderr), written from the
+plan's JSON form, and memory limits (``--memory-limit``) with their fit verdicts."""
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9,
+          "gb": 10**9, "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30,
+          "tib": 2**40}
+_SIZE = re.compile(r"\s*([0-9]*\.?[0-9]+)\s*([a-zA-Z]*)\s*$")
+
+
+def parse_size(text: str) -> int:
+    """Bytes from ``"24GiB"``, ``"80GB"``, ``"512M"``, ``"1000"``: K/M/G/T and KB/MB/GB/TB
+    are powers of 1000, KiB/MiB/GiB/TiB powers of 1024 (case ignored)."""
+    m = _SIZE.match(text)
+    unit = m.group(2).lower() if m else None
+    if m is None or unit not in _UNITS:
+        raise ValueError(f"not a size: {text!r} (use e.g. 24GiB, 80GB, 512M or bytes)")
+    return int(float(m.group(1)) * _UNITS[unit])
+
+
+def parse_limits(text: str, default_device: str = "cpu") -> dict[str, int]:
+    """``"24GiB"`` (for ``default_device``) or ``"cpu=24GiB,cuda:0=80GB"`` -> device -> bytes."""
+    from .._storage import parse_device
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        if "=" in part:
+            dev, size = part.split("=", 1)
+            out[parse_device(dev.strip())] = parse_size(size)
+        else:
+            out[default_device] = parse_size(part)
+    return out
+
+
+def available_memory() -> int | None:
+    """This machine's available memory (Linux ``MemAvailable``, else physical), or None."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def human(n: float) -> str:
+    """Bytes in binary units: ``"1.50 GiB"``."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{int(n)} B" if unit == "B" else f"{n:.2f} {unit}"
+        n /= 1024
+    return str(n)
+
+
+def human_flops(n: int) -> str:
+    for unit, scale in (("PFLOP", 1e15), ("TFLOP", 1e12), ("GFLOP", 1e9), ("MFLOP", 1e6),
+                        ("kFLOP", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.2f} {unit}"
+    return f"{n} FLOP"
+
+
+def _path(file: Any) -> str:
+    if not file:
+        return "?"
+    try:
+        rel = os.path.relpath(file)
+    except ValueError:
+        return file
+    return file if rel.startswith(".." + os.sep + "..") else rel
+
+
+def _loc(d: dict) -> str:
+    if not d.get("file"):
+        return "(outside any op)"
+    fn = d.get("function")
+    return f"{_path(d['file'])}:{d['line']}" + (f" in {fn}" if fn and fn != "<module>" else "")
+
+
+def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
+                  name: str = "") -> str:
+    """The plan's report as text lines: per device the peak, where (with the call stack),
+    live at the end, allocated in total, the fit verdict and the top sites; FLOPs in all
+    and per line; ops, planning time, and why it stopped."""
+    lines = [f"faketensor plan{' of ' + name if name else ''}: {data['status']}, "
+             f"{data['ops']:,} ops planned in {data['wall_seconds']:.2f} s"]
+    for dev, d in data["devices"].items():
+        at = d["peak_at"]
+        op = f" ({at['op']}, op {at['op_index']})" if at.get("op") else ""
+        lines.append(f"{dev}: peak {human(d['peak_bytes'])} ({d['peak_bytes']:,} B) at "
+                     f"{_loc(at)}{op}")
+        for fr in at["stack"][:-1][::-1]:
+            lines.append(f"    called from {_loc(fr)}")
+        lines.append(f"    live at end {human(d['live_end_bytes'])}, allocated in total "
+                     f"{human(d['allocated_bytes'])}")
+        lines.append("    " + _verdict(dev, d["peak_bytes"], limits))
+        sites = [s for s in data["top_sites"] if s["device"] == dev][:top]
+        if sites:
+            lines.append("    held at the peak, by allocation site:")
+            for s in sites:
+                lines.append(f"    {human(s['bytes']):>12} {s['count']:>6}x  "
+                             f"{_path(s['file'])}:{s['line']}")
+    lines.append(f"FLOPs: {human_flops(data['flops'])} ({data['flops']:,})")
+    for row in data["flops_by_line"][:top]:
+        lines.append(f"    {human_flops(row['flops']):>12}  {_path(row['file'])}:{row['line']}")
+    if data.get("placeholders"):
+        lines.append(f"placeholder values used ({len(data['placeholders'])}):")
+        for ph in data["placeholders"][:top]:
+            lines.append(f"    {_loc(ph)}: {ph.get('message', '')}")
+    if data["stopped_at"]:
+        s = data["stopped_at"]
+        lines.append(f"stopped ({data['status']}) at {_loc(s)}: {s['message']}")
+    return "\n".join(lines)
+
+
+def _verdict(dev: str, peak: int, limits: dict | None) -> str:
+    if limits and dev in limits:
+        lim = limits[dev]
+        word = "fits within" if peak <= lim else "EXCEEDS"
+        return f"{word} the limit {human(lim)} ({100 * peak / lim if lim else float('inf'):.0f}%)"
+    if dev == "cpu":
+        avail = available_memory()
+        if avail:
+            word = "fits in" if peak <= avail else "EXCEEDS"
+            return f"{word} this machine's available memory {human(avail)}"
+    return "no limit given"

@@ -1,0 +1,127 @@
+"""Where the user's code called each recorded op: the innermost user frame, or the whole
+user call stack for the ops that may be the peak, interned.
+
+A frame is the user's unless its file lies in NumPy, CuPy, faketensor itself, an
+installed package (site-packages) or the standard library; the verdict is cached per code
+object. An op's site (user frames only, innermost first) is kept as one index into a
+table of ``(code, line, ...)`` tuples, so an op costs a short walk up the frames and one
+dict lookup; names and files are only spelled out when a report asks (``Sites.frames``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from typing import Any
+
+import numpy as np
+
+_LIBRARY_ROOTS: list[str] = []
+
+# Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
+# FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's
+# __array_ufunc__, operator or method); one more when _record is called from _account.
+RECORD_DEPTH = 6
+
+
+def _library_roots() -> tuple:
+    """Folders whose code is never the user's (computed once, on first use)."""
+    if not _LIBRARY_ROOTS:
+        roots = {os.path.dirname(np.__file__)}
+        for mod in ("faketensor", "faketensor.modes", "faketensor.kernels",
+                    "faketensor.meta_utils", "cupy", "wrapt"):
+            m = sys.modules.get(mod)
+            for p in getattr(m, "__path__", ()) or ():
+                roots.add(p)
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            p = sysconfig.get_paths().get(key)
+            if p:
+                roots.add(p)
+        for p in sys.path:
+            if p.endswith(("site-packages", "dist-packages")):
+                roots.add(p)
+        _LIBRARY_ROOTS.extend(os.path.realpath(r) + os.sep for r in roots)
+        _LIBRARY_ROOTS.extend(r + os.sep for r in roots)
+    return tuple(_LIBRARY_ROOTS)
+
+
+def is_user_file(filename: str) -> bool:
+    """True for code the user wrote: not a library's, not frozen or built-in."""
+    if filename.startswith("<frozen") or filename == "<built-in>":
+        return False
+    return not filename.startswith(_library_roots())
+
+
+class Sites:
+    """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
+
+    __slots__ = ("_user", "_codes", "_index", "stacks", "stop")
+
+    def __init__(self) -> None:
+        # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
+        # keeps each one seen alive, so its id stays its own
+        self._user: dict = {}             # id(code) -> is it the user's
+        self._codes: dict = {}            # id(code) -> code
+        self._index: dict = {(): 0}       # (id(code), line, ...) -> stack index
+        self.stacks: list[tuple] = [()]   # stack index -> (code, line, ...), innermost first
+        self.stop: Any = None             # a code object: frames from it up are not looked at
+
+    def here(self, whole: bool = False, depth: int = RECORD_DEPTH) -> int:
+        """The index of the innermost user frame's (file, line), or with ``whole`` of the
+        whole user call stack, looking from ``depth`` frames up.
+
+        ``sys._getframe(depth)`` skips the recording path's own frames without making
+        frame objects for them (each one made costs more than the rest of the walk)."""
+        f: Any = sys._getframe(depth)
+        user = self._user
+        if not whole:  # the common case: the first user frame only
+            while f is not None:
+                c = f.f_code
+                u = user.get(id(c))
+                if u is None:
+                    u = self._see(c)
+                if u:
+                    k = (id(c), f.f_lineno)
+                    i = self._index.get(k)  # _intern's hit path, inlined
+                    return i if i is not None else self._intern(k)
+                f = f.f_back
+            return 0
+        stop = self.stop
+        key: list = []
+        while f is not None:
+            c = f.f_code
+            if c is stop:
+                break
+            u = user.get(id(c))
+            if u is None:
+                u = self._see(c)
+            if u:
+                key.append(id(c))
+                key.append(f.f_lineno)
+            f = f.f_back
+        return self._intern(tuple(key))
+
+    def _see(self, code: Any) -> bool:
+        u = self._user[id(code)] = is_user_file(code.co_filename)
+        self._codes[id(code)] = code
+        return u
+
+    def _intern(self, key: tuple) -> int:
+        i = self._index.get(key)
+        if i is None:
+            i = self._index[key] = len(self.stacks)
+            codes = self._codes
+            self.stacks.append(tuple(codes[x] if j % 2 == 0 else x for j, x in enumerate(key)))
+        return i
+
+    def frames(self, index: int) -> list[dict]:
+        """The stack of an index as ``[{"file", "line", "function"}, ...]``, innermost first
+        (files made absolute: a script's code names them as it was given)."""
+        k = self.stacks[index]
+        return [{"file": os.path.abspath(k[j].co_filename), "line": k[j + 1],
+                 "function": k[j].co_name} for j in range(0, len(k), 2)]
+
+    def line(self, index: int) -> tuple:
+        """(file, line, function) of the innermost user frame, or (None, None, None)."""
+        k = self.stacks[index]
+        return (os.path.abspath(k[0].co_filename), k[1], k[0].co_name) if k else (None,) * 3
