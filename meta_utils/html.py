@@ -14,6 +14,7 @@ import io
 import os
 from typing import Any, Iterable, Sequence
 
+from .._stack import paused
 from .cli import _human
 
 #: points per device drawn at most; longer timelines keep each bucket's min and max
@@ -34,12 +35,14 @@ code { font-size: 95%; } svg { max-width: 100%; height: auto; }
 def render_html(report: dict) -> str:
     """The page for ``report`` (the JSON form of a plan) as one HTML string.
 
-    Raises ImportError naming the ``report`` extra when matplotlib is not installed."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError as e:
-        raise ImportError("the HTML report draws with matplotlib: "
-                          "pip install 'faketensor[report]'") from e
+    Raises ImportError naming the ``report`` extra when matplotlib is not installed. Works
+    inside a mode too: nothing in it is intercepted (the page is drawn with real NumPy)."""
+    _matplotlib()
+    with paused():
+        return _render(report)
+
+
+def _render(report: dict) -> str:
     title = "faketensor plan"
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -79,18 +82,42 @@ def downsample(x: Sequence[float], y: Sequence[float], max_points: int = MAX_POI
     smallest and largest y of each bucket of consecutive points, so the maximum (the peak) and the
     minimum are kept exactly and the drawn envelope is the real one."""
     import numpy as np
-    n = len(y)
+    xa, ya = np.asarray(x), np.asarray(y)
+    n = len(ya)
     if n <= max_points:
-        return list(x), list(y)
-    ya = np.asarray(y, dtype=np.float64)
+        return xa.tolist(), ya.tolist()
     k = -(-n // (max_points // 2))  # points per bucket
     m = -(-n // k)
-    padded = np.concatenate([ya, np.full(m * k - n, ya[-1])]).reshape(m, k)
+    padded = np.concatenate([ya, np.full(m * k - n, ya[-1], ya.dtype)]).reshape(m, k)
     base = np.arange(m) * k
     keep = np.concatenate([[0, n - 1], base + padded.argmax(1), base + padded.argmin(1)])
     keep = np.unique(np.minimum(keep, n - 1))
-    xa = np.asarray(x)
     return xa[keep].tolist(), ya[keep].tolist()
+
+
+def _series(timeline: Sequence[Sequence]) -> dict[str, tuple[Any, Any]]:
+    """{device: (op indices, live bytes)} from the report's ``[op, device, live]`` rows, as
+    arrays (timelines can have millions of rows), devices in order of first appearance."""
+    import numpy as np
+    if not timeline:
+        return {}
+    devs = [row[1] for row in timeline]
+    ops, lives = np.asarray([row[0] for row in timeline]), np.asarray([row[2] for row in timeline])
+    names = np.asarray(devs, dtype=str)
+    out = {}
+    for dev in dict.fromkeys(devs):
+        mask = names == str(dev)
+        out[str(dev)] = ops[mask], lives[mask]
+    return out
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise ImportError("the HTML report draws with matplotlib: "
+                          "pip install 'faketensor[report]'") from e
+    return matplotlib
 
 
 # --- pieces of the page ---------------------------------------------------------------------
@@ -188,14 +215,10 @@ def _flops_table(report: dict) -> str:
 
 def _timeline_svg(report: dict) -> str:
     """Live bytes against op index, one panel per device, peak marked and labelled; inline SVG."""
-    series: dict[str, tuple[list, list]] = {}
-    for op, dev, live in report.get("timeline") or []:
-        xs, ys = series.setdefault(str(dev), ([], []))
-        xs.append(op)
-        ys.append(live)
+    series = _series(report.get("timeline") or [])
     if not series:
         return '<p id="no-timeline">No timeline in this report.</p>'
-    import matplotlib
+    matplotlib = _matplotlib()
     from matplotlib.figure import Figure
 
     devices = report.get("devices") or {}
@@ -205,11 +228,12 @@ def _timeline_svg(report: dict) -> str:
         axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)[:, 0]
         for ax, (dev, (xs, ys)) in zip(axes, series.items()):
             name = _printable(dev)
-            i = max(range(len(ys)), key=ys.__getitem__)
+            i = int(ys.argmax())
+            top = int(ys[i])
             info = devices.get(dev) or {}
-            peak = info.get("peak_bytes", ys[i])
-            x_peak = info.get("peak_op", xs[i])
-            unit, scale = _unit(max(peak, ys[i]))
+            peak = info.get("peak_bytes", top)
+            x_peak = info.get("peak_op", int(xs[i]))
+            unit, scale = _unit(max(peak, top))
             px, py = downsample(xs, ys)
             ax.plot(px, [v / scale for v in py], drawstyle="steps-post", color="#1f77b4",
                     linewidth=1.2, gid=f"timeline-{name}")
@@ -220,7 +244,7 @@ def _timeline_svg(report: dict) -> str:
                         (x_peak, peak / scale), xytext=(0, 6), textcoords="offset points",
                         ha="left" if f <= 0.2 else "right" if f >= 0.8 else "center",
                         va="bottom", color="#d62728", parse_math=False, gid=f"peak-label-{name}")
-            ax.set_ylim(0, max(peak, ys[i]) / scale * 1.18 or 1)
+            ax.set_ylim(0, max(peak, top) / scale * 1.18 or 1)
             ax.set_title(name, loc="left", parse_math=False)
             ax.set_ylabel(f"live memory ({unit})")
             ax.grid(alpha=0.3)
@@ -239,6 +263,6 @@ def _unit(n: int) -> tuple[str, int]:
     return "B", 1
 
 
-def _frac(x: float, xs: list) -> float:
-    lo, hi = xs[0], xs[-1]
+def _frac(x: float, xs: Any) -> float:
+    lo, hi = int(xs[0]), int(xs[-1])
     return 0.5 if hi == lo else (x - lo) / (hi - lo)

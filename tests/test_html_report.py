@@ -9,8 +9,6 @@ checked on the page's source.
 from __future__ import annotations
 
 import html.parser
-import io
-import json
 import re
 import shutil
 import subprocess
@@ -179,6 +177,16 @@ def test_minimal_report():
     dom = Dom(page)
     assert "status: completed, exit code 0" in dom.text
     assert "No timeline in this report." in dom.text
+
+
+def test_inside_a_mode():
+    """Drawn with real NumPy even inside FakeMode (a notebook saving a plan within a block)."""
+    import faketensor as ft
+    rep = make_report(5000)
+    with ft.FakeMode() as mode:
+        page = render_html(rep)
+    assert page == render_html(rep)
+    assert mode.memory.peak.get("cpu", 0) == 0  # nothing charged to the mode
 
 
 def test_without_matplotlib_names_the_extra():
