@@ -37,8 +37,8 @@ def render_html(report: dict) -> str:
 
     Raises ImportError naming the ``report`` extra when matplotlib is not installed. Works
     inside a mode too: nothing in it is intercepted (the page is drawn with real NumPy)."""
-    _matplotlib()
     with paused():
+        _matplotlib()
         return _render(report)
 
 
