@@ -13,8 +13,9 @@ Prints each figure, its ratio and whether the target is met ("ok" / "MISSED"):
   (benchmarks/ports/), each when installed: faketensor (recording) ahead of both.
 
 Each plan starts with the tool's dispatch cache empty (``ft.clear_cache()``,
-``FakeTensorMode.cache_clear()``; jax gets a new function, so its trace cache misses), after one
-warm-up plan. Not a test: only ratios within one run count on a shared machine.
+``FakeTensorMode.cache_clear()``; jax gets a new function, so its trace cache misses); after one
+warm-up each, the contestants take turns. Not a test: only ratios within one run count on a
+shared machine.
 """
 from __future__ import annotations
 
@@ -59,8 +60,9 @@ if sys.argv[1] == "1":
 import numpy as np
 a = np.ones(3)
 out = {}
-for name, fn in (("np.zeros(3)", lambda: np.zeros(3)), ("np.sum(3 el)", lambda: np.sum(a))):
-    out[name] = min(timeit.repeat(fn, number=100_000, repeat=5)) / 100_000 * 1e6
+for name, stmt in (("np.zeros(3)", "np.zeros(3)"), ("np.sum(3 el)", "np.sum(a)")):
+    t = timeit.repeat(stmt, globals={"np": np, "a": a}, number=100_000, repeat=5)
+    out[name] = min(t) / 100_000 * 1e6
 print(json.dumps(out))
 """
 
@@ -69,15 +71,17 @@ def verdict(ok: bool) -> str:
     return "ok" if ok else "MISSED"
 
 
-def timed(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
-    """Median seconds of ``repeat`` calls after one warm-up, and the last call's result."""
-    fn()
-    times = []
+def race(runs: dict[str, Callable[[], object]], repeat: int) -> tuple[dict, dict]:
+    """Median seconds per contestant and each one's last result: one warm-up each, then
+    ``repeat`` rounds in which every contestant runs in turn (a noisy machine favours none)."""
+    results = {name: fn() for name, fn in runs.items()}
+    times: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), result
+        for name, fn in runs.items():
+            t0 = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}, results
 
 
 def import_time(repeat: int) -> tuple[float, float]:
@@ -187,30 +191,33 @@ def main() -> None:
     shape, params, calls = plan_numpy()
     assert shape == (1, bench_gpt2.CTX) and params == PARAMS, (shape, params)
     with tiny_dims() as seq:
-        tiny_calls = plan_numpy(seq=seq)[2]
-        t_tiny, _ = timed(lambda: bench_gpt2.gpt2_forward(seq=seq), n)
-    assert tiny_calls == calls  # the same program, call for call
+        assert plan_numpy(seq=seq)[2] == calls  # the same program, call for call
     ops = len(calls)
     print(f"GPT-2 XL forward: {ops} NumPy calls, {params / 1e9:.2f} B parameters, result {shape}")
-    t_rec, _ = timed(plan_faketensor(True), n)
-    t_off, _ = timed(plan_faketensor(False), n)
-    print(f"plan, record=True: {t_rec * 1e3:.1f} ms ({ops / t_rec:,.0f} ops/s); record=False: "
-          f"{t_off * 1e3:.1f} ms; {t_rec / t_off:.2f}x; target <= 2x: "
-          f"{verdict(t_rec <= 2 * t_off)}")
-    print(f"same code on tiny real arrays (D={TINY['D']}, {seq} tokens): {t_tiny * 1e3:.1f} ms; "
-          f"plan (record=True) {t_rec / t_tiny:.2f}x; target <= 3x: "
-          f"{verdict(t_rec <= 3 * t_tiny)}")
 
-    for label, make in (("PyTorch FakeTensorMode", plan_torch), ("jax.eval_shape", plan_jax)):
-        run = make()
+    def tiny_real() -> None:
+        with tiny_dims():
+            bench_gpt2.gpt2_forward(seq=seq)
+    runs = {"record": plan_faketensor(True), "no record": plan_faketensor(False),
+            "tiny": tiny_real}
+    others = {"PyTorch FakeTensorMode": plan_torch(), "jax.eval_shape": plan_jax()}
+    runs.update((k, v) for k, v in others.items() if v is not None)
+    t, results = race(runs, n)
+    t_rec = t["record"]
+    print(f"plan, record=True: {t_rec * 1e3:.1f} ms ({ops / t_rec:,.0f} ops/s); record=False: "
+          f"{t['no record'] * 1e3:.1f} ms; {t_rec / t['no record']:.2f}x; target <= 2x: "
+          f"{verdict(t_rec <= 2 * t['no record'])}")
+    print(f"same code on tiny real arrays (D={TINY['D']}, {seq} tokens): {t['tiny'] * 1e3:.1f} "
+          f"ms; plan (record=True) {t_rec / t['tiny']:.2f}x; target <= 3x: "
+          f"{verdict(t_rec <= 3 * t['tiny'])}")
+    for label, run in others.items():
         if run is None:
             print(f"{label}: not installed, skipped")
             continue
-        t, (shape_o, params_o) = timed(run, n)
-        assert shape_o == shape and params_o == PARAMS, (label, shape_o, params_o)
-        print(f"{label} (port, same shapes and parameters): {t * 1e3:.1f} ms; faketensor "
-              f"(record=True) {t / t_rec:.2f}x faster; target ahead: {verdict(t_rec < t)}")
-
+        assert results[label] == (shape, PARAMS), (label, results[label])
+        print(f"{label} (port, same result shape and parameters): {t[label] * 1e3:.1f} ms; "
+              f"faketensor (record=True) {t[label] / t_rec:.2f}x faster; target ahead: "
+              f"{verdict(t_rec < t[label])}")
 
 if __name__ == "__main__":
     main()
