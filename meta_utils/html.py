@@ -231,8 +231,10 @@ def _timeline_svg(report: dict) -> str:
             i = int(ys.argmax())
             top = int(ys[i])
             info = devices.get(dev) or {}
-            peak = info.get("peak_bytes", top)
-            x_peak = info.get("peak_op", int(xs[i]))
+            peak = info.get("peak_bytes")
+            peak = peak if isinstance(peak, int) else top
+            x_peak = info.get("peak_op")
+            x_peak = x_peak if isinstance(x_peak, int) else int(xs[i])
             unit, scale = _unit(max(peak, top))
             px, py = downsample(xs, ys)
             ax.plot(px, [v / scale for v in py], drawstyle="steps-post", color="#1f77b4",

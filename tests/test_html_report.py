@@ -145,6 +145,20 @@ def test_drawn_peak_is_exact(page):
         assert abs(float(marker.group(1)) - top) < 0.01, dev
 
 
+def test_peak_op_places_the_marker():
+    """A peak inside an op (its transient buffers) above the timeline, at the op given."""
+    rep = {"timeline": [[0, "cpu", 0], [1, "cpu", 100], [2, "cpu", 50], [3, "cpu", 0]],
+           "devices": {"cpu": {"peak_bytes": 150, "peak_op": 2,
+                               "peak_at": {"file": "a.py", "line": 3, "function": "f"}}}}
+    page = render_html(rep)
+    xs = sorted({x for x, _ in _path_points(page, "timeline-cpu")})
+    top = min(y for _, y in _path_points(page, "timeline-cpu"))
+    use = re.search(r'<g id="peak-cpu">.*?<use [^>]*? x="([-\d.]+)" y="([-\d.]+)"', page, re.S)
+    assert len(xs) == 4 and abs(float(use.group(1)) - xs[2]) < 0.01
+    assert float(use.group(2)) < top - 10  # drawn above the line's highest point
+    assert "peak 150 B at a.py:3 (f)" in Dom(page).text
+
+
 def _path_points(page: str, gid: str) -> list[tuple[float, float]]:
     d = re.search(rf'<g id="{re.escape(gid)}">\s*<path d="([^"]*)"', page).group(1)
     nums = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", d)]
