@@ -1,7 +1,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: example test bench clean
+.PHONY: example test bench chromium clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -12,8 +12,19 @@ $(VENV)/.installed: pyproject.toml
 example: $(VENV)/.installed
 	$(VENV)/bin/faketensor run examples/transformer_1b.py
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed chromium
 	$(PY) -m pytest -q -n 2 tests
+
+# Headless Chromium for tests/test_html_report.py, installed when absent and apt-get can (root,
+# or sudo without a password); never fails: without it those tests skip.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo -n"; fi; \
+	  command -v apt-get >/dev/null 2>&1 && \
+	  { $$SUDO apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1 || \
+	    { $$SUDO apt-get update -q >/dev/null 2>&1 && \
+	      $$SUDO apt-get install -y -q --no-install-recommends chromium >/dev/null 2>&1; }; }; \
+	  command -v chromium >/dev/null 2>&1 || echo "chromium not installed: the HTML report tests skip"; }
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_ops.py

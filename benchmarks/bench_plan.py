@@ -1,0 +1,223 @@
+"""The planning speed targets of `faketensor run` (issue 13), measured in one run.
+
+Prints each figure, its ratio and whether the target is met ("ok" / "MISSED"):
+
+- ``import faketensor`` in a fresh interpreter (numpy included), median of several: < 150 ms;
+- a patched NumPy call outside any mode (``np.zeros(3)``, ``np.sum`` of 3 elements), in a process
+  that imported faketensor vs one that did not: <= 0.1 us extra per call;
+- planning bench_gpt2.py's GPT-2 XL forward pass under ``FakeMode(record=True)`` vs
+  ``record=False``: <= 2x;
+- that plan vs the same Python code on tiny real arrays (same 48 blocks and ops, small
+  dimensions): <= 3x;
+- that plan vs PyTorch's ``FakeTensorMode`` and ``jax.eval_shape`` on line-by-line ports
+  (benchmarks/ports/), each when installed: faketensor (recording) ahead of both.
+
+Each plan starts with the tool's dispatch cache empty (``ft.clear_cache()``,
+``FakeTensorMode.cache_clear()``; jax gets a new function, so its trace cache misses); after one
+warm-up each, the contestants take turns. Not a test: only ratios within one run count on a
+shared machine.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from typing import Callable, Iterator
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import numpy as np  # noqa: E402
+
+import bench_gpt2  # noqa: E402
+
+#: GPT-2 XL's parameter count, from bench_gpt2's dimensions
+PARAMS = (bench_gpt2.VOCAB * bench_gpt2.D + bench_gpt2.CTX * bench_gpt2.D + bench_gpt2.LAYERS
+          * (2 * bench_gpt2.D + 4 * bench_gpt2.D ** 2 + 2 * bench_gpt2.D * bench_gpt2.FF))
+#: the same program at toy size: every block and op kept, dimensions shrunk
+TINY = dict(D=50, HEADS=25, FF=200, VOCAB=64, CTX=16)
+
+_IMPORT = """
+import time
+t0 = time.perf_counter()
+import numpy
+t1 = time.perf_counter()
+import faketensor
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t0)
+"""
+
+_CALLS = """
+import sys, timeit, json
+if sys.argv[1] == "1":
+    import faketensor
+import numpy as np
+a = np.ones(3)
+out = {}
+for name, stmt in (("np.zeros(3)", "np.zeros(3)"), ("np.sum(3 el)", "np.sum(a)")):
+    t = timeit.repeat(stmt, globals={"np": np, "a": a}, number=100_000, repeat=5)
+    out[name] = min(t) / 100_000 * 1e6
+print(json.dumps(out))
+"""
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def race(runs: dict[str, Callable[[], object]], repeat: int) -> tuple[dict, dict]:
+    """Median seconds per contestant and each one's last result: one warm-up each, then
+    ``repeat`` rounds in which every contestant runs in turn (a noisy machine favours none)."""
+    results = {name: fn() for name, fn in runs.items()}
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, fn in runs.items():
+            t0 = time.perf_counter()
+            results[name] = fn()
+            times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}, results
+
+
+def import_time(repeat: int) -> tuple[float, float]:
+    """Median seconds of ``import numpy`` and of ``import numpy, faketensor`` in fresh processes."""
+    runs = [subprocess.check_output([sys.executable, "-c", _IMPORT], text=True).split()
+            for _ in range(repeat)]
+    return (statistics.median(float(r[0]) for r in runs),
+            statistics.median(float(r[1]) for r in runs))
+
+
+def call_overhead(repeat: int) -> dict[str, tuple[float, float]]:
+    """Per call (us): {call: (with faketensor imported, plain NumPy)}, processes taking turns."""
+    runs: dict[str, list[dict]] = {"1": [], "0": []}
+    for _ in range(repeat):
+        for flag in runs:
+            out = subprocess.check_output([sys.executable, "-c", _CALLS, flag], text=True)
+            runs[flag].append(json.loads(out))
+    return {name: (statistics.median(r[name] for r in runs["1"]),
+                   statistics.median(r[name] for r in runs["0"])) for name in runs["1"][0]}
+
+
+def plan_numpy(**kwargs) -> tuple[tuple, int, list[str]]:
+    """Plan bench_gpt2's forward: (final shape, parameter count, the ops called) from the trace.
+
+    The trace's 0-d ``np.asarray`` entries (NumPy's arrays made of scalar operands, which
+    depend on the operands' sizes) are not calls of the program and are left out of the ops."""
+    import faketensor as ft
+    ft.clear_cache()
+    with ft.FakeMode(record=True) as mode:
+        bench_gpt2.gpt2_forward(**kwargs)
+    last = mode.trace[-1]
+    params = sum(int(np.prod(e.meta[0][0])) for e in mode.trace
+                 if e.op in ("ndarray.astype", "np.ones"))
+    calls = [e.op for e in mode.trace if not (e.op == "np.asarray" and e.meta[0][0] == ())]
+    return last.meta[0][0], params, calls
+
+
+def plan_faketensor(record: bool) -> Callable[[], None]:
+    import faketensor as ft
+
+    def run() -> None:
+        ft.clear_cache()
+        with ft.FakeMode(record=record):
+            bench_gpt2.gpt2_forward()
+    return run
+
+
+@contextlib.contextmanager
+def tiny_dims() -> Iterator[int]:
+    """bench_gpt2's dimensions shrunk to TINY for the duration; yields the sequence length."""
+    old = {k: getattr(bench_gpt2, k) for k in TINY}
+    for k, v in TINY.items():
+        setattr(bench_gpt2, k, v)
+    try:
+        yield TINY["CTX"]
+    finally:
+        for k, v in old.items():
+            setattr(bench_gpt2, k, v)
+
+
+def plan_torch() -> Callable[[], tuple] | None:
+    if importlib.util.find_spec("torch") is None:
+        return None
+    from torch._subclasses.fake_tensor import FakeTensorMode
+
+    from ports import gpt2_torch
+
+    def run() -> tuple:
+        FakeTensorMode.cache_clear()
+        with FakeTensorMode():
+            ids, params = gpt2_torch.gpt2_forward()
+        return tuple(ids.shape), sum(p.numel() for p in params)
+    return run
+
+
+def plan_jax() -> Callable[[], tuple] | None:
+    if importlib.util.find_spec("jax") is None:
+        return None
+    import jax
+
+    from ports import gpt2_jax
+
+    def run() -> tuple:
+        ids, params = jax.eval_shape(lambda: gpt2_jax.gpt2_forward())  # a new function each time
+        return tuple(ids.shape), sum(p.size for p in params)
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--repeat", type=int, default=5, help="plans (and processes) per figure")
+    args = ap.parse_args()
+    n = args.repeat
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}; medians of {n}")
+
+    t_np, t_ft = import_time(max(n, 5))
+    print(f"import faketensor, fresh process: {t_ft * 1e3:.1f} ms (numpy alone "
+          f"{t_np * 1e3:.1f} ms, faketensor's share {(t_ft - t_np) * 1e3:.1f} ms); "
+          f"target < 150 ms: {verdict(t_ft < 0.150)}")
+
+    for name, (with_ft, plain) in call_overhead(n).items():
+        extra = with_ft - plain
+        print(f"{name} outside any mode: {with_ft:.3f} us with faketensor imported vs "
+              f"{plain:.3f} us plain NumPy ({with_ft / plain:.2f}x, {extra:+.3f} us); "
+              f"target <= +0.1 us: {verdict(extra <= 0.1)}")
+
+    shape, params, calls = plan_numpy()
+    assert shape == (1, bench_gpt2.CTX) and params == PARAMS, (shape, params)
+    with tiny_dims() as seq:
+        assert plan_numpy(seq=seq)[2] == calls  # the same program, call for call
+    ops = len(calls)
+    print(f"GPT-2 XL forward: {ops} NumPy calls, {params / 1e9:.2f} B parameters, result {shape}")
+
+    def tiny_real() -> None:
+        with tiny_dims():
+            bench_gpt2.gpt2_forward(seq=seq)
+    runs = {"record": plan_faketensor(True), "no record": plan_faketensor(False),
+            "tiny": tiny_real}
+    others = {"PyTorch FakeTensorMode": plan_torch(), "jax.eval_shape": plan_jax()}
+    runs.update((k, v) for k, v in others.items() if v is not None)
+    t, results = race(runs, n)
+    t_rec = t["record"]
+    print(f"plan, record=True: {t_rec * 1e3:.1f} ms ({ops / t_rec:,.0f} ops/s); record=False: "
+          f"{t['no record'] * 1e3:.1f} ms; {t_rec / t['no record']:.2f}x; target <= 2x: "
+          f"{verdict(t_rec <= 2 * t['no record'])}")
+    print(f"same code on tiny real arrays (D={TINY['D']}, {seq} tokens): {t['tiny'] * 1e3:.1f} "
+          f"ms; plan (record=True) {t_rec / t['tiny']:.2f}x; target <= 3x: "
+          f"{verdict(t_rec <= 3 * t['tiny'])}")
+    for label, run in others.items():
+        if run is None:
+            print(f"{label}: not installed, skipped")
+            continue
+        assert results[label] == (shape, PARAMS), (label, results[label])
+        print(f"{label} (port, same result shape and parameters): {t[label] * 1e3:.1f} ms; "
+              f"faketensor (record=True) {t[label] / t_rec:.2f}x faster; target ahead: "
+              f"{verdict(t_rec < t[label])}")
+
+if __name__ == "__main__":
+    main()
