@@ -11,7 +11,9 @@ specific folder decides, so a virtual environment inside the script's folder is 
 from __future__ import annotations
 
 import os
+import site
 import sys
+import sysconfig  # at import: importing it later would pass through the import hook
 from contextvars import ContextVar
 from typing import Any
 
@@ -30,8 +32,6 @@ def library_roots() -> tuple:
     """The folders holding library code (computed once)."""
     global _roots
     if _roots is None:
-        import site
-        import sysconfig  # here, not at import: `import faketensor` stays cheap
         found = set()
         for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
                                    "installed_base": sys.base_prefix,

@@ -8,6 +8,7 @@ script runs as ``python SCRIPT ARGS`` would run it: ``sys.argv``, ``__name__ ==
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import runpy
@@ -21,8 +22,10 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._pytree import tree_map
 from ..modes.fake_mode import FakeMode
+from ..modes.imports import script_imports
+from ..modes.threads import inherit_mode_in_threads
 from ..modes.memory import analyze
-from ..modes.sites import is_user_file
+from .._paths import is_user_file
 
 JSON_VERSION = 1
 STATUS_EXIT = {"completed": 0, "error": 1, "data_dependent": 2, "unsupported": 2}
@@ -56,6 +59,7 @@ class Plan:
         self.name = name
         self.ops = len(mode.trace)
         self.flops = mode.flops
+        self.flops_uncounted = dict(mode.flops_uncounted)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
         log = mode.memory.log if log_end is None else mode.memory.log[:log_end]
         devices, self.timeline = analyze(log)
@@ -108,6 +112,7 @@ class Plan:
             "top_sites": self.top_sites,
             "flops": self.flops,
             "flops_by_line": self.flops_by_line,
+            "flops_uncounted": sorted(self.flops_uncounted),
             "ops": self.ops,
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),
@@ -165,8 +170,11 @@ def _stopped_at(exc: BaseException) -> dict:
 
 
 def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, top: int,
-         name: str) -> tuple[Plan, Any]:
-    """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned)."""
+         name: str, script_dir: str | None = None) -> tuple[Plan, Any]:
+    """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned).
+
+    Threads the program starts run under the same mode; with ``script_dir``, only modules
+    under that folder run their module code under the mode (libraries import paused)."""
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
@@ -174,7 +182,8 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
     status, code, stopped, error, result = "completed", 0, None, None, None
     t0 = time.perf_counter()
-    with mode:
+    imports = script_imports(script_dir) if script_dir is not None else contextlib.nullcontext()
+    with mode, inherit_mode_in_threads(), imports:
         try:
             result = body(mode)
         except SystemExit as e:
@@ -253,7 +262,7 @@ def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
     folder = os.path.dirname(os.path.realpath(path))
     with _ScriptState(path, argv, folder):
         p, _ = _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"), device=device,
-                    data_dependent=data_dependent, top=top, name=path)
+                    data_dependent=data_dependent, top=top, name=path, script_dir=folder)
     return p
 
 
@@ -262,7 +271,8 @@ def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
     """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
     with _ScriptState(name, argv, os.getcwd()):
         p, _ = _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
-                    device=device, data_dependent=data_dependent, top=top, name=f"-m {name}")
+                    device=device, data_dependent=data_dependent, top=top, name=f"-m {name}",
+                    script_dir=os.getcwd())
     return p
 
 

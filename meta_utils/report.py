@@ -108,6 +108,9 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
                 lines.append(f"    {human(s['bytes']):>12} {s['count']:>6}x  "
                              f"{_path(s['file'])}:{s['line']}")
     lines.append(f"FLOPs: {human_flops(data['flops'])} ({data['flops']:,})")
+    if data.get("flops_uncounted"):
+        lines.append("    not counted (no rule for these calls): "
+                     + ", ".join(data["flops_uncounted"]))
     for row in data["flops_by_line"][:top]:
         lines.append(f"    {human_flops(row['flops']):>12}  {_path(row['file'])}:{row['line']}")
     if data.get("placeholders"):

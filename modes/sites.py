@@ -1,9 +1,9 @@
 """Where the user's code called each recorded op: the innermost user frame, or the whole
 user call stack for the ops that may be the peak, interned.
 
-A frame is the user's unless its file lies in NumPy, CuPy, faketensor itself, an
-installed package (site-packages) or the standard library; the verdict is cached per code
-object. An op's site (user frames only, innermost first) is kept as one index into a
+A frame is the user's when faketensor/_paths.py says its file is (not the standard
+library, an installed package or faketensor; only the script's folders when a planner
+names them); the verdict is cached per code object. An op's site (user frames only, innermost first) is kept as one index into a
 table of ``(code, line, ...)`` tuples, so an op costs a short walk up the frames and one
 dict lookup; names and files are only spelled out when a report asks (``Sites.frames``).
 """
@@ -11,45 +11,14 @@ from __future__ import annotations
 
 import os
 import sys
-import sysconfig
 from typing import Any
 
-import numpy as np
-
-_LIBRARY_ROOTS: list[str] = []
+from .._paths import is_user_file  # the one rule for whose code a file is
 
 # Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
 # FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's
 # __array_ufunc__, operator or method); one more when _record is called from _account.
 RECORD_DEPTH = 6
-
-
-def _library_roots() -> tuple:
-    """Folders whose code is never the user's (computed once, on first use)."""
-    if not _LIBRARY_ROOTS:
-        roots = {os.path.dirname(np.__file__)}
-        for mod in ("faketensor", "faketensor.modes", "faketensor.kernels",
-                    "faketensor.meta_utils", "cupy", "wrapt"):
-            m = sys.modules.get(mod)
-            for p in getattr(m, "__path__", ()) or ():
-                roots.add(p)
-        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-            p = sysconfig.get_paths().get(key)
-            if p:
-                roots.add(p)
-        for p in sys.path:
-            if p.endswith(("site-packages", "dist-packages")):
-                roots.add(p)
-        _LIBRARY_ROOTS.extend(os.path.realpath(r) + os.sep for r in roots)
-        _LIBRARY_ROOTS.extend(r + os.sep for r in roots)
-    return tuple(_LIBRARY_ROOTS)
-
-
-def is_user_file(filename: str) -> bool:
-    """True for code the user wrote: not a library's, not frozen or built-in."""
-    if filename.startswith("<frozen") or filename == "<built-in>":
-        return False
-    return not filename.startswith(_library_roots())
 
 
 class Sites:

@@ -31,23 +31,21 @@ NO_RULE: set = set()
 
 
 class Counting(ft.FakeMode):
-    """A recording FakeMode that counts each recorded op, as the planner does."""
+    """A recording FakeMode, as the planner uses: each recorded op's count is its trace
+    entry's ``flops``; a rule that failed is in ``flops_uncounted``."""
 
     def __init__(self, **kwargs):
         super().__init__(record=True, **kwargs)
-        self.counts: list = []
-        self.errors: list = []
 
-    def _account(self, func, args, kwargs, out, costs):
-        super()._account(func, args, kwargs, out, costs)
-        try:
-            n = count_flops(func, args, kwargs, out)
-        except Exception as e:  # collected: the test lists them
-            self.errors.append(f"{op_name(func)}: {type(e).__name__}: {e}")
-            return
-        if type(n) is not int or n < 0:
-            self.errors.append(f"{op_name(func)}: count {n!r}")
-        self.counts.append((op_name(func), n))
+    @property
+    def counts(self) -> list:
+        return [(e.op, e.flops) for e in self.trace]
+
+    @property
+    def errors(self) -> list:
+        bad = [f"{op}: {why}" for op, why in self.flops_uncounted.items()]
+        return bad + [f"{op}: count {n!r}" for op, n in self.counts
+                      if type(n) is not int or n < 0]
 
 
 def flops_of(fn, *args, device=None, **kwargs) -> int:

@@ -137,14 +137,14 @@ def test_data_dependent_stop_reports_the_line(tmp_path):
 
 def test_unsupported_function_stops_with_exit_2(tmp_path):
     script = tmp_path / "unsupported.py"
-    # np.isposinf has no kernel (faketensor coverage): any function without one will do
-    script.write_text("import numpy as np\nx = np.ones(10)\ny = np.isposinf(x)\n")
+    # np.einsum_path has no kernel (faketensor coverage): any function without one will do
+    script.write_text("import numpy as np\nx = np.ones((3, 3))\ny = np.einsum_path('ij,jk', x, x)\n")
     r = subprocess.run([FAKETENSOR, "run", "--json", str(tmp_path / "o.json"), str(script)],
                        capture_output=True, text=True, timeout=300)
     data = json.loads((tmp_path / "o.json").read_text())
     assert r.returncode == 2, r.stderr
     assert data["status"] == "unsupported" and data["exit_code"] == 2
-    assert data["stopped_at"]["line"] == 3 and "np.isposinf" in data["stopped_at"]["message"]
+    assert data["stopped_at"]["line"] == 3 and "einsum_path" in data["stopped_at"]["message"]
 
 
 @pytest.mark.parametrize("arg, code", [("0", 0), ("7", 7), ("boom", 1)])
@@ -228,6 +228,7 @@ def test_json_schema_field_by_field(tmp_path):
     assert data["version"] == 1 and data["status"] == "completed" and data["exit_code"] == 0
     assert data["stopped_at"] is None
     assert isinstance(data["flops"], int) and isinstance(data["ops"], int) and data["ops"] > 20
+    assert data["flops"] > 0 and data["flops_uncounted"] == []
     cpu = data["devices"]["cpu"]
     assert set(cpu) == {"peak_bytes", "peak_at", "live_end_bytes", "allocated_bytes"}
     assert 0 < cpu["live_end_bytes"] <= cpu["peak_bytes"] <= cpu["allocated_bytes"]
