@@ -141,6 +141,30 @@ def scratch(nbytes: int) -> None:
     CALL.costs = (t, max(s, int(nbytes)), e)
 
 
+def pyarray_return(res: Any) -> Any:
+    """PyArray_Return (multiarray/scalarapi.c) on a kernel result: a fresh 0-d array becomes
+    the NumPy scalar the real call returns; its 0-d data was allocated and freed on the way.
+    Views, ``out=`` arrays and arrays of one or more dimensions are returned as they are."""
+    if type(res) is tuple:
+        return tuple(pyarray_return(r) for r in res)
+    if (type(res) is ArrayMeta and not res.shape and not res.scalar and res.view_of is None
+            and res.base_shape is None):
+        transient(res.dtype.itemsize)
+        return res._replace(scalar=True, strides=())
+    return res
+
+
+def scalar_result(res: Any) -> Any:
+    """A composite's fresh 0-d result is the NumPy scalar the ufunc or reduction it ended in
+    returned (that step already reported the 0-d array it made on the way)."""
+    if type(res) is tuple:
+        return tuple(scalar_result(r) for r in res)
+    if (type(res) is ArrayMeta and not res.shape and res.view_of is None
+            and res.base_shape is None):
+        return res._replace(scalar=True, strides=())
+    return res
+
+
 @contextlib.contextmanager
 def quiet():
     """Run another kernel for its metadata only: the bytes it reports are dropped (the

@@ -482,11 +482,12 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
         if dt.kind == "O":
             raise DataDependentError("a single element of an object array is a Python object "
                                      "that a fake array does not have")
-        if not dt.isnative and dt.kind not in "VOUS":
-            return ArrayMeta((), dt.newbyteorder("="), ())  # a scalar copy in native order
-        if off is None:
-            return ArrayMeta((), dt, ())
-        return ArrayMeta((), dt, (), view_of=self, offset=off)
+        if dt.kind == "V" and off is not None:  # a record (np.void) views its array
+            return ArrayMeta((), dt, (), view_of=self, offset=off)
+        # array_item (mapping.c): PyArray_Scalar copies the element into a NumPy scalar,
+        # in native byte order; no array is made on the way
+        return ArrayMeta((), dt if dt.isnative or dt.kind in "VOUS" else dt.newbyteorder("="),
+                         (), scalar=True)
     if it == ELLIPSIS:
         return ArrayMeta(shape, dt, tuple(self.strides), view_of=self, offset=0)
     view = None

@@ -14,7 +14,7 @@ from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, 
 from .hidden import cast_copy_bytes, overlap_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .. import flops
-from ..registry import register, transient
+from ..registry import pyarray_return, register, transient
 
 _BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -145,7 +145,7 @@ def dot_copies(a: Any, b: Any, dt: np.dtype, out: Any) -> int:
 @register(np.dot, "ndarray.dot", tags=("copy",), flops=flops.dot)
 def dot(a: Any, b: Any, out: Any = None) -> Any:
     """A fresh C array of dot's shape, a multiply for 0-d operands, or ``out``."""
-    return dot_meta(meta_array(a), meta_array(b), out)
+    return pyarray_return(dot_meta(meta_array(a), meta_array(b), out))
 
 
 @register(np.vdot, tags=("copy",), flops=flops.vdot)
@@ -166,7 +166,7 @@ def vdot(a: Any, b: Any) -> ArrayMeta:
     if a.size != b.size:
         raise ValueError("vectors have different lengths")
     transient(copies)
-    return ArrayMeta((), dt, ())
+    return pyarray_return(ArrayMeta((), dt, ()))
 
 
 def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
@@ -292,7 +292,7 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     full = shape + (dlen,)
     fst = tuple(a.strides[i] for i in rest) + (a.strides[ax1] + a.strides[ax2],)
     perm = [p for p in iterator_order(full, [(full, fst)]) if p != len(shape)]
-    return ArrayMeta(shape, dt, strides_in_order(shape, dt.itemsize, perm))
+    return pyarray_return(ArrayMeta(shape, dt, strides_in_order(shape, dt.itemsize, perm)))
 
 
 @register(np.kron, tags=("copy",), flops=flops.elementwise)

@@ -27,7 +27,7 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import register, transient
+from ..registry import register, scalar_result, transient
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
                           used)
@@ -314,7 +314,7 @@ def angle(z: Any, deg: bool = False) -> Any:
         a = _u(np.arctan2, 0, m)
     if deg:
         ufunc_call(np.multiply, a, 180 / np.pi, out=a)
-    return _final(a)
+    return scalar_result(a)
 
 
 @register(np.iscomplex, tags=("ufunc",))
@@ -1276,8 +1276,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     if returned:
         if scl.shape != avg.shape:
             scl = _c(avg.shape, scl.dtype)
-        return _final(avg), _final(scl)
-    return _final(avg)
+        return scalar_result((_final(avg), _final(scl)))
+    return scalar_result(_final(avg))
 
 
 @register(np.unwrap, tags=("copy",))

@@ -19,7 +19,7 @@ from ..._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
 from .. import flops
-from ..registry import register, scratch, transient, uncached
+from ..registry import pyarray_return, register, scratch, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
@@ -801,7 +801,7 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         ops.append((full_shape, full_st, order == "A" and m.flags.f_contiguous))
     res = ArrayMeta(shape, dt, iterator_out_strides(shape, dt.itemsize, ops, order))
     _report_gufunc_copies(inputs, metas, loop, None, res)
-    return res
+    return res if out is Ellipsis else pyarray_return(res)
 
 
 def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res: Any) -> None:

@@ -660,7 +660,9 @@ def _flip_emit(m: Any, g: ArrayMeta) -> ArrayMeta:
         if m.dtype.hasobject or m.dtype.kind in "SU":
             raise DataDependentError("np.flip of a 0-d array returns its element, whose type "
                                      "depends on the value for object and string dtypes")
-        return ArrayMeta((), np.empty((), m.dtype)[()].dtype, ())
+        if m.dtype.kind == "V":  # a record views its array
+            return emit(m, g)
+        return ArrayMeta((), np.empty((), m.dtype)[()].dtype, (), scalar=True)
     return emit(m, g)
 
 
