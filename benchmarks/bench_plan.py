@@ -26,6 +26,7 @@ import json
 import os
 import statistics
 import subprocess
+import tempfile
 import sys
 import time
 from typing import Callable, Iterator
@@ -85,8 +86,14 @@ def race(runs: dict[str, Callable[[], object]], repeat: int) -> tuple[dict, dict
 
 
 def import_time(repeat: int) -> tuple[float, float]:
-    """Median seconds of ``import numpy`` and of ``import numpy, faketensor`` in fresh processes."""
-    runs = [subprocess.check_output([sys.executable, "-c", _IMPORT], text=True).split()
+    """Median seconds of ``import numpy`` and of ``import numpy, faketensor`` in fresh processes,
+    with bytecode cached as an installed package has it (an editable install under
+    PYTHONDONTWRITEBYTECODE would otherwise compile every module on every import)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(tempfile.gettempdir(), "faketensor-bench-pyc")
+    subprocess.check_output([sys.executable, "-c", _IMPORT], text=True, env=env)  # warm the cache
+    runs = [subprocess.check_output([sys.executable, "-c", _IMPORT], text=True, env=env).split()
             for _ in range(repeat)]
     return (statistics.median(float(r[0]) for r in runs),
             statistics.median(float(r[1]) for r in runs))
