@@ -383,3 +383,32 @@ def test_trace_ids_sweep_dead_rows_and_keep_live_ones():
     assert ids.get(keep) == mode.trace[0].out_ids[0] and ids.get(y) == mode.trace[-1].out_ids[0]
     assert mode.trace[-1].in_ids == (mode.trace[0].out_ids[0],)
     assert ft.replay(mode, y).shape == (3,)
+
+
+def test_placeholder_run_plans_a_value_branching_loop_to_the_end(tmp_path):
+    rc, out, err, data = run_cli("--data-dependent", "placeholder", "train_placeholder.py",
+                                 tmp_path=tmp_path)
+    assert rc == 0, err
+    assert data["status"] == "completed" and "trained (32, 1)" in out
+    uses = {(p["line"], p["count"]) for p in data["placeholders"]}
+    assert uses == {(line_of("train_placeholder.py", "PLACEHOLDER FLOAT"), 5)}
+    rc, _, _, data = run_cli("train_placeholder.py", tmp_path=tmp_path)
+    assert rc == 2 and data["stopped_at"]["line"] == line_of("train_placeholder.py",
+                                                              "PLACEHOLDER FLOAT")
+
+
+def test_script_importing_scipy_and_pandas(tmp_path):
+    rc, out, err, data = run_cli("uses_libraries.py", tmp_path=tmp_path)
+    assert rc == 0, err
+    assert "libraries scipy.linalg pandas (400, 400)" in out
+    assert data["devices"]["cpu"]["peak_bytes"] == 2 * 400 * 400 * 8
+    assert data["flops"] == 2 * 400 ** 3
+
+
+def test_html_report_from_the_command(tmp_path):
+    pytest.importorskip("matplotlib")
+    html = tmp_path / "plan.html"
+    rc, _, err, _ = run_cli("--html", str(html), "stencil.py", "64", "3", tmp_path=tmp_path)
+    assert rc == 0, err
+    page = html.read_text()
+    assert "<svg" in page and "stencil.py" in page and "peak" in page
