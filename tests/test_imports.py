@@ -145,6 +145,9 @@ def test_imports_from_threads_inheriting_the_mode(tmp_path):
             lib = importlib.import_module(LIBS[i])
             return type(user.W).__name__
         with ft.FakeMode() as mode, inherit_mode_in_threads():
+            # scipy's own package first: several threads starting it at once meet its circular
+            # imports half-done (CPython's per-module import locks; plain Python fails alike)
+            import scipy
             with ThreadPoolExecutor(4) as pool:
                 kinds = list(pool.map(load, range(4)))
         from scipy.integrate._ivp import radau

@@ -26,7 +26,7 @@ from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .queries import stand_in
-from ..registry import REGISTRY, register, transient, uncached
+from ..registry import REGISTRY, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
 MAXDIMS = 64
@@ -810,7 +810,7 @@ def _take(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
     mode = converters.clipmode(mode)
-    return _take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode)
+    return pyarray_return(_take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode))
 
 
 take.keep_real = frozenset({1, "indices"})

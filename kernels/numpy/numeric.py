@@ -7,7 +7,7 @@ from ...layout import broadcast_shapes, c_strides, fill_strides, normalize_axis
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_meta
 from .. import flops
-from ..registry import register
+from ..registry import pyarray_return, register
 from .hidden import stepped, steps
 from .misc import _WEAK, _u, k_copy, k_copy_out
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes,
@@ -77,7 +77,7 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     out = isclose_meta(a, b, rtol, atol, equal_nan)
     if all(type(v) in (float, int) for v in (rtol, atol)) and out.shape:
         _isclose_steps(a, b, rtol, atol, equal_nan)
-    return out
+    return pyarray_return(out)
 
 
 def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:

@@ -7,7 +7,7 @@ from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
-from ..registry import register
+from ..registry import register, scalar_result
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .umath import ufunc_call
 from .index_tricks import F8, INTP, _WEAK
@@ -81,7 +81,8 @@ def polyval(p: Any, x: Any) -> Any:
         seen.append(key)
     if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
         _polyval_steps(p, pm, xm)
-    return ArrayMeta(y.shape, y.dtype, y.strides)
+    res = ArrayMeta(y.shape, y.dtype, y.strides)
+    return scalar_result(res) if pm.shape[0] else res  # no coefficient: zeros_like(x) itself
 
 
 def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:

@@ -191,7 +191,7 @@ def inner(a: Any, b: Any) -> Any:
     if a.ndim >= 1 and b.ndim >= 2:  # a transposed view: its cast copy is made first
         perm = list(range(b.ndim - 2)) + [b.ndim - 1, b.ndim - 2]
         b = ArrayMeta(tuple(b.shape[p] for p in perm), b.dtype, tuple(b.strides[p] for p in perm))
-    return dot_meta(a, b)
+    return pyarray_return(dot_meta(a, b))
 
 
 @register(np.outer, tags=("copy",), flops=flops.elementwise)

@@ -7,7 +7,7 @@ from ..._errors import UnsupportedOperationError
 from ...layout import c_strides
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable
-from ..registry import register, scratch, transient
+from ..registry import pyarray_return, register, scratch, transient
 from .misc import _INTP, _RADIX, _WEAK, k_copy
 # --- sorting ----------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
         copies += _from_any_bytes(as_meta(sorter), _INTP, contiguous=False)
     transient(copies)
     dt = np.dtype(np.intp)
-    return ArrayMeta(tuple(vm.shape), dt, c_strides(tuple(vm.shape), dt.itemsize))
+    return pyarray_return(ArrayMeta(tuple(vm.shape), dt, c_strides(tuple(vm.shape), dt.itemsize)))
 
 
 def _from_any_bytes(m: Any, dt: np.dtype, contiguous: bool) -> int:

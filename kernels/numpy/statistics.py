@@ -27,7 +27,7 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import register, scalar_result, transient
+from ..registry import pyarray_return, register, scalar_result, transient
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
                           used)
@@ -323,8 +323,8 @@ def iscomplex(x: Any) -> Any:
     m = as_meta(x)
     if m.dtype.kind == "c":
         return ufunc_call(np.not_equal, _part(m), 0)
-    if m.ndim == 0:
-        return ArrayMeta((), _BOOL, ())
+    if m.ndim == 0:  # zeros(()) then res[()]
+        return pyarray_return(ArrayMeta((), _BOOL, ()))
     return ArrayMeta(m.shape, _BOOL, c_strides(m.shape, 1), base_shape=m.shape)  # res[()] is a view
 
 
@@ -422,8 +422,9 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
                 raise TypeError(f"Cannot cast scalar to {pdt}")
         if m.dtype.kind == "f" and m.ndim and type(nan) in (int, float):
             _nan_to_num_steps(m, nan)
-    if m.ndim == 0:
-        return ArrayMeta((), m.dtype, ())
+    if m.ndim == 0:  # x[()] of the 0-d copy (or of x itself)
+        res = ArrayMeta((), m.dtype, ())
+        return pyarray_return(res) if copy else scalar_result(res)
     return _final(r)
 
 
