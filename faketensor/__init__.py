@@ -2,6 +2,7 @@
 
 ``import faketensor as ft``; see README.md for the tour.
 """
+from ._version import __version__
 from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
 from ._storage import FakeCudaDevice, FakeStorage
 from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
@@ -29,7 +30,6 @@ __all__ = [
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
     "inherit_mode_in_threads",
 ]
-__version__ = "0.1.0"
 
 
 def load_ipython_extension(ipython) -> None:
