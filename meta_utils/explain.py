@@ -296,7 +296,7 @@ def _writes(e: Any, serial: int) -> bool:
         return True
     if isinstance(out, tuple) and any(type(o) is TraceRef and int(o) == serial for o in out):
         return True
-    return "inplace" in e.tags
+    return False
 
 
 def _meta_tuple(m: Any) -> tuple:
@@ -376,6 +376,7 @@ def _recorded_steps(w: _Walk, serial: int) -> tuple[list, list]:
             else:
                 kind = "fresh"
                 extra["_operands"] = [w.meta(i, j) for i in e.in_ids]
+                extra["note"] = _fresh_layout(e, meta)
         else:
             nxt = e.in_ids[alias[1]]
             kind = "inplace" if alias[0] == "inplace" and _writes(e, s) else "view"
@@ -413,6 +414,20 @@ def _finish(raw: list) -> tuple:
     return tuple(steps)
 
 
+def _fresh_layout(e: Any, meta: tuple) -> str | None:
+    """Why a fresh result of a ufunc or a factory is not C-contiguous, where the call says."""
+    shape, dtype, strides, _ = meta
+    if contiguity(shape, strides, dtype.itemsize)[0]:
+        return None
+    order = e.spec[1].get("order") if e.spec[1] else None
+    if order is not None:
+        return f"not C-contiguous from the start: order={order!r} was asked"
+    if isinstance(e.func, np.ufunc) and e.in_ids:
+        return ("not C-contiguous from the start: a ufunc's result keeps its operands' "
+                "memory order (order='K')")
+    return None
+
+
 # --- why NumPy copied -------------------------------------------------------------
 
 def _describe(meta: tuple) -> str:
@@ -424,7 +439,9 @@ def _describe(meta: tuple) -> str:
     if any(s < 0 for n, s in big):
         return "reversed (negative-stride)"
     c, f = contiguity(shape, strides, dtype.itemsize)
-    if f and not c:
+    if c:
+        return "C-ordered"
+    if f:
         return "transposed (F-ordered)"
     if dense_in_stride_order(shape, strides, dtype.itemsize):
         return "axis-permuted"

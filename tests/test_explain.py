@@ -78,6 +78,10 @@ def mk_empty(xp, n):
     return [a, t]
 
 
+# the words the account uses for each input layout
+LAYOUT_WORD = {"mk_c": "C-ordered", "mk_transposed": "transposed", "mk_fortran": "transposed",
+               "mk_negative": "reversed", "mk_strided": "strided", "mk_broadcast": "broadcast",
+               "mk_0d": "C-ordered", "mk_empty": "C-ordered"}
 MAKERS = [mk_c, mk_transposed, mk_fortran, mk_negative, mk_strided, mk_broadcast, mk_0d,
           mk_empty]
 
@@ -265,6 +269,11 @@ def test_steps_match_real_run(maker, tf):
         assert s.dtype_from == (before if before is not None and before != r.dtype
                                 else None), where
         assert (s.why is not None) == (s.kind == "copy"), where
+        if tf in FRESH:  # a ufunc: a result not C-contiguous says it follows its operands
+            assert ("operands' memory order" in (s.note or "")) == (
+                not r.flags.c_contiguous), where
+        if s.kind == "copy" and s.op in ("np.ascontiguousarray", "np.asfortranarray"):
+            assert LAYOUT_WORD[maker.__name__] in s.why, where
         if s.kind == "copy" and s.op.endswith("reshape"):
             assert ("no strides can express" in s.why) == (
                 not _nocopy_reshape_ok(reals[i - 1], r.shape)), where
