@@ -13,6 +13,7 @@ For a real ndarray (or a fake no recording mode saw) only what its metadata tell
 from __future__ import annotations
 
 import bisect
+import itertools
 import weakref
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -160,16 +161,18 @@ def _marks(s: Step) -> list:
 # --- where a fake came from: the recording mode and its producer index -------------
 
 class _Index:
-    """Per recording mode: fake serial -> indices of the trace entries that output it
-    (ascending), extended as the trace grows."""
+    """Per recording mode, extended as the trace grows: fake serial -> indices of the trace
+    entries that output it (ascending), and storage serial -> the fake serials on it."""
 
-    __slots__ = ("n", "producers")
+    __slots__ = ("n", "producers", "n_st", "on_storage")
 
     def __init__(self) -> None:
         self.n = 0
         self.producers: dict = {}
+        self.n_st = 0
+        self.on_storage: dict = {}
 
-    def update(self, trace: list) -> "_Index":
+    def update(self, trace: list, storage_of: dict) -> "_Index":
         prod = self.producers
         for i in range(self.n, len(trace)):
             for s in trace[i].out_ids:
@@ -179,6 +182,11 @@ class _Index:
                 elif lst[-1] != i:
                     lst.append(i)
         self.n = len(trace)
+        if len(storage_of) > self.n_st:  # storage_of only grows (modes/trace.py TraceIds)
+            on = self.on_storage
+            for s, st in itertools.islice(list(storage_of.items()), self.n_st, None):
+                on.setdefault(st, []).append(int(s))
+            self.n_st = len(storage_of)
         return self
 
     def last_before(self, serial: int, bound: int) -> int | None:
@@ -200,7 +208,7 @@ def _index(mode: Any) -> _Index:
     ix = _INDEXES.get(mode)
     if ix is None:
         ix = _INDEXES[mode] = _Index()
-    return ix.update(mode.trace)
+    return ix.update(mode.trace, mode.ids.storage_of)
 
 
 def _find_mode(x: FakeArray, mode: Any) -> tuple:
@@ -290,7 +298,8 @@ def _copy_source(e: Any) -> int | None:
 
 
 def _writes(e: Any, serial: int) -> bool:
-    """Whether the entry wrote into its output (an ``out=`` argument, an in-place op)."""
+    """Whether the entry wrote into its output: given as ``out=`` (an in-place operator, a
+    temporary NumPy elided, an explicit ``out=``)."""
     out = e.spec[1].get("out") if e.spec[1] else None
     if type(out) is TraceRef and int(out) == serial:
         return True
@@ -444,7 +453,7 @@ def _describe(meta: tuple) -> str:
     if f:
         return "transposed (F-ordered)"
     if dense_in_stride_order(shape, strides, dtype.itemsize):
-        return "axis-permuted"
+        return "transposed (axes permuted)"
     return "strided (it skips elements)"
 
 
@@ -543,13 +552,9 @@ def _offset(a: Any, root: Any) -> int:
 
 def _metadata_steps(x: Any, what: str) -> list:
     """The base chain of x as raw steps, oldest first: the owner, then x."""
-    chain = [x]
-    b = x.base
-    while isinstance(b, (np.ndarray, FakeArray)):
-        chain.append(b)
-        b = b.base
-    chain.reverse()
+    chain = _chain(x)
     root = chain[0]
+    b = root.base  # None, or the buffer object under the first array
     out = []
     for i, a in enumerate(chain):
         owns = a.base is None
@@ -582,6 +587,7 @@ def _explain_metadata(x: Any) -> Explanation:
 
 
 def _chain(x: Any) -> list:
+    """x and its bases that are arrays, oldest first."""
     chain = [x]
     b = x.base
     while isinstance(b, (np.ndarray, FakeArray)):
@@ -595,10 +601,9 @@ def _chain(x: Any) -> list:
 
 def _sharers(w: _Walk, x: FakeArray, serial: int) -> list:
     ids = w.ids
-    st = ids.storage_of.get(serial)
     out = []
-    for s, t in list(ids.storage_of.items()):
-        if t != st or s == serial:
+    for s in w.ix.on_storage.get(ids.storage_of.get(serial), ()):
+        if s == serial:
             continue
         ref = ids.weak.get(s)
         o = ref() if ref is not None else None
