@@ -98,25 +98,31 @@ class Explanation:
         if not self.steps:
             return "no steps"
         x = self.steps[-1]
-        lines = [f"{_geometry(x)}: {_flags(x)}"]
+        lines = [f"{_geometry(x)}, {_flags(x)}"]
         lines.append("made by (oldest first):" if self.recorded else
                      "what its metadata tells (base chain, oldest first; no recorded ops):")
         for i, s in enumerate(self.steps, 1):
-            where = f"{_short(s.file)}:{s.line}" if s.file else "-"
-            lines.append(f"  {i}. {s.kind:<7} {s.op or '(no op)':<24} {where:<20} "
-                         f"{_geometry(s)}  {_flags(s)}")
+            lines.append(f"  {i}. {s.kind:<7} {s.op or '(no op)'}{_where(s)}")
+            lines.append(f"       -> {_geometry(s)}, {_flags(s)}")
             for mark in _marks(s):
                 lines.append(f"       ^ {mark}")
         if self.shares_with:
             lines.append("shares its buffer with:")
             for o in self.shares_with:
-                where = f"{_short(o.file)}:{o.line}" if o.file else "-"
-                lines.append(f"  {where:<20} {o.op or '(no op)':<24} {_geometry(o)}  "
-                             f"{'overlaps' if o.overlaps else 'no overlap'}")
+                lines.append(f"  {o.op or '(no op)'}{_where(o)}")
+                lines.append(f"       -> {_geometry(o)}, "
+                             f"{'overlaps' if o.overlaps else 'no byte in common'}")
         elif self.recorded:
             lines.append("shares its buffer with no other live array")
         lines.extend(self.notes)
         return "\n".join(lines)
+
+
+def _where(s: Any) -> str:
+    if not s.file:
+        return ""
+    return f"  at {_short(s.file)}:{s.line}" + (
+        f" in {s.function}" if s.function and s.function != "<module>" else "")
 
 
 def _short(path: str | None) -> str:

@@ -369,6 +369,35 @@ def _lines_marked(fn, mark):
     return [start + i for i, text in enumerate(src) if text.rstrip().endswith(mark)]
 
 
+def test_example_attention_against_the_real_run():
+    """examples/explain_attention.py at a small size: each account against the real arrays."""
+    import importlib.util
+    path = os.path.join(os.path.dirname(HERE), "..", "examples", "explain_attention.py")
+    spec = importlib.util.spec_from_file_location("explain_attention", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x, ws = mod.inputs(2, 16, 64)
+    q, scores, o = mod.attention(x, *ws, 4)
+    with ft.FakeMode(record=True):
+        fx, fws = mod.inputs(2, 16, 64)
+        fq, fscores, fo = mod.attention(fx, *fws, 4)
+    ex_s, ex_q, ex_o = ft.explain(fscores), ft.explain(fq), ft.explain(fo)
+    assert [(s.kind, s.dtype, s.dtype_from) for s in ex_s.steps] == [
+        ("fresh", scores.dtype, x.dtype)]
+    assert scores.dtype == np.float64 and x.dtype == np.float32
+    assert ex_q.steps[-1].kind == "view" and _root(q) is not q
+    assert (ex_q.steps[-1].c_contiguous, ex_q.steps[-1].lost) == (q.flags.c_contiguous, ("C",))
+    assert [o2.overlaps for o2 in ex_q.shares_with] == [bool(np.shares_memory(q, q.base))]
+    # merging the heads: NumPy refuses that reshape as a view of the same layout
+    assert [s.kind for s in ex_o.steps] == ["fresh", "view", "copy"]
+    heads = np.ones(ex_o.steps[0].shape, ex_o.steps[0].dtype).transpose(0, 2, 1, 3)
+    assert heads.strides == ex_o.steps[1].strides
+    with pytest.raises(ValueError):
+        np.reshape(heads, o.shape, copy=False)
+    assert "no strides can express" in ex_o.steps[-1].why
+    assert (ex_o.steps[-1].shape, ex_o.steps[-1].strides) == (o.shape, o.strides)
+
+
 def test_str_marks_lost_contiguity_and_the_copy():
     with ft.FakeMode(record=True):
         a = np.zeros((3, 4), np.float32)
@@ -379,7 +408,8 @@ def test_str_marks_lost_contiguity_and_the_copy():
     assert "no strides can express this reshape of a transposed (F-ordered) array" in text
     lines = text.splitlines()
     lost = next(i for i, s in enumerate(lines) if "C-contiguity lost" in s)
-    assert "ndarray.transpose" in lines[lost - 1]
+    assert "2. view    ndarray.transpose" in lines[lost - 2]
+    assert f"at {os.path.relpath(HERE)}:" in lines[lost - 2]
 
 
 def test_real_array_base_chain_only():
