@@ -219,17 +219,23 @@ def _index(mode: Any) -> _Index:
 
 def _find_mode(x: FakeArray, mode: Any) -> tuple:
     """(mode, serial) of the recording mode that knows x: modes on the stack first
-    (innermost first), then the others; one with an entry producing x preferred."""
+    (innermost first), then the mode x's buffer was allocated in (its tracker, the mode's
+    ``memory``, keeps it alive), then the other live ones; one with an entry producing x
+    preferred."""
     if mode is not None:
         mode = getattr(mode, "mode", mode)  # a Plan holds its mode
         if getattr(mode, "ids", None) is None or not getattr(mode, "record", False):
             raise TypeError("explain: mode must be a FakeMode(record=True) or a Plan")
         return mode, mode.ids.get(x)
-    stack = [m for m in reversed(mode_stack()) if getattr(m, "record", False)
+    found = [m for m in reversed(mode_stack()) if getattr(m, "record", False)
              and getattr(m, "ids", None) is not None]
-    others = [m for m in list(RECORDING) if m not in stack]
+    for stats in getattr(x.storage._tracker, "stats", ()):
+        m = getattr(stats, "mode", None)
+        if m is not None and m not in found:
+            found.append(m)
+    found += [m for m in list(RECORDING) if m not in found]
     known = None
-    for m in stack + others:
+    for m in found:
         s = m.ids.get(x)
         if s is None:
             continue

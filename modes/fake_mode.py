@@ -24,7 +24,9 @@ import numpy as _np
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
-# its ``with`` block has ended (meta_utils/explain.py); nothing is added per op.
+# its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
+# in a recording mode keeps that mode alive: its storage's tracker is ``mode.memory``, which
+# points back at the mode (``memory.mode``).
 RECORDING: "weakref.WeakSet[FakeMode]" = weakref.WeakSet()
 
 
@@ -72,6 +74,7 @@ class FakeMode(Mode):
         self._conv = self._convert
         if record:
             RECORDING.add(self)
+            self.memory.mode = self
 
     @property
     def default_device(self) -> str:

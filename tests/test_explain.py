@@ -519,3 +519,30 @@ def test_cupy_reshape_copy_follows_cupys_rule():
     ec, ev = ft.explain(c), ft.explain(v)
     assert ec.steps[-1].kind == "copy" and "no strides can express" in ec.steps[-1].why
     assert ev.steps[-1].kind == "view"
+
+
+def test_lines_inside_a_library_are_the_callers():
+    """scipy.special.softmax runs several NumPy ops in scipy's code: every step is the
+    user's line, and the result's layout is the real one (a ufunc keeps order K)."""
+    import scipy.special
+    real = scipy.special.softmax(np.zeros((4, 6), np.float32).T, axis=0)
+    with ft.FakeMode(record=True):
+        x = np.zeros((4, 6), np.float32)
+        y = scipy.special.softmax(x.T, axis=0)  # line
+    (step,) = ft.explain(y).steps
+    assert (step.file, step.line) == (HERE, _lines_marked(
+        test_lines_inside_a_library_are_the_callers, "# line")[0])
+    assert (step.strides, step.c_contiguous, step.f_contiguous) == (
+        real.strides, real.flags.c_contiguous, real.flags.f_contiguous)
+    assert ("operands' memory order" in step.note) == (not real.flags.c_contiguous)
+
+
+def test_a_fake_keeps_its_recording_mode_for_explain():
+    """No reference to the mode is kept, and the collector has run: the fake's buffer still
+    leads to the trace that made it."""
+    import gc
+    with ft.FakeMode(record=True):
+        y = np.zeros((3, 4)).T.reshape(-1)
+    gc.collect()
+    ex = ft.explain(y)
+    assert ex.recorded and [s.kind for s in ex.steps] == ["fresh", "view", "copy"]
