@@ -51,7 +51,8 @@ class Step:
     why: str | None = None  # for a copy: why NumPy had to copy
     dtype_from: np.dtype | None = None  # the dtype before, where this step changed it
     lost: tuple = ()        # "C" / "F": the contiguity this step lost
-    note: str | None = None  # what is known of a step with no recorded op
+    note: str | None = None  # a remark: what is known of an unrecorded step, why a fresh
+    #                          result is not C-contiguous, an op that returned its input
 
 
 @dataclass(frozen=True)
