@@ -23,7 +23,7 @@ import numpy as np
 from .._array import FakeArray
 from .._stack import paused
 from .._dispatch import mode_stack
-from .._wrapped import WrappedArray
+from .._wrapped import WrappedArray, unwrap
 from ..layout import (contiguity, cupy_reshape, dense_in_stride_order, reshape_strides,
                       resolve_shape)
 from ..kernels.numpy.overlap import fake_shares_memory
@@ -637,7 +637,6 @@ def explain(x: Any, mode: Any = None) -> Explanation:
     found by itself; ``mode`` may name it, or a ``Plan``), or the base chain and flags of a
     real array. ``str()`` of the result is the readable account."""
     if isinstance(x, WrappedArray):
-        from .._wrapped import unwrap
         x = unwrap(x)
     if type(x) is not FakeArray:
         if isinstance(x, np.ndarray):

@@ -425,6 +425,7 @@ def test_real_array_base_chain_only():
         assert s.offset == _addr(r) - _addr(owner)
     assert [(o.shape, o.overlaps) for o in ex.shares_with] == [
         (owner.shape, bool(np.shares_memory(x, owner)))]
+    assert ft.explain(ft.wrap(x)) == ex  # a wrapped array is its real array
 
 
 def test_real_array_owning_its_data_and_one_on_bytes():
