@@ -13,6 +13,7 @@ from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
 from .meta_utils.plan import Plan, plan, plan_module, plan_script
+from .meta_utils.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 from .modes import imports as _imports
@@ -28,7 +29,7 @@ __all__ = [
     "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
-    "inherit_mode_in_threads",
+    "inherit_mode_in_threads", "explain", "Explanation",
 ]
 
 
