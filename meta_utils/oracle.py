@@ -274,3 +274,54 @@ def _addr_range(a: np.ndarray) -> tuple[int, int]:
 
 def _view_like(a: np.ndarray, buf: np.ndarray, offset: int) -> np.ndarray:
     return np.ndarray(a.shape, a.dtype, buffer=buf, offset=offset, strides=a.strides)
+
+
+# --- CuPy: the fake of a CUDA array against real CuPy ----------------------------------------
+
+
+def cupy_meta(x: Any) -> Any:
+    """Shape, dtype, strides, contiguity and ownership of an array; other values as they are."""
+    if x is None or not hasattr(x, "strides"):
+        return x if not isinstance(x, float) or not np.isnan(x) else "nan"
+    return (x.shape, np.dtype(x.dtype), tuple(x.strides), bool(x.flags.c_contiguous),
+            bool(x.flags.f_contiguous), x.base is None)
+
+
+def cupy_metas(r: Any) -> Any:
+    """cupy_meta over nested lists and tuples of results."""
+    return [cupy_metas(x) for x in r] if isinstance(r, (list, tuple)) else cupy_meta(r)
+
+
+def _device_offset(x: Any) -> int:
+    """Bytes from the start of the storage (fake) or a device pointer (CuPy)."""
+    return x.storage_offset if hasattr(x, "storage_offset") else x.data.ptr
+
+
+def compare_cupy_outcome(want: Any, want_exc: BaseException | None, got: Any,
+                         got_exc: BaseException | None, real_in: list, fake_in: list) -> None:
+    """Raise Mismatch unless the fake outcome matches real CuPy's: the same exception type,
+    or the same metadata (``cupy_metas``) and the same aliasing with each input (identity,
+    shares_memory, byte offset)."""
+    import cupy
+    if want_exc is not None:
+        if got_exc is None:
+            raise Mismatch(f"fake gave {cupy_metas(got)} where CuPy raised {want_exc!r}")
+        if not isinstance(got_exc, type(want_exc)):
+            raise Mismatch(f"fake raised {got_exc!r}, CuPy {want_exc!r}")
+        return
+    if got_exc is not None:
+        raise Mismatch(f"fake raised {got_exc!r}, CuPy gave {cupy_metas(want)}") from got_exc
+    if cupy_metas(got) != cupy_metas(want):
+        raise Mismatch(f"fake {cupy_metas(got)}, CuPy {cupy_metas(want)}")
+    for w, g in zip(_leaves(want), _leaves(got)):
+        if not isinstance(w, cupy.ndarray):
+            continue
+        for i, (r, f) in enumerate(zip(real_in, fake_in)):
+            if (g is f) != (w is r):
+                raise Mismatch(f"identity with input {i}")
+            if w.size and r.size:
+                shared = bool(cupy.shares_memory(w, r))
+                if bool(np.shares_memory(g, f)) != shared:
+                    raise Mismatch(f"shares_memory with input {i}")
+                if shared and _device_offset(g) - _device_offset(f) != w.data.ptr - r.data.ptr:
+                    raise Mismatch(f"byte offset from input {i}")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import importlib
 import os
 import sys
 import time
@@ -32,6 +33,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import numpy as np
 
+from .._array import is_fake
 from .._convert import Converter
 from .._errors import DataDependentError, UnsupportedOperationError
 from .coverage import _dispatched, _kernel_for, _public_callables
@@ -94,13 +96,12 @@ class T:
     kwargs: dict
     operands: str = "awkward"
 
-    def expand(self) -> list[Sample]:
+    def expand(self, backend: str = "numpy") -> list[Sample]:
         if not _has_slot((self.args, self.kwargs)):
-            return [Sample(self.args, dict(self.kwargs), name=_tid(self.args, self.kwargs))]
-        out = []
-        for spec in OPERANDS[self.operands]:
-            out.append(self.fill_in(spec))
-        return out
+            out = [Sample(self.args, dict(self.kwargs), name=_tid(self.args, self.kwargs))]
+        else:
+            out = [self.fill_in(spec) for spec in OPERANDS[self.operands]]
+        return out if backend == "numpy" else [s for s in out if s.on_cupy()]
 
     def fill_in(self, spec: A) -> Sample:
         def put(v: Any) -> Any:
@@ -138,15 +139,26 @@ class Callee(NamedTuple):
     obj: Any            # the function (None for methods)
     key: Any            # the registry key (coverage._public_callables)
     make: Callable[..., Callable]  # (seed) -> the callable to run (a fresh Generator for its methods)
+    backend: str = "numpy"
+
+    @property
+    def xp(self) -> Any:
+        return importlib.import_module(self.backend)
+
+    @property
+    def numpy_name(self) -> str:
+        """The NumPy namesake (cupy.sum -> numpy.sum): recipes are written once, for NumPy."""
+        return self.name if self.backend == "numpy" else "numpy." + self.name.split(".", 1)[1]
 
 
 def _namespace(name: str) -> str:
-    if name.startswith("numpy.ndarray."):
+    backend, _, rest = name.partition(".")
+    if rest.startswith("ndarray."):
         return "ndarray"
-    if name.startswith("numpy.ufunc."):
+    if rest.startswith("ufunc."):
         return "ufunc"
-    if name.startswith("numpy.random."):
-        return "numpy.random"
+    if rest.startswith("random."):
+        return f"{backend}.random"
     return name.rsplit(".", 1)[0]
 
 
@@ -155,15 +167,15 @@ def callees(backend: str = "numpy") -> list[Callee]:
     out = []
     for name, obj, key in _public_callables(backend):
         meth = name.rsplit(".", 1)[1]
-        if name.startswith("numpy.ndarray."):
+        if name.startswith(f"{backend}.ndarray."):
             make = (lambda seed=0, m=meth: lambda self, *a, **k: getattr(self, m)(*a, **k))
-        elif name.startswith("numpy.ufunc."):
+        elif name.startswith(f"{backend}.ufunc."):
             make = (lambda seed=0, m=meth: lambda u, *a, **k: getattr(u, m)(*a, **k))
         elif name.startswith("numpy.random.Generator."):
             make = (lambda seed=0, m=meth: getattr(np.random.default_rng(seed), m))
         else:
             make = (lambda seed=0, o=obj: o)
-        out.append(Callee(name, _namespace(name), obj, key, make))
+        out.append(Callee(name, _namespace(name), obj, key, make, backend))
     return out
 
 
@@ -419,11 +431,11 @@ def recipe(c: Callee) -> tuple[list[T], str]:
     """(templates, how they were chosen): the recipe, or the probes real NumPy accepts."""
     if c.name.endswith(".test"):  # numpy's PytestTester: runs NumPy's own test suite
         return [], "no sample: the test runner"
-    if c.name in RECIPES:
-        r = RECIPES[c.name]
+    if c.numpy_name in RECIPES:
+        r = RECIPES[c.numpy_name]
         return (list(r), "recipe") if r is not None else ([], "no sample: files, printing or tests")
     probes = METHOD_PROBES if c.namespace == "ndarray" else PROBES
-    if c.namespace == "numpy.random":
+    if c.namespace.endswith(".random"):
         probes = _RANDOM_ARGS + probes
     chosen: list[T] = []
     for p in probes:
@@ -436,10 +448,10 @@ def recipe(c: Callee) -> tuple[list[T], str]:
 
 def _accepts(c: Callee, tmpl: T) -> bool:
     """Whether real NumPy accepts the template's first sample."""
-    s = tmpl.expand()
+    s = tmpl.expand(c.backend)
     if not s:
         return False
-    args, kwargs = s[0].build(np)
+    args, kwargs = _build(c, s[0])
     try:
         c.make()(*args, **kwargs)
     except Exception:  # any refusal: the form does not fit this callable
@@ -452,11 +464,32 @@ def _accepts(c: Callee, tmpl: T) -> bool:
 _FILLS = (1, 0, "arange", "mixed")
 
 
+def _build(c: Callee, sample: Sample) -> tuple[tuple, dict]:
+    """The sample's arrays made on the callee's backend (NumPy's ufuncs named in a template
+    become CuPy's namesakes there)."""
+    xp = c.xp
+    args, kwargs = sample.build(xp)
+    if c.backend != "numpy":
+        args, kwargs = _walk((args, kwargs), lambda v: getattr(xp, v.__name__, v)
+                             if isinstance(v, np.ufunc) else v)
+    return args, kwargs
+
+
+def _device_array(x: Any) -> bool:
+    return hasattr(x, "__cuda_array_interface__") and type(x).__module__.startswith("cupy")
+
+
+def _array_leaves(obj: Any) -> list:
+    found: list = []
+    _walk(obj, lambda v: found.append(v) if isinstance(v, np.ndarray) or _device_array(v) else None)
+    return found
+
+
 def _signature(out: Any) -> Any:
     """What a result's metadata is (shapes, dtypes, strides, flags) and any Python value in it."""
     if isinstance(out, (tuple, list)):
         return (type(out).__name__, tuple(_signature(x) for x in out))
-    if isinstance(out, np.ndarray):
+    if isinstance(out, np.ndarray) or _device_array(out):
         return ("array", out.shape, out.dtype.str, out.strides, out.flags.c_contiguous,
                 out.flags.f_contiguous)
     if isinstance(out, np.generic):
@@ -488,9 +521,9 @@ def value_dependent(c: Callee, sample: Sample) -> bool:
     a random draw returned as a Python number is a value too), compared."""
     seen: dict = {}
     for seed, fill in enumerate(_FILLS):
-        args, kwargs = _refill(sample, fill).build(np)
-        inputs = _signature(_arrays((args, kwargs)))  # an empty array's strides follow its fill
-        np.random.seed(seed)
+        args, kwargs = _build(c, _refill(sample, fill))
+        inputs = _signature(_array_leaves((args, kwargs)))  # an empty array's strides follow its fill
+        c.xp.random.seed(seed)
         try:
             out = c.make(seed)(*args, **kwargs)
         except Exception:  # a value NumPy refuses (a singular matrix): no metadata to compare
@@ -508,6 +541,8 @@ class Outcome(NamedTuple):
 def run_sample(c: Callee, sample: Sample) -> Outcome:
     """The sample on real NumPy and on fakes inside FakeMode, compared."""
     from ..modes import FakeMode
+    if c.backend != "numpy":
+        return _run_device_sample(c, sample)
     args, kwargs = sample.build(np)
     real_in = _copy_tree((args, kwargs))
     fake_in = to_fakes(real_in, Converter())
@@ -535,6 +570,45 @@ def run_sample(c: Callee, sample: Sample) -> Outcome:
     return Outcome("ok", "", answered)
 
 
+def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
+    """The sample on real CuPy and on CUDA fakes of the same inputs inside FakeMode
+    (oracle.compare_cupy_outcome compares them)."""
+    from ..modes import FakeMode
+    from .oracle import compare_cupy_outcome
+    real = _build(c, sample)
+    fake = Converter().to_fake(_build(c, sample))  # one memo: aliasing between inputs is kept
+    want: Any = None
+    want_exc: BaseException | None = None
+    got: Any = None
+    got_exc: BaseException | None = None
+    try:
+        want = c.make()(*real[0], **real[1])
+    except Exception as e:  # compared by type with the fake's
+        want_exc = e
+    try:
+        with FakeMode():
+            got = c.make()(*fake[0], **fake[1])
+    except DataDependentError as e:
+        return Outcome("dd", str(e))
+    except UnsupportedOperationError as e:
+        return Outcome("unsupported", str(e))
+    except Exception as e:  # compared by type with CuPy's
+        got_exc = e
+    real_in = _array_leaves(real)
+    fake_in = [x for x in _leaves_of(fake) if is_fake(x)]
+    try:
+        compare_cupy_outcome(want, want_exc, got, got_exc, real_in, fake_in)
+    except Mismatch as e:
+        return Outcome("wrong", str(e), want_exc is None)
+    return Outcome("ok", "", want_exc is None)
+
+
+def _leaves_of(obj: Any) -> list:
+    found: list = []
+    _walk(obj, found.append)
+    return found
+
+
 class Row(NamedTuple):
     name: str
     namespace: str
@@ -557,7 +631,7 @@ def measure(c: Callee) -> Row:
     n = agree = refused = over = answered = 0
     firsts: dict[str, tuple[str, str]] = {}
     for tmpl in templates:
-        samples = tmpl.expand()
+        samples = tmpl.expand(c.backend)
         if not samples:
             continue
         vd = value_dependent(c, samples[0]) or vd
@@ -585,7 +659,7 @@ def measure(c: Callee) -> Row:
                             ("refused", "data-dependent")):
         if verdict in firsts:
             if verdict in ("wrong", "unsupported") and not _dispatched(c.obj) \
-                    and _kernel_for(c.obj, c.key, "numpy") is None:
+                    and _kernel_for(c.obj, c.key, c.backend) is None:
                 status = "not dispatched"
             detail, sid = firsts[verdict]
             return Row(c.name, c.namespace, status, vd, n, agree, refused, over, _one_line(detail), sid)
@@ -599,8 +673,9 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
     """Measure every callable (or those named): rows, per-namespace and total shares."""
-    if backend != "numpy":
-        return _cupy_survey()
+    if backend != "numpy" and _no_gpu_reason() is not None:
+        return {"backend": backend, "measured": False, "reason": _no_gpu_reason(), "rows": [],
+                "namespaces": {}, "goal": None}
     wanted = set(names) if names is not None else None
     start = time.perf_counter()
     rows = []
@@ -611,7 +686,7 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
         try:
             for c in callees(backend):
                 if wanted is None or c.name in wanted:
-                    rows.append(measure(c))
+                    rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
         finally:
             np.random.set_state(state)
             np.set_printoptions(**printopts)
@@ -643,13 +718,13 @@ def _quiet_fds() -> Iterator[None]:
         os.close(devnull)
 
 
-def _cupy_survey() -> dict:
-    """CuPy is measured against real CuPy on a GPU only; without one nothing is invented."""
-    reason = _no_gpu_reason()
-    if reason is None:
-        reason = "measuring against real CuPy is not implemented yet"
-    return {"backend": "cupy", "measured": False, "reason": reason, "rows": [], "namespaces": {},
-            "goal": None}
+def _measure_guarded(c: Callee) -> Row:
+    """measure, with a failure of the survey itself on a device reported as untested."""
+    try:
+        return measure(c)
+    except Exception as e:  # a sample that cannot even be built on this backend
+        return Row(c.name, c.namespace, "untested", False, 0, 0, 0, 0,
+                   _one_line(f"survey error: {type(e).__name__}: {e}"), "")
 
 
 def _no_gpu_reason() -> str | None:
