@@ -18,7 +18,12 @@ value-dependent and its fake must raise DataDependentError.
 Statuses: ``exact`` (every sample agrees), ``data-dependent`` (some sample refused with
 DataDependentError, none differs), ``wrong`` (some sample differs: the first difference is
 kept), ``unsupported`` (UnsupportedOperationError), ``not dispatched`` (NumPy never hands the
-call to faketensor and the fake differs), ``untested`` (no sample: never counted exact).
+call to faketensor and the fake differs), ``untested`` (no sample, or real NumPy raised on
+every one: never counted exact).
+
+``--backend cupy`` runs the CuPy namespaces the same way against real CuPy (the recipes of
+their NumPy namesakes; ``oracle.compare_cupy_outcome``) on a machine with a CUDA device, and
+reports "not measured" anywhere else: nothing is invented.
 """
 from __future__ import annotations
 
