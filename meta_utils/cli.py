@@ -6,7 +6,7 @@ report goes to stderr. Exit status: the script's own (``sys.exit``), 1 when it r
 when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``.
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
-``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--kernels]``: every
+``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]``: every
 public callable run on awkward samples against real NumPy, classified exact / data-dependent /
 wrong / unsupported / not dispatched / untested, with the shares per namespace (``--check``:
 exit 1 unless the goal is met; ``--kernels``: only whether a call reaches a kernel).
@@ -139,13 +139,13 @@ def coverage_table(namespaces: dict) -> list[str]:
 
 
 def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bool = False,
-                  out: TextIO | None = None) -> int:
+                  out: TextIO | None = None, only: Sequence[str] | None = None) -> int:
     """Measure every public callable on fakes against the real library (meta_utils/survey.py)
     and print the table, the callables that are not exact grouped by status, and the goal;
-    with ``check``, exit 1 unless the goal is met."""
+    with ``check``, exit 1 unless the goal is met; ``only``: measure just these callables."""
     from .survey import not_exact, survey
     out = out if out is not None else sys.stdout
-    res = survey(backend)
+    res = survey(backend, only)
     if not res["measured"]:
         if as_json:
             json.dump({k: v for k, v in res.items() if k != "rows"}, out, indent=1)
@@ -154,6 +154,9 @@ def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bo
             print(f"{backend}: {res['reason']}", file=out)
         return 1 if check else 0
     rows = res["rows"]
+    if not rows:
+        print(f"{backend}: no callable of that name", file=sys.stderr if out is sys.stdout else out)
+        return 1
     if as_json:
         doc = {k: v for k, v in res.items() if k != "rows"}
         doc["callables"] = [r._asdict() for r in rows]
@@ -253,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--json", action="store_true")
     p.add_argument("--all", action="store_true", help="list every callable, not only those not exact")
     p.add_argument("--check", action="store_true", help="exit 1 unless the goal is met")
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="measure only this callable (numpy.isin, numpy.ndarray.conj; repeatable)")
     p.add_argument("--kernels", action="store_true",
                    help="only whether a call on fakes reaches a kernel (no measurement)")
     args = parser.parse_args(argv)
@@ -271,7 +276,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "coverage":
         if args.kernels:
             return show_kernel_coverage(args.backend, args.json)
-        return show_coverage(args.backend, args.json, args.all, args.check)
+        return show_coverage(args.backend, args.json, args.all, args.check, only=args.only)
     return 2
 
 

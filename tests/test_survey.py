@@ -115,3 +115,12 @@ def test_cupy_is_not_measured_without_a_gpu():
     assert cli.show_coverage("cupy", as_json=False, out=out) == 0
     assert "not measured" in out.getvalue()
     assert cli.show_coverage("cupy", as_json=False, check=True, out=io.StringIO()) == 1
+
+
+def test_only_measures_the_callables_named():
+    out = io.StringIO()
+    assert cli.show_coverage("numpy", as_json=True, out=out, only=["numpy.sum", "numpy.ndarray.conj"]) == 0
+    doc = json.loads(out.getvalue())
+    assert [r["name"] for r in doc["callables"]] == ["numpy.sum", "numpy.ndarray.conj"]
+    assert doc["namespaces"]["total"]["callables"] == 2
+    assert cli.show_coverage("numpy", as_json=False, out=io.StringIO(), only=["numpy.no_such"]) == 1
