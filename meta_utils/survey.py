@@ -688,13 +688,16 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
         warnings.simplefilter("ignore")
         state = np.random.get_state()
         printopts = np.get_printoptions()
+        errcall, bufsize = np.geterrcall(), np.getbufsize()
         try:
             for c in callees(backend):
                 if wanted is None or c.name in wanted:
                     rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
-        finally:
+        finally:  # the samples of the configuration functions set these
             np.random.set_state(state)
             np.set_printoptions(**printopts)
+            np.seterrcall(errcall)
+            np.setbufsize(bufsize)
     return {"backend": backend, "measured": True, "seconds": round(time.perf_counter() - start, 1),
             "rows": rows, "namespaces": shares(rows), "goal": goal(rows)}
 

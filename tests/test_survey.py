@@ -124,3 +124,25 @@ def test_only_measures_the_callables_named():
     assert [r["name"] for r in doc["callables"]] == ["numpy.sum", "numpy.ndarray.conj"]
     assert doc["namespaces"]["total"]["callables"] == 2
     assert cli.show_coverage("numpy", as_json=False, out=io.StringIO(), only=["numpy.no_such"]) == 1
+
+
+def test_global_state_is_left_as_it_was():
+    """The samples of np.random.seed, set_state, seterrcall and set_printoptions run for real:
+    the survey puts the state back."""
+    from faketensor.meta_utils.survey import survey
+
+    def callback(*args):
+        return None
+
+    np.random.seed(5)
+    key = np.random.get_state()[1].copy()
+    opts = np.get_printoptions()
+    old = np.seterrcall(callback)
+    try:
+        rows = survey(names=["numpy.random.seed", "numpy.random.set_state", "numpy.seterrcall",
+                             "numpy.set_printoptions"])["rows"]
+        assert len(rows) == 4 and all(r.samples > 0 for r in rows)
+        assert np.array_equal(np.random.get_state()[1], key)
+        assert np.get_printoptions() == opts and np.geterrcall() is callback
+    finally:
+        np.seterrcall(old)
