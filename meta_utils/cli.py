@@ -6,7 +6,10 @@ report goes to stderr. Exit status: the script's own (``sys.exit``), 1 when it r
 when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``.
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
-``faketensor coverage [--backend numpy|cupy] [--json]``: the public callables reaching a kernel.
+``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]``: every
+public callable run on awkward samples against real NumPy, classified exact / data-dependent /
+wrong / unsupported / not dispatched / untested, with the shares per namespace (``--check``:
+exit 1 unless the goal is met; ``--kernels``: only whether a call reaches a kernel).
 """
 from __future__ import annotations
 
@@ -101,7 +104,7 @@ def list_ops(backend: str | None, as_json: bool, out: TextIO | None = None) -> i
     return 0
 
 
-def show_coverage(backend: str, as_json: bool, out: TextIO | None = None) -> int:
+def show_kernel_coverage(backend: str, as_json: bool, out: TextIO | None = None) -> int:
     """Print each public callable's status and the share that reaches a kernel."""
     from .coverage import coverage, share
     out = out if out is not None else sys.stdout
@@ -118,6 +121,72 @@ def show_coverage(backend: str, as_json: bool, out: TextIO | None = None) -> int
     print(f"{backend}: {summary['covered']} of {summary['dispatched']} dispatched callables reach "
           f"a kernel ({100 * summary['share']:.1f}%); {counts}", file=out)
     return 0
+
+
+_COLUMNS = (("exact", "exact"), ("data-dependent", "data-dep"), ("wrong", "wrong"),
+            ("unsupported", "unsupp"), ("not dispatched", "not-disp"), ("untested", "untested"))
+
+
+def coverage_table(namespaces: dict) -> list[str]:
+    """The per-namespace table: counts per status, the exact share of the callables whose
+    output metadata does not depend on values, and the value-dependent ones refusing."""
+    head = f"{'namespace':<14}{'callables':>10}" + "".join(f"{h:>9}" for _, h in _COLUMNS)
+    lines = [head + f"{'exact / value-independent':>30}{'refusing / value-dependent':>29}"]
+    for ns, c in namespaces.items():
+        share = f"{c['exact_of_independent']}/{c['value_independent']} {100 * c['share_exact']:5.1f}%"
+        lines.append(f"{ns:<14}{c['callables']:>10}" + "".join(f"{c[k]:>9}" for k, _ in _COLUMNS)
+                     + f"{share:>30}{c['refusing_of_dependent']:>22}/{c['value_dependent']:<6}")
+    return lines
+
+
+def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bool = False,
+                  out: TextIO | None = None, only: Sequence[str] | None = None) -> int:
+    """Measure every public callable on fakes against the real library (meta_utils/survey.py)
+    and print the table, the callables that are not exact grouped by status, and the goal;
+    with ``check``, exit 1 unless the goal is met; ``only``: measure just these callables."""
+    from .survey import not_exact, survey
+    out = out if out is not None else sys.stdout
+    res = survey(backend, only)
+    if not res["measured"]:
+        if as_json:
+            json.dump({k: v for k, v in res.items() if k != "rows"}, out, indent=1)
+            print(file=out)
+        else:
+            print(f"{backend}: {res['reason']}", file=out)
+        return 1 if check else 0
+    rows = res["rows"]
+    if not rows:
+        print(f"{backend}: no callable of that name", file=sys.stderr if out is sys.stdout else out)
+        return 1
+    if as_json:
+        doc = {k: v for k, v in res.items() if k != "rows"}
+        doc["callables"] = [r._asdict() for r in rows]
+        json.dump(doc, out, indent=1)
+        print(file=out)
+    else:
+        if show_all:
+            for r in rows:
+                print(f"{r.name:<46} {r.status:<15} {r.agree + r.refused:>4}/{r.samples:<4} "
+                      f"{'value-dependent' if r.value_dependent else '':<16}{escape(r.detail)}", file=out)
+            print(file=out)
+        for status, group in not_exact(rows).items():
+            if not group:
+                continue
+            print(f"{status} ({len(group)}):", file=out)
+            for r in group:
+                where = f" [{r.first}]" if r.first else ""
+                print(f"  {r.name:<44} {r.agree + r.refused:>4}/{r.samples:<4} "
+                      f"{escape(r.detail)}{escape(where)}", file=out)
+        print(file=out)
+        for line in coverage_table(res["namespaces"]):
+            print(line, file=out)
+        total, g = res["namespaces"]["total"], res["goal"]
+        print(f"{backend}: {total['exact_of_independent']} of {total['value_independent']} callables whose "
+              f"output metadata does not depend on values are exact ({100 * g['share_exact']:.1f}%, "
+              f"goal {100 * g['target']:.0f}%); {total['refusing_of_dependent']} of "
+              f"{total['value_dependent']} value-dependent ones raise DataDependentError; "
+              f"{total['samples']} calls in {res['seconds']} s", file=out)
+    return 1 if check and not res["goal"]["met"] else 0
 
 
 def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
@@ -184,9 +253,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("ops", help="list every registered kernel with its file:line, tags and FLOP rule")
     p.add_argument("--backend", choices=("numpy", "cupy"))
     p.add_argument("--json", action="store_true")
-    p = sub.add_parser("coverage", help="which public callables reach a kernel on fakes")
+    p = sub.add_parser("coverage", help="measure every public callable on fakes against the real library")
     p.add_argument("--backend", choices=("numpy", "cupy"), default="numpy")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--all", action="store_true", help="list every callable, not only those not exact")
+    p.add_argument("--check", action="store_true", help="exit 1 unless the goal is met")
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="measure only this callable (numpy.isin, numpy.ndarray.conj; repeatable)")
+    p.add_argument("--kernels", action="store_true",
+                   help="only whether a call on fakes reaches a kernel (no measurement)")
     args = parser.parse_args(argv)
     if args.cmd == "run":
         if args.device is not None:
@@ -201,7 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "ops":
         return list_ops(args.backend, args.json)
     if args.cmd == "coverage":
-        return show_coverage(args.backend, args.json)
+        if args.kernels:
+            return show_kernel_coverage(args.backend, args.json)
+        return show_coverage(args.backend, args.json, args.all, args.check, only=args.only)
     return 2
 
 

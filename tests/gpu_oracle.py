@@ -1,6 +1,5 @@
 """Shared by the GPU-only differential tests: real CuPy (when a device is present) and the
 metadata compared between a CuPy result and its fake. Skipped, never faked, without a GPU."""
-import numpy as np
 import pytest
 
 cupy = pytest.importorskip("cupy")
@@ -10,24 +9,9 @@ except Exception:  # no driver / no device
     HAVE_GPU = False
 needs_gpu = pytest.mark.skipif(not HAVE_GPU, reason="needs a CUDA GPU")
 
-
-def meta(x):
-    """Shape, dtype, strides, contiguity and ownership of an array; other values as they are."""
-    if x is None or not hasattr(x, "strides"):
-        return x if not isinstance(x, float) or not np.isnan(x) else "nan"
-    return (x.shape, np.dtype(x.dtype), tuple(x.strides), bool(x.flags.c_contiguous),
-            bool(x.flags.f_contiguous), x.base is None)
-
-
-def metas(r):
-    """meta over nested lists and tuples of results."""
-    return [metas(x) for x in r] if isinstance(r, (list, tuple)) else meta(r)
-
-
-
-def _offset(x):
-    """Bytes from the start of the storage (fake) or a device pointer (CuPy)."""
-    return x.storage_offset if hasattr(x, "storage_offset") else x.data.ptr
+# the comparison is the package's (one definition, used by faketensor coverage --backend cupy too)
+from faketensor.meta_utils.oracle import cupy_meta as meta, cupy_metas as metas  # noqa: E402,F401
+from faketensor.meta_utils.oracle import compare_cupy_outcome  # noqa: E402
 
 
 def compare_with_cupy(fn, args, kwargs=None, may_refuse=False):
@@ -60,20 +44,4 @@ def compare_with_cupy(fn, args, kwargs=None, may_refuse=False):
             raise  # a broken test, not CuPy's answer
         except Exception as e:  # compared with the fake's exception
             want, want_exc = None, e
-    if want_exc is not None:
-        assert got_exc is not None, f"fake gave {metas(got)} where CuPy raised {want_exc!r}"
-        assert isinstance(got_exc, type(want_exc)), f"fake raised {got_exc!r}, CuPy {want_exc!r}"
-        return
-    if got_exc is not None:
-        raise AssertionError(f"fake raised {got_exc!r}, CuPy gave {metas(want)}") from got_exc
-    assert metas(got) == metas(want), f"fake {metas(got)}, CuPy {metas(want)}"
-    for w, g in zip(leaves(want), leaves(got)):
-        if not isinstance(w, cupy.ndarray):
-            continue
-        for i, (r, f) in enumerate(zip(real_in, fake_in)):
-            assert (g is f) == (w is r), f"identity with input {i}"
-            if w.size and r.size:
-                shared = bool(cupy.shares_memory(w, r))
-                assert bool(np.shares_memory(g, f)) == shared, f"shares_memory with input {i}"
-                if shared:
-                    assert _offset(g) - _offset(f) == w.data.ptr - r.data.ptr, f"byte offset from input {i}"
+    compare_cupy_outcome(want, want_exc, got, got_exc, real_in, fake_in)

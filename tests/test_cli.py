@@ -165,7 +165,7 @@ def test_coverage_statuses_and_share():
 
 
 def test_cli_ops_and_coverage_run_as_commands():
-    for args in (["ops", "--backend", "numpy"], ["coverage"]):
+    for args in (["ops", "--backend", "numpy"], ["coverage", "--kernels"]):
         run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.cli", *args],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
