@@ -4,6 +4,7 @@ from __future__ import annotations
 import operator
 import sys
 import threading
+import warnings
 from typing import Any, Iterator
 
 import numpy as np
@@ -213,85 +214,213 @@ for _n in DISPATCHED_METHODS:
 del _n, _u, _f, _r, _i
 
 
-class FakeFlags:
-    """``ndarray.flags`` for a fake: attribute and ``flags["C_CONTIGUOUS"]`` style access."""
+# NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
+_C, _F, _OWN, _ALIGNED, _WRITE, _WBIC = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_WARN = 1 << 31  # NPY_ARRAY_WARN_ON_WRITE (a C int: num is negative when it is set)
+_WARN_MSG = ("future versions will not create a writeable array from broadcast_array. "
+             "Set the writable flag explicitly to avoid this warning.")
+# arrayflags_getitem (numpy/_core/src/multiarray/flagsobject.c): exact, case-sensitive keys
+_FLAG_KEYS = {
+    b"C": "c_contiguous", b"F": "f_contiguous", b"W": "writeable", b"B": "behaved",
+    b"O": "owndata", b"A": "aligned", b"X": "writebackifcopy", b"CA": "carray",
+    b"FA": "farray", b"FNC": "fnc", b"FORC": "forc", b"CARRAY": "carray",
+    b"FARRAY": "farray", b"FORTRAN": "f_contiguous", b"BEHAVED": "behaved",
+    b"OWNDATA": "owndata", b"ALIGNED": "aligned", b"WRITEABLE": "writeable",
+    b"CONTIGUOUS": "c_contiguous", b"C_CONTIGUOUS": "c_contiguous",
+    b"F_CONTIGUOUS": "f_contiguous", b"WRITEBACKIFCOPY": "writebackifcopy",
+}
+# arrayflags_setitem: the settable flags
+_SET_KEYS = {b"W": "writeable", b"WRITEABLE": "writeable", b"A": "aligned",
+             b"ALIGNED": "aligned", b"X": "writebackifcopy", b"WRITEBACKIFCOPY": "writebackifcopy"}
 
-    __slots__ = ("_a",)
-    _KEYS = {
-        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
-        "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-        "WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
-        "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
-        "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
-        "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray",
-    }
+
+def _flag_key(key: Any, limit: bool) -> bytes | None:
+    """The key as flagsobject.c reads it: ASCII str or bytes; a longer str than 16 bytes is
+    refused by getitem (``limit``) and cut to 16 by setitem."""
+    if isinstance(key, str):
+        b = key.encode("ascii")  # UnicodeEncodeError, as PyUnicode_AsASCIIString
+        if len(b) > 16:
+            return None if limit else b[:16]
+        return b
+    if isinstance(key, bytes):
+        return key
+    return None
+
+
+class FakeFlags:
+    """``ndarray.flags`` of a fake, as NumPy's flagsobj (numpy/_core/src/multiarray/
+    flagsobject.c): a snapshot of the flag bits taken when ``a.flags`` is read, every
+    attribute and key, ``num``, repr and equality (also with a real array's flags); the
+    setters change the array (``a.flags.writeable = False``), not the snapshot."""
+
+    __slots__ = ("_a", "_num")
+    __hash__ = None  # type: ignore[assignment]  # flagsobj has richcompare and no hash
 
     def __init__(self, a: "FakeArray") -> None:
         self._a = a
+        c, f = a._contiguity()
+        n = (_C if c else 0) | (_F if f else 0)
+        if a._base is None:
+            n |= _OWN
+        if a._aligned():
+            n |= _ALIGNED
+        if a._writeable:
+            n |= _WRITE
+            if a._warn_on_write is True:
+                n |= _WARN
+        self._num = n
+
+    def _warn(self) -> None:
+        """The FutureWarning NumPy gives when Python code reads the writeable bit of a
+        ``broadcast_arrays`` result; faketensor's kernels read it as NumPy's C code does,
+        without one."""
+        if not self._num & _WARN:
+            return
+        frame, level = sys._getframe(2), 3
+        if frame.f_code is _GETITEM_CODE:  # flags["W"]: the caller of __getitem__
+            frame, level = frame.f_back, 4
+        if not (frame.f_globals.get("__name__") or "").startswith("faketensor"):
+            warnings.warn(_WARN_MSG, FutureWarning, stacklevel=level)
+
+    @property
+    def num(self) -> int:
+        n = self._num
+        return n - (1 << 32) if n & _WARN else n
 
     @property
     def c_contiguous(self) -> bool:
-        return self._a._contiguity()[0]
+        return bool(self._num & _C)
+
+    contiguous = c_contiguous
 
     @property
     def f_contiguous(self) -> bool:
-        return self._a._contiguity()[1]
+        return bool(self._num & _F)
+
+    fortran = f_contiguous
 
     @property
     def owndata(self) -> bool:
-        return self._a._base is None
+        return bool(self._num & _OWN)
 
     @property
     def writeable(self) -> bool:
-        return self._a._writeable
+        self._warn()
+        return bool(self._num & _WRITE)
 
     @writeable.setter
     def writeable(self, value: bool) -> None:
+        self._scalar_check()
         self._a._set_writeable(bool(value))
+
+    @writeable.deleter
+    def writeable(self) -> None:
+        raise AttributeError("Cannot delete flags writeable attribute")
+
+    @property
+    def _writeable_no_warn(self) -> bool:
+        return bool(self._num & _WRITE)
+
+    def _set_warn_on_write(self, value: bool) -> None:
+        """flagsobject.c arrayflags_warn_on_write_set (the private ``_warn_on_write``)."""
+        if not value:
+            raise ValueError("cannot clear '_warn_on_write', set writeable True to clear "
+                             "this private flag")
+        if not self._a._writeable:
+            raise ValueError("cannot set '_warn_on_write' flag when 'writable' is False")
+        self._a._warn_on_write = True
+
+    _warn_on_write = property(None, _set_warn_on_write)
 
     @property
     def aligned(self) -> bool:
-        return self._a._aligned()
+        return bool(self._num & _ALIGNED)
 
-    writebackifcopy = False
+    @aligned.setter
+    def aligned(self, value: bool) -> None:
+        self._scalar_check()
+        self._a.setflags(None, bool(value), None)
+
+    @aligned.deleter
+    def aligned(self) -> None:
+        raise AttributeError("Cannot delete flags aligned attribute")
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return bool(self._num & _WBIC)
+
+    @writebackifcopy.setter
+    def writebackifcopy(self, value: bool) -> None:
+        self._scalar_check()
+        self._a.setflags(None, None, bool(value))
+
+    @writebackifcopy.deleter
+    def writebackifcopy(self) -> None:
+        raise AttributeError("Cannot delete flags writebackifcopy attribute")
 
     @property
     def fnc(self) -> bool:
-        return self.f_contiguous and not self.c_contiguous
+        return (self._num & (_F | _C)) == _F
 
     @property
     def forc(self) -> bool:
-        return self.f_contiguous or self.c_contiguous
+        return bool(self._num & (_F | _C))
 
     @property
     def behaved(self) -> bool:
-        return self.aligned and self.writeable
+        self._warn()
+        return (self._num & (_ALIGNED | _WRITE)) == (_ALIGNED | _WRITE)
 
     @property
     def carray(self) -> bool:
-        return self.behaved and self.c_contiguous
+        self._warn()
+        bits = _ALIGNED | _WRITE | _C
+        return (self._num & bits) == bits
 
     @property
     def farray(self) -> bool:
-        return self.behaved and self.f_contiguous and not self.c_contiguous
+        # flagsobject.c arrayflags_farray_get tests ``flags & (ALIGNED|WRITEABLE|F) != 0``:
+        # any one of the three (not all), and not C-contiguous; reproduced as NumPy has it
+        return bool(self._num & (_ALIGNED | _WRITE | _F)) and not self._num & _C
 
-    def __getitem__(self, key: str) -> bool:
-        try:
-            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
-        except (KeyError, AttributeError):
-            raise KeyError(f"Unknown flag {key!r}") from None
+    def _scalar_check(self) -> None:
+        if self._a.storage._tracker is SCALAR:
+            raise ValueError("Cannot set flags on array scalars.")
 
-    def __setitem__(self, key: str, value: bool) -> None:
-        if self._KEYS.get(key.upper()) != "writeable":
-            raise KeyError(f"Unknown or read-only flag {key!r}")
-        self.writeable = value
+    def __getitem__(self, key: Any) -> bool:
+        name = _FLAG_KEYS.get(_flag_key(key, True))  # type: ignore[arg-type]
+        if name is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, name)
+
+    def __setitem__(self, key: Any, value: bool) -> None:
+        name = _SET_KEYS.get(_flag_key(key, False))  # type: ignore[arg-type]
+        if name is None:
+            raise KeyError("Unknown flag")
+        setattr(self, name, value)
+
+    def __eq__(self, other: object) -> Any:
+        if isinstance(other, FakeFlags):
+            return self.num == other.num
+        if type(other) is _NP_FLAGS:
+            return self.num == other.num
+        return NotImplemented
+
+    def __ne__(self, other: object) -> Any:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
 
     def __repr__(self) -> str:
-        return "\n".join(
-            f"  {k} : {getattr(self, v)}" for k, v in
-            (("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
-             ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"),
-             ("WRITEBACKIFCOPY", "writebackifcopy")))
+        n = self._num
+        t = lambda bit: "True" if n & bit else "False"  # noqa: E731
+        warn = "  (with WARN_ON_WRITE=True)" if n & _WARN else ""
+        return (f"  C_CONTIGUOUS : {t(_C)}\n  F_CONTIGUOUS : {t(_F)}\n"
+                f"  OWNDATA : {t(_OWN)}\n  WRITEABLE : {t(_WRITE)}{warn}\n"
+                f"  ALIGNED : {t(_ALIGNED)}\n  WRITEBACKIFCOPY : {t(_WBIC)}\n")
+
+
+_NP_FLAGS = type(np.empty(0).flags)
+_GETITEM_CODE = FakeFlags.__getitem__.__code__
 
 
 class _FakeSlots(ArrayHooks):
