@@ -15,9 +15,9 @@ from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import user_frame
 from ._stack import paused
 from .meta import ArrayMeta
-from ._storage import SCALAR, FakeCudaDevice, FakeStorage, parse_device
+from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
-                             contiguity, f_strides, new_buffer_dtype)
+                             contiguity, extent, f_strides, new_buffer_dtype)
 
 _refs = _elide.getrefcount
 _TEMP_SELF, _TEMP_OTHER = _elide.TEMP_SELF, _elide.TEMP_OTHER
@@ -611,9 +611,16 @@ class FakeArray(_FakeSlots):
         raise UnsupportedOperationError(  # a placeholder can stand for a value, not a scalar
             "round", "round(x, ndigits) of a fake NumPy scalar (use np.round(x, ndigits))")
 
-    def __reduce__(self):
-        raise TypeError("fake arrays cannot be pickled: they have no data "
-                        "(use ft.materialize first)")
+    def __reduce__(self) -> tuple:
+        """Pickled as its metadata for ``rebuild`` (version, shape, dtype, strides, storage,
+        offset, base, writeable): fakes pickled together keep sharing their storage and
+        base, at the same offsets. Unlike an ndarray, whose pickle holds a C or F copy of
+        its data, a fake keeps its exact layout: it has no data to copy."""
+        base = self._base
+        if base is not None and type(base) not in (FakeArray, FakeStorage):
+            raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
+        return (rebuild, (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
+                          self.storage_offset, base, self._writeable, self._warn_on_write))
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -758,6 +765,34 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
     storage = FakeStorage(nbytes + offset, parse_device(device))
     claim(storage)
     return make_fake(shape, dt, strides, storage, offset - lo)
+
+
+def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
+            offset: int, base: Any, writeable: bool, warn_on_write: Any) -> FakeArray:
+    """A fake from its pickled payload (``FakeArray.__reduce__``), every field checked: the
+    payload is data, and the array must lie inside its storage. A new buffer is charged to
+    the innermost FakeMode when loaded inside one (as unpickling an ndarray allocates), else
+    it is pre-existing memory."""
+    if version != PICKLE_VERSION:
+        raise ValueError(f"fake array pickled with payload version {version!r}; this "
+                         f"faketensor reads version {PICKLE_VERSION}")
+    if (type(shape) is not tuple or type(strides) is not tuple or len(shape) != len(strides)
+            or not all(type(n) is int and n >= 0 for n in shape)
+            or not all(type(s) is int for s in strides) or type(offset) is not int
+            or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
+            or not (base is None or type(base) in (FakeArray, FakeStorage))
+            or type(writeable) is not bool or warn_on_write not in (False, True, None)):
+        raise ValueError("malformed pickled fake array")
+    check_shape(shape, dtype.itemsize)
+    if 0 not in shape:
+        lo, hi = extent(shape, strides, dtype.itemsize)
+        if offset + lo < 0 or offset + hi > storage.nbytes:
+            raise ValueError("pickled fake array lies outside its storage")
+    if storage._tracker is None:
+        claim(storage)
+    a = make_fake(shape, dtype, strides, storage, offset, base, writeable)
+    a._warn_on_write = warn_on_write
+    return a
 
 
 def is_fake(obj: object) -> bool:

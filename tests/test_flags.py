@@ -141,8 +141,8 @@ def test_snapshot():
 
 
 def test_readonly_base_rules():
-    """NumPy's rules for setting WRITEABLE: not on a view of a read-only array, not on a
-    broadcast_to result; yes on a view of a writeable one made read-only."""
+    """NumPy's rules for setting WRITEABLE: not on a view of a read-only array, yes on a
+    view of a writeable one made read-only, not on a NumPy scalar."""
     for xp_mode in (False, True):
         ctx = ft.FakeMode() if xp_mode else warnings.catch_warnings()
         with ctx:
