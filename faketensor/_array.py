@@ -577,12 +577,14 @@ class FakeArray(_FakeSlots):
     def tobytes(self, order="C"):
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
-    # writing values out is never faked: a plan must not leave files of made-up data behind
+    # writing values out is never faked (a plan must not leave files of made-up data
+    # behind): outside a FakeMode they raise, inside one the mode records the write
+    # without making it (modes/io.py)
     def tofile(self, *args, **kwargs):
-        self._needs_data("ndarray.tofile()")
+        return dispatch(_TOFILE, _fake_types, (self,) + args, kwargs)
 
     def dump(self, *args, **kwargs):
-        self._needs_data("ndarray.dump()")
+        return dispatch(_DUMP, _fake_types, (self,) + args, kwargs)
 
     def dumps(self):
         self._needs_data("ndarray.dumps()")
@@ -675,6 +677,7 @@ class PlaceholderLog(list):
                 self.append(site)
             site["count"] += 1
 _TRANSPOSE = method_op("transpose")
+_TOFILE, _DUMP = method_op("tofile"), method_op("dump")
 
 
 class _CudaOnlyMethod:

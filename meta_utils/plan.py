@@ -61,6 +61,7 @@ class Plan:
         self.flops = mode.flops
         self.flops_uncounted = dict(mode.flops_uncounted)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
+        self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
         log = mode.memory.log if log_end is None else mode.memory.log[:log_end]
         devices, self.timeline = analyze(log)
         for dev in ("cpu", mode.device or "cpu"):
@@ -117,6 +118,7 @@ class Plan:
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),
             "placeholders": self.placeholders,
+            "io": self.io,
         }
 
     def save_json(self, path: str) -> None:
