@@ -420,6 +420,7 @@ class FakeFlags:
 
 
 _NP_FLAGS = type(np.empty(0).flags)
+_NS_PROBE = np.empty(0)  # asked for the array API namespace (no data read)
 _GETITEM_CODE = FakeFlags.__getitem__.__code__
 
 
@@ -495,6 +496,20 @@ class FakeArray(_FakeSlots):
         if self.storage.device != "cpu":
             self.__array__()  # CuPy's TypeError for implicit conversion
         raise _no_data()
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """The array API namespace of the array this fake stands for: ``numpy`` for a CPU
+        fake (``ndarray.__array_namespace__``, which checks ``api_version``), ``cupy`` for a
+        CUDA fake. Its functions run on fakes inside a FakeMode."""
+        if self.storage.device == "cpu":
+            return _NS_PROBE.__array_namespace__(api_version=api_version)
+        try:
+            import cupy
+        except ImportError:
+            raise UnsupportedOperationError(
+                "ndarray.__array_namespace__", "the namespace of a CUDA fake is cupy, which "
+                "is not installed (pip install faketensor[cupy])") from None
+        return cupy
 
     # --- internals used by flags ------------------------------------------
     def _contiguity(self) -> tuple[bool, bool]:

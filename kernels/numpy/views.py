@@ -862,3 +862,11 @@ def ndarray_setflags(self, write=None, align=None, uic=None) -> None:
     if write is not None:
         self.flags.writeable = bool(write)
     return None
+
+
+@register("ndarray.to_device", tags=("view",))
+def ndarray_to_device(self, *args, **kwargs) -> Any:
+    """methods.c array_to_device: the array itself for ``"cpu"``; NumPy's TypeError or
+    ValueError otherwise (its argument checks, run on an empty array)."""
+    np.empty(0).to_device(*args, **kwargs)
+    return self
