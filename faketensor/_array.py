@@ -217,6 +217,7 @@ del _n, _u, _f, _r, _i
 # NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
 _C, _F, _OWN, _ALIGNED, _WRITE, _WBIC = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
 _WARN = 1 << 31  # NPY_ARRAY_WARN_ON_WRITE (a C int: num is negative when it is set)
+_CF_BITS = {(False, False): 0, (True, False): _C, (False, True): _F, (True, True): _C | _F}
 _WARN_MSG = ("future versions will not create a writeable array from broadcast_array. "
              "Set the writable flag explicitly to avoid this warning.")
 # arrayflags_getitem (numpy/_core/src/multiarray/flagsobject.c): exact, case-sensitive keys
@@ -258,11 +259,16 @@ class FakeFlags:
 
     def __init__(self, a: "FakeArray") -> None:
         self._a = a
-        c, f = a._contiguity()
-        n = (_C if c else 0) | (_F if f else 0)
+        cf = a._cf
+        if cf is None:
+            cf = a._contiguity()
+        n = _CF_BITS[cf]
         if a._base is None:
             n |= _OWN
-        if a._aligned():
+        al = a._al
+        if al is None:
+            al = a._aligned()
+        if al:
             n |= _ALIGNED
         if a._writeable:
             n |= _WRITE
@@ -429,7 +435,7 @@ class _FakeSlots(ArrayHooks):
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                 "_writeable", "_warn_on_write", "_cf", "__weakref__")
+                 "_writeable", "_warn_on_write", "_cf", "_al", "__weakref__")
 
 
 class FakeArray(_FakeSlots):
@@ -444,6 +450,7 @@ class FakeArray(_FakeSlots):
         else:  # ``a.shape = ...``, ``a.strides = ...``, ``a.dtype = ...``: validated
             setter(self, value)
             object.__setattr__(self, "_cf", None)
+            object.__setattr__(self, "_al", None)
 
     def __delattr__(self, name: str) -> None:
         if name in _META_SETTERS:
@@ -520,6 +527,15 @@ class FakeArray(_FakeSlots):
         return cf
 
     def _aligned(self) -> bool:
+        """IsAligned (numpy/_core/src/common/array_assign.c), cached until a metadata
+        setter changes the layout."""
+        al = self._al
+        if al is None:
+            al = self._compute_aligned()
+            _SET_AL(self, al)
+        return al
+
+    def _compute_aligned(self) -> bool:
         align = self.dtype.alignment
         if align <= 1:
             return True
@@ -739,6 +755,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._writeable = writeable
     a._warn_on_write = False
     a._cf = None
+    a._al = None
     a.__class__ = FakeArray
     return a
 
@@ -820,3 +837,4 @@ def is_fake(obj: object) -> bool:
 
 from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402
 _SET_CF = FakeArray._cf.__set__  # the contiguity cache, written without the checked setter
+_SET_AL = FakeArray._al.__set__  # the alignment cache

@@ -194,3 +194,22 @@ def test_clearing_aligned_is_refused():
             a.flags.aligned = False
         with pytest.raises(ft.UnsupportedOperationError, match="ALIGNED"):
             a.flags["A"] = False
+
+
+def test_layout_setters_refresh_flags():
+    """Assigning ``dtype`` or ``shape`` in place changes contiguity and alignment; a
+    flags object read before keeps the old bits, one read after has the new ones."""
+    def run(xp_is_fake):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            if xp_is_fake:
+                with ft.FakeMode():
+                    a = np.zeros(17, np.uint8)[1:9]
+            else:
+                a = np.zeros(17, np.uint8)[1:9]
+            before = a.flags
+            a.dtype = np.int64
+            middle = a.flags
+            a.shape = (1, 1)
+            return before.num, middle.num, a.flags.num, repr(a.flags)
+    assert run(True) == run(False)
