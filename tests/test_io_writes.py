@@ -228,4 +228,8 @@ def test_plan_reports_io(tmp_path):
     assert save["file"] == str(script) and txt["bytes"] is None and txt["line"] == 4
     text = plan.report()
     assert "files written (2" in text and "np.save out.npy" in text
+    page = tmp_path / "plan.html"
+    plan.save_html(str(page))
+    html = page.read_text()
+    assert 'id="io"' in html and "out.npy" in html and "depends on values" in html
     assert not os.path.exists(tmp_path / "out.npy") and not os.path.exists("out.npy")
