@@ -618,7 +618,7 @@ class FakeArray(_FakeSlots):
         return dispatch(_DUMP, _fake_types, (self,) + args, kwargs)
 
     def dumps(self):
-        self._needs_data("ndarray.dumps()")
+        return dispatch(_DUMPS, _fake_types, (self,), {})
 
     def __bool__(self) -> bool:
         return self._value("bool()", bool)
@@ -708,7 +708,7 @@ class PlaceholderLog(list):
                 self.append(site)
             site["count"] += 1
 _TRANSPOSE = method_op("transpose")
-_TOFILE, _DUMP = method_op("tofile"), method_op("dump")
+_TOFILE, _DUMP, _DUMPS = method_op("tofile"), method_op("dump"), method_op("dumps")
 
 
 class _CudaOnlyMethod:

@@ -196,6 +196,9 @@ def test_outside_a_mode_a_fake_is_not_written(tmp_path):
         with pytest.raises(ft.DataDependentError, match="values"):
             call()
     assert os.listdir(tmp_path) == []
+    with ft.FakeMode():
+        with pytest.raises(ft.DataDependentError, match="pickled values"):
+            np.zeros(3).dumps()
 
 
 def test_real_arrays_are_written_inside_a_mode(tmp_path):

@@ -75,6 +75,13 @@ def ndarray_dump(self, file):
     raise _needs_data("ndarray.dump")
 
 
+@register("ndarray.dumps", tags=("data-dependent",))
+def ndarray_dumps(self):
+    """The pickle's bytes are the values: refused inside a FakeMode too."""
+    raise DataDependentError("ndarray.dumps() returns the pickled values of a fake array, "
+                             "which has none")
+
+
 # --- sizes from metadata ----------------------------------------------------------
 
 def npy_header_bytes(a: Any) -> int:
