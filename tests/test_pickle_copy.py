@@ -235,3 +235,24 @@ def test_multiprocessing_spawn(tmp_path):
                           timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip() == "ok"
+
+
+def test_pickle_of_buffer_views_and_mapped_files(tmp_path):
+    """A fake over a non-array owner (``np.frombuffer``: its base is the storage) and a
+    memory-mapped file's fake keep their base and kind of memory."""
+    real = np.frombuffer(b"x" * 32, np.int16)
+    conv = ft.Converter()
+    f, v = conv.to_fake(real), conv.to_fake(real[::2])
+    g, w = pickle.loads(pickle.dumps((f, v)))
+    _same(f, g)
+    _same(v, w)
+    assert type(g.base) is ft.FakeStorage and not g.flags.owndata and not g.flags.writeable
+    assert w.base is g and w.storage is g.storage
+    np.save(tmp_path / "m.npy", np.zeros((4, 5), np.float32))
+    with ft.FakeMode() as mode:
+        m = np.load(tmp_path / "m.npy", mmap_mode="r")
+        live = mode.memory.live.get("cpu", 0)
+        n = pickle.loads(pickle.dumps((m, m[1:])))
+        assert mode.memory.live.get("cpu", 0) == live  # mapped pages: not the allocator's
+    _same(m, n[0])
+    assert n[0].storage._tracker is m.storage._tracker and n[1].storage is n[0].storage
