@@ -550,15 +550,33 @@ class FakeArray(_FakeSlots):
         return check % align == 0
 
     def _set_writeable(self, value: bool) -> None:
-        if value and not self._writeable:
-            owner = self._base
-            if isinstance(owner, FakeArray) and not owner._writeable:
-                raise ValueError("cannot set WRITEABLE flag to True of this array")
-            if self._warn_on_write is None:  # broadcast_to: never writeable
-                raise ValueError("cannot set WRITEABLE flag to True of this array")
-        self._writeable = value
+        """methods.c array_setflags: making an array writeable asks ``_IsWriteable`` first,
+        even when it is writeable already."""
         if value:
+            if not self._may_write():
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
             self._warn_on_write = False
+        self._writeable = value
+
+    def _may_write(self) -> bool:
+        """_IsWriteable (numpy/_core/src/multiarray/arrayobject.c): an array owning its data
+        may be written; a view when the first writeable array up its base chain is reached
+        before an owner, or its non-array owner (bytes, mmap, ...) exposes a writable
+        buffer. ``_warn_on_write is None`` marks a fake whose non-array owner refuses
+        writes (a read-only buffer)."""
+        if self._warn_on_write is None:
+            return False
+        base = self._base
+        while type(base) is FakeArray:
+            if base._writeable:
+                return True
+            if base._warn_on_write is None:
+                return False
+            owner = base._base
+            if owner is None:
+                return False
+            base = owner
+        return True  # owns its data, or a non-array owner whose buffer is writable
 
     # --- values are not available -----------------------------------------
     def __array__(self, dtype=None, copy=None):

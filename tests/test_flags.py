@@ -213,3 +213,55 @@ def test_layout_setters_refresh_flags():
             a.shape = (1, 1)
             return before.num, middle.num, a.flags.num, repr(a.flags)
     assert run(True) == run(False)
+
+
+def _buffer_cases(xp_fake):
+    """(array, how it was made) over bytes / bytearray owners, roots and views."""
+    def make(src):
+        if xp_fake == "convert":
+            conv = ft.Converter()
+            r = np.frombuffer(src, np.uint8)
+            return conv.to_fake(r), conv.to_fake(r[1:])
+        if xp_fake == "mode":
+            with ft.FakeMode():
+                r = np.frombuffer(src, np.uint8)
+                return r, r[1:]
+        r = np.frombuffer(src, np.uint8)
+        return r, r[1:]
+    return make
+
+
+@pytest.mark.parametrize("how", ["convert", "mode"])
+@pytest.mark.parametrize("owner", ["bytes", "bytearray"])
+@pytest.mark.parametrize("steps", [
+    (("root", True),), (("view", True),), (("root", False), ("view", True)),
+    (("root", False), ("root", True), ("view", True)), (("view", False), ("view", True)),
+])
+def test_writeable_rules_of_buffer_owners(how, owner, steps):
+    """_IsWriteable on arrays over a non-array owner: a read-only buffer (bytes) refuses,
+    a writable one (bytearray) allows, also through a read-only root."""
+    outcomes = []
+    for kind in (None, how):
+        src = b"x" * 8 if owner == "bytes" else bytearray(8)
+        root, view = _buffer_cases(kind)(src)
+        got = []
+        for which, value in steps:
+            a = root if which == "root" else view
+            got.append(_outcome(lambda: setattr(a.flags, "writeable", value))[0])
+            got.append((root.flags.num, view.flags.num))
+        outcomes.append(got)
+    assert outcomes[0] == outcomes[1]
+
+
+def test_writeable_through_a_read_only_root():
+    """A writeable view whose root was made read-only cannot be set writeable again
+    (setflags asks _IsWriteable even when the flag is already set)."""
+    for mode in (False, True):
+        ctx = ft.FakeMode() if mode else warnings.catch_warnings()
+        with ctx:
+            a = np.zeros(4)
+            v = a[1:]
+            a.flags.writeable = False
+            with pytest.raises(ValueError, match="cannot set WRITEABLE"):
+                v.flags.writeable = True
+            assert v.flags.writeable
