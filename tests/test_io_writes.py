@@ -236,3 +236,19 @@ def test_plan_reports_io(tmp_path):
     html = page.read_text()
     assert 'id="io"' in html and "out.npy" in html and "depends on values" in html
     assert not os.path.exists(tmp_path / "out.npy") and not os.path.exists("out.npy")
+
+
+@pytest.mark.parametrize("limits", [(300, 65535), (2000, 65535), (10**9, 3)])
+def test_savez_zip64_records(limits, tmp_path, monkeypatch):
+    """The zip64 parts of the container (sizes and offsets past ZIP64_LIMIT in the central
+    directory, the zip64 end record for many members or a large archive), exercised at
+    small sizes by lowering zipfile's limits for both the real and the fake run."""
+    monkeypatch.setattr("zipfile.ZIP64_LIMIT", limits[0])
+    monkeypatch.setattr("zipfile.ZIP_FILECOUNT_LIMIT", limits[1])
+    sizes = [(10, 10), (3,), (50,), (), (7, 3)]
+
+    def call(p, *arrays):
+        return np.savez(p, *arrays)
+    size, _ = _real_size(lambda p: call(p, *[np.zeros(s) for s in sizes]), tmp_path, "r")
+    event = _fake_event(call, tmp_path, "f", lambda: [np.zeros(s) for s in sizes])
+    assert event["bytes"] == size and event["exact"]

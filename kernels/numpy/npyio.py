@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import io
 import os
+import zipfile
 from typing import Any
 
 import numpy as np
@@ -28,8 +29,6 @@ import numpy as np
 from ..._errors import DataDependentError
 from ..registry import register
 
-_ZIP64_LIMIT = (1 << 31) - 1      # zipfile.ZIP64_LIMIT
-_ZIP_FILECOUNT_LIMIT = (1 << 16) - 1
 _LOCAL_HEADER = 30                # zipfile.sizeFileHeader
 _ZIP64_LOCAL_EXTRA = 20           # struct '<HHQQ': the extra field of force_zip64
 _DATA_DESCRIPTOR64 = 24           # '<LLQQ' with its signature, on unseekable files
@@ -132,19 +131,20 @@ def zip_bytes(members: list, seekable: bool = True, start: int = 0) -> int:
     record (with the zip64 end record and locator when the directory needs them);
     Lib/zipfile.py ``ZipFile._write_end_record``. ``start`` is the file position the
     archive begins at."""
+    limit, count_limit = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
     pos = start
     central = 0
     for name, size in members:
         offset = pos
         pos += zip_member_overhead(name, seekable) + size
         extra = 0
-        if size > _ZIP64_LIMIT:
+        if size > limit:
             extra += 2
-        if offset > _ZIP64_LIMIT:
+        if offset > limit:
             extra += 1
         central += _CENTRAL_DIR + len(name.encode("utf-8")) + (4 + 8 * extra if extra else 0)
     end = _END_RECORD
-    if len(members) > _ZIP_FILECOUNT_LIMIT or pos > _ZIP64_LIMIT or central > _ZIP64_LIMIT:
+    if len(members) > count_limit or pos > limit or central > limit:
         end += _ZIP64_END
     return pos + central + end - start
 
