@@ -45,6 +45,9 @@ class Plan:
     - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
       sites holding the most at each device's peak; ``timeline``: ``[[op_index, device,
       live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
+    - ``io``: the files the program wrote or would have written (``mode.io``,
+      modes/io.py): ``{"file", "line", "function", "op", "path", "bytes", "exact",
+      "written", "arrays", "note"}`` each.
     """
 
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
