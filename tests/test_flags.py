@@ -265,3 +265,15 @@ def test_writeable_through_a_read_only_root():
             with pytest.raises(ValueError, match="cannot set WRITEABLE"):
                 v.flags.writeable = True
             assert v.flags.writeable
+
+
+@pytest.mark.parametrize("name", ["C", "F", "T", "step", "field", "readonly-view"])
+def test_scipy_linalg_reads_flags(name):
+    """scipy.linalg picks its LAPACK flavour and copy paths from ``flags``
+    (``find_best_blas_type``'s prefer_fortran, ``flags['ALIGNED']``, ...): the same answers
+    for a fake as for the real array."""
+    sl = pytest.importorskip("scipy.linalg")
+    real, fake = _pair(name)
+    assert sl.blas.find_best_blas_type((real,)) == sl.blas.find_best_blas_type((fake,))
+    for key in ("ALIGNED", "F_CONTIGUOUS", "C_CONTIGUOUS", "WRITEABLE", "FORTRAN"):
+        assert real.flags[key] == fake.flags[key]
