@@ -256,3 +256,14 @@ def test_pickle_of_buffer_views_and_mapped_files(tmp_path):
         assert mode.memory.live.get("cpu", 0) == live  # mapped pages: not the allocator's
     _same(m, n[0])
     assert n[0].storage._tracker is m.storage._tracker and n[1].storage is n[0].storage
+
+
+@pytest.mark.xfail(strict=True, reason="an element of a structured array is an np.void "
+                   "scalar in NumPy (its copy a new scalar without OWNDATA); the fake is a 0-d "
+                   "view, whose copy is a 0-d array owning its data")
+@pytest.mark.parametrize("how", [copy.copy, copy.deepcopy])
+def test_copy_of_void_elements(how):
+    real = how(np.zeros(2, "i4,f8")[0])
+    with ft.FakeMode():
+        fake = how(np.zeros(2, "i4,f8")[0])
+    assert fake.flags.num == real.flags.num

@@ -743,7 +743,7 @@ def ndarray_copy(self, order="C") -> ArrayMeta:
 @register("ndarray.__copy__", tags=("copy",))
 def ndarray_dunder_copy(self) -> Any:
     """methods.c array_copy_keeporder: ``PyArray_NewCopy(self, NPY_KEEPORDER)``. NumPy
-    scalars are immutable and copy as themselves, except np.void (a new scalar)."""
+    scalars are immutable and copy as themselves; np.void (a new scalar) is refused."""
     if _is_scalar(self):
         return _copy_scalar(self)
     return copy_like(self, None, "K")
@@ -759,8 +759,9 @@ def ndarray_deepcopy(self, memo, /) -> Any:
 
 
 def _copy_scalar(x: Any) -> Any:
-    if x.dtype.kind == "V":
-        return ArrayMeta((), x.dtype, (), scalar=True)
+    if x.dtype.kind == "V":  # np.void copies as a new scalar viewing a new 0-d array
+        raise UnsupportedOperationError("ndarray.__copy__", "the copy of an np.void scalar "
+                                        "(a writeable view of a new 0-d array)")
     return x
 
 
