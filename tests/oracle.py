@@ -67,7 +67,8 @@ def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, whe
     assert fake.dtype == real.dtype, f"{where}: dtype fake {fake.dtype} real {real.dtype}"
     assert fake.strides == real.strides, \
         f"{where}: strides fake {fake.strides} real {real.strides} (shape {real.shape})"
-    for flag in ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned"):
+    # _writeable_no_warn: writeable without the FutureWarning of a broadcast_arrays result
+    for flag in ("c_contiguous", "f_contiguous", "_writeable_no_warn", "owndata", "aligned"):
         fv, rv = getattr(fake.flags, flag), getattr(real.flags, flag)
         assert fv == rv, f"{where}: flags.{flag} fake {fv} real {rv}"
     assert (fake.base is None) == (real.base is None), f"{where}: base None-ness differs"
@@ -95,7 +96,7 @@ def same_fake_meta(a: Any, b: Any, ins_a: list, ins_b: list, where: str) -> None
     assert ft.is_fake(b), f"{where}: {a!r} vs {b!r}"
     fields = ("shape", "dtype", "strides")
     assert [getattr(a, k) for k in fields] == [getattr(b, k) for k in fields], f"{where}: {a!r} vs {b!r}"
-    for flag in ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned"):
+    for flag in ("c_contiguous", "f_contiguous", "_writeable_no_warn", "owndata", "aligned"):
         assert getattr(a.flags, flag) == getattr(b.flags, flag), f"{where}: flags.{flag}"
     assert a.storage.nbytes == b.storage.nbytes, f"{where}: storage size"
     for i, (x, y) in enumerate(zip(ins_a, ins_b)):
@@ -193,7 +194,7 @@ def _copy_tree(obj: Any) -> Any:
             np.copyto(new_root, root, casting="no")
         _, lo, buf, shift = entry
         out = _view_like(x, buf, shift + (x.__array_interface__["data"][0] - lo))
-        if not x.flags.writeable:
+        if not x.flags._writeable_no_warn:
             out.flags.writeable = False
         return out
 
