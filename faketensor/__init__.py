@@ -12,6 +12,7 @@ from . import _runner  # noqa: F401  (installs the default dispatch)
 from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
+from .meta_utils.pickling import SafeUnpickler, unpickle
 from .meta_utils.plan import Plan, plan, plan_module, plan_script
 from .meta_utils.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
@@ -26,7 +27,7 @@ __all__ = [
     "FakeArray", "FakeFlags", "FakeStorage", "FakeCudaDevice", "WrappedArray",
     "DataDependentError", "UnsupportedOperationError", "MetadataMismatchError",
     "empty", "empty_strided", "is_fake", "wrap", "unwrap", "to_fake", "Converter",
-    "ObjectArrayWarning", "load", "materialize", "replay",
+    "ObjectArrayWarning", "load", "materialize", "replay", "unpickle", "SafeUnpickler",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
     "inherit_mode_in_threads", "explain", "Explanation",

@@ -4,6 +4,7 @@ from __future__ import annotations
 import operator
 import sys
 import threading
+import warnings
 from typing import Any, Iterator
 
 import numpy as np
@@ -14,9 +15,9 @@ from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import user_frame
 from ._stack import paused
 from .meta import ArrayMeta
-from ._storage import SCALAR, FakeCudaDevice, FakeStorage, parse_device
+from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
-                             contiguity, f_strides, new_buffer_dtype)
+                             contiguity, extent, f_strides, new_buffer_dtype)
 
 _refs = _elide.getrefcount
 _TEMP_SELF, _TEMP_OTHER = _elide.TEMP_SELF, _elide.TEMP_OTHER
@@ -213,85 +214,220 @@ for _n in DISPATCHED_METHODS:
 del _n, _u, _f, _r, _i
 
 
-class FakeFlags:
-    """``ndarray.flags`` for a fake: attribute and ``flags["C_CONTIGUOUS"]`` style access."""
+# NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
+_C, _F, _OWN, _ALIGNED, _WRITE, _WBIC = 0x1, 0x2, 0x4, 0x100, 0x400, 0x2000
+_WARN = 1 << 31  # NPY_ARRAY_WARN_ON_WRITE (a C int: num is negative when it is set)
+_CF_BITS = {(False, False): 0, (True, False): _C, (False, True): _F, (True, True): _C | _F}
+_WARN_MSG = ("future versions will not create a writeable array from broadcast_array. "
+             "Set the writable flag explicitly to avoid this warning.")
+# arrayflags_getitem (numpy/_core/src/multiarray/flagsobject.c): exact, case-sensitive keys
+_FLAG_KEYS = {
+    b"C": "c_contiguous", b"F": "f_contiguous", b"W": "writeable", b"B": "behaved",
+    b"O": "owndata", b"A": "aligned", b"X": "writebackifcopy", b"CA": "carray",
+    b"FA": "farray", b"FNC": "fnc", b"FORC": "forc", b"CARRAY": "carray",
+    b"FARRAY": "farray", b"FORTRAN": "f_contiguous", b"BEHAVED": "behaved",
+    b"OWNDATA": "owndata", b"ALIGNED": "aligned", b"WRITEABLE": "writeable",
+    b"CONTIGUOUS": "c_contiguous", b"C_CONTIGUOUS": "c_contiguous",
+    b"F_CONTIGUOUS": "f_contiguous", b"WRITEBACKIFCOPY": "writebackifcopy",
+}
+# arrayflags_setitem: the settable flags
+_SET_KEYS = {b"W": "writeable", b"WRITEABLE": "writeable", b"A": "aligned",
+             b"ALIGNED": "aligned", b"X": "writebackifcopy", b"WRITEBACKIFCOPY": "writebackifcopy"}
 
-    __slots__ = ("_a",)
-    _KEYS = {
-        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
-        "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-        "WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
-        "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
-        "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
-        "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray", "FA": "farray",
-    }
+
+def _flag_key(key: Any, limit: bool) -> bytes | None:
+    """The key as flagsobject.c reads it: ASCII str or bytes; a longer str than 16 bytes is
+    refused by getitem (``limit``) and cut to 16 by setitem."""
+    if isinstance(key, str):
+        b = key.encode("ascii")  # UnicodeEncodeError, as PyUnicode_AsASCIIString
+        if len(b) > 16:
+            return None if limit else b[:16]
+        return b
+    if isinstance(key, bytes):
+        return key
+    return None
+
+
+class FakeFlags:
+    """``ndarray.flags`` of a fake, as NumPy's flagsobj (numpy/_core/src/multiarray/
+    flagsobject.c): a snapshot of the flag bits taken when ``a.flags`` is read, every
+    attribute and key, ``num``, repr and equality (also with a real array's flags); the
+    setters change the array (``a.flags.writeable = False``), not the snapshot."""
+
+    __slots__ = ("_a", "_num")
+    __hash__ = None  # type: ignore[assignment]  # flagsobj has richcompare and no hash
 
     def __init__(self, a: "FakeArray") -> None:
         self._a = a
+        cf = a._cf
+        if cf is None:
+            cf = a._contiguity()
+        n = _CF_BITS[cf]
+        if a._base is None:
+            n |= _OWN
+        al = a._al
+        if al is None:
+            al = a._aligned()
+        if al:
+            n |= _ALIGNED
+        if a._writeable:
+            n |= _WRITE
+            if a._warn_on_write is True:
+                n |= _WARN
+        self._num = n
+
+    def _warn(self) -> None:
+        """The FutureWarning NumPy gives when Python code reads the writeable bit of a
+        ``broadcast_arrays`` result; faketensor's kernels read it as NumPy's C code does,
+        without one."""
+        if not self._num & _WARN:
+            return
+        frame, level = sys._getframe(2), 3
+        if frame.f_code is _GETITEM_CODE:  # flags["W"]: the caller of __getitem__
+            frame, level = frame.f_back, 4
+        if not (frame.f_globals.get("__name__") or "").startswith("faketensor"):
+            warnings.warn(_WARN_MSG, FutureWarning, stacklevel=level)
+
+    @property
+    def num(self) -> int:
+        n = self._num
+        return n - (1 << 32) if n & _WARN else n
 
     @property
     def c_contiguous(self) -> bool:
-        return self._a._contiguity()[0]
+        return bool(self._num & _C)
+
+    contiguous = c_contiguous
 
     @property
     def f_contiguous(self) -> bool:
-        return self._a._contiguity()[1]
+        return bool(self._num & _F)
+
+    fortran = f_contiguous
 
     @property
     def owndata(self) -> bool:
-        return self._a._base is None
+        return bool(self._num & _OWN)
 
     @property
     def writeable(self) -> bool:
-        return self._a._writeable
+        self._warn()
+        return bool(self._num & _WRITE)
 
     @writeable.setter
     def writeable(self, value: bool) -> None:
+        self._scalar_check()
         self._a._set_writeable(bool(value))
+
+    @writeable.deleter
+    def writeable(self) -> None:
+        raise AttributeError("Cannot delete flags writeable attribute")
+
+    @property
+    def _writeable_no_warn(self) -> bool:
+        return bool(self._num & _WRITE)
+
+    def _set_warn_on_write(self, value: bool) -> None:
+        """flagsobject.c arrayflags_warn_on_write_set (the private ``_warn_on_write``)."""
+        if not value:
+            raise ValueError("cannot clear '_warn_on_write', set writeable True to clear "
+                             "this private flag")
+        if not self._a._writeable:
+            raise ValueError("cannot set '_warn_on_write' flag when 'writable' is False")
+        self._a._warn_on_write = True
+
+    _warn_on_write = property(None, _set_warn_on_write)
 
     @property
     def aligned(self) -> bool:
-        return self._a._aligned()
+        return bool(self._num & _ALIGNED)
 
-    writebackifcopy = False
+    @aligned.setter
+    def aligned(self, value: bool) -> None:
+        self._scalar_check()
+        self._a.setflags(None, bool(value), None)
+
+    @aligned.deleter
+    def aligned(self) -> None:
+        raise AttributeError("Cannot delete flags aligned attribute")
+
+    @property
+    def writebackifcopy(self) -> bool:
+        return bool(self._num & _WBIC)
+
+    @writebackifcopy.setter
+    def writebackifcopy(self, value: bool) -> None:
+        self._scalar_check()
+        self._a.setflags(None, None, bool(value))
+
+    @writebackifcopy.deleter
+    def writebackifcopy(self) -> None:
+        raise AttributeError("Cannot delete flags writebackifcopy attribute")
 
     @property
     def fnc(self) -> bool:
-        return self.f_contiguous and not self.c_contiguous
+        return (self._num & (_F | _C)) == _F
 
     @property
     def forc(self) -> bool:
-        return self.f_contiguous or self.c_contiguous
+        return bool(self._num & (_F | _C))
 
     @property
     def behaved(self) -> bool:
-        return self.aligned and self.writeable
+        self._warn()
+        return (self._num & (_ALIGNED | _WRITE)) == (_ALIGNED | _WRITE)
 
     @property
     def carray(self) -> bool:
-        return self.behaved and self.c_contiguous
+        self._warn()
+        bits = _ALIGNED | _WRITE | _C
+        return (self._num & bits) == bits
 
     @property
     def farray(self) -> bool:
-        return self.behaved and self.f_contiguous and not self.c_contiguous
+        # flagsobject.c arrayflags_farray_get tests ``flags & (ALIGNED|WRITEABLE|F) != 0``:
+        # any one of the three (not all), and not C-contiguous; reproduced as NumPy has it
+        return bool(self._num & (_ALIGNED | _WRITE | _F)) and not self._num & _C
 
-    def __getitem__(self, key: str) -> bool:
-        try:
-            return getattr(self, self._KEYS[key.upper() if isinstance(key, str) else key])
-        except (KeyError, AttributeError):
-            raise KeyError(f"Unknown flag {key!r}") from None
+    def _scalar_check(self) -> None:
+        if self._a.storage._tracker is SCALAR:
+            raise ValueError("Cannot set flags on array scalars.")
 
-    def __setitem__(self, key: str, value: bool) -> None:
-        if self._KEYS.get(key.upper()) != "writeable":
-            raise KeyError(f"Unknown or read-only flag {key!r}")
-        self.writeable = value
+    def __getitem__(self, key: Any) -> bool:
+        name = _FLAG_KEYS.get(_flag_key(key, True))  # type: ignore[arg-type]
+        if name is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, name)
+
+    def __setitem__(self, key: Any, value: bool) -> None:
+        name = _SET_KEYS.get(_flag_key(key, False))  # type: ignore[arg-type]
+        if name is None:
+            raise KeyError("Unknown flag")
+        setattr(self, name, value)
+
+    def __eq__(self, other: object) -> Any:
+        if isinstance(other, FakeFlags):
+            return self.num == other.num
+        if type(other) is _NP_FLAGS:
+            return self.num == other.num
+        return NotImplemented
+
+    def __ne__(self, other: object) -> Any:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
 
     def __repr__(self) -> str:
-        return "\n".join(
-            f"  {k} : {getattr(self, v)}" for k, v in
-            (("C_CONTIGUOUS", "c_contiguous"), ("F_CONTIGUOUS", "f_contiguous"),
-             ("OWNDATA", "owndata"), ("WRITEABLE", "writeable"), ("ALIGNED", "aligned"),
-             ("WRITEBACKIFCOPY", "writebackifcopy")))
+        n = self._num
+        t = lambda bit: "True" if n & bit else "False"  # noqa: E731
+        warn = "  (with WARN_ON_WRITE=True)" if n & _WARN else ""
+        return (f"  C_CONTIGUOUS : {t(_C)}\n  F_CONTIGUOUS : {t(_F)}\n"
+                f"  OWNDATA : {t(_OWN)}\n  WRITEABLE : {t(_WRITE)}{warn}\n"
+                f"  ALIGNED : {t(_ALIGNED)}\n  WRITEBACKIFCOPY : {t(_WBIC)}\n")
+
+
+_NP_FLAGS = type(np.empty(0).flags)
+_NS_PROBE = np.empty(0)  # asked for the array API namespace (no data read)
+_GETITEM_CODE = FakeFlags.__getitem__.__code__
 
 
 class _FakeSlots(ArrayHooks):
@@ -299,7 +435,7 @@ class _FakeSlots(ArrayHooks):
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                 "_writeable", "_warn_on_write", "_cf", "__weakref__")
+                 "_writeable", "_warn_on_write", "_cf", "_al", "__weakref__")
 
 
 class FakeArray(_FakeSlots):
@@ -314,6 +450,7 @@ class FakeArray(_FakeSlots):
         else:  # ``a.shape = ...``, ``a.strides = ...``, ``a.dtype = ...``: validated
             setter(self, value)
             object.__setattr__(self, "_cf", None)
+            object.__setattr__(self, "_al", None)
 
     def __delattr__(self, name: str) -> None:
         if name in _META_SETTERS:
@@ -367,6 +504,20 @@ class FakeArray(_FakeSlots):
             self.__array__()  # CuPy's TypeError for implicit conversion
         raise _no_data()
 
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """The array API namespace of the array this fake stands for: ``numpy`` for a CPU
+        fake (``ndarray.__array_namespace__``, which checks ``api_version``), ``cupy`` for a
+        CUDA fake. Its functions run on fakes inside a FakeMode."""
+        if self.storage.device == "cpu":
+            return _NS_PROBE.__array_namespace__(api_version=api_version)
+        try:
+            import cupy
+        except ImportError:
+            raise UnsupportedOperationError(
+                "ndarray.__array_namespace__", "the namespace of a CUDA fake is cupy, which "
+                "is not installed (pip install faketensor[cupy])") from None
+        return cupy
+
     # --- internals used by flags ------------------------------------------
     def _contiguity(self) -> tuple[bool, bool]:
         cf = self._cf
@@ -376,6 +527,15 @@ class FakeArray(_FakeSlots):
         return cf
 
     def _aligned(self) -> bool:
+        """IsAligned (numpy/_core/src/common/array_assign.c), cached until a metadata
+        setter changes the layout."""
+        al = self._al
+        if al is None:
+            al = self._compute_aligned()
+            _SET_AL(self, al)
+        return al
+
+    def _compute_aligned(self) -> bool:
         align = self.dtype.alignment
         if align <= 1:
             return True
@@ -390,15 +550,33 @@ class FakeArray(_FakeSlots):
         return check % align == 0
 
     def _set_writeable(self, value: bool) -> None:
-        if value and not self._writeable:
-            owner = self._base
-            if isinstance(owner, FakeArray) and not owner._writeable:
-                raise ValueError("cannot set WRITEABLE flag to True of this array")
-            if self._warn_on_write is None:  # broadcast_to: never writeable
-                raise ValueError("cannot set WRITEABLE flag to True of this array")
-        self._writeable = value
+        """methods.c array_setflags: making an array writeable asks ``_IsWriteable`` first,
+        even when it is writeable already."""
         if value:
+            if not self._may_write():
+                raise ValueError("cannot set WRITEABLE flag to True of this array")
             self._warn_on_write = False
+        self._writeable = value
+
+    def _may_write(self) -> bool:
+        """_IsWriteable (numpy/_core/src/multiarray/arrayobject.c): an array owning its data
+        may be written; a view when the first writeable array up its base chain is reached
+        before an owner, or its non-array owner (bytes, mmap, ...) exposes a writable
+        buffer. ``_warn_on_write is None`` marks a fake whose non-array owner refuses
+        writes (a read-only buffer)."""
+        if self._warn_on_write is None:
+            return False
+        base = self._base
+        while type(base) is FakeArray:
+            if base._writeable:
+                return True
+            if base._warn_on_write is None:
+                return False
+            owner = base._base
+            if owner is None:
+                return False
+            base = owner
+        return True  # owns its data, or a non-array owner whose buffer is writable
 
     # --- values are not available -----------------------------------------
     def __array__(self, dtype=None, copy=None):
@@ -448,15 +626,17 @@ class FakeArray(_FakeSlots):
     def tobytes(self, order="C"):
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
-    # writing values out is never faked: a plan must not leave files of made-up data behind
+    # writing values out is never faked (a plan must not leave files of made-up data
+    # behind): outside a FakeMode they raise, inside one the mode records the write
+    # without making it (modes/io.py)
     def tofile(self, *args, **kwargs):
-        self._needs_data("ndarray.tofile()")
+        return dispatch(_TOFILE, _fake_types, (self,) + args, kwargs)
 
     def dump(self, *args, **kwargs):
-        self._needs_data("ndarray.dump()")
+        return dispatch(_DUMP, _fake_types, (self,) + args, kwargs)
 
     def dumps(self):
-        self._needs_data("ndarray.dumps()")
+        return dispatch(_DUMPS, _fake_types, (self,), {})
 
     def __bool__(self) -> bool:
         return self._value("bool()", bool)
@@ -482,9 +662,16 @@ class FakeArray(_FakeSlots):
         raise UnsupportedOperationError(  # a placeholder can stand for a value, not a scalar
             "round", "round(x, ndigits) of a fake NumPy scalar (use np.round(x, ndigits))")
 
-    def __reduce__(self):
-        raise TypeError("fake arrays cannot be pickled: they have no data "
-                        "(use ft.materialize first)")
+    def __reduce__(self) -> tuple:
+        """Pickled as its metadata for ``rebuild`` (version, shape, dtype, strides, storage,
+        offset, base, writeable): fakes pickled together keep sharing their storage and
+        base, at the same offsets. Unlike an ndarray, whose pickle holds a C or F copy of
+        its data, a fake keeps its exact layout: it has no data to copy."""
+        base = self._base
+        if base is not None and type(base) not in (FakeArray, FakeStorage):
+            raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
+        return (rebuild, (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
+                          self.storage_offset, base, self._writeable, self._warn_on_write))
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -539,6 +726,7 @@ class PlaceholderLog(list):
                 self.append(site)
             site["count"] += 1
 _TRANSPOSE = method_op("transpose")
+_TOFILE, _DUMP, _DUMPS = method_op("tofile"), method_op("dump"), method_op("dumps")
 
 
 class _CudaOnlyMethod:
@@ -585,6 +773,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._writeable = writeable
     a._warn_on_write = False
     a._cf = None
+    a._al = None
     a.__class__ = FakeArray
     return a
 
@@ -631,6 +820,34 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
     return make_fake(shape, dt, strides, storage, offset - lo)
 
 
+def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
+            offset: int, base: Any, writeable: bool, warn_on_write: Any) -> FakeArray:
+    """A fake from its pickled payload (``FakeArray.__reduce__``), every field checked: the
+    payload is data, and the array must lie inside its storage. A new buffer is charged to
+    the innermost FakeMode when loaded inside one (as unpickling an ndarray allocates), else
+    it is pre-existing memory."""
+    if version != PICKLE_VERSION:
+        raise ValueError(f"fake array pickled with payload version {version!r}; this "
+                         f"faketensor reads version {PICKLE_VERSION}")
+    if (type(shape) is not tuple or type(strides) is not tuple or len(shape) != len(strides)
+            or not all(type(n) is int and n >= 0 for n in shape)
+            or not all(type(s) is int for s in strides) or type(offset) is not int
+            or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
+            or not (base is None or type(base) in (FakeArray, FakeStorage))
+            or type(writeable) is not bool or warn_on_write not in (False, True, None)):
+        raise ValueError("malformed pickled fake array")
+    check_shape(shape, dtype.itemsize)
+    if 0 not in shape:
+        lo, hi = extent(shape, strides, dtype.itemsize)
+        if offset + lo < 0 or offset + hi > storage.nbytes:
+            raise ValueError("pickled fake array lies outside its storage")
+    if storage._tracker is None:
+        claim(storage)
+    a = make_fake(shape, dtype, strides, storage, offset, base, writeable)
+    a._warn_on_write = warn_on_write
+    return a
+
+
 def is_fake(obj: object) -> bool:
     """True for a FakeArray."""
     return type(obj) is FakeArray
@@ -638,3 +855,4 @@ def is_fake(obj: object) -> bool:
 
 from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402
 _SET_CF = FakeArray._cf.__set__  # the contiguity cache, written without the checked setter
+_SET_AL = FakeArray._al.__set__  # the alignment cache

@@ -273,9 +273,11 @@ class Converter:
                 base = buf.root_fakes.get(id(root))
                 if base is None:
                     base = self._convert_numpy(root)
-        return self._made(arr, root, buf, key, make_fake(
-            arr.shape, arr.dtype, arr.strides, buf.storage, addr - buf.start, base,
-            bool(arr.flags.writeable)))
+        f = make_fake(arr.shape, arr.dtype, arr.strides, buf.storage, addr - buf.start, base,
+                      bool(arr.flags.writeable))
+        if base is buf.storage and _owner_readonly(arr):
+            f._warn_on_write = None  # its owner's buffer refuses writes (FakeArray._may_write)
+        return self._made(arr, root, buf, key, f)
 
     def _made(self, arr: Any, root: Any, buf: Any, key: tuple, f: FakeArray) -> FakeArray:
         """Note a new fake: its buffer's root fake, the memo, the ``on_convert`` hook."""
@@ -311,6 +313,17 @@ class Converter:
         return self._made(arr, root, buf, key, make_fake(
             tuple(arr.shape), np.dtype(arr.dtype), tuple(arr.strides), buf.storage,
             ptr - buf.start, base, True))
+
+
+def _owner_readonly(arr: Any) -> bool:
+    """Whether the non-array owner of ``arr`` (bytes, bytearray, mmap, ...) exposes a
+    read-only buffer (what ``_IsWriteable`` asks with PyBUF_WRITABLE); an owner without the
+    buffer protocol counts as writable only when the array is."""
+    try:
+        with memoryview(arr.base) as mv:
+            return mv.readonly
+    except Exception:
+        return not arr.flags.writeable
 
 
 def _alignment_of(addr: int) -> int:

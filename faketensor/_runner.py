@@ -249,8 +249,12 @@ def _realize_out(res: ArrayMeta, v: Any, device: str) -> FakeArray:
             storage = FakeStorage(_size(res.base_shape) * res.dtype.itemsize, dev)
             base = make_fake(res.base_shape, res.dtype, c_strides(res.base_shape, res.dtype.itemsize),
                              storage)
-            return make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
-                             res.writeable is not False)
+            f = make_fake(res.shape, res.dtype, res.strides, storage, res.offset, base,
+                          res.writeable is not False)
+            if res.warn_on_write is None:  # the owner is a read-only buffer (np.frombuffer)
+                base._writeable = False
+                base._warn_on_write = f._warn_on_write = None
+            return f
         storage = FakeStorage(nbytes, dev)
         if res.scalar:
             storage._tracker = SCALAR

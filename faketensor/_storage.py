@@ -21,6 +21,13 @@ class FakeStorage:
     def __repr__(self) -> str:
         return f"FakeStorage(nbytes={self.nbytes}, device={self.device!r})"
 
+    def __reduce__(self) -> tuple:
+        """Pickled as plain data for ``rebuild_storage``; pickle's memo keeps one storage per
+        storage, so fakes pickled together still share it after loading."""
+        t = self._tracker
+        kind = "scalar" if t is SCALAR else "mapped" if t is MAPPED else "buffer"
+        return (rebuild_storage, (PICKLE_VERSION, self.nbytes, self.device, self.alignment, kind))
+
 
 class Untracked:
     """The tracker of a storage no mode charges: memory that is not the program's allocation."""
@@ -84,3 +91,23 @@ def parse_device(device: object) -> str:
     if isinstance(dev_id, int):
         return f"cuda:{dev_id}"
     raise ValueError(f"unknown device {device!r}; use 'cpu' or 'cuda:N'")
+
+
+PICKLE_VERSION = 1  # the payload of a pickled fake or storage (README, "Pickle and copy")
+
+
+def rebuild_storage(version: int, nbytes: int, device: str, alignment: int,
+                    kind: str) -> FakeStorage:
+    """A FakeStorage from its pickled payload, checked field by field (no callables run)."""
+    if version != PICKLE_VERSION:
+        raise ValueError(f"fake storage pickled with payload version {version!r}; this "
+                         f"faketensor reads version {PICKLE_VERSION}")
+    if (type(nbytes) is not int or nbytes < 0 or type(alignment) is not int
+            or alignment < 1 or kind not in ("scalar", "mapped", "buffer")):
+        raise ValueError("malformed pickled fake storage")
+    st = FakeStorage(nbytes, parse_device(device), alignment)
+    if kind == "scalar":
+        st._tracker = SCALAR
+    elif kind == "mapped":
+        st._tracker = MAPPED
+    return st  # a buffer is charged when the first fake over it is rebuilt (_array.rebuild)

@@ -14,7 +14,8 @@ class WrappedArray(ArrayHooks):
     def __init__(self, array: Any) -> None:
         if isinstance(array, WrappedArray):
             array = array._array
-        if not hasattr(array, "__array_namespace__") and not hasattr(array, "__cuda_array_interface__"):
+        if type(array) is FakeArray or (not hasattr(array, "__array_namespace__")
+                                        and not hasattr(array, "__cuda_array_interface__")):
             raise TypeError(f"ft.wrap expects a NumPy or CuPy array, got {type(array).__name__}")
         self._array = array
 

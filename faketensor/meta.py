@@ -21,6 +21,8 @@ class ArrayMeta(NamedTuple):
 
     ``writeable`` False makes it read-only; ``base_shape`` set on a fresh output makes
     it a view of a temporary owner of that shape (a reshape that had to copy).
+    ``warn_on_write`` None on a result with ``base_shape`` marks a temporary owner that
+    refuses writes (a read-only buffer, as ``np.frombuffer(bytes)``): never writeable.
     ``scalar`` marks a 0-d result NumPy returns as a scalar (``np.float64``, ...): read-only,
     its value held by the Python object, so it takes no data-allocator memory once returned
     (the kernel reports the 0-d array it was made from with ``transient``).
@@ -34,7 +36,7 @@ class ArrayMeta(NamedTuple):
     writeable: bool | None = None
     base_shape: tuple | None = None
     device: str | None = None
-    warn_on_write: bool = False
+    warn_on_write: bool | None = False
     scalar: bool = False
 
     # the ndarray attributes a kernel reads from its inputs, so records and fakes mix

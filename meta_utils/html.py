@@ -65,6 +65,14 @@ def _render(report: dict) -> str:
                          [(_loc_file(p), _int(p.get("line")), _text(p.get("function")),
                            _text(p.get("message"))) for p in report["placeholders"]],
                          numeric=(1,))]
+    if report.get("io"):
+        parts += ['<h2 id="io">Files written</h2>',
+                  _table(["file", "line", "call", "path", "bytes", "exact", "note"],
+                         [(_loc_file(e), _int(e.get("line")), _text(e.get("op")),
+                           _text(e.get("path")),
+                           _bytes(e["bytes"]) if e.get("bytes") is not None else "depends on values",
+                           "yes" if e.get("exact") else "no", _text(e.get("note") or ""))
+                          for e in report["io"]], numeric=(1, 4))]
     parts.append("</body></html>")
     return "\n".join(parts)
 

@@ -65,6 +65,11 @@ def _report(mode: FakeMode, cell_file: str | None = None) -> str:
     for p in mode.placeholders:
         lines.append(f"  placeholder x{p['count']} at {_where(p['file'], p['line'], cell_file)}: "
                      f"{p['message']}")
+    for e in getattr(mode, "io", ()):
+        size = "size depends on values" if e["bytes"] is None else _human(e["bytes"])
+        lines.append(f"  {e['op']} {e['path']} at {_where(e['file'], e['line'], cell_file)}: "
+                     f"{size}{'' if e['exact'] else ' (not exact)'}"
+                     f"{' (written)' if e['written'] else ' (not written)'}")
     return "\n".join(lines)
 
 

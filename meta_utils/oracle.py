@@ -46,7 +46,8 @@ def _arrays(obj: Any) -> list:
     return [x for x in _leaves(obj) if isinstance(x, np.ndarray) or is_fake(x)]
 
 
-_FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned")
+# _writeable_no_warn: writeable without the FutureWarning of a broadcast_arrays result
+_FLAGS = ("c_contiguous", "f_contiguous", "_writeable_no_warn", "owndata", "aligned")
 
 
 def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, where: str = "") -> None:
@@ -257,7 +258,7 @@ def _copy_tree(obj: Any) -> Any:
             np.copyto(new_root, root, casting="no")
         _, lo, buf, shift = entry
         out = _view_like(x, buf, shift + (x.__array_interface__["data"][0] - lo))
-        if not x.flags.writeable:
+        if not x.flags._writeable_no_warn:
             out.flags.writeable = False
         return out
 

@@ -45,6 +45,9 @@ class Plan:
     - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
       sites holding the most at each device's peak; ``timeline``: ``[[op_index, device,
       live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
+    - ``io``: the files the program wrote or would have written (``mode.io``,
+      modes/io.py): ``{"file", "line", "function", "op", "path", "bytes", "exact",
+      "written", "arrays", "note"}`` each.
     """
 
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
@@ -61,6 +64,7 @@ class Plan:
         self.flops = mode.flops
         self.flops_uncounted = dict(mode.flops_uncounted)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
+        self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
         log = mode.memory.log if log_end is None else mode.memory.log[:log_end]
         devices, self.timeline = analyze(log)
         for dev in ("cpu", mode.device or "cpu"):
@@ -117,6 +121,7 @@ class Plan:
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),
             "placeholders": self.placeholders,
+            "io": self.io,
         }
 
     def save_json(self, path: str) -> None:

@@ -117,6 +117,14 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
         lines.append(f"placeholder values used ({len(data['placeholders'])}):")
         for ph in data["placeholders"][:top]:
             lines.append(f"    {_loc(ph)}: {ph.get('message', '')}")
+    if data.get("io"):
+        known = sum(e["bytes"] or 0 for e in data["io"])
+        lines.append(f"files written ({len(data['io'])}, {human(known)} where the size is known):")
+        for e in data["io"][:top]:
+            size = "size depends on values" if e["bytes"] is None else (
+                human(e["bytes"]) + ("" if e["exact"] else " (not exact: see the JSON note)"))
+            done = " (real arrays: written)" if e.get("written") else ""
+            lines.append(f"    {_loc(e)}: {e['op']} {e['path']}: {size}{done}")
     if data["stopped_at"]:
         s = data["stopped_at"]
         lines.append(f"stopped ({data['status']}) at {_loc(s)}: {s['message']}")

@@ -17,6 +17,7 @@ from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
+from .io import IOLog, WRITERS, write as _write
 from .patching import patch_callable
 
 import numpy as _np
@@ -59,6 +60,7 @@ class FakeMode(Mode):
             raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
         self.data_dependent = data_dependent
         self.placeholders = PlaceholderLog()
+        self.io = IOLog()  # files written (or that would be): modes/io.py
         self.device = parse_device(device) if device is not None else None
         self.allow_real_inputs = allow_real_inputs
         self.record = record
@@ -118,6 +120,8 @@ class FakeMode(Mode):
         self._current = func
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
+        if func in WRITERS:
+            return _write(self.io, func, args, kwargs)
         costs: list = []
         record = self.record
         if record:  # the trace needs the converted arguments

@@ -190,7 +190,7 @@ def encode(obj: Any, inputs: tuple) -> Any:
     if isinstance(obj, np.ndarray) or _is_fake(obj):
         f = obj.flags
         return ["array", list(obj.shape), obj.dtype.str, list(obj.strides), f.c_contiguous,
-                f.f_contiguous, f.owndata, f.writeable,
+                f.f_contiguous, f.owndata, f._writeable_no_warn,  # no broadcast_arrays warning
                 [obj is i or bool(np.shares_memory(obj, i)) for i in inputs]]
     return ["value", type(obj).__name__, repr(obj)]
 

@@ -83,3 +83,19 @@ def test_other_errors_propagate_after_the_report(shell, capsys):
     result, out = cell(shell, capsys, "", "import numpy as np\nx = np.empty(4)\n1/0\n")
     assert isinstance(result.error_in_exec, ZeroDivisionError)
     assert "  cpu: peak 32 B (32 B) at line 2 (np.empty); live at end 32 B" in out
+
+
+def test_files_written_are_listed(shell, capsys, tmp_path):
+    path = str(tmp_path / "w")
+    result, out = cell(shell, capsys, "", f"""\
+        import numpy as np
+        x = np.ones((100, 10))
+        np.save({path!r}, x)
+        np.savetxt({path!r} + ".txt", x)
+        """)
+    assert result.error_in_exec is None
+    lines = out.splitlines()
+    assert lines[-2] == f"  np.save {path}.npy at line 3: 7.9 KiB (not written)"
+    assert lines[-1] == (f"  np.savetxt {path}.txt at line 4: size depends on values "
+                         "(not exact) (not written)")
+    assert not list(tmp_path.iterdir())

@@ -578,6 +578,20 @@ def _ndarray_copy(self, order="C"):
     return copy_out(self, order.upper() if isinstance(order, str) else order)
 
 
+def _ndarray_dunder_copy(self):
+    """core.pyx ``__copy__``: ``self.copy()``, order C (NumPy's keeps the layout)."""
+    return _ndarray_copy(self)
+
+
+def _ndarray_dunder_deepcopy(self, memo, /):
+    """core.pyx ``__deepcopy__``: ``with self.device: return self.copy()``."""
+    token = CURRENT_DEVICE.set(device_of(self))
+    try:
+        return _ndarray_copy(self)
+    finally:
+        CURRENT_DEVICE.reset(token)
+
+
 def _ndarray_astype(self, dtype, order="K", casting=None, subok=None, copy=True):
     dt = check_dtype(dtype)
     order = "K" if order is None else order.upper()
@@ -916,7 +930,8 @@ def _ufunc_rule(u: Any) -> Callable:
 def _register() -> None:
     table = {
         # ndarray methods (core.pyx); the others are registered by the module of their rule
-        "ndarray.copy": (_ndarray_copy, "copy"), "ndarray.astype": (_ndarray_astype, "copy"),
+        "ndarray.copy": (_ndarray_copy, "copy"), "ndarray.__copy__": (_ndarray_dunder_copy, "copy"),
+        "ndarray.__deepcopy__": (_ndarray_dunder_deepcopy, "copy"), "ndarray.astype": (_ndarray_astype, "copy"),
         "ndarray.get": (_ndarray_get, "copy"),
         **{f"ndarray.{n}": (m, "reduction") for n, m in REDUCTIONS.items()},
     }

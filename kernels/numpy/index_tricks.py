@@ -331,7 +331,9 @@ def frombuffer(buffer: Any, dtype: Any = float, count: Any = -1, offset: Any = 0
     if is_fake(buffer):
         raise UnsupportedOperationError(np.frombuffer, "a fake buffer")
     r = _orig(np.frombuffer)(buffer, dtype=dtype, count=count, offset=offset)
-    return ArrayMeta(r.shape, r.dtype, r.strides, writeable=r.flags.writeable, base_shape=r.shape)
+    # a read-only buffer (bytes) never lets the array be made writeable: warn_on_write None
+    return ArrayMeta(r.shape, r.dtype, r.strides, writeable=r.flags.writeable, base_shape=r.shape,
+                     warn_on_write=False if r.flags.writeable else None)
 
 
 @register(np.fromstring, tags=("factory",))

@@ -16,6 +16,7 @@ from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast
                      resolve_shape, shape_args)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake
+from ..._storage import SCALAR
 from ..registry import register, transient, uncached
 
 _stride_tricks = np.lib.stride_tricks
@@ -740,13 +741,33 @@ def ndarray_copy(self, order="C") -> ArrayMeta:
 
 
 @register("ndarray.__copy__", tags=("copy",))
-def ndarray_dunder_copy(self) -> ArrayMeta:
+def ndarray_dunder_copy(self) -> Any:
+    """methods.c array_copy_keeporder: ``PyArray_NewCopy(self, NPY_KEEPORDER)``. NumPy
+    scalars are immutable and copy as themselves; np.void (a new scalar) is refused."""
+    if _is_scalar(self):
+        return _copy_scalar(self)
     return copy_like(self, None, "K")
 
 
 @register("ndarray.__deepcopy__", tags=("copy",))
-def ndarray_deepcopy(self, memo, /) -> ArrayMeta:
+def ndarray_deepcopy(self, memo, /) -> Any:
+    """methods.c array_deepcopy: a KEEPORDER copy (object items deep-copied one by one);
+    scalars as ``__copy__``."""
+    if _is_scalar(self):
+        return _copy_scalar(self)
     return copy_like(self, None, "K")
+
+
+def _copy_scalar(x: Any) -> Any:
+    if x.dtype.kind == "V":  # np.void copies as a new scalar viewing a new 0-d array
+        raise UnsupportedOperationError("ndarray.__copy__", "the copy of an np.void scalar "
+                                        "(a writeable view of a new 0-d array)")
+    return x
+
+
+def _is_scalar(x: Any) -> bool:
+    """A fake NumPy scalar (its storage is the SCALAR kind, faketensor/_storage.py)."""
+    return getattr(getattr(x, "storage", None), "_tracker", None) is SCALAR
 
 
 def _probe(dt: np.dtype) -> np.ndarray:
@@ -842,3 +863,11 @@ def ndarray_setflags(self, write=None, align=None, uic=None) -> None:
     if write is not None:
         self.flags.writeable = bool(write)
     return None
+
+
+@register("ndarray.to_device", tags=("view",))
+def ndarray_to_device(self, *args, **kwargs) -> Any:
+    """methods.c array_to_device: the array itself for ``"cpu"``; NumPy's TypeError or
+    ValueError otherwise (its argument checks, run on an empty array)."""
+    np.empty(0).to_device(*args, **kwargs)
+    return self
