@@ -10,19 +10,16 @@ is out of bounds).
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 import numpy as np
 
 from ..._bounded import BoundedCache
-from ..._errors import UnsupportedOperationError
-from ...layout import iterator_order, normalize_axis
-from ... import converters
-from ...meta import ArrayMeta, as_meta, is_fake, is_meta
+from ...layout import c_strides
+from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .indexing import FANCY, fancy_shape, getitem, parse_index, view_from_index
 from .overlap import fake_shares_memory
-from .reductions import _check_reduce_ufunc, _final, _loop, _split_out, _ufunc_axes
+from .reductions import _check_reduce_ufunc, _loop, _split_out, _ufunc_axes, reduce_strides
 from .temporaries import asarray_bytes
 from .. import flops
 from ..registry import register, transient, uncached
@@ -195,3 +192,132 @@ def ufunc_at(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> None:
 
 
 ufunc_at.keep_real = frozenset({1})
+
+
+# --- ufunc.reduceat ----------------------------------------------------------------------------
+
+def _reduceat_indices(indices: Any) -> tuple[Any, int]:
+    """PyArray_FromAny(indices, intp, 1, 1, NPY_ARRAY_CARRAY) (ufunc_object.c
+    PyUFunc_GenericReduction): (the index array, the bytes of the copy it makes: a list's
+    array, a cast to intp (safe casting), or a C-contiguous copy)."""
+    if is_meta(indices):
+        m = indices
+        if m.ndim == 0:
+            raise ValueError("object of too small depth for desired array")
+        if m.ndim > 1:
+            raise ValueError("object too deep for desired array")
+        if not np.can_cast(m.dtype, _INTP, "safe"):
+            raise TypeError(f"Cannot cast array data from {m.dtype!r} to {_INTP!r} "
+                            "according to the rule 'safe'")
+        copy = m.dtype != _INTP or not m.flags.c_contiguous or not m.flags.aligned
+        return m, (max(m.size * _INTP.itemsize, 1) if copy else 0)
+    if not isinstance(indices, (list, tuple)):
+        try:
+            np.asarray(indices)
+        except Exception:
+            pass
+        raise ValueError("object of too small depth for desired array")
+    arr = np.array(indices, dtype=_INTP, ndmin=0)  # NumPy's own error for a bad sequence
+    if arr.ndim != 1:
+        raise ValueError("object too deep for desired array" if arr.ndim > 1
+                         else "object of too small depth for desired array")
+    return arr, max(arr.nbytes, 1)
+
+
+def _reduceat_args(args: tuple, kwargs: dict) -> tuple:
+    """(indices, axis, dtype, out) as npy_parse_arguments("reduceat", ...) takes them."""
+    names = ("indices", "axis", "dtype", "out")
+    if len(args) > 4:
+        raise TypeError(f"reduceat() takes at most 5 arguments ({len(args) + 1} given)")
+    vals = dict(zip(names, args))
+    for k, v in kwargs.items():
+        if k not in names:
+            raise TypeError(f"reduceat() got an unexpected keyword argument '{k}'")
+        if k in vals:
+            raise TypeError(f"argument for reduceat() given by name ('{k}') and position")
+        vals[k] = v
+    if "indices" not in vals:
+        raise TypeError("reduceat() missing required argument 'indices' (pos 2)")
+    return vals["indices"], vals.get("axis", 0), vals.get("dtype"), vals.get("out")
+
+
+@register("ufunc.reduceat", tags=("reduction",))
+def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> Any:
+    """ufunc.reduceat (PyUFunc_Reduceat): the reduction of each slice ``indices[i]:indices[i+1]``
+    along ``axis``; the result is ``array``'s shape with ``len(indices)`` on that axis.
+
+    Layout: a 1-d aligned input of the loop's dtype without ``out`` gets a fresh 1-d result;
+    else NpyIter allocates it in K order of the input (its reduced axis not voting) and of
+    the indices (voting only on that axis). Memory: the intp copy of the indices, an array
+    made of a list input, the input's cast copy (NPY_ITER_COPY: no buffering), a copy of an
+    ``out`` of another dtype or overlapping the input (UPDATEIFCOPY, COPY_IF_OVERLAP).
+    Index values: a real index's bounds are checked as NumPy does; a fake index's values are
+    unknown, so it is accepted (NumPy raises IndexError for one outside [0, n)), except on an
+    empty axis, where no index is in bounds."""
+    name = ufunc.__name__
+    _check_reduce_ufunc(ufunc, "reduceat")
+    if args and "indices" in kwargs:  # __array_ufunc__ passes a keyword index both ways
+        kwargs.pop("indices")
+    indices, axis, dtype, out = _reduceat_args(args, kwargs)
+    ind, ind_bytes = _reduceat_indices(indices)
+    out, _ = _split_out(out)
+    nbytes = ind_bytes
+    if not is_meta(array):
+        nbytes += asarray_bytes(array)
+    arr = as_meta(array)
+    axes = _ufunc_axes(axis, arr.ndim)
+    if arr.ndim == 0:
+        raise TypeError("cannot reduceat on a scalar")
+    if len(axes) != 1:
+        raise ValueError("reduceat does not allow multiple axes")
+    ax = axes[0]
+    n = arr.shape[ax]
+    vals = ind if isinstance(ind, np.ndarray) else None
+    if vals is not None:
+        for v in vals.tolist():
+            if v < 0 or v >= n:
+                raise IndexError(f"index {v} out-of-bounds in {name}.reduceat [0, {n})")
+    elif n == 0 and ind.size:
+        raise IndexError(f"index out-of-bounds in {name}.reduceat [0, 0)")
+    rdt = _loop(ufunc, arr, dtype, out, True, "reduceat")
+    if rdt.hasobject and rdt.kind != "O":
+        raise TypeError("reduceat currently only supports `object` dtype with references")
+    m = ind.shape[0]
+    oshape = arr.shape[:ax] + (m,) + arr.shape[ax + 1:]
+    outer = (out is not None or arr.ndim > 1 or not arr.flags.aligned
+             or not np.can_cast(arr.dtype, rdt, "equiv"))
+    if outer:
+        nbytes += 0 if (arr.dtype == rdt and arr.dtype.isnative and arr.flags.aligned) \
+            else arr.size * rdt.itemsize  # NPY_ITER_COPY | NPY_ITER_ALIGNED of the input
+    if out is not None:
+        if tuple(out.shape) != oshape:
+            if broadcast_ok(tuple(out.shape), oshape):
+                raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
+                                 f"doesn't match the broadcast shape {oshape}")
+            raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                             f"{out.shape} {arr.shape} ({m},)")
+        check_writeable(out)
+        if out.dtype != rdt or not out.dtype.isnative or not out.flags.aligned:
+            nbytes += out.size * rdt.itemsize
+        elif _overlaps(out, arr):
+            nbytes += out.size * rdt.itemsize
+        transient(nbytes)
+        return out
+    transient(nbytes)
+    if not outer:
+        return ArrayMeta(oshape, rdt, c_strides(oshape, rdt.itemsize))
+    arr_shape = arr.shape[:ax] + (1,) + arr.shape[ax + 1:]
+    arr_strides = arr.strides[:ax] + (0,) + arr.strides[ax + 1:]
+    ind_shape = (1,) * ax + (m,) + (1,) * (arr.ndim - ax - 1)
+    ind_strides = (0,) * ax + (_INTP.itemsize,) + (0,) * (arr.ndim - ax - 1)
+    shape, strides = reduce_strides(oshape, arr_strides, (), False, rdt.itemsize,
+                                    [(arr_shape, arr_strides), (ind_shape, ind_strides)])
+    return ArrayMeta(shape, rdt, strides)
+
+
+ufunc_reduceat.keep_real = frozenset({1, "indices"})
+
+
+def broadcast_ok(shape: tuple, to: tuple) -> bool:
+    """Whether ``shape`` broadcasts to ``to`` (same length, ones allowed)."""
+    return len(shape) <= len(to) and all(s == 1 or s == t for s, t in zip(shape[::-1], to[::-1]))
