@@ -261,6 +261,8 @@ def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> An
     indices, axis, dtype, out = _reduceat_args(args, kwargs)
     ind, ind_bytes = _reduceat_indices(indices)
     out, _ = _split_out(out)
+    if out is not None:  # _set_out_array checks it before anything else
+        check_writeable(out)
     nbytes = ind_bytes
     if not is_meta(array):
         nbytes += asarray_bytes(array)
