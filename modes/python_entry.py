@@ -179,6 +179,8 @@ def install() -> None:
         setattr(rec, name, p)
         if getattr(rec_ns, name, None) is fn:
             setattr(rec_ns, name, p)
+    from . import iterators
+    iterators.install()  # np.broadcast, np.nditer
     vec = np.vectorize.__dict__["_call_as_normal"]
     if not getattr(vec, "_ft_patch", False):  # np.vectorize(f, otypes=...)(fakes)
         _set(np.vectorize, "_call_as_normal", fake_method(vec))
