@@ -221,8 +221,8 @@ class _NditerBase:
         if self._views is None:
             raise ValueError("cannot provide an iterator view when buffering is enabled")
         out = []
-        for o, (shape, strides, off) in zip(self.operands, self._views):
-            out.append(_view(o, shape, strides, off))
+        for o, (shape, strides, off, w) in zip(self.operands, self._views):
+            out.append(_view(o, shape, strides, off, w))
         return tuple(out)
 
     # everything that reads or writes elements
@@ -305,7 +305,8 @@ class FakeNditer(_NditerBase):
         self.finished = real.finished
         self._views = None if "buffered" in gflags else [
             (v.shape, v.strides, v.__array_interface__["data"][0]
-             - probe_ops[i].__array_interface__["data"][0]) for i, v in enumerate(real.itviews)]
+             - probe_ops[i].__array_interface__["data"][0], v.flags.writeable)
+            for i, v in enumerate(real.itviews)]
         real.close()
 
 
@@ -330,16 +331,18 @@ def _probe(metas: list, gflags: list, oflags: list, op_dtypes: Any, order: str, 
     return real, probe_ops
 
 
-def _view(o: Any, shape: tuple, strides: tuple, off: int) -> Any:
-    """A view of fake o with shape and strides starting ``off`` bytes after o's start."""
-    return dispatch(_VIEW_OP, (_FAKE,), (o, shape, strides, off), {})
+def _view(o: Any, shape: tuple, strides: tuple, off: int, writeable: bool) -> Any:
+    """A view of fake o with shape and strides starting ``off`` bytes after o's start
+    (read-only where the operand is read in the iterator)."""
+    return dispatch(_VIEW_OP, (_FAKE,), (o, shape, strides, off, writeable), {})
 
 
 _VIEW_OP = object.__new__(type("_NditerView", (), {"__repr__": lambda s: "<np.nditer itview>"}))
 
 
-def _itview(o: Any, shape: tuple, strides: tuple, off: int) -> ArrayMeta:
-    return ArrayMeta(tuple(shape), o.dtype, tuple(strides), view_of=o, offset=off)
+def _itview(o: Any, shape: tuple, strides: tuple, off: int, writeable: bool) -> ArrayMeta:
+    return ArrayMeta(tuple(shape), o.dtype, tuple(strides), view_of=o, offset=off,
+                     writeable=None if writeable else False)
 
 
 register(_VIEW_OP, tags=("view",), name="np.nditer itview")(_itview)
