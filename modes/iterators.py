@@ -3,8 +3,10 @@
 
 Both are C types that read their operands through the buffer protocol, so a fake cannot be
 handed to them; neither can be subclassed. ``np.broadcast`` and ``np.nditer`` are replaced
-by classes that build the real object when no fake is among the operands (``isinstance``
-with the real type still holds) and a metadata-only stand-in otherwise:
+(inside a FakeMode: numpy's module ``__getattr__`` serves them, the real types elsewhere, as
+compiled extensions must see at import) by classes that build the real object when no fake is
+among the operands (``isinstance`` with the real type still holds) and a metadata-only
+stand-in otherwise:
 
 - ``FakeBroadcast``: shape, nd, ndim, numiter, size, index, reset and ``iters`` from the real
   ``np.broadcast`` of zero-stride stand-ins (so NumPy's own errors); iterating it reads the
@@ -397,9 +399,32 @@ nditer.__doc__ = _REAL_NDITER.__doc__
 nditer.__module__ = "numpy"
 
 
+_NAMES = {"broadcast": (broadcast, _REAL_BROADCAST), "nditer": (nditer, _REAL_NDITER)}
+
+
 def install() -> None:
-    """Replace np.broadcast and np.nditer (once)."""
-    if np.broadcast is _REAL_BROADCAST:
-        np.broadcast = broadcast
-    if np.nditer is _REAL_NDITER:
-        np.nditer = nditer
+    """Serve ``np.broadcast`` / ``np.nditer`` through numpy's module ``__getattr__`` (once):
+    the classes above where a FakeMode is active in the calling context, the real types
+    elsewhere. The real types must stay what compiled extensions see when they import
+    (Cython checks ``numpy.broadcast``'s size and type at import: SciPy, pandas, CuPy), and
+    library imports inside a mode run with the mode paused (modes/imports.py)."""
+    import sys
+    from .patching import _get_stack
+    mod = sys.modules["numpy"]
+    orig = mod.__dict__.get("__getattr__")
+    if getattr(orig, "_ft_patch", False):
+        return
+
+    def __getattr__(attr: str) -> Any:
+        pair = _NAMES.get(attr)
+        if pair is not None:
+            stack = _get_stack()
+            return pair[0] if stack and stack[0]._is_fake_mode else pair[1]
+        if orig is None:
+            raise AttributeError(f"module 'numpy' has no attribute {attr!r}")
+        return orig(attr)
+
+    __getattr__._ft_patch = True  # type: ignore[attr-defined]
+    for name in _NAMES:
+        mod.__dict__.pop(name, None)
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
