@@ -30,7 +30,7 @@ _PYSCALARS = (int, float, complex)
 
 # --- ufunc.at ----------------------------------------------------------------------------------
 
-_at_cache = BoundedCache("ufunc.at loops", 256 * 1024)
+_at_cache = BoundedCache("ufunc.at loops", 16 * 1024)
 
 
 def _probe_operand(x: Any, zero_d: bool) -> Any:
