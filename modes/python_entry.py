@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import _array
 from .._dispatch import dispatch
 from . import patching
 
@@ -119,6 +120,33 @@ def constructor(new: Callable) -> Callable:
     return patched
 
 
+def _has_fake(obj: Any) -> bool:
+    if isinstance(obj, _array.FakeArray):
+        return True
+    if type(obj) in (list, tuple):
+        return any(_has_fake(x) for x in obj)
+    if type(obj) is dict:
+        return any(_has_fake(x) for x in obj.values())
+    return False
+
+
+def fake_method(fn: Callable) -> Callable:
+    """A Python method of a NumPy class (``vectorize._call_as_normal``) dispatching to the
+    kernel registered for ``fn`` in a FakeMode, or outside one when a fake is among its
+    arguments (its Python code would hand the fake to C code)."""
+    def patched(self, *args, **kwargs):
+        stack = patching._get_stack()
+        if stack and stack[0]._is_fake_mode:
+            return dispatch(fn, (), (self,) + args, kwargs)
+        if _has_fake((args, kwargs)):
+            return dispatch(fn, (_array.FakeArray,), (self,) + args, kwargs)
+        return fn(self, *args, **kwargs)
+    functools.update_wrapper(patched, fn)
+    patched._ft_patch = True
+    patching._ORIGINALS[id(fn)] = fn
+    return patched
+
+
 def _set(owner: Any, name: str, value: Any) -> None:
     if isinstance(owner, type):
         type.__setattr__(owner, name, staticmethod(value) if name == "__new__" else value)
@@ -151,6 +179,11 @@ def install() -> None:
         setattr(rec, name, p)
         if getattr(rec_ns, name, None) is fn:
             setattr(rec_ns, name, p)
+    from . import iterators
+    iterators.install()  # np.broadcast, np.nditer
+    vec = np.vectorize.__dict__["_call_as_normal"]
+    if not getattr(vec, "_ft_patch", False):  # np.vectorize(f, otypes=...)(fakes)
+        _set(np.vectorize, "_call_as_normal", fake_method(vec))
     for cls in (np.recarray, np.memmap, np.matrix, np.char.chararray):
         new = cls.__dict__["__new__"]
         new = getattr(new, "__func__", new)

@@ -200,6 +200,76 @@ REDUCTIONS = (
               op=lambda xp, a, **kw: xp.sum(a, **kw))]
 )
 
+def _at(name: str) -> Callable:
+    """``xp.<ufunc>.at(a, indices[, b])``, returning ``a`` (changed in place) to compare."""
+    def op(xp, a, idx, *b):
+        r = getattr(xp, name).at(a, idx, *b)
+        assert r is None
+        return a
+    return op
+
+
+def _at_samples(u: np.ufunc) -> Callable[[], list[Sample]]:
+    """Every awkward array (read-only, 0-d and empty among them) with list, fake (zeros: in
+    bounds wherever an axis is not empty), slice, integer and mixed indices; for binary ufuncs
+    Python scalars, broadcast and mismatched values. A fake boolean index refuses."""
+    def gen() -> list[Sample]:
+        idxs = [[0, 1, 1], A("C", (4,), "i8", 0), A("neg", (2, 2), "i4", 0), (slice(None), [1, 1]),
+                1, Ellipsis, (Ellipsis, A("C", (3,), "u1", 0)), [], ([0, 1], [1, 2])]
+        bs = [(2.5,), (A("C", (4,), "f4"),), (A("T", (1, 1), "i1"),), (A("C", (2, 3)),)] if u.nin == 2 else [()]
+        out = [Sample((a, i) + b) for a in arrays() for i in idxs for b in bs[:1]]
+        out += [Sample((A("F", SHAPE, d), i) + b) for d in ("i1", "c8", "?", "f2", ">f8", "M8[s]")
+                for i in idxs[:4] for b in bs]
+        if u.nout == 1 and u.signature is None:
+            out += [Sample((A("C", SHAPE, "i8"), A("C", (3,), "?", 0)) + (1,) * (u.nin - 1),
+                           name="fake bool index", refuses=True)]
+        return out
+    return gen
+
+
+def _reduceat_samples(u: str) -> Callable[[], list[Sample]]:
+    return lambda: _reduceat_list(u)
+
+
+def _reduceat_list(u: str) -> list[Sample]:
+    """Every awkward array with list, fake (zeros) and strided fake indices, axes (None, a
+    tuple), dtype, empty and out-of-bounds indices, each dtype, and out= arrays; a cast of
+    object values refuses (it depends on the values)."""
+    out = [Sample((a, i), kw) for a in arrays()
+           for i, kw in (([0, 1], {}), ([2, 0, 1], {"axis": -1}), (A("C", (2,), "i8", 0), {}),
+                         (A("strided", (3,), "i4", 0), {"axis": -1}), ([0, 1], {"dtype": "f4"}),
+                         ([], {}), ([0, 1], {"axis": None}), ([0, 9], {}), ([0, 1], {"axis": (0, 1)}))]
+    out += [Sample((A(LAYOUTS[k % len(LAYOUTS)], SHAPE, d), [0, 1]), {"axis": 1})
+            for k, d in enumerate(NUMERIC)]
+    out += [Sample((A("C", SHAPE), [0, 1]), {"out": o}) for o in
+            (A("C", (2, 4)), A("F", (2, 4), "f4"), A("C", (3, 4)), A("bcast", (2, 4)))]
+    if u == "add":
+        out += [Sample((A("C", SHAPE, "O"), [0, 1]), {"dtype": "f4"}, refuses=True)]
+    return out
+
+
+_AT = ["add", "subtract", "multiply", "maximum", "minimum", "logical_or", "bitwise_xor", "power",
+       "negative", "sqrt", "isnan", "divmod", "matmul"]
+_REDUCEAT = ["add", "multiply", "maximum", "subtract", "logical_and", "divide", "sqrt", "divmod"]
+
+# NumPy refuses these before it looks for an override (ufunc_at, PyUFunc_GenericReduction and
+# ufunc_outer check nin/nout/signature first, as does out= parsing), so CrossRefMode sees nothing
+_NO_OVERRIDE = {"divmod.at", "matmul.at", "divmod.reduceat", "sqrt.reduceat", "divmod.accumulate",
+                "divmod.outer", "sqrt.outer"}
+
+REDUCTIONS += (
+    [OpInfo(f"{u}.at", _at_samples(getattr(np, u)), op=_at(u), crossref=f"{u}.at" not in _NO_OVERRIDE)
+       for u in _AT]
+    + [OpInfo(f"{u}.reduceat", _reduceat_samples(u), crossref=f"{u}.reduceat" not in _NO_OVERRIDE)
+       for u in _REDUCEAT]
+    + [OpInfo(f"{u}.outer", binary(scalars=(2, 1.5), variants=({}, {"dtype": "f8"}, {"out": A("C", (3, 4, 3, 4))})),
+              crossref=f"{u}.outer" not in _NO_OVERRIDE) for u in ("divmod", "arctan2", "sqrt")]
+    + [OpInfo(f"{u}.accumulate-out", reduction(variants=({"out": A("F", SHAPE)}, {"out": A("C", (3, 5))},
+                                                           {"axis": 1, "out": (A("T", SHAPE, "f4"),)})),
+              op=lambda xp, a, _u=u, **kw: getattr(xp, _u).accumulate(a, **kw),
+              crossref=f"{u}.accumulate" not in _NO_OVERRIDE) for u in ("add", "maximum", "divmod")]
+)
+
 _PAD_MODES = ({"pad_width": 1}, {"pad_width": ((1, 2), (0, 1))}, {"pad_width": 2, "mode": "edge"},
               {"pad_width": 2, "mode": "reflect"}, {"pad_width": (0, 3), "mode": "symmetric"},
               {"pad_width": 3, "mode": "wrap"}, {"pad_width": 1, "mode": "mean", "stat_length": 2},

@@ -160,6 +160,23 @@ CASES = [
     ("cumsum out=a", lambda a: np.cumsum(a, axis=1, out=a), (F8,)),
     ("cumsum out overlap", lambda a: np.add.accumulate(a[:-1], axis=1, out=a[1:]), (F8,)),
     ("cumprod big-endian", lambda a: np.cumprod(a, axis=0), (BE,)),
+    # ufunc.at: list indices and values made arrays, a copy of a when b or an index overlaps it,
+    # NumPy's 0-d intp index where there is no index array (ufunc_object.ufunc_at)
+    ("add.at", lambda a, i, v: np.add.at(a, i, v), (V, (V * 100).astype(np.intp), V)),
+    ("add.at i4 index f4 values", lambda a, i, v: np.add.at(a, i, v),
+     (V, (V * 100).astype(np.int32), V.astype(np.float32))),
+    ("add.at overlap", lambda a, i: np.add.at(a, i, a), (V, (V * 100).astype(np.intp))),
+    ("add.at index overlaps", lambda a: np.add.at(a, a[:100], 1), ((V * 100).astype(np.intp),)),
+    ("add.at list index scalar", lambda a: np.add.at(a, list(range(0, 20000, 7)), 1.0), (V,)),
+    ("add.at slice", lambda a: np.add.at(a, (slice(None), 3), 1.0), (F8,)),
+    ("negative.at rows", lambda a, i: np.negative.at(a, i[:64]), (F8, (V * 500).astype(np.intp))),
+    # ufunc.reduceat: the intp copy of the indices, the input's cast copy, out's copy
+    ("add.reduceat", lambda a, i: np.add.reduceat(a, i), (V, np.arange(0, N * N, 64))),
+    ("add.reduceat i4 indices", lambda a, i: np.add.reduceat(a, i), (V, np.arange(0, N * N, 64, dtype=np.int32))),
+    ("add.reduceat f4 dtype", lambda a: np.add.reduceat(a, np.arange(0, N, 8), dtype=np.float64), (F4,)),
+    ("add.reduceat T axis 1", lambda a: np.add.reduceat(a.T, [0, 5, 9], axis=1), (F8,)),
+    ("add.reduceat out f4", lambda a, o: np.add.reduceat(a, np.arange(0, N, 2), out=o), (F8, F4[::2].copy())),
+    ("add.reduceat out overlap", lambda a: np.add.reduceat(a, np.arange(0, N, 2), out=a[: N // 2]), (F8,)),
     # products of several steps: intermediates alive until consumed (linalg_solve)
     ("matrix_power 3", lambda a: np.linalg.matrix_power(a, 3), (F8,)),
     ("matrix_power 2", lambda a: np.linalg.matrix_power(a, 2), (F8,)),
@@ -279,6 +296,8 @@ HIDDEN = {
     "norm i8 ord 0 F", "norm f4 ord 3 strided", "norm fro strided T", "norm ord 1 matrix",
     "norm whole strided", "vector_norm T", "vector_norm axes", "cond 1",
     "cond c8 1", "cond c8 fro T", "cond c16 fro stack",
+    "add.at overlap", "add.at index overlaps", "add.at list index scalar", "add.reduceat i4 indices",
+    "add.reduceat f4 dtype", "add.reduceat out f4", "add.reduceat out overlap",
     "histogram", "histogram weights f4 T", "histogram density i8", "histogram f4 T bins 30", "histogram i8 strided", "histogram bool",
     "qr complete f4 T", "qr r i8", "pinv c16 T", "pinv f4 rtol None strided", "pinv stack",
 }

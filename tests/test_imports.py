@@ -48,7 +48,9 @@ def test_without_the_hook_pandas_breaks_inside_the_mode(tmp_path):
         with ft.FakeMode():
             import pandas
     """)], cwd=tmp_path, capture_output=True, text=True, timeout=240)
-    assert r.returncode != 0 and "FakeArray" in r.stderr, r.stderr[-2000:]
+    # (on fakes, or on the np.broadcast a FakeMode serves, which compiled code cannot import)
+    assert r.returncode != 0 and ("FakeArray" in r.stderr or "numpy.broadcast" in r.stderr), \
+        r.stderr[-2000:]
 
 
 def test_user_module_runs_under_the_mode_library_constants_are_real(tmp_path):

@@ -1,6 +1,7 @@
 """Window functions: bartlett, blackman, hamming, hanning, kaiser
 (numpy/lib/_function_base_impl.py)."""
 from __future__ import annotations
+import math
 from typing import Any
 import numpy as np
 from ..._errors import UnsupportedOperationError
@@ -109,3 +110,92 @@ def kaiser(M: Any, beta: Any) -> ArrayMeta:
 
 for _window_fn in (bartlett, blackman, hamming, hanning, kaiser):
     shape_args(_window_fn, 0, "M")
+
+
+# --- np.vectorize (numpy/lib/_function_base_impl.py vectorize) ----------------------------------
+
+_VECTORIZE_CALL = np.vectorize._call_as_normal
+
+
+def _vectorize_standin(m: Any) -> Any:
+    """A zero-stride real array of m's shape (NumPy's shape helpers read shapes only)."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape=m.shape,
+                                           strides=(0,) * m.ndim)
+
+
+@register(_VECTORIZE_CALL, tags=("ufunc",), name="np.vectorize.__call__")
+def vectorize_call(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """np.vectorize(pyfunc, otypes=...)(*args): the function is never called; the results'
+    metadata follows NumPy's own steps, exact when ``otypes`` is given.
+
+    Without ``signature`` (vectorize._vectorize_call): each argument as an object array
+    (``asanyarray(a, dtype=object)``, order K), the frompyfunc ufunc's object outputs
+    (NpyIter's layout for them), each cast to its otype (order K). With ``signature``
+    (_vectorize_call_with_signature): C-contiguous ``np.empty`` outputs of the loop shape
+    followed by the output core dimensions. Without ``otypes`` NumPy finds the output dtypes
+    by calling the function on the first elements: DataDependentError; so also for an output
+    core dimension no input has."""
+    from ...meta import as_meta
+    from ...layout import broadcast_shapes, c_strides, like_strides
+    from .umath import _trivial_order, elementwise_out_strides
+    from ..registry import transient
+    from ..._errors import DataDependentError
+    if self.pyfunc is np._NoValue:
+        raise UnsupportedOperationError("np.vectorize", "the decorator form given a fake")
+    excluded = self.excluded
+    if not kwargs and not excluded:
+        vargs = list(args)
+    else:
+        vargs = [a for i, a in enumerate(args) if i not in excluded]
+        vargs += [v for n, v in kwargs.items() if n not in excluded]
+    otypes = self.otypes
+    if self.signature is not None:
+        from numpy.lib._function_base_impl import _calculate_shapes, _parse_input_dimensions
+        ins, outs = self._in_and_out_core_dims
+        if len(vargs) != len(ins):
+            raise TypeError(f"wrong number of positional arguments: expected {len(ins)!r}, "
+                            f"got {len(vargs)!r}")
+        metas = [as_meta(a) for a in vargs]
+        bshape, dim_sizes = _parse_input_dimensions([_vectorize_standin(m) for m in metas], ins)
+        _calculate_shapes(bshape, dim_sizes, ins)
+        if otypes is None:
+            raise DataDependentError("np.vectorize without otypes calls the function on the "
+                                     "first elements to find the output dtypes")
+        if any(d not in dim_sizes for dims in outs for d in dims):
+            raise DataDependentError("np.vectorize: an output core dimension no input has is "
+                                     "known only from the function's result")
+        res = []
+        for dims, t in zip(outs, otypes):
+            dt = np.dtype(t)
+            shape = tuple(bshape) + tuple(dim_sizes[d] for d in dims)
+            res.append(ArrayMeta(shape, dt, c_strides(shape, dt.itemsize)))
+        return res[0] if len(outs) == 1 else tuple(res)
+    if not vargs:
+        raise DataDependentError("np.vectorize of no arguments calls the function once")
+    if otypes is None:
+        raise DataDependentError("np.vectorize without otypes calls the function on the first "
+                                 "elements to find the output dtypes")
+    obj = np.dtype(object)
+    metas = []
+    nbytes = 0
+    for a in vargs:
+        m = as_meta(a)
+        fresh_obj = ArrayMeta(tuple(m.shape), obj, like_strides(
+            tuple(m.shape), tuple(m.strides), obj.itemsize, m.flags.c_contiguous, m.flags.f_contiguous))
+        metas.append(fresh_obj)
+        if m.dtype != obj or not is_fake(m) and not isinstance(m, np.ndarray):
+            nbytes += max(m.size * obj.itemsize, 1)
+    shape = broadcast_shapes(*[m.shape for m in metas])
+    trivial = _trivial_order(metas, (obj,) * len(metas), "K")
+    ost = elementwise_out_strides(shape, obj.itemsize, metas, "K", trivial)
+    c, f = (ArrayMeta(shape, obj, ost).flags.c_contiguous, ArrayMeta(shape, obj, ost).flags.f_contiguous)
+    res = []
+    for t in otypes:
+        dt = np.dtype(t)
+        if dt == obj:
+            res.append(ArrayMeta(shape, obj, ost))
+        else:
+            nbytes += max(math.prod(shape) * obj.itemsize, 1)
+            res.append(ArrayMeta(shape, dt, like_strides(shape, ost, dt.itemsize, c, f)))
+    transient(nbytes)
+    return res[0] if len(otypes) == 1 else tuple(res)

@@ -83,8 +83,8 @@ def _where_operand_bytes(v: Any, dtype: np.dtype) -> int:
     if is_meta(v) and not (v.ndim == 0 and v.dtype != dtype):
         return 0
     first = asarray_bytes(v)
-    own = np.asarray(v).dtype if not is_meta(v) else v.dtype
-    return first + (dtype.itemsize if own != dtype and np.ndim(v) == 0 else 0)
+    m = as_meta(v)  # a list holding fakes is the array np.asarray stacks it into
+    return first + (dtype.itemsize if m.dtype != dtype and m.ndim == 0 else 0)
 
 
 # --- clip -----------------------------------------------------------------------

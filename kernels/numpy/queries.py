@@ -28,12 +28,18 @@ def stand_in(x: Any) -> Any:
     return _as_strided(one, shape=x.shape, strides=(0,) * len(x.shape), writeable=False)
 
 
+def _stand_ins(x: Any) -> Any:
+    """stand_in through nested lists and tuples (np.shape([[f], [g]]))."""
+    if type(x) in (list, tuple):
+        return type(x)(_stand_ins(v) for v in x)
+    return stand_in(x)
+
+
 def _ask_numpy(fn: Any):
     """A kernel that asks ``fn`` itself, with fakes replaced by stand-ins (one level of lists)."""
     def kernel(*args: Any, **kwargs: Any) -> Any:
-        args = tuple([stand_in(v) for v in a] if type(a) in (list, tuple) else stand_in(a)
-                     for a in args)
-        kwargs = {k: stand_in(v) for k, v in kwargs.items()}
+        args = tuple(_stand_ins(a) for a in args)
+        kwargs = {k: _stand_ins(v) for k, v in kwargs.items()}
         return fn(*args, **kwargs)
     kernel.__name__ = f"query_{fn.__name__}"
     kernel.__doc__ = f"np.{fn.__name__} from the arguments' shapes and dtypes."

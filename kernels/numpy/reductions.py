@@ -12,9 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache
-from ..._errors import UnsupportedOperationError
+from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
@@ -25,6 +26,7 @@ from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
+from .indexing import value_dependent_cast
 from .umath import IterOp, _where_meta, iterator_buffer_bytes, ufunc_call
 
 _NoValue = np._NoValue
@@ -114,11 +116,45 @@ def _sig(dtype: Any) -> Any:
 def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: str) -> np.dtype:
     """The result dtype of a reduce-like call (NumPy's reducelike_promote_and_resolve)."""
     keys = (None if out is None else out.dtype, arr.dtype, None)
-    loop = resolve_reduce(ufunc, keys, _sig(dtype))
+    try:
+        loop = resolve_reduce(ufunc, keys, _sig(dtype))
+    except TypeError as e:
+        if uniform and type(e) is TypeError and "No loop matching" in str(e):
+            # NumPy raises this or, once its promotion cache holds the loop, the subclass
+            raise _np_exc._UFuncNoLoopError(ufunc, (type(arr.dtype), type(arr.dtype))) from None
+        raise
+    if arr.size and value_dependent_cast(arr.dtype, loop[1]):
+        raise DataDependentError(f"{ufunc.__name__}.{what} casts {arr.dtype} values to "
+                                 f"{loop[1]}: whether that succeeds depends on the values")
     if uniform and not np.can_cast(loop[0], loop[1], "equiv"):
+        _probe_uniform(ufunc, arr.dtype, dtype, None if out is None else out.dtype, what,
+                       arr.ndim, loop[2])
         raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
                         f"Resolved {loop!r}")
     return loop[2]
+
+
+def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what: str,
+                   ndim: int, loop_out: np.dtype) -> None:
+    """NumPy's own error for a loop accumulate / reduceat refuses (reducelike_promote_and_resolve
+    retries with the output's DType and may find no loop at all: UFuncTypeError), from the
+    call on one-element arrays of the same dtypes."""
+    z = np.zeros((1,) * max(ndim, 1), dt)
+    out = None if out_dt is None else np.zeros(z.shape, out_dt)
+    try:
+        with np.errstate(all="ignore"):
+            if what == "reduceat":
+                ufunc.reduceat(z, [0], dtype=dtype, out=out)
+            else:
+                ufunc.accumulate(z, dtype=dtype, out=out)
+    except TypeError as e:
+        if type(e) is TypeError and "No loop matching" in str(e):
+            # which of the two NumPy raises depends on its promotion cache; the subclass is
+            # the one that is an instance of both
+            raise _np_exc._UFuncNoLoopError(ufunc, (type(loop_out), type(dt))) from None
+        raise type(e)(*e.args) from None
+    except Exception:
+        pass
 
 
 def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
@@ -291,6 +327,8 @@ def ufunc_reduce(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any =
     """ufunc.reduce: K-order allocation, keepdims running strides, out returned as is."""
     _check_reduce_ufunc(ufunc, "reduce")
     out, scal = _split_out(None if out is _NoValue else out)
+    if out is not None:  # _set_out_array checks it before anything else
+        check_writeable(out)
     arr = as_meta(array)
     axes = _ufunc_axes(axis, arr.ndim)
     return _final(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal))
@@ -650,6 +688,8 @@ def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: A
     """ufunc.accumulate."""
     _check_reduce_ufunc(ufunc, "accumulate")
     out, _ = _split_out(out)
+    if out is not None:  # _set_out_array checks it before anything else
+        check_writeable(out)
     arr = as_meta(array)
     axes = _ufunc_axes(axis, arr.ndim)
     if arr.ndim == 0:
