@@ -26,10 +26,12 @@ from ..modes.imports import script_imports
 from ..modes.threads import inherit_mode_in_threads
 from ..modes.memory import analyze
 from .._paths import is_user_file
+from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
 
 JSON_VERSION = 1
 STATUS_EXIT = {"completed": 0, "error": 1, "data_dependent": 2, "unsupported": 2}
 EXIT_OVER_LIMIT = 3
+EXIT_FINDINGS = 4  # faketensor run --fail-on KIND: a finding of that kind occurred
 
 
 class Plan:
@@ -45,6 +47,8 @@ class Plan:
     - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
       sites holding the most at each device's peak; ``timeline``: ``[[op_index, device,
       live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
+    - ``findings``: ``[{"kind", "file", "line", "function", "bytes", "count", "message"}]``,
+      the upcasts and hidden copies (modes/findings.py), one row per (kind, file, line).
     """
 
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
@@ -98,6 +102,11 @@ class Plan:
                 by_line[key] = by_line.get(key, 0) + e.flops
         self.flops_by_line = [{"file": f, "line": ln, "flops": n}
                               for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
+        self.findings = _aggregate_findings(getattr(mode, "findings", ()), sites)
+
+    def failing(self, kinds: Sequence[str]) -> list[dict]:
+        """The findings of these kinds (``faketensor run --fail-on``)."""
+        return [f for f in self.findings if f["kind"] in kinds]
 
     def to_json(self) -> dict:
         """The report as JSON-ready data (version 1; README, "JSON report")."""
@@ -117,6 +126,7 @@ class Plan:
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),
             "placeholders": self.placeholders,
+            "findings": self.findings,
         }
 
     def save_json(self, path: str) -> None:
@@ -294,4 +304,5 @@ def print_error(p: Plan, stream: Any = None) -> None:
     traceback.print_exception(type(p.error), p.error, tb or p.error.__traceback__, file=stream)
 
 
-__all__ = ["Plan", "plan", "plan_script", "plan_module", "JSON_VERSION", "EXIT_OVER_LIMIT"]
+__all__ = ["Plan", "plan", "plan_script", "plan_module", "JSON_VERSION", "EXIT_OVER_LIMIT",
+           "EXIT_FINDINGS", "FINDING_KINDS"]
