@@ -237,17 +237,21 @@ def message(kind: str, op: str, dtypes: tuple = ()) -> str:
 
 def aggregate(findings: list, sites: Any) -> list[dict]:
     """Rows ``{"kind", "file", "line", "function", "bytes", "count", "message"}``, one per
-    (kind, file, line), bytes summed over occurrences; most bytes first."""
+    (kind, file, line), bytes summed over occurrences, the messages of different ops on
+    one line joined; most bytes first."""
     rows: dict = {}
     for f in findings:
         file, line, fn = sites.line(f.site)
         key = (f.kind, file, line)
         row = rows.get(key)
+        text = message(f.kind, f.op, f.dtypes)
         if row is None:
             rows[key] = {"kind": f.kind, "file": file, "line": line, "function": fn,
-                         "bytes": f.bytes, "count": 1, "message": message(f.kind, f.op, f.dtypes)}
+                         "bytes": f.bytes, "count": 1, "message": text}
         else:
             row["bytes"] += f.bytes
             row["count"] += 1
+            if text not in row["message"].split("; also "):  # two ops on one line
+                row["message"] += "; also " + text
     return sorted(rows.values(), key=lambda r: (-r["bytes"], r["kind"], str(r["file"]),
                                                 r["line"] or 0))
