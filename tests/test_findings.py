@@ -325,3 +325,39 @@ def test_cupy_code_follows_cupys_rules(xp, tmp_path):
     if xp == "numpy":
         expected[("overlap_copy", 9)] = (n - 1) * 64 * 4
     assert got == expected
+
+
+# --- the README's example -------------------------------------------------------------------
+
+def test_attention_example_against_its_real_run(tmp_path):
+    """examples/attention_findings.py planned and run for real at a small size: the upcast is
+    the real scores' float64 against float32 operands, the reshape copy is a real result
+    sharing no memory with its input, the matmul copies are the float32 operands' bytes at
+    float64; at full size (1.2 TB of activations) the same rows."""
+    import runpy
+    path = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "attention_findings.py")
+    dims = ["2", "16", "64", "4"]
+    saved = sys.argv
+    sys.argv = [path, *dims]
+    try:
+        g = runpy.run_path(path, run_name="__main__")
+    finally:
+        sys.argv = saved
+    p = ft.plan_script(path, dims)
+    rows = [(f["kind"], f["line"], f["bytes"]) for f in p.findings]
+    with open(path) as f:
+        src = f.read().splitlines()
+    line = {k: next(i for i, t in enumerate(src, 1) if t.startswith(k))
+            for k in ("scores =", "o = (p @ v)", "o = o.reshape", "out =")}
+    scores, o, v, wo = g["scores"], g["o"], g["v"], g["wo"]
+    assert scores.dtype == np.float64 and g["q"].dtype == np.float32
+    heads = (g["p"] @ v).transpose(0, 2, 1, 3)  # what the reshape saw, made again for real
+    assert not np.shares_memory(heads.reshape(o.shape), heads)
+    assert sorted(rows) == sorted([
+        ("upcast", line["scores ="], scores.nbytes - scores.size * 4),
+        ("implicit_copy", line["o = (p @ v)"], v.size * 8),
+        ("implicit_copy", line["o = o.reshape"], o.nbytes),
+        ("implicit_copy", line["out ="], wo.size * 8)])
+    big = ft.plan_script(path, [])
+    assert sorted((f["kind"], f["line"]) for f in big.findings) == sorted(r[:2] for r in rows)
+    assert max(big.peak.values()) > 2**35
