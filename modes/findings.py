@@ -14,8 +14,8 @@ line) (meta_utils/plan.py). Three kinds, each decided from metadata alone:
   kernels/numpy/hidden.overlap_copy_bytes (NPY_ITER_COPY_IF_OVERLAP).
 
 The kernels decide the copies (one rule each, the one that counts their bytes); this
-module only reads their notes, so CuPy code gets CuPy's answers (CuPy's elementwise
-kernels never copy an overlapping input, and its rules note none).
+module only reads their notes, so CuPy code gets CuPy's answers (its ufuncs copy an input
+whose byte bounds overlap an output: kernels/cupy/core._overlap_copies).
 """
 from __future__ import annotations
 
