@@ -103,6 +103,7 @@ class Plan:
         self.flops_by_line = [{"file": f, "line": ln, "flops": n}
                               for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
         self.findings = _aggregate_findings(getattr(mode, "findings", ()), sites)
+        self.findings_failed = dict(getattr(mode, "findings_failed", {}))
 
     def failing(self, kinds: Sequence[str]) -> list[dict]:
         """The findings of these kinds (``faketensor run --fail-on``)."""

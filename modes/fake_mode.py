@@ -64,6 +64,7 @@ class FakeMode(Mode):
         self.flops_uncounted: dict = {}  # op name -> why its FLOP rule failed (not in flops)
         self.findings: list = []  # findings.Finding rows, in program order (record=True)
         self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
+        self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
         self._ledger: Any = self.memory
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
@@ -196,7 +197,10 @@ class FakeMode(Mode):
         stats.rising = False
         site = self.sites.here(whole, depth)
         if self.find:
-            _scan_findings(func, args, kwargs, outs, costs, site, self.findings)
+            try:
+                _scan_findings(func, args, kwargs, outs, costs, site, self.findings)
+            except Exception as e:  # a plan goes on; the op is named in findings_failed
+                self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
         self.trace.append(TraceEntry(
             func, spec, out_ids, meta, nbytes,
             costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
