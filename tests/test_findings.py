@@ -51,6 +51,7 @@ def matmul_cast(a, b): return a @ b  # noqa: E704
 def dot_cast(a, b): return np.dot(a, b)  # noqa: E704
 def dot_layout(a, b): return np.dot(a[:, ::2], b)  # noqa: E704  (BLAS wants a contiguous matrix)
 def matmul_same(a, b): return a @ b  # noqa: E704
+def einsum_mixed(a, b): return np.einsum("ij,jk->ik", a, b)  # noqa: E704  (casts in its buffers)
 def overlap_iadd(x): x[1:] += x[:-1]  # noqa: E704
 def overlap_out(x): np.negative(x[:-2], out=x[2:])  # noqa: E704
 def inplace_self(x, y): x += y  # noqa: E704
@@ -88,6 +89,7 @@ CASES = [
     ("dot float16, float32", dot_cast, mat(np.float16, np.float32), "implicit_copy"),
     ("dot of a strided matrix", dot_layout, mat(np.float64, np.float64, 64), "implicit_copy"),
     ("matmul of one dtype", matmul_same, mat(np.float32, np.float32), None),
+    ("einsum float32, float64", einsum_mixed, mat(np.float32, np.float64), None),
     ("a[1:] += a[:-1]", overlap_iadd, vec, "overlap_copy"),
     ("out= overlapping an input", overlap_out, vec, "overlap_copy"),
     ("a += b", inplace_self, vecs, None),
@@ -145,7 +147,7 @@ def test_findings_match_the_real_run(case, op, make, kind):
         assert nbytes == hidden > 0  # what NumPy's allocator handed out for the copy
     elif op in (reshape_view, strided_view):
         assert np.shares_memory(res, args[0])
-    elif op in (inplace_self, out_self):
+    elif op in (inplace_self, out_self, einsum_mixed, matmul_same):
         assert hidden == 0
     elif op is inplace_scale:  # only the scalar's 0-d arrays: no copy of x
         assert 0 < hidden < args[0].itemsize * 4
