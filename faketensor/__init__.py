@@ -2,6 +2,7 @@
 
 ``import faketensor as ft``; see README.md for the tour.
 """
+from ._version import __version__
 from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
 from ._storage import FakeCudaDevice, FakeStorage
 from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
@@ -12,6 +13,7 @@ from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
 from .meta_utils.plan import Plan, plan, plan_module, plan_script
+from .meta_utils.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
 from .modes import imports as _imports
@@ -27,9 +29,8 @@ __all__ = [
     "ObjectArrayWarning", "load", "materialize", "replay",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
-    "inherit_mode_in_threads",
+    "inherit_mode_in_threads", "explain", "Explanation",
 ]
-__version__ = "0.1.0"
 
 
 def load_ipython_extension(ipython) -> None:

@@ -17,6 +17,7 @@ import json
 import sys
 from typing import Any, Sequence, TextIO
 
+from .._version import __version__
 from .files import inspect_file
 
 
@@ -198,6 +199,7 @@ def _run_parser(sub: Any) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="faketensor", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"faketensor {__version__}")
     sub = parser.add_subparsers(dest="cmd", required=True)
     _run_parser(sub)
     p = sub.add_parser("inspect", help="list the arrays in array files from their headers")

@@ -430,4 +430,5 @@ def _numpy_dtype(name: str, tensor: str, path: Any) -> np.dtype:
             pass
     raise UnsupportedOperationError(
         "ft.load", f"{path}: tensor {tensor!r:.80} has dtype {name}, which NumPy cannot hold"
-                   + (" (install ml_dtypes)" if name in _ML_DTYPES else ""))
+                   + (" without ml_dtypes (pip install 'faketensor[ml_dtypes]')"
+                      if name in _ML_DTYPES else ""))

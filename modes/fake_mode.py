@@ -24,6 +24,12 @@ import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
 
+# The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
+# its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
+# in a recording mode keeps that mode alive: its storage's tracker is ``mode.memory``, which
+# points back at the mode (``memory.mode``).
+RECORDING: "weakref.WeakSet[FakeMode]" = weakref.WeakSet()
+
 
 def _is_fake(x: Any) -> bool:
     return type(x) is FakeArray
@@ -70,6 +76,9 @@ class FakeMode(Mode):
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
         self._conv = self._convert
+        if record:
+            RECORDING.add(self)
+            self.memory.mode = self
 
     @property
     def default_device(self) -> str:

@@ -170,3 +170,20 @@ def test_cli_ops_and_coverage_run_as_commands():
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
     assert "dispatched callables reach a kernel" in run.stdout
+
+
+def test_version(capsys):
+    """``faketensor --version`` prints the package's one version (faketensor/_version.py)."""
+    import faketensor as ft
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.strip() == f"faketensor {ft.__version__}"
+    assert version("faketensor") == ft.__version__
+
+
+def test_marked_typed():
+    """The package ships py.typed, so type checkers read its hints."""
+    from importlib.resources import files
+    assert files("faketensor").joinpath("py.typed").is_file()

@@ -5,6 +5,7 @@ import io
 import mmap
 import json
 import struct
+import sys
 import time
 import zipfile
 
@@ -130,6 +131,25 @@ def test_safetensors(tmp_path):
         f = out[k]
         assert (f.shape, f.dtype, f.strides) == (v.shape, v.dtype, v.strides), k
         assert f.flags.c_contiguous and f.flags.owndata
+
+
+@pytest.mark.parametrize("name,ml_name", [("BF16", "bfloat16"), ("F8_E4M3", "float8_e4m3fn"),
+                                          ("F8_E5M2", "float8_e5m2"), ("F8_E8M0", "float8_e8m0fnu")])
+def test_safetensors_ml_dtypes(tmp_path, monkeypatch, name, ml_name):
+    """bfloat16 and float8 tensors load as ml_dtypes' NumPy dtypes; without the package the
+    refusal names the extra that brings it."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    p = tmp_path / "m.safetensors"
+    nbytes = 2 if name == "BF16" else 1
+    h = json.dumps({"w": {"dtype": name, "shape": [3, 4], "data_offsets": [0, 12 * nbytes]}}).encode()
+    p.write_bytes(struct.pack("<Q", len(h)) + h + b"\0" * (12 * nbytes))
+    f = ft.load(p)["w"]
+    real = np.zeros((3, 4), getattr(ml_dtypes, ml_name))
+    assert (f.shape, f.dtype, f.strides) == (real.shape, real.dtype, real.strides)
+    assert f.flags.c_contiguous and f.flags.owndata
+    monkeypatch.setitem(sys.modules, "ml_dtypes", None)  # import ml_dtypes raises ImportError
+    with pytest.raises(ft.UnsupportedOperationError, match=r"faketensor\[ml_dtypes\]"):
+        ft.load(p)
 
 
 def test_sparse_20gb_header_only(tmp_path):
