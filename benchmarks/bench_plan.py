@@ -7,6 +7,8 @@ Prints each figure, its ratio and whether the target is met ("ok" / "MISSED"):
   that imported faketensor vs one that did not: <= 0.1 us extra per call;
 - planning bench_gpt2.py's GPT-2 XL forward pass under ``FakeMode(record=True)`` vs
   ``record=False``: <= 2x;
+- that plan with findings (modes/findings.py: upcasts, hidden copies) vs the same recording
+  plan with the findings scan off (``mode.find = False``): <= 1.10x;
 - that plan vs the same Python code on tiny real arrays (same 48 blocks and ops, small
   dimensions): <= 3x;
 - that plan vs PyTorch's ``FakeTensorMode`` and ``jax.eval_shape`` on line-by-line ports
@@ -126,14 +128,25 @@ def plan_numpy(**kwargs) -> tuple[tuple, int, list[str]]:
     return last.meta[0][0], params, calls
 
 
-def plan_faketensor(record: bool) -> Callable[[], None]:
+def plan_faketensor(record: bool, find: bool = True) -> Callable[[], None]:
     import faketensor as ft
 
     def run() -> None:
         ft.clear_cache()
-        with ft.FakeMode(record=record):
+        mode = ft.FakeMode(record=record)
+        mode.find = find
+        with mode:
             bench_gpt2.gpt2_forward()
     return run
+
+
+def findings_cost(repeat: int) -> None:
+    """Print planning with and without the findings scan, and the ratio (one race)."""
+    t, _ = race({"findings": plan_faketensor(True), "no findings": plan_faketensor(True, False)},
+                repeat)
+    r = t["findings"] / t["no findings"]
+    print(f"plan, record=True with findings: {t['findings'] * 1e3:.1f} ms; without: "
+          f"{t['no findings'] * 1e3:.1f} ms; {r:.3f}x; target <= 1.10x: {verdict(r <= 1.10)}")
 
 
 @contextlib.contextmanager
@@ -180,9 +193,13 @@ def plan_jax() -> Callable[[], tuple] | None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--repeat", type=int, default=5, help="plans (and processes) per figure")
+    ap.add_argument("--findings", action="store_true", help="only the findings figure")
     args = ap.parse_args()
     n = args.repeat
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}; medians of {n}")
+    if args.findings:
+        findings_cost(n)
+        return
 
     t_np, t_ft = import_time(max(n, 5))
     print(f"import faketensor, fresh process: {t_ft * 1e3:.1f} ms (numpy alone "
@@ -217,6 +234,7 @@ def main() -> None:
     print(f"same code on tiny real arrays (D={TINY['D']}, {seq} tokens): {t['tiny'] * 1e3:.1f} "
           f"ms; plan (record=True) {t_rec / t['tiny']:.2f}x; target <= 3x: "
           f"{verdict(t_rec <= 3 * t['tiny'])}")
+    findings_cost(n)
     for label, run in others.items():
         if run is None:
             print(f"{label}: not installed, skipped")

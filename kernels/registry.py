@@ -95,14 +95,15 @@ class DuplicateKernelError(ValueError):
 class CallRecord(threading.local):
     """What the running kernel reports besides its outputs (one record per thread).
 
-    ``costs`` is None or ``(transient, scratch, early)``. ``transient``: bytes the real
+    ``costs`` is None or ``(transient, scratch, early, notes)``. ``transient``: bytes the real
     call takes from the library's data allocator and frees before returning (casting
     copies of operands, fft's complex copy, sort buffers), alive together with the
     outputs; they raise the peak, not the final live. ``early``: the most such bytes
     alive at once before the outputs exist (the 0-d arrays NumPy makes from scalar
     operands). ``scratch``: the largest C-heap block the real call holds (ufunc iteration
     buffers, LAPACK work arrays, pocketfft and mergesort scratch), invisible to the data
-    allocator and reported apart. ``skip_cache``: the result must not be reused (see
+    allocator and reported apart. ``notes``: ``((kind, nbytes), ...)``, what some of
+    those bytes were, for a plan's findings (``FINDING_KINDS``; see ``note``). ``skip_cache``: the result must not be reused (see
     ``uncached``). The runner resets both before a kernel runs and sets ``costs`` from
     the cache on a hit.
     """
@@ -120,25 +121,49 @@ def uncached() -> None:
     CALL.skip_cache = True
 
 
-def transient(nbytes: int, before_outputs: bool = False) -> None:
+# The kinds of hidden copies a kernel can name with ``note`` / ``transient(kind=...)``: a
+# plan lists them as findings (modes/findings.py). ``implicit_copy``: an operand copied before
+# the operation (casting copies of product operands, BLAS/LAPACK contiguous copies, the copies
+# of reshapes inside composites); ``overlap_copy``: an input copied because an output
+# partially overlaps it (NPY_ITER_COPY_IF_OVERLAP).
+FINDING_KINDS = ("implicit_copy", "overlap_copy")
+
+
+def transient(nbytes: int, before_outputs: bool = False, kind: str | None = None) -> None:
     """The real call also allocates ``nbytes`` through the data allocator and frees them
     before returning: alive together with the outputs (call once per buffer), or, with
-    ``before_outputs``, the most alive at once before the outputs are allocated."""
+    ``before_outputs``, the most alive at once before the outputs are allocated. ``kind``
+    (one of ``FINDING_KINDS``) also notes what the bytes were (``note``)."""
     if not nbytes:
         return
-    t, s, e = CALL.costs or (0, 0, 0)
+    t, s, e, n = CALL.costs or _NONE
+    if kind is not None:
+        n = n + ((kind, int(nbytes)),)
     if before_outputs:
-        CALL.costs = (t, s, max(e, int(nbytes)))
+        CALL.costs = (t, s, max(e, int(nbytes)), n)
     else:
-        CALL.costs = (t + int(nbytes), s, e)
+        CALL.costs = (t + int(nbytes), s, e, n)
+
+
+def note(kind: str, nbytes: int) -> None:
+    """Name ``nbytes`` of the running call's hidden bytes (reported with ``transient`` or
+    ``scratch`` by the caller, possibly summed with others) as a copy of ``kind``: the
+    helper that decides a copy happens notes it, so its callers keep one rule."""
+    if not nbytes:
+        return
+    t, s, e, n = CALL.costs or _NONE
+    CALL.costs = (t, s, e, n + ((kind, int(nbytes)),))
 
 
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
     if not nbytes:
         return
-    t, s, e = CALL.costs or (0, 0, 0)
-    CALL.costs = (t, max(s, int(nbytes)), e)
+    t, s, e, n = CALL.costs or _NONE
+    CALL.costs = (t, max(s, int(nbytes)), e, n)
+
+
+_NONE = (0, 0, 0, ())
 
 
 def pyarray_return(res: Any) -> Any:

@@ -3,7 +3,8 @@
 ``faketensor run [options] SCRIPT [ARGS...]`` / ``faketensor run [options] -m MODULE [ARGS...]``:
 plan a program's memory and FLOPs on fakes, as ``python SCRIPT ARGS`` would run it; the
 report goes to stderr. Exit status: the script's own (``sys.exit``), 1 when it raised, 2
-when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``.
+when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``,
+4 when a finding of a kind named in ``--fail-on`` occurred (upcast, implicit_copy, overlap_copy).
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
 ``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]``: every
@@ -191,10 +192,15 @@ def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bo
 
 def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
     """``faketensor run``: plan the program, print the report, write --json / --html."""
-    from .plan import EXIT_OVER_LIMIT, plan_module, plan_script, print_error
+    from .plan import EXIT_FINDINGS, EXIT_OVER_LIMIT, plan_module, plan_script, print_error
     from .report import parse_limits
     err = err if err is not None else sys.stderr
     device = args.device
+    try:
+        fail_on = parse_kinds(args.fail_on) if args.fail_on else ()
+    except ValueError as e:
+        print(f"faketensor run: --fail-on: {e}", file=err)
+        return 2
     try:
         limits = parse_limits(args.memory_limit, device or "cpu") if args.memory_limit else None
     except ValueError as e:
@@ -222,7 +228,21 @@ def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
         p.save_html(args.html)
     if p.exit_code == 0 and limits and p.over_limit(limits):
         return EXIT_OVER_LIMIT
+    if p.exit_code == 0 and fail_on and p.failing(fail_on):
+        print(f"faketensor run: failing on findings: {', '.join(fail_on)}", file=err)
+        return EXIT_FINDINGS
     return p.exit_code
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """``"upcast,overlap_copy"`` -> the finding kinds; an unknown one raises ValueError."""
+    from .plan import FINDING_KINDS
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in FINDING_KINDS]
+    if bad or not kinds:
+        raise ValueError(f"unknown finding kind {', '.join(bad) or repr(text)}; "
+                         f"choose from {', '.join(FINDING_KINDS)}")
+    return kinds
 
 
 def _run_parser(sub: Any) -> None:
@@ -233,6 +253,9 @@ def _run_parser(sub: Any) -> None:
                    help="where CuPy arrays live: cpu, cuda or cuda:N (no GPU needed)")
     p.add_argument("--memory-limit", metavar="SIZE",
                    help="24GiB, or per device: cpu=24GiB,cuda:0=80GB; exit 3 when exceeded")
+    p.add_argument("--fail-on", metavar="KIND[,KIND...]",
+                   help="exit 4 when a finding of these kinds occurs: upcast, implicit_copy, "
+                   "overlap_copy (the report is still written)")
     p.add_argument("--json", metavar="PATH", help="write the report as JSON")
     p.add_argument("--html", metavar="PATH", help="write the report as one HTML page")
     p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",

@@ -3,7 +3,7 @@
 ``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
 schema in the README) and returns a page with the status, live memory per device over the program
 (peak marked and labelled with its source line), the allocation sites holding the most memory at
-the peak and the FLOPs per source line. The plot is drawn by matplotlib as inline SVG (the
+the peak, the FLOPs per source line and the findings (upcasts, hidden copies). The plot is drawn by matplotlib as inline SVG (the
 ``report`` extra): no script, no fetched resource, text kept as text. Every string taken from the
 report is escaped, so a file or function name cannot inject markup.
 """
@@ -59,6 +59,13 @@ def _render(report: dict) -> str:
         '<h2 id="flops">FLOPs per source line</h2>',
         _flops_table(report),
     ]
+    findings = report.get("findings") or []
+    parts += ['<h2 id="findings">Findings: upcasts and hidden copies</h2>',
+              _table(["kind", "file", "line", "function", "bytes", "count", "message"],
+                     [(_text(f.get("kind")), _loc_file(f), _int(f.get("line")),
+                       _text(f.get("function")), _bytes(f.get("bytes")), _int(f.get("count")),
+                       _text(f.get("message"))) for f in findings], numeric=(2, 4, 5))
+              if findings else '<p id="no-findings">None.</p>']
     if report.get("placeholders"):
         parts += ['<h2 id="placeholders">Placeholder values used</h2>',
                   _table(["file", "line", "function", "message"],

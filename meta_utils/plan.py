@@ -26,10 +26,12 @@ from ..modes.imports import script_imports
 from ..modes.threads import inherit_mode_in_threads
 from ..modes.memory import analyze
 from .._paths import is_user_file
+from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
 
 JSON_VERSION = 1
 STATUS_EXIT = {"completed": 0, "error": 1, "data_dependent": 2, "unsupported": 2}
 EXIT_OVER_LIMIT = 3
+EXIT_FINDINGS = 4  # faketensor run --fail-on KIND: a finding of that kind occurred
 
 
 class Plan:
@@ -48,6 +50,8 @@ class Plan:
     - ``io``: the files the program wrote or would have written (``mode.io``,
       modes/io.py): ``{"file", "line", "function", "op", "path", "bytes", "exact",
       "written", "arrays", "note"}`` each.
+    - ``findings``: ``[{"kind", "file", "line", "function", "bytes", "count", "message"}]``,
+      the upcasts and hidden copies (modes/findings.py), one row per (kind, file, line).
     """
 
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
@@ -102,6 +106,12 @@ class Plan:
                 by_line[key] = by_line.get(key, 0) + e.flops
         self.flops_by_line = [{"file": f, "line": ln, "flops": n}
                               for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
+        self.findings = _aggregate_findings(getattr(mode, "findings", ()), sites)
+        self.findings_failed = dict(getattr(mode, "findings_failed", {}))
+
+    def failing(self, kinds: Sequence[str]) -> list[dict]:
+        """The findings of these kinds (``faketensor run --fail-on``)."""
+        return [f for f in self.findings if f["kind"] in kinds]
 
     def to_json(self) -> dict:
         """The report as JSON-ready data (version 1; README, "JSON report")."""
@@ -122,6 +132,7 @@ class Plan:
             "wall_seconds": round(self.wall_time, 6),
             "placeholders": self.placeholders,
             "io": self.io,
+            "findings": self.findings,
         }
 
     def save_json(self, path: str) -> None:
@@ -299,4 +310,5 @@ def print_error(p: Plan, stream: Any = None) -> None:
     traceback.print_exception(type(p.error), p.error, tb or p.error.__traceback__, file=stream)
 
 
-__all__ = ["Plan", "plan", "plan_script", "plan_module", "JSON_VERSION", "EXIT_OVER_LIMIT"]
+__all__ = ["Plan", "plan", "plan_script", "plan_module", "JSON_VERSION", "EXIT_OVER_LIMIT",
+           "EXIT_FINDINGS", "FINDING_KINDS"]

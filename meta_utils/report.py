@@ -88,7 +88,7 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
                   name: str = "") -> str:
     """The plan's report as text lines: per device the peak, where (with the call stack),
     live at the end, allocated in total, the fit verdict and the top sites; FLOPs in all
-    and per line; ops, planning time, and why it stopped."""
+    and per line; the findings; ops, planning time, and why it stopped."""
     lines = [f"faketensor plan{' of ' + name if name else ''}: {data['status']}, "
              f"{data['ops']:,} ops planned in {data['wall_seconds']:.2f} s"]
     for dev, d in data["devices"].items():
@@ -113,6 +113,16 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
                      + ", ".join(data["flops_uncounted"]))
     for row in data["flops_by_line"][:top]:
         lines.append(f"    {human_flops(row['flops']):>12}  {_path(row['file'])}:{row['line']}")
+    findings = data.get("findings") or []
+    if findings:
+        lines.append(f"findings ({len(findings)}):")
+        for f in findings[:top]:
+            lines.append(f"    {f['kind']:<13} {human(f['bytes']):>12} {f['count']:>6}x  "
+                         f"{_loc(f)}: {f['message']}")
+        if len(findings) > top:
+            lines.append(f"    ... {len(findings) - top} more (--top, or the JSON report)")
+    else:
+        lines.append("findings: none")
     if data.get("placeholders"):
         lines.append(f"placeholder values used ({len(data['placeholders'])}):")
         for ph in data["placeholders"][:top]:

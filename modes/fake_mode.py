@@ -12,6 +12,7 @@ from .._convert import Converter
 from .._flops import count_flops
 from .sites import RECORD_DEPTH, Sites
 from .trace import TraceEntry, TraceIds
+from .findings import scan as _scan_findings
 from .base import Mode
 from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
@@ -45,8 +46,8 @@ class FakeMode(Mode):
     ``device`` is where factories put arrays; real arrays reaching the mode are
     converted through one memo (``allow_real_inputs=False`` raises instead);
     ``record=True`` keeps ``trace`` (each op's source line in ``sites``, its FLOPs in
-    ``flops``) and the memory event log the report reads. ``memory`` always counts live
-    and peak bytes.
+    ``flops``) and the memory event log the report reads, and ``findings``: the upcasts and
+    hidden copies seen (modes/findings.py). ``memory`` always counts live and peak bytes.
     ``data_dependent`` is what reading a value does (``bool(x)``, ``x.item()``, ``float(x)``,
     ...): ``"stop"`` raises DataDependentError, ``"placeholder"`` returns the value of an
     all-zero array and lists the use in ``placeholders`` (faketensor/_array.py FakeArray._value).
@@ -69,6 +70,9 @@ class FakeMode(Mode):
         self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
         self.flops = 0        # FLOPs of the recorded ops together
         self.flops_uncounted: dict = {}  # op name -> why its FLOP rule failed (not in flops)
+        self.findings: list = []  # findings.Finding rows, in program order (record=True)
+        self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
+        self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
         self._ledger: Any = self.memory
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
@@ -204,7 +208,13 @@ class FakeMode(Mode):
         stats = self.memory
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         stats.rising = False
+        site = self.sites.here(whole, depth)
+        if self.find:
+            try:
+                _scan_findings(func, args, kwargs, outs, costs, site, self.findings)
+            except Exception as e:  # a plan goes on; the op is named in findings_failed
+                self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
         self.trace.append(TraceEntry(
             func, spec, out_ids, meta, nbytes,
             costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
-            self.sites.here(whole, depth), flops, ids))
+            site, flops, ids))

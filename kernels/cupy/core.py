@@ -27,7 +27,7 @@ from ..._errors import UnsupportedOperationError, op_name
 from ...layout import (broadcast_shapes, c_strides, contiguity, cupy_reshape, f_strides,
                        like_strides, normalize_axis)
 from ...meta import ArrayMeta, is_fake
-from ..registry import REGISTRY, Kernel, lookup, register
+from ..registry import REGISTRY, Kernel, lookup, register, transient
 from ..._stack import paused
 
 # CuPy is optional and imported lazily (``import faketensor`` stays cheap): the rules keyed
@@ -288,7 +288,24 @@ def cupy_ufunc_call(ufunc: Any, *args: Any, out: Any = None, dtype: Any = None,
         for a, t in zip(ins, in_types):
             if not is_device_array(a):
                 a.apply_dtype(t)  # OverflowError for a Python int out of range
+    if given:
+        _overlap_copies(ins, given)
     return results[0] if len(results) == 1 else tuple(results)
+
+
+def _overlap_copies(ins: list, outs: list) -> None:
+    """_kernel.pyx ``_copy_in_args_if_needed``: an input array that is not itself an output
+    but whose byte bounds overlap one (``may_share_bounds``) is replaced by ``inp.copy()``, a
+    C copy of its own shape alive until the kernel returns. Bounds, not elements: CuPy copies
+    ``x[1::2]`` written into ``x[::2]`` and ``x[:]`` added into ``x``, which NumPy does not."""
+    from .select import _may_share_bounds
+    for a in ins:
+        if not is_fake(a):  # scalars; a composite's fresh intermediates overlap nothing
+            continue
+        for o in outs:
+            if a is not o and is_fake(o) and _may_share_bounds(a, o):
+                transient(a.size * a.dtype.itemsize, kind="overlap_copy")
+                break
 
 
 def _np_ufunc_on_cuda(np_ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:

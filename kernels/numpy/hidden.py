@@ -17,7 +17,7 @@ import numpy as np
 
 from ...meta import ArrayMeta, is_fake
 from .temporaries import Steps as _Steps
-from ..registry import transient, uncached
+from ..registry import note, transient, uncached
 
 BUFSIZE = 8192  # NPY_BUFSIZE: elements per buffered operand (numpy/_core/include/numpy/ndarraytypes.h)
 
@@ -83,7 +83,8 @@ def overlap_copy_bytes(inputs: list, out: Any, dt: np.dtype, elementwise: bool) 
     """NPY_ITER_COPY_IF_OVERLAP: an output that shares memory with an input it is not
     identical to is written through a temporary copy of ``dt`` (nditer_constr.c,
     npyiter_allocate_arrays; identical operands are exempt only for elementwise loops,
-    NPY_ITER_OVERLAP_ASSUME_ELEMENTWISE). Returns the copy's bytes, or 0."""
+    NPY_ITER_OVERLAP_ASSUME_ELEMENTWISE). Returns the copy's bytes, or 0; a copy is noted
+    as an ``overlap_copy`` (the caller reports the bytes)."""
     st = getattr(out, "storage", None)  # stand-ins for fresh intermediates have none
     if out is None or st is None:
         return 0
@@ -97,6 +98,7 @@ def overlap_copy_bytes(inputs: list, out: Any, dt: np.dtype, elementwise: bool) 
             continue
         if elementwise and _identical(m, out) and not _internal_overlap(out):
             continue
+        note("overlap_copy", out.size * dt.itemsize)
         return out.size * dt.itemsize
     return 0
 
@@ -182,7 +184,7 @@ class captured:
     """Collect the transient bytes that helpers report inside the block instead of adding
     them to the call's, so a ``stepped`` kernel can place them on its timeline (a product's
     casting copies live with that product, not with the whole composite). Scratch passes
-    through."""
+    through, and so do the copies helpers noted (registry.note)."""
 
     def __enter__(self) -> "captured":
         from ..registry import CALL
@@ -192,9 +194,11 @@ class captured:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        from ..registry import CALL, scratch
+        from ..registry import CALL, note, scratch
         got = CALL.costs
         CALL.costs = self._saved
         if got is not None:
             self.transient = got[0]
             scratch(got[1])
+            for kind, n in got[3]:
+                note(kind, n)

@@ -25,7 +25,7 @@ from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import quiet, register, scratch
+from ..registry import note, quiet, register, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -89,6 +89,7 @@ def gufunc_outs(ins: list, outs: list, t: np.dtype | None = None) -> list:
     Fortran-order copies for LAPACK are malloc'd, see ``_lapack_scratch``), then the outputs."""
     st = steps()
     copies = 0 if t is None else sum(cast_copy_bytes(m, t) for m, _ in ins)
+    note("implicit_copy", copies)
     st.alloc(copies)
     res = _gufunc_out_metas(ins, outs)
     for r in res:

@@ -14,7 +14,7 @@ from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, 
 from .hidden import cast_copy_bytes, overlap_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .. import flops
-from ..registry import pyarray_return, register, transient
+from ..registry import note, pyarray_return, register, transient
 
 _BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -131,15 +131,17 @@ def dot_copies(a: Any, b: Any, dt: np.dtype, out: Any) -> int:
                 total += m.size * dt.itemsize
                 ops[i] = ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                                          False, False))
+    overlap = 0
     if out is not None and is_fake(out):
-        total += overlap_copy_bytes(ops, out, out.dtype, elementwise=False)
+        overlap = overlap_copy_bytes(ops, out, out.dtype, elementwise=False)
     if blas:
         s1, s2 = _matrix_shape(ops[0]), _matrix_shape(ops[1])
         if "scalar" not in (s1, s2):
             for m, s in ((ops[0], s1), (ops[1], s2)):
                 if s == "matrix" and not (m.flags.c_contiguous or m.flags.f_contiguous):
                     total += m.size * dt.itemsize
-    return total
+    note("implicit_copy", total)  # the operand copies (the overlap copy is noted apart)
+    return total + overlap
 
 
 @register(np.dot, "ndarray.dot", tags=("copy",), flops=flops.dot)
@@ -165,7 +167,7 @@ def vdot(a: Any, b: Any) -> ArrayMeta:
         copies += n + reshaped(m, list(range(m.ndim)), (m.size,))[1]
     if a.size != b.size:
         raise ValueError("vectors have different lengths")
-    transient(copies)
+    transient(copies, kind="implicit_copy")
     return pyarray_return(ArrayMeta((), dt, ()))
 
 
@@ -251,7 +253,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> ArrayMeta:
     n2 = math.prod(as_[ax] for ax in axes_a)
     at, na = reshaped(a, notin_a + axes_a, (math.prod(as_[ax] for ax in notin_a), n2))
     bt, nb = reshaped(b, axes_b + notin_b, (n2, math.prod(bs[ax] for ax in notin_b)))
-    transient(na + nb)  # the reshapes' copies live until dot returns
+    transient(na + nb, kind="implicit_copy")  # the reshapes' copies live until dot returns
     res = dot_meta(at, bt)
     shape = tuple(as_[ax] for ax in notin_a) + tuple(bs[ax] for ax in notin_b)
     shape, st = reshape_strides(res.shape, res.strides, res.dtype.itemsize, shape)

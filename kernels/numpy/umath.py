@@ -19,7 +19,7 @@ from ..._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
 from .. import flops
-from ..registry import pyarray_return, register, scratch, transient, uncached
+from ..registry import note, pyarray_return, register, scratch, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
@@ -818,6 +818,7 @@ def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res:
             h, c = scalar_bytes(x, dt)
             converting = max(converting, held + c)
             held += h + cast_copy_bytes(np.asarray(x), dt) * (np.ndim(x) > 0)
+    note("implicit_copy", copies)  # the array operands' casting copies
     copies += unbuffered_out_copy_bytes(metas, out, loop[len(inputs)])
     fresh = 0 if res is None else math.prod(res.shape) * res.dtype.itemsize
     extra = max(converting - fresh, held + copies)
@@ -838,10 +839,12 @@ def ufunc_steps(st: Any, ufunc: np.ufunc, *args: Any, **kwargs: Any) -> tuple[An
     saved, CALL.costs = CALL.costs, None
     try:
         res = ufunc_call(ufunc, *args, _report=True, **kwargs)
-        late, heap, early = CALL.costs or (0, 0, 0)
+        late, heap, early, notes = CALL.costs or (0, 0, 0, ())
     finally:
         CALL.costs = saved
     scratch(heap)
+    for kind, n in notes:
+        note(kind, n)
     st.temp(early)
     outs = []
     fresh = 0
