@@ -134,8 +134,8 @@ def _neutral_values(name: str, a: dict, params: tuple) -> dict:
         vals.update(ngood=n, nbad=n, nsample=1)
     elif name in ("integers", "randint", "random_integers"):
         lo, hi = num("low"), num("high")
-        if a["high"] is None:  # low is the exclusive high, with 0 as low
-            vals.update(low=2)
+        if a["high"] is None:  # low is the high, with 0 as low: 1 fits every dtype and endpoint
+            vals.update(low=1)
         else:
             vals.update(low=int(hi) - 1 if hi is not None else 0,
                         high=int(lo) + 1 if lo is not None else 3)
@@ -615,11 +615,53 @@ def _multivariate_hypergeometric(owner: str) -> Callable:
     return kernel
 
 
+class FakeBytes:
+    """What ``bytes(length)`` returns in a mode: the length of the real ``bytes`` object,
+    never its random content (reading it raises DataDependentError)."""
+
+    __slots__ = ("_n",)
+
+    def __init__(self, n: int) -> None:
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __repr__(self) -> str:
+        return f"FakeBytes(length={self._n})"
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise DataDependentError("the content of random bytes is their value")
+
+    __getitem__ = __iter__ = __bytes__ = __eq__ = __ne__ = __hash__ = __contains__ = _refuse
+    decode = hex = _refuse
+
+
 def _bytes(owner: str) -> Callable:
+    """bytes(length) (_generator.pyx / mtrand.pyx): ``integers(0, 2**32, size=n, dtype=uint32)
+    .astype('<u4').tobytes()[:length]`` with ``n = (length - 1) // 4 + 1`` in C division
+    (truncating, so length 0 draws one word and -1 keeps three bytes)."""
+    bind = _binder(owner, "bytes")
+
     def kernel(*args: Any, **kwargs: Any) -> Any:
-        raise UnsupportedOperationError(
-            f"{'np.random' if owner == 'RandomState' else 'Generator'}.bytes",
-            "it returns a Python bytes object of random data, which a fake cannot stand for")
+        length = bind(args, kwargs)["length"]
+        if is_fake(length):
+            raise DataDependentError("bytes(length) with a fake length: the length is a value")
+        if isinstance(length, (float, np.floating)):
+            length = int(length)  # Cython's npy_intp conversion truncates a float
+        else:
+            try:
+                length = operator.index(length)
+            except TypeError:
+                raise TypeError("an integer is required") from None
+        n = int((length - 1) / 4) + 1  # C division truncates toward zero
+        words = 4 * max(n, 0)
+        if n <= 0:  # integers' early return of an empty array: np.prod(size) on the way
+            transient(16, before_outputs=True)
+        else:  # np.asarray(low), np.asarray(high) while the words are drawn, then astype's copy
+            transient(max(16 + words, 2 * words), before_outputs=True)
+        return FakeBytes(len(range(words)[:length]))
+
     return kernel
 
 
