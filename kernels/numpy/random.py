@@ -28,6 +28,7 @@ from ..._stack import paused
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh, norm_shape
 from .indexing import getitem
+from .temporaries import Steps, Val, array_bytes, binary, call
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, is_fake
 from ..registry import register, transient
@@ -209,6 +210,238 @@ def _validate_output(shape: tuple, pshapes: list) -> None:
                          f"dimensions of inputs {b}.")
 
 
+# --- memory: the parameters' conversions and checks (_common.pyx cont / disc) ----------------
+
+# What each draw's C code converts and checks, in order: "name:target:constraint" with target
+# d (float64), q (int64) or p (intp) and the constraint of _common.pyx check_array_constraint
+# (- none). Generator (_generator.pyx) and RandomState (mtrand.pyx) differ in places.
+_GEN_RECIPES = {
+    "beta": "a:d:pos b:d:pos", "chisquare": "df:d:pos", "exponential": "scale:d:nonneg",
+    "f": "dfnum:d:pos dfden:d:pos", "gamma": "shape:d:nonneg scale:d:nonneg",
+    "geometric": "p:d:gt01", "gumbel": "loc:d:- scale:d:nonneg", "laplace": "loc:d:- scale:d:nonneg",
+    "logistic": "loc:d:- scale:d:nonneg", "lognormal": "mean:d:- sigma:d:nonneg",
+    "logseries": "p:d:lt01", "noncentral_chisquare": "df:d:pos nonc:d:nonneg",
+    "noncentral_f": "dfnum:d:pos dfden:d:pos nonc:d:nonneg", "normal": "loc:d:- scale:d:nonneg",
+    "pareto": "a:d:pos", "poisson": "lam:d:poisson", "power": "a:d:pos", "rayleigh": "scale:d:nonneg",
+    "standard_gamma": "shape:d:nonneg", "standard_t": "df:d:pos", "vonmises": "mu:d:- kappa:d:nonneg",
+    "wald": "mean:d:pos scale:d:pos", "weibull": "a:d:nonneg", "zipf": "a:d:gt1",
+}
+_LEGACY_RECIPES = dict(
+    _GEN_RECIPES, geometric="p:d:gt01", poisson="lam:d:poisson", zipf="a:d:gt1",
+    negative_binomial="n:d:pos p:d:b01", logseries="p:d:lt01")
+# Legacy integer draws return int64_to_long(out): out.astype('l') copies an array (mtrand.pyx).
+_LEGACY_TO_LONG = frozenset({"geometric", "logseries", "negative_binomial", "poisson", "zipf",
+                             "hypergeometric"})
+_TARGETS = {"d": _F8, "q": _I8, "p": _INTP, "f": np.dtype(np.float32)}
+_POISSON_MAX = float(np.iinfo("int64").max - np.sqrt(np.iinfo("int64").max) * 10)
+_BOOL = np.dtype(bool)
+
+
+def _recipe(text: str) -> list:
+    return [tuple(item.split(":")) for item in text.split()]
+
+
+class _Param(Val):
+    """A converted parameter: its shape and dtype, whether it is one segment (C or F
+    contiguous), and the bytes of the buffer the conversion made (0: none)."""
+
+    __slots__ = ("seg", "owned")
+
+
+def _param(shape: tuple, dtype: np.dtype, seg: bool = True, owned: int = 0) -> Any:
+    v = _Param(shape, dtype)
+    v.seg, v.owned = seg, owned
+    return v
+
+
+def _converted(steps: Any, p: Any, target: np.dtype) -> Any:
+    """np.PyArray_FROM_OTF(p, target, NPY_ALIGNED): the array the C code reads; a new
+    contiguous buffer (counted) unless p is already an aligned array of ``target``."""
+    if is_fake(p):
+        if p.dtype == target and p.flags.aligned:
+            return _param(tuple(p.shape), target, bool(p.flags.c_contiguous or p.flags.f_contiguous))
+        shape = tuple(p.shape)
+    else:
+        shape = _shape_of(p)
+    return _param(shape, target, True, steps.new(array_bytes(shape, target)))
+
+
+def _any_of(steps: Any, ufunc: Any, *args: Any) -> None:
+    """``np.any(ufunc(*args))`` / ``np.all(...)``: the boolean temporary (a Python int
+    operand costs 16 bytes before it, as measured on numpy 2.4) and any's 0-d result."""
+    if any(type(a) is int for a in args):
+        steps.temp(16)
+    r = call(steps, ufunc, *args)  # temporaries among args are freed once it returns
+    steps.temp(1)
+    steps.free(r.nbytes)
+
+
+def _check(steps: Any, cons: str, v: Any) -> None:
+    """_common.pyx check_array_constraint on a converted parameter (values assumed valid,
+    so every test runs)."""
+    x = Val(v.shape, v.dtype)
+    if cons == "nonneg":  # np.any(np.logical_and(np.logical_not(np.isnan(val)), np.signbit(val)))
+        a = call(steps, np.isnan, x)
+        b = call(steps, np.logical_not, a)
+        c = call(steps, np.signbit, x)
+        d = call(steps, np.logical_and, b, c)
+        steps.temp(1)
+        steps.free(d.nbytes)
+    elif cons in ("pos", "pos_nan"):
+        if cons == "pos_nan":
+            _any_of(steps, np.isnan, x)
+        _any_of(steps, np.less_equal, x, 0)
+    elif cons == "b01":  # a C loop over a one-segment float64 array, NumPy's ufuncs otherwise
+        if not (x.dtype == _F8 and v.seg):
+            _any_of(steps, np.greater_equal, x, 0)
+            _any_of(steps, np.less_equal, x, 1)
+    elif cons == "gt01":
+        _any_of(steps, np.greater, x, 0)
+        _any_of(steps, np.less_equal, x, 1)
+    elif cons == "lt01":
+        _any_of(steps, np.greater_equal, x, 0)
+        _any_of(steps, np.less, x, 1)
+    elif cons == "gt1":
+        _any_of(steps, np.greater, x, 1)
+    elif cons == "gte1":
+        _any_of(steps, np.greater_equal, x, 1)
+    elif cons == "poisson":
+        _any_of(steps, np.less_equal, x, _POISSON_MAX)
+        _any_of(steps, np.greater_equal, x, 0.0)
+    elif cons == "long":
+        _any_of(steps, np.greater_equal, x, 0)
+        _any_of(steps, np.less_equal, x, 2 ** 63 - 1)
+
+
+def _release(steps: Any, vals: list) -> None:
+    """Free the conversions' buffers (each once) when the function returns."""
+    seen: set = set()
+    for v in vals:
+        if v.owned and id(v) not in seen:
+            seen.add(id(v))
+            steps.free(v.owned)
+
+
+def _cont(steps: Any, recipe: list, a: dict, out_bytes: int | None, values: dict | None = None) -> list:
+    """_common.pyx cont / disc: convert each parameter, check arrays (scalars are checked
+    in C), allocate the output (None: a scalar or ``out=``); the converted arrays are
+    freed by the caller (they live until the function returns)."""
+    vals = []
+    for name, tgt, _ in recipe:
+        p = values[name] if values and name in values else a[name]
+        vals.append(p if isinstance(p, _Conv) else _converted(steps, p, _TARGETS[tgt]))
+    vals = [v.val if isinstance(v, _Conv) else v for v in vals]
+    if any(v.shape != () for v in vals):
+        for v, (_, _, cons) in zip(vals, recipe):
+            if cons != "-":
+                _check(steps, cons, v)
+    if out_bytes is not None:
+        steps.new(out_bytes)
+    return vals
+
+
+class _Conv:
+    """An array a previous step already converted (passed to cont again: no new buffer)."""
+
+    __slots__ = ("val",)
+
+    def __init__(self, val: Any) -> None:
+        self.val = val
+
+
+def _draw_memory(owner: str, name: str, a: dict, res: Any, out_given: bool) -> None:
+    """Report what the real draw allocates besides its result (transient bytes)."""
+    legacy = owner == "RandomState"
+    steps = Steps()
+    arr_out = type(res) is ArrayMeta and not res.scalar and not out_given
+    out_b = array_bytes(res.shape, res.dtype) if arr_out else None
+    keep: list = []
+    if name == "uniform":
+        lo, hi = _converted(steps, a["low"], _F8), _converted(steps, a["high"], _F8)
+        keep = [lo, hi]
+        if lo.shape == () and hi.shape == ():
+            steps.new(8)  # np.isfinite(rng): the float as a 0-d array, and a bool
+            steps.temp(1)
+            steps.free(8)
+            keep += _cont(steps, _recipe("low:d:- high:d:-"), {"low": 0.0, "high": 0.0}, out_b)
+        else:
+            rng = call(steps, np.subtract, Val(hi.shape, _F8), Val(lo.shape, _F8))
+            _any_of(steps, np.isfinite, Val(rng.shape, _F8))
+            rng_v = _param(rng.shape, _F8)
+            keep += _cont(steps, _recipe("low:d:- high:d:" + ("-" if legacy else "nonneg")),
+                          {}, out_b, {"low": _Conv(lo), "high": _Conv(rng_v)})
+            steps.free(rng.nbytes)
+    elif name == "triangular":
+        vals = [_converted(steps, a[k], _F8) for k in ("left", "mode", "right")]
+        keep = vals
+        if all(v.shape == () for v in vals):
+            keep += _cont(steps, _recipe("left:d:- mode:d:- right:d:-"),
+                          {"left": 0.0, "mode": 0.0, "right": 0.0}, out_b)
+        else:
+            lv, mv, rv = vals
+            _any_of(steps, np.greater, lv, mv)
+            _any_of(steps, np.greater, mv, rv)
+            _any_of(steps, np.equal, lv, rv)
+            if out_b is not None:
+                steps.new(out_b)
+    elif name == "binomial":
+        keep = _cont(steps, [("p", "d", "b01"), ("n", "p" if legacy else "q",
+                                                 "long" if legacy else "nonneg")], a, out_b)
+    elif name == "hypergeometric":
+        vals = [_converted(steps, a[k], _I8) for k in ("ngood", "nbad", "nsample")]
+        keep = vals
+        if all(v.shape == () for v in vals):
+            _release(steps, _cont(steps, _recipe("ngood:q:- nbad:q:- nsample:q:-"),
+                                  {"ngood": 0, "nbad": 0, "nsample": 0}, out_b))
+        else:
+            g, b, n = (Val(v.shape, _I8) for v in vals)
+            if not legacy:
+                _any_of(steps, np.greater_equal, g, float(10 ** 9))
+                _any_of(steps, np.greater_equal, b, float(10 ** 9))
+            _any_of(steps, np.less, call(steps, np.add, g, b), n)
+            conses = ("long", "nonneg", "gte1") if legacy else ("nonneg", "nonneg", "nonneg")
+            for v, cons in zip(vals, conses):
+                _check(steps, cons, v)
+            if out_b is not None:
+                steps.new(out_b)
+        if legacy and out_b is not None:  # int64_to_long while ongood, ... are alive
+            steps.temp(out_b)
+    elif name == "negative_binomial" and not legacy:
+        pv, nv = _converted(steps, a["p"], _F8), _converted(steps, a["n"], _F8)
+        keep = [pv, nv]
+        if pv.shape != () or nv.shape != ():
+            _check(steps, "pos_nan", nv)
+            _check(steps, "gt01", pv)
+            p, n = Val(pv.shape, _F8), Val(nv.shape, _F8)
+
+            def sc(v: Any) -> Any:  # a 0-d result is a NumPy scalar: its buffer is freed
+                if isinstance(v, Val) and v.temp and v.shape == ():
+                    steps.free(v.nbytes)
+                    return np.float64(0)
+                return v
+
+            left = sc(binary(steps, np.true_divide, sc(binary(steps, np.subtract, 1, p)), p))
+            root = sc(binary(steps, np.multiply, 10, sc(call(steps, np.sqrt, n))))
+            lam = sc(binary(steps, np.multiply, left, sc(binary(steps, np.add, n, root))))
+            if isinstance(lam, Val):
+                _any_of(steps, np.greater, Val(lam.shape, _F8), _POISSON_MAX)
+                keep.append(_param(lam.shape, _F8, True, lam.nbytes))  # max_lam_arr, a local
+        pc, nc = _param(pv.shape, _F8), _param(nv.shape, _F8)
+        _cont(steps, _recipe("n:d:- p:d:-"), {}, out_b, {"n": _Conv(nc), "p": _Conv(pc)})
+    elif name == "standard_gamma" and np.dtype(a.get("dtype", _F8)) == np.float32:
+        keep = _cont(steps, [("shape", "f", "nonneg")], a, out_b)
+    else:
+        recipes = _LEGACY_RECIPES if legacy else _GEN_RECIPES
+        if name not in recipes:
+            return
+        keep = _cont(steps, _recipe(recipes[name]), a, out_b)
+    _release(steps, keep)
+    if legacy and name in _LEGACY_TO_LONG and name != "hypergeometric" and out_b is not None:
+        steps.new(out_b)  # astype('l') copies; the int64 draw is freed
+        steps.free(out_b)
+    steps.done()
+
+
 # --- size and parameter draws (cont / disc / fills) -----------------------------------
 
 
@@ -225,13 +458,16 @@ def _draw(owner: str, name: str) -> Callable:
         scalar = all(s == () for s in pshapes)
         size, out = a.get("size"), a.get("out")
         if out is not None:
-            return _into_out(out, dt, size, pshapes, name in _OUT_NEEDS_C)
-        if size is None:  # a scalar draw is a Python float even for dtype=float32
-            return _scalar(base_dt) if scalar else fresh(broadcast_shapes(*pshapes), dt)
-        shape = norm_shape(size)
-        if not scalar:
-            _validate_output(shape, pshapes)
-        return fresh(shape, dt)
+            res = _into_out(out, dt, size, pshapes, name in _OUT_NEEDS_C)
+        elif size is None:  # a scalar draw is a Python float even for dtype=float32
+            res = _scalar(base_dt) if scalar else fresh(broadcast_shapes(*pshapes), dt)
+        else:
+            shape = norm_shape(size)
+            if not scalar:
+                _validate_output(shape, pshapes)
+            res = fresh(shape, dt)
+        _draw_memory(owner, name, a, res, out is not None)
+        return res
 
     return kernel
 
