@@ -505,16 +505,81 @@ def _integers(owner: str, name: str) -> Callable:
             dt = dt.newbyteorder("=")  # legacy: a DeprecationWarning, then native order
         if high is None:
             low, high = 0, low
+        if name == "random_integers":  # randint(low, int(high) + 1, size, dtype='l')
+            high = 0
         if size is not None:
             shape = norm_shape(size)
             if not _empty_size(size):
                 broadcast_shapes(shape, _shape_of(low), _shape_of(high))
-            return fresh(shape, dt)
-        if _is_scalar(low) and _is_scalar(high):
-            return _scalar(dt)
-        return fresh(broadcast_shapes(_shape_of(low), _shape_of(high)), dt)
+            res = fresh(shape, dt)
+        elif _is_scalar(low) and _is_scalar(high):
+            res = _scalar(dt)
+        else:
+            res = fresh(broadcast_shapes(_shape_of(low), _shape_of(high)), dt)
+        _integers_memory(low, high, size, dt, dtype, res, a.get("endpoint", False))
+        return res
 
     return kernel
+
+
+# _bounded_integers.pyx.in: (nptype_up, lb, ub) of the array path of the smaller types
+_SMALL_INTS = {"uint32": ("uint64", 0, 0x100000000), "uint16": ("uint32", 0, 0x10000),
+               "uint8": ("uint16", 0, 0x100), "bool": ("uint8", 0, 0x2),
+               "int32": ("int64", -0x80000000, 0x80000000), "int16": ("int32", -0x8000, 0x8000),
+               "int8": ("int16", -0x80, 0x80)}
+
+
+def _asarray_val(steps: Steps, x: Any) -> Val:
+    """np.asarray(x): a fake as it is, a new buffer for Python scalars and sequences."""
+    if is_fake(x):
+        return _param(tuple(x.shape), x.dtype, bool(x.flags.c_contiguous or x.flags.f_contiguous))
+    arr = np.asarray(x)  # a scalar or a list of them: O(1) or the list's own size
+    return _param(arr.shape, arr.dtype, True, steps.new(array_bytes(arr.shape, arr.dtype)))
+
+
+def _integers_memory(low: Any, high: Any, size: Any, dt: np.dtype, dtype: Any, res: Any,
+                     closed: bool) -> None:
+    """What integers/randint allocate besides the result (_bounded_integers.pyx.in
+    ``_rand_<type>`` and ``_rand_<type>_broadcast``; _generator.pyx ``integers``)."""
+    steps = Steps()
+    out_b = array_bytes(res.shape, res.dtype) if not res.scalar else 0
+    if size is not None:  # np.prod(size) == 0: size as an array and the product's 0-d result
+        sz = np.asarray(size) if isinstance(size, (list, tuple)) else np.asarray(operator.index(size))
+        steps.temp(array_bytes(sz.shape, sz.dtype) + 8)
+        if _empty_size(size):
+            steps.new(out_b)
+            steps.done()
+            return
+    lo, hi = _asarray_val(steps, low), _asarray_val(steps, high)
+    keep = [lo, hi]
+    key = "bool" if dt == np.bool_ else dt.name
+    if lo.shape == () and hi.shape == ():
+        if out_b:
+            steps.new(out_b)
+        else:  # np.<type>(value): the scalar is made through a 0-d array of its type
+            steps.temp(dt.itemsize)
+    elif key in ("int64", "uint64"):
+        for v in (lo, hi):  # FROM_OTF(..., otype), or empty_like filled from Python ints
+            same = np.can_cast(v.dtype, dt) and v.dtype == dt and v.seg is not None
+            keep.append(_param(v.shape, dt, True, 0 if same else steps.new(array_bytes(v.shape, dt))))
+        _any_of(steps, np.greater, Val(lo.shape, dt), Val(hi.shape, dt))
+        steps.new(out_b)
+    else:
+        up, lb, ub = _SMALL_INTS[key]
+        up_dt = np.dtype(up)
+        if not np.can_cast(lo.dtype, dt):
+            _any_of(steps, np.less, Val(lo.shape, lo.dtype), dt.type(lb))
+        if not np.can_cast(hi.dtype, dt):
+            _any_of(steps, np.greater, Val(hi.shape, hi.dtype), up_dt.type(ub))
+        _any_of(steps, np.greater, Val(lo.shape, lo.dtype), Val(hi.shape, hi.dtype))
+        for v in (lo, hi):  # FROM_OTF(..., nptype_up, NPY_ALIGNED | NPY_FORCECAST)
+            keep.append(_param(v.shape, up_dt, True,
+                               0 if v.dtype == up_dt else steps.new(array_bytes(v.shape, up_dt))))
+        steps.new(out_b)
+    _release(steps, keep)
+    if size is None and (dtype is bool or dtype is int):  # np.array(ret).shape == ()
+        steps.temp(out_b or dt.itemsize)
+    steps.done()
 
 
 # --- choice ------------------------------------------------------------------------------
