@@ -28,7 +28,7 @@ from ..._stack import paused
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh, norm_shape
 from .indexing import getitem
-from .temporaries import Steps, Val, array_bytes, binary, call
+from .temporaries import Steps, Val, array_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, is_fake
 from ..registry import register, transient
@@ -839,6 +839,70 @@ def _dirichlet(owner: str) -> Callable:
     return kernel
 
 
+def _isclose_steps(steps: Steps, x: Val, y: Val) -> None:
+    """numeric.py isclose(x, y, rtol, atol) of two float64 arrays (Python float tolerances)
+    and np.all of it, as allclose runs it: ``less_equal(abs(x - y), atol + rtol * abs(y))
+    & isfinite(y) | (x == y)``."""
+    lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
+    ay = unary(steps, np.absolute, y)
+    rhs = binary(steps, np.add, 1e-8, binary(steps, np.multiply, 1e-8, ay, True), True)
+    le = call(steps, np.less_equal, lhs, rhs)
+    fin = call(steps, np.isfinite, y)
+    res = binary(steps, np.bitwise_or, binary(steps, np.bitwise_and, le, fin, True),
+                 binary(steps, np.equal, x, y), True)
+    steps.temp(1)  # np.all's 0-d result
+    used(steps, res)
+
+
+def _mvn_memory(legacy: bool, mean: Any, cov: Any, final_shape: tuple, method: str,
+                check_valid: str, res: Any) -> None:
+    """The arrays multivariate_normal (_generator.pyx / mtrand.pyx, Python-level NumPy
+    calls) makes and drops: np.array copies of mean and cov, the standard normal draw,
+    cov as float64, the factorization's outputs (numpy.linalg), the PSD check, the factor
+    and the product; the factorization's LAPACK work arrays are C-heap, not counted."""
+    steps = Steps()
+    n = mean.shape[0]
+    rows = math.prod(final_shape[:-1])
+    held = [steps.new(array_bytes(mean.shape, mean.dtype))]  # np.array(mean)
+    cov_copy = steps.new(array_bytes(cov.shape, cov.dtype))  # np.array(cov)
+    x = steps.new(array_bytes(final_shape, _F8))  # standard_normal(final_shape)
+    held.append(steps.new(array_bytes((n, n), _F8)))  # cov.astype(np.double)
+    steps.free(cov_copy)
+    sq, vec = Val((n, n), _F8), Val((n,), _F8)
+    if method == "svd":  # u, s, vh
+        held += [steps.new(sq.nbytes), steps.new(vec.nbytes), steps.new(sq.nbytes)]
+    elif method == "eigh":  # s, u
+        held += [steps.new(vec.nbytes), steps.new(sq.nbytes)]
+    else:  # l
+        held.append(steps.new(sq.nbytes))
+    if check_valid != "ignore" and method != "cholesky":
+        if method == "svd":  # np.allclose(np.dot(vh.T * s, vh), cov, rtol=tol, atol=tol)
+            d = call(steps, np.matmul, binary(steps, np.multiply, sq, vec), sq)
+            _isclose_steps(steps, Val(d.shape, _F8), sq)  # the dot is an argument: alive
+            used(steps, d)
+        else:  # not np.any(s < -tol)
+            _any_of(steps, np.less, vec, -1.0)
+    if legacy:  # np.dot(x, np.sqrt(s)[:, None] * v); x += mean
+        f = binary(steps, np.multiply, call(steps, np.sqrt, Val((n, 1), _F8)), sq)
+        steps.new(array_bytes(final_shape, _F8))
+        used(steps, f)
+        steps.free(x)
+        steps.temp(ufunc_bytes(np.add, Val((rows, n), _F8), Val((n,), mean.dtype),
+                               out=Val((rows, n), _F8)))
+    else:  # _factor = l | u * np.sqrt(abs(s)) | u * np.sqrt(s); mean + x @ _factor.T
+        f = None
+        if method != "cholesky":
+            r = call(steps, np.sqrt, unary(steps, np.absolute, vec) if method == "eigh" else vec)
+            f = binary(steps, np.multiply, sq, r)
+            held.append(f.nbytes)
+        prod = Val((rows, n), _F8, True)
+        steps.new(prod.nbytes)
+        binary(steps, np.add, Val((n,), mean.dtype), prod, True)
+        steps.free(x)
+    steps.free(*held)
+    steps.done()
+
+
 def _multivariate_normal(owner: str) -> Callable:
     bind = _binder(owner, "multivariate_normal")
     legacy = owner == "RandomState"
@@ -874,15 +938,13 @@ def _multivariate_normal(owner: str) -> Callable:
                 _CHECKERS[owner].multivariate_normal(**call)
         elif (legacy or method != "cholesky") and k["check_valid"] not in ("warn", "raise", "ignore"):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
-        nbytes = math.prod(final_shape) * 8
-        transient(nbytes)  # the standard normal draw (and, for Generator, x @ factor.T)
-        if not legacy:
-            transient(nbytes)
         if legacy:  # x += mean: NumPy's casting error, from a one-element stand-in
             x = np.zeros(1, _F8)
             x += np.zeros(1, m.dtype)
-            return fresh(final_shape, _F8)
-        return fresh(final_shape, np.result_type(m.dtype, _F8))
+        res = fresh(final_shape, _F8 if legacy else np.result_type(m.dtype, _F8))
+        _mvn_memory(legacy, m, c, final_shape, method if not legacy else "svd",
+                    k["check_valid"], res)
+        return res
 
     return kernel
 
