@@ -28,7 +28,7 @@ from ..._stack import paused
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh, norm_shape
 from .indexing import getitem
-from .temporaries import Steps, Val, array_bytes, binary, call, ufunc_bytes, unary, used
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, is_fake
 from ..registry import register, transient
@@ -594,6 +594,8 @@ def _choice(owner: str) -> Callable:
         a, size, replace, p = k["a"], k["size"], k["replace"], k["p"]
         axis = k.get("axis", 0)
         arr = a if is_fake(a) else np.asarray(a)
+        if not is_fake(a):  # a = np.asarray(a), alive until choice returns
+            transient(asarray_bytes(a))
         pop_size = None  # unknown: a is a 0-d fake
         if arr.ndim == 0:
             if is_fake(arr):
