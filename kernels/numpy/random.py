@@ -594,8 +594,6 @@ def _choice(owner: str) -> Callable:
         a, size, replace, p = k["a"], k["size"], k["replace"], k["p"]
         axis = k.get("axis", 0)
         arr = a if is_fake(a) else np.asarray(a)
-        if not is_fake(a):  # a = np.asarray(a), alive until choice returns
-            transient(asarray_bytes(a))
         pop_size = None  # unknown: a is a 0-d fake
         if arr.ndim == 0:
             if is_fake(arr):
@@ -650,51 +648,131 @@ def _choice(owner: str) -> Callable:
                 if pop_size is None:
                     raise DataDependentError("RandomState.choice(a, replace=False) returns a view "
                                              "of a permutation of a's value")
-                return ArrayMeta(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
+                res = ArrayMeta(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
+                _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, True, res, axis)
+                return res
             else:
                 res = fresh(shape, _I8)
-            _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape),
-                                k.get("shuffle", True), None)
+            _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size,
+                           k.get("shuffle", True), res, axis)
             return res
         if legacy or arr.ndim == 1:
             res = _scalar(arr.dtype) if size is None and arr.ndim == 1 else fresh(shape, arr.dtype)
         else:
             ax = normalize_axis(axis, arr.ndim)
             res = fresh(tuple(arr.shape[:ax]) + shape + tuple(arr.shape[ax + 1:]), arr.dtype)
-        _choice_temporaries(legacy, replace, p, pop_size, math.prod(shape), k.get("shuffle", True),
-                            math.prod(res.shape) * arr.itemsize)
+        _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, k.get("shuffle", True),
+                       res, axis)
         return res
 
     return kernel
 
 
-def _choice_temporaries(legacy: bool, replace: bool, p: Any, pop: int | None, n: int,
-                        shuffle: bool, taken: int | None) -> None:
-    """The arrays choice allocates and frees (``taken``: bytes of a[idx] when a is an array,
-    whose index array idx is then a temporary too)."""
+def _choice_memory(legacy: bool, a: Any, arr: Any, size: Any, shape: tuple, replace: bool,
+                   p: Any, pop: int | None, shuffle: bool, res: Any, axis: Any) -> None:
+    """What choice allocates besides its result, in _generator.pyx / mtrand.pyx order:
+    np.asarray(a), p as C float64 and its checks, np.prod(size), then the index array idx
+    (integers/randint; cdf, uniform samples and searchsorted with p; Floyd's hash set or a
+    shuffled arange without replacement), and a.take(idx) / a[idx] for an array ``a``.
+    Without replacement and with p, NumPy redraws until the picks are unique: the first
+    round is counted (the rounds after it are smaller, their number depends on values)."""
+    steps = Steps()
+    held: list = []
+    if not is_fake(a):
+        held.append(steps.new(asarray_bytes(a)))
+    n = math.prod(shape)
+    nb = array_bytes(shape, _I8)
+    pshape: tuple = ()
     if p is not None:
-        pop = len(p) if pop is None else pop
-        if not (is_fake(p) and p.dtype == _F8 and p.flags.c_contiguous and p.flags.aligned):
-            transient(8 * pop)  # PyArray_FROM_OTF's float64 copy of p
-        transient(8 * pop)  # cdf (replace) or p.copy() (without)
-        if replace:
-            transient(8 * n)  # the uniform samples
-            if legacy:
-                transient(8 * n)  # searchsorted's result, before astype(long) copies it
-    elif not replace and not legacy and pop is not None:
-        # _generator.pyx: a tail shuffle of arange(pop), or Floyd's hash set of 1.2 * n
+        pshape = tuple(p.shape) if is_fake(p) else np.shape(p)
+        pop = pshape[0] if pop is None and pshape else pop
+        steps.temp(16)  # atol = np.sqrt(np.finfo(np.float64).eps)
+        if is_fake(p) and p.dtype.kind == "f":
+            steps.temp(2 * p.dtype.itemsize)
+        same = is_fake(p) and p.dtype == _F8 and p.flags.c_contiguous and p.flags.aligned
+        pc = steps.new(0 if same else array_bytes(pshape, _F8))
+        held.append(pc)
+        steps.temp(9)  # np.isnan(p_sum)
+        _any_of(steps, np.less, Val(pshape, _F8), 0)  # np.logical_or.reduce(p < 0)
+    if size is not None:  # size = np.prod(shape, dtype=np.intp)
+        steps.temp(asarray_bytes(size) + 8)
+    pop = pop or 0
+    idx = 0
+    if replace:
+        if p is not None:
+            held.append(steps.new(array_bytes(pshape, _F8)))  # cdf = p.cumsum()
+            steps.temp(8)  # cdf /= cdf[-1]
+            held.append(steps.new(array_bytes(shape, _F8)))  # uniform samples
+            idx = steps.new(nb)  # searchsorted
+            if legacy:  # np.asarray(idx).astype(np.long, casting='unsafe')
+                steps.new(nb)
+                steps.free(idx)
+        else:  # integers / randint(0, pop_size, size=shape)
+            steps.temp(asarray_bytes(shape) + 8)  # np.prod(size) == 0
+            if n:
+                b = steps.new(16)  # np.asarray(low), np.asarray(high)
+                idx = steps.new(nb)
+                steps.free(b)
+            else:
+                idx = steps.new(nb)
+    elif p is not None:
+        _any_of(steps, np.greater, Val(pshape, _F8), 0)  # np.count_nonzero(p > 0)
+        pcopy = steps.new(array_bytes(pshape, _F8))  # p = p.copy()
+        held.remove(pc)
+        steps.free(pc)
+        held.append(pcopy)
+        idx = steps.new(nb)  # found
+        if n:  # the first round: x, cdf, searchsorted, np.unique(new, return_index=True), take
+            held.append(steps.new(array_bytes((n,), _F8)))
+            held.append(steps.new(array_bytes(pshape, _F8)))
+            steps.temp(8)
+            new = steps.new(array_bytes((n,), _I8))
+            steps.temp(41 * n)  # unique's sort and masks, measured on numpy 2.4 (all distinct)
+            held += [steps.new(8 * n), steps.new(8 * n), steps.new(8 * n)]  # _, indices, take
+            steps.free(new)
+    elif legacy:  # self.permutation(pop_size)[:size]: arange and shuffle's one-item buffer
+        idx = steps.new(array_bytes((pop,), _LONG))
+        steps.temp(array_bytes((_LONG.itemsize,), np.int8))
+    else:
         if pop > 10000 and n > pop // (50 if shuffle else 20):
-            extra = 8 * pop
+            full = steps.new(array_bytes((pop,), _I8))  # arange, then the tail's copy
+            idx = steps.new(nb)
+            steps.free(full)
         else:
+            idx = steps.new(nb)
             mask = int(1.2 * n)
             for sh in (1, 2, 4, 8, 16, 32):
                 mask |= mask >> sh
-            extra = 8 * (mask + 1)
-        transient(extra if taken is None else max(0, extra - taken))
-    elif not replace and legacy and taken is not None and pop is not None:
-        transient(max(0, 8 * pop - taken))  # the permutation idx views
-    if taken is not None:
-        transient(8 * n)  # idx
+            hs = array_bytes((mask + 1,), np.uint64)  # np.full(set_size, -1, np.uint64)
+            held.append(steps.new(hs))
+            steps.temp(16)  # copyto of the Python int fill value: a 0-d array, cast
+    if arr.ndim == 0:
+        if size is None:
+            steps.free(idx)  # idx.item(0): a Python int
+    else:
+        out_b = 0 if res.scalar else array_bytes(res.shape, res.dtype)
+        if size is None:  # idx = idx.item(0): a Python int
+            steps.free(idx)
+            idx = 0
+            if not legacy:  # a.take(np.asarray(idx, dtype=np.intp), axis)
+                steps.new(8)
+                steps.new(out_b)
+                steps.temp(arr.itemsize if res.scalar else 0)  # take's 0-d result, as a scalar
+                steps.free(8)
+            elif out_b:
+                steps.new(out_b)
+        elif shape == () and (legacy or arr.ndim == 1):
+            steps.new(out_b)  # np.empty((), a.dtype), filled with a[idx]
+        elif legacy:  # a[idx]
+            steps.new(out_b)
+        else:  # a.take(np.asarray(idx, dtype=np.intp), axis=axis)
+            c = arr.flags.c_contiguous
+            steps.new(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
+            steps.new(out_b)
+            steps.free(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
+        steps.free(idx)
+    steps.free(*held)
+    steps.done()
 
 
 # --- permutation, permuted, shuffle --------------------------------------------------------
