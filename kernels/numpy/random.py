@@ -786,8 +786,12 @@ def _permutation(owner: str) -> Callable:
         k = bind(args, kwargs)
         x = k["x"]
         if isinstance(x, (int, np.integer)):  # np.arange(x) (an empty one gives the dtype)
-            dt = np.result_type(x, np.long) if legacy else np.arange(x - x).dtype
-            return fresh((max(operator.index(x), 0),), np.dtype(dt))
+            dt = np.dtype(np.result_type(x, np.long) if legacy else np.arange(x - x).dtype)
+            if x > 0:
+                transient(dt.itemsize)  # shuffle's one-item buffer
+            if legacy:  # np.result_type(x, np.long) makes x a 0-d array first
+                transient(8, before_outputs=True)
+            return fresh((max(operator.index(x), 0),), dt)
         arr = x if is_fake(x) else np.asarray(x)
         if legacy:
             if arr.ndim < 1:
@@ -795,10 +799,18 @@ def _permutation(owner: str) -> Callable:
             axis = 0
         else:
             axis = normalize_axis(k["axis"], arr.ndim)
-        if arr.ndim == 1:
+        if arr.ndim == 1:  # np.array(arr) of a fake (np.may_share_memory), shuffled in place
+            if not is_fake(x):  # arr is the result; may_share_memory(arr, x) converts x again
+                transient(2 * asarray_bytes(x), before_outputs=True)
+            if arr.shape[0]:
+                transient(arr.itemsize)  # shuffle's one-item buffer
             return fresh(tuple(arr.shape), arr.dtype)
         n = arr.shape[axis]
-        transient(n * _INTP.itemsize)  # the shuffled index
+        if not is_fake(x):
+            transient(asarray_bytes(x))
+        transient(array_bytes((n,), _INTP))  # the shuffled index
+        if n:
+            transient(n * _INTP.itemsize + _INTP.itemsize, before_outputs=True)  # and shuffle's buffer
         idx = np.broadcast_to(np.intp(0), (n,))  # a stand-in index: no memory
         key = (slice(None),) * axis + (idx,)
         return getitem(arr, key)
@@ -819,8 +831,15 @@ def _shuffle(owner: str) -> Callable:
         len(x)  # TypeError for 0-d, as NumPy
         if not x.flags.writeable:
             raise ValueError("array is read-only")
-        if "axis" in k:
-            normalize_axis(k["axis"], x.ndim)
+        axis = normalize_axis(k["axis"], x.ndim) if "axis" in k else 0
+        if x.size:  # one item (1-d) or np.empty_like(x[0, ...]) along axis as the swap buffer
+            rest = [(d, abs(st)) for i, (d, st) in enumerate(zip(x.shape, x.strides)) if i != axis]
+            nb = x.itemsize if x.ndim == 1 else array_bytes(tuple(d for d, _ in rest), x.dtype)
+            span = sum((d - 1) * st for d, st in rest) + x.itemsize
+            if x.ndim > 2 and x.shape[axis] > 1 and abs(x.strides[axis]) < span:
+                nb *= 2  # x[j] = x[i] of N-d slices whose extents overlap: through a copy
+                # (array_assign.c PyArray_AssignArray, arrays_overlap)
+            transient(nb)
         return None
 
     return kernel
@@ -849,13 +868,17 @@ def _permuted(owner: str) -> Callable:
                 raise TypeError(f"Cannot cast array data from {arr.dtype!r} to {out.dtype!r} "
                                 "according to the rule 'safe'")
             res, oshape = out, tuple(out.shape)
+        if not is_fake(x):  # x = np.asarray(x)
+            transient(asarray_bytes(x))
         if axis is None:
             if not oshape:
                 raise TypeError("len() of unsized object")  # shuffle(out)
             if len(oshape) > 1:
                 o = res if out is not None else None
                 if o is not None and not (o.flags.c_contiguous or o.flags.f_contiguous):
-                    transient(math.prod(oshape) * arr.itemsize)  # the writeback copy
+                    transient(math.prod(oshape) * o.itemsize)  # the writeback copy
+            if math.prod(oshape):
+                transient(res.dtype.itemsize)  # shuffle's one-item buffer (of out's raveled view)
         else:
             normalize_axis(axis, len(oshape))
         return res
@@ -895,15 +918,49 @@ def _multinomial(owner: str) -> Callable:
                 if it != _size_tuple(size):
                     raise ValueError(f"Output size {_size_tuple(size)} is not compatible with "
                                      f"broadcast dimensions of inputs {it}.")
-                transient(math.prod(tsize))  # int8 temp of shape size
-            return fresh(it + (d,), _I8 if not legacy else _LONG)
-        shape = (d,) if size is None else norm_shape(_size_tuple(size) + (d,))
-        return fresh(shape, _LONG if legacy else _I8)
+            res = fresh(it + (d,), _I8 if not legacy else _LONG)
+        else:
+            shape = (d,) if size is None else norm_shape(_size_tuple(size) + (d,))
+            res = fresh(shape, _LONG if legacy else _I8)
+        _multinomial_memory(legacy, n, pvals, size, res)
+        return res
 
     return kernel
 
 
+def _converted_c(steps: Steps, p: Any, target: np.dtype) -> Any:
+    """PyArray_FROM_OTF / FROMANY with NPY_ARRAY_ALIGNED | NPY_ARRAY_C_CONTIGUOUS: a copy
+    unless p is already an aligned C-contiguous array of ``target``."""
+    if is_fake(p) and not p.flags.c_contiguous:
+        return _param(tuple(p.shape), target, True, steps.new(array_bytes(tuple(p.shape), target)))
+    return _converted(steps, p, target)
+
+
+def _multinomial_memory(legacy: bool, n: Any, pvals: Any, size: Any, res: Any) -> None:
+    """multinomial's conversions (n as C int64, pvals as C float64; legacy: pvals only, n
+    a C long), the vector path's n check, offsets (np.arange) and int8 ``temp`` of shape
+    size, then np.zeros(shape) (_generator.pyx / mtrand.pyx)."""
+    steps = Steps()
+    keep = [] if legacy else [_converted_c(steps, n, _I8)]
+    parr = _converted_c(steps, pvals, _F8)
+    keep.append(parr)
+    if not legacy and (keep[0].shape != () or parr.ndim > 1):
+        _check(steps, "nonneg", keep[0])
+        d = parr.shape[-1]
+        keep.append(_param((), _INTP, True, steps.new(
+            array_bytes((math.prod(parr.shape) // d,), _INTP))))  # offsets
+        if size is not None:
+            keep.append(_param((), np.dtype(np.int8), True, steps.new(
+                array_bytes(norm_shape(size), np.int8))))
+    steps.new(array_bytes(res.shape, res.dtype))
+    _release(steps, keep)
+    steps.done()
+
+
 def _dirichlet(owner: str) -> Callable:
+    """dirichlet: alpha as C float64, its check, np.zeros(size + (k,)). Generator's draws
+    with every alpha below 0.1 keep a k-element cumulative sum alive (counted when alpha's
+    values are known; a fake alpha is assumed not that small)."""
     bind = _binder(owner, "dirichlet")
 
     def kernel(*args: Any, **kwargs: Any) -> Any:
@@ -914,7 +971,19 @@ def _dirichlet(owner: str) -> Callable:
             raise ValueError("object too deep for desired array")
         _numpy_checks(owner, "dirichlet", k, ("alpha",))
         shape = (kk,) if size is None else norm_shape(_size_tuple(size) + (kk,))
-        return fresh(shape, _F8)
+        res = fresh(shape, _F8)
+        steps = Steps()
+        a = _converted_c(steps, alpha, _F8)  # PyArray_FROMANY(alpha, NPY_DOUBLE, 1, 1, C | ALIGNED)
+        _any_of(steps, np.less if owner == "Generator" else np.less_equal, Val(a.shape, _F8), 0)
+        steps.new(array_bytes(shape, _F8))  # diric = np.zeros(shape)
+        keep = [a]
+        if owner == "Generator" and kk:  # alpha_arr.max() < 0.1: the 0-d maximum
+            steps.temp(8)
+            if not is_fake(alpha) and np.max(np.asarray(alpha, _F8)) < 0.1:  # values known
+                keep.append(_param((), _F8, True, steps.new(array_bytes(a.shape, _F8))))
+        _release(steps, keep)
+        steps.done()
+        return res
 
     return kernel
 
