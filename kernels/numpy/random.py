@@ -1122,7 +1122,26 @@ def _multivariate_hypergeometric(owner: str) -> Callable:
             shape = (size, nc)
         else:
             shape = tuple(size) + (nc,)
-        return fresh(norm_shape(shape), _I8)
+        res = fresh(norm_shape(shape), _I8)
+        # np.asarray(colors), the (colors < 0) | (colors > INT64_MAX) check, the C int64 copy
+        steps = Steps()
+        own = steps.new(asarray_bytes(colors)) if not is_fake(colors) else 0
+        cv = Val(tuple(c.shape), c.dtype)
+        steps.temp(16)
+        lt = call(steps, np.less, cv, 0)
+        steps.temp(16)
+        bad = binary(steps, np.bitwise_or, lt, call(steps, np.greater, cv, 2 ** 63 - 1), True)
+        steps.temp(1)
+        used(steps, bad)
+        same = c.dtype == _I8 and (not is_fake(colors) or colors.flags.c_contiguous)
+        if not same:  # the asarray'd colors die when the name is rebound
+            steps.new(array_bytes(tuple(c.shape), _I8))
+            steps.free(own)
+            own = array_bytes(tuple(c.shape), _I8)
+        steps.new(array_bytes(res.shape, _I8))
+        steps.free(own)
+        steps.done()
+        return res
 
     return kernel
 
