@@ -446,6 +446,10 @@ def _draw_memory(owner: str, name: str, a: dict, res: Any, out_given: bool) -> N
 
 
 def _draw(owner: str, name: str) -> Callable:
+    """A size-and-parameters draw (_common.pyx cont/disc, the fills): shape from ``size``
+    or the parameters' broadcast, dtype from ``dtype=``, ``out=`` returned as is. NumPy's
+    value checks (``scale < 0``, ``p > 1``, ...) run on the known parameters; a fake
+    parameter's values are assumed valid (the fake draw accepts them)."""
     params = DISTRIBUTIONS[name]
     bind = _binder(owner, name)
     base_dt = _I8 if name in INTEGER_VALUED else _F8
