@@ -271,6 +271,11 @@ def _any_of(steps: Any, ufunc: Any, *args: Any) -> None:
     operand costs 16 bytes before it, as measured on numpy 2.4) and any's 0-d result."""
     if any(type(a) is int for a in args):
         steps.temp(16)
+    if any(isinstance(a, np.generic) for a in args):  # a NumPy scalar of another dtype than
+        loop = ufunc.resolve_dtypes(tuple(  # the loop's: a 0-d array of its own, then its cast
+            np.dtype(type(a)) if isinstance(a, np.generic) else a.dtype for a in args) + (None,))
+        steps.temp(sum(np.dtype(type(a)).itemsize + d.itemsize for a, d in zip(args, loop)
+                       if isinstance(a, np.generic) and np.dtype(type(a)) != d))
     r = call(steps, ufunc, *args)  # temporaries among args are freed once it returns
     steps.temp(1)
     steps.free(r.nbytes)
