@@ -406,6 +406,10 @@ def _other_cases():
         "integers-empty-size": (lambda: [G()], lambda g: g.integers(7, size=0)),
         "randint-array": (lambda: [M(), np.full(40, 5, np.int32)], lambda g, h: g.randint(h)),
         "random_integers": (lambda: [M()], lambda g: _deprecated(g.random_integers, 5, size=(3, 4))),
+        "negative_binomial-empty": (lambda: [G(), np.ones(0), np.full(0, 0.5)],
+                                    lambda g, n, p: g.negative_binomial(n, p)),
+        "negative_binomial-one": (lambda: [G(), np.ones(1), 0.5], lambda g, n, p: g.negative_binomial(n, p)),
+        "integers-u1-one-element": (lambda: [G(), np.full(1, 5)], lambda g, h: g.integers(h, dtype=np.uint8)),
         "bytes": (lambda: [G()], lambda g: g.bytes(100)),
         "bytes-legacy-short": (lambda: [M()], lambda g: g.bytes(9)),
         "standard_gamma-f4-from-f8": (lambda: [G(), np.ones(40)],
@@ -482,12 +486,6 @@ def test_random_memory_matches_tracemalloc(setup, op, frozen_gc):
                      "the bound check of int32 bounds against np.int32(0x8000) allocates 8 "
                      "bytes more than ufunc_bytes counts")),
                  id="integers-i2-from-i4"),
-    pytest.param(lambda: [np.random.default_rng(0), np.ones(0), np.full(0, 0.5)],
-                 lambda g, n, p: g.negative_binomial(n, p),
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "empty parameters: NumPy's reductions over empty booleans allocate a "
-                     "byte or two more than counted")),
-                 id="negative_binomial-empty"),
 ])
 def test_random_memory_known_gaps(setup, op, frozen_gc):
     real, fake = op_peaks(setup, op)

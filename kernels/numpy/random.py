@@ -425,8 +425,12 @@ def _draw_memory(owner: str, name: str, a: dict, res: Any, out_given: bool) -> N
                     return np.float64(0)
                 return v
 
-            left = sc(binary(steps, np.true_divide, sc(binary(steps, np.subtract, 1, p)), p))
-            root = sc(binary(steps, np.multiply, 10, sc(call(steps, np.sqrt, n))))
+            def with_int(ufunc: Any, x: Any, y: Any) -> Any:  # a Python int: 16 bytes first
+                steps.temp(16)
+                return binary(steps, ufunc, x, y)
+
+            left = sc(binary(steps, np.true_divide, sc(with_int(np.subtract, 1, p)), p))
+            root = sc(with_int(np.multiply, 10, sc(call(steps, np.sqrt, n))))
             lam = sc(binary(steps, np.multiply, left, sc(binary(steps, np.add, n, root))))
             if isinstance(lam, Val):
                 _any_of(steps, np.greater, Val(lam.shape, _F8), _POISSON_MAX)
