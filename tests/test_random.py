@@ -409,6 +409,10 @@ def _other_cases():
         "negative_binomial-empty": (lambda: [G(), np.ones(0), np.full(0, 0.5)],
                                     lambda g, n, p: g.negative_binomial(n, p)),
         "negative_binomial-one": (lambda: [G(), np.ones(1), 0.5], lambda g, n, p: g.negative_binomial(n, p)),
+        "integers-i2-from-i4": (lambda: [G(), np.full(40, 5, np.int32)],
+                                lambda g, h: g.integers(h, dtype=np.int16)),
+        "integers-i2-from-i4-one-element": (lambda: [G(), np.full(1, 5, np.int32)],
+                                            lambda g, h: g.integers(h, dtype=np.int16)),
         "integers-u1-one-element": (lambda: [G(), np.full(1, 5)], lambda g, h: g.integers(h, dtype=np.uint8)),
         "bytes": (lambda: [G()], lambda g: g.bytes(100)),
         "bytes-legacy-short": (lambda: [M()], lambda g: g.bytes(9)),
@@ -480,12 +484,6 @@ def test_random_memory_matches_tracemalloc(setup, op, frozen_gc):
                      "Generator.dirichlet keeps a cumulative sum when every alpha < 0.1: "
                      "a fake alpha's values are unknown")),
                  id="dirichlet-small-fake-alpha"),
-    pytest.param(lambda: [np.random.default_rng(0), np.full(40, 5, np.int32)],
-                 lambda g, h: g.integers(h, dtype=np.int16),
-                 marks=pytest.mark.xfail(strict=True, reason=(
-                     "the bound check of int32 bounds against np.int32(0x8000) allocates 8 "
-                     "bytes more than ufunc_bytes counts")),
-                 id="integers-i2-from-i4"),
 ])
 def test_random_memory_known_gaps(setup, op, frozen_gc):
     real, fake = op_peaks(setup, op)

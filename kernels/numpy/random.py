@@ -272,10 +272,12 @@ def _any_of(steps: Any, ufunc: Any, *args: Any) -> None:
     if any(type(a) is int for a in args):
         steps.temp(16)
     if any(isinstance(a, np.generic) for a in args):  # a NumPy scalar of another dtype than
-        loop = ufunc.resolve_dtypes(tuple(  # the loop's: a 0-d array of its own, then its cast
+        loop = ufunc.resolve_dtypes(tuple(  # the loop's: a 0-d array of its own, then its cast,
             np.dtype(type(a)) if isinstance(a, np.generic) else a.dtype for a in args) + (None,))
-        steps.temp(sum(np.dtype(type(a)).itemsize + d.itemsize for a, d in zip(args, loop)
-                       if isinstance(a, np.generic) and np.dtype(type(a)) != d))
+        own = sum(np.dtype(type(a)).itemsize for a, d in zip(args, loop)  # after array casts
+                  if isinstance(a, np.generic) and np.dtype(type(a)) != d)
+        if own:
+            steps.temp(own + ufunc_bytes(ufunc, *args))
     r = call(steps, ufunc, *args)  # temporaries among args are freed once it returns
     steps.temp(1)
     steps.free(r.nbytes)
@@ -535,11 +537,14 @@ def _integers(owner: str, name: str) -> Callable:
     return kernel
 
 
-# _bounded_integers.pyx.in: (nptype_up, lb, ub) of the array path of the smaller types
-_SMALL_INTS = {"uint32": ("uint64", 0, 0x100000000), "uint16": ("uint32", 0, 0x10000),
-               "uint8": ("uint16", 0, 0x100), "bool": ("uint8", 0, 0x2),
-               "int32": ("int64", -0x80000000, 0x80000000), "int16": ("int32", -0x8000, 0x8000),
-               "int8": ("int16", -0x80, 0x80)}
+# _bounded_integers.pyx.in type_info: (nptype_up, npctype, lb, ub) of the array path of the
+# smaller types: ub is checked as a nptype_up scalar, the bounds are converted to npctype
+_SMALL_INTS = {"uint32": ("uint64", "uint64", 0, 0x100000000),
+               "uint16": ("uint32", "uint32", 0, 0x10000),
+               "uint8": ("uint16", "uint16", 0, 0x100), "bool": ("uint8", "uint8", 0, 0x2),
+               "int32": ("uint64", "int64", -0x80000000, 0x80000000),
+               "int16": ("uint32", "int32", -0x8000, 0x8000),
+               "int8": ("uint16", "int16", -0x80, 0x80)}
 
 
 def _asarray_val(steps: Steps, x: Any) -> Val:
@@ -578,12 +583,12 @@ def _integers_memory(low: Any, high: Any, size: Any, dt: np.dtype, dtype: Any, r
         _any_of(steps, np.greater, Val(lo.shape, dt), Val(hi.shape, dt))
         steps.new(out_b)
     else:
-        up, lb, ub = _SMALL_INTS[key]
-        up_dt = np.dtype(up)
+        up, conv, lb, ub = _SMALL_INTS[key]
+        up_dt = np.dtype(conv)
         if not np.can_cast(lo.dtype, dt):
             _any_of(steps, np.less, Val(lo.shape, lo.dtype), dt.type(lb))
         if not np.can_cast(hi.dtype, dt):
-            _any_of(steps, np.greater, Val(hi.shape, hi.dtype), up_dt.type(ub))
+            _any_of(steps, np.greater, Val(hi.shape, hi.dtype), np.dtype(up).type(ub))
         _any_of(steps, np.greater, Val(lo.shape, lo.dtype), Val(hi.shape, hi.dtype))
         for v in (lo, hi):  # FROM_OTF(..., nptype_up, NPY_ALIGNED | NPY_FORCECAST)
             keep.append(_param(v.shape, up_dt, True,
