@@ -189,15 +189,17 @@ def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
                      tuple(out.strides[i] for i in keep), writeable=out.flags.writeable)
 
 
-def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -> Any:
-    """_ureduce: axis tuples merged into one trailing axis, keepdims by newaxis views."""
+def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str = "np.median",
+             **kw: Any) -> Any:
+    """_ureduce: axis tuples merged into one trailing axis (weights= with them), keepdims
+    by newaxis views."""
     m = as_meta(a)
     kd = False if keepdims is _NoValue else bool(keepdims)
     nd = m.ndim
     axes = None
     inner_out = out
     if out is not None and not is_meta(out):
-        raise UnsupportedOperationError("np.median", "a non-array out")
+        raise UnsupportedOperationError(_name, "a non-array out")
     if axis is not None:
         axes = normalize_axes(axis, nd, None)
         if kd and out is not None:
@@ -217,6 +219,13 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
             m, copied = _reshape(mv, mv.shape[:len(keep)] + (n,))
             if copied:  # the reshaped copy lives while func runs
                 transient(array_bytes(m.shape, m.dtype))
+            w = kw.get("weights")
+            if w is not None:  # reshape_arr(weights): the same moveaxis and reshape
+                w = as_meta(w)
+                wv = _view(w, tuple(w.shape[i] for i in order), tuple(w.strides[i] for i in order))
+                kw["weights"], wcopied = _reshape(wv, wv.shape[:len(keep)] + (-1,))
+                if wcopied:
+                    transient(array_bytes(kw["weights"].shape, w.dtype))
             ax = -1
     else:
         ax = None
@@ -227,9 +236,10 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
         return out
     if kd:
         shape = tuple(1 if axes is None or i in axes else None for i in range(nd))
-        rs = list(r.shape)
-        st = list(r.strides)
-        newshape, newstrides = [], []
+        lead = r.ndim - sum(1 for s in shape if s is None)  # quantile's q axes come first
+        rs = list(r.shape[lead:])
+        st = list(r.strides[lead:])
+        newshape, newstrides = list(r.shape[:lead]), list(r.strides[:lead])
         for s in shape:
             if s == 1:
                 newshape.append(1)
@@ -284,6 +294,233 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if overwrite_input:
         raise UnsupportedOperationError("np.median", "overwrite_input=True")
     return _ureduce(a, _median, keepdims, axis, out)
+
+
+# --- quantile, percentile (via _ureduce) --------------------------------------------------
+# numpy/lib/_function_base_impl.py quantile / percentile / _quantile_ureduce_func / _quantile.
+# The result dtype comes from NumPy's own _quantile run on a stand-in of at most one element
+# per axis (dtype rules and dtype errors only depend on dtypes and on ``weak_q``); shapes and
+# layouts are replayed. Value checks on fake q or fake weights (q in [0, 1], weights >= 0) are
+# skipped: they only raise.
+
+def _fb() -> Any:
+    import numpy.lib._function_base_impl as fb
+    return fb
+
+
+def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
+    """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q)."""
+    weak = type(q) in (int, float)
+    if is_meta(q):
+        qm = as_meta(q)
+        if percent:
+            qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
+        return qm, weak
+    real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
+    if not _fb()._quantile_is_valid(real):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent
+                         else "Quantiles must be in the range [0, 1]")
+    return real, weak
+
+
+def _weights_check(weights: Any, m: Any, axis: Any, method: Any) -> Any:
+    """quantile's weights checks (_weights_are_valid): the weights as a meta shaped like a."""
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    axes = normalize_axes(axis, m.ndim, None) if axis is not None else None
+    if not is_meta(weights):
+        real = np.asanyarray(weights)
+        if np.any(real < 0):
+            raise ValueError("Weights must be non-negative.")
+        w = ArrayMeta(real.shape, real.dtype, real.strides)
+    else:
+        w = as_meta(weights)
+    if tuple(w.shape) != tuple(m.shape):
+        if axes is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if tuple(w.shape) != tuple(m.shape[ax] for ax in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        perm = sorted(builtins_range(len(axes)), key=lambda i: axes[i])  # argsort(axis)
+        wt = _view(w, tuple(w.shape[i] for i in perm), tuple(w.strides[i] for i in perm))
+        w, _ = _reshape(wt, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))
+    return w
+
+
+def _standin(shape: tuple, dt: np.dtype) -> np.ndarray:
+    """Zeros of ``dt`` with at most one element per axis (empty axes stay empty)."""
+    return np.zeros(tuple(min(d, 1) for d in shape), dt)
+
+
+def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
+                   method: Any, weak_q: bool, name: str) -> Any:
+    """_quantile_ureduce_func and _quantile: a C copy of a (a.flatten() for axis None, a
+    itself with overwrite_input), partitioned (or argsorted for weights), read at the
+    quantiles' indices: a fresh C array of shape q.shape + the kept axes."""
+    fb = _fb()
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    if axis is None:
+        arr = _c((m.size,), m.dtype)
+        copied = not (overwrite_input and m.flags.c_contiguous)
+        ax = 0
+    else:
+        arr = m if overwrite_input else _c(m.shape, m.dtype)
+        copied = not overwrite_input
+        ax = normalize_axis(axis, m.ndim)
+    n = arr.shape[ax]
+    rest = arr.shape[:ax] + arr.shape[ax + 1:]
+    if weights is None and method not in fb._QuantileMethods:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{fb._QuantileMethods.keys()}")
+    # dtypes (and NumPy's dtype errors) from NumPy's own _quantile on a stand-in
+    sa = _standin((n,) + rest, arr.dtype)
+    sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
+    sw = None if weights is None else np.ones(sa.shape, as_meta(weights).dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = fb._quantile(sa, quantiles=sq, axis=0, method=method, out=None, weights=sw,
+                         weak_q=weak_q)
+    dt = np.dtype(object) if arr.dtype.kind == "O" else r.dtype
+    shape = tuple(q.shape) + rest
+    if dt.kind == "O" and not shape:
+        raise DataDependentError(f"{name} of an object array to a 0-d result is a Python object "
+                                 "whose type depends on the values")
+    _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out)
+    if weights is not None:
+        moved = _moveaxis(arr, ax, 0)
+        from .sorting import argsort as _argsort
+        from .indexing import take_along_axis as _tala
+        from ..registry import quiet
+        with quiet():
+            idx = _argsort(moved, axis=0)
+            srt = _tala(moved, idx, axis=0)
+        if out is not None:
+            if tuple(out.shape) != shape:
+                raise ValueError(f"Wrong shape of argument 'out', shape={shape} is required; "
+                                 f"got shape={tuple(out.shape)}.")
+            check_writeable(out)
+            return out
+        if len(shape) == srt.ndim:  # empty_like(arr, shape=...): arr's order (K)
+            return ArrayMeta(shape, dt, like_strides(shape, srt.strides, dt.itemsize,
+                                                     srt.flags.c_contiguous, srt.flags.f_contiguous))
+        return _c(shape, dt)
+    if out is not None:
+        res = ArrayMeta(shape, arr.dtype, c_strides(shape, arr.dtype.itemsize))
+        if dt == arr.dtype and _discrete(method, sq, n):
+            from .indexing import _take
+            return _take(_moveaxis(arr, ax, 0), ArrayMeta(tuple(q.shape), _INTP,
+                                                          c_strides(tuple(q.shape), 8)),
+                         0, out, "clip")
+        pdt = _prod_dtype(arr.dtype, sq, n, method, weak_q)
+        pm = ArrayMeta(shape, pdt, c_strides(shape, pdt.itemsize))
+        return ufunc_call(np.add, res, pm, out=out)
+    if not shape:
+        return ArrayMeta((), dt, (), scalar=True)
+    return _c(shape, dt)
+
+
+def _discrete(method: str, sq: Any, n: int) -> bool:
+    """_quantile's take branch: methods without gamma, or linear on integer indices."""
+    props = _fb()._QuantileMethods[method]
+    if props["fix_gamma"] is None:
+        return True
+    vi = np.asanyarray(props["get_virtual_index"](max(n, 1), sq))
+    return method == "linear" and np.issubdtype(vi.dtype, np.integer)
+
+
+def _gamma(sq: Any, n: int, method: str, weak_q: bool) -> Any:
+    """_lerp's ``t`` on the stand-in q: a Python float (weak_q) or an array of gamma's dtype."""
+    fb = _fb()
+    props = fb._QuantileMethods[method]
+    vi = np.asanyarray(props["get_virtual_index"](max(n, 1), sq))
+    prev, _ = fb._get_indexes(np.zeros(1), vi, max(n, 1))
+    g = fb._get_gamma(vi, prev, props)
+    return float(g) if weak_q else g
+
+
+def _prod_dtype(dt: np.dtype, sq: Any, n: int, method: str, weak_q: bool) -> np.dtype:
+    """The dtype of _lerp's ``diff_b_a * t``."""
+    if dt.kind == "O":
+        return dt
+    d = np.zeros((), dt)
+    return np.asarray((d - d) * _gamma(sq, n, method, weak_q)).dtype
+
+
+def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weights: Any,
+                    method: str, weak_q: bool, copied: bool, out: Any) -> None:
+    """The input-sized buffers of _quantile, in order: the copy of a, partition's lane
+    buffer, NaN check of the last row, then (take) the result, or (lerp) ``previous`` and
+    ``next`` (arr[indices]), ``b - a``, ``diff * t``, the result and the second
+    ``diff * (1 - t)``. The small arrays of q's size are not counted."""
+    steps = Steps()
+    copy = steps.new(array_bytes(arr.shape, arr.dtype) if copied else 0)
+    rest = arr.shape[:ax] + arr.shape[ax + 1:]
+    nans = arr.dtype.kind in "fcmM"
+    if weights is not None:
+        idx = steps.new(array_bytes(arr.shape, _INTP))
+        srt = steps.new(array_bytes(arr.shape, arr.dtype))
+        w = steps.new(array_bytes(arr.shape, as_meta(weights).dtype))
+        steps.free(idx)
+        cdf = steps.new(array_bytes(arr.shape, _F8))
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.free(copy, srt, w, cdf)
+        steps.done()
+        return
+    moved = _moveaxis(arr, ax, 0)
+    steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0))
+    nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+    sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
+    if _discrete(method, sq, arr.shape[ax]):
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.free(copy, nanmask)
+        steps.done()
+        return
+    part = array_bytes(shape, arr.dtype)
+    prev, nxt = steps.new(part), steps.new(part)
+    diff = steps.new(part)
+    prod = array_bytes(shape, _prod_dtype(arr.dtype, sq, arr.shape[ax], method, weak_q))
+    if out is None:
+        tmp = steps.new(prod)
+        steps.new(array_bytes(shape, dt))
+        steps.free(tmp)
+    steps.temp(prod)
+    steps.free(diff, prev, nxt, copy, nanmask)
+    if not shape and out is None:  # lerp[()]: the 0-d array becomes a NumPy scalar
+        steps.free(array_bytes(shape, dt))
+        steps.keep(array_bytes(shape, dt))
+    steps.done()
+
+
+def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
+                    keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
+    m = as_meta(a)
+    if m.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qv, weak = _q_arg(q, percent)
+    w = None if weights is None else _weights_check(weights, m, axis, method)
+    return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
+                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name)
+
+
+@register(np.quantile, tags=("reduction",))
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
+    """np.quantile: _ureduce over _quantile (every method; weights with inverted_cdf)."""
+    return _quantile_entry(a, q, axis, out, overwrite_input, method, keepdims, weights, False,
+                           "np.quantile")
+
+
+@register(np.percentile, tags=("reduction",))
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
+    """np.percentile: quantile of q / 100."""
+    return _quantile_entry(a, q, axis, out, overwrite_input, method, keepdims, weights, True,
+                           "np.percentile")
+
+
+quantile.keep_real = frozenset({1, "q", "weights"})
+percentile.keep_real = frozenset({1, "q", "weights"})
 
 
 # --- elementwise helpers: angle, iscomplex, isreal, real_if_close, sinc, i0, nan_to_num ------
