@@ -10,6 +10,7 @@ never layouts. Results whose shape or dtype depend on values raise DataDependent
 """
 from __future__ import annotations
 
+import math
 import operator
 from builtins import range as builtins_range
 import warnings
@@ -472,7 +473,11 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
     nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
     sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
     if _discrete(method, sq, arr.shape[ax]):
-        steps.new(0 if out is not None else array_bytes(shape, dt))
+        res = steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.temp(take_bytes(moved.shape, moved.strides, moved.dtype, math.prod(q.shape)))
+        if not shape and out is None:  # take's 0-d result becomes a NumPy scalar
+            steps.free(res)
+            steps.keep(res)
         steps.free(copy, nanmask)
         steps.done()
         return
