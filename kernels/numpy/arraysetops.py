@@ -60,8 +60,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
              for x, m in ((element, e), (test_elements, t))]
     if loop:
         mask = steps.new(array_bytes((n1,), _BOOL))
-        if n2:
-            steps.temp(array_bytes((n1,), _BOOL))
+        if n2:  # ``ar1 == a``: the 0-d array of the scalar a, and the comparison
+            steps.temp(array_bytes((n1,), _BOOL) + t.dtype.itemsize)
         steps.free(*ravel)
         steps.done()
     shape, strides = reshape_strides((n1,), (1,), 1, tuple(e.shape))

@@ -607,6 +607,12 @@ class _Replay:
         from .hidden import captured
         with captured() as cap:
             r = fn(*args, **kwargs)
+        if type(r) is ArrayMeta and r.view_of is None and r.base_shape is not None:
+            # views.emit: a view of a non-fake operand (an intermediate, or a view of an input)
+            src = next((x for x in args if type(x) is ArrayMeta
+                        and tuple(x.shape) == r.base_shape), None)
+            if src is not None:
+                r = r._replace(view_of=src, base_shape=None)
         n = _owned(r)
         if n:
             self.steps.new(n)
@@ -629,7 +635,7 @@ class _Replay:
                 self.steps.free(key[1])
 
     def done(self, res: Any) -> None:
-        self.drop(res)  # the result (and a buffer it views) is charged by the mode
+        """The result (and a buffer it views) stays alive: the mode charges it."""
         self.steps.done()
 
 
