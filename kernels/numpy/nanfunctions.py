@@ -85,6 +85,10 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
                          name)
     moved_order = [i for i in range(m.ndim) if i != ax] + [ax]
     shape = tuple(q.shape) + tuple(m.shape[i] for i in moved_order[:-1])
+    w = as_meta(weights)
+    for i, j in enumerate(moved_order[:-1]):  # ``weights[ii]`` of weights shaped 1 there
+        if w.shape[j] == 1 and m.shape[j] > 1:
+            raise IndexError(f"index 1 is out of bounds for axis {i} with size 1")
     if out is not None:
         return _assign_out(out, ArrayMeta(shape, res.dtype, c_strides(shape, 8)))
     mv_shape = tuple(m.shape[i] for i in moved_order)
