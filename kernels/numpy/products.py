@@ -572,7 +572,7 @@ def _path_args(operands: tuple) -> tuple[list, dict]:
     return args, back
 
 
-@register(np.einsum_path, tags=("data-dependent",), flops=lambda *a, **k: 0)
+@register(np.einsum_path, tags=("query",))
 def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> Any:
     """np.einsum_path: NumPy's own, on shape stand-ins (the path and its printed report)."""
     args, back = _path_args(operands)

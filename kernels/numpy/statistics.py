@@ -25,7 +25,7 @@ from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_stride
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .reductions import _final, _is_array, _like_copy, _mean
-from .hidden import captured, stepped, steps
+from .hidden import captured, scalar_bytes, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
 from ..registry import pyarray_return, register, scalar_result, transient
@@ -354,7 +354,7 @@ def _standin(shape: tuple, dt: np.dtype) -> np.ndarray:
 
 
 def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
-                   method: Any, weak_q: bool, name: str) -> Any:
+                   method: Any, weak_q: bool, name: str, q_held: int = 0) -> Any:
     """_quantile_ureduce_func and _quantile: a C copy of a (a.flatten() for axis None, a
     itself with overwrite_input), partitioned (or argsorted for weights), read at the
     quantiles' indices: a fresh C array of shape q.shape + the kept axes."""
@@ -387,7 +387,7 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
     if dt.kind == "O" and not shape:
         raise DataDependentError(f"{name} of an object array to a 0-d result is a Python object "
                                  "whose type depends on the values")
-    _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out)
+    _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out, q_held)
     if weights is not None:
         moved = _moveaxis(arr, ax, 0)
         from .sorting import argsort as _argsort
@@ -440,6 +440,18 @@ def _gamma(sq: Any, n: int, method: str, weak_q: bool) -> Any:
     return float(g) if weak_q else g
 
 
+def _kth_count(q: Any, dt: np.dtype, n: int, method: str) -> int:
+    """How many distinct partition indices _quantile's lerp branch asks for: computed from a
+    real q (the indexes depend on q and the axis length only); for a fake q, the most."""
+    if not isinstance(q, np.ndarray):
+        return 2 + 2 * math.prod(q.shape)
+    fb = _fb()
+    vi = np.asanyarray(fb._QuantileMethods[method]["get_virtual_index"](n, q))
+    with np.errstate(all="ignore"):
+        prev, nxt = fb._get_indexes(np.zeros(1, dt), vi, n)
+    return len(np.unique(np.concatenate(([0, -1], prev.ravel(), nxt.ravel()))))
+
+
 def _prod_dtype(dt: np.dtype, sq: Any, n: int, method: str, weak_q: bool) -> np.dtype:
     """The dtype of _lerp's ``diff_b_a * t``."""
     if dt.kind == "O":
@@ -449,48 +461,105 @@ def _prod_dtype(dt: np.dtype, sq: Any, n: int, method: str, weak_q: bool) -> np.
 
 
 def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weights: Any,
-                    method: str, weak_q: bool, copied: bool, out: Any) -> None:
+                    method: str, weak_q: bool, copied: bool, out: Any, q_held: int = 0) -> None:
     """The input-sized buffers of _quantile, in order: the copy of a, partition's lane
     buffer, NaN check of the last row, then (take) the result, or (lerp) ``previous`` and
     ``next`` (arr[indices]), ``b - a``, ``diff * t``, the result and the second
     ``diff * (1 - t)``. The small arrays of q's size are not counted."""
     steps = Steps()
+    qb = steps.new(q_held)
     copy = steps.new(array_bytes(arr.shape, arr.dtype) if copied else 0)
     rest = arr.shape[:ax] + arr.shape[ax + 1:]
     nans = arr.dtype.kind in "fcmM"
     if weights is not None:
+        # argsort (its lane buffers), take_along_axis of arr and of the weights, the float64
+        # cumsum and, for a float q, its astype copy; the result; all live until the return
+        moved = _moveaxis(arr, ax, 0)
+        from .sorting import sort_buffer_bytes
         idx = steps.new(array_bytes(arr.shape, _INTP))
+        steps.temp(sort_buffer_bytes(moved, 0, True))
         srt = steps.new(array_bytes(arr.shape, arr.dtype))
         w = steps.new(array_bytes(arr.shape, as_meta(weights).dtype))
-        steps.free(idx)
+        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
         cdf = steps.new(array_bytes(arr.shape, _F8))
+        if q.dtype.kind == "f":
+            cdf2 = steps.new(array_bytes(arr.shape, q.dtype))
+            steps.free(cdf)
+            cdf = cdf2
         steps.new(0 if out is not None else array_bytes(shape, dt))
-        steps.free(copy, srt, w, cdf)
+        steps.free(qb, idx, copy, srt, w, cdf, nanmask)
         steps.done()
         return
     moved = _moveaxis(arr, ax, 0)
-    steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0))
-    nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
     sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
     if _discrete(method, sq, arr.shape[ax]):
+        # virtual_indexes; ``partition(concatenate((vi.ravel(), [-1])))`` (without the -1
+        # for types without NaN): the kth array, then partition's own buffers
+        qn = math.prod(q.shape)
+        vdt = np.asanyarray(_fb()._QuantileMethods[method]["get_virtual_index"](
+            max(arr.shape[ax], 1), sq)).dtype
+        vi = steps.new(array_bytes(tuple(q.shape), vdt))
+        kth = steps.new(8 * (qn + 1) if nans else 0)
+        # an intp kth array is used as is; PyArray_Partition sorts a copy of it
+        steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0)
+                   + 8 * (qn + nans))
+        steps.free(kth)
+        # isnan(arr[-1, ...]), or np.array(False) for types without NaN
+        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 1)
         res = steps.new(0 if out is not None else array_bytes(shape, dt))
-        steps.temp(take_bytes(moved.shape, moved.strides, moved.dtype, math.prod(q.shape)))
+        # take's index conversion makes nothing for intp indices, only the C copy of arr
+        steps.temp(take_bytes(moved.shape, moved.strides, moved.dtype, 0 if vdt == _INTP else qn))
         if not shape and out is None:  # take's 0-d result becomes a NumPy scalar
             steps.free(res)
             steps.keep(res)
-        steps.free(copy, nanmask)
+        steps.free(qb, vi, copy, nanmask)
         steps.done()
         return
-    part = array_bytes(shape, arr.dtype)
-    prev, nxt = steps.new(part), steps.new(part)
-    diff = steps.new(part)
-    prod = array_bytes(shape, _prod_dtype(arr.dtype, sq, arr.shape[ax], method, weak_q))
-    if out is None:
-        tmp = steps.new(prod)
-        steps.new(array_bytes(shape, dt))
-        steps.free(tmp)
-    steps.temp(prod)
-    steps.free(diff, prev, nxt, copy, nanmask)
+    qs = tuple(q.shape)
+    qn = math.prod(qs)
+    n = arr.shape[ax]
+    vdt = np.asanyarray(_fb()._QuantileMethods[method]["get_virtual_index"](max(n, 1), sq)).dtype
+    # virtual_indexes, previous_indexes and next_indexes (intp)
+    small = [steps.new(array_bytes(qs, vdt)), steps.new(2 * array_bytes(qs, _INTP))]
+    # kth = unique(concatenate(([0, -1], previous.ravel(), next.ravel()))): the concatenation,
+    # unique's flattened copy and its k distinct values; partition sorts a copy of them
+    k = _kth_count(q, arr.dtype, n, method)
+    cat = steps.new(8 * (2 + 2 * qn))
+    steps.temp(8 * (2 + 2 * qn) + 8 * k)
+    steps.free(cat)
+    kth = steps.new(8 * k)
+    steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0) + 8 * k)
+    steps.free(kth)
+    nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+    small.append(steps.new(0 if weak_q else array_bytes(qs, vdt)))  # gamma
+    if not shape:  # 0-d indices: previous, next and their products are NumPy scalars
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.free(*small)
+        diff = prev = nxt = 0
+    else:
+        part = array_bytes(shape, arr.dtype)
+        prev, nxt = steps.new(part), steps.new(part)
+        diff = steps.new(part)
+        pdt = _prod_dtype(arr.dtype, sq, n, method, weak_q)
+        pm = ArrayMeta(shape, arr.dtype, c_strides(shape, arr.dtype.itemsize))
+        prodm = ArrayMeta(shape, pdt, c_strides(shape, pdt.itemsize))
+        tshape = qs + (1,) * len(rest)
+        t = 0.5 if weak_q else ArrayMeta(tshape, vdt, c_strides(tshape, vdt.itemsize))
+        prod = array_bytes(shape, pdt)
+        resm = ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
+        tmp = steps.new(prod + ufunc_bytes(np.multiply, pm, t))  # diff_b_a * t
+        steps.free(tmp - prod)
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.temp(ufunc_bytes(np.add, pm, prodm, out=out if out is not None else None))
+        steps.free(prod)
+        one_minus_t = 0 if weak_q else steps.new(array_bytes(qs, vdt))  # ``1 - t``
+        tmp = steps.new(prod + ufunc_bytes(np.multiply, pm, 0.5 if weak_q else t))
+        steps.free(tmp - prod, one_minus_t)
+        where = steps.new(0 if weak_q else array_bytes(qs, _BOOL))  # ``t >= 0.5``
+        steps.temp(ufunc_bytes(np.subtract, pm, prodm, out=out if out is not None else resm,
+                               casting="unsafe"))
+        steps.free(prod, where, *small)
+    steps.free(qb, diff, prev, nxt, copy, nanmask)
     if not shape and out is None:  # lerp[()]: the 0-d array becomes a NumPy scalar
         steps.free(array_bytes(shape, dt))
         steps.keep(array_bytes(shape, dt))
@@ -505,7 +574,16 @@ def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, m
     qv, weak = _q_arg(q, percent)
     w = None if weights is None else _weights_check(weights, m, axis, method)
     return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
-                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name)
+                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
+                    q_held=_q_held(q, qv, percent))
+
+
+def _q_held(q: Any, qv: Any, percent: bool) -> int:
+    """The q array _quantile holds: percentile's ``true_divide(q, 100)``, quantile's
+    ``asanyarray(q)`` (nothing new for an array)."""
+    if percent or not (is_meta(q) or isinstance(q, np.ndarray)):
+        return array_bytes(tuple(qv.shape), qv.dtype)
+    return 0
 
 
 @register(np.quantile, tags=("reduction",))
