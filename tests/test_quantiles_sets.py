@@ -161,11 +161,22 @@ def test_isin(a, t, kw):
     check(lambda x, y: np.isin(x, y, **kw), a, np.asarray(t))
 
 
-@pytest.mark.parametrize("name", ["isin loop", "isin loop T"])
+_ISIN_MEM = {
+    "loop": (lambda: [np.ones((64, 32)), np.ones(3)], {}),
+    "loop T": (lambda: [np.ones((64, 32)).T, np.ones(3)], {"invert": True}),
+    "sort assume_unique": (lambda: [np.ones((64, 32)), np.arange(500.0)], {"assume_unique": True}),
+    "sort assume_unique f32 T": (lambda: [np.ones((64, 32), np.float32).T, np.arange(500.0)[::2]],
+                                 {"assume_unique": True, "invert": True}),
+    "sort assume_unique int": (lambda: [np.ones((64, 32), int), np.arange(500)],
+                               {"assume_unique": True, "kind": "sort"}),
+}
+
+
+@pytest.mark.parametrize("name", list(_ISIN_MEM))
 def test_isin_memory(name):
-    setup = {"isin loop": lambda: [np.ones((64, 32)), np.ones(3)],
-             "isin loop T": lambda: [np.ones((64, 32)).T, np.ones(3)]}[name]
-    real, fake = op_peaks(setup, lambda a, b: np.isin(a, b))
+    """The paths whose buffers do not depend on values, to the byte (result and peak)."""
+    setup, kw = _ISIN_MEM[name]
+    real, fake = op_peaks(setup, lambda a, b: np.isin(a, b, **kw))
     assert real == fake
 
 

@@ -35,11 +35,13 @@ def _promoted(a: Any, b: Any) -> np.dtype:
 @register(np.isin, tags=("copy",))
 def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False,
          *, kind: Any = None) -> ArrayMeta:
-    """np.isin: ``_isin(...).reshape(element.shape)``, a view of a fresh 1-d bool mask.
+    """np.isin: ``_isin(...).reshape(element.shape)``, a view of a fresh 1-d bool mask (with
+    assume_unique on the sort path, a view of the first n1 of n1 + n2 flags).
 
-    Memory: the mask and, on the loop path (few test elements, or object arrays:
-    ``mask |= ar1 == a``), one comparison temporary, plus the ravel copies of
-    non-contiguous inputs. The table and sort paths make buffers whose sizes depend on the
+    Memory: the ravel copies of non-contiguous inputs and, on the loop path (few test
+    elements, or object arrays: ``mask |= ar1 == a``), one comparison temporary; on the sort
+    path with assume_unique, its concatenation, argsort, sorted copy and flags. The table
+    path and the sort path without assume_unique make buffers whose sizes depend on the
     values (the range of test_elements; np.unique's lengths): there the fake counts the
     result only, a lower bound."""
     e, t = _meta(element), _meta(test_elements)
@@ -54,18 +56,33 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     loop = not (ints and kind in {None, "table"}) and (n2 < 10 * n1 ** 0.145 or hasobj)
     sort = not loop and not (ints and kind in {None, "table"})
     if sort:
-        _promoted(e, t)  # np.concatenate((ar1, ar2))
+        dt = _promoted(e, t)  # np.concatenate((ar1, ar2))
     steps = Steps()
     ravel = [steps.new(0 if (not is_meta(x) or m.flags.c_contiguous) else array_bytes(m.shape, m.dtype))
              for x, m in ((element, e), (test_elements, t))]
+    base = n1
     if loop:
         mask = steps.new(array_bytes((n1,), _BOOL))
         if n2:  # ``ar1 == a``: the 0-d array of the scalar a, and the comparison
             steps.temp(array_bytes((n1,), _BOOL) + t.dtype.itemsize)
         steps.free(*ravel)
         steps.done()
+    elif sort and assume_unique:
+        # ar = concatenate, its mergesort argsort, sar = ar[order], sar[1:] != sar[:-1],
+        # flag = concatenate((bool_ar, [invert])), ret: all alive at the return of
+        # ret[:len(ar1)], a view of ret (n1 + n2 bools)
+        n = n1 + n2
+        held = [steps.new(array_bytes((n,), dt)), steps.new(array_bytes((n,), np.intp)),
+                steps.new(array_bytes((n,), dt)), steps.new(array_bytes((max(n - 1, 0),), _BOOL))]
+        inv = steps.new(1)  # the array of [invert]
+        held.append(steps.new(array_bytes((n,), _BOOL)))
+        steps.free(inv)
+        steps.new(array_bytes((n,), _BOOL))  # ret
+        steps.free(*held, *ravel)
+        steps.done()
+        base = n
     shape, strides = reshape_strides((n1,), (1,), 1, tuple(e.shape))
-    return ArrayMeta(shape, _BOOL, strides, base_shape=(n1,))
+    return ArrayMeta(shape, _BOOL, strides, base_shape=(base,))
 
 
 # --- value-dependent sizes ------------------------------------------------------------------
