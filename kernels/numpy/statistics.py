@@ -309,11 +309,18 @@ def _fb() -> Any:
     return fb
 
 
+_Q_SMALL = 64  # a real q array of more elements is taken by its metadata, as a fake q
+
+
 def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
-    """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q)."""
+    """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q).
+
+    A real q array of more than _Q_SMALL elements is taken as a fake one (no work in
+    proportion to it inside a mode): its range is not checked."""
     weak = type(q) in (int, float)
-    if is_meta(q):
-        qm = as_meta(q)
+    if is_meta(q) or (isinstance(q, np.ndarray) and q.size > _Q_SMALL):
+        qm = as_meta(q) if is_fake(q) or type(q) is ArrayMeta else \
+            ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides))
         if percent:
             qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
         return qm, weak
@@ -331,7 +338,7 @@ def _weights_check(weights: Any, m: Any, axis: Any, method: Any) -> Any:
     axes = normalize_axes(axis, m.ndim, None) if axis is not None else None
     if not is_meta(weights):
         real = np.asanyarray(weights)
-        if np.any(real < 0):
+        if real.size <= _Q_SMALL and np.any(real < 0):  # larger ones: as a fake's, unchecked
             raise ValueError("Weights must be non-negative.")
         w = ArrayMeta(real.shape, real.dtype, real.strides)
     else:
@@ -377,6 +384,7 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
     # dtypes (and NumPy's dtype errors) from NumPy's own _quantile on a stand-in
     sa = _standin((n,) + rest, arr.dtype)
     sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
+    sq = sq if sq.ndim == 0 else _standin(sq.shape, sq.dtype)  # dtypes only: one element
     sw = None if weights is None else np.ones(sa.shape, as_meta(weights).dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
