@@ -127,6 +127,16 @@ def test_nanmedian_nanquantile_layouts(a, kw):
         check(lambda x: np.nanpercentile(x, 40, method="nearest", **kw), a)
 
 
+def test_nan_functions_out():
+    a = np.ones((3, 4))
+    check(lambda x, o: np.nanmedian(x, axis=0, out=o), a, np.empty(4))
+    check(lambda x, o: np.nanmedian(x, axis=0, out=o), a, np.empty(3))  # does not fit
+    check(lambda x, o: np.nanmedian(x, out=o), a, np.empty(()))
+    check(lambda x, o: np.nanquantile(x, [0.1, 0.2], axis=1, out=o), a, np.empty((2, 3)))
+    check(lambda x, o: np.nanquantile(x, 0.5, out=o), a, np.empty(()))
+    check(lambda x, o: np.nanpercentile(x, 50, axis=0, keepdims=True, out=o), a, np.empty((1, 4)))
+
+
 def test_nanquantile_all_nan_dtype_refuses():
     """float32 data and an array q: float64 unless a slice is all NaN (then float32)."""
     a = np.ones((3, 4), np.float32)

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._errors import DataDependentError
 from ...layout import normalize_axis, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_meta
 from ..registry import register
@@ -62,7 +62,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
              for x, m in ((element, e), (test_elements, t))]
     base = n1
     if loop:
-        mask = steps.new(array_bytes((n1,), _BOOL))
+        steps.new(array_bytes((n1,), _BOOL))  # the mask (the result)
         if n2:  # ``ar1 == a``: the 0-d array of the scalar a, and the comparison
             steps.temp(array_bytes((n1,), _BOOL) + t.dtype.itemsize)
         steps.free(*ravel)

@@ -19,7 +19,7 @@ from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
 from ..registry import register
 from .reductions import nanmean
-from .statistics import (_c, _q_arg, _quantile_func, _standin, _ureduce, _weights_check)
+from .statistics import _c, _q_arg, _quantile_func, _ureduce, _weights_check
 
 _NoValue = np._NoValue
 
@@ -28,11 +28,10 @@ def _assign_out(out: Any, res: Any) -> Any:
     """``out[...] = result`` (broadcast shape check), returning out."""
     check_writeable(out)
     try:
-        np.broadcast_shapes(tuple(res.shape), tuple(out.shape))
+        fits = np.broadcast_shapes(tuple(res.shape), tuple(out.shape)) == tuple(out.shape)
     except ValueError:
-        raise ValueError(f"could not broadcast input array from shape {tuple(res.shape)} into "
-                         f"shape {tuple(out.shape)}") from None
-    if np.broadcast_shapes(tuple(res.shape), tuple(out.shape)) != tuple(out.shape):
+        fits = False
+    if not fits:
         raise ValueError(f"could not broadcast input array from shape {tuple(res.shape)} into "
                          f"shape {tuple(out.shape)}")
     return out

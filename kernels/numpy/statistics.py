@@ -25,7 +25,7 @@ from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_stride
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .reductions import _final, _is_array, _like_copy, _mean
-from .hidden import captured, scalar_bytes, stepped, steps
+from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
 from ..registry import pyarray_return, register, scalar_result, transient
