@@ -190,6 +190,14 @@ def test_isin_memory(name):
     assert real == fake
 
 
+@pytest.mark.parametrize("name, args", [("union1d", ([1], [2])), ("setdiff1d", ([1, 2], [2])),
+                                        ("intersect1d", ([1.5], np.arange(3))), ("setxor1d", ([1], [1]))])
+def test_set_functions_of_lists_refuse(name, args):
+    """Real list arguments inside a mode: the kernel refuses; NumPy's C code never sees a fake."""
+    with ft.FakeMode(), pytest.raises(ft.DataDependentError, match=name):
+        getattr(np, name)(*args)
+
+
 def test_set_functions_refuse_after_numpy_errors():
     with ft.FakeMode():
         x = np.ones((3, 4))
