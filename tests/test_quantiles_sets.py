@@ -116,6 +116,8 @@ def test_quantile_memory(name):
 # --- nan-functions ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("a", [np.ones((3, 4)), np.asfortranarray(np.ones((3, 4, 5))),
+                               np.broadcast_to(np.ones((4, 5)), (3, 4, 5)),
+                               np.broadcast_to(np.ones((3, 4, 1), np.int32), (3, 4, 5)),
                                np.ones((5, 4, 3)).transpose(1, 2, 0), np.ones((2, 700)),
                                np.ones((3, 4), np.int16), np.ones((3, 4), "m8[s]"), np.ones((0, 3))])
 @pytest.mark.parametrize("kw", [{}, {"axis": 0}, {"axis": -1, "keepdims": True}, {"axis": (0, 1)}])

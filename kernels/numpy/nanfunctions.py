@@ -166,8 +166,14 @@ def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any) -> Any:
     ax = normalize_axis(axis, m.ndim)
     rest = tuple(m.shape[:ax]) + tuple(m.shape[ax + 1:])
     if m.shape[ax] < 600:
+        # np.ma.median of masked_array(a, isnan(a)): the result follows the mask's order
+        # (isnan's K-order output: a stride-0 axis does not count)
         from ...layout import contiguity
-        st = tuple(m.strides[:ax]) + tuple(m.strides[ax + 1:])
+        from .umath import ufunc_call
+        from ..registry import quiet
+        with quiet():
+            mask = ufunc_call(np.isnan, ArrayMeta(tuple(m.shape), m.dtype, tuple(m.strides)))
+        st = tuple(mask.strides[:ax]) + tuple(mask.strides[ax + 1:])
         c, f = contiguity(rest, st, m.dtype.itemsize)
         r = ArrayMeta(rest, dt, like_strides(rest, st, dt.itemsize, c, f), base_shape=rest)
     else:  # apply_along_axis: a transposed view of its buffer
