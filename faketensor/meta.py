@@ -68,10 +68,13 @@ class ArrayMeta(NamedTuple):
         if self.view_of is None:
             return True
         base = self.view_of
+        al = self.dtype.alignment
+        if type(base) is ArrayMeta:  # a view of another kernel intermediate
+            return (base._aligned() and self.offset % al == 0
+                    and all(s % al == 0 for n, s in zip(self.shape, self.strides) if n > 1))
         st = getattr(base, "storage", None)
         addr = (st.alignment + base.storage_offset if st is not None
                 else base.__array_interface__["data"][0]) + self.offset
-        al = self.dtype.alignment
         return addr % al == 0 and all(s % al == 0 for n, s in zip(self.shape, self.strides)
                                       if n > 1)
 

@@ -161,9 +161,12 @@ def einsum(res: Any, *operands: Any, **kwargs: Any) -> int:
     _flop_count`` counts einsum_path's naive cost: prod(index lengths) * max(1, terms - 1),
     + prod(index lengths) when an index is shared by two operands (a sum of products).
 
-    A contraction path (``optimize=``) is not counted apart: this is the naive count."""
+    With ``optimize=`` (not False) the count is the path's: einsum_path's "Optimized FLOP
+    count", the same _flop_count summed over its contractions."""
     if not operands or type(operands[0]) is not str:
         return 0  # the sublist form: no kernel takes it
+    if kwargs.get("optimize", False) is not False:
+        return _einsum_path_flops(operands, kwargs["optimize"])
     spec = operands[0].replace(" ", "")
     ins = spec.partition("->")[0]
     terms = ins.split(",")
@@ -189,6 +192,28 @@ def einsum(res: Any, *operands: Any, **kwargs: Any) -> int:
     inner = shared > len(sizes) + len(ell)
     factor = max(1, len(terms) - 1) + (1 if inner else 0)
     return math.prod(sizes.values()) * math.prod(ell) * factor
+
+
+def _einsum_path_flops(operands: tuple, optimize: Any) -> int:
+    """einsum_path's optimized cost: NumPy's path on zero-byte stand-ins, then
+    ``_flop_count`` of each contraction (numpy/_core/einsumfunc.py einsum_path)."""
+    import numpy as np
+    import numpy._core.einsumfunc as ef
+    args = [x if type(x) is str else np.broadcast_to(np.zeros(()), shape_of(x)) for x in operands]
+    ins, _, ops = ef._parse_einsum_input(args)
+    sizes: dict = {}
+    for term, op in zip(ins.split(","), ops):
+        for ch, d in zip(term, op.shape):
+            if sizes.get(ch, 1) == 1:
+                sizes[ch] = d
+    _, clist = ef.einsum_path(*args, optimize=optimize, einsum_call=True)
+    total = 1  # einsum_path: ``opt_cost = sum(cost_list) + 1``
+    for _, eq, _ in clist:
+        lhs, out = eq.split("->")
+        terms = lhs.split(",")
+        idx = set("".join(terms))
+        total += ef._flop_count(idx, bool(idx - set(out)), len(terms), sizes)
+    return total
 
 
 def _chain_cost(dims: list) -> int:

@@ -931,9 +931,79 @@ CUPY = [
 ]
 
 
+def _refusing(gen: Callable[[], Iterable[Sample]], pred: Callable[[Sample], bool]
+              ) -> Callable[[], list[Sample]]:
+    """gen's samples, those pred selects marked ``refuses`` (the answer depends on values)."""
+    def out() -> list[Sample]:
+        return [Sample(s.args, s.kwargs, s.name, True) if pred(s) else s for s in gen()]
+    return out
+
+
+def _dtype_of(s: Sample) -> str:
+    return s.args[0].dtype if isinstance(s.args[0], A) else ""
+
+
+_QV = (V(0.5), V([0.25, 0.75], axis=0), V(0.3, axis=(0, 2), keepdims=True), V(0.5, axis=-1, method="lower"),
+       V(0.4, axis=1, method="hazen"), V([0.2], axis=0, method="nearest"), V(0.7, method="inverted_cdf"),
+       V(0.5, axis=4), V(0.5, method="bogus"), V(A("C", (2,), "f8", 0.5), axis=2),
+       V(0.5, axis=0, weights=A("C", (3,)), method="inverted_cdf"),
+       V(0.5, axis=(0, 1), weights=A("C", (3, 4)), method="inverted_cdf"),
+       V(0.5, weights=A("C", (3,)), method="linear"))
+_PV = tuple(V(*(a * 100 if isinstance(a, float) else [x * 100 for x in a] if isinstance(a, list) else a
+                for a in v.args), **v.kwargs) for v in _QV)
+# nan-quantiles of float16/float32 data whose interpolated dtype is another: an all-NaN
+# slice (a value) would give the data's dtype instead
+def _nan_dtype(name: str) -> Callable[[Sample], bool]:
+    """The nan-quantile samples whose result dtype is not the float16/float32 data's: an
+    all-NaN slice (a value) would give the data's dtype instead, so the fake refuses."""
+    def pred(s: Sample) -> bool:
+        if _dtype_of(s) not in ("f2", "f4"):
+            return False
+        args, kwargs = s.build(np)
+        try:
+            with np.errstate(all="ignore"):
+                r = getattr(np, name)(*args, **kwargs)
+        except Exception:
+            return False
+        return np.asarray(r).dtype != np.dtype(_dtype_of(s)) and args[0].size > 0
+    return pred
+
+
+_EINSUM = {"chain": ("ij,jk,kl->il", (A("C", (3, 4)), A("F", (4, 5)), A("T", (5, 6)))),
+           "bmm": ("bij,bjk->bik", (A("perm", (2, 3, 4)), A("C", (2, 4, 5)))),
+           "outer": ("i,j->ji", (A("neg", (3,)), A("C", (4,), "f4"))),
+           "trace": ("ii,ij->j", (A("C", (4, 4)), A("strided", (4, 5)))),
+           "sum3": ("abc,cd,db->a", (A("C", (2, 3, 4)), A("F", (4, 5)), A("C", (5, 3), "i4"))),
+           "ell": ("...j,jk->...k", (A("C", (2, 3, 4)), A("bcast", (4, 5)))),
+           "bad": ("ij,jk->ik", (A("C", (3, 4)), A("C", (5, 5))))}
+
+STATS_SETS = [
+    OpInfo("quantile", on(STATS, *_QV)),
+    OpInfo("percentile", on(STATS, *_PV)),
+    OpInfo("nanquantile", _refusing(on(STATS, *_QV), _nan_dtype("nanquantile"))),
+    OpInfo("nanpercentile", _refusing(on(STATS, *_PV), _nan_dtype("nanpercentile"))),
+    OpInfo("nanmedian", on(STATS, V(), V(axis=1), V(axis=(0, 2), keepdims=True), V(axis=-1, keepdims=True),
+                           V(axis=3))),
+    OpInfo("isin", on(STATS, V([1, 2]), V(A("C", (4,), "i4")), V([1.5], invert=True), V(A("F", (2, 30)), kind="sort"),
+                      V([1, 2], kind="table"), V(A("C", (50,)), assume_unique=True), V([1], kind="bad"))),
+    OpInfo("unique", _refusing(on(STATS, V(), V(axis=0), V(return_inverse=True), V(axis=5)),
+                               lambda s: s.kwargs.get("axis") is None or s.kwargs["axis"] < len(s.args[0].shape))),
+    *[OpInfo(f, samples(Sample((A("C", (3, 4)),), refuses=True), Sample((A("T", (3, 4), "i4"),), refuses=True)))
+      for f in ("unique_values", "unique_counts", "unique_inverse", "unique_all")],
+    *[OpInfo(f, samples(Sample((A("C", (3, 4)), A("F", (2, 2))), refuses=True),
+                        Sample((A("C", (5,), "i4"), [1, 2]), refuses=True)))
+      for f in ("intersect1d", "union1d", "setdiff1d", "setxor1d")],
+    OpInfo("einsum-optimize", samples(*[Sample((sub,) + ops, {"optimize": opt, **kw}, f"{k}-{opt}-{kw}")
+                                        for k, (sub, ops) in _EINSUM.items()
+                                        for opt in (True, "greedy", "optimal", ["einsum_path", (0, 1)])
+                                        for kw in ({}, {"order": "F"}, {"dtype": "f4"})]),
+           op=lambda xp, sub, *ops, **kw: xp.einsum(sub, *ops, **kw)),
+]
+
+
 UFUNCS = [_ufunc_entry(u) for u in _ufuncs()]
 # On NumPy only: their CuPy rules are checked by the CUPY entries until a GPU run lists the
 # gaps of running these samples on CuPy as well.
-NUMPY_FAMILIES = UFUNCS + VIEWS + REDUCTIONS + MANIPULATION + JOINING
+NUMPY_FAMILIES = UFUNCS + VIEWS + REDUCTIONS + MANIPULATION + JOINING + STATS_SETS
 
 TABLE: list[OpInfo] = NUMPY_FAMILIES + CUPY

@@ -293,15 +293,12 @@ _STRINGS = ("np.strings and np.char: NumPy's Python wrappers call the string ufu
             "ufuncs do")
 STRING_FUNCS = {f"np.{m}.{n}" for m in ("strings", "char") for n in dir(getattr(np, m))}
 STILL_REAL: dict[str, str] = {
-    "np.compress": _VALUES, "np.percentile": _VALUES,
-    "np.nanpercentile": _VALUES,
+    "np.compress": _VALUES,
     "np.arange": "np.arange(real_array): the kernel converts the real argument before "
                  "raising NumPy's TypeError",
     "np.ma.arange": "as np.arange (numpy.ma's wrapper calls it)",
     "np.lib.stride_tricks.sliding_window_view": "window_shape given as a real array is read "
                                                 "with np.array before NumPy's ValueError",
-    "np.union1d": "no kernel: NumPy's Python code concatenates the real arguments (from "
-                  "NumPy's own frame, so for real) before unique refuses the fake",
     "np.ma.masked_values": "numpy.ma: MaskedArray cannot wrap fakes; its Python code computes "
                            "on the real argument first",
     "Generator.spawn": "a real Generator's spawn(real array) reads the array's values",

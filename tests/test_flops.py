@@ -226,6 +226,20 @@ def test_einsum_matches_numpys_naive_count(subs, shapes):
     assert ours == pytest.approx(_numpy_naive_einsum_count(subs, *shapes), rel=1e-3)
 
 
+@pytest.mark.parametrize("opt", [True, "greedy", "optimal"])
+@pytest.mark.parametrize("subs,shapes", [
+    ("ij,jk,kl->il", [(30, 40), (40, 50), (50, 6)]), ("ij,jk,kl,lm->mi", [(3, 40), (40, 5), (5, 60), (60, 2)]),
+    ("bij,bjk->bik", [(4, 8, 5), (4, 5, 3)]), ("...ij,...jk,kl->...il", [(2, 1, 3, 4), (5, 4, 2), (2, 7)]),
+    ("ijk,jl,lk->i", [(2, 3, 4), (3, 5), (5, 4)]), ("ii,ij->j", [(5, 5), (5, 3)]),
+])
+def test_einsum_optimize_matches_numpys_optimized_count(subs, shapes, opt):
+    ops = [np.ones(s) for s in shapes]
+    text = np.einsum_path(subs, *ops, optimize=opt)[1]
+    numpy = float(re.search(r"Optimized FLOP count:\s*([0-9.e+]+)", text).group(1))
+    ours = flops_of(np.einsum, subs, *ops, optimize=opt)
+    assert ours == pytest.approx(numpy, rel=1e-3)
+
+
 def test_multi_dot_takes_the_cheapest_order():
     shapes = [(10, 100), (100, 5), (5, 50), (50, 2)]
 

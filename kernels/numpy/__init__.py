@@ -6,7 +6,7 @@ from . import linalg  # noqa: F401
 from . import fft  # noqa: F401
 from . import reductions  # noqa: F401
 from . import ufunc_object  # noqa: F401
-from . import statistics  # noqa: F401
+from . import statistics, nanfunctions, arraysetops  # noqa: F401
 from . import views  # noqa: F401
 from . import indexing  # noqa: F401
 from . import manipulation, index_tricks  # noqa: F401

@@ -242,8 +242,4 @@ def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
     return round_meta(as_meta(a), decimals, out)
 
 
-@register(np.unique, np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all,
-          tags=("data-dependent",))
-def data_dependent(*args: Any, **kwargs: Any) -> Any:
-    """Output shapes that depend on the values of the input."""
-    raise DataDependentError("the output shape depends on the values of the input")
+# unique and the set functions: kernels/numpy/arraysetops.py

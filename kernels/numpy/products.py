@@ -330,6 +330,8 @@ def kron(a: Any, b: Any) -> Any:
 
 # --- einsum (c_einsum, optimize=False) ---------------------------------------------
 
+_UNSET = object()  # a keyword not given (einsumfunc.einsum passes on only those given)
+
 
 def _einsum_labels(term: str, where: str = "") -> list:
     """The labels of one subscripts term: letters, and Ellipsis for a '...'."""
@@ -416,11 +418,13 @@ def _combined(m: Any, labels: list) -> tuple:
 
 @register(np.einsum, tags=("copy",), flops=flops.einsum)
 def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = None,
-           order: str = "K", casting: str = "safe") -> Any:
-    """c_einsum: a view for a single operand without summation, else NpyIter's K-order output."""
+           order: Any = _UNSET, casting: Any = _UNSET) -> Any:
+    """c_einsum: a view for a single operand without summation, else NpyIter's K-order output.
+    With optimize, einsumfunc.einsum's contractions (the keywords given reach each one)."""
     if optimize is not False:
-        raise UnsupportedOperationError(np.einsum, "optimize= (the contraction path) is not "
-                                        "reproduced")
+        return _einsum_optimized(operands, out, optimize, dtype, order, casting)
+    order = "K" if order is _UNSET else order
+    casting = "safe" if casting is _UNSET else casting
     if not operands or not isinstance(operands[0], str):
         raise UnsupportedOperationError(np.einsum, "the sublist form of the subscripts")
     subs, ops = operands[0], [as_meta(x) for x in operands[1:]]
@@ -538,3 +542,179 @@ def _single_op_view(m: Any, labels: list, out_labels: list) -> ArrayMeta | None:
         dims[i] = n
         strides[i] += s
     return ArrayMeta(tuple(dims), m.dtype, tuple(strides), view_of=m)
+
+
+# --- einsum(optimize=...), einsum_path (numpy/_core/einsumfunc.py) ----------------------------
+# The path is NumPy's own einsum_path run on stand-ins: read-only broadcast views of one
+# element with each operand's shape and dtype (it reads shapes only). einsum then replays
+# einsumfunc.einsum's loop on metadata: bmm_einsum (single-term c_einsum, reshape, matmul or
+# multiply, reshape/transpose back) for two operands, c_einsum for the others.
+
+def _einsumfunc() -> Any:
+    import numpy._core.einsumfunc as ef
+    return ef
+
+
+def _standin(m: Any) -> np.ndarray:
+    """A zero-byte array with ``m``'s shape and dtype (broadcast from one element)."""
+    return np.broadcast_to(np.zeros((), m.dtype), tuple(m.shape))
+
+
+def _path_args(operands: tuple) -> tuple[list, dict]:
+    """The operands with every array replaced by its stand-in; stand-in id -> meta."""
+    args, back = [], {}
+    for x in operands:
+        if is_meta(x) or isinstance(x, np.ndarray):
+            m = as_meta(x)
+            st = _standin(m)
+            back[id(st)] = m
+            args.append(st)
+        else:
+            args.append(x)
+    return args, back
+
+
+@register(np.einsum_path, tags=("query",))
+def einsum_path(*operands: Any, optimize: Any = "greedy", einsum_call: bool = False) -> Any:
+    """np.einsum_path: NumPy's own, on shape stand-ins (the path and its printed report)."""
+    args, back = _path_args(operands)
+    res = _einsumfunc().einsum_path.__wrapped__(*args, optimize=optimize,
+                                                einsum_call=einsum_call) \
+        if hasattr(_einsumfunc().einsum_path, "__wrapped__") else \
+        _einsumfunc().einsum_path(*args, optimize=optimize, einsum_call=einsum_call)
+    if einsum_call:
+        ops, clist = res
+        return [back.get(id(o), o) for o in ops], clist
+    return res
+
+
+def _owned(r: Any) -> int:
+    """Bytes of a fresh buffer a sub-call's result holds (0 for a view)."""
+    if type(r) is ArrayMeta and r.view_of is None and not r.scalar:
+        return max(math.prod(r.base_shape or r.shape) * r.dtype.itemsize, 1)
+    return 0
+
+
+class _Replay:
+    """einsumfunc.einsum's loop on metadata: each sub-call's result is allocated with its
+    own temporaries beside it; a contraction's intermediate inputs die after it."""
+
+    def __init__(self) -> None:
+        from .temporaries import Steps
+        self.steps = Steps()
+        self.owner: dict = {}  # id(meta) -> (buffer key, bytes)
+        self.refs: dict = {}
+
+    def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        from .hidden import captured
+        with captured() as cap:
+            r = fn(*args, **kwargs)
+        if type(r) is ArrayMeta and r.view_of is None and r.base_shape is not None:
+            # views.emit: a view of a non-fake operand (an intermediate, or a view of an input)
+            src = next((x for x in args if type(x) is ArrayMeta
+                        and tuple(x.shape) == r.base_shape), None)
+            if src is not None:
+                r = r._replace(view_of=src, base_shape=None)
+        n = _owned(r)
+        if n:
+            self.steps.new(n)
+            self.owner[id(r)] = (id(r), n)
+            self.refs[id(r)] = 1
+        elif type(r) is ArrayMeta and type(r.view_of) is ArrayMeta and id(r.view_of) in self.owner:
+            key = self.owner[id(r.view_of)]
+            self.owner[id(r)] = key
+            self.refs[key[0]] += 1
+        self.steps.temp(cap.transient)
+        return r
+
+    def drop(self, *ms: Any) -> None:
+        for m in ms:
+            key = self.owner.pop(id(m), None)
+            if key is None:
+                continue
+            self.refs[key[0]] -= 1
+            if not self.refs[key[0]]:
+                self.steps.free(key[1])
+
+    def done(self, res: Any) -> None:
+        """The result (and a buffer it views) stays alive: the mode charges it."""
+        self.steps.done()
+
+
+def _bmm(rp: _Replay, eq: str, a: Any, b: Any, out: Any, kwargs: dict) -> Any:
+    """bmm_einsum (numpy/_core/einsumfunc.py) on metadata."""
+    from .umath import ufunc_call
+    from .views import reshape as _reshape_k, transpose as _transpose_k
+    from .creation import asarray as _asanyarray_k
+    ef = _einsumfunc()
+    eq_a, eq_b, nsa, nsb, nsab, perm, pure = ef._parse_eq_to_batch_matmul(
+        eq, tuple(a.shape), tuple(b.shape))
+    kwargs = dict(kwargs)
+    oorder = ef._parse_output_order(kwargs.pop("order", "K"), a.flags.f_contiguous,
+                                    b.flags.f_contiguous)
+    a0, b0 = a, b
+    if eq_a is not None:
+        a = rp.call(einsum, eq_a, a)
+    if nsa is not None:
+        a2 = rp.call(_reshape_k, a, nsa)
+        if a is not a0:
+            rp.drop(a)
+        a = a2
+    if eq_b is not None:
+        b = rp.call(einsum, eq_b, b)
+    if nsb is not None:
+        b2 = rp.call(_reshape_k, b, nsb)
+        if b is not b0:
+            rp.drop(b)
+        b = b2
+    ukw = {k: v for k, v in kwargs.items() if v is not None}
+    if pure:
+        if oorder is not None:
+            ukw["order"] = oorder
+        r = rp.call(ufunc_call, np.multiply, a, b, out=out, **ukw)
+        rp.drop(*(x for x in (a, b) if x is not a0 and x is not b0))
+        return r
+    compatible = nsab is None and perm is None
+    ab = rp.call(ufunc_call, np.matmul, a, b, out=out if compatible else None, **ukw)
+    rp.drop(*(x for x in (a, b) if x is not a0 and x is not b0))
+    if nsab is not None:
+        ab2 = rp.call(_reshape_k, ab, nsab)
+        rp.drop(ab)
+        ab = ab2
+    if perm is not None:
+        ab2 = rp.call(_transpose_k, ab, perm)
+        rp.drop(ab)
+        ab = ab2
+    if out is not None and not compatible:
+        from .indexing import setitem
+        rp.call(setitem, out, Ellipsis, ab)
+        rp.drop(ab)
+        return out
+    if oorder is not None:
+        ab2 = rp.call(_asanyarray_k, ab, order=oorder)
+        if ab2 is not ab:
+            rp.drop(ab)
+        ab = ab2
+    return ab
+
+
+def _einsum_optimized(operands: tuple, out: Any, optimize: Any, dtype: Any, order: Any,
+                      casting: Any) -> Any:
+    """einsumfunc.einsum with optimize: NumPy's path, then its contractions on metadata."""
+    ops, clist = einsum_path(*operands, optimize=optimize, einsum_call=True)
+    kwargs = {k: v for k, v in (("dtype", dtype), ("order", order), ("casting", casting))
+              if v is not _UNSET and not (k == "dtype" and v is None)}
+    rp = _Replay()
+    ops = list(ops)
+    for num, (inds, eq, _) in enumerate(clist):
+        tmp = [ops.pop(x) for x in inds]
+        handle_out = out is not None and num + 1 == len(clist)
+        if len(tmp) == 2:
+            new = _bmm(rp, eq, tmp[0], tmp[1], out if handle_out else None, kwargs)
+        else:
+            new = rp.call(einsum, eq, *tmp, out=out if handle_out else None, **kwargs)
+        rp.drop(*tmp)
+        ops.append(new)
+    res = out if out is not None else ops[0]
+    rp.done(res)
+    return res

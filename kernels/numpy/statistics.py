@@ -10,6 +10,7 @@ never layouts. Results whose shape or dtype depend on values raise DataDependent
 """
 from __future__ import annotations
 
+import math
 import operator
 from builtins import range as builtins_range
 import warnings
@@ -189,15 +190,17 @@ def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
                      tuple(out.strides[i] for i in keep), writeable=out.flags.writeable)
 
 
-def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -> Any:
-    """_ureduce: axis tuples merged into one trailing axis, keepdims by newaxis views."""
+def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str = "np.median",
+             **kw: Any) -> Any:
+    """_ureduce: axis tuples merged into one trailing axis (weights= with them), keepdims
+    by newaxis views."""
     m = as_meta(a)
     kd = False if keepdims is _NoValue else bool(keepdims)
     nd = m.ndim
     axes = None
     inner_out = out
     if out is not None and not is_meta(out):
-        raise UnsupportedOperationError("np.median", "a non-array out")
+        raise UnsupportedOperationError(_name, "a non-array out")
     if axis is not None:
         axes = normalize_axes(axis, nd, None)
         if kd and out is not None:
@@ -217,6 +220,13 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
             m, copied = _reshape(mv, mv.shape[:len(keep)] + (n,))
             if copied:  # the reshaped copy lives while func runs
                 transient(array_bytes(m.shape, m.dtype))
+            w = kw.get("weights")
+            if w is not None:  # reshape_arr(weights): the same moveaxis and reshape
+                w = as_meta(w)
+                wv = _view(w, tuple(w.shape[i] for i in order), tuple(w.strides[i] for i in order))
+                kw["weights"], wcopied = _reshape(wv, wv.shape[:len(keep)] + (-1,))
+                if wcopied:
+                    transient(array_bytes(kw["weights"].shape, w.dtype))
             ax = -1
     else:
         ax = None
@@ -227,9 +237,10 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, **kw: Any) -
         return out
     if kd:
         shape = tuple(1 if axes is None or i in axes else None for i in range(nd))
-        rs = list(r.shape)
-        st = list(r.strides)
-        newshape, newstrides = [], []
+        lead = r.ndim - sum(1 for s in shape if s is None)  # quantile's q axes come first
+        rs = list(r.shape[lead:])
+        st = list(r.strides[lead:])
+        newshape, newstrides = list(r.shape[:lead]), list(r.strides[:lead])
         for s in shape:
             if s == 1:
                 newshape.append(1)
@@ -284,6 +295,323 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
     if overwrite_input:
         raise UnsupportedOperationError("np.median", "overwrite_input=True")
     return _ureduce(a, _median, keepdims, axis, out)
+
+
+# --- quantile, percentile (via _ureduce) --------------------------------------------------
+# numpy/lib/_function_base_impl.py quantile / percentile / _quantile_ureduce_func / _quantile.
+# The result dtype comes from NumPy's own _quantile run on a stand-in of at most one element
+# per axis (dtype rules and dtype errors only depend on dtypes and on ``weak_q``); shapes and
+# layouts are replayed. Value checks on fake q or fake weights (q in [0, 1], weights >= 0) are
+# skipped: they only raise.
+
+def _fb() -> Any:
+    import numpy.lib._function_base_impl as fb
+    return fb
+
+
+_Q_SMALL = 64  # a real q array of more elements is taken by its metadata, as a fake q
+
+
+def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
+    """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q).
+
+    A real q array of more than _Q_SMALL elements is taken as a fake one (no work in
+    proportion to it inside a mode): its range is not checked."""
+    weak = type(q) in (int, float)
+    if is_meta(q) or (isinstance(q, np.ndarray) and q.size > _Q_SMALL):
+        qm = as_meta(q) if is_fake(q) or type(q) is ArrayMeta else \
+            ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides))
+        if percent:
+            qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
+        return qm, weak
+    real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
+    if not _fb()._quantile_is_valid(real):
+        raise ValueError("Percentiles must be in the range [0, 100]" if percent
+                         else "Quantiles must be in the range [0, 1]")
+    return real, weak
+
+
+def _weights_check(weights: Any, m: Any, axis: Any, method: Any) -> Any:
+    """quantile's weights checks (_weights_are_valid): the weights as a meta shaped like a."""
+    if method != "inverted_cdf":
+        raise ValueError(f"Only method 'inverted_cdf' supports weights. Got: {method}.")
+    axes = normalize_axes(axis, m.ndim, None) if axis is not None else None
+    if not is_meta(weights):
+        real = np.asanyarray(weights)
+        if real.size <= _Q_SMALL and np.any(real < 0):  # larger ones: as a fake's, unchecked
+            raise ValueError("Weights must be non-negative.")
+        w = ArrayMeta(real.shape, real.dtype, real.strides)
+    else:
+        w = as_meta(weights)
+    if tuple(w.shape) != tuple(m.shape):
+        if axes is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if tuple(w.shape) != tuple(m.shape[ax] for ax in axes):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        perm = sorted(builtins_range(len(axes)), key=lambda i: axes[i])  # argsort(axis)
+        wt = _view(w, tuple(w.shape[i] for i in perm), tuple(w.strides[i] for i in perm))
+        w, _ = _reshape(wt, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))
+    return w
+
+
+def _standin(shape: tuple, dt: np.dtype) -> np.ndarray:
+    """Zeros of ``dt`` with at most one element per axis (empty axes stay empty)."""
+    return np.zeros(tuple(min(d, 1) for d in shape), dt)
+
+
+def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
+                   method: Any, weak_q: bool, name: str, q_held: int = 0) -> Any:
+    """_quantile_ureduce_func and _quantile: a C copy of a (a.flatten() for axis None, a
+    itself with overwrite_input), partitioned (or argsorted for weights), read at the
+    quantiles' indices: a fresh C array of shape q.shape + the kept axes."""
+    fb = _fb()
+    if q.ndim > 2:
+        raise ValueError("q must be a scalar or 1d")
+    if axis is None:
+        arr = _c((m.size,), m.dtype)
+        copied = not (overwrite_input and m.flags.c_contiguous)
+        ax = 0
+    else:
+        arr = m if overwrite_input else _c(m.shape, m.dtype)
+        copied = not overwrite_input
+        ax = normalize_axis(axis, m.ndim)
+    n = arr.shape[ax]
+    rest = arr.shape[:ax] + arr.shape[ax + 1:]
+    if weights is None and method not in fb._QuantileMethods:
+        raise ValueError(f"{method!r} is not a valid method. Use one of: "
+                         f"{fb._QuantileMethods.keys()}")
+    # dtypes (and NumPy's dtype errors) from NumPy's own _quantile on a stand-in
+    sa = _standin((n,) + rest, arr.dtype)
+    sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
+    sq = sq if sq.ndim == 0 else _standin(sq.shape, sq.dtype)  # dtypes only: one element
+    sw = None if weights is None else np.ones(sa.shape, as_meta(weights).dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = fb._quantile(sa, quantiles=sq, axis=0, method=method, out=None, weights=sw,
+                         weak_q=weak_q)
+    dt = np.dtype(object) if arr.dtype.kind == "O" else r.dtype
+    shape = tuple(q.shape) + rest
+    if dt.kind == "O" and not shape:
+        raise DataDependentError(f"{name} of an object array to a 0-d result is a Python object "
+                                 "whose type depends on the values")
+    _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out, q_held)
+    if weights is not None:
+        moved = _moveaxis(arr, ax, 0)
+        from .sorting import argsort as _argsort
+        from .indexing import take_along_axis as _tala
+        from ..registry import quiet
+        with quiet():
+            idx = _argsort(moved, axis=0)
+            srt = _tala(moved, idx, axis=0)
+        if out is not None:
+            if tuple(out.shape) != shape:
+                raise ValueError(f"Wrong shape of argument 'out', shape={shape} is required; "
+                                 f"got shape={tuple(out.shape)}.")
+            check_writeable(out)
+            return out
+        if len(shape) == srt.ndim:  # empty_like(arr, shape=...): arr's order (K)
+            return ArrayMeta(shape, dt, like_strides(shape, srt.strides, dt.itemsize,
+                                                     srt.flags.c_contiguous, srt.flags.f_contiguous))
+        return _c(shape, dt)
+    if out is not None:
+        res = ArrayMeta(shape, arr.dtype, c_strides(shape, arr.dtype.itemsize))
+        if dt == arr.dtype and _discrete(method, sq, n):
+            from .indexing import _take
+            return _take(_moveaxis(arr, ax, 0), ArrayMeta(tuple(q.shape), _INTP,
+                                                          c_strides(tuple(q.shape), 8)),
+                         0, out, "clip")
+        pdt = _prod_dtype(arr.dtype, sq, n, method, weak_q)
+        pm = ArrayMeta(shape, pdt, c_strides(shape, pdt.itemsize))
+        return ufunc_call(np.add, res, pm, out=out)
+    if not shape:
+        return ArrayMeta((), dt, (), scalar=True)
+    return _c(shape, dt)
+
+
+def _discrete(method: str, sq: Any, n: int) -> bool:
+    """_quantile's take branch: methods without gamma, or linear on integer indices."""
+    props = _fb()._QuantileMethods[method]
+    if props["fix_gamma"] is None:
+        return True
+    vi = np.asanyarray(props["get_virtual_index"](max(n, 1), sq))
+    return method == "linear" and np.issubdtype(vi.dtype, np.integer)
+
+
+def _gamma(sq: Any, n: int, method: str, weak_q: bool) -> Any:
+    """_lerp's ``t`` on the stand-in q: a Python float (weak_q) or an array of gamma's dtype."""
+    fb = _fb()
+    props = fb._QuantileMethods[method]
+    vi = np.asanyarray(props["get_virtual_index"](max(n, 1), sq))
+    prev, _ = fb._get_indexes(np.zeros(1), vi, max(n, 1))
+    g = fb._get_gamma(vi, prev, props)
+    return float(g) if weak_q else g
+
+
+def _kth_count(q: Any, dt: np.dtype, n: int, method: str) -> int:
+    """How many distinct partition indices _quantile's lerp branch asks for: computed from a
+    real q (the indexes depend on q and the axis length only); for a fake q, the most."""
+    if not isinstance(q, np.ndarray):
+        return 2 + 2 * math.prod(q.shape)
+    fb = _fb()
+    vi = np.asanyarray(fb._QuantileMethods[method]["get_virtual_index"](n, q))
+    with np.errstate(all="ignore"):
+        prev, nxt = fb._get_indexes(np.zeros(1, dt), vi, n)
+    return len(np.unique(np.concatenate(([0, -1], prev.ravel(), nxt.ravel()))))
+
+
+def _prod_dtype(dt: np.dtype, sq: Any, n: int, method: str, weak_q: bool) -> np.dtype:
+    """The dtype of _lerp's ``diff_b_a * t``."""
+    if dt.kind == "O":
+        return dt
+    d = np.zeros((), dt)
+    return np.asarray((d - d) * _gamma(sq, n, method, weak_q)).dtype
+
+
+def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weights: Any,
+                    method: str, weak_q: bool, copied: bool, out: Any, q_held: int = 0) -> None:
+    """The input-sized buffers of _quantile, in order: the copy of a, partition's lane
+    buffer, NaN check of the last row, then (take) the result, or (lerp) ``previous`` and
+    ``next`` (arr[indices]), ``b - a``, ``diff * t``, the result and the second
+    ``diff * (1 - t)``. The small arrays of q's size are not counted."""
+    steps = Steps()
+    qb = steps.new(q_held)
+    copy = steps.new(array_bytes(arr.shape, arr.dtype) if copied else 0)
+    rest = arr.shape[:ax] + arr.shape[ax + 1:]
+    nans = arr.dtype.kind in "fcmM"
+    if weights is not None:
+        # argsort (its lane buffers), take_along_axis of arr and of the weights, the float64
+        # cumsum and, for a float q, its astype copy; the result; all live until the return
+        moved = _moveaxis(arr, ax, 0)
+        from .sorting import sort_buffer_bytes
+        idx = steps.new(array_bytes(arr.shape, _INTP))
+        steps.temp(sort_buffer_bytes(moved, 0, True))
+        srt = steps.new(array_bytes(arr.shape, arr.dtype))
+        w = steps.new(array_bytes(arr.shape, as_meta(weights).dtype))
+        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+        cdf = steps.new(array_bytes(arr.shape, _F8))
+        if q.dtype.kind == "f":
+            cdf2 = steps.new(array_bytes(arr.shape, q.dtype))
+            steps.free(cdf)
+            cdf = cdf2
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.free(qb, idx, copy, srt, w, cdf, nanmask)
+        steps.done()
+        return
+    moved = _moveaxis(arr, ax, 0)
+    sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
+    if _discrete(method, sq, arr.shape[ax]):
+        # virtual_indexes; ``partition(concatenate((vi.ravel(), [-1])))`` (without the -1
+        # for types without NaN): the kth array, then partition's own buffers
+        qn = math.prod(q.shape)
+        vdt = np.asanyarray(_fb()._QuantileMethods[method]["get_virtual_index"](
+            max(arr.shape[ax], 1), sq)).dtype
+        vi = steps.new(array_bytes(tuple(q.shape), vdt))
+        kth = steps.new(8 * (qn + 1) if nans else 0)
+        # an intp kth array is used as is; PyArray_Partition sorts a copy of it
+        steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0)
+                   + 8 * (qn + nans))
+        steps.free(kth)
+        # isnan(arr[-1, ...]), or np.array(False) for types without NaN
+        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 1)
+        res = steps.new(0 if out is not None else array_bytes(shape, dt))
+        # take's index conversion makes nothing for intp indices, only the C copy of arr
+        steps.temp(take_bytes(moved.shape, moved.strides, moved.dtype, 0 if vdt == _INTP else qn))
+        if not shape and out is None:  # take's 0-d result becomes a NumPy scalar
+            steps.free(res)
+            steps.keep(res)
+        steps.free(qb, vi, copy, nanmask)
+        steps.done()
+        return
+    qs = tuple(q.shape)
+    qn = math.prod(qs)
+    n = arr.shape[ax]
+    vdt = np.asanyarray(_fb()._QuantileMethods[method]["get_virtual_index"](max(n, 1), sq)).dtype
+    # virtual_indexes, previous_indexes and next_indexes (intp)
+    small = [steps.new(array_bytes(qs, vdt)), steps.new(2 * array_bytes(qs, _INTP))]
+    # kth = unique(concatenate(([0, -1], previous.ravel(), next.ravel()))): the concatenation,
+    # unique's flattened copy and its k distinct values; partition sorts a copy of them
+    k = _kth_count(q, arr.dtype, n, method)
+    cat = steps.new(8 * (2 + 2 * qn))
+    steps.temp(8 * (2 + 2 * qn) + 8 * k)
+    steps.free(cat)
+    kth = steps.new(8 * k)
+    steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0) + 8 * k)
+    steps.free(kth)
+    nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+    small.append(steps.new(0 if weak_q else array_bytes(qs, vdt)))  # gamma
+    if not shape:  # 0-d indices: previous, next and their products are NumPy scalars
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.free(*small)
+        diff = prev = nxt = 0
+    else:
+        part = array_bytes(shape, arr.dtype)
+        prev, nxt = steps.new(part), steps.new(part)
+        diff = steps.new(part)
+        pdt = _prod_dtype(arr.dtype, sq, n, method, weak_q)
+        pm = ArrayMeta(shape, arr.dtype, c_strides(shape, arr.dtype.itemsize))
+        prodm = ArrayMeta(shape, pdt, c_strides(shape, pdt.itemsize))
+        tshape = qs + (1,) * len(rest)
+        t = 0.5 if weak_q else ArrayMeta(tshape, vdt, c_strides(tshape, vdt.itemsize))
+        prod = array_bytes(shape, pdt)
+        resm = ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
+        tmp = steps.new(prod + ufunc_bytes(np.multiply, pm, t))  # diff_b_a * t
+        steps.free(tmp - prod)
+        steps.new(0 if out is not None else array_bytes(shape, dt))
+        steps.temp(ufunc_bytes(np.add, pm, prodm, out=out if out is not None else None))
+        steps.free(prod)
+        one_minus_t = 0 if weak_q else steps.new(array_bytes(qs, vdt))  # ``1 - t``
+        tmp = steps.new(prod + ufunc_bytes(np.multiply, pm, 0.5 if weak_q else t))
+        steps.free(tmp - prod, one_minus_t)
+        where = steps.new(0 if weak_q else array_bytes(qs, _BOOL))  # ``t >= 0.5``
+        steps.temp(ufunc_bytes(np.subtract, pm, prodm, out=out if out is not None else resm,
+                               casting="unsafe"))
+        steps.free(prod, where, *small)
+    steps.free(qb, diff, prev, nxt, copy, nanmask)
+    if not shape and out is None:  # lerp[()]: the 0-d array becomes a NumPy scalar
+        steps.free(array_bytes(shape, dt))
+        steps.keep(array_bytes(shape, dt))
+    steps.done()
+
+
+def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
+                    keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
+    m = as_meta(a)
+    if m.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qv, weak = _q_arg(q, percent)
+    w = None if weights is None else _weights_check(weights, m, axis, method)
+    return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
+                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
+                    q_held=_q_held(q, qv, percent))
+
+
+def _q_held(q: Any, qv: Any, percent: bool) -> int:
+    """The q array _quantile holds: percentile's ``true_divide(q, 100)``, quantile's
+    ``asanyarray(q)`` (nothing new for an array)."""
+    if percent or not (is_meta(q) or isinstance(q, np.ndarray)):
+        return array_bytes(tuple(qv.shape), qv.dtype)
+    return 0
+
+
+@register(np.quantile, tags=("reduction",))
+def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
+    """np.quantile: _ureduce over _quantile (every method; weights with inverted_cdf)."""
+    return _quantile_entry(a, q, axis, out, overwrite_input, method, keepdims, weights, False,
+                           "np.quantile")
+
+
+@register(np.percentile, tags=("reduction",))
+def percentile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
+    """np.percentile: quantile of q / 100."""
+    return _quantile_entry(a, q, axis, out, overwrite_input, method, keepdims, weights, True,
+                           "np.percentile")
+
+
+quantile.keep_real = frozenset({1, "q", "weights"})
+percentile.keep_real = frozenset({1, "q", "weights"})
 
 
 # --- elementwise helpers: angle, iscomplex, isreal, real_if_close, sinc, i0, nan_to_num ------
