@@ -34,6 +34,19 @@ def test_min_scalar_type_of_0d_depends_on_value(kind):
         np.min_scalar_type(ft.empty((), kind))
 
 
+@pytest.mark.parametrize("layout", ["C", "F", "T", "1xN", "0d", "empty-F"])
+def test_isfortran_inside_the_mode(layout):
+    """Inside a mode np.isfortran reaches its kernel (a namespace patch): it must read the fake's
+    own flags, as NumPy reads ``a.flags.fnc``."""
+    base = {"C": np.ones((3, 4)), "F": np.asfortranarray(np.ones((3, 4))), "T": np.ones((4, 3)).T,
+            "1xN": np.ones((1, 4), order="F"), "0d": np.array(1.0),
+            "empty-F": np.ones((0, 3), order="F")}[layout]
+    with ft.FakeMode():
+        fake = np.asarray(base)
+        got = np.isfortran(fake)
+    assert got is np.isfortran(base)
+
+
 def test_queries_inside_mode_and_on_cuda_fakes():
     with ft.FakeMode():
         x = np.zeros((10**6, 10**6), np.float32)

@@ -47,9 +47,18 @@ def _ask_numpy(fn: Any):
 
 
 for _fn in (np.shape, np.ndim, np.size, np.iscomplexobj, np.isrealobj, np.result_type,
-            np.can_cast, np.common_type, np.isfortran):
+            np.can_cast, np.common_type):
     register(_fn, tags=("query",), name=_fn.__name__)(_ask_numpy(_fn))
 del _fn
+
+
+@register(np.isfortran, tags=("query",))
+def isfortran(a: Any) -> bool:
+    """np.isfortran is ``a.flags.fnc``: F-contiguous and not C-contiguous (from the fake's own
+    flags; a stand-in's zero strides would not keep its layout)."""
+    if not is_fake(a):
+        return np.isfortran(a)
+    return bool(a.flags.f_contiguous and not a.flags.c_contiguous)
 
 
 @register(np.min_scalar_type, tags=("query",))
