@@ -102,10 +102,9 @@ class ArrayHooks:
         return self.shape[0]
 
     def __iter__(self) -> Iterator[Any]:
-        if not self.shape:
+        if not self.shape:  # raised by iter() itself, as ndarray does (np.iterable reads it)
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     def __divmod__(self, other):
         return dispatch(np.divmod, self._hook_types((self, other), None), (self, other), {})
