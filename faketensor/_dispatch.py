@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._stack import _STACK
+from ._stack import _STACK, as_stack, below
 from ._storage import PREEXISTING
 
 
@@ -58,7 +58,7 @@ def push_mode(mode: Any, bottom: bool = False):
         new = stack[:i] + (mode,) + stack[i:]
     else:
         new = stack + (mode,)
-    return _STACK.set(new)
+    return _STACK.set(as_stack(new))
 
 
 def pop_mode(mode: Any, token) -> None:
@@ -66,7 +66,7 @@ def pop_mode(mode: Any, token) -> None:
     try:
         _STACK.reset(token)
     except ValueError:  # token from another context or not the latest change
-        _STACK.set(tuple(m for m in _STACK.get() if m is not mode))
+        _STACK.set(as_stack(tuple(m for m in _STACK.get() if m is not mode)))
 
 
 def claim(storage: Any) -> None:
@@ -87,7 +87,7 @@ def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     stack = _STACK.get()
     if stack:
         mode = stack[-1]
-        token = _STACK.set(stack[:-1])
+        token = _STACK.set(() if len(stack) == 1 else below(stack))
         try:
             return mode.__array_dispatch__(func, types, args, kwargs)
         finally:
