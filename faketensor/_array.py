@@ -448,6 +448,19 @@ class FakeArray(_FakeSlots):
     def tobytes(self, order="C"):
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
+    # the buffer itself: a fake has none to hand out (ctypes pointers, memoryviews and DLPack
+    # capsules give other code the data, and no placeholder address would be honest)
+    @property
+    def ctypes(self):
+        self._needs_data("ndarray.ctypes (a pointer to the data buffer)")
+
+    @property
+    def data(self):
+        self._needs_data("ndarray.data (a memoryview of the data buffer)")
+
+    def __dlpack__(self, *args, **kwargs):
+        self._needs_data("ndarray.__dlpack__() (a DLPack capsule of the data buffer)")
+
     # writing values out is never faked: a plan must not leave files of made-up data behind
     def tofile(self, *args, **kwargs):
         self._needs_data("ndarray.tofile()")

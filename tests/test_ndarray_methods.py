@@ -1,0 +1,80 @@
+"""ndarray methods and attributes of the NumPy long tail: conj/conjugate, partition,
+argpartition and byteswap (special cases beside their op-table entries), and the buffer
+attributes a fake cannot give (ctypes, data, __dlpack__)."""
+import numpy as np
+import pytest
+
+import faketensor as ft
+from tests import oracle
+
+
+def test_conj_of_real_numbers_is_the_array_itself():
+    for dt in ("f8", "i4", "?", "f2"):
+        a = np.zeros((3, 4), dt).T
+        with ft.FakeMode():
+            x = np.zeros((3, 4), dt).T
+            assert x.conj() is x and x.conjugate() is x
+        assert a.conj() is a  # NumPy's own rule, the control
+
+
+def test_conj_of_complex_is_a_new_array_and_0d_gives_a_scalar():
+    oracle.check(lambda a: a.conj(), np.zeros((), "c16"))
+    oracle.check(lambda a: a.conj(), np.zeros((4, 3), "c8").T)
+    with ft.FakeMode():
+        x = np.zeros((3, 4), complex)
+        assert x.conj() is not x and not np.shares_memory(x.conj(), x)
+
+
+@pytest.mark.parametrize("dt", ["U2", "S3", "M8[s]", "m8[s]", "i4,f8", "V4"])
+def test_conj_of_non_numbers_raises_type_error(dt):
+    oracle.check(lambda a: a.conj(), np.zeros(3, dt))
+
+
+def test_conj_out_forms():
+    c, r = np.zeros((3, 4), "c16"), np.zeros((3, 4))
+    oracle.check(lambda a, o: a.conj(o), c, np.zeros((4, 3), "c16").T)
+    oracle.check(lambda a, o: a.conj(o), r, np.zeros((3, 4), "f4"))    # same_kind: ok
+    oracle.check(lambda a, o: a.conj(o), r, np.zeros((3, 4), "i8"))    # same_kind: TypeError
+    oracle.check(lambda a, o: a.conj(o), c, np.zeros((3, 4)))          # complex -> float
+    oracle.check(lambda a, o: a.conj(o), r, np.zeros((2, 4)))          # broadcast
+    oracle.check(lambda a: a.conj([0.0] * 4), r)                       # not an array
+    with pytest.raises(TypeError):
+        with ft.FakeMode():
+            np.zeros(3).conj(out=np.zeros(3))  # positional only, as in NumPy
+
+
+def test_partition_in_place_returns_none_and_keeps_the_array():
+    a = np.arange(12.0).reshape(3, 4)
+    with ft.FakeMode():
+        x = np.zeros((3, 4))
+        shape, strides = x.shape, x.strides
+        assert x.partition(1) is None and (x.shape, x.strides) == (shape, strides)
+    oracle.check(lambda b: b.partition(np.array([0, 3])), a.copy())
+    oracle.check(lambda b: b.partition(np.array([[0]])), a.copy())
+
+
+def test_partition_and_byteswap_refuse_read_only_arrays():
+    ro = np.zeros((3, 4))
+    ro.flags.writeable = False
+    oracle.check(lambda b: b.partition(1), ro)
+    oracle.check(lambda b: b.byteswap(True), ro)
+    oracle.check(lambda b: b.byteswap(), ro)  # a copy: writeable
+
+
+def test_argpartition_method_every_axis_form():
+    a = np.zeros((4, 5, 2), "i2").transpose(2, 0, 1)
+    for kw in ({}, {"axis": None}, {"axis": 0}, {"axis": -2}, {"axis": 3}, {"axis": 1.0}):
+        oracle.check(lambda b: b.argpartition(1, **kw), a)
+    oracle.check(lambda b: b.argpartition(0), np.zeros(()))
+    oracle.check(lambda b: b.argpartition(0, kind="bogus"), a)
+
+
+@pytest.mark.parametrize("what", ["ctypes", "data", "__dlpack__"])
+def test_buffer_attributes_need_the_data(what):
+    with ft.FakeMode():
+        x = np.zeros((3, 4))
+        with pytest.raises(ft.DataDependentError, match="data buffer"):
+            v = getattr(x, what)
+            v()
+        with pytest.raises(ft.DataDependentError):
+            np.from_dlpack(x) if what == "__dlpack__" else getattr(x, what)
