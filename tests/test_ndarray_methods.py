@@ -78,3 +78,38 @@ def test_buffer_attributes_need_the_data(what):
             v()
         with pytest.raises(ft.DataDependentError):
             np.from_dlpack(x) if what == "__dlpack__" else getattr(x, what)
+
+
+# ndarray.resize: exact where metadata decides, UnsupportedOperationError where NumPy's answer
+# depends on reference counts or the fake would have to change its geometry in place
+
+def _resize_cases():
+    a = np.arange(12.0).reshape(3, 4)
+    return [
+        (lambda x: x.resize(), a.copy()),                    # no shape: nothing happens
+        (lambda x: x.resize(None), a.copy()),
+        (lambda x: x.resize((3, 4)), a.copy()),              # its own shape
+        (lambda x: x.resize(3, 4), a.copy()),
+        (lambda x: x.resize((2, 2)), a[:, ::2]),             # not one segment
+        (lambda x: x.resize((2, 2)), a[:2]),                 # a view: does not own its data
+        (lambda x: x.resize((-1, 2)), a.copy()),             # negative dimension
+        (lambda x: x.resize("ab"), a.copy()),                # not a shape
+        (lambda x: x.resize((2 ** 40, 2 ** 40)), a.copy()),  # overflow: MemoryError
+        (lambda x: x.resize((2, 2), refcheck="no"), a.copy()),
+    ]
+
+
+@pytest.mark.parametrize("i", range(len(_resize_cases())))
+def test_resize_exact_cases(i):
+    fn, x = _resize_cases()[i]
+    oracle.check(fn, x)
+
+
+def test_resize_that_needs_reference_counts_or_moves_geometry_is_refused():
+    with ft.FakeMode():
+        x = np.zeros((3, 4))
+        with pytest.raises(ft.UnsupportedOperationError, match="reference count"):
+            x.resize((5,), refcheck=False)
+        with pytest.raises(ft.UnsupportedOperationError, match="in place"):
+            x.resize((4, 3))
+        assert x.shape == (3, 4)
