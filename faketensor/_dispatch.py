@@ -1,6 +1,7 @@
 """The per-context mode stack and the one function every protocol hook calls."""
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from ._stack import _STACK, as_stack, below
@@ -15,14 +16,15 @@ class MethodOp:
     fakes and wrapped arrays and runs the real method on real arrays.
     """
 
-    __slots__ = ("name", "op_name")
+    __slots__ = ("name", "op_name", "_get")
 
     def __init__(self, name: str, owner: str = "ndarray") -> None:
         self.name = name
         self.op_name = f"{owner}.{name}"
+        self._get = operator.attrgetter(name)  # a dotted name: "flat.__getitem__"
 
     def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(obj, self.name)(*args, **kwargs)
+        return self._get(obj)(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<op {self.op_name}>"

@@ -113,3 +113,59 @@ def test_resize_that_needs_reference_counts_or_moves_geometry_is_refused():
         with pytest.raises(ft.UnsupportedOperationError, match="in place"):
             x.resize((4, 3))
         assert x.shape == (3, 4)
+
+
+# ndarray.flat: a fake flatiter whose indexing gives fakes
+
+_FLAT_INDICES = [3, -1, 12, -13, slice(None, None, 2), slice(5, 1, -2), Ellipsis, np.array([1, 2]),
+                 np.array([[1], [2]]), [1, 2], np.array([True] * 12), np.array([True] * 5), (1,),
+                 (1, 2), None, np.array(3), (slice(None),), np.array([], int), "a", np.array([13]),
+                 np.array([1.5])]
+
+
+@pytest.mark.parametrize("layout", ["C", "T", "neg", "0d", "empty", "c8", "ro"])
+@pytest.mark.parametrize("i", range(len(_FLAT_INDICES)))
+def test_flat_getitem(layout, i):
+    a = {"C": np.arange(12.0).reshape(3, 4), "T": np.arange(12, dtype="i2").reshape(3, 4).T,
+         "neg": np.arange(24.0)[::-2], "0d": np.zeros(()), "empty": np.zeros((0, 3)),
+         "c8": np.zeros((2, 6), "c8")[:, ::-1]}.get(layout)
+    if a is None:
+        a = np.zeros((3, 4))
+        a.flags.writeable = False
+    idx = _FLAT_INDICES[i]
+    oracle.check(lambda x: x.flat[idx], a)
+
+
+def _flat_set(x, i, v):
+    x.flat[i] = v
+
+
+@pytest.mark.parametrize("case", range(7))
+def test_flat_setitem(case):
+    a = np.arange(12.0).reshape(3, 4).T
+    ro = np.zeros((3, 4))
+    ro.flags.writeable = False
+    x, i, v = [(a.copy(), 3, 1.0), (a.copy(), slice(None), [1, 2]), (ro, 0, 1), (a.copy(), 20, 1),
+               (a.copy(), 0, "x"), (a.copy(), np.array([1, 2]), np.zeros(5, "f4")),
+               (a.copy(), (0, 1), 1)][case]
+    oracle.check(_flat_set, x, i, v)
+
+
+def test_flat_attributes_and_iteration():
+    with ft.FakeMode(record=True) as mode:
+        x = np.zeros((3, 4)).T
+        f = x.flat
+        assert f.base is x and f.index == 0 and f.coords == (0, 0) and len(f) == 12
+        assert ft.is_fake(f[3]) and f[3].shape == () and f[::2].shape == (6,)
+        c = f.copy()
+        assert c.shape == (12,) and c.flags.c_contiguous and not np.shares_memory(c, x)
+        f[0] = 1.0
+        with pytest.raises(ft.DataDependentError, match="flat"):
+            next(iter(f))
+        with pytest.raises(ft.DataDependentError):
+            for _ in x.flat:
+                pass
+    ops = [e.op for e in mode.trace]
+    assert "ndarray.flat.__getitem__" in ops and "ndarray.flat.__setitem__" in ops
+    real = np.zeros((3, 4)).T.flat
+    assert (real.index, real.coords, len(real)) == (0, (0, 0), 12)  # the control
