@@ -11,7 +11,7 @@ from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
 from .sites import RECORD_DEPTH, Sites
-from .trace import TraceEntry, TraceIds
+from .trace import _NO_KWARGS, TraceEntry, TraceIds
 from .base import Mode
 from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
@@ -22,6 +22,7 @@ from .patching import patch_callable
 import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
+_one_entry = TraceEntry.one
 
 
 def _is_fake(x: Any) -> bool:
@@ -179,15 +180,8 @@ class FakeMode(Mode):
         ``used``: the kernel-cache entry of the call, if any; its FLOP count is a function
         of the signature, counted once per entry and read from it afterwards."""
         ids = self.ids
-        spec = ids.call_spec(args, kwargs)
-        if len(outs) == 1:
-            o = outs[0]
-            out_ids: tuple = (ids.ref(o),)
-            meta: tuple = ((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device),)
-        else:
-            out_ids = tuple([ids.ref(o) for o in outs])
-            meta = tuple([(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device)
-                          for o in outs])
+        args_spec = ids.args_spec(args)
+        kwargs_spec = ids.spec(kwargs) if kwargs else _NO_KWARGS
         entry = used[0] if used else None
         flops = entry[2] if entry is not None else None
         if flops is None:
@@ -203,7 +197,17 @@ class FakeMode(Mode):
         stats = self.memory
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         stats.rising = False
+        site = self.sites.here(whole, depth)
+        if len(outs) == 1:
+            o = outs[0]
+            self.trace.append(_one_entry(
+                func, args_spec, kwargs_spec, ids.ref(o),
+                (o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device), nbytes,
+                costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+                site, flops, ids))
+            return
         self.trace.append(TraceEntry(
-            func, spec, out_ids, meta, nbytes,
-            costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
-            self.sites.here(whole, depth), flops, ids))
+            func, (args_spec, kwargs_spec), [ids.ref(o) for o in outs],
+            [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
+            nbytes, costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+            site, flops, ids))
