@@ -471,6 +471,10 @@ class FakeArray(_FakeSlots):
         return self._base
 
     @property
+    def flat(self) -> "FakeFlatIter":
+        return FakeFlatIter(self)
+
+    @property
     def device(self):
         d = self.storage.device
         return "cpu" if d == "cpu" else FakeCudaDevice(int(d[5:]))
@@ -625,6 +629,19 @@ class FakeArray(_FakeSlots):
     def tobytes(self, order="C"):
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
+    # the buffer itself: a fake has none to hand out (ctypes pointers, memoryviews and DLPack
+    # capsules give other code the data, and no placeholder address would be honest)
+    @property
+    def ctypes(self):
+        self._needs_data("ndarray.ctypes (a pointer to the data buffer)")
+
+    @property
+    def data(self):
+        self._needs_data("ndarray.data (a memoryview of the data buffer)")
+
+    def __dlpack__(self, *args, **kwargs):
+        self._needs_data("ndarray.__dlpack__() (a DLPack capsule of the data buffer)")
+
     # writing values out is never faked (a plan must not leave files of made-up data
     # behind): outside a FakeMode they raise, inside one the mode records the write
     # without making it (modes/io.py)
@@ -726,6 +743,53 @@ class PlaceholderLog(list):
             site["count"] += 1
 _TRANSPOSE = method_op("transpose")
 _TOFILE, _DUMP, _DUMPS = method_op("tofile"), method_op("dump"), method_op("dumps")
+_FLAT_GET = method_op("flat.__getitem__")
+_FLAT_SET = method_op("flat.__setitem__")
+
+
+class FakeFlatIter:
+    """``x.flat`` of a fake (numpy.flatiter, numpy/_core/src/multiarray/iterators.c): indexing
+    gives fakes through the dispatcher (``ndarray.flat.__getitem__`` / ``__setitem__`` on the
+    base array, kernels/numpy/indexing.py); ``base``, ``index`` and ``coords`` are those of a
+    new iterator. Stepping through it reads the values: DataDependentError."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: "FakeArray") -> None:
+        self.base = base
+
+    def __getitem__(self, index: Any) -> Any:
+        return dispatch(_FLAT_GET, _fake_types, (self.base, index), {})
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        dispatch(_FLAT_SET, _fake_types, (self.base, index, value), {})
+
+    def __len__(self) -> int:
+        return self.base.size
+
+    @property
+    def index(self) -> int:
+        return 0
+
+    @property
+    def coords(self) -> tuple:
+        return (0,) * len(self.base.shape)
+
+    def copy(self) -> "FakeArray":
+        """iter_copy: PyArray_Flatten in C order."""
+        return self.base.flatten()
+
+    def __iter__(self) -> "FakeFlatIter":
+        return self
+
+    def __next__(self) -> Any:
+        self.base._needs_data("iterating over ndarray.flat")
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        self.base._needs_data("ndarray.flat as an array")
+
+    def __repr__(self) -> str:
+        return f"<FakeFlatIter over {self.base!r}>"
 
 
 class _CudaOnlyMethod:

@@ -221,8 +221,10 @@ def lookup(key: Any) -> Any:
     return _ENTRIES.get(key)
 
 
-def store(key: Any, tmpl: Any) -> None:
-    _ENTRIES.put(key, tmpl)
+def store(key: Any, entry: list) -> None:
+    """Keep a call's ``[template, costs, flops]`` under its signature (flops: None until a
+    recording mode counts them)."""
+    _ENTRIES.put(key, entry)
 
 
 def cache_info() -> CacheInfo:

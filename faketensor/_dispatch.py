@@ -1,9 +1,10 @@
 """The per-context mode stack and the one function every protocol hook calls."""
 from __future__ import annotations
 
+import operator
 from typing import Any
 
-from ._stack import _STACK
+from ._stack import _STACK, as_stack, below
 from ._storage import PREEXISTING
 
 
@@ -15,14 +16,15 @@ class MethodOp:
     fakes and wrapped arrays and runs the real method on real arrays.
     """
 
-    __slots__ = ("name", "op_name")
+    __slots__ = ("name", "op_name", "_get")
 
     def __init__(self, name: str, owner: str = "ndarray") -> None:
         self.name = name
         self.op_name = f"{owner}.{name}"
+        self._get = operator.attrgetter(name)  # a dotted name: "flat.__getitem__"
 
     def __call__(self, obj: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(obj, self.name)(*args, **kwargs)
+        return self._get(obj)(*args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<op {self.op_name}>"
@@ -58,7 +60,7 @@ def push_mode(mode: Any, bottom: bool = False):
         new = stack[:i] + (mode,) + stack[i:]
     else:
         new = stack + (mode,)
-    return _STACK.set(new)
+    return _STACK.set(as_stack(new))
 
 
 def pop_mode(mode: Any, token) -> None:
@@ -66,7 +68,7 @@ def pop_mode(mode: Any, token) -> None:
     try:
         _STACK.reset(token)
     except ValueError:  # token from another context or not the latest change
-        _STACK.set(tuple(m for m in _STACK.get() if m is not mode))
+        _STACK.set(as_stack(tuple(m for m in _STACK.get() if m is not mode)))
 
 
 def claim(storage: Any) -> None:
@@ -87,7 +89,7 @@ def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     stack = _STACK.get()
     if stack:
         mode = stack[-1]
-        token = _STACK.set(stack[:-1])
+        token = _STACK.set(() if len(stack) == 1 else below(stack))
         try:
             return mode.__array_dispatch__(func, types, args, kwargs)
         finally:

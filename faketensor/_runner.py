@@ -330,12 +330,16 @@ def _run_watched(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list
 
 
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
-             device: str | None = None, prepared: bool = False, costs: list | None = None) -> Any:
+             device: str | None = None, prepared: bool = False, costs: list | None = None,
+             entry_out: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
     ``costs``, when given, receives the call's ``(transient, scratch, early)`` bytes if it
-    has any (registry.CallRecord), from the kernel or from the cache.
+    has any (registry.CallRecord), from the kernel or from the cache. ``entry_out``, when
+    given, receives the cache entry the call used or made (``[template, costs, flops]``):
+    everything in it is a function of the signature, so a recording mode keeps the call's
+    FLOP count in its last slot for the next call with that signature.
     """
     try:
         entry, prefix = _resolved[func]
@@ -358,7 +362,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 hit = key = _cache.NOKEY
             if hit is not None and key is not _cache.NOKEY:
                 info.hits += 1
-                tmpl, c = hit
+                tmpl, c, _ = hit
+                if entry_out is not None:
+                    entry_out.append(hit)
                 if c is not None and costs is not None:
                     costs.append(c)
                 if tmpl[0] == 0:  # one ArrayMeta: the common case, inlined
@@ -378,7 +384,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
-                    _cache.store(key, (tmpl, c))
+                    hit = [tmpl, c, None]
+                    _cache.store(key, hit)
+                    if entry_out is not None:
+                        entry_out.append(hit)
                     return _instantiate(tmpl, fakes, dev)
                 info.bypass(_cache.BYPASS_WARNED if warned else _cache.BYPASS_RESULT)
                 return realize(res, dev)

@@ -3,4 +3,4 @@
 this package registers every kernel in ``registry.REGISTRY``."""
 from . import registry  # noqa: F401
 from . import numpy, cupy  # noqa: F401  (register their kernels)
-from .registry import REGISTRY, Kernel, Out, lookup, register  # noqa: F401
+from .registry import REGISTRY, Kernel, lookup, register  # noqa: F401

@@ -623,3 +623,10 @@ def average(res: Any, a: Any, axis: Any = None, weights: Any = None, *args: Any,
             **kwargs: Any) -> int:
     """mean without weights; with them a multiply and two sums per element."""
     return size_of(a) * (1 if weights is None else 3)
+
+
+def conjugate_method(res: Any, a: Any, *args: Any, **kwargs: Any) -> int:
+    """``ndarray.conj()``: the conjugate ufunc's count for complex and object arrays; other
+    numbers are returned as they are (or copied into ``out``): no arithmetic."""
+    dt = getattr(a, "dtype", None)
+    return result_size(res) if dt is not None and dt.kind in "cO" else 0

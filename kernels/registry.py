@@ -80,11 +80,6 @@ def _value_params(fn: Callable, prefix: int) -> frozenset:
     return frozenset(out)
 
 
-# A kernel returns ArrayMeta records (the one metadata type, faketensor/meta.py). ``Out`` is
-# its former name, left only for kernels/cupy until they import ArrayMeta themselves.
-Out = ArrayMeta
-
-
 REGISTRY: dict[tuple[Any, str], Kernel] = {}
 
 

@@ -11,7 +11,7 @@ from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
 from .sites import RECORD_DEPTH, Sites
-from .trace import TraceEntry, TraceIds
+from .trace import _NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
 from .base import Mode
 from .._dispatch import _STACK, mode_stack
@@ -24,6 +24,7 @@ from .patching import patch_callable
 import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
+_one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
 # its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
@@ -130,9 +131,12 @@ class FakeMode(Mode):
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
-            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs)
+            used: list = []  # the kernel-cache entry the call used, which keeps its FLOPs
+            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs,
+                           used)
         else:
             out = run_fake(func, args, kwargs, self._conv, self.device or "cpu", False, costs)
+            used = None
         if not costs and type(out) is FakeArray:  # the common case of _account, inlined
             st = out.storage
             nbytes = 0
@@ -141,9 +145,9 @@ class FakeMode(Mode):
             elif st._tracker is MAPPED:
                 self._ledger._preexisting(st)
             if record:
-                self._record(func, args, kwargs, out, [out], nbytes, None, RECORD_DEPTH)
+                self._record(func, args, kwargs, out, [out], nbytes, None, RECORD_DEPTH, used)
             return out
-        self._account(func, args, kwargs, out, costs[0] if costs else None)
+        self._account(func, args, kwargs, out, costs[0] if costs else None, used)
         return out
 
     def _default_rng(self, seed: Any = None) -> Any:
@@ -159,7 +163,8 @@ class FakeMode(Mode):
             gen._fake_pool = pool
         return gen
 
-    def _account(self, func: Any, args: tuple, kwargs: dict, out: Any, costs: Any) -> None:
+    def _account(self, func: Any, args: tuple, kwargs: dict, out: Any, costs: Any,
+                 used: list | None = None) -> None:
         """Charge an op's new storages, its transient and scratch bytes; record it if asked."""
         outs = [out] if type(out) is FakeArray else _flat_fakes(out, [])
         ledger = self._ledger
@@ -182,28 +187,29 @@ class FakeMode(Mode):
             if costs[1]:
                 ledger._scratch(dev, costs[1])
         if self.record:
-            self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1)
+            self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1, used)
 
     def _record(self, func: Any, args: tuple, kwargs: dict, out: Any, outs: list,
-                nbytes: int, costs: Any, depth: int) -> None:
+                nbytes: int, costs: Any, depth: int, used: list | None = None) -> None:
         """Append the op's TraceEntry: one walk over the arguments gives the inputs and
         the spec; aliasing, name and tags are derived when read (modes/trace.py). The
-        user's frame is looked for from ``depth`` frames up (sites.RECORD_DEPTH)."""
+        user's frame is looked for from ``depth`` frames up (sites.RECORD_DEPTH).
+        ``used``: the kernel-cache entry of the call, if any; its FLOP count is a function
+        of the signature, counted once per entry and read from it afterwards."""
         ids = self.ids
-        spec = ids.call_spec(args, kwargs)
-        if len(outs) == 1:
-            o = outs[0]
-            out_ids: tuple = (ids.ref(o),)
-            meta: tuple = ((o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device),)
-        else:
-            out_ids = tuple([ids.ref(o) for o in outs])
-            meta = tuple([(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device)
-                          for o in outs])
-        try:
-            flops = count_flops(func, args, kwargs, out)
-        except Exception as e:  # a plan goes on; the report says which ops it could not count
-            flops = 0
-            self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+        args_spec = ids.args_spec(args)
+        kwargs_spec = ids.spec(kwargs) if kwargs else _NO_KWARGS
+        entry = used[0] if used else None
+        flops = entry[2] if entry is not None else None
+        if flops is None:
+            try:
+                flops = count_flops(func, args, kwargs, out)
+            except Exception as e:  # a plan goes on; the report says which ops it could not count
+                flops = 0
+                self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+            else:
+                if entry is not None:
+                    entry[2] = flops
         self.flops += flops
         stats = self.memory
         whole = stats.rising  # this op may be the peak: keep its whole call stack
@@ -214,7 +220,16 @@ class FakeMode(Mode):
                 _scan_findings(func, args, kwargs, outs, costs, site, self.findings)
             except Exception as e:  # a plan goes on; the op is named in findings_failed
                 self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+        if len(outs) == 1:
+            o = outs[0]
+            self.trace.append(_one_entry(
+                func, args_spec, kwargs_spec, ids.ref(o),
+                (o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device), nbytes,
+                costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+                site, flops, ids))
+            return
         self.trace.append(TraceEntry(
-            func, spec, out_ids, meta, nbytes,
-            costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+            func, (args_spec, kwargs_spec), [ids.ref(o) for o in outs],
+            [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
+            nbytes, costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
             site, flops, ids))

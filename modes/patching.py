@@ -1,8 +1,9 @@
 """Namespace patches for the NumPy calls that never dispatch (factories, np.random, np.load)
 and for every NumPy function with a kernel, whose arguments may all be real.
 
-Installed once; outside any mode a patched function checks one context variable and
-calls the original. Inside a mode the call goes to the mode stack, with the patched
+Installed once; outside any mode a patched function reads one module global (``LIVE``,
+empty while no context in the process has a mode: faketensor/_stack.py) and calls the
+original. Inside a mode the call goes to the mode stack, with the patched
 function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
-from .._stack import paused
+from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 
 NUMPY_FACTORIES = (
@@ -60,9 +61,11 @@ def _by_name(module: str, qualname: str) -> Any:
 
 def plain_patch(fn: Any, random: bool = False) -> Any:
     """The (unique) patched version of a NumPy callable that never dispatches (a factory,
-    np.load, a draw of the global RandomState): outside any mode it costs one context-variable
-    read and a call (a plain function: a wrapt proxy costs ~0.3 us more a call); in a mode
-    the call goes to the stack with this function as ``func``.
+    np.load, a draw of the global RandomState): outside any mode it costs one module-global
+    read and a call (a plain function: a wrapt proxy costs ~0.3 us more a call; the context
+    variable is read only while some context has a mode, ``LIVE``); in a mode the call goes
+    to the stack with this function as ``func``. Without keywords the original is called
+    with the positional arguments alone (an empty ``**kwargs`` costs a dict).
 
     ``random``: NumPy's draws also go to the kernels outside a mode when a fake is among
     the arguments (NumPy's C code would loop over it in Python or write into it).
@@ -73,7 +76,7 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
         return w
     if random:
         def patched(*args, **kwargs):
-            if _get_stack():
+            if _LIVE and _get_stack():
                 return dispatch(patched, (), args, kwargs)
             for a in args:
                 if type(a) is _FAKE:
@@ -83,9 +86,11 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             return fn(*args, **kwargs)
     else:
         def patched(*args, **kwargs):
-            if _get_stack():
+            if _LIVE and _get_stack():
                 return dispatch(patched, (), args, kwargs)
-            return fn(*args, **kwargs)
+            if kwargs:
+                return fn(*args, **kwargs)
+            return fn(*args)
     functools.update_wrapper(patched, fn)
     if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
         patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
@@ -116,7 +121,7 @@ def kernel_patch(fn: Any) -> Any:
         return w
 
     def patched(*args, **kwargs):
-        stack = _get_stack()
+        stack = _LIVE and _get_stack()
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
@@ -128,7 +133,9 @@ def kernel_patch(fn: Any) -> Any:
                     return dispatch(fn, (), args, kwargs)
                 if not _override_among(args, kwargs):
                     return dispatch(patched, (), args, kwargs)
-        return fn(*args, **kwargs)
+        if kwargs:
+            return fn(*args, **kwargs)
+        return fn(*args)
 
     functools.update_wrapper(patched, fn)
     patched._ft_patch = True
@@ -140,6 +147,7 @@ def kernel_patch(fn: Any) -> Any:
 _FAKE = _array.FakeArray
 _getframe = sys._getframe
 _get_stack = _STACK.get
+_LIVE = LIVE  # the same dict, mutated in place: truthy while any context may have a mode
 
 
 def _from_numpy(frame: Any) -> bool:

@@ -21,6 +21,7 @@ import numpy.random  # noqa: F401  (numpy imports np.random lazily)
 
 from .._array import FakeArray
 from .._dispatch import _STACK, dispatch, method_op
+from .._stack import LIVE
 from .._errors import UnsupportedOperationError
 from ..kernels.registry import REGISTRY
 
@@ -182,7 +183,7 @@ def _gen_method(name: str):
     real = getattr(np.random.Generator, name)
 
     def meth(self, *args, **kwargs):
-        if _STACK.get():
+        if LIVE and _STACK.get():
             return dispatch(op, (), (self,) + args, kwargs)
         if _has_fake(args, kwargs):
             return dispatch(op, (FakeArray,), (self,) + args, kwargs)

@@ -6,6 +6,9 @@ library, an installed package or faketensor; only the script's folders when a pl
 names them); the verdict is cached per code object. An op's site (user frames only, innermost first) is kept as one index into a
 table of ``(code, line, ...)`` tuples, so an op costs a short walk up the frames and one
 dict lookup; names and files are only spelled out when a report asks (``Sites.frames``).
+The lookup is keyed by each frame's last instruction (``f_lasti``), which fixes its line
+within the code object: ``f_lineno`` decodes the code's line table on every read, so it is
+read only the first time an instruction is seen.
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ RECORD_DEPTH = 6
 class Sites:
     """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
 
-    __slots__ = ("_user", "_codes", "_index", "stacks", "stop")
+    __slots__ = ("_user", "_codes", "_index", "_at", "stacks", "stop")
 
     def __init__(self) -> None:
         # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
@@ -32,6 +35,7 @@ class Sites:
         self._user: dict = {}             # id(code) -> is it the user's
         self._codes: dict = {}            # id(code) -> code
         self._index: dict = {(): 0}       # (id(code), line, ...) -> stack index
+        self._at: dict = {(): 0}          # (id(code), f_lasti, ...) -> stack index
         self.stacks: list[tuple] = [()]   # stack index -> (code, line, ...), innermost first
         self.stop: Any = None             # a code object: frames from it up are not looked at
 
@@ -50,13 +54,15 @@ class Sites:
                 if u is None:
                     u = self._see(c)
                 if u:
-                    k = (id(c), f.f_lineno)
-                    i = self._index.get(k)  # _intern's hit path, inlined
-                    return i if i is not None else self._intern(k)
+                    i = self._at.get((id(c), f.f_lasti))
+                    if i is None:
+                        i = self._at[(id(c), f.f_lasti)] = self._intern((id(c), f.f_lineno))
+                    return i
                 f = f.f_back
             return 0
         stop = self.stop
         key: list = []
+        frames: list = []
         while f is not None:
             c = f.f_code
             if c is stop:
@@ -66,9 +72,16 @@ class Sites:
                 u = self._see(c)
             if u:
                 key.append(id(c))
-                key.append(f.f_lineno)
+                key.append(f.f_lasti)
+                frames.append(f)
             f = f.f_back
-        return self._intern(tuple(key))
+        at = tuple(key)
+        i = self._at.get(at)
+        if i is None:
+            for j, f in enumerate(frames):
+                key[2 * j + 1] = f.f_lineno
+            i = self._at[at] = self._intern(tuple(key))
+        return i
 
     def _see(self, code: Any) -> bool:
         u = self._user[id(code)] = is_user_file(code.co_filename)

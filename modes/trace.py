@@ -100,6 +100,10 @@ class TraceIds:
     def call_spec(self, args: tuple, kwargs: dict) -> tuple:
         """``spec((args, kwargs))`` with the common case inline: positional fakes and
         plain values, no keywords."""
+        return (self.args_spec(args), self.spec(kwargs) if kwargs else _NO_KWARGS)
+
+    def args_spec(self, args: tuple) -> tuple:
+        """``spec(args)`` for a call's positional arguments, fakes and plain values inline."""
         out = []
         by_id, weak = self._by_id, self.weak
         for x in args:
@@ -111,10 +115,13 @@ class TraceIds:
                 out.append(x)
             else:
                 out.append(self.spec(x))
-        return (tuple(out), self.spec(kwargs) if kwargs else _NO_KWARGS)
+        return tuple(out)
 
 
 _NO_KWARGS: dict = {}  # the spec of every call without keywords (never mutated)
+
+
+_new = object.__new__
 
 
 def refs_in(spec: Any, acc: list) -> list:
@@ -147,7 +154,10 @@ class TraceEntry:
 
     Stored: ``func``, ``spec`` ((args, kwargs) with fakes as TraceRef), ``out_ids``
     (serials of the outputs), ``meta`` ((shape, dtype, strides,
-    storage_offset, device) per output), ``nbytes`` (bytes newly allocated),
+    storage_offset, device) per output; ``spec``, ``out_ids`` and ``meta`` are kept without
+    their outer tuples, the one output of most ops as itself, and rebuilt on reading: a trace
+    of millions of ops holds three fewer objects per op for the garbage collector to visit),
+    ``nbytes`` (bytes newly allocated),
     ``transient`` / ``scratch`` (bytes the real call allocates and frees before
     returning / C-heap scratch it holds), ``site`` (index into the mode's ``sites``:
     where the user's code called it), ``flops``. Derived on reading: ``op``, ``tags``,
@@ -156,17 +166,19 @@ class TraceEntry:
     ("view", i) | ("inplace", i) per output, from the serials and their storages).
     """
 
-    __slots__ = ("func", "spec", "out_ids", "meta", "nbytes", "transient", "scratch",
+    __slots__ = ("func", "_args", "_kwargs", "_out", "_meta", "nbytes", "transient", "scratch",
                  "site", "flops", "_ids", "_alias", "_in_ids")
 
     def __init__(self, func: Any, spec: Any, out_ids: tuple, meta: tuple,
                  nbytes: int, transient: int, scratch: int, site: int, flops: int,
                  ids: TraceIds) -> None:
         self.func = func
-        self.spec = spec
+        self._args, self._kwargs = spec
         self._in_ids = None
-        self.out_ids = out_ids
-        self.meta = meta
+        if len(out_ids) == 1 and len(meta) == 1:  # one output: kept as itself
+            self._out, self._meta = out_ids[0], meta[0]
+        else:
+            self._out, self._meta = tuple(out_ids), tuple(meta)
         self.nbytes = nbytes
         self.transient = transient
         self.scratch = scratch
@@ -175,10 +187,54 @@ class TraceEntry:
         self._ids = ids
         self._alias = None
 
+    @classmethod
+    def one(cls, func: Any, args: tuple, kwargs: Any, out: "TraceRef", meta: tuple,
+            nbytes: int, transient: int, scratch: int, site: int, flops: int,
+            ids: TraceIds) -> "TraceEntry":
+        """An entry of one output from its parts (args and kwargs specs, the output's
+        TraceRef and meta tuple), as a recording mode makes most of them."""
+        e = _new(cls)
+        e.func = func
+        e._args = args
+        e._kwargs = kwargs
+        e._out = out
+        e._meta = meta
+        e.nbytes = nbytes
+        e.transient = transient
+        e.scratch = scratch
+        e.site = site
+        e.flops = flops
+        e._ids = ids
+        e._alias = e._in_ids = None
+        return e
+
+    @property
+    def spec(self) -> tuple:
+        return (self._args, self._kwargs)
+
+    @property
+    def out_ids(self) -> tuple:
+        o = self._out
+        return (o,) if type(o) is TraceRef else o
+
+    @property
+    def meta(self) -> tuple:
+        return (self._meta,) if type(self._out) is TraceRef else self._meta
+
+    @meta.setter
+    def meta(self, value: tuple) -> None:
+        value = tuple(value)
+        if type(self._out) is TraceRef:
+            if len(value) == 1:
+                self._meta = value[0]
+                return
+            self._out = (self._out,)
+        self._meta = value
+
     @property
     def in_ids(self) -> tuple:
         if self._in_ids is None:
-            self._in_ids = tuple(refs_in(self.spec, []))
+            self._in_ids = tuple(refs_in(self._kwargs, refs_in(self._args, [])))
         return self._in_ids
 
     @property
@@ -225,11 +281,11 @@ class TraceEntry:
 
     @property
     def args(self) -> tuple:
-        return _weak(self.spec[0], self._ids.weak)
+        return _weak(self._args, self._ids.weak)
 
     @property
     def kwargs(self) -> dict:
-        return _weak(self.spec[1], self._ids.weak)
+        return _weak(self._kwargs, self._ids.weak)
 
     def __repr__(self) -> str:
         return (f"TraceEntry({self.op}, in={self.in_ids}, out={self.out_ids}, "

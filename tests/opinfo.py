@@ -155,6 +155,21 @@ VIEWS = [
     OpInfo("copy.deepcopy", unary(EVERY), op=lambda xp, a: __import__("copy").deepcopy(a)),
     OpInfo("ndarray.imag", unary(EVERY), op=lambda xp, a: a.imag),
     OpInfo(".copy", unary(EVERY, variants=({}, {"order": "K"}, {"order": "F"}, {"order": "A"}))),
+    # the array itself for real numbers, the conjugate ufunc for complex and object arrays,
+    # TypeError for strings, times and records
+    OpInfo(".conj", unary(EVERY)),
+    OpInfo(".conjugate", join(unary(EVERY), samples(
+        Sample((A("T", SHAPE, "c16"), A("F", SHAPE, "c16"))), Sample((A("T", SHAPE), A("F", SHAPE, "i4"))),
+        Sample((A("C", SHAPE), A("C", (4, 4)))), Sample((A("C", SHAPE, "c8"), A("ro", SHAPE, "c8"))),
+        Sample((A("neg", (5,), "i2"), A("C", (5,), "f8"))), Sample((A("C", SHAPE, "c16"), A("C", SHAPE)))))),
+    OpInfo(".byteswap", unary(EVERY, variants=({}, {"inplace": True}))),
+    # in place: the kth and axis forms, read-only (broadcast) and 0-d arrays
+    OpInfo(".partition", unary(NUMERIC + TIMES, variants=(
+        {"kth": 1}, {"kth": -1, "axis": 0}, {"kth": (0, 2)}, {"kth": 0, "axis": None}, {"kth": 9},
+        {"kth": 1, "kind": "quick"}, {"kth": True}, {"kth": 1.0}, {"kth": [[0]]}, {"kth": 0, "order": "a"}))),
+    OpInfo(".argpartition", unary(NUMERIC + TIMES, variants=(
+        {"kth": 1}, {"kth": -1, "axis": 0}, {"kth": (0, 2)}, {"kth": 0, "axis": None}, {"kth": 9},
+        {"kth": 1, "axis": 3}))),
     OpInfo(".astype", join(unary(ALL, variants=({"dtype": "f4"}, {"dtype": "i1", "order": "K"},
                                                 {"dtype": "f8", "copy": False}, {"dtype": "c16", "order": "F"},
                                                 {"dtype": "U"}, {"dtype": "i1", "casting": "safe"})),

@@ -172,11 +172,11 @@ def test_oldest_entries_are_evicted_by_bytes(monkeypatch):
 
 
 def test_a_view_of_a_larger_temporary_counts_the_temporary():
-    """Out(base_shape=...) bigger than the view (a slice of a copy): the storage holds the
+    """ArrayMeta(base_shape=...) bigger than the view (a slice of a copy): the storage holds the
     whole temporary, so memory accounting counts it."""
     from faketensor._runner import realize
-    from faketensor.kernels.registry import Out
-    out = Out((2, 3), np.dtype(np.float64), (24, 8), base_shape=(4, 3))
+    from faketensor.meta import ArrayMeta
+    out = ArrayMeta((2, 3), np.dtype(np.float64), (24, 8), base_shape=(4, 3))
     f = realize(out, "cpu")
     assert f.storage.nbytes == 96 and f.base.shape == (4, 3) and f.nbytes == 48
 

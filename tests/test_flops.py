@@ -506,3 +506,16 @@ def test_count_flops_without_a_kernel_raises():
 def test_rule_cache_within_the_cache_budget():
     from faketensor import _bounded
     assert _bounded.total_budget() <= _bounded.TOTAL_BUDGET
+
+
+def test_conj_method_counts_only_complex_and_object_arrays():
+    """ndarray.conj(): the conjugate ufunc's count for complex (and object) arrays, 0 for the
+    real numbers NumPy returns as they are, also with ``out``."""
+    for layout, a in _layouts((3, 4), "c16"):
+        assert flops_of(lambda x: x.conj(), a) == 12, layout
+        assert flops_of(lambda x: x.conjugate(), a) == flops_of(np.conjugate, a), layout
+    for dt in ("f8", "i4", "?"):
+        assert flops_of(lambda x: x.conj(), np.ones((3, 4), dt)) == 0
+    assert flops_of(lambda x, o: x.conj(o), np.ones((3, 4)), np.ones((3, 4))) == 0
+    assert flops_of(lambda x, o: x.conj(o), np.ones((3, 4), "c8"), np.ones((3, 4), "c8")) == 12
+    assert flops_of(lambda x: x.conj(), np.ones((), "c16")) == 1

@@ -1,5 +1,6 @@
 """inherit_mode_in_threads (modes/threads.py): threads and pool tasks started inside run
 with the starting thread's mode stack; memory from several threads adds up exactly."""
+import gc
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -110,3 +111,71 @@ def test_memory_from_many_threads_adds_up(record):
         assert len(set(serials)) == len(serials) == 2 * n_threads * n_ops
     del kept
     assert mode.memory.live["cpu"] == 0
+
+
+# The no-mode fast path of the namespace patches (faketensor/_stack.py LIVE): it may skip the
+# context variable only when no context anywhere holds a mode.
+
+def test_live_stacks_empty_outside_every_mode():
+    from faketensor._stack import LIVE
+    gc.collect()  # contexts of earlier tests' finished threads (some may live on)
+    before = len(LIVE)
+    assert type(np.zeros(3)) is np.ndarray
+    with ft.FakeMode():
+        assert len(LIVE) == before + 1 and ft.is_fake(np.zeros(3))
+        with ft.FakeMode():
+            assert ft.is_fake(np.zeros(3)) and ft.is_fake(np.ones(2).sum())
+        assert ft.is_fake(np.zeros(3))
+    assert len(LIVE) == before and type(np.zeros(3)) is np.ndarray
+
+
+def test_a_context_outliving_its_mode_still_intercepts():
+    """A copied context (a thread's, a task's) keeps its stack after the block exits: the
+    patched factories in it still make fakes, and the other threads run for real."""
+    import contextvars
+    from faketensor._stack import LIVE
+    gc.collect()
+    before = len(LIVE)
+    with ft.FakeMode():
+        ctx = contextvars.copy_context()
+    assert len(LIVE) == before + 1  # the copy holds the stack
+    assert type(np.zeros(3)) is np.ndarray
+    assert ft.is_fake(ctx.run(np.zeros, 3)) and ft.is_fake(ctx.run(np.random.standard_normal, 3))
+    del ctx
+    assert len(LIVE) == before
+
+
+def test_thread_started_in_the_block_outlives_it():
+    go, out = threading.Event(), []
+    with ft.FakeMode(), inherit_mode_in_threads():
+        t = threading.Thread(target=lambda: (go.wait(), out.append(np.zeros(3))))
+        t.start()
+    other = []
+    u = threading.Thread(target=lambda: other.append(np.zeros(3)))
+    u.start()
+    u.join()
+    go.set()
+    t.join()
+    assert ft.is_fake(out[0]) and type(other[0]) is np.ndarray
+
+
+def test_nested_user_mode_dispatch_allocates_one_stack():
+    """A mode's handler runs under the stack below it, made once per stack (LIVE's value)."""
+    from faketensor._stack import LIVE
+
+    class Count(ft.Mode):
+        n = 0
+
+        def __array_dispatch__(self, func, types, args, kwargs):
+            Count.n += 1
+            return func(*args, **kwargs)
+
+    gc.collect()  # contexts of earlier tests' finished threads
+    before = len(LIVE)
+    with ft.FakeMode(), Count():
+        x = np.ones(4)
+        live = len(LIVE)
+        for _ in range(5):
+            x = x + 1
+        assert len(LIVE) == live and Count.n == 6 and ft.is_fake(x)
+    assert len(LIVE) == before  # both stacks gone with the block

@@ -156,7 +156,6 @@ def call_step(st: _Steps, fn: Callable, *args: Any, **kwargs: Any) -> tuple[Any,
     ``stepped`` kernel's locals die with it, as the real function's), then its result
     allocated on ``st`` with the call's temporaries beside it. Returns (result, the
     result's bytes, alive on ``st`` until freed)."""
-    from ..registry import Out
     from .temporaries import array_bytes
     saved, _ACTIVE.steps = _ACTIVE.steps, None
     try:
@@ -164,7 +163,7 @@ def call_step(st: _Steps, fn: Callable, *args: Any, **kwargs: Any) -> tuple[Any,
             r = fn(*args, **kwargs)
     finally:
         _ACTIVE.steps = saved
-    kept = st.new(kept_bytes(r) if type(r) is Out else array_bytes(r.shape, r.dtype))
+    kept = st.new(kept_bytes(r) if type(r) is ArrayMeta else array_bytes(r.shape, r.dtype))
     st.temp(cap.transient)
     return r, kept
 

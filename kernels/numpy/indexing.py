@@ -1029,3 +1029,71 @@ def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) ->
     if is_fake(dst):
         transient(assign_copy_bytes(dst, dshape, tuple(dst.strides), dst.storage_offset, src))
     return None
+
+
+# --- ndarray.flat (numpy/_core/src/multiarray/iterators.c) ---------------------------------
+
+_FLAT_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`) and integer or boolean "
+                   "arrays are valid indices")
+
+
+def _flat_of(self: Any, index: Any, op: str) -> tuple:
+    """iter_subscript / iter_ass_subscript's index forms on the array seen as its C-order
+    1-d sequence: (that sequence's metadata, the index to apply to it)."""
+    if type(index) is tuple:
+        if len(index) > 1:
+            raise IndexError(f"too many indices for flat iterator: flat iterator is "
+                             f"1-dimensional, but {len(index)} were indexed")
+        if not index:
+            raise UnsupportedOperationError(op, "an empty tuple index")
+        index = index[0]
+    if index is None or isinstance(index, (str, bytes)):
+        raise IndexError(_FLAT_BAD_INDEX)
+    if isinstance(index, (bool, np.bool_, float, np.floating)):  # deprecated in NumPy 2.4
+        raise UnsupportedOperationError(op, "a bool or float scalar index (deprecated forms)")
+    n = self.size
+    return ArrayMeta((n,), self.dtype, c_strides((n,), self.dtype.itemsize)), index
+
+
+@register("ndarray.flat.__getitem__", tags=("copy",))
+def flat_getitem(self: Any, index: Any) -> ArrayMeta:
+    """``x.flat[index]``: an integer gives the element as a NumPy scalar; a slice, Ellipsis,
+    an integer or boolean array gives a new C-contiguous array (iter_subscript copies, never
+    views), checked as the same index on the flattened array."""
+    flat, index = _flat_of(self, index, "ndarray.flat.__getitem__")
+    r = getitem(flat, index)
+    if r.scalar:
+        return r
+    shape = tuple(r.shape)
+    return ArrayMeta(shape, r.dtype, c_strides(shape, r.dtype.itemsize))
+
+
+flat_getitem.keep_real = frozenset({1})
+
+
+@register("ndarray.flat.__setitem__", tags=("inplace",))
+def flat_setitem(self: Any, index: Any, value: Any) -> None:
+    """``x.flat[index] = value``: the read-only check first, the index as for reading, the
+    value force-cast to the array's dtype (PyArray_FromAny with NPY_ARRAY_FORCECAST: strings
+    into numbers depend on their values) and repeated over the selected elements."""
+    from ...meta import check_writeable
+    check_writeable(self, "underlying array")
+    flat, index = _flat_of(self, index, "ndarray.flat.__setitem__")
+    getitem(flat, index)
+    dt = self.dtype
+    if is_fake(value) or is_meta(value):
+        if value.dtype.kind in "USO" and dt.kind not in "USVO":
+            raise DataDependentError("assigning strings or objects to a numeric array through "
+                                     ".flat depends on their values")
+        if value.dtype != dt:
+            transient(value.size * dt.itemsize)
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        real = np.asarray(value, dtype=dt) if dt.kind not in "V" else np.asarray(value)
+    if not (isinstance(value, np.ndarray) and value.dtype == dt):
+        transient(real.nbytes)
+    return None
+
+
+flat_setitem.keep_real = frozenset({1, 2})

@@ -593,6 +593,52 @@ def resize(a: Any, new_shape: Any) -> ArrayMeta:
 shape_args(resize, 1, "new_shape")
 
 
+@register("ndarray.resize", tags=("inplace",))
+def ndarray_resize(self: Any, *new_shape: Any, refcheck: Any = True) -> None:
+    """array_resize (numpy/_core/src/multiarray/methods.c) and PyArray_Resize (shape.c), the
+    checks in their order: no shape (or None) is a no-op; the array must be one segment;
+    negative dimensions, then byte-size overflow; when the byte size changes, the array must
+    own its data and have no base. Exact where the answer is known from metadata: the errors,
+    and a resize to the array's own shape (nothing changes). Other resizes change the fake's
+    geometry and storage in place, and one that reallocates depends on the array's reference
+    count and weak references (``refcheck``), which faketensor's own references change:
+    UnsupportedOperationError."""
+    operator.index(refcheck) if not isinstance(refcheck, bool) else None  # "|i"
+    if not new_shape or (len(new_shape) == 1 and new_shape[0] is None):
+        return None
+    shape_arg = new_shape[0] if len(new_shape) == 1 else new_shape
+    try:
+        shape = as_shape(shape_arg)
+    except TypeError as e:
+        raise TypeError(str(e) or "invalid shape") from None
+    if not (self.flags.c_contiguous or self.flags.f_contiguous):
+        raise ValueError("resize only works on single-segment arrays")
+    size = 1
+    for n in shape:
+        if n == 0:
+            size = 0
+            break
+        if n < 0:
+            raise ValueError("negative dimensions not allowed")
+        size *= n
+        if size > sys.maxsize:
+            raise MemoryError()
+    itemsize = self.dtype.itemsize
+    if size * itemsize > sys.maxsize:
+        raise MemoryError()
+    if size * itemsize != self.size * itemsize:
+        if not self.flags.owndata:
+            raise ValueError("cannot resize this array: it does not own its data")
+        if getattr(self, "base", None) is not None:
+            raise ValueError("cannot resize an array that references or is referenced\n"
+                             "by another array in this way. Use the np.resize function.")
+        raise UnsupportedOperationError("ndarray.resize", "reallocating depends on the array's "
+                                        "reference count and weak references")
+    if shape == tuple(self.shape):
+        return None
+    raise UnsupportedOperationError("ndarray.resize", "changing a fake's shape and strides in place")
+
+
 @register(np.unstack, tags=("view",))
 def unstack(x: Any, /, *, axis: int = 0) -> tuple:
     """Views of x, one per index along axis (iterating over moveaxis(x, axis, 0))."""

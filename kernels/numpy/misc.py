@@ -243,3 +243,27 @@ def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
 
 
 # unique and the set functions: kernels/numpy/arraysetops.py
+
+
+# --- ndarray.conj / conjugate ----------------------------------------------------------------
+
+@register("ndarray.conjugate", "ndarray.conj", tags=("ufunc",), flops=flops.conjugate_method)
+def ndarray_conjugate(self: Any, out: Any = None, /) -> Any:
+    """PyArray_Conjugate (numpy/_core/src/multiarray/calculation.c): complex and object arrays
+    go through the conjugate ufunc (into ``out`` when given); other numbers (bool included)
+    return the array itself, or ``out`` after a same_kind copy (PyArray_AssignArray); other
+    dtypes raise TypeError. ``out`` must be an array (PyArray_OutputConverter)."""
+    if out is not None and not (is_meta(out) or isinstance(out, np.ndarray)):
+        raise TypeError("output must be an array")
+    dt = self.dtype
+    if dt.kind in "cO":
+        if out is None:
+            return ufunc_call(np.conjugate, self, _report=True)
+        return ufunc_call(np.conjugate, self, out=out, _report=True)
+    if dt.kind not in "biuf":
+        raise TypeError("cannot conjugate non-numeric dtype")
+    if out is None:
+        return self
+    from .indexing import copyto
+    copyto(out, self)
+    return out

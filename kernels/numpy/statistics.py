@@ -173,6 +173,28 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
 argpartition.keep_real = (1, "kth")
 
 
+@register("ndarray.partition", tags=("inplace",))
+def ndarray_partition(self: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                      order: Any = None) -> None:
+    """In place (array_partition, numpy/_core/src/multiarray/methods.c, then
+    PyArray_Partition in item_selection.c): kind and order first, then the axis (an int,
+    never None), the writeable check, the kth checks; the sort buffer of a strided axis
+    (see sort_buffer_bytes) and the kth array are the call's transients."""
+    converters.selectkind(kind)
+    if axis is None or isinstance(axis, (float, complex)):
+        raise TypeError(f"{type(axis).__name__!r} object cannot be interpreted as an integer")
+    _sortable(self, order, "ndarray.partition")
+    ax = converters.axis(axis, self.ndim)
+    check_writeable(self, "partition array")
+    _kth_check(kth, self.shape, ax)
+    transient(kth_bytes(kth) + sort_buffer_bytes(self, ax, False))
+    return None
+
+
+ndarray_partition.keep_real = (1, "kth")
+register("ndarray.argpartition", tags=("copy",))(argpartition)  # np.argpartition calls it
+
+
 # --- median (via _ureduce) -----------------------------------------------------------------
 
 def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:

@@ -871,3 +871,14 @@ def ndarray_to_device(self, *args, **kwargs) -> Any:
     ValueError otherwise (its argument checks, run on an empty array)."""
     np.empty(0).to_device(*args, **kwargs)
     return self
+
+
+@register("ndarray.byteswap", tags=("copy",))
+def ndarray_byteswap(self, inplace=False) -> Any:
+    """PyArray_Byteswap (numpy/_core/src/multiarray/item_selection.c): in place, the array
+    itself (ValueError when read-only); else a copy in order A (PyArray_NewCopy with
+    NPY_ANYORDER: Fortran when the array is Fortran-contiguous and not C), then swapped."""
+    if inplace:
+        check_writeable(self, "array to be byte-swapped")
+        return self
+    return copy_like(self, None, "A")
