@@ -435,7 +435,7 @@ class _FakeSlots(ArrayHooks):
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                 "_writeable", "_warn_on_write", "_cf", "_al", "__weakref__")
+                 "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
 
 
 class FakeArray(_FakeSlots):
@@ -774,6 +774,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._warn_on_write = False
     a._cf = None
     a._al = None
+    a.pytype = None
     a.__class__ = FakeArray
     return a
 
