@@ -14,7 +14,7 @@ from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import user_frame
 from ._stack import paused
-from .meta import ArrayMeta
+from .meta import ArrayMeta, weak_type
 from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
                              contiguity, extent, f_strides, new_buffer_dtype)
@@ -108,18 +108,77 @@ class ArrayHooks:
             yield self[i]
 
     def __divmod__(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(divmod, self, other)
         return dispatch(np.divmod, self._hook_types((self, other), None), (self, other), {})
 
     def __rdivmod__(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(divmod, other, self)
         return dispatch(np.divmod, self._hook_types((other, self), None), (other, self), {})
 
 
-def _binary(ufunc):
+# Python numbers standing in for a fake one: each sign, so a result type that depends on the
+# value (``x ** 0.5`` is complex for a negative float, ``3 ** n`` a float for a negative n)
+# shows up as two types.
+_STAND_INS = {bool: (True, False), int: (3, -3), float: (1.5, -1.5), complex: (1.5 + 1j,)}
+
+
+def py_number(pyop, *operands):
+    """``pyop(*operands)`` where each operand is a Python number or a fake standing for one
+    (``pytype``): Python's own arithmetic, with no NumPy call and no array, so the result is
+    a fake Python number of the type Python gives (``draw * draw`` is a float, ``n // 2`` an
+    int, ``draw < 0.5`` a bool). Known operands keep their values, so ``1 / 0`` raises
+    ZeroDivisionError; a type that depends on a fake's value raises DataDependentError."""
+    choices = [_STAND_INS[x.pytype] if type(x) is FakeArray else (x,) for x in operands]
+    types: set = set()
+    error = None
+    for vals in _product(choices):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # ~True
+                r = pyop(*vals)
+        except (ZeroDivisionError, OverflowError, ValueError) as e:  # a stand-in's value
+            error = e
+            continue
+        types.add(tuple(type(v) for v in r) if type(r) is tuple else type(r))
+    if not types:
+        raise error  # every stand-in fails: so does the Python number (``1.5 / 0``)
+    if len(types) > 1:
+        names = " or ".join(sorted(str(t) for t in types))
+        raise DataDependentError(f"the type of a Python number from {pyop.__name__} on a fake "
+                                 f"Python number depends on its value ({names})")
+    t = types.pop()
+    return tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+
+
+def _product(choices: list) -> Iterator[tuple]:
+    if not choices:
+        yield ()
+        return
+    for v in choices[0]:
+        for rest in _product(choices[1:]):
+            yield (v,) + rest
+
+
+def _py_fake(pytype: type) -> "FakeArray":
+    """A fake standing for a Python number of ``pytype`` (no array memory: a scalar)."""
+    dt = np.dtype(pytype)
+    storage = FakeStorage(dt.itemsize, "cpu")
+    storage._tracker = SCALAR
+    f = make_fake((), dt, (), storage, 0, None, False)
+    f.pytype = pytype
+    return f
+
+
+def _binary(ufunc, pyop):
     commutative = _elide.ELIDING.get(ufunc)
     eliding = commutative is not None
     true_divide = ufunc is np.true_divide
 
     def fwd(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(pyop, self, other)  # float.__mul__ etc.: no NumPy involved
         if eliding and type(self) is FakeArray:
             # temp_elide.c try_binary_elide: ``self op= other`` when self is a temporary
             # (or ``other op= self`` for commutative ops when other is)
@@ -139,6 +198,8 @@ def _binary(ufunc):
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), {})
 
     def rev(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(pyop, other, self)
         if getattr(other, "__array_ufunc__", 0) is None:
             return NotImplemented
         if (commutative and type(self) is FakeArray and _refs(self) == _TEMP_SELF
@@ -174,10 +235,12 @@ def _power(self, other, inplace: bool, temporary: bool):
     return dispatch(op, _fake_types, (self,), {})
 
 
-def _unary(ufunc):
+def _unary(ufunc, pyop):
     eliding = ufunc in _elide.ELIDING_UNARY
 
     def op(self):
+        if type(self) is FakeArray and self.pytype is not None:
+            return py_number(pyop, self)
         if (eliding and type(self) is FakeArray and _refs(self) == _TEMP_SELF
                 and _elide.owns_big_buffer(self)
                 and not (ufunc is np.absolute and self.dtype.kind == "c")):
@@ -200,15 +263,19 @@ def _method(name):
     return meth
 
 
+def _pyop(name: str):
+    return getattr(operator, name + "_" if name in ("and", "or") else name)
+
+
 for _n, _u in _BINARY.items():
-    _f, _r, _i = _binary(_u)
+    _f, _r, _i = _binary(_u, _pyop(_n))
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
     setattr(ArrayHooks, f"__i{_n}__", _i)
 for _n, _u in _COMPARE.items():
-    setattr(ArrayHooks, f"__{_n}__", _binary(_u)[0])
+    setattr(ArrayHooks, f"__{_n}__", _binary(_u, _pyop(_n))[0])
 for _n, _u in _UNARY.items():
-    setattr(ArrayHooks, f"__{_n}__", _unary(_u))
+    setattr(ArrayHooks, f"__{_n}__", _unary(_u, _pyop(_n)))
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
@@ -614,6 +681,8 @@ class FakeArray(_FakeSlots):
     def _zeros(self):
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
         memory); a NumPy scalar for a fake scalar. Call it with the modes paused."""
+        if self.pytype is not None:
+            return self.pytype()  # a fake Python number: 0, 0.0, 0j, False
         zeros = np.broadcast_to(np.zeros((), self.dtype), self.shape)
         return zeros[()] if self.storage._tracker is SCALAR else zeros
 
@@ -655,8 +724,8 @@ class FakeArray(_FakeSlots):
 
     def __round__(self, ndigits=None):
         """``round(x)`` of a NumPy scalar reads its value; ndarrays have no ``__round__``."""
-        if ndigits is None:
-            return self._value("round()", round)
+        if ndigits is None or self.pytype is not None:
+            return self._value("round()", lambda z: round(z, ndigits))
         with paused():
             round(self._zeros(), ndigits)  # NumPy's errors (bool, complex, ndarray) first
         raise UnsupportedOperationError(  # a placeholder can stand for a value, not a scalar

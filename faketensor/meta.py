@@ -114,6 +114,19 @@ def weak_type(x: Any) -> type | None:
     return getattr(x, "pytype", None) if hasattr(x, "storage_offset") else None
 
 
+_ZEROS = {bool: False, int: 0, float: 0.0, complex: 0j}
+
+
+def as_number(x: Any) -> Any:
+    """A fake Python number as a Python number of its type (zero), for the rules that take
+    a Python scalar's value only for its type (``np.result_type(dt, x)``, the 0-d array
+    NumPy makes of it); anything else as is. Its value is never used as a value."""
+    if type(x) is ArrayMeta:
+        return _ZEROS[x.pytype] if x.pytype is not None else x
+    p = getattr(x, "pytype", None) if hasattr(x, "storage_offset") else None
+    return x if p is None else _ZEROS[p]
+
+
 def is_fake(x: Any) -> bool:
     return hasattr(x, "storage_offset")
 
