@@ -263,3 +263,36 @@ def test_memory_of_ops_on_python_number_draws_equals_real(name):
     setup, op = MEMORY_OPS[name]
     real, fake = op_peaks(setup, op)
     assert fake == real
+
+
+# --- queries and other dtype rules ---------------------------------------------------------
+
+QUERIES = {
+    "result_type": lambda d: np.result_type(np.ones(3, np.float32), d),
+    "result_type-i1": lambda d: np.result_type(np.int8, d),
+    "can_cast": lambda d: np.can_cast(d, np.float32),
+    "shape": lambda d: np.shape(d),
+    "iscomplexobj": lambda d: np.iscomplexobj(d),
+    "clip": lambda d: np.clip(np.ones(3, np.float32), d, 2.0).dtype,
+    "stack": lambda d: np.stack([d, d]).dtype,
+    "maximum": lambda d: np.maximum(np.ones(3, np.float16), d).dtype,
+    "setitem": lambda d: np.ones(3, np.float32).__setitem__(0, d),
+}
+
+
+@pytest.mark.parametrize("name", list(QUERIES))
+@pytest.mark.parametrize("draw", ["normal", "binomial"])
+def test_queries_see_a_python_number(name, draw):
+    def make():
+        rng = np.random.default_rng(0)
+        return rng.normal() if draw == "normal" else rng.binomial(9, 0.5)
+
+    def outcome(fn, d):
+        try:
+            return fn(d)
+        except Exception as e:  # compared by type
+            return type(e)
+    real = outcome(QUERIES[name], make())
+    with ft.FakeMode():
+        fake = outcome(QUERIES[name], make())
+    assert fake == real
