@@ -255,6 +255,13 @@ MEMORY_OPS = {
              lambda a, d: np.full(1000, d, np.float32)),
     "draw*draw": (lambda: [np.random.default_rng(0).normal(), np.random.default_rng(1).normal()],
                   lambda d, e: d * e),
+    # a draw as the parameter of another: converted as the Python number is
+    "np.random.normal(d)": (lambda: [np.random.default_rng(0).normal()],
+                            lambda d: np.random.normal(d, 1.0, size=3)),
+    "rng.normal(d)": (lambda: [np.random.default_rng(0).normal()],
+                      lambda d: np.random.default_rng(1).normal(d, 1.0, size=10)),
+    "rng.binomial(i)": (lambda: [np.random.default_rng(0).binomial(9, .5)],
+                        lambda i: np.random.default_rng(1).binomial(i, 0.5, size=5)),
 }
 
 

@@ -30,7 +30,7 @@ from .creation import fresh, norm_shape
 from .indexing import getitem
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
-from ...meta import ArrayMeta, is_fake
+from ...meta import ArrayMeta, as_number, is_fake
 from ..registry import register, transient
 
 _F8 = np.dtype(np.float64)
@@ -490,7 +490,7 @@ def _draw(owner: str, name: str) -> Callable:
             if not scalar:
                 _validate_output(shape, pshapes)
             res = fresh(shape, dt)
-        _draw_memory(owner, name, a, res, out is not None)
+        _draw_memory(owner, name, {k: as_number(v) for k, v in a.items()}, res, out is not None)
         return res
 
     return kernel
