@@ -739,8 +739,11 @@ class FakeArray(_FakeSlots):
         base = self._base
         if base is not None and type(base) not in (FakeArray, FakeStorage):
             raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
-        return (rebuild, (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
-                          self.storage_offset, base, self._writeable, self._warn_on_write))
+        payload = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
+                   self.storage_offset, base, self._writeable, self._warn_on_write)
+        if self.pytype is not None:  # a fake Python number: its type by name
+            payload += (self.pytype.__name__,)
+        return (rebuild, payload)
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -891,7 +894,8 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
 
 
 def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
-            offset: int, base: Any, writeable: bool, warn_on_write: Any) -> FakeArray:
+            offset: int, base: Any, writeable: bool, warn_on_write: Any,
+            pytype: str | None = None) -> FakeArray:
     """A fake from its pickled payload (``FakeArray.__reduce__``), every field checked: the
     payload is data, and the array must lie inside its storage. A new buffer is charged to
     the innermost FakeMode when loaded inside one (as unpickling an ndarray allocates), else
@@ -904,7 +908,9 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
             or not all(type(s) is int for s in strides) or type(offset) is not int
             or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
             or not (base is None or type(base) in (FakeArray, FakeStorage))
-            or type(writeable) is not bool or warn_on_write not in (False, True, None)):
+            or type(writeable) is not bool or warn_on_write not in (False, True, None)
+            or not (pytype is None or (pytype in _PYTYPES and shape == ()
+                                       and storage._tracker is SCALAR))):
         raise ValueError("malformed pickled fake array")
     check_shape(shape, dtype.itemsize)
     if 0 not in shape:
@@ -915,7 +921,12 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
         claim(storage)
     a = make_fake(shape, dtype, strides, storage, offset, base, writeable)
     a._warn_on_write = warn_on_write
+    if pytype is not None:
+        a.pytype = _PYTYPES[pytype]
     return a
+
+
+_PYTYPES = {"bool": bool, "int": int, "float": float, "complex": complex}
 
 
 def is_fake(obj: object) -> bool:

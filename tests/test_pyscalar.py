@@ -303,3 +303,12 @@ def test_queries_see_a_python_number(name, draw):
     with ft.FakeMode():
         fake = outcome(QUERIES[name], make())
     assert fake == real
+
+
+def test_pickled_fake_python_number_keeps_its_type():
+    import pickle
+    with ft.FakeMode():
+        d, i = _draws()
+    for x, t in ((d, float), (i, int)):
+        for back in (pickle.loads(pickle.dumps(x)), ft.unpickle(pickle.dumps(x))):
+            assert back.pytype is t and back.shape == () and back.dtype == x.dtype
