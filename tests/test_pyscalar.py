@@ -262,6 +262,12 @@ MEMORY_OPS = {
                       lambda d: np.random.default_rng(1).normal(d, 1.0, size=10)),
     "rng.binomial(i)": (lambda: [np.random.default_rng(0).binomial(9, .5)],
                         lambda i: np.random.default_rng(1).binomial(i, 0.5, size=5)),
+    "np.random.randint(i)": (lambda: [np.random.default_rng(0).binomial(9, .5)],
+                             lambda i: np.random.randint(i + 1, size=5)),
+    "np.random.choice(i)": (lambda: [np.random.default_rng(0).binomial(9, .5)],
+                            lambda i: np.random.choice(i + 1, size=3)),
+    "rng.integers(0, i)": (lambda: [np.random.default_rng(0).binomial(9, .5)],
+                           lambda i: np.random.default_rng(1).integers(0, i + 1, size=5)),
 }
 
 

@@ -540,7 +540,7 @@ def _integers(owner: str, name: str) -> Callable:
             res = _pyscalar(dtype) if dtype is int or dtype is bool else _scalar(dt)
         else:
             res = fresh(broadcast_shapes(_shape_of(low), _shape_of(high)), dt)
-        _integers_memory(low, high, size, dt, dtype, res, a.get("endpoint", False))
+        _integers_memory(as_number(low), as_number(high), size, dt, dtype, res, a.get("endpoint", False))
         return res
 
     return kernel
@@ -676,11 +676,11 @@ def _choice(owner: str) -> Callable:
                     raise DataDependentError("RandomState.choice(a, replace=False) returns a view "
                                              "of a permutation of a's value")
                 res = ArrayMeta(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
-                _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, True, res, axis)
+                _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size, True, res, axis)
                 return res
             else:
                 res = fresh(shape, _I8)
-            _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size,
+            _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size,
                            k.get("shuffle", True), res, axis)
             return res
         if legacy or arr.ndim == 1:
@@ -688,7 +688,7 @@ def _choice(owner: str) -> Callable:
         else:
             ax = normalize_axis(axis, arr.ndim)
             res = fresh(tuple(arr.shape[:ax]) + shape + tuple(arr.shape[ax + 1:]), arr.dtype)
-        _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, k.get("shuffle", True),
+        _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size, k.get("shuffle", True),
                        res, axis)
         return res
 
