@@ -14,7 +14,7 @@ from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import user_frame
 from ._stack import paused
-from .meta import ArrayMeta
+from .meta import ArrayMeta, weak_type
 from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
                              contiguity, extent, f_strides, new_buffer_dtype)
@@ -107,18 +107,77 @@ class ArrayHooks:
         return (self[i] for i in range(self.shape[0]))
 
     def __divmod__(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(divmod, self, other)
         return dispatch(np.divmod, self._hook_types((self, other), None), (self, other), {})
 
     def __rdivmod__(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(divmod, other, self)
         return dispatch(np.divmod, self._hook_types((other, self), None), (other, self), {})
 
 
-def _binary(ufunc):
+# Python numbers standing in for a fake one: each sign, so a result type that depends on the
+# value (``x ** 0.5`` is complex for a negative float, ``3 ** n`` a float for a negative n)
+# shows up as two types.
+_STAND_INS = {bool: (True, False), int: (3, -3), float: (1.5, -1.5), complex: (1.5 + 1j,)}
+
+
+def py_number(pyop, *operands):
+    """``pyop(*operands)`` where each operand is a Python number or a fake standing for one
+    (``pytype``): Python's own arithmetic, with no NumPy call and no array, so the result is
+    a fake Python number of the type Python gives (``draw * draw`` is a float, ``n // 2`` an
+    int, ``draw < 0.5`` a bool). Known operands keep their values, so ``1 / 0`` raises
+    ZeroDivisionError; a type that depends on a fake's value raises DataDependentError."""
+    choices = [_STAND_INS[x.pytype] if type(x) is FakeArray else (x,) for x in operands]
+    types: set = set()
+    error = None
+    for vals in _product(choices):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # ~True
+                r = pyop(*vals)
+        except (ZeroDivisionError, OverflowError, ValueError) as e:  # a stand-in's value
+            error = e
+            continue
+        types.add(tuple(type(v) for v in r) if type(r) is tuple else type(r))
+    if not types:
+        raise error  # every stand-in fails: so does the Python number (``1.5 / 0``)
+    if len(types) > 1:
+        names = " or ".join(sorted(str(t) for t in types))
+        raise DataDependentError(f"the type of a Python number from {pyop.__name__} on a fake "
+                                 f"Python number depends on its value ({names})")
+    t = types.pop()
+    return tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+
+
+def _product(choices: list) -> Iterator[tuple]:
+    if not choices:
+        yield ()
+        return
+    for v in choices[0]:
+        for rest in _product(choices[1:]):
+            yield (v,) + rest
+
+
+def _py_fake(pytype: type) -> "FakeArray":
+    """A fake standing for a Python number of ``pytype`` (no array memory: a scalar)."""
+    dt = np.dtype(pytype)
+    storage = FakeStorage(dt.itemsize, "cpu")
+    storage._tracker = SCALAR
+    f = make_fake((), dt, (), storage, 0, None, False)
+    f.pytype = pytype
+    return f
+
+
+def _binary(ufunc, pyop):
     commutative = _elide.ELIDING.get(ufunc)
     eliding = commutative is not None
     true_divide = ufunc is np.true_divide
 
     def fwd(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(pyop, self, other)  # float.__mul__ etc.: no NumPy involved
         if eliding and type(self) is FakeArray:
             # temp_elide.c try_binary_elide: ``self op= other`` when self is a temporary
             # (or ``other op= self`` for commutative ops when other is)
@@ -138,6 +197,8 @@ def _binary(ufunc):
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), {})
 
     def rev(self, other):
+        if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
+            return py_number(pyop, other, self)
         if getattr(other, "__array_ufunc__", 0) is None:
             return NotImplemented
         if (commutative and type(self) is FakeArray and _refs(self) == _TEMP_SELF
@@ -173,10 +234,12 @@ def _power(self, other, inplace: bool, temporary: bool):
     return dispatch(op, _fake_types, (self,), {})
 
 
-def _unary(ufunc):
+def _unary(ufunc, pyop):
     eliding = ufunc in _elide.ELIDING_UNARY
 
     def op(self):
+        if type(self) is FakeArray and self.pytype is not None:
+            return py_number(pyop, self)
         if (eliding and type(self) is FakeArray and _refs(self) == _TEMP_SELF
                 and _elide.owns_big_buffer(self)
                 and not (ufunc is np.absolute and self.dtype.kind == "c")):
@@ -199,15 +262,19 @@ def _method(name):
     return meth
 
 
+def _pyop(name: str):
+    return getattr(operator, name + "_" if name in ("and", "or") else name)
+
+
 for _n, _u in _BINARY.items():
-    _f, _r, _i = _binary(_u)
+    _f, _r, _i = _binary(_u, _pyop(_n))
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
     setattr(ArrayHooks, f"__i{_n}__", _i)
 for _n, _u in _COMPARE.items():
-    setattr(ArrayHooks, f"__{_n}__", _binary(_u)[0])
+    setattr(ArrayHooks, f"__{_n}__", _binary(_u, _pyop(_n))[0])
 for _n, _u in _UNARY.items():
-    setattr(ArrayHooks, f"__{_n}__", _unary(_u))
+    setattr(ArrayHooks, f"__{_n}__", _unary(_u, _pyop(_n)))
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
@@ -434,7 +501,7 @@ class _FakeSlots(ArrayHooks):
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                 "_writeable", "_warn_on_write", "_cf", "_al", "__weakref__")
+                 "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
 
 
 class FakeArray(_FakeSlots):
@@ -617,6 +684,8 @@ class FakeArray(_FakeSlots):
     def _zeros(self):
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
         memory); a NumPy scalar for a fake scalar. Call it with the modes paused."""
+        if self.pytype is not None:
+            return self.pytype()  # a fake Python number: 0, 0.0, 0j, False
         zeros = np.broadcast_to(np.zeros((), self.dtype), self.shape)
         return zeros[()] if self.storage._tracker is SCALAR else zeros
 
@@ -671,8 +740,8 @@ class FakeArray(_FakeSlots):
 
     def __round__(self, ndigits=None):
         """``round(x)`` of a NumPy scalar reads its value; ndarrays have no ``__round__``."""
-        if ndigits is None:
-            return self._value("round()", round)
+        if ndigits is None or self.pytype is not None:
+            return self._value("round()", lambda z: round(z, ndigits))
         with paused():
             round(self._zeros(), ndigits)  # NumPy's errors (bool, complex, ndarray) first
         raise UnsupportedOperationError(  # a placeholder can stand for a value, not a scalar
@@ -686,8 +755,11 @@ class FakeArray(_FakeSlots):
         base = self._base
         if base is not None and type(base) not in (FakeArray, FakeStorage):
             raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
-        return (rebuild, (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
-                          self.storage_offset, base, self._writeable, self._warn_on_write))
+        payload = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
+                   self.storage_offset, base, self._writeable, self._warn_on_write)
+        if self.pytype is not None:  # a fake Python number: its type by name
+            payload += (self.pytype.__name__,)
+        return (rebuild, payload)
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -837,6 +909,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a._warn_on_write = False
     a._cf = None
     a._al = None
+    a.pytype = None
     a.__class__ = FakeArray
     return a
 
@@ -884,7 +957,8 @@ def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
 
 
 def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
-            offset: int, base: Any, writeable: bool, warn_on_write: Any) -> FakeArray:
+            offset: int, base: Any, writeable: bool, warn_on_write: Any,
+            pytype: str | None = None) -> FakeArray:
     """A fake from its pickled payload (``FakeArray.__reduce__``), every field checked: the
     payload is data, and the array must lie inside its storage. A new buffer is charged to
     the innermost FakeMode when loaded inside one (as unpickling an ndarray allocates), else
@@ -897,7 +971,9 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
             or not all(type(s) is int for s in strides) or type(offset) is not int
             or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
             or not (base is None or type(base) in (FakeArray, FakeStorage))
-            or type(writeable) is not bool or warn_on_write not in (False, True, None)):
+            or type(writeable) is not bool or warn_on_write not in (False, True, None)
+            or not (pytype is None or (pytype in _PYTYPES and shape == ()
+                                       and storage._tracker is SCALAR))):
         raise ValueError("malformed pickled fake array")
     check_shape(shape, dtype.itemsize)
     if 0 not in shape:
@@ -908,7 +984,12 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
         claim(storage)
     a = make_fake(shape, dtype, strides, storage, offset, base, writeable)
     a._warn_on_write = warn_on_write
+    if pytype is not None:
+        a.pytype = _PYTYPES[pytype]
     return a
+
+
+_PYTYPES = {"bool": bool, "int": int, "float": float, "complex": complex}
 
 
 def is_fake(obj: object) -> bool:

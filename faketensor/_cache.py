@@ -156,7 +156,7 @@ def _add_keys(values: Any, parts: list, fakes: list) -> bool:
             fakes.append(x)
             parts.append((x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,
                           x._base is None, x.storage_offset & 15, st.alignment & 15,
-                          st._tracker is SCALAR))
+                          st._tracker is SCALAR, x.pytype))
         elif t in _VALUES:
             parts.append(t)
             parts.append(x)

@@ -258,7 +258,9 @@ def _realize_out(res: ArrayMeta, v: Any, device: str) -> FakeArray:
         storage = FakeStorage(nbytes, dev)
         if res.scalar:
             storage._tracker = SCALAR
-            return make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
+            f = make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
+            f.pytype = res.pytype
+            return f
         return make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
                          None, res.writeable is not False)
     b = v._base

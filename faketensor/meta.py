@@ -26,6 +26,8 @@ class ArrayMeta(NamedTuple):
     ``scalar`` marks a 0-d result NumPy returns as a scalar (``np.float64``, ...): read-only,
     its value held by the Python object, so it takes no data-allocator memory once returned
     (the kernel reports the 0-d array it was made from with ``transient``).
+    ``pytype`` (int, float, complex or bool) on a ``scalar`` record marks a Python number
+    whose value is unknown (``rng.normal()``): a weak operand under NEP 50, see ``weak_type``.
     """
 
     shape: tuple
@@ -38,6 +40,7 @@ class ArrayMeta(NamedTuple):
     device: str | None = None
     warn_on_write: bool | None = False
     scalar: bool = False
+    pytype: type | None = None
 
     # the ndarray attributes a kernel reads from its inputs, so records and fakes mix
     @property
@@ -91,6 +94,37 @@ class MetaFlags(NamedTuple):
 def is_meta(x: Any) -> bool:
     """True for a fake (anything carrying a storage), a real ndarray or an ArrayMeta."""
     return hasattr(x, "storage_offset") or isinstance(x, np.ndarray) or type(x) is ArrayMeta
+
+
+def weak_type(x: Any) -> type | None:
+    """The Python type NumPy's dtype rules see for ``x`` when it is a Python number: int,
+    float, complex or bool for a Python scalar or for a fake standing for one (a draw
+    NumPy returns as a Python float, ``pytype`` set); None for anything else.
+
+    int, float and complex are weak operands (NEP 50: ``float32_array * 1.5`` is float32);
+    bool is np.bool_. Every kernel that resolves dtypes asks this, so a fake Python number
+    promotes exactly as the number would."""
+    t = type(x)
+    if t is int or t is float or t is complex or t is bool:
+        return t
+    if t is np.ndarray:
+        return None
+    if t is ArrayMeta:
+        return x.pytype
+    return getattr(x, "pytype", None) if hasattr(x, "storage_offset") else None
+
+
+_ZEROS = {bool: False, int: 0, float: 0.0, complex: 0j}
+
+
+def as_number(x: Any) -> Any:
+    """A fake Python number as a Python number of its type (zero), for the rules that take
+    a Python scalar's value only for its type (``np.result_type(dt, x)``, the 0-d array
+    NumPy makes of it); anything else as is. Its value is never used as a value."""
+    if type(x) is ArrayMeta:
+        return _ZEROS[x.pytype] if x.pytype is not None else x
+    p = getattr(x, "pytype", None) if hasattr(x, "storage_offset") else None
+    return x if p is None else _ZEROS[p]
 
 
 def is_fake(x: Any) -> bool:

@@ -490,10 +490,14 @@ def _array_leaves(obj: Any) -> list:
     return found
 
 
-def _signature(out: Any) -> Any:
-    """What a result's metadata is (shapes, dtypes, strides, flags) and any Python value in it."""
+def _signature(out: Any, numbers: bool = False) -> Any:
+    """What a result's metadata is (shapes, dtypes, strides, flags) and any Python value in it
+    (``numbers``: a Python int, float or complex by its type only, when the fake answers with
+    a fake Python number standing for it)."""
     if isinstance(out, (tuple, list)):
-        return (type(out).__name__, tuple(_signature(x) for x in out))
+        return (type(out).__name__, tuple(_signature(x, numbers) for x in out))
+    if numbers and type(out) in (int, float, complex):
+        return ("number", type(out).__name__)
     if isinstance(out, np.ndarray) or _device_array(out):
         return ("array", out.shape, out.dtype.str, out.strides, out.flags.c_contiguous,
                 out.flags.f_contiguous)
@@ -520,10 +524,11 @@ def _refill(sample: Sample, fill: Any) -> Sample:
     return Sample(args, kwargs)
 
 
-def value_dependent(c: Callee, sample: Sample) -> bool:
+def value_dependent(c: Callee, sample: Sample, numbers: bool = False) -> bool:
     """Whether the real call's output metadata (or a Python value it returns) changes with
     the values of the inputs: several fillings of the same sample (and several random seeds:
-    a random draw returned as a Python number is a value too), compared."""
+    a random draw returned as a Python number is a value too, unless ``numbers``: the fake
+    answered with a fake Python number, which stands for any value of its type), compared."""
     seen: dict = {}
     for seed, fill in enumerate(_FILLS):
         args, kwargs = _build(c, _refill(sample, fill))
@@ -533,7 +538,7 @@ def value_dependent(c: Callee, sample: Sample) -> bool:
             out = c.make(seed)(*args, **kwargs)
         except Exception:  # a value NumPy refuses (a singular matrix): no metadata to compare
             continue
-        seen.setdefault(inputs, set()).add(_signature(out))
+        seen.setdefault(inputs, set()).add(_signature(out, numbers))
     return any(len(outs) > 1 for outs in seen.values())
 
 
@@ -541,6 +546,7 @@ class Outcome(NamedTuple):
     verdict: str   # "ok", "dd", "unsupported", "wrong", "skip" (the real call refused the values)
     detail: str
     answered: bool = True  # the real call returned (did not raise)
+    numbers: bool = False  # "ok" with a fake Python number standing for a real one
 
 
 def run_sample(c: Callee, sample: Sample) -> Outcome:
@@ -572,7 +578,8 @@ def run_sample(c: Callee, sample: Sample) -> Outcome:
         compare_outcome(r, f, _arrays(real_in), _arrays(fake_in), "")
     except Mismatch as e:
         return Outcome("wrong", str(e).lstrip(": "), answered)
-    return Outcome("ok", "", answered)
+    numbers = any(getattr(x, "pytype", None) is not None for x in _leaves_of(f) if is_fake(x))
+    return Outcome("ok", "", answered, numbers)
 
 
 def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
@@ -639,9 +646,10 @@ def measure(c: Callee) -> Row:
         samples = tmpl.expand(c.backend)
         if not samples:
             continue
-        vd = value_dependent(c, samples[0]) or vd
-        for s in samples:
+        for i, s in enumerate(samples):
             out = run_sample(c, s)
+            if i == 0:
+                vd = value_dependent(c, s, out.verdict == "ok" and out.numbers) or vd
             if out.verdict == "skip":
                 continue
             n += 1

@@ -506,7 +506,14 @@ def _compare_exact(real: Any, fake: Any, ri: list, fi: list, where: str, compare
     if sdt is not None:
         assert ft.is_fake(fake) and fake.shape == () and fake.dtype == sdt, \
             f"{where}: real {type(real).__name__}, fake {fake!r}"
+        # a Python number is a fake Python number of its type; a NumPy scalar is not one
+        want = type(real) if type(real) in (bool, int, float, complex) else None
+        assert fake.pytype is want, \
+            f"{where}: real {type(real).__name__}, fake stands for {fake.pytype}"
         return
+    if isinstance(real, np.generic):
+        assert ft.is_fake(fake) and fake.pytype is None, \
+            f"{where}: real {type(real).__name__}, fake stands for {getattr(fake, 'pytype', fake)}"
     compare_meta(real, fake, ri, fi, where)
 
 

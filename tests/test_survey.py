@@ -89,6 +89,15 @@ def test_value_dependence_is_measured_by_refilling():
     assert not survey.value_dependent(c, T((X,), {}).expand()[0])
 
 
+def test_random_draws_returned_as_python_numbers_are_exact(report):
+    rows = _rows(report)
+    for name in ("numpy.random.Generator.normal", "numpy.random.normal", "numpy.random.binomial",
+                 "numpy.random.Generator.zipf", "numpy.random.rand", "numpy.random.randint"):
+        r = rows[name]  # a fake Python float/int stands for the draw: not a value to refuse
+        assert r["status"] == "exact" and not r["value_dependent"], (name, r)
+    assert rows["numpy.random.bytes"]["value_dependent"]  # bytes are values
+
+
 def test_text_output_lists_what_is_not_exact(report):
     rows = [_row_of(r) for r in report["callables"]]
     groups = not_exact(rows)

@@ -13,7 +13,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides, reshape_strides,
                      strides_in_order)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
+from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_meta
 from .. import flops
 from ..registry import register, transient
 from .temporaries import asarray_bytes
@@ -25,7 +25,9 @@ _WEAK = (int, float, complex)
 
 
 def _arr(x: Any) -> Any:
-    """Python int/float/complex stay (weak scalars); everything else as array metadata."""
+    """Python int/float/complex stay (weak scalars), a fake one becomes one (meta.as_number);
+    everything else as array metadata."""
+    x = as_number(x)
     return x if type(x) in _WEAK else as_meta(x)
 
 
@@ -72,7 +74,7 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)
-    transient(sum(_where_operand_bytes(v, out.dtype) for v in (condition, x, y)))
+    transient(sum(_where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
     return out
 
 
@@ -99,7 +101,8 @@ def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict, report: bool = F
             lo = None
         if type(hi) is int and hi >= info.max:
             hi = None
-    lo, hi = (v if v is None or type(v) in _WEAK else as_meta(v) for v in (lo, hi))
+    lo, hi = (v if v is None or type(v) in _WEAK else as_meta(v)
+              for v in (as_number(lo), as_number(hi)))
     if lo is None and hi is None:
         return ufunc_call(np.positive, a, out=out, _report=report, **kwargs)
     if lo is None:

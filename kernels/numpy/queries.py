@@ -14,16 +14,19 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError
-from ...meta import is_fake
+from ...meta import as_number, is_fake
 from ..registry import register
 
 _as_strided = np.lib.stride_tricks.as_strided
 
 
 def stand_in(x: Any) -> Any:
-    """A real array with x's shape and dtype and no data to speak of; other values as they are."""
+    """A real array with x's shape and dtype and no data to speak of (a fake Python number: a
+    Python number of its type, weak in np.result_type); other values as they are."""
     if not is_fake(x):
         return x
+    if x.pytype is not None:
+        return as_number(x)
     one = np.empty((1,), x.dtype) if x.dtype.itemsize else np.empty((0,), x.dtype)
     return _as_strided(one, shape=x.shape, strides=(0,) * len(x.shape), writeable=False)
 

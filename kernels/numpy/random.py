@@ -30,7 +30,7 @@ from .creation import fresh, norm_shape
 from .indexing import getitem
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
-from ...meta import ArrayMeta, is_fake
+from ...meta import ArrayMeta, as_number, is_fake
 from ..registry import register, transient
 
 _F8 = np.dtype(np.float64)
@@ -170,8 +170,16 @@ def _empty_size(size: Any) -> bool:
 
 
 def _scalar(dt: np.dtype) -> ArrayMeta:
-    """A 0-d fake standing for the Python or NumPy scalar NumPy returns (no array memory)."""
+    """A 0-d fake standing for the NumPy scalar NumPy returns (no array memory)."""
     return ArrayMeta((), dt, (), scalar=True)
+
+
+def _pyscalar(pytype: type) -> ArrayMeta:
+    """A fake standing for the Python int/float/bool NumPy returns (``cont``/``disc`` in
+    _common.pyx return ``PyFloat``/``PyLong`` for a scalar draw, ``integers``/``randint``
+    ``dtype(ret)`` for dtype int or bool, ``choice`` ``idx.item(0)``): a weak operand of
+    its Python type (faketensor/meta.py ``weak_type``), no array memory."""
+    return ArrayMeta((), np.dtype(pytype), (), scalar=True, pytype=pytype)
 
 
 def _size_tuple(size: Any) -> tuple:
@@ -475,13 +483,14 @@ def _draw(owner: str, name: str) -> Callable:
         if out is not None:
             res = _into_out(out, dt, size, pshapes, name in _OUT_NEEDS_C)
         elif size is None:  # a scalar draw is a Python float even for dtype=float32
-            res = _scalar(base_dt) if scalar else fresh(broadcast_shapes(*pshapes), dt)
+            res = (_pyscalar(int if base_dt is _I8 else float) if scalar
+                   else fresh(broadcast_shapes(*pshapes), dt))
         else:
             shape = norm_shape(size)
             if not scalar:
                 _validate_output(shape, pshapes)
             res = fresh(shape, dt)
-        _draw_memory(owner, name, a, res, out is not None)
+        _draw_memory(owner, name, {k: as_number(v) for k, v in a.items()}, res, out is not None)
         return res
 
     return kernel
@@ -490,7 +499,7 @@ def _draw(owner: str, name: str) -> Callable:
 def _dims(owner: str, name: str) -> Callable:
     """Legacy rand/randn(d0, d1, ...): random_sample/standard_normal with size=dims."""
     def kernel(*dims: Any) -> Any:
-        return fresh(norm_shape(dims), _F8) if dims else _scalar(_F8)
+        return fresh(norm_shape(dims), _F8) if dims else _pyscalar(float)
     return kernel
 
 
@@ -527,11 +536,11 @@ def _integers(owner: str, name: str) -> Callable:
             if not _empty_size(size):
                 broadcast_shapes(shape, _shape_of(low), _shape_of(high))
             res = fresh(shape, dt)
-        elif _is_scalar(low) and _is_scalar(high):
-            res = _scalar(dt)
+        elif _is_scalar(low) and _is_scalar(high):  # dtype(ret) for the Python int and bool
+            res = _pyscalar(dtype) if dtype is int or dtype is bool else _scalar(dt)
         else:
             res = fresh(broadcast_shapes(_shape_of(low), _shape_of(high)), dt)
-        _integers_memory(low, high, size, dt, dtype, res, a.get("endpoint", False))
+        _integers_memory(as_number(low), as_number(high), size, dt, dtype, res, a.get("endpoint", False))
         return res
 
     return kernel
@@ -661,17 +670,17 @@ def _choice(owner: str) -> Callable:
             shape = norm_shape(size)
         if arr.ndim == 0:
             if size is None:
-                res: Any = _scalar(_LONG if legacy else _I8)
+                res: Any = _pyscalar(int)  # idx.item(0)
             elif legacy and not replace and p is None:  # permutation(pop_size)[:size], reshaped
                 if pop_size is None:
                     raise DataDependentError("RandomState.choice(a, replace=False) returns a view "
                                              "of a permutation of a's value")
                 res = ArrayMeta(shape, _LONG, c_strides(shape, _LONG.itemsize), base_shape=(pop_size,))
-                _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, True, res, axis)
+                _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size, True, res, axis)
                 return res
             else:
                 res = fresh(shape, _I8)
-            _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size,
+            _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size,
                            k.get("shuffle", True), res, axis)
             return res
         if legacy or arr.ndim == 1:
@@ -679,7 +688,7 @@ def _choice(owner: str) -> Callable:
         else:
             ax = normalize_axis(axis, arr.ndim)
             res = fresh(tuple(arr.shape[:ax]) + shape + tuple(arr.shape[ax + 1:]), arr.dtype)
-        _choice_memory(legacy, a, arr, size, shape, replace, p, pop_size, k.get("shuffle", True),
+        _choice_memory(legacy, as_number(a), arr, size, shape, replace, p, pop_size, k.get("shuffle", True),
                        res, axis)
         return res
 

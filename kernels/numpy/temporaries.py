@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ...meta import is_meta
+from ...meta import as_number, is_meta
 from ..registry import transient
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -88,6 +88,7 @@ def copyto_bytes(dtype: Any, value: Any) -> int:
     already its dtype; a Python int is always re-made. Python bools and arrays are used as
     they are. Measured on numpy 2.4 for every dtype family.
     """
+    value = as_number(value)  # a fake Python number is copied as the number is
     if isinstance(value, np.ndarray) or is_meta(value):
         return 0
     first = asarray_bytes(value)
@@ -106,6 +107,7 @@ def copyto_bytes(dtype: Any, value: Any) -> int:
 def setitem_bytes(dtype: Any, value: Any) -> int:
     """Bytes ``a[...] = value`` allocates for a scalar value: a 0-d array of ``a``'s dtype
     (numpy/_core/src/multiarray/mapping.c ``array_assign_subscript`` packs the scalar)."""
+    value = as_number(value)
     if isinstance(value, np.ndarray) or is_meta(value):
         return 0
     if type(value) in _PY_SCALARS or isinstance(value, np.generic):
@@ -152,6 +154,7 @@ def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: str =
     allocates 8).
     """
     keys: list = []
+    operands = tuple(as_number(x) for x in operands)
     for x in operands:
         t = type(x)
         keys.append(t if t in (int, float, complex) else
@@ -224,6 +227,7 @@ def binary(steps: Steps, ufunc: np.ufunc, x: Any, y: Any, commutative: bool = Fa
     by NumPy's temporary elision, a temporary operand reused in place (number.c
     ``try_binary_elide``, the left operand, or either one for commutative operators);
     temporaries used up are freed."""
+    x, y = as_number(x), as_number(y)
     dts = [type(v) if type(v) in _PY_SCALARS else
            (np.dtype(type(v)) if isinstance(v, np.generic) else v.dtype) for v in (x, y)]
     res = ufunc.resolve_dtypes((dts[0], dts[1], None))[2]
@@ -258,6 +262,7 @@ def used(steps: Steps, *vals: Any) -> None:
 def call(steps: Steps, ufunc: np.ufunc, *args: Any) -> Val:
     """``ufunc(*args)`` called as a function (no elision): a new result; temporaries among
     the arguments are used up."""
+    args = tuple(as_number(v) for v in args)
     dts = [type(v) if type(v) in _PY_SCALARS else
            (np.dtype(type(v)) if isinstance(v, np.generic) else v.dtype) for v in args]
     res = ufunc.resolve_dtypes(tuple(dts) + (None,))[-1]

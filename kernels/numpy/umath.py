@@ -14,7 +14,7 @@ from ..._errors import UnsupportedOperationError
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, weak_type
 from ..._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
@@ -154,8 +154,11 @@ def split_operands(ufunc: np.ufunc, args: tuple, out: Any) -> tuple[list, list]:
 
 
 def operand_key(x: Any) -> tuple[Any, Any]:
-    """(dtype key for resolve_dtypes, metadata or None for a Python scalar)."""
-    t = type(x)
+    """(dtype key for resolve_dtypes, metadata or None for a Python scalar).
+
+    A fake Python number (``weak_type``) is keyed as the number would be: its type, no
+    array metadata, so it promotes weakly and its operand bytes are a Python scalar's."""
+    t = weak_type(x)
     if t is bool:
         return np.dtype(bool), None
     if t is int or t is float or t is complex:
@@ -287,11 +290,11 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
     sizes = []
     alive = early = 0
     for x in inputs:
-        t = type(x)
+        t = weak_type(x) or type(x)  # a fake Python number converts as the number does
         dt = _PY_DTYPES.get(t)
         if dt is not None:
             n = dt.itemsize
-            if t is int and not _I64.min <= x <= _I64.max:
+            if type(x) is int and not _I64.min <= x <= _I64.max:
                 early = max(early, alive + n)  # swapped for a shared placeholder at once
                 n = 0
         elif isinstance(x, np.generic) or is_scalar(x):
@@ -305,7 +308,7 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
         sizes.append(n)
     cost_metas = list(metas)
     for i, (x, dt) in enumerate(zip(inputs, loop_in)):
-        t = type(x)
+        t = weak_type(x) or type(x)
         if t is int or t is float or t is complex:
             if t is not int and _PY_DTYPES[t] == dt:
                 continue
