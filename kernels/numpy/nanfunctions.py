@@ -19,7 +19,7 @@ from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
 from ..registry import register
 from .reductions import nanmean
-from .statistics import _c, _q_arg, _quantile_func, _ureduce, _weights_check
+from .statistics import _c, _quantile_func, _ureduce, quantile_args
 
 _NoValue = np._NoValue
 
@@ -111,11 +111,7 @@ def _all_nan_dtype(adt: np.dtype, rdt: np.dtype, name: str) -> None:
 
 def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                        keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
-    m = as_meta(a)
-    if m.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    qv, weak = _q_arg(q, percent)
-    w = None if weights is None else _weights_check(weights, m, axis, method)
+    m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     if m.size == 0:
         return nanmean(m, axis, out=out, keepdims=keepdims)
     return _ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,

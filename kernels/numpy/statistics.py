@@ -353,6 +353,17 @@ def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
     return real, weak
 
 
+def quantile_args(a: Any, q: Any, axis: Any, method: Any, weights: Any, percent: bool) -> tuple:
+    """The checks _quantile_is_valid / _nanquantile_unchecked's callers make first, in NumPy's
+    order: real data, then q, then weights. Returns (a's meta, q, q is weak, weights)."""
+    m = as_meta(a)
+    if m.dtype.kind == "c":
+        raise TypeError("a must be an array of real numbers")
+    qv, weak = _q_arg(q, percent)
+    w = None if weights is None else _weights_check(weights, m, axis, method)
+    return m, qv, weak, w
+
+
 def _weights_check(weights: Any, m: Any, axis: Any, method: Any) -> Any:
     """quantile's weights checks (_weights_are_valid): the weights as a meta shaped like a."""
     if method != "inverted_cdf":
@@ -598,11 +609,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
 
 def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                     keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
-    m = as_meta(a)
-    if m.dtype.kind == "c":
-        raise TypeError("a must be an array of real numbers")
-    qv, weak = _q_arg(q, percent)
-    w = None if weights is None else _weights_check(weights, m, axis, method)
+    m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
                     overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
                     q_held=_q_held(q, qv, percent))
