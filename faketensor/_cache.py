@@ -222,8 +222,9 @@ def lookup(key: Any) -> Any:
 
 
 def store(key: Any, entry: list) -> None:
-    """Keep a call's ``[template, costs, flops]`` under its signature (flops: None until a
-    recording mode counts them)."""
+    """Keep a call's ``[template, costs, flops, findings]`` under its signature (flops and
+    findings: None until a recording mode works them out; both are functions of the
+    signature)."""
     _ENTRIES.put(key, entry)
 
 

@@ -339,9 +339,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
     ``costs``, when given, receives the call's ``(transient, scratch, early)`` bytes if it
     has any (registry.CallRecord), from the kernel or from the cache. ``entry_out``, when
-    given, receives the cache entry the call used or made (``[template, costs, flops]``):
-    everything in it is a function of the signature, so a recording mode keeps the call's
-    FLOP count in its last slot for the next call with that signature.
+    given, receives the cache entry the call used or made (``[template, costs, flops,
+    findings]``): everything in it is a function of the signature, so a recording mode keeps
+    the call's FLOP count and findings in its last slots for the next call with that
+    signature.
     """
     try:
         entry, prefix = _resolved[func]
@@ -364,7 +365,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 hit = key = _cache.NOKEY
             if hit is not None and key is not _cache.NOKEY:
                 info.hits += 1
-                tmpl, c, _ = hit
+                tmpl, c = hit[0], hit[1]
                 if entry_out is not None:
                     entry_out.append(hit)
                 if c is not None and costs is not None:
@@ -386,7 +387,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
                 tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
                 if tmpl is not _cache.NOKEY:
                     info.misses += 1
-                    hit = [tmpl, c, None]
+                    hit = [tmpl, c, None, None]
                     _cache.store(key, hit)
                     if entry_out is not None:
                         entry_out.append(hit)

@@ -194,8 +194,9 @@ class FakeMode(Mode):
         """Append the op's TraceEntry: one walk over the arguments gives the inputs and
         the spec; aliasing, name and tags are derived when read (modes/trace.py). The
         user's frame is looked for from ``depth`` frames up (sites.RECORD_DEPTH).
-        ``used``: the kernel-cache entry of the call, if any; its FLOP count is a function
-        of the signature, counted once per entry and read from it afterwards."""
+        ``used``: the kernel-cache entry of the call, if any; its FLOP count and findings
+        are functions of the signature, worked out once per entry and read from it
+        afterwards (findings then take this call's line)."""
         ids = self.ids
         args_spec = ids.args_spec(args)
         kwargs_spec = ids.spec(kwargs) if kwargs else _NO_KWARGS
@@ -216,10 +217,19 @@ class FakeMode(Mode):
         stats.rising = False
         site = self.sites.here(whole, depth)
         if self.find:
-            try:
-                _scan_findings(func, args, kwargs, outs, costs, site, self.findings)
-            except Exception as e:  # a plan goes on; the op is named in findings_failed
-                self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+            found = entry[3] if entry is not None else None
+            if found is None:
+                acc = self.findings
+                n = len(acc)
+                try:
+                    _scan_findings(func, args, kwargs, outs, costs, site, acc)
+                except Exception as e:  # a plan goes on; the op is named in findings_failed
+                    self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+                else:
+                    if entry is not None:  # the same signature finds the same, at its own line
+                        entry[3] = tuple(f._replace(site=-1) for f in acc[n:])
+            elif found:
+                self.findings.extend(f._replace(site=site) for f in found)
         if len(outs) == 1:
             o = outs[0]
             self.trace.append(_one_entry(

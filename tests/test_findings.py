@@ -352,3 +352,29 @@ def test_cupy_overlap_copy_counts_in_the_gpu_peak():
         x[1:] += x[:-1]
     assert mode.memory.peak["cuda:0"] == 8000 + 999 * 8
     assert mode.memory.pool_peak["cuda:0"] == pool_bytes(8000) + pool_bytes(999 * 8)
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_findings_of_a_cached_call_keep_their_own_line(cache):
+    """A recording mode keeps a call's findings in its kernel-cache entry (they are a function
+    of the signature); a later call with the same signature finds the same at its own line,
+    exactly as with the cache off."""
+    old = ft.set_cache_enabled(cache)
+    ft.clear_cache()
+    try:
+        with ft.FakeMode(record=True) as mode:
+            a = np.ones((64, 32), np.float32)
+            first = a / np.sqrt(64)
+            second = a / np.sqrt(64)
+            third = a.T.reshape(-1)
+            fourth = a.T.reshape(-1)
+        from faketensor.modes.findings import aggregate
+        got = sorted((r["kind"], r["line"], r["bytes"], r["count"])
+                     for r in aggregate(mode.findings, mode.sites))
+    finally:
+        ft.set_cache_enabled(old)
+    line = test_findings_of_a_cached_call_keep_their_own_line.__code__.co_firstlineno  # decorator
+    del first, second, third, fourth
+    assert [(k, n) for k, _, _, n in got] == [("implicit_copy", 1)] * 2 + [("upcast", 1)] * 2
+    assert {ln for _, ln, _, _ in got} == {line + 10, line + 11, line + 12, line + 13}
+    assert all(b == 64 * 32 * 4 for k, _, b, _ in got)
