@@ -28,9 +28,21 @@ _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
 # its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
-# in a recording mode keeps that mode alive: its storage's tracker is ``mode.memory``, which
-# points back at the mode (``memory.mode``).
+# in a recording mode keeps what explain needs of it alive: its storage's tracker is
+# ``mode.memory``, which holds the mode's ``Recording`` (``memory.mode``).
 RECORDING: "weakref.WeakSet[FakeMode]" = weakref.WeakSet()
+
+
+class Recording:
+    """What ``ft.explain`` reads of a recording mode (its trace, serials and call sites), held
+    by the mode's memory tracker: a fake keeps it alive through its buffer, and no reference
+    cycle runs through the mode, so a finished mode is freed at once as before."""
+
+    __slots__ = ("trace", "ids", "sites", "__weakref__")
+    record = True
+
+    def __init__(self, trace: list, ids: TraceIds, sites: Sites) -> None:
+        self.trace, self.ids, self.sites = trace, ids, sites
 
 
 def _is_fake(x: Any) -> bool:
@@ -81,7 +93,7 @@ class FakeMode(Mode):
         self._conv = self._convert
         if record:
             RECORDING.add(self)
-            self.memory.mode = self
+            self.memory.mode = Recording(self.trace, self.ids, self.sites)
 
     @property
     def default_device(self) -> str:
