@@ -641,6 +641,21 @@ class _Replay:
         self.steps.done()
 
 
+def _bmm_operand(rp: Any, x: Any, eq: Any, shape: Any) -> Any:
+    """One operand of bmm_einsum: its single-term einsum, then its reshape (each step's input
+    freed once the next exists, never the operand itself)."""
+    from .views import reshape as _reshape_k
+    x0 = x
+    if eq is not None:
+        x = rp.call(einsum, eq, x)
+    if shape is not None:
+        x2 = rp.call(_reshape_k, x, shape)
+        if x is not x0:
+            rp.drop(x)
+        x = x2
+    return x
+
+
 def _bmm(rp: _Replay, eq: str, a: Any, b: Any, out: Any, kwargs: dict) -> Any:
     """bmm_einsum (numpy/_core/einsumfunc.py) on metadata."""
     from .umath import ufunc_call
@@ -653,20 +668,7 @@ def _bmm(rp: _Replay, eq: str, a: Any, b: Any, out: Any, kwargs: dict) -> Any:
     oorder = ef._parse_output_order(kwargs.pop("order", "K"), a.flags.f_contiguous,
                                     b.flags.f_contiguous)
     a0, b0 = a, b
-    if eq_a is not None:
-        a = rp.call(einsum, eq_a, a)
-    if nsa is not None:
-        a2 = rp.call(_reshape_k, a, nsa)
-        if a is not a0:
-            rp.drop(a)
-        a = a2
-    if eq_b is not None:
-        b = rp.call(einsum, eq_b, b)
-    if nsb is not None:
-        b2 = rp.call(_reshape_k, b, nsb)
-        if b is not b0:
-            rp.drop(b)
-        b = b2
+    a, b = _bmm_operand(rp, a, eq_a, nsa), _bmm_operand(rp, b, eq_b, nsb)
     ukw = {k: v for k, v in kwargs.items() if v is not None}
     if pure:
         if oorder is not None:

@@ -691,12 +691,17 @@ def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: A
     if out is not None:  # _set_out_array checks it before anything else
         check_writeable(out)
     arr = as_meta(array)
+    return _final(do_accumulate(ufunc, arr, single_axis(arr, axis, "accumulate"), dtype, out))
+
+
+def single_axis(arr: Any, axis: Any, method: str) -> int:
+    """The one axis accumulate and reduceat work along (PyUFunc_GenericReduction's checks)."""
     axes = _ufunc_axes(axis, arr.ndim)
     if arr.ndim == 0:
-        raise TypeError("cannot accumulate on a scalar")
+        raise TypeError(f"cannot {method} on a scalar")
     if len(axes) != 1:
-        raise ValueError("accumulate does not allow multiple axes")
-    return _final(do_accumulate(ufunc, arr, axes[0], dtype, out))
+        raise ValueError(f"{method} does not allow multiple axes")
+    return axes[0]
 
 
 def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:

@@ -19,7 +19,7 @@ from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .indexing import FANCY, fancy_shape, getitem, parse_index, view_from_index
 from .overlap import fake_shares_memory
-from .reductions import _check_reduce_ufunc, _loop, _split_out, _ufunc_axes, reduce_strides
+from .reductions import _check_reduce_ufunc, _loop, _split_out, reduce_strides, single_axis
 from .temporaries import asarray_bytes
 from .. import flops
 from ..registry import register, transient, uncached
@@ -267,12 +267,7 @@ def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> An
     if not is_meta(array):
         nbytes += asarray_bytes(array)
     arr = as_meta(array)
-    axes = _ufunc_axes(axis, arr.ndim)
-    if arr.ndim == 0:
-        raise TypeError("cannot reduceat on a scalar")
-    if len(axes) != 1:
-        raise ValueError("reduceat does not allow multiple axes")
-    ax = axes[0]
+    ax = single_axis(arr, axis, "reduceat")
     n = arr.shape[ax]
     vals = ind if isinstance(ind, np.ndarray) else None
     if vals is not None:
