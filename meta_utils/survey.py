@@ -549,6 +549,14 @@ class Outcome(NamedTuple):
     numbers: bool = False  # "ok" with a fake Python number standing for a real one
 
 
+# The fake side calls from a frame whose module is not faketensor's: the namespace patches
+# tell the program's calls from the library's by the caller's module (patching._from_numpy),
+# and the survey measures what a program gets.
+_PROGRAM: dict = {"__name__": "__survey_program__"}
+exec("def call(fn, args, kwargs):\n    return fn(*args, **kwargs)\n", _PROGRAM)
+_as_program = _PROGRAM["call"]
+
+
 def run_sample(c: Callee, sample: Sample) -> Outcome:
     """The sample on real NumPy and on fakes inside FakeMode, compared."""
     from ..modes import FakeMode
@@ -564,7 +572,8 @@ def run_sample(c: Callee, sample: Sample) -> Outcome:
         r = e
     try:
         with FakeMode():
-            f: Any = c.make()(*fake_in[0], **fake_in[1])  # a Generator is made inside the mode
+            # from a program's frame, as user code calls it (a Generator is made inside the mode)
+            f: Any = _as_program(c.make(), fake_in[0], fake_in[1])
     except DataDependentError as e:
         return Outcome("dd", str(e))
     except UnsupportedOperationError as e:
@@ -599,7 +608,7 @@ def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
         want_exc = e
     try:
         with FakeMode():
-            got = c.make()(*fake[0], **fake[1])
+            got = _as_program(c.make(), fake[0], fake[1])
     except DataDependentError as e:
         return Outcome("dd", str(e))
     except UnsupportedOperationError as e:
