@@ -220,9 +220,9 @@ def _index(mode: Any) -> _Index:
 
 def _find_mode(x: FakeArray, mode: Any) -> tuple:
     """(mode, serial) of the recording mode that knows x: modes on the stack first
-    (innermost first), then the mode x's buffer was allocated in (its tracker, the mode's
-    ``memory``, keeps it alive), then the other live ones; one with an entry producing x
-    preferred."""
+    (innermost first), then the recording x's buffer was allocated in (its tracker, the mode's
+    ``memory``, holds the mode's ``Recording``: trace, serials, sites), then the other live
+    modes; one with an entry producing x preferred."""
     if mode is not None:
         mode = getattr(mode, "mode", mode)  # a Plan holds its mode
         if getattr(mode, "ids", None) is None or not getattr(mode, "record", False):
