@@ -5,9 +5,14 @@ import operator
 import sys
 import threading
 import warnings
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, cast
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from typing_extensions import Self
 
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
@@ -34,7 +39,7 @@ def _no_data() -> NotImplementedError:
     ``np.asarray`` made of a real argument), UnsupportedOperationError names the NumPy
     function the user called: the outermost frame of NumPy code above this one."""
     if _STACK.get():
-        frame = sys._getframe(2)  # past the hook (__array__, __array_interface__)
+        frame: FrameType | None = sys._getframe(2)  # past the hook (__array__, __array_interface__)
         entry = None
         while frame is not None:
             mod = frame.f_globals.get("__name__") or ""
@@ -46,7 +51,7 @@ def _no_data() -> NotImplementedError:
             code = entry.f_code
             public = getattr(np, code.co_name, None)
             name = f"np.{code.co_name}" if public is not None else (
-                f"{entry.f_globals.get('__name__')}.{code.co_qualname}")
+                f"{entry.f_globals.get('__name__')}.{getattr(code, 'co_qualname', code.co_name)}")
             if getattr(public, "_ft_patch", False):  # modes/patching.kernel_patch
                 why = ("it has a kernel, but this reference to it was taken before faketensor "
                        f"patched numpy (import faketensor first, or call {name})")
@@ -89,11 +94,123 @@ class ArrayHooks:
     __array_priority__ = 1000
     __hash__ = None  # type: ignore[assignment]
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    if TYPE_CHECKING:
+        # Set on the instance (FakeArray's slots) or read from the wrapped array; the
+        # operators and methods below are made by _binary/_unary/_method at import time.
+        shape: tuple[int, ...]
+        pytype: type | None
+
+        @staticmethod
+        def _hook_types(args: Any, kwargs: Any) -> tuple[type, ...]: ...
+
+        def __add__(self, other: Any) -> Self: ...
+        def __radd__(self, other: Any) -> Self: ...
+        def __iadd__(self, other: Any) -> Self: ...
+        def __sub__(self, other: Any) -> Self: ...
+        def __rsub__(self, other: Any) -> Self: ...
+        def __isub__(self, other: Any) -> Self: ...
+        def __mul__(self, other: Any) -> Self: ...
+        def __rmul__(self, other: Any) -> Self: ...
+        def __imul__(self, other: Any) -> Self: ...
+        def __truediv__(self, other: Any) -> Self: ...
+        def __rtruediv__(self, other: Any) -> Self: ...
+        def __itruediv__(self, other: Any) -> Self: ...
+        def __floordiv__(self, other: Any) -> Self: ...
+        def __rfloordiv__(self, other: Any) -> Self: ...
+        def __ifloordiv__(self, other: Any) -> Self: ...
+        def __mod__(self, other: Any) -> Self: ...
+        def __rmod__(self, other: Any) -> Self: ...
+        def __imod__(self, other: Any) -> Self: ...
+        def __pow__(self, other: Any) -> Self: ...
+        def __rpow__(self, other: Any) -> Self: ...
+        def __ipow__(self, other: Any) -> Self: ...
+        def __lshift__(self, other: Any) -> Self: ...
+        def __rlshift__(self, other: Any) -> Self: ...
+        def __ilshift__(self, other: Any) -> Self: ...
+        def __rshift__(self, other: Any) -> Self: ...
+        def __rrshift__(self, other: Any) -> Self: ...
+        def __irshift__(self, other: Any) -> Self: ...
+        def __and__(self, other: Any) -> Self: ...
+        def __rand__(self, other: Any) -> Self: ...
+        def __iand__(self, other: Any) -> Self: ...
+        def __or__(self, other: Any) -> Self: ...
+        def __ror__(self, other: Any) -> Self: ...
+        def __ior__(self, other: Any) -> Self: ...
+        def __xor__(self, other: Any) -> Self: ...
+        def __rxor__(self, other: Any) -> Self: ...
+        def __ixor__(self, other: Any) -> Self: ...
+        def __matmul__(self, other: Any) -> Self: ...
+        def __rmatmul__(self, other: Any) -> Self: ...
+        def __imatmul__(self, other: Any) -> Self: ...
+        def __lt__(self, other: Any) -> Self: ...
+        def __le__(self, other: Any) -> Self: ...
+        def __gt__(self, other: Any) -> Self: ...
+        def __ge__(self, other: Any) -> Self: ...
+        def __eq__(self, other: object) -> Any: ...
+        def __ne__(self, other: object) -> Any: ...
+        def __neg__(self) -> Self: ...
+        def __pos__(self) -> Self: ...
+        def __abs__(self) -> Self: ...
+        def __invert__(self) -> Self: ...
+        def all(self, *args: Any, **kwargs: Any) -> Self: ...
+        def any(self, *args: Any, **kwargs: Any) -> Self: ...
+        def argmax(self, *args: Any, **kwargs: Any) -> Self: ...
+        def argmin(self, *args: Any, **kwargs: Any) -> Self: ...
+        def argpartition(self, *args: Any, **kwargs: Any) -> Self: ...
+        def argsort(self, *args: Any, **kwargs: Any) -> Self: ...
+        def astype(self, *args: Any, **kwargs: Any) -> Self: ...
+        def byteswap(self, *args: Any, **kwargs: Any) -> Self: ...
+        def choose(self, *args: Any, **kwargs: Any) -> Self: ...
+        def clip(self, *args: Any, **kwargs: Any) -> Self: ...
+        def compress(self, *args: Any, **kwargs: Any) -> Self: ...
+        def conj(self, *args: Any, **kwargs: Any) -> Self: ...
+        def conjugate(self, *args: Any, **kwargs: Any) -> Self: ...
+        def copy(self, *args: Any, **kwargs: Any) -> Self: ...
+        def cumprod(self, *args: Any, **kwargs: Any) -> Self: ...
+        def cumsum(self, *args: Any, **kwargs: Any) -> Self: ...
+        def diagonal(self, *args: Any, **kwargs: Any) -> Self: ...
+        def dot(self, *args: Any, **kwargs: Any) -> Self: ...
+        def flatten(self, *args: Any, **kwargs: Any) -> Self: ...
+        def max(self, *args: Any, **kwargs: Any) -> Self: ...
+        def mean(self, *args: Any, **kwargs: Any) -> Self: ...
+        def min(self, *args: Any, **kwargs: Any) -> Self: ...
+        def partition(self, *args: Any, **kwargs: Any) -> Self: ...
+        def prod(self, *args: Any, **kwargs: Any) -> Self: ...
+        def ravel(self, *args: Any, **kwargs: Any) -> Self: ...
+        def repeat(self, *args: Any, **kwargs: Any) -> Self: ...
+        def reshape(self, *args: Any, **kwargs: Any) -> Self: ...
+        def round(self, *args: Any, **kwargs: Any) -> Self: ...
+        def searchsorted(self, *args: Any, **kwargs: Any) -> Self: ...
+        def sort(self, *args: Any, **kwargs: Any) -> Self: ...
+        def squeeze(self, *args: Any, **kwargs: Any) -> Self: ...
+        def std(self, *args: Any, **kwargs: Any) -> Self: ...
+        def sum(self, *args: Any, **kwargs: Any) -> Self: ...
+        def swapaxes(self, *args: Any, **kwargs: Any) -> Self: ...
+        def take(self, *args: Any, **kwargs: Any) -> Self: ...
+        def trace(self, *args: Any, **kwargs: Any) -> Self: ...
+        def transpose(self, *args: Any, **kwargs: Any) -> Self: ...
+        def var(self, *args: Any, **kwargs: Any) -> Self: ...
+        def view(self, *args: Any, **kwargs: Any) -> Self: ...
+        def getfield(self, *args: Any, **kwargs: Any) -> Self: ...
+        def to_device(self, *args: Any, **kwargs: Any) -> Self: ...
+        def __getitem__(self, *args: Any, **kwargs: Any) -> Self: ...
+        def __copy__(self, *args: Any, **kwargs: Any) -> Self: ...
+        def __deepcopy__(self, *args: Any, **kwargs: Any) -> Self: ...
+        def fill(self, *args: Any, **kwargs: Any) -> None: ...
+        def put(self, *args: Any, **kwargs: Any) -> None: ...
+        def setflags(self, *args: Any, **kwargs: Any) -> None: ...
+        def setfield(self, *args: Any, **kwargs: Any) -> None: ...
+        def __setitem__(self, *args: Any, **kwargs: Any) -> None: ...
+        def resize(self, *args: Any, **kwargs: Any) -> None: ...
+        def nonzero(self) -> tuple[Self, ...]: ...
+        def __contains__(self, value: Any) -> bool: ...
+        def get(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         func = ufunc if method == "__call__" else getattr(ufunc, method)
         return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
 
-    def __array_function__(self, func, types, args, kwargs):
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         return dispatch(func, tuple(types), args, kwargs)
 
     def __len__(self) -> int:
@@ -106,12 +223,12 @@ class ArrayHooks:
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self.shape[0]))
 
-    def __divmod__(self, other):
+    def __divmod__(self, other: Any) -> Any:
         if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
             return py_number(divmod, self, other)
         return dispatch(np.divmod, self._hook_types((self, other), None), (self, other), {})
 
-    def __rdivmod__(self, other):
+    def __rdivmod__(self, other: Any) -> Any:
         if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
             return py_number(divmod, other, self)
         return dispatch(np.divmod, self._hook_types((other, self), None), (other, self), {})
@@ -120,10 +237,10 @@ class ArrayHooks:
 # Python numbers standing in for a fake one: each sign, so a result type that depends on the
 # value (``x ** 0.5`` is complex for a negative float, ``3 ** n`` a float for a negative n)
 # shows up as two types.
-_STAND_INS = {bool: (True, False), int: (3, -3), float: (1.5, -1.5), complex: (1.5 + 1j,)}
+_STAND_INS: dict[Any, tuple[Any, ...]] = {bool: (True, False), int: (3, -3), float: (1.5, -1.5), complex: (1.5 + 1j,)}
 
 
-def py_number(pyop, *operands):
+def py_number(pyop: Callable[..., Any], *operands: Any) -> Any:
     """``pyop(*operands)`` where each operand is a Python number or a fake standing for one
     (``pytype``): Python's own arithmetic, with no NumPy call and no array, so the result is
     a fake Python number of the type Python gives (``draw * draw`` is a float, ``n // 2`` an
@@ -131,7 +248,7 @@ def py_number(pyop, *operands):
     ZeroDivisionError; a type that depends on a fake's value raises DataDependentError."""
     choices = [_STAND_INS[x.pytype] if type(x) is FakeArray else (x,) for x in operands]
     types: set = set()
-    error = None
+    error: Exception | None = None
     for vals in _product(choices):
         try:
             with warnings.catch_warnings():
@@ -142,6 +259,7 @@ def py_number(pyop, *operands):
             continue
         types.add(tuple(type(v) for v in r) if type(r) is tuple else type(r))
     if not types:
+        assert error is not None
         raise error  # every stand-in fails: so does the Python number (``1.5 / 0``)
     if len(types) > 1:
         names = " or ".join(sorted(str(t) for t in types))
@@ -170,12 +288,12 @@ def _py_fake(pytype: type) -> "FakeArray":
     return f
 
 
-def _binary(ufunc, pyop):
+def _binary(ufunc: np.ufunc, pyop: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
     commutative = _elide.ELIDING.get(ufunc)
     eliding = commutative is not None
     true_divide = ufunc is np.true_divide
 
-    def fwd(self, other):
+    def fwd(self: Any, other: Any) -> Any:
         if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
             return py_number(pyop, self, other)  # float.__mul__ etc.: no NumPy involved
         if eliding and type(self) is FakeArray:
@@ -196,7 +314,7 @@ def _binary(ufunc, pyop):
             return NotImplemented
         return dispatch(ufunc, self._hook_types((self, other), None), (self, other), {})
 
-    def rev(self, other):
+    def rev(self: Any, other: Any) -> Any:
         if type(self) is FakeArray and self.pytype is not None and weak_type(other) is not None:
             return py_number(pyop, other, self)
         if getattr(other, "__array_ufunc__", 0) is None:
@@ -206,7 +324,7 @@ def _binary(ufunc, pyop):
             return dispatch(ufunc, _fake_types, (self, other), {"out": (self,)})
         return dispatch(ufunc, self._hook_types((other, self), None), (other, self), {})
 
-    def inplace(self, other):
+    def inplace(self: Any, other: Any) -> Any:
         if type(self) is FakeArray and self.storage._tracker is SCALAR:
             return fwd(self, other)  # NumPy scalars are immutable: ``s += 1`` rebinds s
         if ufunc is np.matmul and type(self) is FakeArray and self.storage.device != "cpu":
@@ -219,7 +337,7 @@ def _binary(ufunc, pyop):
     return fwd, rev, inplace
 
 
-def _power(self, other, inplace: bool, temporary: bool):
+def _power(self: Any, other: Any, inplace: bool, temporary: bool) -> Any:
     """``self ** other`` as number.c's array_power / array_inplace_power run it on cpu arrays:
     square, reciprocal or sqrt for the exponents 2, -1 and 0.5 (in place when ``**=`` or
     when self is an elidable temporary), np.power otherwise."""
@@ -234,10 +352,10 @@ def _power(self, other, inplace: bool, temporary: bool):
     return dispatch(op, _fake_types, (self,), {})
 
 
-def _unary(ufunc, pyop):
+def _unary(ufunc: np.ufunc, pyop: Callable[..., Any]) -> Callable[..., Any]:
     eliding = ufunc in _elide.ELIDING_UNARY
 
-    def op(self):
+    def op(self: Any) -> Any:
         if type(self) is FakeArray and self.pytype is not None:
             return py_number(pyop, self)
         if (eliding and type(self) is FakeArray and _refs(self) == _TEMP_SELF
@@ -248,10 +366,10 @@ def _unary(ufunc, pyop):
     return op
 
 
-def _method(name):
+def _method(name: str) -> Callable[..., Any]:
     op = method_op(name)
 
-    def meth(self, *args, **kwargs):
+    def meth(self: Any, *args: Any, **kwargs: Any) -> Any:
         if type(self) is FakeArray:
             return dispatch(op, _fake_types, (self,) + args, kwargs)
         return dispatch(op, self._hook_types(args, kwargs), (self,) + args, kwargs)
@@ -262,7 +380,7 @@ def _method(name):
     return meth
 
 
-def _pyop(name: str):
+def _pyop(name: str) -> Callable[..., Any]:
     return getattr(operator, name + "_" if name in ("and", "or") else name)
 
 
@@ -350,7 +468,7 @@ class FakeFlags:
             return
         frame, level = sys._getframe(2), 3
         if frame.f_code is _GETITEM_CODE:  # flags["W"]: the caller of __getitem__
-            frame, level = frame.f_back, 4
+            frame, level = frame.f_back or frame, 4
         if not (frame.f_globals.get("__name__") or "").startswith("faketensor"):
             warnings.warn(_WARN_MSG, FutureWarning, stacklevel=level)
 
@@ -502,6 +620,17 @@ class _FakeSlots(ArrayHooks):
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
                  "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
+    shape: tuple[int, ...]
+    dtype: np.dtype
+    strides: tuple[int, ...]
+    storage: FakeStorage
+    storage_offset: int
+    _base: Any  # None, the FakeArray or FakeStorage it views, or a non-array owner
+    _writeable: bool
+    _warn_on_write: bool | None  # None: a read-only non-array owner (_may_write)
+    _cf: tuple[bool, bool] | None  # cached (C, F) contiguity
+    _al: bool | None  # cached alignment
+    pytype: type | None  # a fake Python number's type
 
 
 class FakeArray(_FakeSlots):
@@ -524,17 +653,23 @@ class FakeArray(_FakeSlots):
         object.__delattr__(self, name)
 
     # --- basic attributes (the rules of the one metadata record) -----------
-    ndim = ArrayMeta.ndim
-    size = ArrayMeta.size
-    itemsize = ArrayMeta.itemsize
-    nbytes = ArrayMeta.nbytes
+    if TYPE_CHECKING:
+        ndim: int
+        size: int
+        itemsize: int
+        nbytes: int
+    else:
+        ndim = ArrayMeta.ndim
+        size = ArrayMeta.size
+        itemsize = ArrayMeta.itemsize
+        nbytes = ArrayMeta.nbytes
 
     @property
     def flags(self) -> FakeFlags:
         return FakeFlags(self)
 
     @property
-    def base(self):
+    def base(self) -> Any:
         return self._base
 
     @property
@@ -542,7 +677,7 @@ class FakeArray(_FakeSlots):
         return FakeFlatIter(self)
 
     @property
-    def device(self):
+    def device(self) -> str | FakeCudaDevice:
         d = self.storage.device
         return "cpu" if d == "cpu" else FakeCudaDevice(int(d[5:]))
 
@@ -569,7 +704,7 @@ class FakeArray(_FakeSlots):
         return dispatch(np.imag, _fake_types, (self,), {})
 
     @property
-    def __array_interface__(self):
+    def __array_interface__(self) -> Any:
         if self.storage.device != "cpu":
             self.__array__()  # CuPy's TypeError for implicit conversion
         raise _no_data()
@@ -579,7 +714,7 @@ class FakeArray(_FakeSlots):
         fake (``ndarray.__array_namespace__``, which checks ``api_version``), ``cupy`` for a
         CUDA fake. Its functions run on fakes inside a FakeMode."""
         if self.storage.device == "cpu":
-            return _NS_PROBE.__array_namespace__(api_version=api_version)
+            return _NS_PROBE.__array_namespace__(api_version=cast(Any, api_version))  # NumPy checks it
         try:
             import cupy
         except ImportError:
@@ -649,18 +784,18 @@ class FakeArray(_FakeSlots):
         return True  # owns its data, or a non-array owner whose buffer is writable
 
     # --- values are not available -----------------------------------------
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
             raise TypeError("Implicit conversion to a NumPy array is not allowed. "
                             "Please use `.get()` to construct a NumPy array explicitly.")
         raise _no_data()
 
-    def _needs_data(self, what: str):
+    def _needs_data(self, what: str) -> NoReturn:
         raise DataDependentError(
             f"{what} needs the values of a fake array, which has no data "
             f"(shape={self.shape}, dtype={self.dtype})")
 
-    def _value(self, what: str, get, limit: bool = False):
+    def _value(self, what: str, get: Callable[[Any], Any], limit: bool = False) -> Any:
         """A value read from the array. ``get`` runs first on an all-zero array of this shape
         and dtype, so a read NumPy refuses for the shape or dtype raises NumPy's error
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
@@ -681,7 +816,7 @@ class FakeArray(_FakeSlots):
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
 
-    def _zeros(self):
+    def _zeros(self) -> Any:
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
         memory); a NumPy scalar for a fake scalar. Call it with the modes paused."""
         if self.pytype is not None:
@@ -689,38 +824,38 @@ class FakeArray(_FakeSlots):
         zeros = np.broadcast_to(np.zeros((), self.dtype), self.shape)
         return zeros[()] if self.storage._tracker is SCALAR else zeros
 
-    def item(self, *args):
+    def item(self, *args: Any) -> Any:
         return self._value("ndarray.item()", lambda z: z.item(*args))
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._value("ndarray.tolist()", lambda z: z.tolist(), limit=True)
 
-    def tobytes(self, order="C"):
+    def tobytes(self, order: str = "C") -> bytes:
         return self._value("ndarray.tobytes()", lambda z: z.tobytes(order), limit=True)
 
     # the buffer itself: a fake has none to hand out (ctypes pointers, memoryviews and DLPack
     # capsules give other code the data, and no placeholder address would be honest)
     @property
-    def ctypes(self):
+    def ctypes(self) -> NoReturn:
         self._needs_data("ndarray.ctypes (a pointer to the data buffer)")
 
     @property
-    def data(self):
+    def data(self) -> NoReturn:
         self._needs_data("ndarray.data (a memoryview of the data buffer)")
 
-    def __dlpack__(self, *args, **kwargs):
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> NoReturn:
         self._needs_data("ndarray.__dlpack__() (a DLPack capsule of the data buffer)")
 
     # writing values out is never faked (a plan must not leave files of made-up data
     # behind): outside a FakeMode they raise, inside one the mode records the write
     # without making it (modes/io.py)
-    def tofile(self, *args, **kwargs):
+    def tofile(self, *args: Any, **kwargs: Any) -> None:
         return dispatch(_TOFILE, _fake_types, (self,) + args, kwargs)
 
-    def dump(self, *args, **kwargs):
+    def dump(self, *args: Any, **kwargs: Any) -> None:
         return dispatch(_DUMP, _fake_types, (self,) + args, kwargs)
 
-    def dumps(self):
+    def dumps(self) -> bytes:
         return dispatch(_DUMPS, _fake_types, (self,), {})
 
     def __bool__(self) -> bool:
@@ -738,7 +873,7 @@ class FakeArray(_FakeSlots):
     def __index__(self) -> int:
         return self._value("operator.index()", operator.index)
 
-    def __round__(self, ndigits=None):
+    def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` of a NumPy scalar reads its value; ndarrays have no ``__round__``."""
         if ndigits is None or self.pytype is not None:
             return self._value("round()", lambda z: round(z, ndigits))
@@ -755,7 +890,7 @@ class FakeArray(_FakeSlots):
         base = self._base
         if base is not None and type(base) not in (FakeArray, FakeStorage):
             raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
-        payload = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
+        payload: tuple[Any, ...] = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
                    self.storage_offset, base, self._writeable, self._warn_on_write)
         if self.pytype is not None:  # a fake Python number: its type by name
             payload += (self.pytype.__name__,)
@@ -778,7 +913,7 @@ _fake_types = (FakeArray,)
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
 
 
-def _placeholder_mode():
+def _placeholder_mode() -> Any:
     """The innermost FakeMode of this context when it makes placeholders, else None. Kernels
     run with their mode off the stack, so their own value reads always raise."""
     for m in reversed(_STACK.get()):
@@ -872,7 +1007,7 @@ class _CudaOnlyMethod:
     def __init__(self, name: str) -> None:
         self.name, self.meth = name, _method(name)
 
-    def __get__(self, obj, owner=None):
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
         if obj is None:
             return self
         if obj.storage.device == "cpu":
@@ -888,17 +1023,17 @@ for _n in CUDA_ONLY_METHODS:
 del _n
 
 
-def _fake_hook_types(args, kwargs):
+def _fake_hook_types(args: Any, kwargs: Any) -> tuple[type, ...]:
     return _fake_types
 
 
-FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[assignment]
+FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[method-assign]  # set after the class, for every fake
 
 
 def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
               offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
     """Build a FakeArray from metadata that is already known to be valid."""
-    a = object.__new__(_FakeSlots)
+    a: Any = object.__new__(_FakeSlots)  # retyped as a FakeArray below
     a.shape = shape
     a.dtype = dtype
     a.strides = strides
@@ -914,7 +1049,7 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     return a
 
 
-def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeArray:
+def empty(shape: Any, dtype: Any = float, *, order: str = "C", device: Any = "cpu") -> FakeArray:
     """A fresh fake array, as ``np.empty`` would lay it out."""
     if order not in ("C", "F"):
         raise ValueError("order must be one of 'C', 'F'")
@@ -926,7 +1061,7 @@ def empty(shape, dtype=float, *, order: str = "C", device: Any = "cpu") -> FakeA
     return make_fake(shape, dt, strides, storage)
 
 
-def empty_strided(shape, strides, dtype=float, *, device: Any = "cpu",
+def empty_strided(shape: Any, strides: Any, dtype: Any = float, *, device: Any = "cpu",
                   offset: int = 0) -> FakeArray:
     """A fake array with explicit strides over a fresh storage just big enough to hold it."""
     shape = as_shape(shape)
@@ -998,5 +1133,5 @@ def is_fake(obj: object) -> bool:
 
 
 from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402
-_SET_CF = FakeArray._cf.__set__  # the contiguity cache, written without the checked setter
-_SET_AL = FakeArray._al.__set__  # the alignment cache
+_SET_CF = _FakeSlots.__dict__["_cf"].__set__  # the contiguity cache, written without the checked setter
+_SET_AL = _FakeSlots.__dict__["_al"].__set__  # the alignment cache

@@ -76,7 +76,7 @@ def can_elide(t, other) -> bool:
 
 # Binary operators whose slot tries elision, and whether it may swap the operands
 # (number.c: array_add, array_subtract, ..., try_binary_elide(..., commutative)).
-ELIDING = {
+ELIDING: dict[np.ufunc, bool] = {
     np.add: True, np.multiply: True, np.bitwise_and: True, np.bitwise_or: True,
     np.bitwise_xor: True, np.subtract: False, np.true_divide: False,
     np.floor_divide: False, np.left_shift: False, np.right_shift: False,

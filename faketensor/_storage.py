@@ -1,6 +1,8 @@
 """Fake storages (which buffer an array lives in) and fake CUDA devices."""
 from __future__ import annotations
 
+from typing import Any
+
 
 class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
@@ -11,7 +13,7 @@ class FakeStorage:
         self.nbytes = int(nbytes)
         self.device = device
         self.alignment = alignment
-        self._tracker = None
+        self._tracker: Any = None  # a mode's tracker (its _free runs on release), or Untracked
 
     def __del__(self) -> None:
         tracker = self._tracker

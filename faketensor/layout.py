@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -86,7 +87,7 @@ def as_dim(obj) -> int:
         raise ValueError("Maximum allowed dimension exceeded") from None
 
 
-def shape_args(fn, *where) -> None:
+def shape_args(fn: Any, *where: int | str) -> None:
     """Mark a kernel's shape and count arguments (positions, keyword names): real arrays
     given there reach it unconverted, since NumPy reads their values
     (``np.zeros(np.array([2, 3]))``); a fake there lacks the values (DataDependentError)."""

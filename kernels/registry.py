@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import contextlib
 import threading
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Collection, NamedTuple, Protocol, cast
 
 import numpy as np
 
@@ -24,6 +24,23 @@ BACKENDS = ("numpy", "cupy")
 # Kernels with these tags are never cached: their results are not a function of metadata
 # alone (random draws, values).
 NOCACHE = frozenset({"random", "data-dependent"})
+
+
+class Rule(Protocol):
+    """A registered rule as its module sees it: called with NumPy's arguments; its
+    ``keep_real`` names the arguments (positions, keyword names) whose real arrays reach it
+    unconverted (faketensor/_runner.py)."""
+
+    __name__: str
+    keep_real: Collection[int | str]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+def keep_real(fn: Any, *where: int | str) -> None:
+    """Mark the arguments (positions, keyword names) of ``fn`` whose real arrays reach it
+    unconverted, because the rule reads their values (index arrays, ``kth``, ``q``)."""
+    fn.keep_real = frozenset(where)
 
 
 class Kernel(NamedTuple):
@@ -217,7 +234,7 @@ def flop_rule(kernel: Kernel) -> Callable | None:
 
 
 def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
-             backend: str = "numpy", flops: Callable | None = None) -> Callable:
+             backend: str = "numpy", flops: Callable | None = None) -> Callable[[Callable], Rule]:
     """Register ``fn`` as the ``backend`` rule for each op; a second rule for one raises.
 
     ``flops``: the op's FLOP rule, ``rule(result, *args, **kwargs) -> int`` (kernels/flops.py),
@@ -228,7 +245,7 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}")
 
-    def deco(fn: Callable) -> Callable:
+    def deco(fn: Callable) -> Rule:
         for op in ops:
             prefix = 1 if isinstance(op, str) and op.startswith("ufunc.") else 0
             kernel = Kernel(fn, frozenset(tags), name or fn.__name__, backend,
@@ -240,7 +257,7 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
                     f"{op!r} already has a {backend} kernel, {old.name} ({old.source}); "
                     f"not registering {kernel.name} ({kernel.source})")
             REGISTRY[(op, backend)] = kernel
-        return fn
+        return cast(Rule, fn)
 
     return deco
 

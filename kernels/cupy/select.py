@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..registry import keep_real
 from . import core as _cr
 from ..numpy.polynomial import check_polyfit_args
 from .ops import concat_meta, fresh_c, view_of
@@ -202,8 +203,8 @@ def cp_compress(condition: Any, a: Any, axis: Any = None, out: Any = None) -> An
     return ndarray_compress(_need_cuda(a, "compress"), condition, axis, out)
 
 
-ndarray_compress.keep_real = frozenset({1, "condition"})
-cp_compress.keep_real = frozenset({0, "condition"})
+keep_real(ndarray_compress, 1, "condition")
+keep_real(cp_compress, 0, "condition")
 
 
 def cp_extract(condition: Any, a: Any) -> Any:
@@ -216,7 +217,7 @@ def cp_extract(condition: Any, a: Any) -> Any:
     return _cr.fresh((0,), a.dtype)
 
 
-cp_extract.keep_real = frozenset({0, "condition"})
+keep_real(cp_extract, 0, "condition")
 
 
 def _scalar_like(x: Any) -> bool:
@@ -358,7 +359,7 @@ def cp_delete(arr: Any, indices: Any, axis: Any = None) -> Any:
     return _cr.fresh(shape[:axis] + (n,) + shape[axis + 1:], arr.dtype)
 
 
-cp_delete.keep_real = frozenset({1, "indices"})
+keep_real(cp_delete, 1, "indices")
 
 
 # --- packbits / unpackbits (cupy/_binary/packing.py) -----------------------------------------
@@ -826,7 +827,7 @@ def ndarray_set(self: Any, arr: Any, stream: Any = None) -> None:
     return None
 
 
-ndarray_set.keep_real = frozenset({1, "arr"})
+keep_real(ndarray_set, 1, "arr")
 
 
 def _scatter(op: str, ufunc_name: str):

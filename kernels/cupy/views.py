@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..registry import keep_real
 from ...layout import AxisError, broadcast_shapes, c_strides
 from ...layout import cupy_broadcast_shapes, cupy_infer_unknown, cupy_nocopy_strides
 from ...meta import ArrayMeta, is_fake
@@ -808,7 +809,7 @@ def _check_devices(a: Any, arrays: list, dev: str) -> None:
             check_array(s, dev)
 
 
-ndarray_getitem.keep_real = frozenset({1})
+keep_real(ndarray_getitem, 1)
 
 
 def _value_shape(value: Any, dt: np.dtype) -> tuple:
@@ -907,7 +908,7 @@ def ndarray_setitem(self, key, value) -> None:
     return None
 
 
-ndarray_setitem.keep_real = frozenset({1, 2})
+keep_real(ndarray_setitem, 1, 2)
 
 
 def take_out_shape(a: Any, ishape: tuple, axis: Any, out: Any) -> tuple:
@@ -956,14 +957,14 @@ def ndarray_take(self, indices, axis=None, out=None) -> Any:
     return fresh(shape, self.dtype, device=dev)
 
 
-ndarray_take.keep_real = frozenset({1, "indices"})
+keep_real(ndarray_take, 1, "indices")
 
 
 def cp_take(a, indices, axis=None, out=None) -> Any:
     return ndarray_take(_cuda(a, "take"), indices, axis, out)
 
 
-cp_take.keep_real = frozenset({1, "indices"})
+keep_real(cp_take, 1, "indices")
 
 
 # --- cupy.array(..., ndmin=) (cupy/_core/core.pyx array) ----------------------------------

@@ -26,7 +26,7 @@ from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .queries import stand_in
-from ..registry import REGISTRY, pyarray_return, register, transient, uncached
+from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
 MAXDIMS = 64
@@ -506,7 +506,7 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     return ArrayMeta(rshape, dt, rstrides, base_shape=base_shape)
 
 
-getitem.keep_real = frozenset({1})
+keep_real(getitem, 1)
 register("ndarray.__getitem__", tags=("view", "copy"))(getitem)
 
 
@@ -746,7 +746,7 @@ def _check_cast(v: Any, dt: np.dtype) -> None:
         _check_cast_real(v, dt)
 
 
-setitem.keep_real = frozenset({1, 2})
+keep_real(setitem, 1, 2)
 register("ndarray.__setitem__", tags=("inplace",))(setitem)
 
 

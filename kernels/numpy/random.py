@@ -1252,7 +1252,7 @@ def _drawing_methods(cls: type) -> list:
     return [n for n in dir(cls) if not n.startswith("_") and n not in NOT_DRAWS]
 
 
-def _keep_size_real(fn: Callable, owner: str, name: str, shift: int) -> Callable:
+def _keep_size_real(fn: Any, owner: str, name: str, shift: int) -> Callable:
     """A real ndarray given as ``size`` reaches the kernel as is (its values are the shape)."""
     params = [p for p in inspect.signature(getattr(_CLASSES[owner], name)).parameters][1:]
     if "size" in params:
