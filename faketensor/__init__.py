@@ -2,6 +2,8 @@
 
 ``import faketensor as ft``; see README.md for the tour.
 """
+from typing import Any
+
 from ._version import __version__
 from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
 from ._storage import FakeCudaDevice, FakeStorage
@@ -34,7 +36,7 @@ __all__ = [
 ]
 
 
-def load_ipython_extension(ipython) -> None:
+def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext faketensor``: the ``%%faketensor`` cell magic (meta_utils/magic.py)."""
     from .meta_utils.magic import load_ipython_extension as load
     load(ipython)

@@ -65,7 +65,7 @@ class BoundedCache(dict):
                 self.nbytes -= self._sizes.pop(k)
                 dict.pop(self, k, None)
 
-    __setitem__ = put  # type: ignore[assignment]
+    __setitem__ = put
 
     def clear(self) -> None:
         with self._lock:

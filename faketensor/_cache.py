@@ -26,7 +26,7 @@ from ._storage import SCALAR
 from .meta import ArrayMeta
 
 
-NOKEY = object()
+NOKEY: Any = object()
 _VALUES = frozenset({int, float, complex, bool, str, type(None), EllipsisType, type})
 _SMALL = frozenset({int, type(None)})
 # A list or tuple argument longer than this (an index list) makes the call bypass the cache.
@@ -108,8 +108,8 @@ def _value_key(x: Any, fakes: list) -> Any:
         a, b, c = x.start, x.stop, x.step
         if type(a) in _SMALL and type(b) in _SMALL and type(c) in _SMALL:
             return (slice, a, b, c)
-        parts = (_value_key(a, fakes), _value_key(b, fakes), _value_key(c, fakes))
-        return NOKEY if NOKEY in parts else (slice, parts)
+        ends = (_value_key(a, fakes), _value_key(b, fakes), _value_key(c, fakes))
+        return NOKEY if NOKEY in ends else (slice, ends)
     if isinstance(x, (np.dtype, np.generic)):
         return (t, x)
     return NOKEY

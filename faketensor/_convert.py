@@ -45,7 +45,7 @@ def _is_cupy(x: Any) -> bool:
     return type(x).__module__.startswith("cupy") and hasattr(x, "__cuda_array_interface__")
 
 
-def _root_of(arr: np.ndarray):
+def _root_of(arr: np.ndarray) -> Any:
     """The array that owns arr's buffer, or the last array in arr's base chain."""
     root = arr
     while True:
@@ -177,7 +177,7 @@ class Converter:
         selfref = weakref.ref(self)
         aid = id(arr)
 
-        def died(ref, selfref=selfref, aid=aid):
+        def died(ref: Any, selfref: Any = selfref, aid: int = aid) -> None:
             me = selfref()
             if me is not None:
                 hit = me._arrays.get(aid)
@@ -207,7 +207,7 @@ class Converter:
         bref = weakref.ref(buf)
         selfref = weakref.ref(self)
 
-        def died(_ref, bref=bref, selfref=selfref, rid=rid):
+        def died(_ref: Any, bref: Any = bref, selfref: Any = selfref, rid: int = rid) -> None:
             me, b = selfref(), bref()
             if me is not None and b is not None:
                 me._root_died(b, rid)

@@ -15,6 +15,7 @@ import site
 import sys
 import sysconfig  # at import: importing it later would pass through the import hook
 from contextvars import ContextVar
+from types import FrameType
 from typing import Any
 
 # Folders whose files are user code, set by modes/imports.script_imports; () = default rule.
@@ -97,9 +98,9 @@ def script_dirs(*folders: str) -> tuple:
     return tuple(_norm(f) + os.sep for f in folders)
 
 
-def user_frame(depth: int = 1):
+def user_frame(depth: int = 1) -> FrameType | None:
     """The innermost frame of user code calling this (None when there is none)."""
-    frame = sys._getframe(depth + 1)
+    frame: FrameType | None = sys._getframe(depth + 1)
     while frame is not None:
         if is_user_file(frame.f_code.co_filename):
             return frame

@@ -18,7 +18,7 @@ def tree_map(fn: Callable[[Any], Any], obj: Any) -> Any:
     if t is tuple:
         return tuple(tree_map(fn, x) for x in obj)
     if isinstance(obj, dict):
-        new = copy.copy(obj) if t is not dict else {}
+        new: Any = copy.copy(obj) if t is not dict else {}
         for k, v in obj.items():
             new[k] = tree_map(fn, v)
         return new

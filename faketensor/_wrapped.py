@@ -1,7 +1,9 @@
 """WrappedArray: a real NumPy/CuPy array whose every operation goes through the dispatcher."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
+
+import numpy as np
 
 from ._array import ArrayHooks, FakeArray
 
@@ -10,6 +12,7 @@ class WrappedArray(ArrayHooks):
     """A real array in a wrapper: real kernels with no mode, fakes inside FakeMode."""
 
     __slots__ = ("_array", "__weakref__")
+    _array: Any
 
     def __init__(self, array: Any) -> None:
         if isinstance(array, WrappedArray):
@@ -20,7 +23,7 @@ class WrappedArray(ArrayHooks):
         self._array = array
 
     @staticmethod
-    def _hook_types(args, kwargs) -> tuple:
+    def _hook_types(args: Any, kwargs: Any) -> tuple[type, ...]:
         if _has_fake(args) or (kwargs and _has_fake(kwargs.values())):
             return (WrappedArray, FakeArray)
         return _wrapped_types
@@ -32,26 +35,22 @@ class WrappedArray(ArrayHooks):
         return getattr(self._array, name)
 
     @property
-    def T(self):
+    def T(self) -> Any:
         return self.transpose()
 
     @property
-    def mT(self):
-        import numpy as np
+    def mT(self) -> Any:
         return ArrayHooks.__array_function__(self, np.matrix_transpose, self._hook_types((), None), (self,), {})
 
     @property
-    def real(self):
-        import numpy as np
+    def real(self) -> Any:
         return ArrayHooks.__array_function__(self, np.real, _wrapped_types, (self,), {})
 
     @property
-    def imag(self):
-        import numpy as np
+    def imag(self) -> Any:
         return ArrayHooks.__array_function__(self, np.imag, _wrapped_types, (self,), {})
 
-    def __array__(self, dtype=None, copy=None):
-        import numpy as np
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return np.asarray(self._array, dtype=dtype) if copy is None else np.array(self._array, dtype=dtype, copy=copy)
 
     def __bool__(self) -> bool:
@@ -69,13 +68,13 @@ class WrappedArray(ArrayHooks):
     def __index__(self) -> int:
         return self._array.__index__()
 
-    def item(self, *args):
+    def item(self, *args: Any) -> Any:
         return self._array.item(*args)
 
-    def tolist(self):
+    def tolist(self) -> Any:
         return self._array.tolist()
 
-    def tobytes(self, order="C"):
+    def tobytes(self, order: str = "C") -> bytes:
         return self._array.tobytes(order)
 
     def __repr__(self) -> str:
@@ -88,7 +87,7 @@ class WrappedArray(ArrayHooks):
 _wrapped_types = (WrappedArray,)
 
 
-def _has_fake(seq) -> bool:
+def _has_fake(seq: Iterable[Any]) -> bool:
     for x in seq:
         t = type(x)
         if t is FakeArray:

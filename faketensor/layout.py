@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -202,7 +202,7 @@ def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
     return axis_tuple(axis, ndim, argname)
 
 
-def try_broadcast(shapes: list) -> tuple | None:
+def try_broadcast(shapes: Sequence[tuple]) -> tuple | None:
     """The broadcast of several shapes (aligned at their last axes, a length 1 stretched),
     or None where two lengths disagree: the caller raises its function's own error."""
     nd = max(len(s) for s in shapes)

@@ -417,7 +417,7 @@ def _finish(raw: list) -> tuple:
     prev = None
     for d in raw:
         operands = d.pop("_operands", None)
-        lost = []
+        lost: list[Any] = []
         for flag, key in (("C", "c_contiguous"), ("F", "f_contiguous")):
             if prev is not None and prev[key] and not d[key]:
                 lost.append(flag)

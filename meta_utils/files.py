@@ -90,7 +90,7 @@ def npz_item(npz: "FakeNpzFile", key: Any) -> Any:
     return out
 
 
-npz_item.op_name = "NpzFile.__getitem__"  # type: ignore[attr-defined]  (its name in traces)
+npz_item.op_name = "NpzFile.__getitem__"  # type: ignore[attr-defined]  # its name in traces
 
 
 @register(npz_item, tags=("factory", "data-dependent"), name="NpzFile.__getitem__")
@@ -332,8 +332,9 @@ _NP_LOAD = getattr(np.load, "__wrapped__", np.load)
 
 
 @register(_NP_LOAD, tags=("factory", "data-dependent"), name="np.load")
-def np_load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII",
-            *, max_header_size=MAX_HEADER_SIZE):
+def np_load(file: Any, mmap_mode: str | None = None, allow_pickle: bool = False,
+            fix_imports: bool = True, encoding: str = "ASCII", *,
+            max_header_size: int = MAX_HEADER_SIZE) -> Any:
     """np.load inside FakeMode: .npy and .npz from their headers, never unpickling."""
     if encoding not in ("ASCII", "latin1", "bytes"):
         raise ValueError("encoding must be 'ASCII', 'latin1', or 'bytes'")

@@ -18,7 +18,7 @@ import struct
 import tokenize
 import warnings
 import zipfile
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, NamedTuple, cast
 
 import numpy as np
 
@@ -276,7 +276,7 @@ def npz_member_header(zf: zipfile.ZipFile, member: str, path: Any, *,
                 return None
             fp.seek(0)
             size = zf.getinfo(member).file_size
-            return npy_header(fp, where, size, name, max_header_size=max_header_size,
+            return npy_header(cast(BinaryIO, fp), where, size, name, max_header_size=max_header_size,
                               allow_pickle=allow_pickle)
     except Exception as e:  # BadZipFile, NotImplementedError, RuntimeError, zlib.error, ...
         if where in str(e):  # the header's own fault, already named
@@ -395,26 +395,26 @@ def safetensors_header(fp: BinaryIO, path: Any, size: int) -> tuple[list[ArrayIn
         specs[name] = _tensor_info(v, name, path)
     data_start = 8 + n
     end = 0
-    for name, (dt, shape, (b, e)) in sorted(specs.items(), key=lambda kv: kv[1][2]):
-        if b != end or e < b:
-            raise bad(path, f"invalid offset for tensor {name!r:.80}: data_offsets {[b, e]} "
+    for name, (dt, shape, (b, stop)) in sorted(specs.items(), key=lambda kv: kv[1][2]):
+        if b != end or stop < b:
+            raise bad(path, f"invalid offset for tensor {name!r:.80}: data_offsets {[b, stop]} "
                             f"(the previous tensor ends at {end})")
-        end = e
+        end = stop
         nbits = math.prod(shape) * SAFETENSORS_DTYPES[dt][0]
         if math.prod(shape) > _U64 or nbits > _U64:
             raise bad(path, f"tensor {name!r:.80}: overflow computing its size from shape {shape}")
         if nbits % 8:
             raise bad(path, f"tensor {name!r:.80}: {dt} x {shape} is not a whole number of bytes")
-        if e - b != nbits // 8:
-            raise bad(path, f"tensor {name!r:.80}: data_offsets span {e - b} bytes but shape "
+        if stop - b != nbits // 8:
+            raise bad(path, f"tensor {name!r:.80}: data_offsets span {stop - b} bytes but shape "
                             f"{shape} of {dt} needs {nbits // 8}")
     if data_start + end != size:
         raise bad(path, f"incomplete metadata: the tensors cover {end} bytes of the "
                         f"{size - data_start}-byte data section")
     out = []
-    for name, (dt, shape, (b, e)) in specs.items():
+    for name, (dt, shape, (b, stop)) in specs.items():
         out.append(ArrayInfo(name, shape, _numpy_dtype(dt, name, path), False, data_start + b,
-                             e - b))
+                             stop - b))
     return out, meta
 
 
@@ -424,7 +424,7 @@ def _numpy_dtype(name: str, tensor: str, path: Any) -> np.dtype:
         return np.dtype(spec)
     if name in _ML_DTYPES:
         try:
-            import ml_dtypes  # type: ignore[import-not-found]
+            import ml_dtypes
             return np.dtype(getattr(ml_dtypes, _ML_DTYPES[name]))
         except (ImportError, AttributeError):
             pass

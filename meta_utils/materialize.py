@@ -31,9 +31,9 @@ def _dense_owner(f: FakeArray) -> bool:
     return lo == 0 and hi == f.nbytes and all(s >= 0 for s in f.strides)
 
 
-def _cupy(device: str):
+def _cupy(device: str) -> Any:
     try:
-        import cupy  # type: ignore[import-not-found]
+        import cupy
         n = cupy.cuda.runtime.getDeviceCount()
     except Exception as e:  # ImportError, CUDARuntimeError
         raise RuntimeError(f"cannot materialize a fake on {device}: CuPy with a CUDA device is "

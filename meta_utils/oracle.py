@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy as _copy
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -261,7 +261,7 @@ def _copy_tree(obj: Any) -> Any:
             np.copyto(new_root, root, casting="no")
         _, lo, buf, shift = entry
         out = _view_like(x, buf, shift + (x.__array_interface__["data"][0] - lo))
-        if not x.flags._writeable_no_warn:
+        if not cast(Any, x.flags)._writeable_no_warn:  # NumPy's private flag: no FutureWarning
             out.flags.writeable = False
         return out
 

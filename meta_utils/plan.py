@@ -15,7 +15,7 @@ import runpy
 import sys
 import time
 import traceback
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from .._pytree import tree_map
 from ..modes.fake_mode import FakeMode
 from ..modes.imports import script_imports
 from ..modes.threads import inherit_mode_in_threads
-from ..modes.memory import analyze
+from ..modes.memory import RecordingStats, analyze
 from .._paths import is_user_file
 from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
 
@@ -69,7 +69,8 @@ class Plan:
         self.flops_uncounted = dict(mode.flops_uncounted)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
         self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
-        log = mode.memory.log if log_end is None else mode.memory.log[:log_end]
+        log = cast(RecordingStats, mode.memory).log
+        log = log if log_end is None else log[:log_end]
         devices, self.timeline = analyze(log)
         for dev in ("cpu", mode.device or "cpu"):
             devices.setdefault(dev, None)
@@ -106,7 +107,7 @@ class Plan:
                 by_line[key] = by_line.get(key, 0) + e.flops
         self.flops_by_line = [{"file": f, "line": ln, "flops": n}
                               for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
-        self.findings = _aggregate_findings(getattr(mode, "findings", ()), sites)
+        self.findings = _aggregate_findings(getattr(mode, "findings", []), sites)
         self.findings_failed = dict(getattr(mode, "findings_failed", {}))
 
     def failing(self, kinds: Sequence[str]) -> list[dict]:
@@ -173,7 +174,7 @@ def _where(entry: Any, sites: Any, op: int) -> dict:
 
 def _stopped_at(exc: BaseException) -> dict:
     """The innermost user frame of the exception's traceback, and its message."""
-    where = {"file": None, "line": None, "function": None}
+    where: dict[str, Any] = {"file": None, "line": None, "function": None}
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -196,7 +197,8 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
     mode = FakeMode(device=device, record=True, **kw)
     mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
-    status, code, stopped, error, result = "completed", 0, None, None, None
+    status, code, stopped, result = "completed", 0, None, None
+    error: BaseException | None = None
     t0 = time.perf_counter()
     imports = script_imports(script_dir) if script_dir is not None else contextlib.nullcontext()
     with mode, inherit_mode_in_threads(), imports:
@@ -210,7 +212,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
             status, stopped, error = "unsupported", _stopped_at(e), e
         except Exception as e:  # the script's own failure: reported, never raised here
             status, stopped, error = "error", _stopped_at(e), e
-        log_end = len(mode.memory.log)  # live at the end: before the program's objects go
+        log_end = len(cast(RecordingStats, mode.memory).log)  # live at the end: before the program's objects go
     wall = time.perf_counter() - t0
     if status != "completed":
         code = STATUS_EXIT[status]

@@ -8,7 +8,7 @@ random draw before the last of them, so random streams advance as they did).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -140,4 +140,4 @@ def replay(mode: Any, obj: Any, *, inputs: Any = (), check: bool = True) -> Any:
     missing = [s for s in targets if s not in env]
     if missing:
         raise ValueError(f"replay: {len(missing)} requested fake(s) have no recorded producer")
-    return tree_map(lambda x: env[ids.get(x)] if type(x) is FakeArray else x, obj)
+    return tree_map(lambda x: env[cast(int, ids.get(x))] if type(x) is FakeArray else x, obj)

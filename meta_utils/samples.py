@@ -153,6 +153,7 @@ def call_by_name(name: str, xp, *args: Any, **kwargs: Any) -> Any:
     method; ``"np.flip"``: NumPy's own function whatever xp is (its dispatch to CuPy arrays)."""
     if name.startswith("."):
         return getattr(args[0], name[1:])(*args[1:], **kwargs)
+    fn: Any
     fn, parts = (np, name.split(".")[1:]) if name.startswith("np.") else (xp, name.split("."))
     for part in parts:
         fn = getattr(fn, part)

@@ -439,7 +439,7 @@ def recipe(c: Callee) -> tuple[list[T], str]:
     if c.numpy_name in RECIPES:
         r = RECIPES[c.numpy_name]
         return (list(r), "recipe") if r is not None else ([], "no sample: files, printing or tests")
-    probes = METHOD_PROBES if c.namespace == "ndarray" else PROBES
+    probes: tuple[T, ...] = METHOD_PROBES if c.namespace == "ndarray" else PROBES
     if c.namespace.endswith(".random"):
         probes = _RANDOM_ARGS + probes
     chosen: list[T] = []

@@ -1,7 +1,10 @@
 """``Mode``: the base class for modes on the per-context stack."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 from .._dispatch import pop_mode, push_mode
 
@@ -18,7 +21,7 @@ class Mode:
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         return func(*args, **kwargs)
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         from . import patching
         patching.install()
         tokens = self.__dict__.setdefault("_tokens", [])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .base import Mode
 _FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata")
 
 
-def _map(obj: Any, fn) -> Any:
+def _map(obj: Any, fn: Callable[[Any], Any]) -> Any:
     t = type(obj)
     if t is tuple or t is list:
         return t(_map(x, fn) for x in obj)
@@ -75,6 +75,7 @@ class CrossRefMode(Mode):
         real_kwargs = _map(kwargs, self._real_of)
         real_in = _arrays((real_args, real_kwargs), [])
         fake_in = _arrays((fake_args, fake_kwargs), [])
+        fake_exc: Exception | None
         try:
             fake_out, fake_exc = run_fake(func, fake_args, fake_kwargs, self._converter.to_fake), None
         except (DataDependentError, UnsupportedOperationError) as e:
@@ -107,7 +108,8 @@ class CrossRefMode(Mode):
         return _rewrap_known(real_out, {id(w._array): w for w in _wrappers_in((args, kwargs), [])})
 
     # --- comparing -------------------------------------------------------------
-    def _compare(self, name, real, fake, real_in, fake_in, where) -> None:
+    def _compare(self, name: str, real: Any, fake: Any, real_in: Any, fake_in: Any,
+                 where: str) -> None:
         if isinstance(real, (tuple, list)):
             if not isinstance(fake, (tuple, list)) or len(fake) != len(real):
                 self._mismatch(name, f"outputs{where}", _desc(fake), _desc(real))

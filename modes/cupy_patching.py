@@ -9,9 +9,10 @@ then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy/c
 from __future__ import annotations
 
 import copy
+import importlib
 import inspect
 import types
-from typing import Any
+from typing import Any, SupportsIndex
 
 import wrapt
 
@@ -45,7 +46,7 @@ class PatchedFunction(wrapt.FunctionWrapper):
         r = copy.deepcopy(w, memo)
         return self if r is w else r
 
-    def __reduce_ex__(self, protocol: int):
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
         w = self.__wrapped__
         if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
             try:
@@ -258,10 +259,8 @@ def _patch_namespace(cupy: Any) -> None:
         return
     REGISTRY_METHODS = frozenset(m for m in _UFUNC_METHODS
                                  if (f"cupy.ufunc.{m}", "cupy") in REGISTRY)
-    import cupy.cuda
-    import cupy.fft
-    import cupy.linalg
-    import cupy.random
+    for sub in ("cuda", "fft", "linalg", "random"):
+        importlib.import_module(f"cupy.{sub}")
     for mod in (cupy, cupy.random, cupy.linalg, cupy.fft):
         for name, fn in list(vars(mod).items()):
             # a lazily imported submodule (cupy.testing imports pytest) is skipped unloaded:
@@ -283,7 +282,7 @@ def _patch_namespace(cupy: Any) -> None:
         cupy.get_array_module = wrapt.FunctionWrapper(cupy.get_array_module, _get_array_module)
     real_dev = cupy.cuda.Device
     if not getattr(real_dev, "_ft_patched", False):
-        dev_cls = _make_device_class(real_dev)
+        dev_cls: Any = _make_device_class(real_dev)
         dev_cls._ft_patched = True
         cupy.cuda.Device = dev_cls
         cupy.cuda.device.Device = dev_cls

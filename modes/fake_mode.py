@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 from .._array import FakeArray, PlaceholderLog
 from .._errors import op_name
@@ -79,7 +82,7 @@ class FakeMode(Mode):
         self.allow_real_inputs = allow_real_inputs
         self.record = record
         self.trace: list[TraceEntry] = []
-        self.memory = RecordingStats(self.trace) if record else MemoryStats()
+        self.memory: MemoryStats = RecordingStats(self.trace) if record else MemoryStats()
         self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
         self.flops = 0        # FLOPs of the recorded ops together
         self.flops_uncounted: dict = {}  # op name -> why its FLOP rule failed (not in flops)
@@ -93,13 +96,13 @@ class FakeMode(Mode):
         self._conv = self._convert
         if record:
             RECORDING.add(self)
-            self.memory.mode = Recording(self.trace, self.ids, self.sites)
+            cast(RecordingStats, self.memory).mode = Recording(self.trace, self.ids, self.sites)
 
     @property
     def default_device(self) -> str:
         return self.device or "cpu"
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         outer = tuple(m.memory for m in mode_stack()
                       if isinstance(m, FakeMode) and m is not self)
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
@@ -143,7 +146,7 @@ class FakeMode(Mode):
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
-            used: list = []  # the kernel-cache entry the call used, which keeps its FLOPs
+            used: list | None = []  # the kernel-cache entry the call used, which keeps its FLOPs
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs,
                            used)
         else:
@@ -172,7 +175,7 @@ class FakeMode(Mode):
             pool = FakeStorage(16, "cpu")
             self._ledger._alloc(pool)
             self._ledger._transient("cpu", 96)
-            gen._fake_pool = pool
+            setattr(gen, "_fake_pool", pool)  # the pool lives as long as the generator
         return gen
 
     def _account(self, func: Any, args: tuple, kwargs: dict, out: Any, costs: Any,
@@ -224,7 +227,7 @@ class FakeMode(Mode):
                 if entry is not None:
                     entry[2] = flops
         self.flops += flops
-        stats = self.memory
+        stats: Any = self.memory  # a RecordingStats (record=True)
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         stats.rising = False
         site = self.sites.here(whole, depth)

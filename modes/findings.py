@@ -99,7 +99,7 @@ def _ndim(a: Any) -> int:
 
 def _operands(args: Any) -> list:
     """The array-like operands among positional arguments (one level into lists)."""
-    out = []
+    out: list[Any] = []
     for a in args:
         t = type(a)
         if t is list or t is tuple:

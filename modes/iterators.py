@@ -31,7 +31,7 @@ from ..kernels.registry import register
 from ..meta import ArrayMeta, as_meta
 
 _REAL_BROADCAST = np.broadcast
-_REAL_NDITER = np.nditer
+_REAL_NDITER: Any = np.nditer  # given lists with None for allocated operands
 _FAKE = _array.FakeArray
 
 
@@ -148,7 +148,7 @@ broadcast.__module__ = "numpy"
 
 # --- nditer ------------------------------------------------------------------------------------
 
-_ALLOC_OP = object.__new__(type("_NditerAllocation", (), {"__repr__": lambda s: "<np.nditer allocation>"}))
+_ALLOC_OP: Any = object.__new__(type("_NditerAllocation", (), {"__repr__": lambda s: "<np.nditer allocation>"}))
 
 
 def _allocation(shape: tuple, dtype: np.dtype, strides: tuple) -> ArrayMeta:
@@ -217,6 +217,10 @@ def _refuses_copy(metas: list, oflags: list, dts: list, gflags: list) -> None:
 class _NditerBase:
     """What a FakeNditer answers besides its construction: views, and refusals for values."""
 
+    _views: Any  # (shape, strides, offset, writeable) per operand; None when buffered
+    operands: tuple
+    shape: tuple
+
     @property
     def itviews(self) -> tuple:
         """Views of the operands in the iterator's (reordered, coalesced) axes."""
@@ -283,7 +287,7 @@ class FakeNditer(_NditerBase):
         for i, o in enumerate(ops):
             if oflags[i] is None:
                 oflags[i] = ["writeonly", "allocate"] if o is None else ["readonly"]
-        metas = [None if o is None else as_meta(o) for o in ops]
+        metas: list[Any] = [None if o is None else as_meta(o) for o in ops]
         with paused():  # the probes are real NumPy iterators over pointer-only operands
             real, probe_ops = _probe(metas, gflags, oflags, op_dtypes, order, casting, buffersize)
         operands = []
@@ -339,7 +343,7 @@ def _view(o: Any, shape: tuple, strides: tuple, off: int, writeable: bool) -> An
     return dispatch(_VIEW_OP, (_FAKE,), (o, shape, strides, off, writeable), {})
 
 
-_VIEW_OP = object.__new__(type("_NditerView", (), {"__repr__": lambda s: "<np.nditer itview>"}))
+_VIEW_OP: Any = object.__new__(type("_NditerView", (), {"__repr__": lambda s: "<np.nditer itview>"}))
 
 
 def _itview(o: Any, shape: tuple, strides: tuple, off: int, writeable: bool) -> ArrayMeta:
@@ -427,4 +431,4 @@ def install() -> None:
     __getattr__._ft_patch = True  # type: ignore[attr-defined]
     for name in _NAMES:
         mod.__dict__.pop(name, None)
-    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    setattr(mod, "__getattr__", __getattr__)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import collections
 import threading
 import weakref
+from typing import Any
 
-from .._storage import MAPPED, PREEXISTING
+from .._storage import MAPPED, PREEXISTING, FakeStorage
 
 POOL_ROUND = 512
 EXTERNAL = PREEXISTING  # the tracker of storages that stand for real buffers
@@ -25,7 +26,7 @@ def pool_bytes(nbytes: int) -> int:
     return -(-nbytes // POOL_ROUND) * POOL_ROUND
 
 
-def charged_bytes(storage) -> int:
+def charged_bytes(storage: FakeStorage) -> int:
     """What the allocator hands out for a storage: NumPy gives an empty array one byte
     (numpy/_core/src/multiarray/ctors.c: ``nbytes = 1`` when the size is 0)."""
     n = storage.nbytes
@@ -80,19 +81,19 @@ class MemoryStats:
     allocations = property(lambda self: self._folded("_allocations"),
                            doc="How many storages were charged.")
 
-    def _folded(self, name: str):
+    def _folded(self, name: str) -> Any:
         self._fold()
         return getattr(self, name)
 
     # --- events -----------------------------------------------------------------------
-    def _alloc(self, storage) -> int:
+    def _alloc(self, storage: FakeStorage) -> int:
         """Charge a new storage (once); it is freed when the storage object dies."""
         if storage._tracker is not None:
             return 0
         storage._tracker = self
         return self._charge(storage)
 
-    def _charge(self, storage) -> int:
+    def _charge(self, storage: FakeStorage) -> int:
         n = storage.nbytes
         ev = self._events
         if storage.device == "cpu":
@@ -104,7 +105,7 @@ class MemoryStats:
             self._fold()
         return n
 
-    def _free(self, storage) -> None:
+    def _free(self, storage: FakeStorage) -> None:
         if storage.device == "cpu":
             self._events.append(-(storage.nbytes or 1))
         else:
@@ -166,7 +167,7 @@ class MemoryStats:
             if nbytes > self.scratch_peak.get(dev, 0):
                 self.scratch_peak[dev] = nbytes
 
-    def _preexisting(self, storage) -> None:
+    def _preexisting(self, storage: FakeStorage) -> None:
         """Count a buffer that existed before the mode (once per mode)."""
         with self._lock:
             if storage not in self._seen:
@@ -207,6 +208,7 @@ class RecordingStats(MemoryStats):
         super().__init__()
         self._trace = trace
         self.log: list = []
+        self.mode: Any = None  # the Recording ft.explain reads (set by a recording FakeMode)
         self._pos = 0  # how much of the log the figures include
         self.rising = False
         self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
@@ -223,7 +225,7 @@ class RecordingStats(MemoryStats):
 
     # The log replaces MemoryStats' event queue: appending to a list is as atomic, and
     # _fold reads the log from where it last stopped.
-    def _charge(self, storage) -> int:
+    def _charge(self, storage: FakeStorage) -> int:
         n = storage.nbytes
         dev = storage.device
         if dev == "cpu":  # charged_bytes and _bump inlined: the common case
@@ -239,7 +241,7 @@ class RecordingStats(MemoryStats):
             self._bump(dev, pool_bytes(n), 0)
         return n
 
-    def _free(self, storage) -> None:
+    def _free(self, storage: FakeStorage) -> None:
         dev = storage.device
         if dev == "cpu":
             n = storage.nbytes or 1
@@ -362,7 +364,7 @@ class Ledger:
     def __init__(self, stats: tuple) -> None:
         self.stats = stats
 
-    def _alloc(self, storage) -> int:
+    def _alloc(self, storage: FakeStorage) -> int:
         if storage._tracker is not None:
             return 0
         storage._tracker = self
@@ -371,7 +373,7 @@ class Ledger:
             n = s._charge(storage)
         return n
 
-    def _free(self, storage) -> None:
+    def _free(self, storage: FakeStorage) -> None:
         for s in self.stats:
             s._free(storage)
 
@@ -383,7 +385,7 @@ class Ledger:
         for s in self.stats:
             s._scratch(dev, nbytes)
 
-    def _preexisting(self, storage) -> None:
+    def _preexisting(self, storage: FakeStorage) -> None:
         for s in self.stats:
             s._preexisting(storage)
 

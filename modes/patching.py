@@ -59,6 +59,12 @@ def _by_name(module: str, qualname: str) -> Any:
     return obj
 
 
+def mark_patch(fn: Any) -> None:
+    """Mark a callable as faketensor's patch (``_ft_patch``): _array._no_data and the
+    import hook tell the patches from NumPy's own functions by it."""
+    fn._ft_patch = True
+
+
 def plain_patch(fn: Any, random: bool = False) -> Any:
     """The (unique) patched version of a NumPy callable that never dispatches (a factory,
     np.load, a draw of the global RandomState): outside any mode it costs one module-global
@@ -94,7 +100,7 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     functools.update_wrapper(patched, fn)
     if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
         patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
-    patched._ft_patch = True
+    mark_patch(patched)
     _PATCHED[id(fn)] = patched
     _ORIGINALS[id(fn)] = fn  # keeps the id stable
     return patched
@@ -138,7 +144,7 @@ def kernel_patch(fn: Any) -> Any:
         return fn(*args)
 
     functools.update_wrapper(patched, fn)
-    patched._ft_patch = True
+    mark_patch(patched)
     _PATCHED[id(fn)] = patched
     _ORIGINALS[id(fn)] = fn  # keeps the id stable
     return patched

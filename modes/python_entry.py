@@ -101,7 +101,7 @@ def python_entry(fn: Callable) -> Callable:
             return r(*args, **kwargs)
         return fn(*args, **kwargs)
     functools.update_wrapper(patched, fn)
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     patching._ORIGINALS[id(fn)] = fn
     patching._PATCHED[id(fn)] = patched  # pickles by name, as the other patches
     return patched
@@ -115,7 +115,7 @@ def constructor(new: Callable) -> Callable:
             return dispatch(new, (), args, kwargs)
         return new(*args, **kwargs)
     functools.update_wrapper(patched, new)
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     patching._ORIGINALS[id(new)] = new
     return patched
 
@@ -142,7 +142,7 @@ def fake_method(fn: Callable) -> Callable:
             return dispatch(fn, (_array.FakeArray,), (self,) + args, kwargs)
         return fn(self, *args, **kwargs)
     functools.update_wrapper(patched, fn)
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     patching._ORIGINALS[id(fn)] = fn
     return patched
 

@@ -129,7 +129,7 @@ def install_namespaces() -> None:
         _FAST[modname] = _NumpyForRandom(f"numpy (as {modname} sees it)", guard=False)
         if modname in DRAW_MODULES:
             _GUARDED[modname] = _NumpyForRandom(f"numpy (as {modname} sees it)", guard=True)
-        mod.np = _FAST[modname]
+        setattr(mod, "np", _FAST[modname])
     _select()
 
 
@@ -139,7 +139,7 @@ def _select() -> None:
     table = _GUARDED if _active else _FAST
     for modname, ns in table.items():
         if modname in _GUARDED:
-            sys.modules[modname].np = ns
+            setattr(sys.modules[modname], "np", ns)
 
 
 def fake_mode_entered() -> None:

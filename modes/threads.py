@@ -14,7 +14,7 @@ import contextlib
 import functools
 import threading
 from contextvars import ContextVar, copy_context
-from typing import Any, Iterator
+from typing import Any, Iterator, cast
 
 _INHERIT: ContextVar[bool] = ContextVar("faketensor_inherit_mode", default=False)
 
@@ -50,7 +50,7 @@ def install() -> None:
         from concurrent.futures import thread as futures_thread
         _originals["submit"] = ThreadPoolExecutor.submit
         _originals["worker"] = futures_thread._worker
-        functools.update_wrapper(_submit, ThreadPoolExecutor.submit)
+        functools.update_wrapper(_submit, cast(Any, ThreadPoolExecutor.submit))  # generic method
         threading.Thread.start = _start  # type: ignore[method-assign]
         ThreadPoolExecutor.submit = _submit  # type: ignore[method-assign]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -169,12 +169,12 @@ class TraceEntry:
     __slots__ = ("func", "_args", "_kwargs", "_out", "_meta", "nbytes", "transient", "scratch",
                  "site", "flops", "_ids", "_alias", "_in_ids")
 
-    def __init__(self, func: Any, spec: Any, out_ids: tuple, meta: tuple,
+    def __init__(self, func: Any, spec: Any, out_ids: Sequence, meta: Sequence,
                  nbytes: int, transient: int, scratch: int, site: int, flops: int,
                  ids: TraceIds) -> None:
         self.func = func
         self._args, self._kwargs = spec
-        self._in_ids = None
+        self._in_ids: tuple | None = None
         if len(out_ids) == 1 and len(meta) == 1:  # one output: kept as itself
             self._out, self._meta = out_ids[0], meta[0]
         else:
@@ -185,7 +185,7 @@ class TraceEntry:
         self.site = site
         self.flops = flops
         self._ids = ids
-        self._alias = None
+        self._alias: tuple | None = None
 
     @classmethod
     def one(cls, func: Any, args: tuple, kwargs: Any, out: "TraceRef", meta: tuple,
