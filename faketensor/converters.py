@@ -16,7 +16,7 @@ Mirrors numpy/_core/src/multiarray/conversion_utils.c (``convert_with_str_parser
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, Literal, cast, overload
 
 import numpy as np
 
@@ -76,12 +76,16 @@ def order(obj: Any, default: str = "K", allowed: str = "CFAK") -> str:
     return o
 
 
-def casting(obj: Any, same_value: bool = False) -> str:
+# The casting names NumPy's functions take (numpy's own stubs spell them the same way).
+Casting = Literal["no", "equiv", "safe", "same_kind", "same_value", "unsafe"]
+
+
+def casting(obj: Any, same_value: bool = False) -> Casting:
     """``PyArray_CastingConverter``: one of the five names exactly (no case folding);
     ``same_value`` adds astype's sixth ('same_value', ``PyArray_CastingConverterSameValue``)."""
     names = CASTINGS + ("same_value",) if same_value else CASTINGS
     if type(obj) is str and obj in names:
-        return obj
+        return cast(Casting, obj)
     return _string(obj, "casting", lambda s: s if s in names else None,
                    "must be one of " + ", ".join(repr(n) for n in names))
 
@@ -181,6 +185,12 @@ def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool
     if not -ndim <= ax < ndim:
         raise AxisError(ax, ndim, argname)
     return ax + ndim if ax < 0 else ax
+
+
+@overload
+def axis(obj: None, ndim: int, argname: str | None = None) -> None: ...
+@overload
+def axis(obj: Any, ndim: int, argname: str | None = None) -> int: ...
 
 
 def axis(obj: Any, ndim: int, argname: str | None = None) -> int | None:

@@ -15,6 +15,7 @@ Dtype resolution uses each CuPy ufunc's / reduction's own loop table (``_ops``).
 """
 from __future__ import annotations
 
+import importlib
 import inspect
 import math
 import operator
@@ -27,6 +28,7 @@ from ..._errors import UnsupportedOperationError, op_name
 from ...layout import (broadcast_shapes, c_strides, contiguity, cupy_reshape, f_strides,
                        like_strides, normalize_axis)
 from ...meta import ArrayMeta, is_fake
+from ...converters import Casting
 from ..registry import REGISTRY, Kernel, lookup, register, transient
 from ..._stack import paused
 
@@ -58,7 +60,7 @@ def load_cupy(module: Any = None) -> bool:
     if module is None:
         try:
             with paused():
-                import cupy as module  # the import hook may call load_cupy(cupy) itself
+                module = importlib.import_module("cupy")  # the import hook may call load_cupy(cupy) itself
         except Exception:
             return False
         if _cp is not None:
@@ -211,7 +213,7 @@ def guess_loop(ops: Any, name: str, in_dtypes: tuple, weaks: tuple | None, dtype
     return op
 
 
-def _check_cast(frm: np.dtype, to: np.dtype, casting: str) -> None:
+def _check_cast(frm: np.dtype, to: np.dtype, casting: Casting) -> None:
     if not np.can_cast(frm, to, casting):
         raise TypeError(f"Cannot cast ufunc 'output operand' from {frm!r} to {to!r} "
                         f"with casting rule {casting!r}")
@@ -1053,7 +1055,8 @@ def cupy_rule(func: Any, args: tuple, kwargs: dict) -> tuple[Kernel, tuple, dict
     itself; a NumPy ufunc's cupy namesake, a NumPy ufunc method "ufunc.NAME" with that
     namesake first; any other NumPy callable itself (rules both backends share: queries),
     else its cupy counterpart. A call CuPy refuses raises its TypeError."""
-    key, prefix = None, ()
+    key: Any = None
+    prefix: tuple = ()
     op_key = getattr(func, "op_name", None)
     if type(op_key) is str:
         if not op_key.startswith(("ndarray.", "cupy.")):  # a NumPy object's (Generator.normal)

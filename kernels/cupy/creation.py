@@ -55,7 +55,7 @@ def _is_cuda(x: Any) -> bool:
 def _int_param(name: str, *vals: Any) -> None:
     """An ``int32`` ElementwiseKernel parameter: integers in range (else not modelled)."""
     for v in vals:
-        if not isinstance(v, (numbers.Integral, np.integer)) or not _INT32[0] <= v <= _INT32[1]:
+        if not isinstance(v, (numbers.Integral, np.integer)) or not _INT32[0] <= int(v) <= _INT32[1]:
             raise UnsupportedOperationError(name, f"an int32 kernel parameter of {v!r}")
 
 

@@ -103,19 +103,20 @@ def _parse_input(args: tuple) -> tuple:
             inputs, output = parts[0], parts[1].replace(" ", "")
         else:
             inputs, output = subscripts, None
-        inputs = inputs.replace(" ", "").split(",")
-        if len(inputs) != len(operands):
-            more = "more" if len(operands) > len(inputs) else "fewer"
+        names = inputs.replace(" ", "").split(",")
+        if len(names) != len(operands):
+            more = "more" if len(operands) > len(names) else "fewer"
             raise ValueError(f"{more} operands provided to einstein sum function than "
                              "specified in the subscripts string")
-        return inputs, output, [_as_operand(o) for o in operands]
+        return names, output, [_as_operand(o) for o in operands]
     rest = list(args)
-    operands, inputs = [], []
+    operands = []
+    subs: list[Any] = []
     while len(rest) >= 2:
         operands.append(rest.pop(0))
-        inputs.append(_sublist(rest.pop(0)))
+        subs.append(_sublist(rest.pop(0)))
     output = _sublist(rest[0]) if rest else None
-    return inputs, output, [_as_operand(o) for o in operands]
+    return subs, output, [_as_operand(o) for o in operands]
 
 
 # --- CuPy primitives on ArrayMeta records ----------------------------------------------
@@ -201,14 +202,14 @@ def _multiply(a_shape: tuple, b_shape: tuple, a: ArrayMeta, b: ArrayMeta) -> Arr
 
 def _expand_shape(shape: tuple, mode: list, mode_out: list) -> tuple:
     """The shape of _einsum.py ``_expand_dims_transpose`` (reshape, then transpose)."""
-    mode, shape = list(mode), list(shape)
+    modes, lengths = list(mode), list(shape)
     axes = []
     for i in mode_out:
-        if i not in mode:
-            mode.append(i)
-            shape.append(1)
-        axes.append(mode.index(i))
-    return tuple(shape[a] for a in axes)
+        if i not in modes:
+            modes.append(i)
+            lengths.append(1)
+        axes.append(modes.index(i))
+    return tuple(lengths[a] for a in axes)
 
 
 def _flatten_transpose(p: ArrayMeta, axeses: list) -> tuple:
@@ -333,7 +334,7 @@ def _einsum(args: tuple, kwargs: dict) -> ArrayMeta:
 
     returns_view = len(operands) == 1
     for idx, sub in enumerate(inputs):
-        others = copy.copy(inputs)
+        others: Any = copy.copy(inputs)
         others[idx] = output
         others = set(itertools.chain.from_iterable(others))
         sum_axes = tuple(a for a, lb in enumerate(sub) if lb not in others)

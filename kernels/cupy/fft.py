@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -56,7 +56,7 @@ def _is_cupy(a: Any) -> bool:
     return (is_fake(a) or type(a) is ArrayMeta) and device_of(a) != "cpu"
 
 
-def _fresh(shape: tuple, dt: np.dtype, order: str = "C") -> ArrayMeta:
+def _fresh(shape: Sequence[int], dt: np.dtype, order: str = "C") -> ArrayMeta:
     shape = tuple(shape)
     if any(n < 0 for n in shape):
         raise ValueError("negative dimensions are not allowed")
@@ -64,7 +64,7 @@ def _fresh(shape: tuple, dt: np.dtype, order: str = "C") -> ArrayMeta:
     return ArrayMeta(shape, dt, st, device=current_device())
 
 
-def _view(a: ArrayMeta, shape: tuple, strides: tuple) -> ArrayMeta:
+def _view(a: ArrayMeta, shape: Sequence[int], strides: Sequence[int]) -> ArrayMeta:
     """A view: of the input (``view_of`` it) or of a fresh owner (``base_shape`` its shape)."""
     if type(a) is not ArrayMeta or a.view_of is not None:
         src = a if type(a) is not ArrayMeta else a.view_of

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -38,10 +38,7 @@ _I4 = np.dtype(np.int32)
 _I8 = np.dtype(np.int64)
 _B1 = np.dtype(bool)
 
-try:
-    from numpy.linalg import LinAlgError
-except ImportError:  # pragma: no cover
-    LinAlgError = ValueError
+from numpy.linalg import LinAlgError
 
 
 # --- intermediates: ArrayMeta records (view_of: a view of an input; base_shape: a view of a
@@ -59,7 +56,7 @@ def _new(shape: tuple, dt: Any, order: str = "C") -> ArrayMeta:
     return ArrayMeta(shape, dt, st, device=current_device())
 
 
-def _view(p: ArrayMeta, shape: tuple, strides: tuple, off: int = 0) -> ArrayMeta:
+def _view(p: ArrayMeta, shape: Sequence[int], strides: Sequence[int], off: int = 0) -> ArrayMeta:
     """A view of p: of its input, or of the fresh temporary it is or views."""
     shape, strides = tuple(shape), tuple(strides)
     if p.view_of is not None:

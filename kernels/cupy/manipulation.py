@@ -21,13 +21,14 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, f_strides
 from ...meta import ArrayMeta
+from ...converters import Casting
 
 from . import core as _cr
 from . import views as _cv
@@ -79,7 +80,7 @@ def _repeat(a: Any, repeats: Any, axis: Any) -> ArrayMeta:
     """``_repeat``: scalar repeats go through ``_broadcast_repeat`` (a view of a temporary),
     per-element repeats through ``take`` (fresh C)."""
     dt = a.dtype
-    rep_val = None
+    rep_val: Any = None
     reps: Any = None  # a real 1-d intp array, or _ON_DEVICE
     if _is_cuda(repeats):
         if not np.can_cast(repeats.dtype, _INTP, casting="safe"):
@@ -411,8 +412,8 @@ def cp_meshgrid(*xi: Any, **kwargs: Any) -> tuple:
     meshes = []
     for i, x in enumerate(xi):
         left = (1 if i == 0 else 0 if i == 1 else i) if indexing == "xy" else i
-        shape = [1] * n
-        strides = [0] * n
+        shape: Any = [1] * n
+        strides: Any = [0] * n
         shape[left] = x.shape[0]
         strides[left] = x.strides[0]
         meshes.append((x, tuple(shape), tuple(strides)))
@@ -420,7 +421,7 @@ def cp_meshgrid(*xi: Any, **kwargs: Any) -> tuple:
         full = broadcast_shapes(*[m[1] for m in meshes])
         meshes = [(x, full, s if sh == full else tuple(
             st if d == f else 0 for d, f, st in zip(sh, full, s))) for x, sh, s in meshes]
-    out = []
+    out: list[Any] = []
     for x, shape, strides in meshes:
         if copy:
             out.append(fresh(shape, x.dtype))  # core.pyx copy: on the current device
@@ -431,7 +432,7 @@ def cp_meshgrid(*xi: Any, **kwargs: Any) -> tuple:
 
 # --- copyto (cupy/_manipulation/basic.py copyto) -------------------------------------------
 
-def cp_copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = None) -> None:
+def cp_copyto(dst: Any, src: Any, casting: Casting = "same_kind", where: Any = None) -> None:
     """basic.py ``copyto``: cast check, broadcast check (leading unit dims may be dropped),
     then an elementwise copy (devices checked only with ``where``); returns None."""
     if not _is_cuda(dst):
@@ -455,7 +456,7 @@ def cp_copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = None)
         can_cast = np.can_cast(src_dtype, dst.dtype, casting)
     if not can_cast:
         raise TypeError(f"Cannot cast {src_dtype} to {dst.dtype} in {casting} casting mode")
-    sshape = ()
+    sshape: tuple = ()
     if not src_is_scalar:
         sshape = tuple(src.shape)
         dshape = tuple(dst.shape)
@@ -577,7 +578,7 @@ def _pad_mode_checks(a: Any, mode: str, kwargs: dict) -> None:
         if _is_cuda(length):
             raise TypeError("Implicit conversion to a NumPy array is not allowed.")
         if isinstance(length, numbers.Number):
-            n = round(length)
+            n = round(cast(Any, length))  # an int, float or NumPy number
             if n < 0:
                 raise UnsupportedOperationError("cupy.pad", "a negative Python stat_length")
             pairs = [(n, n)] * a.ndim

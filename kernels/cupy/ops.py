@@ -25,7 +25,7 @@ import math
 import numbers
 import operator
 import warnings
-from typing import Any
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -37,6 +37,7 @@ from .core import (REDUCTIONS, _cp, _scalar, check_array, check_dtype, cupy_ufun
 from ...layout import cupy_nocopy_strides
 from ...layout import c_strides, contiguity, f_strides, like_strides, normalize_axis, try_broadcast
 from ...meta import ArrayMeta
+from ...converters import Casting
 from .. import flops
 
 
@@ -170,7 +171,7 @@ def core_matmul(a: Any, b: Any, out: Any = None) -> Any:
 
 
 def cp_matmul(a: Any, b: Any, /, *, out: Any = None, axes: Any = None, axis: Any = None,
-              keepdims: bool = False, casting: str = "same_kind", dtype: Any = None,
+              keepdims: bool = False, casting: Casting = "same_kind", dtype: Any = None,
               signature: Any = None, order: str = "K") -> Any:
     """cupy/linalg/_product.py ``matmul``: the ``_try_fastcall_matmul`` path of the _GUFunc."""
     if (axes is not None or axis is not None or keepdims or casting != "same_kind"
@@ -235,6 +236,8 @@ def _move_axes_to_head(shape: tuple, axes: list) -> tuple:
 
 def cp_tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     """_product.py ``tensordot``: axes checks as CuPy, fresh C, promote_types."""
+    a_axes: Any
+    b_axes: Any
     if a.ndim == 0 or b.ndim == 0:
         if axes != 0 and axes != ((), ()):
             raise ValueError("An input is zero-dim while axes has dimensions")
@@ -242,7 +245,7 @@ def cp_tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     if isinstance(axes, (list, tuple, range, str)):
         if len(axes) != 2:
             raise ValueError("Axes must consist of two arrays.")
-        a_axes, b_axes = axes
+        a_axes, b_axes = cast(Any, axes)
         if np.isscalar(a_axes):
             a_axes = (a_axes,)
         if np.isscalar(b_axes):
@@ -266,7 +269,7 @@ def cp_kron(a: Any, b: Any) -> Any:
     """_product.py ``kron``: multiply of interleaved views, then a reshape (a view of it)."""
     num = numbers.Number
     if isinstance(a, num) and isinstance(b, num):
-        return a * b
+        return cast(Any, a) * b  # two Python or NumPy numbers
     if isinstance(a, num) or isinstance(b, num) or a.ndim == 0 or b.ndim == 0:
         return ufunc_out("multiply", a, b)
     cuda_array(a)
@@ -279,6 +282,7 @@ def cp_kron(a: Any, b: Any) -> Any:
     m = ufunc_out("multiply", view_of(a, inter_a), view_of(b, inter_b))
     shape = tuple(x * y for x, y in zip(ash, bsh))
     st = cupy_nocopy_strides(m.shape, m.strides, m.dtype.itemsize, shape)
+    assert st is not None  # a contiguous source: the reshape is a view
     return ArrayMeta(shape, m.dtype, st, base_shape=m.shape, device=m.device)
 
 
@@ -293,7 +297,7 @@ def _items(tup: Any) -> list:
     return list(tup)
 
 
-def _cast_ok(frm: np.dtype, to: np.dtype, casting: str) -> None:
+def _cast_ok(frm: np.dtype, to: np.dtype, casting: Casting) -> None:
     """_dtype.pyx ``_raise_if_invalid_cast`` (same kind always passes same_kind)."""
     if frm == to or (casting == "same_kind" and frm.kind == to.kind):
         return
@@ -303,7 +307,7 @@ def _cast_ok(frm: np.dtype, to: np.dtype, casting: str) -> None:
 
 
 def concat_meta(items: list, axis: Any, out: Any = None, dtype: Any = None,
-                casting: str = "same_kind") -> Any:
+                casting: Casting = "same_kind") -> Any:
     """_routines_manipulation.pyx ``concatenate_method``: checks in CuPy's order, fresh C."""
     try:
         axis = operator.index(axis)
@@ -354,7 +358,7 @@ def concat_meta(items: list, axis: Any, out: Any = None, dtype: Any = None,
 
 
 def cp_concatenate(tup: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
-                   casting: str = "same_kind") -> Any:
+                   casting: Casting = "same_kind") -> Any:
     """join.py ``concatenate``: axis=None ravels each input first."""
     items = _items(tup)
     if axis is None:
@@ -389,19 +393,19 @@ def atleast(x: Any, n: int) -> ArrayMeta:
     return temp(shape, dt, st)
 
 
-def cp_hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+def cp_hstack(tup: Any, *, dtype: Any = None, casting: Casting = "same_kind") -> Any:
     """join.py ``hstack``: atleast_1d, axis 0 for 1-d first input else 1."""
     arrs = [atleast(a, 1) for a in _items(tup)]
     axis = 0 if arrs[0].ndim == 1 else 1  # IndexError on an empty sequence, as CuPy
     return concat_meta(arrs, axis, dtype=dtype, casting=casting)
 
 
-def cp_vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+def cp_vstack(tup: Any, *, dtype: Any = None, casting: Casting = "same_kind") -> Any:
     """join.py ``vstack``: atleast_2d then concatenate along 0."""
     return concat_meta([atleast(a, 2) for a in _items(tup)], 0, dtype=dtype, casting=casting)
 
 
-def cp_row_stack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+def cp_row_stack(tup: Any, *, dtype: Any = None, casting: Casting = "same_kind") -> Any:
     """join.py ``row_stack``: deprecated alias of vstack."""
     warnings.warn("`row_stack` alias is deprecated. Use `cp.vstack` directly.",
                   DeprecationWarning, stacklevel=2)
@@ -442,7 +446,7 @@ def _expand_dims(x: Any, axis: Any) -> ArrayMeta:
 
 
 def cp_stack(tup: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
-             casting: str = "same_kind") -> Any:
+             casting: Casting = "same_kind") -> Any:
     """join.py ``stack``: expand_dims of each input, then concatenate."""
     return concat_meta([_expand_dims(x, axis) for x in _items(tup)], axis, out, dtype, casting)
 
@@ -460,7 +464,7 @@ def core_array_split(ary: Any, indices_or_sections: Any, axis: Any) -> list:
         axis += nd
     size = ary.shape[axis]
     if np.isscalar(indices_or_sections):
-        sec = operator.index(indices_or_sections)
+        sec = operator.index(cast(Any, indices_or_sections))
         each = (size - 1) // sec
         large = (size - 1) % sec + 1
         indices = [i * each + min(i, large) for i in range(1, sec)]
@@ -561,6 +565,7 @@ def scan_meta(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any =
             return fresh_c((n,), dt)  # scan(a.ravel(), op, dtype): a new array
         st = cupy_nocopy_strides(a.shape, c_strides(a.shape, isz), isz, (n,)) \
             if a.shape != (n,) else c_strides((n,), isz)
+        assert st is not None  # a contiguous source: the reshape is a view
         return ArrayMeta((n,), dt, st, base_shape=a.shape, device=current_device())
     nd = a.ndim
     ax = normalize_axis(operator.index(axis), nd)
@@ -573,6 +578,8 @@ def scan_meta(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any =
     t_shape = shape if perm is None else tuple(shape[i] for i in perm)
     t_strides = x_strides if perm is None else tuple(x_strides[i] for i in perm)
     r_shape = (math.prod(shape) // n, n)
+    r_strides: tuple | None
+    s_strides: tuple | None
     if t_shape == r_shape:
         r_strides, base = t_strides, shape
     else:
@@ -584,6 +591,7 @@ def scan_meta(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any =
         s_strides = r_strides
     else:
         s_strides = cupy_nocopy_strides(r_shape, r_strides, isz, t_shape)
+    assert s_strides is not None  # undoing a view reshape is a view
     back = _rollaxis_perm(nd, nd - 1, ax)
     if back is None:
         f_shape, f_strides = t_shape, s_strides
@@ -734,8 +742,8 @@ def cp_linspace(start: Any, stop: Any, num: Any = 50, endpoint: bool = True,
     div = (num - 1) if endpoint else num
     if np.isscalar(start) and np.isscalar(stop):
         return _linspace_scalar(start, stop, num, endpoint, retstep, dtype)
-    s0 = start if np.isscalar(start) else _bound(start)
-    s1 = stop if np.isscalar(stop) else _bound(stop)
+    s0: Any = start if np.isscalar(start) else _bound(start)
+    s1: Any = stop if np.isscalar(stop) else _bound(stop)
     dt = np.result_type(*(x.dtype if type(x) is ArrayMeta or is_device_array(x) else x
                           for x in (s0, s1)), float(num))
     if dtype is None:
@@ -818,7 +826,7 @@ def _register() -> None:
         "cumsum": (ndarray_cumsum, red), "cumprod": (ndarray_cumprod, red),
         "linspace": (cp_linspace, "factory"), "logspace": (cp_logspace, "factory"),
     }, _cp)
-    methods = {"outer": ufunc_outer, "at": ufunc_at, "reduce": ufunc_reduce,
+    methods: dict[str, Callable[..., Any]] = {"outer": ufunc_outer, "at": ufunc_at, "reduce": ufunc_reduce,
                "accumulate": ufunc_accumulate, "reduceat": ufunc_reduceat}
     # "ufunc.NAME": a NumPy ufunc's method on CUDA fakes (its cupy namesake comes first, as
     # the ufunc does for NumPy's rules); "cupy.ufunc.NAME": the method of a cupy ufunc

@@ -135,6 +135,7 @@ def ndarray_argsort(self: Any, axis: Any = -1, kind: Any = None) -> ArrayMeta:
         _thrust_dtype(self.dtype)
         return fresh_c(dshape, _I8)
     perm = _rollaxis_perm(ndim, ax, ndim)
+    assert perm is not None  # ax is not the last axis
     rshape = tuple(shape[i] for i in perm)
     _thrust_dtype(self.dtype)
     return _rolled_index(shape, ax, rshape, c_strides(rshape, 8))
@@ -207,7 +208,9 @@ def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
     ndim = len(shape)
     ax = _norm_axis(-1 if axis is None else axis, ndim)
     if ax != ndim - 1:
-        shape = tuple(shape[i] for i in _rollaxis_perm(ndim, ax, ndim))
+        perm = _rollaxis_perm(ndim, ax, ndim)
+        assert perm is not None  # ax is not the last axis
+        shape = tuple(shape[i] for i in perm)
     length = shape[-1]
     if length == 0:
         return fresh_c((0,), _I8)  # cupy.empty((0,), dtype=cupy.int64)
@@ -221,13 +224,16 @@ def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
             raise UnsupportedOperationError("cupy.argpartition", f"dtype {self.dtype}")
         ishape = (math.prod(shape),)  # cupy.arange(0, data.size)
     # unravel_index(indices, shape)[-1] is ``indices % shape[-1]``: fresh C; then reshape
+    strides: tuple | None
     if ishape == shape:
         strides = c_strides(shape, 8)  # self.view()
     else:
         strides = cupy_nocopy_strides(ishape, c_strides(ishape, 8), 8, shape)
+    assert strides is not None  # a contiguous source: the reshape is a view
     if ax == ndim - 1:
         return ArrayMeta(shape, _I8, strides, base_shape=ishape, device=current_device())
     back = _rollaxis_perm(ndim, ndim - 1, ax)
+    assert back is not None  # ax is not the last axis
     return ArrayMeta(tuple(shape[i] for i in back), _I8, tuple(strides[i] for i in back),
                base_shape=ishape, device=current_device())
 

@@ -17,7 +17,7 @@ import functools
 import math
 import operator
 import warnings
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -72,7 +72,7 @@ def _v(x: Any) -> Any:
 
 # --- a temporary's geometry -------------------------------------------------------------
 
-def _t_view(t: ArrayMeta, shape: tuple, strides: tuple) -> ArrayMeta:
+def _t_view(t: ArrayMeta, shape: Sequence[int], strides: Sequence[int]) -> ArrayMeta:
     """A view of the temporary ``t`` (its ``base_shape`` names the allocation it views)."""
     owner = t.base_shape if t.base_shape is not None else t.shape
     return t._replace(shape=tuple(shape), strides=tuple(strides), base_shape=owner)
@@ -98,7 +98,7 @@ def _t_contiguous(t: ArrayMeta) -> ArrayMeta:
 # --- reductions ------------------------------------------------------------------------
 
 def _reduce(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
-            table: str | None = None, kernel: Any = None, identity: bool = True) -> Any:
+            table: Any = None, kernel: Any = None, identity: bool = True) -> Any:
     """A create_reduction_func call (_reduction.pyx): loop from ``table`` or ``kernel._ops``,
     a fresh output (C, or F after a CUB block reduction: cupy_rules.reduction_order; 0-d for a
     full reduction), ValueError for an empty one without identity."""
@@ -197,7 +197,7 @@ def _nanvar(name: str, a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepd
             raise ValueError("Out shape is mismatched")
         return out
     if a.dtype == np.complex64 or dtype == np.complex64:
-        odt = np.dtype(np.float32)
+        odt: np.dtype = np.dtype(np.float32)
     elif a.dtype == np.complex128 or dtype == np.complex128:
         odt = _F8
     else:
@@ -264,7 +264,7 @@ def _cumulative(name: str):
             axis = 0
         else:
             axis = normalize_axis(operator.index(axis), nd)
-        expected = list(xs.shape)
+        expected: Any = list(xs.shape)
         if include_initial:
             expected[axis] += 1
         expected = tuple(expected)
@@ -905,7 +905,7 @@ def cp_histogram(x: Any, bins: Any = 10, range: Any = None, density: bool = Fals
     else:
         raise ValueError("`bins` must be 1d, when an array")
     if weights is None:
-        ydt = _I8
+        ydt: np.dtype = _I8
     elif weights.dtype.kind == "c":
         ydt = np.dtype(np.complex128)
     elif weights.dtype.kind in "bui":

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import operator
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ _I8 = np.dtype(np.int64)
 # --- shared helpers ----------------------------------------------------------------
 
 
-def _view(a: Any, shape: tuple, strides: tuple, offset: int = 0, dtype: Any = None) -> ArrayMeta:
+def _view(a: Any, shape: Sequence[int], strides: Sequence[int], offset: int = 0, dtype: Any = None) -> ArrayMeta:
     """A view of the CUDA fake ``a`` (CuPy views are always writeable)."""
     return ArrayMeta(tuple(shape), a.dtype if dtype is None else dtype, tuple(strides), view_of=a,
                offset=offset)
@@ -585,7 +585,7 @@ def _true_count(m: Any) -> int | None:
 def prepare_slice_list(key: Any) -> list:
     """_routines_indexing.pyx _prepare_slice_list: arrays become index arrays, scalars stay."""
     items = list(key) if isinstance(key, tuple) else [key]
-    out = []
+    out: list[Any] = []
     for s in items:
         if s is None or s is Ellipsis or isinstance(s, slice):
             out.append(s)
@@ -977,6 +977,7 @@ def _pad_ndmin(res: Any, src: Any, ndmin: int) -> Any:
         return res
     new = (1,) * (ndmin - len(shape)) + shape
     st = cupy_nocopy_strides(shape, tuple(res.strides), res.dtype.itemsize, new)
+    assert st is not None  # adding length-1 axes never copies
     if res is src:  # a = a.view(), then reshaped in place
         return _view(src, new, st)
     return ArrayMeta(new, res.dtype, st, device=res.device or current_device())

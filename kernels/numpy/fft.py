@@ -10,7 +10,7 @@ import operator
 from typing import Any
 
 import numpy as np
-from numpy.fft import _pocketfft_umath as _pfu
+import numpy.fft._pocketfft_umath as _pfu
 
 from ..._errors import UnsupportedOperationError
 from ...layout import as_shape, like_strides, normalize_axis, shape_args
@@ -299,9 +299,9 @@ def ifftshift(x: Any, axes: Any = None) -> Any:
     return _shift(x, axes, -1)
 
 
-def _freq(n: Any, d: Any, length: int) -> ArrayMeta:
+def _freq(n: Any, d: Any, length: Any) -> ArrayMeta:
     val = 1.0 / (n * d)  # ZeroDivisionError as in NumPy
-    if hasattr(d, "shape") and getattr(d, "ndim", 0):
+    if hasattr(d, "shape") and getattr(d, "ndim", False):
         raise UnsupportedOperationError(np.fft.fftfreq, "an array d")
     if length < 0:
         raise ValueError("negative dimensions are not allowed")

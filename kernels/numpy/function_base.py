@@ -64,7 +64,7 @@ def _cosine_sum(*coefs: float) -> Any:
     return formula
 
 
-def _bartlett_formula(steps: Steps, n: Val, m1: Any) -> Val:
+def _bartlett_formula(steps: Steps, n: Val, m1: Any) -> None:
     """``where(less_equal(n, 0), 1 + n / (M - 1), 1 - n / (M - 1))``."""
     cond = call(steps, np.less_equal, n, 0)
     up = binary(steps, np.add, 1, binary(steps, np.true_divide, n, m1), True)

@@ -306,6 +306,7 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple:
     isz = INTP.itemsize
     shp = tuple(m.shape)
     if 0 in shp:  # an empty iteration keeps C order and plain products of the lengths
+        st: Any
         st, s = [0] * len(shp), isz * nd
         for i in range(len(shp) - 1, -1, -1):
             st[i] = s

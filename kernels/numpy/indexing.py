@@ -25,6 +25,7 @@ from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_
                      strides_in_order, try_broadcast)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
+from ...converters import Casting
 from .queries import stand_in
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
@@ -199,7 +200,7 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
                 continue
             vals = _values(arr)
             if vals is not None:
-                parts = list(np.nonzero(vals))
+                parts: list[Any] = list(np.nonzero(vals))
             elif arr.size == 0:
                 parts = [np.zeros(0, INTP) for _ in range(arr.ndim)]
             else:
@@ -604,7 +605,7 @@ def assign_to_view(dst: tuple, dtype: np.dtype, value: Any) -> None:
     big = isinstance(value, np.ndarray) and math.prod(
         _standin_shape(dst, value.shape)) > _STANDIN_MAX
     if is_fake(value) or type(value) is ArrayMeta or big:  # a fake or a stand-in
-        vshape = tuple(value.shape)
+        vshape: Any = tuple(value.shape)
         vs = vshape
         while len(vs) > len(dst) and vs[0] == 1:
             vs = vs[1:]
@@ -672,7 +673,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     if it == BOOL:
         mask = p.entries[0][2]
         if isinstance(mask, np.ndarray):
-            count = int(np.count_nonzero(mask))
+            count: int | None = int(np.count_nonzero(mask))
         else:
             count = 0 if mask.size == 0 else None
         v = _array_value(value, dt)
@@ -753,7 +754,7 @@ register("ndarray.__setitem__", tags=("inplace",))(setitem)
 # --- take, take_along_axis, put, compress -------------------------------------------
 
 
-def _index_values(ind: Any, casting: str) -> Any:
+def _index_values(ind: Any, casting: Casting) -> Any:
     """The index array NumPy converts ``ind`` to (intp, with the given casting rule): an
     array as is, a Python sequence as the real intp array it becomes."""
     if is_meta(ind):
@@ -988,7 +989,7 @@ def _fits(shape: tuple, dst: tuple) -> bool:
 
 
 @register(np.copyto, tags=("inplace",))
-def copyto(dst: Any, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+def copyto(dst: Any, src: Any, casting: Casting = "same_kind", where: Any = True) -> None:
     """np.copyto: read-only, casting and broadcasting checks in NumPy's order; no data.
 
     Small cases run NumPy itself on a small real destination and zero-stride stand-ins of

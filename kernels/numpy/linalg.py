@@ -30,7 +30,7 @@ from ..registry import note, quiet, register, scratch
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
 _F8, _C16 = np.dtype(np.float64), np.dtype(np.complex128)
-_REAL = {np.dtype(np.float32): np.dtype(np.float32), np.dtype(np.float64): _F8,
+_REAL: dict[np.dtype, np.dtype] = {np.dtype(np.float32): np.dtype(np.float32), np.dtype(np.float64): _F8,
          np.dtype(np.complex64): np.dtype(np.float32), _C16: _F8}
 
 
@@ -848,7 +848,7 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
         shp = list(x.shape)
         shp[axis[0]] = 1
         shp[axis[1]] = 1
-        return _reshaped(ret, shp)
+        return _reshaped(ret, tuple(shp))
     return ret
 
 

@@ -7,7 +7,7 @@ import math
 import operator
 import sys
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -355,7 +355,7 @@ def _pad_callable(array: Any, a: Any, widths: list, shape: tuple, order: str, fn
     """mode=callable: the function runs on every 1-d vector of a fresh padded fake."""
     if not is_fake(array):
         raise UnsupportedOperationError(np.pad, "a callable mode on a non-fake input")
-    padded = np.empty_like(array, shape=shape, order=order)
+    padded = np.empty_like(array, shape=shape, order=cast(Any, order))
     _cap_calls(sum(math.prod(shape) // n for n in shape if n), np.pad)
     for ax in range(len(shape)):
         view = np.moveaxis(padded, ax, -1)
@@ -587,6 +587,7 @@ def resize(a: Any, new_shape: Any) -> ArrayMeta:
     shape = as_shape(new_shape)
     dt = dt.newbyteorder("=") if dt.byteorder not in "=|" else dt  # concatenate's result
     st = attempt_nocopy_reshape((size,), (dt.itemsize,), dt.itemsize, shape, False)
+    assert st is not None  # one C buffer: the reshape is a view
     return ArrayMeta(shape, dt, st, base_shape=(reps * m.size,))
 
 

@@ -152,7 +152,7 @@ def meshgrid(*xi: Any, copy: bool = True, sparse: bool = False, indexing: str = 
     if indexing not in ("xy", "ij"):
         raise ValueError("Valid values for `indexing` are 'xy' and 'ij'.")
     metas = [as_meta(x) for x in xi]
-    shapes = []
+    shapes: list[Any] = []
     for i, m in enumerate(metas):
         s = [1] * ndim
         s[i] = m.size

@@ -401,7 +401,9 @@ def _einsum_output(spec: str, nbcast: int, counts: dict) -> list:
 
 def _combined(m: Any, labels: list) -> tuple:
     """get_combined_dims_view: repeated labels of one operand merged into their diagonal."""
-    shape, strides, labs = [], [], []
+    shape: list[int] = []
+    strides: list[int] = []
+    labs: list[Any] = []
     for n, s, lab in zip(m.shape, m.strides, labels):
         if lab is not None and lab in labs:
             j = labs.index(lab)

@@ -39,7 +39,7 @@ _INTP = np.dtype(np.intp)
 _LONG = np.dtype("long")
 
 # Private generators for NumPy's own checks (never the user's: their streams must not move).
-_CHECKERS = {"Generator": np.random.Generator(np.random.PCG64(0)),
+_CHECKERS: dict[str, Any] = {"Generator": np.random.Generator(np.random.PCG64(0)),
              "RandomState": np.random.RandomState(0)}
 _CLASSES = {"Generator": np.random.Generator, "RandomState": np.random.RandomState}
 
@@ -240,7 +240,7 @@ _LEGACY_RECIPES = dict(
 # Legacy integer draws return int64_to_long(out): out.astype('l') copies an array (mtrand.pyx).
 _LEGACY_TO_LONG = frozenset({"geometric", "logseries", "negative_binomial", "poisson", "zipf",
                              "hypergeometric"})
-_TARGETS = {"d": _F8, "q": _I8, "p": _INTP, "f": np.dtype(np.float32)}
+_TARGETS: dict[str, np.dtype] = {"d": _F8, "q": _I8, "p": _INTP, "f": np.dtype(np.float32)}
 _POISSON_MAX = float(np.iinfo("int64").max - np.sqrt(np.iinfo("int64").max) * 10)
 _BOOL = np.dtype(bool)
 
@@ -254,6 +254,8 @@ class _Param(Val):
     contiguous), and the bytes of the buffer the conversion made (0: none)."""
 
     __slots__ = ("seg", "owned")
+    seg: bool
+    owned: int
 
 
 def _param(shape: tuple, dtype: np.dtype, seg: bool = True, owned: int = 0) -> Any:
@@ -341,7 +343,7 @@ def _cont(steps: Any, recipe: list, a: dict, out_bytes: int | None, values: dict
     """_common.pyx cont / disc: convert each parameter, check arrays (scalars are checked
     in C), allocate the output (None: a scalar or ``out=``); the converted arrays are
     freed by the caller (they live until the function returns)."""
-    vals = []
+    vals: list[Any] = []
     for name, tgt, _ in recipe:
         p = values[name] if values and name in values else a[name]
         vals.append(p if isinstance(p, _Conv) else _converted(steps, p, _TARGETS[tgt]))
@@ -556,7 +558,7 @@ _SMALL_INTS = {"uint32": ("uint64", "uint64", 0, 0x100000000),
                "int8": ("uint16", "int16", -0x80, 0x80)}
 
 
-def _asarray_val(steps: Steps, x: Any) -> Val:
+def _asarray_val(steps: Steps, x: Any) -> Any:
     """np.asarray(x): a fake as it is, a new buffer for Python scalars and sequences."""
     if is_fake(x):
         return _param(tuple(x.shape), x.dtype, bool(x.flags.c_contiguous or x.flags.f_contiguous))
@@ -663,7 +665,7 @@ def _choice(owner: str) -> Callable:
         if size is None:
             shape: tuple = ()
         else:
-            n = np.prod(size, dtype=np.intp)
+            n = int(np.prod(size, dtype=np.intp))
             if not replace and pop_size is not None and n > pop_size:
                 raise ValueError("Cannot take a larger sample than population when "
                                  + ("'replace=False'" if legacy else "replace is False"))

@@ -20,6 +20,7 @@ from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, itera
                      like_strides, normalize_axis)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_meta
+from ...converters import Casting
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
 from .. import flops
@@ -33,7 +34,7 @@ _NoValue = np._NoValue
 _INTP = np.dtype(np.intp)
 _BOOL = np.dtype(bool)
 _F8 = np.dtype("f8")
-_COMPLEX_TO_FLOAT = {np.dtype(np.csingle): np.dtype(np.single),
+_COMPLEX_TO_FLOAT: dict[np.dtype, np.dtype] = {np.dtype(np.csingle): np.dtype(np.single),
                      np.dtype(np.cdouble): np.dtype(np.double)}
 if np.dtype(np.longdouble) != np.dtype(np.double):
     _COMPLEX_TO_FLOAT[np.dtype(np.clongdouble)] = np.dtype(np.longdouble)
@@ -314,7 +315,7 @@ def _reduce_buffer_bytes(arr: Any, axes: tuple, rdt: np.dtype, out: Any, wm: Any
             else tuple(0 if i in red else s for i, s in enumerate(out.strides))
         res = IterOp(arr.shape, full, rdt.itemsize,
                      out.dtype != rdt or not out.dtype.isnative or not out.flags.aligned, True)
-    ops = (res, IterOp(arr.shape, arr.strides, rdt.itemsize, cast))
+    ops: tuple[IterOp, ...] = (res, IterOp(arr.shape, arr.strides, rdt.itemsize, cast))
     if wm is not None:
         ops += (IterOp(wm.shape, wm.strides, 1),)
     return iterator_buffer_bytes(arr.shape, ops, False, "K")
@@ -432,7 +433,7 @@ def _rcount(arr: Any, axis: Any, axes: tuple, keepdims: bool, where: Any) -> Any
     return do_reduce(np.add, bm, axes, _INTP, None, keepdims)
 
 
-def _inplace(ufunc: np.ufunc, ret: Any, *others: Any, casting: str = "same_kind") -> Any:
+def _inplace(ufunc: np.ufunc, ret: Any, *others: Any, casting: Casting = "same_kind") -> Any:
     """An in-place ufunc step (``out=ret``): checks dtypes and shapes, keeps ret."""
     ufunc_call(ufunc, ret, *others, out=ret, casting=casting)
     return ret
@@ -469,7 +470,7 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
     if _is_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
         own = steps is None  # the sum, divided in place by the count (float16: cast back)
-        steps = Steps() if own else steps
+        steps = Steps() if steps is None else steps
         total = steps.new(0 if out is not None else array_bytes(ret.shape, ret.dtype))
         if has_values(rcount):  # an intp scalar (no where mask): _divide_by_count's 0-d array
             steps.temp(divide_by_count_bytes(ret.shape, ret.dtype))

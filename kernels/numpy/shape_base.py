@@ -13,6 +13,7 @@ from ...layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, ch
                      contiguity, like_strides, normalize_axis, prepend_ones_strides, shape_args,
                      strides_in_order, vote_sort, wrap_intp)
 from ...meta import PY_SCALARS, ArrayMeta, as_meta, check_writeable, is_fake, is_meta
+from ...converters import Casting
 
 from ..registry import register, transient
 from .temporaries import Steps, array_bytes, asarray_bytes
@@ -68,7 +69,7 @@ def result_dtype(ops: list, dtype: Any) -> np.dtype:
     return np.result_type(*[x if type(x) in PY_SCALARS else x.dtype for x in ops])
 
 
-def check_casting(ops: list, dt: np.dtype, casting: str) -> None:
+def check_casting(ops: list, dt: np.dtype, casting: Casting) -> None:
     """The TypeError NumPy raises when an input (``operand_of``) cannot be cast to the
     result dtype."""
     for x in ops:
@@ -91,7 +92,7 @@ def multi_sorted_perm(metas: list, ndim: int) -> list:
     return vote_sort(list(range(ndim)), keys)
 
 
-def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: str) -> Any:
+def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: Casting) -> Any:
     """The result of concatenating operands described by ``ops`` (``operand_of`` each)."""
     casting = converters.casting(casting)
     if out is not None and dtype is not None:
@@ -106,7 +107,7 @@ def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: str) -> An
     metas = [meta_of(x) for x in ops]
     if axis is None:
         total = sum(int(np.prod(m.shape)) for m in metas)
-        shape = (total,)
+        shape: Any = (total,)
         if out is not None:
             if out.ndim != 1:
                 raise ValueError("Output array must be 1D")
@@ -153,7 +154,7 @@ def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: str) -> An
 
 @register(np.concatenate, tags=("copy",))
 def concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
-                casting: str = "same_kind") -> Any:
+                casting: Casting = "same_kind") -> Any:
     """A fresh array laid out in the inputs' common stride order (or ``out``)."""
     metas = sequence_metas(arrays)
     if not is_meta(arrays):  # PyArray_ConcatenateInto converts each array-like item (alive
@@ -192,7 +193,7 @@ def _tuple_metas(tup: Any, fname: str) -> list:
 
 @register(np.stack, tags=("copy",))
 def stack(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
-          casting: str = "same_kind") -> Any:
+          casting: Casting = "same_kind") -> Any:
     """Concatenation of the inputs with a new length-1 axis at ``axis``."""
     metas = _tuple_metas(arrays, "stack")
     if not metas:
@@ -204,14 +205,14 @@ def stack(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
 
 
 @register(np.hstack, tags=("copy",))
-def hstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+def hstack(tup: Any, *, dtype: Any = None, casting: Casting = "same_kind") -> Any:
     metas = [at_least(m, 1) for m in _tuple_metas(tup, "hstack")]
     axis = 0 if metas and len(metas[0].shape) == 1 else 1
     return concat_metas(metas, axis, None, dtype, casting)
 
 
 @register(np.vstack, *( [np.row_stack] if hasattr(np, "row_stack") else []), tags=("copy",))
-def vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
+def vstack(tup: Any, *, dtype: Any = None, casting: Casting = "same_kind") -> Any:
     metas = [at_least(m, 2) for m in _tuple_metas(tup, "vstack")]
     return concat_metas(metas, 0, None, dtype, casting)
 

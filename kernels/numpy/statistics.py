@@ -107,8 +107,8 @@ def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
     size = 1
     for d in shape:
         size *= d
-    for v in k.reshape(-1).astype(np.intp):
-        v = int(v) + n if v < 0 else int(v)
+    for i in k.reshape(-1).astype(np.intp):
+        v = int(i) + n if i < 0 else int(i)
         if size and not 0 <= v < n:
             raise ValueError(f"kth(={v}) out of bounds ({n})")
 
@@ -1082,9 +1082,9 @@ def _bin_edges(m: Any, dt: np.dtype, bins: Any, rng: Any, w: Any) -> tuple:
         if n < 1:
             raise ValueError('`bins` must be positive, when an integer')
     elif (bins.ndim if is_meta(bins) else np.ndim(bins)) == 1:
-        e = as_meta(bins)
-        return (e if hasattr(e, "storage_offset") else ArrayMeta(e.shape, e.dtype, c_strides(
-            e.shape, e.dtype.itemsize))), max(e.shape[0] - 1, 0), e.dtype, False
+        em = as_meta(bins)
+        return (em if hasattr(em, "storage_offset") else ArrayMeta(em.shape, em.dtype, c_strides(
+            em.shape, em.dtype.itemsize))), max(em.shape[0] - 1, 0), em.dtype, False
     else:
         raise ValueError('`bins` must be 1d, when an array')
     first, last = _outer_edges(dt, m.size, rng)
@@ -1313,10 +1313,10 @@ def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tup
             edges.append(_linspace(first, last, k + 1, None))
             nbin.append(k + 2)
         elif nd == 1:
-            e = as_meta(b)
-            edges.append(e if hasattr(e, "storage_offset")
-                         else ArrayMeta(e.shape, e.dtype, c_strides(e.shape, e.dtype.itemsize)))
-            nbin.append(e.shape[0] + 1)
+            em = as_meta(b)
+            edges.append(em if hasattr(em, "storage_offset")
+                         else ArrayMeta(em.shape, em.dtype, c_strides(em.shape, em.dtype.itemsize)))
+            nbin.append(em.shape[0] + 1)
         else:
             raise ValueError(f'`bins[{i}]` must be a scalar or 1d array')
     full = tuple(nbin)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ...meta import as_number, is_meta
+from ...converters import Casting
 from ..registry import transient
 
 _PY_SCALARS = (bool, int, float, complex)
@@ -138,7 +139,7 @@ def divide_by_count_bytes(shape: tuple, dtype: Any, count: Any = _INTP) -> int:
     return n
 
 
-def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: str = "same_kind") -> int:
+def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: Casting = "same_kind") -> int:
     """Bytes a ufunc call allocates besides its output (no ``where=``), as measured on numpy 2.4.
 
     - a Python scalar becomes a 0-d array of its loop dtype;

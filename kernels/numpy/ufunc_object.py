@@ -73,7 +73,7 @@ def _at_loop(ufunc: np.ufunc, a: Any, b: Any) -> None:
         except Exception as e:  # re-raised with NumPy's type
             r = e
         _at_cache.put(key, r)
-    if r is not True:
+    if isinstance(r, Exception):
         raise type(r)(*r.args)
 
 

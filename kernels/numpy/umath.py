@@ -15,6 +15,7 @@ from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides
                      iterator_out_strides)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, weak_type
+from ...converters import Casting
 from ..._storage import SCALAR
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
@@ -27,7 +28,7 @@ _BUFSIZE = 8192
 _resolve_cache = BoundedCache("ufuncs resolve_cache", 512 * 1024)
 
 
-def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: Casting) -> tuple:
     """The loop dtypes for operand dtypes (Python types for weak scalars), cached.
 
     Errors are cached as (type, message) and re-raised with NumPy's exception type.
@@ -53,7 +54,7 @@ def resolve_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> 
 _ZERO = {int: 0, float: 0.0, complex: 0j}
 
 
-def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: Casting) -> tuple:
     """Loop dtypes with Python scalars under a casting rule, from NumPy itself on 0-d zeros.
 
     ``resolve_dtypes`` mishandles (and can crash on) weak scalars with 'no'/'equiv';
@@ -65,7 +66,7 @@ def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tu
         nin = ufunc.nin
         ins = [_ZERO[k] if type(k) is type else np.zeros((), k) for k in keys[:nin]]
         outs = tuple(None if k is None else np.zeros((), k) for k in keys[nin:])
-        kw = {"casting": casting}
+        kw: dict[str, Any] = {"casting": casting}
         if signature is not None:
             kw["signature"] = signature
         if any(o is not None for o in outs):
@@ -86,7 +87,7 @@ def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tu
     return r
 
 
-def _resolve(ufunc: np.ufunc, keys: tuple, signature: Any, casting: str) -> tuple:
+def _resolve(ufunc: np.ufunc, keys: tuple, signature: Any, casting: Casting) -> tuple:
     if signature is None:
         return ufunc.resolve_dtypes(keys, casting=casting)
     return ufunc.resolve_dtypes(keys, signature=signature, casting=casting)
@@ -97,7 +98,7 @@ _OutCastErr = _np_exc._UFuncOutputCastingError
 _cast_cache = BoundedCache("ufuncs cast_cache", 512 * 1024)
 
 
-def _can_cast(frm: np.dtype, to: np.dtype, casting: str) -> bool:
+def _can_cast(frm: np.dtype, to: np.dtype, casting: Casting) -> bool:
     key = (frm, to, casting)
     r = _cast_cache.get(key)
     if r is None:
@@ -516,7 +517,7 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
 
 
 def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
-               casting: str = "same_kind", order: str = "K", dtype: Any = None,
+               casting: Casting = "same_kind", order: str = "K", dtype: Any = None,
                subok: bool = True, signature: Any = None, _report: bool = False,
                **gkw: Any) -> Any:
     """Shape by broadcasting, dtype by NEP 50 loop resolution, strides by NpyIter's rules.
@@ -840,6 +841,7 @@ def ufunc_steps(st: Any, ufunc: np.ufunc, *args: Any, **kwargs: Any) -> tuple[An
     an array result as a metadata stand-in; C-heap buffers pass through as scratch."""
     from ..registry import CALL
     saved, CALL.costs = CALL.costs, None
+    notes: Any
     try:
         res = ufunc_call(ufunc, *args, _report=True, **kwargs)
         late, heap, early, notes = CALL.costs or (0, 0, 0, ())

@@ -98,11 +98,12 @@ def transpose_geo(m: Any, axes: Any) -> ArrayMeta:
 
 @register("ndarray.transpose", tags=("view",))
 def ndarray_transpose(self, *axes) -> ArrayMeta:
+    arg: Any = axes
     if len(axes) == 0:
-        axes = None
+        arg = None
     elif len(axes) == 1:
-        axes = axes[0]
-    return emit(self, transpose_geo(self, axes))
+        arg = axes[0]
+    return emit(self, transpose_geo(self, arg))
 
 
 @register(np.transpose, tags=("view",))
