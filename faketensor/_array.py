@@ -92,7 +92,7 @@ class ArrayHooks:
 
     __slots__ = ()
     __array_priority__ = 1000
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as ndarray
 
     if TYPE_CHECKING:
         # Set on the instance (FakeArray's slots) or read from the wrapped array; the
@@ -405,7 +405,7 @@ _CF_BITS = {(False, False): 0, (True, False): _C, (False, True): _F, (True, True
 _WARN_MSG = ("future versions will not create a writeable array from broadcast_array. "
              "Set the writable flag explicitly to avoid this warning.")
 # arrayflags_getitem (numpy/_core/src/multiarray/flagsobject.c): exact, case-sensitive keys
-_FLAG_KEYS = {
+_FLAG_KEYS: dict[bytes | None, str] = {
     b"C": "c_contiguous", b"F": "f_contiguous", b"W": "writeable", b"B": "behaved",
     b"O": "owndata", b"A": "aligned", b"X": "writebackifcopy", b"CA": "carray",
     b"FA": "farray", b"FNC": "fnc", b"FORC": "forc", b"CARRAY": "carray",
@@ -415,7 +415,7 @@ _FLAG_KEYS = {
     b"F_CONTIGUOUS": "f_contiguous", b"WRITEBACKIFCOPY": "writebackifcopy",
 }
 # arrayflags_setitem: the settable flags
-_SET_KEYS = {b"W": "writeable", b"WRITEABLE": "writeable", b"A": "aligned",
+_SET_KEYS: dict[bytes | None, str] = {b"W": "writeable", b"WRITEABLE": "writeable", b"A": "aligned",
              b"ALIGNED": "aligned", b"X": "writebackifcopy", b"WRITEBACKIFCOPY": "writebackifcopy"}
 
 
@@ -578,13 +578,13 @@ class FakeFlags:
             raise ValueError("Cannot set flags on array scalars.")
 
     def __getitem__(self, key: Any) -> bool:
-        name = _FLAG_KEYS.get(_flag_key(key, True))  # type: ignore[arg-type]
+        name = _FLAG_KEYS.get(_flag_key(key, True))
         if name is None:
             raise KeyError("Unknown flag")
         return getattr(self, name)
 
     def __setitem__(self, key: Any, value: bool) -> None:
-        name = _SET_KEYS.get(_flag_key(key, False))  # type: ignore[arg-type]
+        name = _SET_KEYS.get(_flag_key(key, False))
         if name is None:
             raise KeyError("Unknown flag")
         setattr(self, name, value)

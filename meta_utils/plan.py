@@ -54,6 +54,8 @@ class Plan:
       the upcasts and hidden copies (modes/findings.py), one row per (kind, file, line).
     """
 
+    result: Any  # what the planned function returned (set by ft.plan only)
+
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
                  stopped_at: dict | None, wall_time: float, log_end: int | None = None,
                  error: BaseException | None = None, top: int = 10, name: str = "") -> None:
@@ -114,7 +116,7 @@ class Plan:
         """The findings of these kinds (``faketensor run --fail-on``)."""
         return [f for f in self.findings if f["kind"] in kinds]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (version 1; README, "JSON report")."""
         return {
             "version": JSON_VERSION,
@@ -241,7 +243,7 @@ def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
         return fn(*a, **k)
 
     p, result = _run(call, device=None, data_dependent="stop", top=10, name=name)
-    p.result = result  # type: ignore[attr-defined]
+    p.result = result
     return p
 
 

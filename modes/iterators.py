@@ -428,7 +428,7 @@ def install() -> None:
             raise AttributeError(f"module 'numpy' has no attribute {attr!r}")
         return orig(attr)
 
-    __getattr__._ft_patch = True  # type: ignore[attr-defined]
+    __getattr__._ft_patch = True  # type: ignore[attr-defined]  # a function attribute (patching.mark_patch)
     for name in _NAMES:
         mod.__dict__.pop(name, None)
     setattr(mod, "__getattr__", __getattr__)

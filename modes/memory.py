@@ -72,14 +72,30 @@ class MemoryStats:
         return (self,)
 
     # --- the figures (folded on read) ---------------------------------------------------
-    live = property(lambda self: self._folded("_live"), doc="Bytes held now, per device.")
-    peak = property(lambda self: self._folded("_peak"), doc="Most bytes held, per device.")
-    pool_live = property(lambda self: self._folded("_pool_live"),
-                         doc="CUDA devices: bytes held now as CuPy's pool counts them.")
-    pool_peak = property(lambda self: self._folded("_pool_peak"),
-                         doc="CUDA devices: most bytes held as CuPy's pool counts them.")
-    allocations = property(lambda self: self._folded("_allocations"),
-                           doc="How many storages were charged.")
+    @property
+    def live(self) -> dict[str, int]:
+        """Bytes held now, per device."""
+        return self._folded("_live")
+
+    @property
+    def peak(self) -> dict[str, int]:
+        """Most bytes held, per device."""
+        return self._folded("_peak")
+
+    @property
+    def pool_live(self) -> dict[str, int]:
+        """CUDA devices: bytes held now as CuPy's pool counts them."""
+        return self._folded("_pool_live")
+
+    @property
+    def pool_peak(self) -> dict[str, int]:
+        """CUDA devices: most bytes held as CuPy's pool counts them."""
+        return self._folded("_pool_peak")
+
+    @property
+    def allocations(self) -> int:
+        """How many storages were charged."""
+        return self._folded("_allocations")
 
     def _folded(self, name: str) -> Any:
         self._fold()

@@ -27,7 +27,7 @@ def _start(self: threading.Thread) -> None:
     if _INHERIT.get() and getattr(self, "_target", None) is not _originals.get("worker"):
         ctx = copy_context()
         run = self.run
-        self.run = functools.partial(ctx.run, run)  # type: ignore[method-assign]
+        self.run = functools.partial(ctx.run, run)  # type: ignore[method-assign]  # this thread's run, in the context
     _thread_start(self)
 
 
@@ -51,8 +51,8 @@ def install() -> None:
         _originals["submit"] = ThreadPoolExecutor.submit
         _originals["worker"] = futures_thread._worker
         functools.update_wrapper(_submit, cast(Any, ThreadPoolExecutor.submit))  # generic method
-        threading.Thread.start = _start  # type: ignore[method-assign]
-        ThreadPoolExecutor.submit = _submit  # type: ignore[method-assign]
+        threading.Thread.start = _start  # type: ignore[method-assign]  # patched while inheriting
+        ThreadPoolExecutor.submit = _submit  # type: ignore[method-assign]  # patched while inheriting
 
 
 @contextlib.contextmanager

@@ -731,7 +731,7 @@ def parse_signature(sig: str) -> tuple[list, list]:
 
 
 def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="K",
-                dtype=None, signature=None, axes=None, axis=None, keepdims=False):
+                dtype=None, signature=None, axes=None, axis=None, keepdims=False) -> Any:
     """matmul / vecdot / matvec / vecmat and other gufuncs (default axes only)."""
     order = converters.order(order)
     if axes is not None or axis is not None or keepdims:
