@@ -185,23 +185,53 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
     fake_args, fake_kwargs = to_fakes((real_args_c, real_kwargs_c), Converter())
     # a second set of fakes: the second call reuses the cached result
     again_args, again_kwargs = to_fakes(_copy_tree((real_args, real_kwargs)), Converter())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    name = getattr(fn, "__name__", repr(fn))
+    with warnings.catch_warnings(record=True) as real_warned:
+        warnings.simplefilter("always")
         try:
             r = fn(*real_args_c, **real_kwargs_c)
         except Exception as e:  # compared by type below
             r = e
-    try:
-        f = fn(*fake_args, **fake_kwargs)
-    except UnsupportedOperationError:
-        raise
-    except Exception as e:
-        f = e
+    with warnings.catch_warnings(record=True) as fake_warned:
+        warnings.simplefilter("always")
+        try:
+            f = fn(*fake_args, **fake_kwargs)
+        except UnsupportedOperationError:
+            raise
+        except Exception as e:
+            f = e
+    compare_warnings(real_warned, fake_warned, name)
     if not isinstance(f, Exception):
-        f2 = fn(*again_args, **again_kwargs)
+        with warnings.catch_warnings(record=True) as again_warned:
+            warnings.simplefilter("always")
+            f2 = fn(*again_args, **again_kwargs)
+        compare_warnings(real_warned, again_warned, f"{name} (second call, kernel cache)")
         same_fake_meta(f, f2, _arrays((fake_args, fake_kwargs)),
                        _arrays((again_args, again_kwargs)), "second call (kernel cache)")
     return r, f, _arrays((real_args_c, real_kwargs_c)), _arrays((fake_args, fake_kwargs))
+
+
+def value_warning(w: warnings.WarningMessage) -> bool:
+    """A warning that depends on the values, which a fake has not: NumPy's floating-point
+    error reports (``np.errstate``: "divide by zero encountered in ...", "invalid value",
+    "overflow", "underflow"; numpy/_core/_ufunc_config.py), raised from the data."""
+    return issubclass(w.category, RuntimeWarning) and " encountered in " in str(w.message)
+
+
+def warned_categories(ws: list) -> list[str]:
+    """The categories of the warnings in ``ws`` that do not depend on values, sorted."""
+    return sorted({w.category.__name__ for w in ws if not value_warning(w)})
+
+
+def compare_warnings(real: list, fake: list, name: str) -> None:
+    """Raise Mismatch unless the fake call warned with the categories the real call did,
+    leaving aside the floating-point reports the real call's values caused."""
+    want, got = warned_categories(real), warned_categories(fake)
+    if want != got:
+        def show(ws: list) -> str:
+            return "; ".join(f"{w.category.__name__}: {w.message}" for w in ws
+                             if not value_warning(w)) or "nothing"
+        raise Mismatch(f"{name}: real warned {show(real)}; fake warned {show(fake)}")
 
 
 def compare_outcome(r: Any, f: Any, real_inputs: list, fake_inputs: list, name: str) -> None:

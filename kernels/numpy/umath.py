@@ -513,6 +513,12 @@ _UFUNC_KW = frozenset({"out", "where", "casting", "order", "dtype", "subok", "si
 @register("ufunc.__call__", tags=("ufunc",), flops=flops.ufunc_call)
 def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     """A ufunc called by the program: ufunc_call, reporting the bytes of its temporaries."""
+    if (kwargs.get("where", True) is not True and "out" not in kwargs
+            and all(o is None for o in args[ufunc.nin:])):
+        # ufunc_object.c ufunc_generic_fastcall: a mask with no output array given (the
+        # out keyword absent) leaves the masked-off elements of a new output uninitialized
+        warnings.warn("'where' used without 'out', expect unitialized memory in output. "
+                      "If this is intentional, use out=None.", UserWarning, stacklevel=2)
     return ufunc_call(ufunc, *args, _report=True, **kwargs)
 
 
