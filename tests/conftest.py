@@ -13,3 +13,20 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                            HealthCheck.filter_too_much])
 settings.load_profile("ci")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """Skips in one line, grouped by reason ("7708 needs a CUDA GPU and CuPy; ..."): the
+    addopts in pyproject list failures, errors and xfails one by one, not skips."""
+    reasons: dict[str, int] = {}
+    for rep in terminalreporter.stats.get("skipped", []):
+        if getattr(rep, "wasxfail", None) is not None:
+            continue
+        longrepr = rep.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    if reasons:
+        total = sum(reasons.values())
+        parts = "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
+        terminalreporter.write_line(f"{total} skipped: {parts}")
