@@ -322,12 +322,15 @@ def _run_kernel(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list 
 
 def _run_watched(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list | None) -> tuple:
     """``_run_kernel`` noting whether the kernel warned: such a result is not cached, since
-    NumPy warns on every call. The warnings are emitted again under the caller's filters."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res, c = _run_kernel(fn, args, kwargs, func, costs)
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    NumPy warns on every call. The warnings are emitted again under the caller's filters,
+    also when the kernel then raises (NumPy warns before it fails)."""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res, c = _run_kernel(fn, args, kwargs, func, costs)
+    finally:
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
     return res, c, bool(caught)
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._array import is_fake
 from .._errors import UnsupportedOperationError
-from .._convert import Converter
+from .._convert import Converter, ObjectArrayWarning
 
 
 class Mismatch(AssertionError):
@@ -182,9 +182,12 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
     """(real result or exception, fake result or exception, real inputs, fake inputs)."""
     real_kwargs = real_kwargs or {}
     real_args_c, real_kwargs_c = _copy_tree((real_args, real_kwargs))
-    fake_args, fake_kwargs = to_fakes((real_args_c, real_kwargs_c), Converter())
-    # a second set of fakes: the second call reuses the cached result
-    again_args, again_kwargs = to_fakes(_copy_tree((real_args, real_kwargs)), Converter())
+    with warnings.catch_warnings():
+        # object arrays become fakes of their metadata: the comparison needs nothing else
+        warnings.simplefilter("ignore", ObjectArrayWarning)
+        fake_args, fake_kwargs = to_fakes((real_args_c, real_kwargs_c), Converter())
+        # a second set of fakes: the second call reuses the cached result
+        again_args, again_kwargs = to_fakes(_copy_tree((real_args, real_kwargs)), Converter())
     name = getattr(fn, "__name__", repr(fn))
     with warnings.catch_warnings(record=True) as real_warned:
         warnings.simplefilter("always")
@@ -218,9 +221,28 @@ def value_warning(w: warnings.WarningMessage) -> bool:
     return issubclass(w.category, RuntimeWarning) and " encountered in " in str(w.message)
 
 
+# Warnings NumPy gives from metadata that the fakes do not give yet (message start -> where):
+# the comparison leaves them aside on both sides, and tests/test_warnings.py holds a strict
+# xfail for each, which fails once the fakes give it (then its entry goes).
+UNMIRRORED = {
+    "Mean of empty slice": "_methods.py _mean, nanfunctions: mean, nanmean, average, median, "
+                           "nanmedian, nanquantile of an empty slice",
+    "Degrees of freedom <= 0 for slice": "_methods.py _var, nanfunctions: var, std, nanvar, "
+                                         "nanstd, cov with ddof >= the slice's length",
+    "Casting complex values to real discards": "a complex to real cast inside accumulate, "
+                                               "cumsum, cumprod, concatenate, require, trace",
+}
+
+
+def unmirrored(w: warnings.WarningMessage) -> bool:
+    """One of the known gaps in UNMIRRORED."""
+    return str(w.message).startswith(tuple(UNMIRRORED))
+
+
 def warned_categories(ws: list) -> list[str]:
-    """The categories of the warnings in ``ws`` that do not depend on values, sorted."""
-    return sorted({w.category.__name__ for w in ws if not value_warning(w)})
+    """The categories of the warnings in ``ws`` that the comparison covers, sorted: not
+    the floating-point reports of the values, not the known gaps."""
+    return sorted({w.category.__name__ for w in ws if not value_warning(w) and not unmirrored(w)})
 
 
 def compare_warnings(real: list, fake: list, name: str) -> None:
@@ -230,7 +252,7 @@ def compare_warnings(real: list, fake: list, name: str) -> None:
     if want != got:
         def show(ws: list) -> str:
             return "; ".join(f"{w.category.__name__}: {w.message}" for w in ws
-                             if not value_warning(w)) or "nothing"
+                             if not value_warning(w) and not unmirrored(w)) or "nothing"
         raise Mismatch(f"{name}: real warned {show(real)}; fake warned {show(fake)}")
 
 

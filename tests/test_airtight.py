@@ -22,6 +22,11 @@ import faketensor as ft
 from memtools import measure_peak
 from oracle import compare_meta
 
+# np.matrix, np.bmat, r_/c_ with "matrix": NumPy's PendingDeprecationWarning for the matrix
+# subclass, given by the real and the faked entry point alike.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
+
 A = np.linspace(0.0, 1.0, 12)
 F = np.asfortranarray(A.reshape(3, 4))
 T = A.reshape(3, 4).T

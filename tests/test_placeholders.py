@@ -115,7 +115,8 @@ def test_stop_raises_numpys_error_first(shape, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["?", "i1", "u8", "f2", "f8", "c16", "M8[s]"])
-def test_numpy_scalars(dtype):
+@pytest.mark.filterwarnings("ignore:Casting complex values to real:numpy.exceptions.ComplexWarning")
+def test_numpy_scalars(dtype):  # float() of a complex scalar warns, real or placeholder
     """A reduction's NumPy scalar: the same reads, and round() as NumPy scalars define it."""
     real = np.zeros(3, dtype).max()
     with ft.FakeMode(data_dependent="placeholder") as mode:
