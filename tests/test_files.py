@@ -273,12 +273,19 @@ def test_python2_header_warns_as_numpy(tmp_path):
 def test_mmap_mode_arguments_as_numpy(tmp_path):
     p = tmp_path / "a.npy"
     np.save(p, np.zeros(3))
-    cases = [lambda: open(p, "rb"), lambda: io.BytesIO(p.read_bytes())]
+    opened: list = []
+
+    def open_file():
+        opened.append(open(p, "rb"))
+        return opened[-1]
+    cases = [open_file, lambda: io.BytesIO(p.read_bytes())]
     for make in cases:
         real = file_oracle.outcome(lambda: np.load(make(), mmap_mode="r"))[0][1]
         for _, loader in _loaders():
             fake = file_oracle.outcome(lambda: loader(make(), mmap_mode="r"))[0][1]
             assert isinstance(real, Exception) and type(fake) is type(real), (real, fake)
+    for f in opened:
+        f.close()
     for mode in ("x", "rw"):
         real = file_oracle.outcome(lambda: np.load(p, mmap_mode=mode))[0][1]
         fake = file_oracle.outcome(lambda: ft.load(p, mmap_mode=mode))[0][1]
