@@ -143,7 +143,8 @@ def test_ops_lists_each_kernel_with_its_source():
     row = by_op["numpy.transpose"]
     path, line = row["source"].rsplit(":", 1)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    text = open(os.path.join(root, path)).read().splitlines()
+    with open(os.path.join(root, path)) as f:
+        text = f.read().splitlines()
     assert "def " in text[int(line) - 1] or "@" in text[int(line) - 1]
     assert "view" in row["tags"] and row["cacheable"]
     assert "data-dependent" in by_op["numpy.nonzero"]["tags"] and not by_op["numpy.nonzero"]["cacheable"]
