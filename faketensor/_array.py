@@ -12,7 +12,7 @@ import numpy as np
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
-from ._paths import user_frame
+from ._paths import host_error, host_of, user_frame
 from ._stack import paused
 from .meta import ArrayMeta, weak_type
 from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
@@ -32,7 +32,12 @@ def _no_data() -> NotImplementedError:
     """The error for C code asking a fake for its data. Inside a FakeMode, when NumPy's own
     Python code hands it over (a function with no kernel, run on a fake the patched
     ``np.asarray`` made of a real argument), UnsupportedOperationError names the NumPy
-    function the user called: the outermost frame of NumPy code above this one."""
+    function the user called: the outermost frame of NumPy code above this one. Asked from
+    a host library's code (``pd.Series(x)``, xarray's index of a coordinate), in a mode or
+    not, DataDependentError names the library's call (faketensor/_paths.HOSTS)."""
+    host = host_of(sys._getframe(2), ("numpy", "faketensor"))  # past the patches too
+    if host is not None:
+        return host_error(host[0], host[2])
     if _STACK.get():
         frame = sys._getframe(2)  # past the hook (__array__, __array_interface__)
         entry = None

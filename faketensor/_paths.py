@@ -105,3 +105,78 @@ def user_frame(depth: int = 1):
             return frame
         frame = frame.f_back
     return None
+
+
+# --- host libraries -------------------------------------------------------------------
+# Libraries that keep NumPy arrays of their own and call NumPy on them from Python. Inside a
+# mode, their calls with only real arguments run for real with the mode paused: pandas'
+# blocks and indexes, xarray's coordinates and axis bookkeeping (``np.atleast_1d(axis)``)
+# stay ndarrays, as the libraries' C code and isinstance checks need.
+#   "real":  the library holds only ndarrays (its blocks, Cython typed ndarray arguments);
+#            a fake reaching NumPy from its code raises DataDependentError naming it.
+#   "wraps": the library wraps duck arrays (NEP 18): a call with a fake among its arguments
+#            goes to the mode as the program's would; so does an allocation from a shape
+#            (``np.full(shape, x)``), whose bytes are the program's.
+HOSTS: dict[str, str] = {"pandas": "real", "xarray": "wraps"}
+
+_HOST_WHY = {
+    "pandas": ("pandas keeps values in NumPy blocks and indexes, which it copies and inspects "
+               "(dtype inference, missing-value checks), so it needs data a fake array does "
+               "not have; keep fakes out of pandas objects, or ft.materialize(x, fill=...) "
+               "them first"),
+    "xarray": ("xarray reads the values here (the pandas index of a dimension coordinate; "
+               "`.values` and `.to_numpy()` outside a mode), which a fake array does not "
+               "have; give dimension coordinates real values, or attach fakes as "
+               "non-dimension coordinates"),
+}
+
+
+def hosts_imported(_modules=sys.modules) -> bool:
+    """True once a host library is imported (the patches look at their caller only then)."""
+    for name in HOSTS:
+        if name in _modules:
+            return True
+    return False
+
+
+def host_of(frame: Any, skip: tuple = ("numpy",)) -> tuple | None:
+    """``(library, policy, frame)`` when the first frame from ``frame`` outwards whose
+    package is not in ``skip`` (NumPy's own Python code) belongs to a host library
+    (``HOSTS``), else None."""
+    while frame is not None:
+        top = (frame.f_globals.get("__name__") or "").partition(".")[0]
+        if top not in skip:
+            policy = HOSTS.get(top)
+            return None if policy is None else (top, policy, frame)
+        frame = frame.f_back
+    return None
+
+
+def host_entry(library: str, frame: Any) -> str:
+    """The call the program made into host libraries, from ``frame`` (``library``'s) outwards
+    over host libraries' and NumPy's frames: ``pandas Series.__init__``, or
+    ``xarray DataArray.__init__ (through pandas Index.__new__)``."""
+    inner = outer = (library, frame)
+    while frame is not None:
+        top = (frame.f_globals.get("__name__") or "").partition(".")[0]
+        if top in HOSTS:
+            if top == library and outer[0] == library:
+                inner = (top, frame)
+            outer = (top, frame)
+        elif top != "numpy" and top != "faketensor":
+            break
+        frame = frame.f_back
+
+    def name(lib_frame: tuple) -> str:
+        code = lib_frame[1].f_code
+        return f"{lib_frame[0]} {getattr(code, 'co_qualname', code.co_name)}"
+    if outer[0] == library:
+        return name(outer)
+    return f"{name(outer)} (through {name(inner)})"
+
+
+def host_error(library: str, frame: Any) -> Exception:
+    """The DataDependentError for a fake array whose values a host library's code needs."""
+    from ._errors import DataDependentError
+    return DataDependentError(f"{host_entry(library, frame)} needs the values of a fake array: "
+                              f"{_HOST_WHY.get(library, 'it reads them')}")

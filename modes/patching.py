@@ -20,6 +20,7 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
+from .._paths import host_error, host_of, hosts_imported
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 
@@ -32,6 +33,12 @@ NUMPY_FACTORIES = (
     "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
     "broadcast_shapes",
 )
+# Factories that convert values the caller already has (a list, a real array) rather than
+# allocate from a shape: a "wraps" host library's call with real arguments runs for real.
+CONVERSIONS = frozenset({
+    "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
+    "require", "asarray_chkfinite", "frombuffer", "fromiter", "meshgrid", "broadcast_shapes",
+})
 NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
@@ -77,6 +84,10 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     if random:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
+                if _hosts_imported():
+                    r = _host_call(fn, args, kwargs, True)
+                    if r is not _DISPATCH:
+                        return r
                 return dispatch(patched, (), args, kwargs)
             for a in args:
                 if type(a) is _FAKE:
@@ -87,10 +98,15 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     else:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
+                if _hosts_imported():
+                    r = _host_call(fn, args, kwargs, creation)
+                    if r is not _DISPATCH:
+                        return r
                 return dispatch(patched, (), args, kwargs)
             if kwargs:
                 return fn(*args, **kwargs)
             return fn(*args)
+    creation = getattr(fn, "__name__", "") not in CONVERSIONS
     functools.update_wrapper(patched, fn)
     if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
         patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
@@ -122,6 +138,10 @@ def kernel_patch(fn: Any) -> Any:
 
     def patched(*args, **kwargs):
         stack = _LIVE and _get_stack()
+        if stack and _hosts_imported():
+            r = _host_call(fn, args, kwargs, False)
+            if r is not _DISPATCH:
+                return r
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
@@ -155,6 +175,51 @@ def _from_numpy(frame: Any) -> bool:
     elision checks, kernels): library calls, not the program's."""
     name = frame.f_globals.get("__name__") or ""
     return name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+
+
+_DISPATCH = object()  # _host_call's answer: the call goes to the mode as usual
+_hosts_imported = hosts_imported
+
+
+def _host_call(fn: Any, args: tuple, kwargs: dict, creation: bool) -> Any:
+    """A patched call made (past NumPy's own frames) by a host library's code
+    (``faketensor/_paths.HOSTS``): with only real arguments it runs for real with the mode
+    paused, so pandas' indexes and xarray's bookkeeping stay ndarrays; a fake among them,
+    from pandas, raises DataDependentError naming the pandas call. ``_DISPATCH`` otherwise:
+    the caller is not a host, a fake goes to xarray's mode as from the program, and so does
+    a "wraps" host's allocation from a shape (``creation``), whose bytes are the program's."""
+    host = _host_of(_getframe(2))
+    if host is None:
+        return _DISPATCH
+    library, policy, frame = host
+    if _fake_in(args) or (kwargs and _fake_in(kwargs.values())):
+        if policy == "real":
+            raise host_error(library, frame)
+        return _DISPATCH
+    if creation and policy != "real":
+        return _DISPATCH
+    with paused():
+        return fn(*args, **kwargs)
+
+
+_host_of = host_of
+
+
+def _fake_in(items: Any, depth: int = 0) -> bool:
+    """True when a fake is among ``items`` or the items of their lists, tuples and dicts
+    (three levels: ``np.array([[f]])``, ``pd.DataFrame({"a": f})``)."""
+    fa = _array.FakeArray
+    for a in items:
+        t = type(a)
+        if t is fa:
+            return True
+        if depth < 3:
+            if t is list or t is tuple:
+                if _fake_in(a, depth + 1):
+                    return True
+            elif t is dict and _fake_in(a.values(), depth + 1):
+                return True
+    return False
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
