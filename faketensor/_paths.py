@@ -115,8 +115,8 @@ def user_frame(depth: int = 1):
 #   "real":  the library holds only ndarrays (its blocks, Cython typed ndarray arguments);
 #            a fake reaching NumPy from its code raises DataDependentError naming it.
 #   "wraps": the library wraps duck arrays (NEP 18): a call with a fake among its arguments
-#            goes to the mode as the program's would; so does an allocation from a shape
-#            (``np.full(shape, x)``), whose bytes are the program's.
+#            goes to the mode as the program's would. Its allocations from real sizes
+#            (coordinate lengths: concat's masks, ``DataArray(0.0, coords=...)``) are real.
 HOSTS: dict[str, str] = {"pandas": "real", "xarray": "wraps"}
 
 _HOST_WHY = {

@@ -33,12 +33,6 @@ NUMPY_FACTORIES = (
     "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
     "broadcast_shapes",
 )
-# Factories that convert values the caller already has (a list, a real array) rather than
-# allocate from a shape: a "wraps" host library's call with real arguments runs for real.
-CONVERSIONS = frozenset({
-    "array", "asarray", "asanyarray", "ascontiguousarray", "asfortranarray", "copy",
-    "require", "asarray_chkfinite", "frombuffer", "fromiter", "meshgrid", "broadcast_shapes",
-})
 NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
@@ -85,7 +79,7 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
                 if _hosts_imported():
-                    r = _host_call(fn, args, kwargs, True)
+                    r = _host_call(fn, args, kwargs, _getframe(1))
                     if r is not _DISPATCH:
                         return r
                 return dispatch(patched, (), args, kwargs)
@@ -99,14 +93,13 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
                 if _hosts_imported():
-                    r = _host_call(fn, args, kwargs, creation)
+                    r = _host_call(fn, args, kwargs, _getframe(1))
                     if r is not _DISPATCH:
                         return r
                 return dispatch(patched, (), args, kwargs)
             if kwargs:
                 return fn(*args, **kwargs)
             return fn(*args)
-    creation = getattr(fn, "__name__", "") not in CONVERSIONS
     functools.update_wrapper(patched, fn)
     if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
         patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
@@ -139,7 +132,7 @@ def kernel_patch(fn: Any) -> Any:
     def patched(*args, **kwargs):
         stack = _LIVE and _get_stack()
         if stack and _hosts_imported():
-            r = _host_call(fn, args, kwargs, False)
+            r = _host_call(fn, args, kwargs, _getframe(1))
             if r is not _DISPATCH:
                 return r
         if stack and stack[0]._is_fake_mode:
@@ -181,22 +174,20 @@ _DISPATCH = object()  # _host_call's answer: the call goes to the mode as usual
 _hosts_imported = hosts_imported
 
 
-def _host_call(fn: Any, args: tuple, kwargs: dict, creation: bool) -> Any:
+def _host_call(fn: Any, args: tuple, kwargs: dict, caller: Any) -> Any:
     """A patched call made (past NumPy's own frames) by a host library's code
     (``faketensor/_paths.HOSTS``): with only real arguments it runs for real with the mode
-    paused, so pandas' indexes and xarray's bookkeeping stay ndarrays; a fake among them,
-    from pandas, raises DataDependentError naming the pandas call. ``_DISPATCH`` otherwise:
-    the caller is not a host, a fake goes to xarray's mode as from the program, and so does
-    a "wraps" host's allocation from a shape (``creation``), whose bytes are the program's."""
-    host = _host_of(_getframe(2))
+    paused, so pandas' indexes and xarray's bookkeeping (axis numbers, concat masks,
+    coordinate indexes) stay ndarrays; a fake among them, from pandas, raises
+    DataDependentError naming the pandas call. ``_DISPATCH`` otherwise: the caller is not a
+    host, or a fake goes to the mode from xarray as from the program."""
+    host = _host_of(caller)
     if host is None:
         return _DISPATCH
     library, policy, frame = host
     if _fake_in(args) or (kwargs and _fake_in(kwargs.values())):
         if policy == "real":
             raise host_error(library, frame)
-        return _DISPATCH
-    if creation and policy != "real":
         return _DISPATCH
     with paused():
         return fn(*args, **kwargs)

@@ -93,6 +93,10 @@ def python_entry(fn: Callable) -> Callable:
     r = rebound(getattr(fn, "_implementation", fn))
 
     def patched(*args, **kwargs):
+        if patching._hosts_imported() and patching._get_stack():
+            res = patching._host_call(fn, args, kwargs, sys._getframe(1))  # pandas' np.r_
+            if res is not patching._DISPATCH:
+                return res
         mode = _fake_mode_of_program()
         if mode is not None:
             conv = mode._convert
@@ -111,6 +115,10 @@ def constructor(new: Callable) -> Callable:
     """A Python ndarray subclass's ``__new__``, dispatching in a FakeMode to the kernel
     registered for ``new``."""
     def patched(*args, **kwargs):
+        if patching._hosts_imported() and patching._get_stack():
+            res = patching._host_call(new, args, kwargs, sys._getframe(1))
+            if res is not patching._DISPATCH:
+                return res
         if _fake_mode_of_program() is not None:
             return dispatch(new, (), args, kwargs)
         return new(*args, **kwargs)
