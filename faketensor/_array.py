@@ -782,6 +782,13 @@ class FakeArray(_FakeSlots):
 
     __str__ = __repr__
 
+    def _repr_inline_(self, max_width: int) -> str:
+        """xarray's one-line summary of a duck array (a Dataset's data lines, after the dims,
+        dtype and size it prints itself): the layout, cut to ``max_width``; no data read."""
+        dev = self.storage.device
+        text = f"fake strides={self.strides}" + ("" if dev == "cpu" else f" {dev}")
+        return text if len(text) <= max_width else text[:max(max_width - 3, 0)] + "..."[:max_width]
+
 
 _fake_types = (FakeArray,)
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused

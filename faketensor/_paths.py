@@ -152,10 +152,10 @@ def host_of(frame: Any, skip: tuple = ("numpy",)) -> tuple | None:
     return None
 
 
-def host_entry(library: str, frame: Any) -> str:
+def host_entry(library: str, frame: Any) -> tuple[str, str]:
     """The call the program made into host libraries, from ``frame`` (``library``'s) outwards
     over host libraries' and NumPy's frames: ``pandas Series.__init__``, or
-    ``xarray DataArray.__init__ (through pandas Index.__new__)``."""
+    ``xarray DataArray.__init__ (through pandas Index.__new__)``; and the outermost library."""
     inner = outer = (library, frame)
     while frame is not None:
         top = (frame.f_globals.get("__name__") or "").partition(".")[0]
@@ -171,12 +171,13 @@ def host_entry(library: str, frame: Any) -> str:
         code = lib_frame[1].f_code
         return f"{lib_frame[0]} {getattr(code, 'co_qualname', code.co_name)}"
     if outer[0] == library:
-        return name(outer)
-    return f"{name(outer)} (through {name(inner)})"
+        return name(outer), library
+    return f"{name(outer)} (through {name(inner)})", outer[0]
 
 
 def host_error(library: str, frame: Any) -> Exception:
     """The DataDependentError for a fake array whose values a host library's code needs."""
     from ._errors import DataDependentError
-    return DataDependentError(f"{host_entry(library, frame)} needs the values of a fake array: "
-                              f"{_HOST_WHY.get(library, 'it reads them')}")
+    call, outer = host_entry(library, frame)
+    return DataDependentError(f"{call} needs the values of a fake array: "
+                              f"{_HOST_WHY.get(outer, 'it reads them')}")
