@@ -12,7 +12,7 @@ import numpy as np
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
-from ._paths import host_error, host_of, hosts_imported, user_frame
+from ._paths import NOT_HOST, host_error, host_of, user_frame
 from ._stack import paused
 from .meta import ArrayMeta, weak_type
 from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
@@ -109,8 +109,9 @@ class ArrayHooks:
     def __iter__(self) -> Iterator[Any]:
         if not self.shape:  # raised by iter() itself, as ndarray does (np.iterable reads it)
             raise TypeError("iteration over a 0-d array")
-        if hosts_imported():  # pandas iterating a fake it took for a list (pd.Categorical(x))
-            host = host_of(sys._getframe(1))
+        caller = sys._getframe(1)
+        if caller.f_globals.get("__name__") not in NOT_HOST:  # pandas iterating a fake (Categorical)
+            host = host_of(caller)
             if host is not None and host[1] == "real":
                 raise host_error(host[0], host[2])
         return (self[i] for i in range(self.shape[0]))

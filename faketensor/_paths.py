@@ -131,23 +131,27 @@ _HOST_WHY = {
 }
 
 
-def hosts_imported(_modules=sys.modules) -> bool:
-    """True once a host library is imported (the patches look at their caller only then)."""
-    for name in HOSTS:
-        if name in _modules:
-            return True
-    return False
+# Module names whose frames are neither NumPy's nor a host library's (the program's,
+# faketensor's, other libraries'): a patched function they call needs no walk up the stack.
+NOT_HOST: dict[str, bool] = {}
 
 
 def host_of(frame: Any, skip: tuple = ("numpy",)) -> tuple | None:
     """``(library, policy, frame)`` when the first frame from ``frame`` outwards whose
     package is not in ``skip`` (NumPy's own Python code) belongs to a host library
     (``HOSTS``), else None."""
+    first = True
     while frame is not None:
-        top = (frame.f_globals.get("__name__") or "").partition(".")[0]
+        name = frame.f_globals.get("__name__") or ""
+        top = name.partition(".")[0]
         if top not in skip:
             policy = HOSTS.get(top)
-            return None if policy is None else (top, policy, frame)
+            if policy is None:
+                if first and len(NOT_HOST) < 65536:
+                    NOT_HOST[name] = True
+                return None
+            return top, policy, frame
+        first = False
         frame = frame.f_back
     return None
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
-from .._paths import host_error, host_of, hosts_imported
+from .._paths import NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 
@@ -78,8 +78,9 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     if random:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
-                if _hosts_imported():
-                    r = _host_call(fn, args, kwargs, _getframe(1))
+                caller = _getframe(1)
+                if caller.f_globals.get("__name__") not in _NOT_HOST:
+                    r = _host_call(fn, args, kwargs, caller)
                     if r is not _DISPATCH:
                         return r
                 return dispatch(patched, (), args, kwargs)
@@ -92,8 +93,9 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     else:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
-                if _hosts_imported():
-                    r = _host_call(fn, args, kwargs, _getframe(1))
+                caller = _getframe(1)
+                if caller.f_globals.get("__name__") not in _NOT_HOST:
+                    r = _host_call(fn, args, kwargs, caller)
                     if r is not _DISPATCH:
                         return r
                 return dispatch(patched, (), args, kwargs)
@@ -131,10 +133,12 @@ def kernel_patch(fn: Any) -> Any:
 
     def patched(*args, **kwargs):
         stack = _LIVE and _get_stack()
-        if stack and _hosts_imported():
-            r = _host_call(fn, args, kwargs, _getframe(1))
-            if r is not _DISPATCH:
-                return r
+        if stack:
+            caller = _getframe(1)
+            if caller.f_globals.get("__name__") not in _NOT_HOST:
+                r = _host_call(fn, args, kwargs, caller)
+                if r is not _DISPATCH:
+                    return r
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
@@ -171,7 +175,7 @@ def _from_numpy(frame: Any) -> bool:
 
 
 _DISPATCH = object()  # _host_call's answer: the call goes to the mode as usual
-_hosts_imported = hosts_imported
+_NOT_HOST = NOT_HOST
 
 
 def _host_call(fn: Any, args: tuple, kwargs: dict, caller: Any) -> Any:

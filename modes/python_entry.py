@@ -93,7 +93,7 @@ def python_entry(fn: Callable) -> Callable:
     r = rebound(getattr(fn, "_implementation", fn))
 
     def patched(*args, **kwargs):
-        if patching._hosts_imported() and patching._get_stack():
+        if patching._get_stack():
             res = patching._host_call(fn, args, kwargs, sys._getframe(1))  # pandas' np.r_
             if res is not patching._DISPATCH:
                 return res
@@ -115,7 +115,7 @@ def constructor(new: Callable) -> Callable:
     """A Python ndarray subclass's ``__new__``, dispatching in a FakeMode to the kernel
     registered for ``new``."""
     def patched(*args, **kwargs):
-        if patching._hosts_imported() and patching._get_stack():
+        if patching._get_stack():
             res = patching._host_call(new, args, kwargs, sys._getframe(1))
             if res is not patching._DISPATCH:
                 return res
