@@ -124,10 +124,10 @@ _HOST_WHY = {
                "(dtype inference, missing-value checks), so it needs data a fake array does "
                "not have; keep fakes out of pandas objects, or ft.materialize(x, fill=...) "
                "them first"),
-    "xarray": ("xarray reads the values here (the pandas index of a dimension coordinate; "
-               "`.values` and `.to_numpy()` outside a mode), which a fake array does not "
-               "have; give dimension coordinates real values, or attach fakes as "
-               "non-dimension coordinates"),
+    "xarray": ("xarray reads the values here (the pandas index of a dimension coordinate, a "
+               "conversion to NumPy, pandas or a Python value: `.values`, `.to_numpy()`, "
+               "`bool()` outside a mode), which a fake array does not have; give dimension "
+               "coordinates real values, or attach fakes as non-dimension coordinates"),
 }
 
 
