@@ -28,15 +28,18 @@ _NO_DATA_HINT = (
 )
 
 
-def _no_data() -> NotImplementedError:
+def _no_data() -> Exception:
     """The error for C code asking a fake for its data. Inside a FakeMode, when NumPy's own
     Python code hands it over (a function with no kernel, run on a fake the patched
     ``np.asarray`` made of a real argument), UnsupportedOperationError names the NumPy
     function the user called: the outermost frame of NumPy code above this one. Asked from
     a host library's code (``pd.Series(x)``, xarray's index of a coordinate), in a mode or
-    not, DataDependentError names the library's call (faketensor/_paths.HOSTS)."""
-    host = host_of(sys._getframe(2), ("numpy", "faketensor"))  # past the patches too
-    if host is not None:
+    not, DataDependentError names the library's call (faketensor/_paths.HOSTS): from
+    pandas' code through any NumPy function, from xarray's only directly (a NumPy function
+    with no kernel that xarray calls is the one that cannot run)."""
+    caller = sys._getframe(2)  # past the hook (__array__, __array_interface__)
+    host = host_of(caller, ("numpy", "faketensor"))  # past the patches too
+    if host is not None and (host[1] == "real" or host_of(caller, ("faketensor",))):
         return host_error(host[0], host[2])
     if _STACK.get():
         frame = sys._getframe(2)  # past the hook (__array__, __array_interface__)

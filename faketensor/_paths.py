@@ -147,8 +147,8 @@ def host_of(frame: Any, skip: tuple = ("numpy",)) -> tuple | None:
         if top not in skip:
             policy = HOSTS.get(top)
             if policy is None:
-                if first and len(NOT_HOST) < 65536:
-                    NOT_HOST[name] = True
+                if first and top != "numpy" and len(NOT_HOST) < 65536:
+                    NOT_HOST[name] = True  # NumPy's frames are walked past: never cached
                 return None
             return top, policy, frame
         first = False

@@ -106,6 +106,7 @@ def _real_program():
     df = pd.read_csv(io.StringIO("k,x,y\na,1,2.5\nb,3,4.5\na,5,6.5\nc,7,8.5\n"))
     df["z"] = df["x"] * df["y"]
     g = df.groupby("k").agg({"x": "sum", "y": "mean"})
+    g["y"] = df.groupby("k")["y"].mean()  # pandas' np.r_ (a NumPy entry point in Python)
     m = df.merge(g, left_on="k", right_index=True, suffixes=("", "_g"))
     r = m["y"].rolling(2).mean()
     d = pd.Series(np.log(m["x"]), index=pd.date_range("2024-01-01", periods=len(m)))
@@ -129,6 +130,19 @@ def test_pandas_on_real_data_runs_for_real_in_a_mode():
             assert np.array_equal(g, w) or w.dtype == object
         else:
             assert w.equals(g)
+
+
+def test_numpy_frames_are_never_taken_for_the_program():
+    """The patches skip the walk up the stack for modules known to be neither NumPy's nor a
+    host's; NumPy's own modules are walked past every time (pandas calls NumPy's Python code,
+    which calls the patched functions), so they are never in that table."""
+    from faketensor._paths import NOT_HOST
+    with ft.FakeMode():
+        _real_program()
+        with pytest.raises(ft.DataDependentError):
+            pd.Series(np.zeros(3))
+    assert __name__ in NOT_HOST
+    assert not [n for n in NOT_HOST if n.partition(".")[0] in ("numpy", "pandas", "xarray")]
 
 
 def test_import_and_use_pandas_inside_a_mode_in_a_fresh_process(tmp_path):
