@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import _STACK, dispatch
-from .._paths import NOT_HOST, host_error, host_of
+from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 
@@ -91,6 +91,8 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
                 return dispatch(patched, (_FAKE,), args, kwargs)
             return fn(*args, **kwargs)
     else:
+        converts = getattr(fn, "__name__", None) in CONVERSIONS
+
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
                 caller = _getframe(1)
@@ -98,6 +100,8 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
                     r = _host_call(fn, args, kwargs, caller)
                     if r is not _DISPATCH:
                         return r
+                if converts and args and _wraps_host_object(type(args[0])):
+                    args = (args[0].__array__(),) + args[1:]  # np.asarray(data_array)
                 return dispatch(patched, (), args, kwargs)
             if kwargs:
                 return fn(*args, **kwargs)
@@ -198,6 +202,22 @@ def _host_call(fn: Any, args: tuple, kwargs: dict, caller: Any) -> Any:
 
 
 _host_of = host_of
+
+# NumPy's conversions of an array-like: ``np.asarray(obj)`` asks ``obj.__array__()``
+CONVERSIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray",
+                         "asfortranarray", "require", "copy", "asarray_chkfinite"})
+_WRAPS_TYPES: dict = {}
+
+
+def _wraps_host_object(t: type) -> bool:
+    """True for the types of a "wraps" host library with ``__array__`` (xarray's DataArray,
+    Variable): the program's ``np.asarray(da)`` in a mode converts ``da.__array__()``, run in
+    the mode, whose answer is the fake xarray holds (as ``da.values`` is)."""
+    hit = _WRAPS_TYPES.get(t)
+    if hit is None:
+        top = (getattr(t, "__module__", None) or "").partition(".")[0]
+        hit = _WRAPS_TYPES[t] = HOSTS.get(top) == "wraps" and hasattr(t, "__array__")
+    return hit
 
 
 def _fake_in(items: Any, depth: int = 0) -> bool:

@@ -222,6 +222,26 @@ def test_reduction_to_a_scalar_has_the_shape_and_dtype():
     assert f.shape == () and f.dtype == np.int64 and ft.is_fake(f.data)
 
 
+# The program's NumPy conversions of xarray objects, in a mode (outside one they need values)
+CONVERSIONS = {
+    "asarray": lambda a, b: np.asarray(da(a)),
+    "array": lambda a, b: np.array(da(a)),
+    "asarray dtype": lambda a, b: np.asarray(da(a), dtype=np.float32),
+    "ascontiguousarray": lambda a, b: np.ascontiguousarray(da(a).T),
+    "asfortranarray": lambda a, b: np.asfortranarray(da(a)),
+    "asanyarray variable": lambda a, b: np.asanyarray(xr.Variable(("x", "y"), a)),
+    "copy": lambda a, b: np.copy(da(a)[::-1]),
+    "values": lambda a, b: da(a).values,
+    "to_numpy": lambda a, b: da(a).to_numpy(),
+}
+
+
+@pytest.mark.parametrize("name", list(CONVERSIONS))
+def test_numpy_conversions_in_a_mode(name):
+    for layout, dtype in SAMPLES:
+        compare(CONVERSIONS[name], layout, dtype, True)
+
+
 # --- values, coordinates, repr -------------------------------------------------------------
 
 def test_values_outside_a_mode_needs_data_inside_is_the_fake():
