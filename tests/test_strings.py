@@ -113,16 +113,15 @@ CALLS = [
     ("char_equal", lambda a: np.char.equal(a, a), ""),
     ("char_less_row", lambda a: np.char.less(a, a[..., :1]) if a.ndim else np.char.less(a, a), ""),
     ("char_not_equal_lit", lambda a: np.char.not_equal(a, _lit(a, "a ")), ""),
-    ("char_equal_US", lambda a: np.char.equal(a, np.array([b"x"])), ""),
-    ("compare_chararrays", lambda a: np.char.compare_chararrays(a, a, ">=", False), ""),
-    ("compare_bad_op", lambda a: np.char.compare_chararrays(a, a, "<>", False), ""),
+    ("char_equal_S", lambda a: np.char.equal(a, np.array([b"x"])), ""),
     ("char_str_len", lambda a: np.char.str_len(a), ""),
 ]
 
 
-def _refuses(kinds: str, a: np.ndarray) -> bool:
+def _refuses(kinds: str, a: np.ndarray, r) -> bool:
+    """The values decide: a dtype kind the table names, and a non-empty input and result."""
     k = "T" if a.dtype.char == "T" else a.dtype.kind
-    return k in kinds and a.size > 0
+    return k in kinds and a.size > 0 and not (isinstance(r, np.ndarray) and r.size == 0)
 
 
 def _is_string_scalar(r) -> bool:
@@ -130,7 +129,39 @@ def _is_string_scalar(r) -> bool:
         isinstance(x, (str, bytes)) for x in r))
 
 
-@pytest.mark.parametrize("name,call,kinds", CALLS, ids=[c[0] for c in CALLS])
+_XFAIL = {"char_equal_S": "np.char.equal of U and S arrays returns NotImplemented (the value); "
+          "a fake's __array_function__ cannot return it, NumPy raises TypeError instead"}
+
+
+def _in_mode(call):
+    """``call`` on fakes inside a FakeMode (for C functions that never dispatch)."""
+    def run(*args):
+        if not any(ft.is_fake(x) for x in args):
+            return call(*args)
+        with ft.FakeMode():
+            return call(*args)
+    return run
+
+
+MODE_CALLS = [
+    ("compare_chararrays", lambda a: np.char.compare_chararrays(a, a, ">=", False), ""),
+    ("compare_chararrays_row", lambda a: np.char.compare_chararrays(
+        a, a[..., ::-2] if a.ndim else a, "!=", True), ""),
+    ("compare_chararrays_bad_op", lambda a: np.char.compare_chararrays(a, a, "<>", False), ""),
+    ("compare_chararrays_int", lambda a: np.char.compare_chararrays(a, 3, "==", False), ""),
+    ("compare_chararrays_US", lambda a: np.char.compare_chararrays(a, np.array([b"x"]), "==",
+                                                                   True), ""),
+    ("mode_char_equal_US", lambda a: np.char.equal(a, np.array([b"x"])), ""),
+    ("mode_center", lambda a: S.center(a, 8), ""),
+    ("mode_slice", lambda a: S.slice(a, 1), ""),
+    ("mode_index", lambda a: S.index(a, _lit(a, "a")), "UST"),
+]
+ALL = ([pytest.param(n, c, k, marks=pytest.mark.xfail(strict=True, reason=_XFAIL[n]))
+        if n in _XFAIL else pytest.param(n, c, k) for n, c, k in CALLS]
+       + [pytest.param(n, _in_mode(c), k) for n, c, k in MODE_CALLS])
+
+
+@pytest.mark.parametrize("name,call,kinds", ALL, ids=[c[0] for c in CALLS + MODE_CALLS])
 def test_strings_differential(name, call, kinds):
     """Every input of INPUTS: the fake matches NumPy, or refuses exactly where it must."""
     failures = []
@@ -141,7 +172,7 @@ def test_strings_differential(name, call, kinds):
         except ft.UnsupportedOperationError as e:
             failures.append(f"{iid}: unsupported: {e}")
             continue
-        refuse = _refuses(kinds, a) or _is_string_scalar(r)
+        refuse = _refuses(kinds, a, r) or _is_string_scalar(r)
         if isinstance(f, ft.DataDependentError):
             if not refuse:
                 failures.append(f"{iid}: refused ({f}); real gave "

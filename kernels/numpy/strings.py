@@ -22,7 +22,7 @@ import numpy as np
 from numpy._core import umath as _um
 from numpy._core.multiarray import _vec_string, compare_chararrays as _compare_chararrays
 
-from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._errors import DataDependentError
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from ..registry import register
@@ -471,9 +471,6 @@ def _split_rule(method: str) -> Any:
             getattr(empty, method)(*[np.asarray(x).flat[0] if np.ndim(x) else
                                      (x.item() if isinstance(x, np.ndarray) else x)
                                      for x in real])  # the argument errors
-        if not a.shape and all(not np.ndim(x) for x in real):
-            raise UnsupportedOperationError(getattr(np.char, method),
-                                            "a 0-d object result holds a Python list")
         return _vec_string_meta(a, np.dtype(object), method, tuple(real))
     rule.__name__ = rule.__qualname__ = method
     rule.__doc__ = (f"np.char.{method} (strings.py ``_{method}``): an object array of lists "
@@ -535,7 +532,7 @@ slice_.keep_real = frozenset({1, 2, 3})
 def _index_rule(ufunc: np.ufunc) -> Any:
     def rule(*args: Any, **kwargs: Any) -> Any:
         res = ufunc_call(ufunc, *args, _report=True, **kwargs)
-        if any(r.size for r in (res if isinstance(res, tuple) else (res,))):
+        if res.size:
             raise DataDependentError(f"np.strings.{ufunc.__name__}: raises ValueError when a "
                                      "string lacks the substring, which depends on the strings")
         return res
