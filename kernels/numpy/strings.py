@@ -120,14 +120,17 @@ def _just(name: str, a: Any, width: Any, fillchar: Any) -> Any:
         return res
     fv = fv.astype(a.dtype, copy=False)
     if fv.dtype != fill.dtype:
-        st.new(fv.nbytes)
+        fb2 = st.new(max(fv.nbytes, 1))
         st.free(fb)
-    return _just_fixed(st, ufunc, name, a, width, fv)
+        fb = fb2
+    return _just_fixed(st, ufunc, name, a, width, fv, before=(wb,), after=(fb,))
 
 
-def _just_fixed(st: Steps, ufunc: Any, name: str, a: Any, width: Any, *rest: Any) -> Any:
+def _just_fixed(st: Steps, ufunc: Any, name: str, a: Any, width: Any, *rest: Any,
+                before: tuple = (), after: tuple = ()) -> Any:
     """``width = np.maximum(str_len(a), width)``; ``out = np.empty_like(a, shape=...,
-    dtype=f"{a.dtype.char}{width.max()}")``; ``ufunc(a, width, *rest, out=out)``."""
+    dtype=f"{a.dtype.char}{width.max()}")``; ``ufunc(a, width, *rest, out=out)``.
+    ``before``: bytes freed when ``width`` is rebound; ``after``: freed on return."""
     wshape = broadcast_shapes(a.shape, width.shape)
     shape = broadcast_shapes(wshape, *[r.shape for r in rest])
     known = None
@@ -136,14 +139,14 @@ def _just_fixed(st: Steps, ufunc: Any, name: str, a: Any, width: Any, *rest: Any
         known = int(wv.max()) if wv.size else None
     sl = st.new(array_bytes(a.shape, _I8))  # str_len(a)
     mx = st.new(array_bytes(wshape, _I8))  # np.maximum(..., width)
-    st.free(sl)
+    st.free(sl, *before)
     if 0 in wshape:
         _empty_max(wshape)
     dt = _width_dtype(a, wshape, known, name, "width")
     out = empty_like(a, dtype=dt, shape=shape)
     st.new(array_bytes(shape, dt))
     ufunc_call(ufunc, a, ArrayMeta(wshape, _I8, c_strides(wshape, 8)), *rest, out=out)
-    st.free(mx)
+    st.free(mx, *after)
     st.done()
     return out
 
@@ -176,7 +179,7 @@ def zfill(a: Any, width: Any) -> Any:
         st.free(wb)
         st.done()
         return res
-    return _just_fixed(st, _um._zfill, "zfill", a, width)
+    return _just_fixed(st, _um._zfill, "zfill", a, width, before=(wb,))
 
 
 zfill.keep_real = frozenset({1, "width"})

@@ -304,6 +304,8 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
             n = x.dtype.itemsize
         elif t is list or t is tuple:
             n = as_meta(x).nbytes
+        elif t is str or t is bytes:  # a 0-d U/S array of the string (np.strings.find's sub)
+            n = max(np.asarray(x).nbytes, 1)
         else:
             n = 0
         alive += n
