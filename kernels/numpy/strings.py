@@ -549,6 +549,45 @@ for _uf in (_um.index, _um.rindex):
     register(_uf, tags=("ufunc",), name=f"strings.{_uf.__name__}")(_index_rule(_uf))
 
 
+def _search_rule(name: str, ufunc: np.ufunc) -> Any:
+    def rule(a: Any, sub: Any, start: Any = 0, end: Any = None) -> Any:
+        return ufunc(a, sub, start, _MAX if end is None else end)
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = (f"np.strings.{name} (strings.py): the ``{ufunc.__name__}`` ufunc with "
+                    "``end=None`` as int64's maximum.")
+    return rule
+
+
+def _strip_rule(name: str, whitespace: np.ufunc, chars_ufunc: np.ufunc) -> Any:
+    def rule(a: Any, chars: Any = None) -> Any:
+        return whitespace(a) if chars is None else chars_ufunc(a, chars)
+    rule.__name__ = rule.__qualname__ = name
+    rule.__doc__ = (f"np.strings.{name} (strings.py): ``{whitespace.__name__}`` or, given "
+                    f"chars, ``{chars_ufunc.__name__}``; the input's dtype.")
+    return rule
+
+
+def _ufunc_caller(ufunc: np.ufunc) -> Any:
+    """A ufunc called the way the kernel of a Python wrapper calls it: index/rindex by
+    their own rule, the others by the generic one (reporting the call's bytes)."""
+    if ufunc in (_um.index, _um.rindex):
+        return _index_rule(ufunc)
+    return lambda *args: ufunc_call(ufunc, *args, _report=True)
+
+
+for _name, _uf in (("find", _um.find), ("rfind", _um.rfind), ("count", _um.count),
+                   ("index", _um.index), ("rindex", _um.rindex),
+                   ("startswith", _um.startswith), ("endswith", _um.endswith)):
+    register(getattr(np.strings, _name), tags=("ufunc",), name=f"strings.{_name}")(
+        _search_rule(_name, _ufunc_caller(_uf)))
+for _name, _w, _c in (("strip", _um._strip_whitespace, _um._strip_chars),
+                      ("lstrip", _um._lstrip_whitespace, _um._lstrip_chars),
+                      ("rstrip", _um._rstrip_whitespace, _um._rstrip_chars)):
+    register(getattr(np.strings, _name), tags=("ufunc",), name=f"strings.{_name}")(
+        _strip_rule(_name, _ufunc_caller(_w), _ufunc_caller(_c)))
+
+
+
 # --- comparisons of np.char: compare_chararrays ------------------------------------------------
 
 _CMP = frozenset({"==", "!=", "<", ">", "<=", ">="})
