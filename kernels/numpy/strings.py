@@ -22,7 +22,7 @@ import numpy as np
 from numpy._core import umath as _um
 from numpy._core.multiarray import _vec_string, compare_chararrays as _compare_chararrays
 
-from ..._errors import DataDependentError
+from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from ..registry import register
@@ -471,9 +471,9 @@ def _split_rule(method: str) -> Any:
                                          "depends on the values of its arguments")
         if a.size:
             empty = b"" if kind == "bytes" else ""
-            getattr(empty, method)(*[np.asarray(x).flat[0] if np.ndim(x) else
-                                     (x.item() if isinstance(x, np.ndarray) else x)
-                                     for x in real])  # the argument errors
+            # the argument errors, on the NumPy scalars _vec_string passes (an np.str_
+            # separator is a bytes-like one of UCS4 bytes for bytes.split)
+            getattr(empty, method)(*[np.asarray(x).flat[0] for x in real])
         return _vec_string_meta(a, np.dtype(object), method, tuple(real))
     rule.__name__ = rule.__qualname__ = method
     rule.__doc__ = (f"np.char.{method} (strings.py ``_{method}``): an object array of lists "
@@ -626,3 +626,29 @@ for _name, _op in (("equal", "=="), ("not_equal", "!="), ("greater_equal", ">=")
                    ("less_equal", "<="), ("greater", ">"), ("less", "<")):
     register(getattr(np.char, _name), tags=("ufunc",), name=f"char.{_name}")(
         _char_cmp_rule(_name, _op))
+
+
+# --- chararray factories --------------------------------------------------------------------
+
+_CHARARRAY = ("a fake cannot be a chararray (its comparisons strip whitespace and its "
+              "operators are string operations); np.strings functions on a U/S/StringDType "
+              "fake give the same results as plain arrays")
+
+
+def _chararray_rule(name: str, copy_default: bool) -> Any:
+    def rule(obj: Any, itemsize: Any = None, copy: Any = copy_default, unicode: Any = None,
+             order: Any = None) -> Any:
+        dt = getattr(obj, "dtype", None)
+        if (dt is not None and dt.kind not in "SU" and itemsize is None
+                and (is_fake(obj) or type(obj) is ArrayMeta) and obj.size):
+            raise DataDependentError(f"np.char.{name}: the chararray's itemsize is the longest "
+                                     f"of the {dt} values as strings")
+        raise UnsupportedOperationError(f"np.char.{name}", _CHARARRAY)
+    rule.__name__ = rule.__qualname__ = f"char_{name}"
+    rule.__doc__ = (f"np.char.{name} (defchararray.py): a chararray view or copy; refused "
+                    "(DataDependentError where its width comes from the values).")
+    return rule
+
+
+register(np.char.array, tags=("factory",), name="char.array")(_chararray_rule("array", True))
+register(np.char.asarray, tags=("factory",), name="char.asarray")(_chararray_rule("asarray", False))

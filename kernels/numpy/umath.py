@@ -597,10 +597,9 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         voters.append(wm)
     if not shape and any(dt.kind == "O" for dt in loop[nin:]):
         raise UnsupportedOperationError(ufunc, "a 0-d object result is a Python object of unknown type")
-    if not shape and return_scalar and any(dt.kind in "SUT" for dt in loop[nin:]):
-        raise DataDependentError(f"{ufunc.__name__}: a 0-d string result is returned as a "
-                                 "str (np.str_ / np.bytes_ as long as its value), which needs "
-                                 "the value")
+    if not shape and return_scalar and any(dt.char == "T" for dt in loop[nin:]):
+        raise DataDependentError(f"{ufunc.__name__}: a 0-d StringDType result is returned as "
+                                 "a Python str, which is its value")
     results = []
     for o, dt in zip(outs, loop[nin:]):
         if o is not None:
