@@ -95,6 +95,17 @@ def _fixed_only(a: Any, fn: str, why: str) -> None:
                              f"{why}, which depends on the strings")
 
 
+def _finish(st: Steps, res: Any, *held: int) -> Any:
+    """Close a replay: the outputs ``res`` allocated while ``held`` bytes are alive, then
+    those freed; the peak above the outputs is the call's transient."""
+    for o in (res if type(res) is tuple else (res,)):
+        if not getattr(o, "scalar", False):
+            st.new(array_bytes(o.shape, o.dtype))
+    st.free(*held)
+    st.done()
+    return res
+
+
 # --- justification: center, ljust, rjust, zfill (strings.py) -----------------------------------
 
 _JUST = {"center": _um._center, "ljust": _um._ljust, "rjust": _um._rjust}
@@ -114,10 +125,7 @@ def _just(name: str, a: Any, width: Any, fillchar: Any) -> Any:
         raise TypeError("The fill character must be exactly one character long")
     ufunc = _JUST[name]
     if np.result_type(a.dtype, fv.dtype).char == "T":
-        res = ufunc_call(ufunc, a, width, fill, _report=True)
-        st.free(wb, fb)
-        st.done()
-        return res
+        return _finish(st, ufunc_call(ufunc, a, width, fill, _report=True), wb, fb)
     fv = fv.astype(a.dtype, copy=False)
     if fv.dtype != fill.dtype:
         fb2 = st.new(max(fv.nbytes, 1))
@@ -175,10 +183,7 @@ def zfill(a: Any, width: Any) -> Any:
     _check_int(width, "width")
     a = _arr(a)
     if _is_vstring(a.dtype):
-        res = ufunc_call(_um._zfill, a, width, _report=True)
-        st.free(wb)
-        st.done()
-        return res
+        return _finish(st, ufunc_call(_um._zfill, a, width, _report=True), wb)
     return _just_fixed(st, _um._zfill, "zfill", a, width, before=(wb,))
 
 
@@ -197,15 +202,14 @@ def multiply(a: Any, i: Any) -> Any:
     i = _arr(i)
     _check_int(i, "i")
     mx = st.new(array_bytes(i.shape, i.dtype))  # np.maximum(i, 0)
+    st.free(ib)  # ``i`` rebound
     ipos = ArrayMeta(i.shape, i.dtype, c_strides(i.shape, i.dtype.itemsize))
     if _is_vstring(a.dtype):
         if not i.shape:  # a 0-d maximum is returned as a NumPy scalar
             st.free(mx)
-            ipos = 0
-        res = ufunc_call(np.multiply, a, ipos, _report=True)
-        st.free(ib)
-        st.done()
-        return res
+            mx = 0
+            ipos = i.dtype.type(0)
+        return _finish(st, ufunc_call(np.multiply, a, ipos, _report=True), mx)
     if a.dtype.kind not in "US":
         ufunc_call(_um.str_len, a)  # str_len's UFuncTypeError
     broadcast_shapes(a.shape, i.shape)
@@ -222,10 +226,7 @@ def expandtabs(a: Any, tabsize: Any = 8) -> Any:
     a = _arr(a)
     tabsize = _arr(tabsize)
     if _is_vstring(a.dtype):
-        res = ufunc_call(_um._expandtabs, a, tabsize, _report=True)
-        st.free(tb)
-        st.done()
-        return res
+        return _finish(st, ufunc_call(_um._expandtabs, a, tabsize, _report=True), tb)
     ufunc_call(_um._expandtabs_length, a, tabsize)  # its dtype errors and broadcasting
     _empty_max(broadcast_shapes(a.shape, tabsize.shape))
     _fixed_only(a, "expandtabs", "the longest string after expanding tabs")
@@ -245,10 +246,8 @@ def replace(a: Any, old: Any, new: Any, count: Any = -1) -> Any:
     ob, nb = st.new(_buffer(old)), st.new(_buffer(new))
     old, new = _arr(old), _arr(new)
     if np.result_type(arr.dtype, old.dtype, new.dtype).char == "T":
-        res = ufunc_call(_um._replace, arr, old, new, count, _report=True)
-        st.free(cb, ob, nb)
-        st.done()
-        return res
+        return _finish(st, ufunc_call(_um._replace, arr, old, new, count, _report=True),
+                       cb, ob, nb)
     a_dt = arr.dtype
     for x, d in ((old, old_dtype), (new, new_dtype)):
         want = np.dtype(d or a_dt)
@@ -275,10 +274,7 @@ def _partition(name: str, a: Any, sep: Any) -> Any:
     sep = _arr(sep)
     ufunc, find = _PARTITION[name]
     if np.result_type(a.dtype, sep.dtype).char == "T":
-        res = ufunc_call(ufunc, a, sep, _report=True)
-        st.free(sb)
-        st.done()
-        return res
+        return _finish(st, ufunc_call(ufunc, a, sep, _report=True), sb)
     if sep.dtype != a.dtype and not is_fake(sep) and type(sep) is not ArrayMeta:
         np.asarray(sep).astype(a.dtype, copy=False)  # the cast's error (UnicodeEncodeError)
     sc = ArrayMeta(sep.shape, a.dtype, c_strides(sep.shape, a.dtype.itemsize))
@@ -523,10 +519,7 @@ def slice_(a: Any, start: Any = None, stop: Any = np._NoValue, step: Any = None,
     if stop is None:
         stop = np.where(sv < 0, _INTP.min, _INTP.max)
         held.append(st.new(array_bytes(stop.shape, stop.dtype)))
-    res = ufunc_call(_um._slice, a, start, stop, step_m, _report=True)
-    st.free(*held)
-    st.done()
-    return res
+    return _finish(st, ufunc_call(_um._slice, a, start, stop, step_m, _report=True), *held)
 
 
 slice_.keep_real = frozenset({1, 2, 3})
