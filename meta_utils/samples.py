@@ -44,7 +44,9 @@ def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
     ``"wellcond"`` (4 I + arange / 20 over the last two axes: invertible matrices) or, for
     string dtypes, ``"text"`` (``_text``)."""
     if isinstance(fill, str) and fill.startswith("text"):
-        return _text(shape, dt, fill)
+        if dt.kind in "SU" or dt.char == "T":
+            return _text(shape, dt, fill)
+        fill = 1  # a number array next to string ones
     if dt.kind not in "biufc":
         return xp.zeros(shape, dt)
     if fill == "arange":
