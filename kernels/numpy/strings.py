@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 from numpy._core import umath as _um
-from numpy._core.multiarray import _vec_string, compare_chararrays as _compare_chararrays
+from numpy._core.multiarray import compare_chararrays as _compare_chararrays
 
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
@@ -148,8 +148,6 @@ def _just_fixed(st: Steps, ufunc: Any, name: str, a: Any, width: Any, *rest: Any
     sl = st.new(array_bytes(a.shape, _I8))  # str_len(a)
     mx = st.new(array_bytes(wshape, _I8))  # np.maximum(..., width)
     st.free(sl, *before)
-    if 0 in wshape:
-        _empty_max(wshape)
     dt = _width_dtype(a, wshape, known, name, "width")
     out = empty_like(a, dtype=dt, shape=shape)
     st.new(array_bytes(shape, dt))
