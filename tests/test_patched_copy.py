@@ -50,9 +50,12 @@ def test_copy_and_deepcopy_as_original(fn):
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
 @pytest.mark.parametrize("fn", PATCHED, ids=_ids)
 def test_pickle_as_original(fn, protocol):
-    try:
-        pickle.dumps(patching.original(fn), protocol)
-    except pickle.PicklingError:  # NumPy's own cannot: np.char.join is numpy.strings._join
+    named = sys.modules.get(fn.__module__)
+    for part in fn.__qualname__.split("."):
+        named = getattr(named, part, None)
+    if named is None:
+        # NumPy names it where it is not (np.char.join is numpy.strings._join): neither the
+        # original nor the patched function pickles
         with pytest.raises(pickle.PicklingError):
             pickle.dumps(fn, protocol)
         return
