@@ -6,11 +6,13 @@ aliasing, exception type) or raises DataDependentError where the table says the 
 decide; memory against tracemalloc for a few."""
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.oracle import compare_outcome, run_both
+from faketensor.meta_utils.oracle import check, compare_outcome, run_both
 from faketensor.meta_utils.samples import _layout
 from memtools import op_peaks
 
@@ -276,3 +278,35 @@ def test_memory_stringdtype_heap_not_counted():
         real, fake = op_peaks(setup, op)
         assert real == fake
         assert real[1] == 16 * N * (3 if isinstance(op(*setup()), tuple) else 1)
+
+
+@pytest.mark.parametrize("a,b", [
+    (np.arange(6.0).reshape(2, 3).T, "abc"), (np.zeros(3, "M8[s]"), 5), (np.zeros((2, 3)), 3),
+    (np.zeros(3, "U2")[::-1], np.zeros((2, 1))), (np.zeros((), "f8"), "a"),
+    (np.zeros((3, 4), "S2").T, np.array(["x"])), (np.zeros((), "S2"), np.array("x")),
+    (np.zeros((3, 4), "S2"), np.array(["x", "y"]))],
+    ids=["f8-str", "M8-int", "f8-int", "U-f8", "0d-str", "S-U", "0d-S-U", "S-U-mismatch"])
+@pytest.mark.parametrize("op", [operator.eq, operator.ne, operator.lt], ids=["eq", "ne", "lt"])
+def test_compare_without_a_loop(a, b, op):
+    """``==``/``!=`` of dtypes with no comparison loop: NumPy's all-False/all-True array
+    (ValueError when the shapes do not broadcast); ``<`` raises."""
+    check(op, a, b)
+
+
+def test_split_with_a_fake_separator_refuses():
+    """Whether bytes.split raises (an empty separator) depends on the separator's value."""
+    with ft.FakeMode():
+        a = np.zeros(3, "U4")
+        sep = np.zeros((), "U1")
+        with pytest.raises(ft.DataDependentError, match="split"):
+            np.char.split(a, sep)
+
+
+@pytest.mark.parametrize("op", [
+    operator.eq, operator.ne,
+    pytest.param(operator.lt, marks=pytest.mark.xfail(
+        strict=True, reason="f8 < None runs the object loop, whose Python comparisons raise "
+        "TypeError; the fake answers (object loops are taken as value-free)"))],
+    ids=["eq", "ne", "lt"])
+def test_compare_with_none(op):
+    check(op, np.zeros((2, 3)), None)
