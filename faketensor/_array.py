@@ -8,6 +8,7 @@ import warnings
 from typing import Any, Iterator
 
 import numpy as np
+from numpy._core import _exceptions as _np_exc
 
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
@@ -284,8 +285,29 @@ for _n, _u in _BINARY.items():
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
     setattr(ArrayHooks, f"__i{_n}__", _i)
+def _compare(name: str, ufunc: Any):
+    """``==`` / ``!=`` without a loop for the two dtypes (``U`` with ``S``, datetime with
+    float): NumPy's array_richcompare answers with an all-False / all-True bool array
+    allocated by NpyIter over both operands (arrayobject.c); the rule is
+    ``ndarray.__eq__`` / ``__ne__``."""
+    fwd = _binary(ufunc, _pyop(name))[0]
+    if ufunc is not np.equal and ufunc is not np.not_equal:
+        return fwd
+    op = method_op(f"__{name}__")
+
+    def cmp(self, other):
+        try:
+            return fwd(self, other)
+        except _NO_LOOP:
+            return dispatch(op, self._hook_types((self, other), None), (self, other), {})
+
+    cmp.__name__ = f"__{name}__"
+    return cmp
+
+
+_NO_LOOP = _np_exc._UFuncNoLoopError
 for _n, _u in _COMPARE.items():
-    setattr(ArrayHooks, f"__{_n}__", _binary(_u, _pyop(_n))[0])
+    setattr(ArrayHooks, f"__{_n}__", _compare(_n, _u))
 for _n, _u in _UNARY.items():
     setattr(ArrayHooks, f"__{_n}__", _unary(_u, _pyop(_n)))
 for _n in DISPATCHED_METHODS:

@@ -67,6 +67,55 @@ X, Y, J = _Slot("X"), _Slot("Y"), _Slot("J")
 _DTYPES = ("?", "i4", "u1", "f4", "c16", "f2", "i8")
 
 
+# --- np.strings and np.char: string operands and recipes (one block) ---------------------------
+
+def _string_operands() -> dict[str, list[A]]:
+    """U arrays in every layout, S, non-native U and StringDType ones, 0-d, empty, permuted,
+    filled with strings of several lengths (``samples.TEXT``)."""
+    text = [A(k, SHAPE, "U6", "text") for k in LAYOUTS]
+    text += [A("C", SHAPE, d, "text") for d in ("S6", ">U6", "T")]
+    text += [A("F", SHAPE, "T", "text"), A("neg", SHAPE, "S6", "text"), A("C", (), "U6", "text"),
+             A("C", (0, 4), "U6", "text"), A("perm", (2, 3, 4), "U6", "text")]
+    return {"strings": text}
+
+
+def _string_recipes() -> dict[str, tuple]:
+    """Argument templates for every public callable of numpy.strings and numpy.char."""
+    def on(*templates: tuple, refuses: bool = False) -> tuple:
+        return tuple(t(*a, _on="strings", _refuses=refuses, **k) for a, k in templates)
+    one = on(((X,), {}))
+    cmp = on(((X, Y), {}), ((X, "b"), {}))
+    search = on(((X, "b"), {}), ((X, "a", 1, 4), {}))
+    table = {
+        "add": on(((X, Y), {}), ((X, "xy"), {})),
+        **{n: cmp for n in ("equal", "not_equal", "less", "less_equal", "greater",
+                            "greater_equal")},
+        **{n: one for n in ("str_len", "isalpha", "isdigit", "isspace", "isalnum", "islower",
+                            "isupper", "istitle", "isdecimal", "isnumeric", "upper", "lower",
+                            "swapcase", "capitalize", "title", "encode", "decode", "splitlines",
+                            "array", "asarray")},
+        **{n: search for n in ("find", "rfind", "count", "startswith", "endswith")},
+        # ValueError where a string lacks the substring: whether it raises is the values'
+        **{n: on(((X, "b"), {}), ((X, "a", 1, 4), {}), refuses=True) for n in ("index", "rindex")},
+        **{n: on(((X,), {}), ((X, " a"), {})) for n in ("strip", "lstrip", "rstrip")},
+        **{n: on(((X, 9), {}), ((X, 3), {}), ((X, 8, "*"), {})) for n in ("center", "ljust",
+                                                                           "rjust")},
+        "zfill": on(((X, 9), {}), ((X, 2), {})),
+        "multiply": on(((X, 3), {}),),
+        "expandtabs": on(((X,), {}), ((X, 2), {})),
+        "replace": on(((X, "b", "XYZ"), {}), ((X, "a", "c", 1), {})),
+        **{n: on(((X, "-"), {}),) for n in ("partition", "rpartition")},
+        "slice": on(((X, 1, 3), {}), ((X, None, None, -1), {})),
+        "translate": on(((X, {97: "XY"}), {}),),
+        "mod": on(((X, ()), {}),),
+        "join": on((("-", X), {}), refuses=True),  # bytes items raise in str.join unless empty
+        **{n: on(((X,), {}), ((X, "-", 1), {})) for n in ("split", "rsplit")},
+        "compare_chararrays": on(((X, Y, "==", True), {}), ((X, Y, "<", False), {})),
+    }
+    return {f"numpy.{ns}.{n}": r for ns in ("strings", "char") for n, r in table.items()
+            if hasattr(getattr(np, ns), n)}
+
+
 def _operand_sets() -> dict[str, list[A]]:
     vec = [A(k, (5,), "f8", "arange") for k in ("C", "neg", "strided", "bcast", "offset")]
     vec += [A("C", (0,), "f8"), A("ro", (4,), "f8", "arange"), A("unaligned", (6,), "f8", "arange")]
@@ -87,6 +136,7 @@ def _operand_sets() -> dict[str, list[A]]:
                                                             A("perm", (2, 3, 4), "f8", 0.5)],
         "square": sq,
         "none": [],
+        **_string_operands(),
     }
 
 
@@ -100,6 +150,7 @@ class T:
     args: tuple
     kwargs: dict
     operands: str = "awkward"
+    refuses: bool = False  # whether NumPy raises depends on the values: the fake must refuse
 
     def expand(self, backend: str = "numpy") -> list[Sample]:
         if not _has_slot((self.args, self.kwargs)):
@@ -118,11 +169,11 @@ class T:
                 return A("C", (2,), "i8", 0)  # in range for every axis that is not empty
             return v
         args, kwargs = _walk((self.args, self.kwargs), put)
-        return Sample(args, kwargs)
+        return Sample(args, kwargs, refuses=self.refuses)
 
 
-def t(*args: Any, _on: str = "awkward", **kwargs: Any) -> T:
-    return T(args, kwargs, _on)
+def t(*args: Any, _on: str = "awkward", _refuses: bool = False, **kwargs: Any) -> T:
+    return T(args, kwargs, _on, _refuses)
 
 
 def _has_slot(obj: Any) -> bool:
@@ -427,6 +478,7 @@ RECIPES: dict[str, tuple | None] = {
     "numpy.kaiser": (t(5, 1.5), t(0, 2.0)),
     "numpy.ndarray.dumps": (t(X),), "numpy.random.get_bit_generator": (t(),),
     "numpy.random.set_bit_generator": None,
+    **_string_recipes(),
 }
 
 _RANDOM_MODULE = "numpy.random."
@@ -519,6 +571,8 @@ def _refill(sample: Sample, fill: Any) -> Sample:
         if fill == "mixed":
             f = ("arange", 0, 1)[count[0] % 3]
             count[0] += 1
+        if isinstance(v.fill, str) and v.fill.startswith("text"):
+            f = f"text:{f}"  # string operands get other strings
         return dataclasses.replace(v, fill=f)
     args, kwargs = _walk((sample.args, sample.kwargs), put)
     return Sample(args, kwargs)
@@ -658,7 +712,7 @@ def measure(c: Callee) -> Row:
         for i, s in enumerate(samples):
             out = run_sample(c, s)
             if i == 0:
-                vd = value_dependent(c, s, out.verdict == "ok" and out.numbers) or vd
+                vd = s.refuses or value_dependent(c, s, out.verdict == "ok" and out.numbers) or vd
             if out.verdict == "skip":
                 continue
             n += 1
@@ -666,7 +720,7 @@ def measure(c: Callee) -> Row:
             if out.verdict == "ok":
                 agree += 1
                 continue
-            this_vd = value_dependent(c, s)
+            this_vd = s.refuses or value_dependent(c, s)
             vd = vd or this_vd
             if out.verdict == "dd" and this_vd:
                 refused += 1

@@ -294,7 +294,8 @@ def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec")
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec",
+                  "numpy.strings", "numpy.char")
 
 
 def _kernel_names(module: Any) -> list[str]:
