@@ -1,9 +1,12 @@
 """dask integration: fakes as first-class dask chunks, and dask.array computed in a mode.
 
 Nothing here imports dask: the import hook in ``modes/patching.py`` calls ``dask_imported``
-when ``dask.sizeof`` is first imported (before or after ``import faketensor``), which
-registers ``sizeof`` for fakes. ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives
-dask's tokens; pickling is ``FakeArray.__reduce__`` (plain metadata, no buffers).
+with each module of ``HOOKED`` once its code has run (``patching.install`` does it for those
+already imported, and ``rebind_dask`` points their NumPy originals at the patches), so the
+order of ``import dask`` and ``import faketensor`` does not matter. Chunks: ``sizeof`` is
+registered here; ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives dask's tokens;
+pickling is ``FakeArray.__reduce__`` (plain metadata, no buffers). Computing: see the
+comment above ``_IN_TASK``; README "dask.array".
 """
 from __future__ import annotations
 
@@ -18,8 +21,8 @@ from .._array import FakeArray
 from .._dispatch import _STACK
 from .._errors import UnsupportedOperationError
 from .._stack import paused
-from .sites import SPAWNED_FROM
 from .._storage import SCALAR
+from .sites import SPAWNED_FROM
 
 
 def sizeof_fake(x: FakeArray) -> int:
@@ -42,9 +45,29 @@ HOOKED = ("dask.sizeof", "dask.tokenize", "dask.local", "dask.utils", "dask.thre
           "dask.multiprocessing", "dask.array.utils", "dask.array.core", "dask.array.random")
 
 
+# module name -> the error that stopped its set-up (another dask version): computing in a
+# mode then raises instead of risking real work (``_check_setup``)
+SETUP_FAILED: dict[str, str] = {}
+
+
 def dask_imported(module: Any) -> None:
-    """Set up a freshly imported dask module (the import hook calls this): register fakes
-    with ``dask.sizeof``; run ``dask.local``'s tasks in the mode."""
+    """Set up a freshly imported dask module (the import hook calls this). A set-up that
+    fails (a dask without the function adapted) never breaks ``import dask``: it is noted in
+    ``SETUP_FAILED`` and dask computes refuse inside a FakeMode."""
+    try:
+        _set_up(module)
+    except Exception as e:  # noqa: BLE001  (any dask version's surprise)
+        SETUP_FAILED[module.__name__] = f"{type(e).__name__}: {e}"
+
+
+def _check_setup() -> None:
+    if SETUP_FAILED:
+        raise UnsupportedOperationError(
+            "dask compute", "faketensor could not adapt this dask version ("
+            + "; ".join(f"{k}: {v}" for k, v in SETUP_FAILED.items()) + ")")
+
+
+def _set_up(module: Any) -> None:
     name = module.__name__
     if name == "dask.sizeof":
         module.sizeof.register(FakeArray, sizeof_fake)
@@ -452,6 +475,7 @@ def _patch_execute_task(local: Any) -> None:
         mode = _fake_mode()
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
+        _check_setup()
         token = _IN_TASK.set(True)
         try:
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,

@@ -315,3 +315,18 @@ def test_faketensor_run_on_a_dask_script(target, tmp_path):
         assert 0 < real - plan < 1024
     else:  # threaded: the pool's schedule decides which chunks are alive together
         assert plan > 0
+
+
+def test_unadapted_dask_version_refuses_in_a_mode(monkeypatch):
+    """A dask module faketensor cannot adapt (another version) never breaks ``import dask``;
+    dask computes in a FakeMode then raise instead of risking real work."""
+    import types
+    from faketensor.modes import dask_support
+    monkeypatch.setattr(dask_support, "SETUP_FAILED", {})
+    dask_support.dask_imported(types.ModuleType("dask.array.core"))  # no from_array, ...
+    assert "dask.array.core" in dask_support.SETUP_FAILED
+    assert da.ones((4, 4), chunks=2).sum().compute() == 16  # outside a mode: dask as usual
+    with ft.FakeMode():
+        for scheduler in ("sync", "threads"):
+            with pytest.raises(ft.UnsupportedOperationError, match="could not adapt"):
+                da.ones((4, 4), chunks=2).sum().compute(scheduler=scheduler)
