@@ -11,6 +11,7 @@ comment above ``_IN_TASK``; README "dask.array".
 from __future__ import annotations
 
 import functools
+import numbers
 import sys
 from contextvars import ContextVar, copy_context
 from typing import Any
@@ -20,9 +21,9 @@ import numpy as np
 from .._array import FakeArray
 from .._dispatch import _STACK
 from .._errors import UnsupportedOperationError
+from .._paths import SPAWNED_FROM
 from .._stack import paused
 from .._storage import SCALAR
-from .sites import SPAWNED_FROM
 
 
 def sizeof_fake(x: FakeArray) -> int:
@@ -42,7 +43,8 @@ def sizeof_fake(x: FakeArray) -> int:
 
 # dask's modules the import hook hands to ``dask_imported`` once their code has run
 HOOKED = ("dask.sizeof", "dask.tokenize", "dask.local", "dask.utils", "dask.threaded",
-          "dask.multiprocessing", "dask.array.utils", "dask.array.core", "dask.array.random")
+          "dask.multiprocessing", "dask.array.utils", "dask.array.core", "dask.array.random",
+          "dask.array.reductions")
 
 
 # module name -> the error that stopped its set-up (another dask version): computing in a
@@ -91,6 +93,26 @@ def _set_up(module: Any) -> None:
         _patch_implements(module)
     elif name == "dask.array.utils":
         _pause_outside_tasks(module, "compute_meta")
+    elif name == "dask.array.reductions":
+        if module.Number is numbers.Number:
+            module.Number = NumberOrFakeScalar
+
+
+class _NumberCheck(type):
+    def __instancecheck__(cls, x: Any) -> bool:
+        return isinstance(x, numbers.Number) or (
+            type(x) is FakeArray and x.storage._tracker is SCALAR)
+
+    def __subclasscheck__(cls, t: type) -> bool:
+        return issubclass(t, numbers.Number)
+
+
+class NumberOrFakeScalar(metaclass=_NumberCheck):
+    """``numbers.Number`` as dask.array's reductions test it, a fake NumPy scalar included
+    (the NumPy scalar it stands for is a Number): ``moment_agg`` (var/std over every axis)
+    then compares the count with 0 as it does for real, a value read
+    (``DataDependentError``, or the placeholder's answer), instead of assigning into the
+    read-only scalar."""
 
 
 def _patch_implements(core: Any) -> None:

@@ -131,13 +131,28 @@ def test_compute_matches_real(name, scheduler):
     assert fake == real
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "dask's moment_agg (var/std over every axis) takes `isinstance(denominator, Number)` "
-    "for a NumPy scalar and compares its value; a fake NumPy scalar is not a numbers.Number, "
-    "so dask assigns into it instead (read-only): should be DataDependentError"))
-def test_var_over_all_axes():
+def test_var_over_all_axes_reads_a_value():
+    """dask's ``moment_agg`` (var/std over every axis) compares the count, a NumPy scalar,
+    with 0: a value read. A fake NumPy scalar counts as the ``numbers.Number`` it stands for,
+    so the fake run reads too: DataDependentError, or with placeholders the real run's
+    result (metadata and bytes), the read listed at the line calling compute()."""
+    build = lambda: da.from_array(X, chunks=(10, 15)).std()  # noqa: E731
+    g = build()
+    keep = []
+    real = measure_peak(lambda: keep.append(g.compute(scheduler="sync")))
     with ft.FakeMode():
-        da.ones((4, 4), chunks=2).var().compute()
+        with pytest.raises(ft.DataDependentError, match="bool"):
+            build().compute(scheduler="sync")
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        gf = build()
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        f = gf.compute(scheduler="threads", num_workers=1)
+        fake = mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base
+    _check_result(keep[0], f)
+    assert fake == real
+    [use] = mode.placeholders
+    assert use["file"] == __file__ and "placeholder False" in use["message"]
 
 
 def test_from_array_of_a_fake():
