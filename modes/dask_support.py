@@ -10,11 +10,12 @@ comment above ``_IN_TASK``; README "dask.array".
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import numbers
 import sys
 from contextvars import ContextVar, copy_context
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -424,6 +425,27 @@ def graph_code(frame: Any) -> bool:
     return name[:5] == "dask." and not _IN_TASK.get()
 
 
+@contextlib.contextmanager
+def in_task() -> Iterator[None]:
+    """Mark the block as running a dask task (for schedulers other than dask.local's, such as
+    a distributed worker's): dask's own NumPy calls in it are the chunks' work, made fakes
+    in the mode, not graph bookkeeping. Convert the task's real inputs with
+    ``task_inputs_to_fakes`` first."""
+    token = _IN_TASK.set(True)
+    try:
+        yield
+    finally:
+        _IN_TASK.reset(token)
+
+
+def task_inputs_to_fakes(value: Any, mode: Any) -> Any:
+    """``value`` (a dask task, its dependencies' data, or any container of them) with every
+    real ndarray in it replaced by its fake through ``mode``'s converter (one memo: views of
+    one real buffer share one fake storage); the same object where nothing is real."""
+    with paused():
+        return _to_fake(value, mode)
+
+
 def _fake_mode() -> Any:
     """The innermost FakeMode on the stack, or None."""
     for m in reversed(_STACK.get()):
@@ -481,8 +503,7 @@ def _task_spec() -> Any:
 def _fake_loads(loads: Any, mode: Any) -> Any:
     def fake_loads(task_info: Any) -> tuple:
         task, data = loads(task_info)
-        with paused():  # the converter's own NumPy calls are real (as inside a dispatch)
-            return _to_fake(task, mode), {k: _to_fake(v, mode) for k, v in data.items()}
+        return task_inputs_to_fakes((task, data), mode)
     return fake_loads
 
 
@@ -498,12 +519,9 @@ def _patch_execute_task(local: Any) -> None:
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
         _check_setup()
-        token = _IN_TASK.set(True)
-        try:
+        with in_task():
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,
                             pack_exception)
-        finally:
-            _IN_TASK.reset(token)
 
     functools.update_wrapper(execute_task, original)
     execute_task._ft_patch = True

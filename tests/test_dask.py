@@ -345,3 +345,24 @@ def test_unadapted_dask_version_refuses_in_a_mode(monkeypatch):
         for scheduler in ("sync", "threads"):
             with pytest.raises(ft.UnsupportedOperationError, match="could not adapt"):
                 da.ones((4, 4), chunks=2).sum().compute(scheduler=scheduler)
+
+
+def test_task_helpers_for_other_schedulers():
+    """``in_task`` and ``task_inputs_to_fakes`` run one task of a graph built for real (as a
+    scheduler other than dask.local's would) on fakes in the mode, computing nothing."""
+    from faketensor.modes.dask_support import in_task, task_inputs_to_fakes
+    a = da.from_array(X, chunks=(10, 15)) + 1
+    dsk = dict(a.__dask_graph__())
+    task = dsk[a.__dask_keys__()[0][0]]
+    data = {k: dsk[k] for k in task.dependencies}  # from_array: the chunks themselves
+    assert all(type(v) is np.ndarray for v in data.values())
+    with ft.FakeMode() as mode:
+        with numpy_tracing():
+            t, d = task_inputs_to_fakes((task, data), mode)
+            with in_task():
+                r = t(d)
+            real, _ = tracemalloc.get_traced_memory()
+    assert all(type(v) is ft.FakeArray for v in d.values())
+    assert type(r) is ft.FakeArray and r.shape == (10, 15) and r.dtype == np.float64
+    assert real < 10 * 15 * 8  # the converter's own bookkeeping; the sum is not computed
+    assert mode.memory.live["cpu"] == 10 * 15 * 8
