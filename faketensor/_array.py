@@ -94,6 +94,11 @@ class ArrayHooks:
         return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
+        entry = PYTHON_ENTRIES.get(func)
+        if entry is not None:  # NumPy's Python function, held from before the patches
+            out = entry(args, kwargs)
+            if out is not NOT_RUN:
+                return out
         return dispatch(func, tuple(types), args, kwargs)
 
     def __len__(self) -> int:
@@ -502,6 +507,14 @@ class _FakeSlots(ArrayHooks):
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
                  "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
+
+
+# NumPy functions written in Python that a mode runs as its own copy of their code
+# (modes/python_entry.py): an original reached through ``__array_function__`` (a name bound
+# before faketensor patched the namespace, ``from numpy import fix``) runs that copy too.
+# Each entry takes (args, kwargs) and returns NOT_RUN where it does not apply.
+PYTHON_ENTRIES: dict = {}
+NOT_RUN = object()
 
 
 class FakeArray(_FakeSlots):

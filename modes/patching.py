@@ -37,7 +37,7 @@ FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
 # mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
 RANDOM_ALIASES = ("ranf", "sample")
-RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
+RANDOM_SKIP = frozenset({"seed", "get_bit_generator",
                          "set_bit_generator", "default_rng", "RandomState", "Generator",
                          "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
                          "Philox", "SFC64", "bit_generator", "mtrand"})

@@ -104,7 +104,23 @@ def python_entry(fn: Callable) -> Callable:
     patched._ft_patch = True
     patching._ORIGINALS[id(fn)] = fn
     patching._PATCHED[id(fn)] = patched  # pickles by name, as the other patches
+    if hasattr(fn, "_implementation"):  # the original, called with a fake, asks its argument
+        _array.PYTHON_ENTRIES[fn] = _entry_for_protocol(r)
     return patched
+
+
+def _entry_for_protocol(r: Callable) -> Callable:
+    """What ``FakeArray.__array_function__`` runs for the original of a python entry: the
+    rebound copy in a FakeMode (real ndarray arguments converted), else nothing (NOT_RUN)."""
+    def run(args: tuple, kwargs: dict) -> Any:
+        stack = patching._get_stack()
+        if not (stack and stack[0]._is_fake_mode):
+            return _array.NOT_RUN
+        conv = stack[0]._convert
+        args = tuple(_converted(a, conv) for a in args)
+        kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
+        return r(*args, **kwargs)
+    return run
 
 
 def constructor(new: Callable) -> Callable:

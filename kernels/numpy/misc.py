@@ -326,3 +326,30 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> ArrayMeta
                          base_shape=shape)
     return ArrayMeta(tuple(r.shape), r.dtype, tuple(r.strides), view_of=x,
                      writeable=None if r.flags.writeable else False)
+
+
+# --- printing -----------------------------------------------------------------------------------
+
+def _formatter(fn: Any) -> Any:
+    """numpy/_core/arrayprint.py array2string / array_repr / array_str: the text is made of
+    the values (DataDependentError), except for an empty array, whose text NumPy makes from
+    its shape and dtype alone (NumPy's own function on an empty array of both)."""
+    import inspect
+    sig = inspect.signature(fn)
+    name = fn.__name__
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        bound = sig.bind(*args, **kwargs)
+        first = next(iter(bound.arguments))
+        m = as_meta(bound.arguments[first])
+        if m.size:
+            raise DataDependentError(f"np.{name} formats the values of the array")
+        bound.arguments[first] = np.empty(m.shape, m.dtype)
+        return fn(*bound.args, **bound.kwargs)
+    kernel.__name__ = name
+    kernel.__doc__ = _formatter.__doc__
+    return register(fn, tags=("data-dependent",))(kernel)
+
+
+for _fn in (np.array2string, np.array_repr, np.array_str):
+    _formatter(_fn)
