@@ -17,7 +17,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._array import is_fake
+from .._array import FakeArray
+from .._matrix import FakeMatrix
+
+
+def is_fake(obj: Any) -> bool:
+    """A FakeArray, or a FakeMatrix (the fake of an np.matrix)."""
+    return isinstance(obj, FakeArray)
 from .._errors import UnsupportedOperationError
 from .._convert import Converter
 
@@ -94,6 +100,8 @@ def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, whe
         return
     if not is_fake(fake):
         raise Mismatch(f"{where}: expected a FakeArray, got {type(fake)}")
+    if isinstance(real, np.matrix) != isinstance(fake, FakeMatrix):
+        raise Mismatch(f"{where}: real {type(real).__name__}, fake {type(fake).__name__}")
     if fake.shape != real.shape:
         raise Mismatch(f"{where}: shape fake {fake.shape} real {real.shape}")
     if fake.dtype != real.dtype:

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .. import _array
+from .. import _array, _matrix
 from .._dispatch import _STACK, dispatch
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
@@ -127,7 +127,9 @@ def kernel_patch(fn: Any) -> Any:
             # decided without looking at the caller
             a = args[0] if args else None
             t = type(a)
-            if (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
+            if _MATRIX_MADE[0] and _matrix_among(args, kwargs):
+                pass  # NumPy's protocol hands it to FakeMatrix.__array_function__
+            elif (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
                     or not _from_numpy(_getframe(1))):
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
@@ -145,6 +147,7 @@ def kernel_patch(fn: Any) -> Any:
 
 
 _FAKE = _array.FakeArray
+_MATRIX_MADE = _matrix.MADE  # [True] once a FakeMatrix exists: only then are arguments scanned
 _getframe = sys._getframe
 _get_stack = _STACK.get
 _LIVE = LIVE  # the same dict, mutated in place: truthy while any context may have a mode
@@ -155,6 +158,16 @@ def _from_numpy(frame: Any) -> bool:
     elision checks, kernels): library calls, not the program's."""
     name = frame.f_globals.get("__name__") or ""
     return name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+
+
+def _matrix_among(args: tuple, kwargs: dict) -> bool:
+    """A FakeMatrix among the arguments (or the items of a list or tuple argument)."""
+    m = _matrix.FakeMatrix
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is m or ((t is list or t is tuple) and any(type(x) is m for x in a)):
+            return True
+    return False
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
