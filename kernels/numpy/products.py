@@ -306,7 +306,8 @@ def kron(a: Any, b: Any) -> Any:
     from .temporaries import asarray_bytes
     from .umath import ufunc_call
     from .creation import array as _array_k
-    from .views import expand_dims, reshape as _reshape_k
+    from ...layout import attempt_nocopy_reshape
+    from .views import expand_dims
     a0, b0 = a, b
     b = meta_array(b)
     # the arrays made of non-array arguments live to the end
@@ -324,13 +325,30 @@ def kron(a: Any, b: Any) -> Any:
     b_arr = rp.call(expand_dims, rp.call(expand_dims, b, tuple(range(nda - ndb))),
                     tuple(range(0, nd * 2, 2)))
     prod = rp.call(ufunc_call, np.multiply, a_arr, b_arr)
-    # ``_nx.multiply(as_, bs)``: two intp arrays of the shapes and their product
-    rp.steps.temp(3 * nd * 8)
-    res = rp.call(_reshape_k, prod, tuple(x * y for x, y in zip(sa, sb)))
-    if res.view_of is not prod:
-        rp.drop(prod)
-    rp.done(res)
-    return res
+    # ``_nx.multiply(as_, bs)``: two intp arrays of the shapes, and their product, alive
+    # while reshape runs
+    ins = rp.steps.new(2 * nd * 8)
+    dims = rp.steps.new(nd * 8)
+    rp.steps.free(ins)
+    shape = tuple(x * y for x, y in zip(sa, sb))
+    it = prod.dtype.itemsize
+    if not prod.size:  # an empty product: reshape's own rule (nothing is copied)
+        from .views import reshape as _reshape_k
+        res = rp.call(_reshape_k, prod, shape)
+        rp.steps.free(dims)
+        rp.done(None)
+        return res
+    strides = attempt_nocopy_reshape(tuple(prod.shape), tuple(prod.strides), it, shape, False)
+    if strides is not None:  # a view of the product
+        rp.steps.free(dims)
+        rp.done(None)
+        return ArrayMeta(shape, prod.dtype, strides, view_of=prod)
+    # reshape's copy: a C copy in the product's shape, viewed; the product dies
+    rp.steps.new(math.prod(prod.shape) * it)
+    rp.drop(prod)
+    rp.steps.free(dims)
+    rp.done(None)
+    return ArrayMeta(shape, prod.dtype, c_strides(shape, it), base_shape=tuple(prod.shape))
 
 
 # --- einsum (c_einsum, optimize=False) ---------------------------------------------
