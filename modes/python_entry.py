@@ -143,13 +143,13 @@ def _bmat_entry(fn: Callable) -> Callable:
     r = rebound(fn)
 
     def patched(obj, ldict=None, gdict=None):
-        mode = _fake_mode_of_program()
-        if mode is None:
-            return fn(obj, ldict, gdict)
-        if isinstance(obj, str) and gdict is None:
+        if isinstance(obj, str) and gdict is None:  # NumPy would read this wrapper's frame
             frame = sys._getframe(1)
             gdict = frame.f_globals
             ldict = frame.f_locals if ldict is None else ldict
+        mode = _fake_mode_of_program()
+        if mode is None:
+            return fn(obj, ldict, gdict)
         return r(_converted(obj, mode._convert), ldict, gdict)
     functools.update_wrapper(patched, fn)
     patching._ORIGINALS[id(fn)] = fn
