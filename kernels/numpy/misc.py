@@ -13,7 +13,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides, reshape_strides,
                      strides_in_order)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_meta
+from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_fake, is_meta
 from .. import flops
 from ..registry import pyarray_return, register, transient
 from .temporaries import asarray_bytes
@@ -331,23 +331,29 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> ArrayMeta
 # --- printing -----------------------------------------------------------------------------------
 
 def _formatter(fn: Any) -> Any:
-    """numpy/_core/arrayprint.py array2string / array_repr / array_str: the text is made of
-    the values (DataDependentError), except for an empty array, whose text NumPy makes from
-    its shape and dtype alone (NumPy's own function on an empty array of both)."""
+    """numpy/_core/arrayprint.py array2string / array_repr / array_str of a fake: the text is
+    made of the values (DataDependentError), except for an empty array, whose text NumPy
+    makes from its shape and dtype alone (NumPy's own function on an empty array of both). A
+    real array reaches the kernel unconverted and is printed for real."""
     import inspect
     sig = inspect.signature(fn)
     name = fn.__name__
 
+    first = next(iter(sig.parameters))
+
     def kernel(*args: Any, **kwargs: Any) -> Any:
         bound = sig.bind(*args, **kwargs)
-        first = next(iter(bound.arguments))
-        m = as_meta(bound.arguments[first])
+        a = bound.arguments[first]
+        if not is_fake(a):  # a real array (kept real): its values exist, printed for real
+            return fn(*bound.args, **bound.kwargs)
+        m = as_meta(a)
         if m.size:
             raise DataDependentError(f"np.{name} formats the values of the array")
         bound.arguments[first] = np.empty(m.shape, m.dtype)
         return fn(*bound.args, **bound.kwargs)
     kernel.__name__ = name
     kernel.__doc__ = _formatter.__doc__
+    kernel.keep_real = frozenset({0, first})  # type: ignore[attr-defined]
     return register(fn, tags=("data-dependent",))(kernel)
 
 
