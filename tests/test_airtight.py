@@ -102,6 +102,7 @@ def _both(fn):
     return real, fake
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_entry_point_gives_numpys_metadata(case):
     real, fake = _both(CASES[case])
