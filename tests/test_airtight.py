@@ -166,6 +166,7 @@ def test_fromiter_consumes_without_storing():
             np.fromiter(range(3), float, count=4)
 
 
+@pytest.mark.filterwarnings("ignore:the matrix subclass:PendingDeprecationWarning")
 def test_outside_a_mode_the_entry_points_are_numpys():
     for case in ("mgrid-2d", "r_-mixed", "c_-1d", "fromfunction", "recarray", "rec.fromarrays",
                  "r_-matrix"):
