@@ -104,6 +104,11 @@ class ArrayHooks:
         return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
 
     def __array_function__(self, func, types, args, kwargs):
+        entry = PYTHON_ENTRIES.get(func)
+        if entry is not None:  # NumPy's Python function, held from before the patches
+            out = entry(args, kwargs)
+            if out is not NOT_RUN:
+                return out
         return dispatch(func, tuple(types), args, kwargs)
 
     def __len__(self) -> int:
@@ -314,6 +319,43 @@ for _n, _u in _UNARY.items():
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
+
+
+def _resize(self, *args, **kwargs):
+    """ndarray.resize: the kernel's record of the new geometry (a view of self, or a fresh
+    array when the data is reallocated) becomes self's own (PyArray_Resize, shape.c)."""
+    op = method_op("resize")
+    types = _fake_types if type(self) is FakeArray else self._hook_types(args, kwargs)
+    if _reallocates(self, args, kwargs):
+        # realloc: the old buffer is given back as the new one is taken (tracemalloc sees
+        # one block change size), so the old storage goes before the kernel's output comes
+        object.__setattr__(self, "storage", FakeStorage(self.storage.nbytes, self.storage.device))
+    out = dispatch(op, types, (self,) + args, kwargs)
+    if isinstance(out, FakeArray) and out is not self:
+        object.__setattr__(self, "shape", out.shape)
+        object.__setattr__(self, "strides", out.strides)
+        if out.storage is not self.storage:
+            object.__setattr__(self, "storage", out.storage)
+            object.__setattr__(self, "storage_offset", out.storage_offset)
+        object.__setattr__(self, "_cf", None)
+        object.__setattr__(self, "_al", None)
+    return None
+
+
+def _reallocates(self, args: tuple, kwargs: dict) -> bool:
+    """Whether NumPy's resize of this cpu fake reallocates (its kernel, a pure function of
+    metadata, answers a fresh array); any refusal or error is left to the dispatched call."""
+    if type(self) is not FakeArray or self.storage.device != "cpu":
+        return False
+    from .kernels.registry import REGISTRY
+    try:
+        res = REGISTRY[("ndarray.resize", "numpy")].fn(self, *args, **kwargs)
+    except Exception:  # noqa: BLE001  (the dispatched call raises it again)
+        return False
+    return res is not None and getattr(res, "view_of", self) is None
+
+
+ArrayHooks.resize = _resize  # type: ignore[attr-defined]
 
 
 # NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
@@ -538,6 +580,14 @@ class _FakeSlots(ArrayHooks):
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
                  "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
+
+
+# NumPy functions written in Python that a mode runs as its own copy of their code
+# (modes/python_entry.py): an original reached through ``__array_function__`` (a name bound
+# before faketensor patched the namespace, ``from numpy import fix``) runs that copy too.
+# Each entry takes (args, kwargs) and returns NOT_RUN where it does not apply.
+PYTHON_ENTRIES: dict = {}
+NOT_RUN = object()
 
 
 class FakeArray(_FakeSlots):

@@ -41,6 +41,7 @@ def _text(shape: tuple, dt: np.dtype, fill: str):
 
 def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
     """A fresh C array of shape: ones (zeros for non-numbers), ``"arange"`` (1, 2, ... 5, 1, ...),
+    ``"extreme"`` (the dtype's most negative value, a complex one with an imaginary part),
     ``"wellcond"`` (4 I + arange / 20 over the last two axes: invertible matrices) or, for
     string dtypes, ``"text"`` (``_text``)."""
     if isinstance(fill, str) and fill.startswith("text"):
@@ -51,6 +52,14 @@ def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
         return xp.zeros(shape, dt)
     if fill == "arange":
         return (xp.arange(math.prod(shape)) % 5 + 1).astype(dt).reshape(shape)
+    if fill == "extreme":  # the dtype's most negative value (the largest for unsigned, True)
+        if dt.kind == "b":
+            return xp.ones(shape, dt)
+        if dt.kind in "iu":
+            info = np.iinfo(dt)
+            return xp.full(shape, info.max if dt.kind == "u" else info.min, dt)
+        m = float(np.finfo(dt).max)
+        return xp.full(shape, complex(-m, m) if dt.kind == "c" else -m, dt)
     if fill == "wellcond":
         vals = xp.arange(math.prod(shape), dtype=np.float64).reshape(shape) / 20
         if len(shape) >= 2 and shape[-1] == shape[-2]:

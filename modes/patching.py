@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .. import _array
+from .. import _array, _matrix
 from .._dispatch import _STACK, dispatch
 from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
@@ -39,7 +39,7 @@ FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
 # mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
 RANDOM_ALIASES = ("ranf", "sample")
-RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
+RANDOM_SKIP = frozenset({"seed", "get_bit_generator",
                          "set_bit_generator", "default_rng", "RandomState", "Generator",
                          "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
                          "Philox", "SFC64", "bit_generator", "mtrand"})
@@ -148,7 +148,9 @@ def kernel_patch(fn: Any) -> Any:
             # decided without looking at the caller
             a = args[0] if args else None
             t = type(a)
-            if (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
+            if _MATRIX_MADE[0] and _matrix_among(args, kwargs):
+                pass  # NumPy's protocol hands it to FakeMatrix.__array_function__
+            elif (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
                     or not _from_numpy(_getframe(1))):
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
@@ -166,6 +168,7 @@ def kernel_patch(fn: Any) -> Any:
 
 
 _FAKE = _array.FakeArray
+_MATRIX_MADE = _matrix.MADE  # [True] once a FakeMatrix exists: only then are arguments scanned
 _getframe = sys._getframe
 _graph_code = graph_code
 _get_stack = _STACK.get
@@ -236,6 +239,16 @@ def _fake_in(items: Any, depth: int = 0) -> bool:
                     return True
             elif t is dict and _fake_in(a.values(), depth + 1):
                 return True
+    return False
+
+
+def _matrix_among(args: tuple, kwargs: dict) -> bool:
+    """A FakeMatrix among the arguments (or the items of a list or tuple argument)."""
+    m = _matrix.FakeMatrix
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is m or ((t is list or t is tuple) and any(type(x) is m for x in a)):
+            return True
     return False
 
 
