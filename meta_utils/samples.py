@@ -25,7 +25,7 @@ _CUPY_KINDS = set("biufc")
 # Strings of several lengths (tabs, separators, case, non-ASCII) for ``"text"`` fills.
 TEXT = ("", "a", "Ab c", "x\ty-b", "hello", "\u00df\u00e9", "  pad ", "12", "Ti Tl", "b-a-b")
 _TEXT_FILLS = {"": TEXT, "arange": TEXT[::-1], "1": ("ab",), "0": ("",),
-               "mixed": TEXT[3:] + TEXT[:3]}
+               "mixed": TEXT[3:] + TEXT[:3], "extreme": tuple(sorted(TEXT, key=len, reverse=True))}
 
 
 def _text(shape: tuple, dt: np.dtype, fill: str):
