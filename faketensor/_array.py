@@ -278,6 +278,20 @@ for _n, _u in _UNARY.items():
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
+_VIEW_METHOD = ArrayHooks.view  # type: ignore[attr-defined]
+
+
+def _view(self, *args, **kwargs):
+    """ndarray.view; a view as a FakeArray subclass (numpy.ma's copy over fakes:
+    modes/masked.py) is made by the subclass's ``_view_as``, which finalizes it as NumPy's
+    C code does for a subtype."""
+    t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
+    if isinstance(t, type) and t is not FakeArray and issubclass(t, FakeArray):
+        return t._view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
+    return _VIEW_METHOD(self, *args, **kwargs)
+
+
+ArrayHooks.view = _view  # type: ignore[attr-defined]
 
 
 # NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
@@ -540,6 +554,12 @@ class FakeArray(_FakeSlots):
     @property
     def flat(self) -> "FakeFlatIter":
         return FakeFlatIter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        """``a.flat = v`` (arrayobject.c array_flat_set): v's values written over a, in C
+        order, repeated as needed: ``a.flat[...] = v``."""
+        FakeFlatIter(self)[...] = value
 
     @property
     def device(self):

@@ -268,6 +268,8 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    from . import masked
+    masked.install()  # numpy.ma on fakes (modes/masked.py)
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
     sys.meta_path.insert(0, _HOOK)

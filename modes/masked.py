@@ -1,0 +1,635 @@
+"""numpy.ma on fakes: NumPy's own ``numpy/ma/core.py`` and ``numpy/ma/extras.py`` run over a
+fake ndarray.
+
+numpy.ma is pure Python over ndarray: a ``MaskedArray`` *is* its data (an ndarray subclass)
+and holds its mask as a second ndarray in ``_mask``; every function and method computes the
+result's data and mask with ufuncs, views and factories. So instead of a second set of rules,
+the two modules are loaded a second time from NumPy's source with one change of base: in the
+copy, ``MaskedArray``'s base class is ``FakeNDArray`` (a FakeArray with a ``__dict__`` for
+numpy.ma's attributes) and the name ``ndarray`` in both modules is ``NDArrayShim``, which
+answers ``isinstance``/``issubclass`` for real arrays and fakes and applies ndarray's unbound
+methods (``ndarray.view(x, cls)``, ``ndarray.ravel(x)``) to fakes. Every array operation of
+numpy.ma then reaches the kernels through the ordinary protocols, one op at a time, with
+NumPy's own temporaries (mask copies, filled copies, domain checks) and frees.
+
+What NumPy's C code does for an ndarray subclass is mirrored in ``FakeNDArray``: a view as a
+subclass calls ``__array_finalize__`` (numpy/_core/src/multiarray/ctors.c
+PyArray_NewFromDescr_int), a ufunc's output is passed to ``__array_wrap__`` of the input of
+highest priority, or of ``out`` (numpy/_core/src/umath/wrapping_array_method.c / npy_apply_wrap
+in arraywrap.c), ndarray's C methods on a subclass return the subclass (astype, byteswap,
+getfield, ...). Three lines of numpy.ma read what a fake cannot give (a data pointer, a
+member descriptor set around the validated setters) and are replaced by name (``_PATCHES``):
+loading fails loudly if NumPy's source changes under them.
+
+Entry: ``np.ma``'s public functions and ``MaskedArray.__new__`` are patched (``install``)
+to run the copy when a fake (or a fake masked array) is among the arguments, or inside a
+FakeMode when called from the program. Outside any mode the copy runs in a FakeMode of its
+own, so factories it calls (``np.zeros(shape, MaskType)``) make fakes.
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+import re
+import sys
+import types
+from typing import Any, Callable
+
+import numpy as np
+
+from .. import _array
+from .._array import FakeArray, _FakeSlots
+from .._dispatch import _STACK, dispatch
+from .._errors import DataDependentError, UnsupportedOperationError
+from . import patching
+
+_SLOTS = tuple(s for s in _FakeSlots.__slots__ if s != "__weakref__")
+_SLOT_DESC = tuple(_FakeSlots.__dict__[s] for s in _SLOTS)
+_SETATTR = FakeArray.__setattr__
+REAL_MA = np.ma.core
+REAL_EXTRAS = np.ma.extras
+
+
+def _copy_slots(src: Any, dst: Any) -> None:
+    for d in _SLOT_DESC:
+        d.__set__(dst, d.__get__(src))
+
+
+def plain(x: Any) -> Any:
+    """x's ndarray part: a FakeArray with x's metadata and storage (no memory, no op), as
+    NumPy's C code sees a subclass instance; anything else as is."""
+    if isinstance(x, FakeNDArray):
+        p = object.__new__(_FakeSlots)
+        _copy_slots(x, p)
+        p.__class__ = FakeArray
+        return p
+    return x
+
+
+def _plain_args(x: Any) -> Any:
+    t = type(x)
+    if t is tuple or t is list:
+        return t(_plain_args(v) for v in x)
+    return plain(x)
+
+
+def as_subclass(x: FakeArray, cls: type, finalize_from: Any = None, finalize: bool = True) -> Any:
+    """A FakeNDArray subclass instance with x's metadata (x a fresh result or a view), then
+    ``__array_finalize__(finalize_from)``, as PyArray_NewFromDescr_int does for a subtype."""
+    new = object.__new__(cls)
+    _copy_slots(x, new)
+    if finalize:
+        new.__array_finalize__(finalize_from)
+    return new
+
+
+def view_as(x: Any, cls: type | None = None, dtype: Any = None) -> Any:
+    """``ndarray.view(x, dtype, cls)`` on a fake: a view (base x) retyped as cls (a FakeNDArray
+    subclass: ``__array_finalize__(x)``; ndarray or None: a FakeArray, or x's own type when
+    x is a subclass and cls is None, as ndarray.view keeps the subtype)."""
+    p = plain(x)
+    v = dispatch(_VIEW, (FakeArray,), (p,) if dtype is None else (p, dtype), {})
+    _FakeSlots.__dict__["_base"].__set__(v, x)  # the view's base is x (not its stand-in)
+    if cls is None:
+        cls = type(x)
+    if isinstance(cls, type) and issubclass(cls, FakeNDArray):
+        return as_subclass(v, cls, x)
+    if cls is None or cls is FakeArray or cls is NDArrayShim or cls is np.ndarray:
+        return v
+    raise UnsupportedOperationError("ndarray.view", f"a fake viewed as {cls!r}")
+
+
+_VIEW = _array.method_op("view")
+
+
+def _data_ptr(a: Any) -> tuple:
+    """What ``a.__array_interface__['data'][0]`` compares in numpy.ma: the data's address,
+    here (storage, offset)."""
+    if isinstance(a, FakeArray):
+        return (id(a.storage), a.storage_offset)
+    return (None, a.__array_interface__["data"][0])
+
+
+def _set_meta(self: Any, name: str, value: Any) -> None:
+    """``super(MaskedArray, type(self)).shape.__set__(self, v)``: ndarray's validated setter."""
+    if isinstance(self, FakeArray):
+        _SETATTR(self, name, value)
+    else:
+        getattr(np.ndarray, name).__set__(self, value)
+
+
+class _ShimMeta(type):
+    """``isinstance(x, ndarray)`` in numpy.ma's copy: real ndarrays and fakes alike; other
+    attributes are ndarray's, applied to fakes through their methods."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, (np.ndarray, FakeArray))
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        return isinstance(sub, type) and issubclass(sub, (np.ndarray, FakeArray))
+
+    def __getattr__(cls, name: str) -> Any:
+        real = getattr(np.ndarray, name)
+        if not callable(real) or name == "__new__":
+            return real
+
+        def unbound(self, *args, **kwargs):
+            if isinstance(self, FakeArray):
+                return getattr(self if type(self) is FakeArray else plain(self), name)(
+                    *args, **kwargs)
+            return real(self, *args, **kwargs)
+        unbound.__doc__ = real.__doc__
+        unbound.__name__ = name
+        return unbound
+
+
+class NDArrayShim(metaclass=_ShimMeta):
+    """The name ``ndarray`` in numpy.ma's copy (see the module docstring)."""
+
+    @staticmethod
+    def view(self: Any, *args: Any) -> Any:
+        if not isinstance(self, FakeArray):
+            return np.ndarray.view(self, *(np.ndarray if a is NDArrayShim else a for a in args))
+        dtype = cls = None
+        if len(args) == 2:
+            dtype, cls = args
+        elif len(args) == 1:
+            a = args[0]
+            if isinstance(a, type) and issubclass(a, (np.ndarray, FakeArray, NDArrayShim)):
+                cls = a
+            else:
+                dtype = a
+        if cls is None:
+            cls = type(self)
+        return view_as(self, cls, dtype)
+
+    @staticmethod
+    def __new__(cls: Any, shape: Any, dtype: Any = float, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            raise UnsupportedOperationError("ndarray.__new__", "a buffer in numpy.ma")
+        e = np.empty(shape, dtype)
+        if isinstance(cls, type) and issubclass(cls, FakeNDArray):
+            return view_as(e, cls)
+        return e
+
+
+class _NumpyProxy:
+    """The name ``np`` in numpy.ma's copy: numpy, with ``np.ndarray`` the shim and ``np.ma``
+    the copy."""
+
+    def __init__(self, module: Any, extra: dict) -> None:
+        self._module = module
+        self._extra = extra
+
+    def __getattr__(self, name: str) -> Any:
+        v = self._extra.get(name)
+        if v is not None:
+            return v
+        v = getattr(self._module, name)
+        try:
+            return patching._PATCHED.get(id(v), v)
+        except TypeError:
+            return v
+
+
+# ndarray's C methods MaskedArray does not override: on a subclass they return the subclass
+# (PyArray_NewFromDescr with the subtype, __array_finalize__(self))
+_SUBCLASS_METHODS = ("astype", "byteswap", "getfield", "to_device")
+_PLAIN_METHODS = ("fill", "setfield", "setflags", "searchsorted", "item")
+
+
+class FakeNDArray(FakeArray):
+    """A FakeArray that can carry attributes: the base of numpy.ma's copy of MaskedArray
+    (its instances are fake masked arrays, their ``_mask`` a FakeArray or ``nomask``)."""
+
+    __array_priority__ = 0  # numpy.ma sets its own (15)
+
+    def __array_finalize__(self, obj: Any) -> None:
+        pass
+
+    @classmethod
+    def _view_as(cls, x: Any, dtype: Any) -> Any:
+        return view_as(x, cls, dtype)
+
+    def __array_wrap__(self, obj: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        return obj
+
+    def _hook_types(self, args, kwargs):
+        return (FakeArray,)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """ufunc_object.c on subclasses: compute on the ndarray parts, then hand each output
+        to ``__array_wrap__`` of ``out`` or of the input of highest ``__array_priority__``."""
+        out = kwargs.get("out")
+        outs: tuple = ()
+        if out is not None:
+            outs = out if type(out) is tuple else (out,)
+            kwargs["out"] = tuple(plain(o) for o in outs)
+        if kwargs.get("where") is not None:
+            kwargs["where"] = plain(kwargs["where"])
+        func = ufunc if method == "__call__" else getattr(ufunc, method)
+        res = dispatch(func, (FakeArray,), _plain_args(inputs), kwargs)
+        if kwargs.get("subok", True) is False or method == "at":
+            return res
+        wrapper = None
+        best = None
+        for x in inputs:
+            if isinstance(x, FakeNDArray):
+                p = type(x).__array_priority__
+                if best is None or p > best:
+                    best, wrapper = p, x
+        if wrapper is None:
+            return res
+        single = type(res) is not tuple
+        results = (res,) if single else res
+        wrapped = []
+        for i, r in enumerate(results):
+            o = outs[i] if i < len(outs) else None
+            ctx = (ufunc, inputs, i) if method == "__call__" else None
+            if o is not None:
+                if not isinstance(o, FakeNDArray):
+                    wrapped.append(r)
+                    continue
+                wrapped.append(o.__array_wrap__(o, ctx, False))
+            else:
+                scalar = isinstance(r, FakeArray) and r.shape == () and method != "at"
+                wrapped.append(wrapper.__array_wrap__(r, ctx, scalar) if isinstance(r, FakeArray)
+                               else r)
+        return wrapped[0] if single else tuple(wrapped)
+
+    def __array_function__(self, func, types, args, kwargs):
+        """ndarray.__array_function__ on a subclass: NumPy's implementation runs with the
+        subclass instances (Python ones call their methods); C ones are refused (their
+        subtype rules are not modelled)."""
+        impl = getattr(func, "_implementation", None)
+        if isinstance(impl, types_FunctionType):
+            from .python_entry import rebound
+            return rebound(impl)(*args, **kwargs)
+        name = getattr(func, "__name__", repr(func))
+        raise UnsupportedOperationError(f"np.{name}", "a fake masked array given to NumPy's C "
+                                        "function (use the np.ma function)")
+
+    def __array__(self, dtype=None, copy=None):
+        return FakeArray.__array__(self, dtype, copy)
+
+
+types_FunctionType = types.FunctionType
+
+
+def _subclass_method(name: str) -> Callable:
+    def meth(self, *args, **kwargs):
+        r = getattr(plain(self), name)(*args, **kwargs)
+        if isinstance(r, FakeArray) and r.shape is not None and not (
+                name == "astype" and r.storage is self.storage):
+            return as_subclass(r, type(self), self)
+        if isinstance(r, FakeArray) and r.storage is self.storage:
+            return self if r.storage_offset == self.storage_offset and r.shape == self.shape \
+                and r.dtype == self.dtype and r.strides == self.strides else as_subclass(r, type(self), self)
+        return r
+    meth.__name__ = name
+    return meth
+
+
+def _plain_method(name: str) -> Callable:
+    def meth(self, *args, **kwargs):
+        return getattr(plain(self), name)(*_plain_args(args), **kwargs)
+    meth.__name__ = name
+    return meth
+
+
+for _n in _SUBCLASS_METHODS:
+    setattr(FakeNDArray, _n, _subclass_method(_n))
+for _n in _PLAIN_METHODS:
+    setattr(FakeNDArray, _n, _plain_method(_n))
+for _n in ("conj", "conjugate", "clip", "choose"):  # ufuncs / C code calling ufuncs on self
+    setattr(FakeNDArray, _n, (lambda n: lambda self, *a, **k: getattr(np, n)(self, *a, **k))(
+        {"conj": "conjugate", "conjugate": "conjugate", "clip": "clip", "choose": "choose"}[_n]))
+del _n
+
+
+# ---------------------------------------------------------------------------------------
+# numpy.ma's copy
+
+# text -> replacement, each found exactly once in NumPy's source
+_PATCHES = {
+    "core": (
+        ('obj.__array_interface__["data"][0]\n                    != self.__array_interface__["data"][0]',
+         '_ft_data_ptr(obj)\n                    != _ft_data_ptr(self)'),
+        ("super(MaskedArray, type(self)).dtype.__set__(self, dtype)",
+         "_ft_set_meta(self, 'dtype', dtype)"),
+        ("super(MaskedArray, type(self)).shape.__set__(self, shape)",
+         "_ft_set_meta(self, 'shape', shape)"),
+    ),
+    "extras": (),
+}
+_MODULE_NAME = "<faketensor: numpy.ma on fakes>"
+
+
+class _Copy:
+    core: Any = None
+    extras: Any = None
+    namespace: Any = None
+
+
+_COPY = _Copy()
+
+
+# ``X.any()`` calls that only choose between keeping a mask and dropping it to nomask, or
+# skip work when nothing is masked: on a fake they answer True (``_any``). The others
+# (``is_masked``, ``cov(allow_masked=False)``'s check) read values: DataDependentError.
+_ANY = re.compile(r"\b((?:\w+\.)*\w+)\.any\(\)")
+_ANY_KEEP = ("return True", "raise ValueError", "allow_masked and")
+
+
+def _any(x: Any) -> Any:
+    """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
+    a fake mask is taken to hold a masked element), the real answer otherwise."""
+    if isinstance(x, FakeArray):
+        return True
+    return x.any()
+
+
+def _any_calls(src: str) -> str:
+    lines = src.split("\n")
+    for i, line in enumerate(lines):
+        if ".any()" in line and not line.lstrip().startswith(("#", ">>>", "...")) and not (
+                any(k in line or k in lines[i + 1] for k in _ANY_KEEP)):
+            lines[i] = _ANY.sub(r"_ft_any(\1)", line)
+    return "\n".join(lines)
+
+
+def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.ModuleType:
+    path = real.__file__
+    with open(path, encoding="utf-8") as f:
+        src = f.read()
+    for old, new in _PATCHES[which]:
+        if src.count(old) != 1:
+            raise RuntimeError(f"numpy.ma on fakes: {path} changed ({old[:40]!r}...)")
+        src = src.replace(old, new)
+    src = _any_calls(src)
+    mod = types.ModuleType(f"{_MODULE_NAME}.{which}")
+    g = mod.__dict__
+    g["__file__"] = path
+    g["__package__"] = None
+    g.update(extra_globals)
+    g["_ft_any"] = _any
+    bi = dict(builtins.__dict__)
+    real_build = builtins.__build_class__
+
+    def build_class(func, name, *bases, **kw):
+        if name == "MaskedConstant":  # the one ``np.ma.masked``, shared with real numpy.ma
+            return real.MaskedConstant
+        bases = tuple(FakeNDArray if b is np.ndarray else b for b in bases)
+        return real_build(func, name, *bases, **kw)
+    bi["__build_class__"] = build_class
+    real_import = builtins.__import__
+
+    def imp(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 1 and name == "core":  # extras: from .core import ...
+            return _COPY.core
+        if level == 1 and name == "" and fromlist == ("core",):
+            return _COPY.namespace
+        return real_import(name, globals, locals, fromlist, level)
+    bi["__import__"] = imp
+    g["__builtins__"] = bi
+    code = compile(src, path, "exec")
+    exec(code, g)
+    g["__builtins__"] = builtins.__dict__
+    # the names numpy.ma took from numpy: the patched functions, the shim for ndarray
+    for k, v in list(g.items()):
+        if v is np.ndarray:
+            g[k] = NDArrayShim
+        elif v is np:
+            g[k] = _NP
+        elif callable(v) and not isinstance(v, type):
+            try:
+                g[k] = patching._PATCHED.get(id(v), v)
+            except TypeError:
+                pass
+    return mod
+
+
+class _Namespace:
+    """``np.ma`` as numpy.ma's copy sees it: the copy's core and extras names."""
+
+    def __getattr__(self, name: str) -> Any:
+        for m in (_COPY.core, _COPY.extras):
+            if m is not None and name in m.__dict__:
+                return m.__dict__[name]
+        if name in ("core", "extras"):
+            return getattr(_COPY, name)
+        raise AttributeError(name)
+
+
+_NP = _NumpyProxy(np, {"ndarray": NDArrayShim})
+
+
+def copy() -> _Copy:
+    """numpy.ma's copy over fakes, loaded on first use (after the namespace patches)."""
+    if _COPY.core is None:
+        patching.install()
+        _COPY.namespace = _Namespace()
+        _NP._extra["ma"] = _COPY.namespace
+        extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta}
+        _COPY.core = _load("core", REAL_MA, extra)
+        core = _COPY.core.__dict__
+        core["masked"] = core["masked_singleton"] = REAL_MA.masked
+        _COPY.extras = _load("extras", REAL_EXTRAS, {})
+        _wrap_modes(_COPY.core)
+        _wrap_modes(_COPY.extras)
+    return _COPY
+
+
+# ---------------------------------------------------------------------------------------
+# running the copy: in a FakeMode, real masked arrays converted
+
+def _in_fake_mode() -> bool:
+    stack = _STACK.get()
+    return bool(stack) and stack[0]._is_fake_mode
+
+
+def _with_mode(fn: Callable) -> Callable:
+    """fn run in a FakeMode: the one active, else one for the call (its factories make
+    fakes; nothing is accounted outside a mode)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        if _STACK.get():
+            return fn(*args, **kwargs)
+        from .fake_mode import FakeMode
+        with FakeMode():
+            return fn(*args, **kwargs)
+    run._ft_ma = True
+    return run
+
+
+def _wrap_modes(mod: types.ModuleType) -> None:
+    """Every function and method of the copy runs in a FakeMode (see _with_mode)."""
+    g = mod.__dict__
+    for k, v in list(g.items()):
+        if isinstance(v, types.FunctionType) and v.__globals__ is g:
+            g[k] = _with_mode(v)
+        elif isinstance(v, type) and v.__module__ == mod.__name__:
+            for name, attr in list(v.__dict__.items()):
+                if isinstance(attr, types.FunctionType) and attr.__globals__ is g:
+                    type.__setattr__(v, name, _with_mode(attr))
+                elif isinstance(attr, (staticmethod, classmethod)) and isinstance(
+                        attr.__func__, types.FunctionType) and attr.__func__.__globals__ is g:
+                    type.__setattr__(v, name, type(attr)(_with_mode(attr.__func__)))
+                elif isinstance(attr, property) and getattr(attr.fget, "__globals__", None) is g:
+                    type.__setattr__(v, name, property(
+                        _with_mode(attr.fget), attr.fset and _with_mode(attr.fset),
+                        attr.fdel, attr.__doc__))
+        elif hasattr(v, "__call__") and type(v).__module__ == mod.__name__ and not isinstance(v, type):
+            pass  # instances of the copy's classes: their methods are wrapped with the class
+
+
+def is_fake_masked(x: Any) -> bool:
+    """True for a masked array of the copy (data and mask fakes)."""
+    return _COPY.core is not None and isinstance(x, _COPY.core.MaskedArray)
+
+
+def to_fake_masked(x: Any, convert: Callable) -> Any:
+    """A real MaskedArray as a fake one: data and mask through ``convert`` (the mode's memo),
+    the attributes numpy.ma keeps copied."""
+    c = copy()
+    data = convert(x._data)
+    r = view_as(data, c.core.MaskedArray)
+    m = x._mask
+    r._mask = m if m is REAL_MA.nomask else convert(m)
+    for k in ("_fill_value", "_hardmask", "_sharedmask", "_isfield"):
+        r.__dict__[k] = getattr(x, k)
+    r._baseclass = FakeArray
+    return r
+
+
+def _has_fake(obj: Any, depth: int = 0) -> bool:
+    if isinstance(obj, FakeArray):
+        return True
+    t = type(obj)
+    if depth < 2 and (t is list or t is tuple):
+        return any(_has_fake(v, depth + 1) for v in obj)
+    return False
+
+
+def _convert_args(obj: Any, convert: Callable, depth: int = 0) -> Any:
+    if isinstance(obj, REAL_MA.MaskedArray) and obj is not REAL_MA.masked:
+        return to_fake_masked(obj, convert)
+    t = type(obj)
+    if depth < 2 and (t is list or t is tuple):
+        return t(_convert_args(v, convert, depth + 1) for v in obj)
+    return obj
+
+
+def _route(real: Any, get_fake: Callable) -> bool:
+    return False
+
+
+def routed(real: Callable, name: str, owner: str = "core") -> Callable:
+    """np.ma.NAME: the copy's NAME when a fake is among the arguments, or in a FakeMode when
+    the program calls it; else NumPy's."""
+    def patched(*args, **kwargs):
+        fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
+        if not fake and not (_in_fake_mode() and not patching._from_numpy(sys._getframe(1))):
+            return real(*args, **kwargs)
+        c = copy()
+        target = getattr(getattr(c, owner), name)
+        stack = _STACK.get()
+        if stack and stack[0]._is_fake_mode:
+            conv = stack[0]._convert
+            args = _convert_args(args, conv)
+            kwargs = {k: _convert_args(v, conv) for k, v in kwargs.items()}
+        return target(*args, **kwargs)
+    try:
+        functools.update_wrapper(patched, real)
+    except AttributeError:
+        pass
+    patched._ft_patch = True
+    return patched
+
+
+class RoutedUFunc:
+    """np.ma's masked ufuncs and method-functions (``np.ma.add``, ``np.ma.sum``): calls and
+    their ``reduce``/``accumulate``/``outer`` routed as ``routed`` does."""
+
+    def __init__(self, real: Any, name: str, owner: str) -> None:
+        self._real = real
+        self._name = name
+        self._owner = owner
+        self.__call__ = routed(real, name, owner)  # type: ignore[method-assign]
+        self.__doc__ = getattr(real, "__doc__", None)
+        self.__name__ = getattr(real, "__name__", name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__["__call__"](*args, **kwargs)
+
+    def __getattr__(self, attr: str) -> Any:
+        value = getattr(self._real, attr)
+        if callable(value) and attr in ("reduce", "accumulate", "outer"):
+            real = self._real
+            name, owner = self._name, self._owner
+
+            def method(*args, **kwargs):
+                fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
+                if not fake and not (_in_fake_mode()
+                                     and not patching._from_numpy(sys._getframe(1))):
+                    return getattr(real, attr)(*args, **kwargs)
+                target = getattr(getattr(getattr(copy(), owner), name), attr)
+                stack = _STACK.get()
+                if stack and stack[0]._is_fake_mode:
+                    conv = stack[0]._convert
+                    args = _convert_args(args, conv)
+                return target(*args, **kwargs)
+            return method
+        return value
+
+    def __repr__(self) -> str:
+        return repr(self._real)
+
+
+_installed = False
+
+
+def install() -> None:
+    """Patch np.ma's public callables and ``MaskedArray.__new__`` (once)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    import numpy.ma as ma
+    for owner, mod in (("core", REAL_MA), ("extras", REAL_EXTRAS)):
+        for name in mod.__all__:
+            v = getattr(mod, name, None)
+            if v is None or isinstance(v, type) or isinstance(v, np.ndarray) or \
+                    isinstance(v, (bool, int, float, np.generic, types.ModuleType)):
+                continue
+            if isinstance(v, types.FunctionType):
+                p = routed(v, name, owner)
+            elif callable(v):
+                p = RoutedUFunc(v, name, owner)
+            else:
+                continue
+            if getattr(ma, name, None) is v:
+                setattr(ma, name, p)
+            setattr(mod, name, p)
+            patching._ORIGINALS[id(v)] = v
+    new = REAL_MA.MaskedArray.__dict__["__new__"]
+    new = getattr(new, "__func__", new)
+
+    def masked_new(cls, *args, **kwargs):
+        fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
+        if fake or (_in_fake_mode() and not patching._from_numpy(sys._getframe(1))):
+            c = copy()
+            stack = _STACK.get()
+            if stack and stack[0]._is_fake_mode:
+                conv = stack[0]._convert
+                args = _convert_args(args, conv)
+                kwargs = {k: _convert_args(v, conv) for k, v in kwargs.items()}
+            target = c.core.MaskedArray if cls is REAL_MA.MaskedArray else None
+            if target is None:
+                raise UnsupportedOperationError(f"{cls.__name__}", "a subclass of MaskedArray "
+                                                "on fakes")
+            return target(*args, **kwargs)
+        return new(cls, *args, **kwargs)
+    functools.update_wrapper(masked_new, new)
+    masked_new._ft_patch = True
+    type.__setattr__(REAL_MA.MaskedArray, "__new__", staticmethod(masked_new))
