@@ -41,6 +41,7 @@ from .. import _array
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
 from .._errors import DataDependentError, UnsupportedOperationError
+from .._storage import SCALAR
 from . import patching
 
 _SLOTS = tuple(s for s in _FakeSlots.__slots__ if s != "__weakref__")
@@ -88,6 +89,9 @@ def view_as(x: Any, cls: type | None = None, dtype: Any = None) -> Any:
     subclass: ``__array_finalize__(x)``; ndarray or None: a FakeArray, or x's own type when
     x is a subclass and cls is None, as ndarray.view keeps the subtype)."""
     p = plain(x)
+    if p.storage._tracker is SCALAR and p.shape == ():
+        # a NumPy scalar's view (scalartypes.c gentype_view): a scalar again, of no subtype
+        return p if dtype is None else dispatch(_VIEW, (FakeArray,), (p, dtype), {})
     v = dispatch(_VIEW, (FakeArray,), (p,) if dtype is None else (p, dtype), {})
     _FakeSlots.__dict__["_base"].__set__(v, x)  # the view's base is x (not its stand-in)
     if cls is None:
@@ -173,6 +177,62 @@ class NDArrayShim(metaclass=_ShimMeta):
         return e
 
 
+def _subclass_result(r: Any, src: Any, subok: bool) -> Any:
+    """The result of NumPy's C code for the subclass instance src, from r (the same call's
+    result on src's ndarray part): src itself when nothing was made, a view of src (base src),
+    or a fresh array; a subclass instance finalized from src when ``subok``, else a FakeArray
+    (PyArray_FromAny / PyArray_NewLikeArray with the subtype; ctors.c)."""
+    if not isinstance(r, FakeArray) or r.storage is not src.storage:
+        if subok and isinstance(r, FakeArray):
+            return as_subclass(r, type(src), src)
+        return r
+    same = (r.shape == src.shape and r.dtype == src.dtype and r.strides == src.strides
+            and r.storage_offset == src.storage_offset)
+    if same and subok and r._base is src._base:
+        return src  # returned as is
+    _FakeSlots.__dict__["_base"].__set__(r, src)
+    return as_subclass(r, type(src), src) if subok else r
+
+
+def _array(obj: Any, dtype: Any = None, *, copy: Any = True, order: str = "K",
+           subok: bool = False, ndmin: int = 0, **kw: Any) -> Any:
+    """``np.array`` in numpy.ma's copy: a fake masked array stays one with ``subok``."""
+    if isinstance(obj, FakeNDArray):
+        r = np.array(plain(obj), dtype, copy=copy, order=order, subok=subok, ndmin=ndmin, **kw)
+        return _subclass_result(r, obj, subok)
+    return np.array(obj, dtype, copy=copy, order=order, subok=subok, ndmin=ndmin, **kw)
+
+
+def _asanyarray(a: Any, dtype: Any = None, order: Any = None, **kw: Any) -> Any:
+    if isinstance(a, FakeNDArray):
+        return _array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=True, **kw)
+    return np.asanyarray(a, dtype, order, **kw)
+
+
+def _asarray(a: Any, dtype: Any = None, order: Any = None, **kw: Any) -> Any:
+    if isinstance(a, FakeNDArray):
+        return _array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=False, **kw)
+    return np.asarray(a, dtype, order, **kw)
+
+
+def _like(name: str) -> Callable:
+    fn = getattr(np, name)
+
+    def like(prototype: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(prototype, FakeNDArray):
+            r = fn(plain(prototype), *args, **kwargs)
+            if kwargs.get("subok", True):
+                return as_subclass(r, type(prototype), prototype)
+            return r
+        return fn(prototype, *args, **kwargs)
+    like.__name__ = name
+    return like
+
+
+_SUBOK = {"array": _array, "asanyarray": _asanyarray, "asarray": _asarray,
+          **{n: _like(n) for n in ("empty_like", "zeros_like", "ones_like", "full_like")}}
+
+
 class _NumpyProxy:
     """The name ``np`` in numpy.ma's copy: numpy, with ``np.ndarray`` the shim and ``np.ma``
     the copy."""
@@ -238,23 +298,20 @@ class FakeNDArray(FakeArray):
                 p = type(x).__array_priority__
                 if best is None or p > best:
                     best, wrapper = p, x
-        if wrapper is None:
-            return res
         single = type(res) is not tuple
         results = (res,) if single else res
         wrapped = []
         for i, r in enumerate(results):
             o = outs[i] if i < len(outs) else None
             ctx = (ufunc, inputs, i) if method == "__call__" else None
-            if o is not None:
-                if not isinstance(o, FakeNDArray):
-                    wrapped.append(r)
-                    continue
-                wrapped.append(o.__array_wrap__(o, ctx, False))
-            else:
-                scalar = isinstance(r, FakeArray) and r.shape == () and method != "at"
-                wrapped.append(wrapper.__array_wrap__(r, ctx, scalar) if isinstance(r, FakeArray)
+            if o is not None:  # arraywrap.c npy_apply_wrap: out's own __array_wrap__
+                wrapped.append(o.__array_wrap__(o, ctx, False) if isinstance(o, FakeNDArray)
                                else r)
+            elif wrapper is not None and isinstance(r, FakeArray):
+                scalar = r.shape == () and method != "at"
+                wrapped.append(wrapper.__array_wrap__(r, ctx, scalar))
+            else:
+                wrapped.append(r)
         return wrapped[0] if single else tuple(wrapped)
 
     def __array_function__(self, func, types, args, kwargs):
@@ -401,6 +458,8 @@ def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.Modu
             g[k] = NDArrayShim
         elif v is np:
             g[k] = _NP
+        elif k in ("narray", "nxarray"):  # ``from numpy import array as narray``
+            g[k] = _array
         elif callable(v) and not isinstance(v, type):
             try:
                 g[k] = patching._PATCHED.get(id(v), v)
@@ -421,7 +480,7 @@ class _Namespace:
         raise AttributeError(name)
 
 
-_NP = _NumpyProxy(np, {"ndarray": NDArrayShim})
+_NP = _NumpyProxy(np, {"ndarray": NDArrayShim, **_SUBOK})
 
 
 def copy() -> _Copy:
