@@ -40,6 +40,7 @@ import numpy as np
 from .. import _array
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
+from .._stack import paused
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
@@ -402,7 +403,7 @@ def _any(x: Any) -> Any:
     """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
     a fake mask is taken to hold a masked element), the real answer otherwise."""
     if isinstance(x, FakeArray):
-        return True
+        return x.size != 0  # nothing is masked in an empty array
     return x.any()
 
 
@@ -483,6 +484,24 @@ class _Namespace:
 _NP = _NumpyProxy(np, {"ndarray": NDArrayShim, **_SUBOK})
 
 
+def _real_fill(name: str) -> Callable:
+    """numpy.ma's fill-value helper ``name`` run by real numpy.ma with the modes paused: a fill
+    value is a small value computed from a dtype and Python numbers (a fake one only when
+    the caller passes a fake)."""
+    real = getattr(REAL_MA, name)
+
+    def fill(*args: Any, **kwargs: Any) -> Any:
+        if _has_fake(args) or _has_fake(tuple(kwargs.values())):
+            return getattr(_COPY.core, "_ft_" + name)(*args, **kwargs)
+        with paused():
+            return real(*args, **kwargs)
+    fill.__name__ = name
+    return fill
+
+
+_FILL_HELPERS = ("_check_fill_value", "_recursive_fill_value")
+
+
 def copy() -> _Copy:
     """numpy.ma's copy over fakes, loaded on first use (after the namespace patches)."""
     if _COPY.core is None:
@@ -493,6 +512,9 @@ def copy() -> _Copy:
         _COPY.core = _load("core", REAL_MA, extra)
         core = _COPY.core.__dict__
         core["masked"] = core["masked_singleton"] = REAL_MA.masked
+        for name in _FILL_HELPERS:
+            core["_ft_" + name] = core[name]
+            core[name] = _real_fill(name)
         _COPY.extras = _load("extras", REAL_EXTRAS, {})
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
