@@ -131,7 +131,7 @@ class _ShimMeta(type):
         return isinstance(obj, (np.ndarray, FakeArray))
 
     def __subclasscheck__(cls, sub: Any) -> bool:
-        return isinstance(sub, type) and issubclass(sub, (np.ndarray, FakeArray))
+        return sub is cls or (isinstance(sub, type) and issubclass(sub, (np.ndarray, FakeArray)))
 
     def __getattr__(cls, name: str) -> Any:
         real = getattr(np.ndarray, name)
@@ -319,19 +319,38 @@ class FakeNDArray(FakeArray):
         """ndarray.__array_function__ on a subclass: NumPy's implementation runs with the
         subclass instances (Python ones call their methods); C ones are refused (their
         subtype rules are not modelled)."""
+        func = patching._ORIGINALS.get(id(func), func)
         impl = getattr(func, "_implementation", None)
         if isinstance(impl, types_FunctionType):
             from .python_entry import rebound
             return rebound(impl)(*args, **kwargs)
         name = getattr(func, "__name__", repr(func))
-        raise UnsupportedOperationError(f"np.{name}", "a fake masked array given to NumPy's C "
-                                        "function (use the np.ma function)")
+        rule = _C_FUNCTIONS.get(name)
+        if rule is None:
+            raise UnsupportedOperationError(f"np.{name}", "a fake masked array given to "
+                                            "NumPy's C function (use the np.ma function)")
+        res = dispatch(func, (FakeArray,), _plain_args(args),
+                       {k: _plain_args(v) for k, v in kwargs.items()})
+        if rule == "plain" or not isinstance(res, FakeArray):
+            return res
+        # the subtype of highest priority, finalized from None (ctors.c, obj NULL)
+        subs = [x for a in args for x in (a if type(a) in (list, tuple) else (a,))
+                if isinstance(x, FakeNDArray)]
+        cls = type(max(subs, key=lambda x: type(x).__array_priority__))
+        return as_subclass(res, cls, None)
 
     def __array__(self, dtype=None, copy=None):
         return FakeArray.__array__(self, dtype, copy)
 
 
 types_FunctionType = types.FunctionType
+# NumPy C functions given subclass instances: "subtype" (the result is the subclass of
+# highest priority, finalized from None: concatenate, dot) or "plain" (an ndarray or a
+# Python value, as the real call gives)
+_C_FUNCTIONS = {"concatenate": "subtype", "dot": "subtype", "where": "plain",
+                "shares_memory": "plain", "may_share_memory": "plain", "copyto": "plain",
+                "result_type": "plain", "can_cast": "plain", "min_scalar_type": "plain",
+                "putmask": "plain", "count_nonzero": "plain"}
 
 
 def _subclass_method(name: str) -> Callable:

@@ -129,6 +129,8 @@ def kernel_patch(fn: Any) -> Any:
             t = type(a)
             if (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
                     or not _from_numpy(_getframe(1))):
+                if t is not _FAKE and _fake_subclass_among(args, kwargs):
+                    return _subclass_call(fn, args, kwargs)
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
                 if not _override_among(args, kwargs):
@@ -155,6 +157,29 @@ def _from_numpy(frame: Any) -> bool:
     elision checks, kernels): library calls, not the program's."""
     name = frame.f_globals.get("__name__") or ""
     return name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+
+
+def _fake_subclass_among(args: tuple, kwargs: dict) -> bool:
+    """True when an argument (or an item of a list or tuple argument) is an instance of a
+    FakeArray subclass (numpy.ma's copy over fakes: modes/masked.py)."""
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is list or t is tuple:
+            if any(type(x) is not _FAKE and isinstance(x, _FAKE) for x in a):
+                return True
+        elif t is not _FAKE and isinstance(a, _FAKE):
+            return True
+    return False
+
+
+def _subclass_call(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """fn through NumPy's protocol, as for an ndarray subclass: the subclass instance's
+    ``__array_function__`` (which runs NumPy's Python implementation on it)."""
+    for a in (*args, *kwargs.values()):
+        for x in (a if type(a) in (list, tuple) else (a,)):
+            if type(x) is not _FAKE and isinstance(x, _FAKE):
+                return x.__array_function__(fn, (type(x),), args, kwargs)
+    raise AssertionError("no FakeArray subclass among the arguments")
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
