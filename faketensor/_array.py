@@ -286,7 +286,7 @@ def _view(self, *args, **kwargs):
     modes/masked.py) is made by the subclass's ``_view_as``, which finalizes it as NumPy's
     C code does for a subtype."""
     t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
-    if isinstance(t, type) and t is not FakeArray and issubclass(t, FakeArray):
+    if isinstance(t, type) and getattr(t, "_view_as", None) is not None:
         return t._view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
     return _VIEW_METHOD(self, *args, **kwargs)
 

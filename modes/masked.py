@@ -169,6 +169,11 @@ class NDArrayShim(metaclass=_ShimMeta):
         return view_as(self, cls, dtype)
 
     @staticmethod
+    def _view_as(x: Any, dtype: Any) -> Any:
+        """``fake.view(ndarray)`` in numpy.ma's copy: a FakeArray view."""
+        return view_as(x, FakeArray, dtype)
+
+    @staticmethod
     def __new__(cls: Any, shape: Any, dtype: Any = float, *args: Any, **kwargs: Any) -> Any:
         if args or kwargs:
             raise UnsupportedOperationError("ndarray.__new__", "a buffer in numpy.ma")
@@ -195,7 +200,7 @@ def _subclass_result(r: Any, src: Any, subok: bool) -> Any:
     return as_subclass(r, type(src), src) if subok else r
 
 
-def _array(obj: Any, dtype: Any = None, *, copy: Any = True, order: str = "K",
+def _np_array(obj: Any, dtype: Any = None, *, copy: Any = True, order: str = "K",
            subok: bool = False, ndmin: int = 0, **kw: Any) -> Any:
     """``np.array`` in numpy.ma's copy: a fake masked array stays one with ``subok``."""
     if isinstance(obj, FakeNDArray):
@@ -206,13 +211,13 @@ def _array(obj: Any, dtype: Any = None, *, copy: Any = True, order: str = "K",
 
 def _asanyarray(a: Any, dtype: Any = None, order: Any = None, **kw: Any) -> Any:
     if isinstance(a, FakeNDArray):
-        return _array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=True, **kw)
+        return _np_array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=True, **kw)
     return np.asanyarray(a, dtype, order, **kw)
 
 
 def _asarray(a: Any, dtype: Any = None, order: Any = None, **kw: Any) -> Any:
     if isinstance(a, FakeNDArray):
-        return _array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=False, **kw)
+        return _np_array(a, dtype, copy=kw.pop("copy", None), order=order or "K", subok=False, **kw)
     return np.asarray(a, dtype, order, **kw)
 
 
@@ -230,7 +235,7 @@ def _like(name: str) -> Callable:
     return like
 
 
-_SUBOK = {"array": _array, "asanyarray": _asanyarray, "asarray": _asarray,
+_SUBOK = {"array": _np_array, "asanyarray": _asanyarray, "asarray": _asarray,
           **{n: _like(n) for n in ("empty_like", "zeros_like", "ones_like", "full_like")}}
 
 
@@ -255,8 +260,8 @@ class _NumpyProxy:
 
 # ndarray's C methods MaskedArray does not override: on a subclass they return the subclass
 # (PyArray_NewFromDescr with the subtype, __array_finalize__(self))
-_SUBCLASS_METHODS = ("astype", "byteswap", "getfield", "to_device")
-_PLAIN_METHODS = ("fill", "setfield", "setflags", "searchsorted", "item")
+_SUBCLASS_METHODS = ("astype", "byteswap", "getfield", "argpartition")
+_PLAIN_METHODS = ("fill", "setfield", "setflags", "searchsorted", "item", "partition")
 
 
 class FakeNDArray(FakeArray):
@@ -310,6 +315,8 @@ class FakeNDArray(FakeArray):
                                else r)
             elif wrapper is not None and isinstance(r, FakeArray):
                 scalar = r.shape == () and method != "at"
+                if r.storage._tracker is SCALAR:  # NumPy wraps the 0-d array, not a scalar
+                    r = _array.empty((), r.dtype)
                 wrapped.append(wrapper.__array_wrap__(r, ctx, scalar))
             else:
                 wrapped.append(r)
@@ -333,6 +340,11 @@ class FakeNDArray(FakeArray):
                        {k: _plain_args(v) for k, v in kwargs.items()})
         if rule == "plain" or not isinstance(res, FakeArray):
             return res
+        if rule == "like":  # PyArray_NewLikeArray: the prototype's subtype, finalized from it
+            proto = args[0] if args else kwargs["prototype"]
+            if kwargs.get("subok", True) and isinstance(proto, FakeNDArray):
+                return as_subclass(res, type(proto), proto)
+            return res
         # the subtype of highest priority, finalized from None (ctors.c, obj NULL)
         subs = [x for a in args for x in (a if type(a) in (list, tuple) else (a,))
                 if isinstance(x, FakeNDArray)]
@@ -350,7 +362,7 @@ types_FunctionType = types.FunctionType
 _C_FUNCTIONS = {"concatenate": "subtype", "dot": "subtype", "where": "plain",
                 "shares_memory": "plain", "may_share_memory": "plain", "copyto": "plain",
                 "result_type": "plain", "can_cast": "plain", "min_scalar_type": "plain",
-                "putmask": "plain", "count_nonzero": "plain"}
+                "putmask": "plain", "count_nonzero": "plain", "empty_like": "like"}
 
 
 def _subclass_method(name: str) -> Callable:
@@ -378,10 +390,36 @@ for _n in _SUBCLASS_METHODS:
     setattr(FakeNDArray, _n, _subclass_method(_n))
 for _n in _PLAIN_METHODS:
     setattr(FakeNDArray, _n, _plain_method(_n))
-for _n in ("conj", "conjugate", "clip", "choose"):  # ufuncs / C code calling ufuncs on self
-    setattr(FakeNDArray, _n, (lambda n: lambda self, *a, **k: getattr(np, n)(self, *a, **k))(
-        {"conj": "conjugate", "conjugate": "conjugate", "clip": "clip", "choose": "choose"}[_n]))
 del _n
+
+
+def _conj(self, out=None):
+    """ndarray.conj (calculation.c PyArray_Conjugate): the array itself unless complex (or
+    ``out`` given), else the ``conjugate`` ufunc."""
+    if self.dtype.kind != "c" and out is None:
+        return self
+    return np.conjugate(self, out=out)
+
+
+def _clip(self, min=None, max=None, out=None, **kwargs):
+    """ndarray.clip: the ``clip`` ufunc (numpy/_core/_methods.py _clip)."""
+    return np._core.umath.clip(self, min, max, out=out, **kwargs)
+
+
+def _choose(self, *args, **kwargs):
+    raise UnsupportedOperationError("ndarray.choose", "on a fake masked array")
+
+
+def _to_device(self, device, /, *, stream=None):
+    """ndarray.to_device("cpu"): the array itself."""
+    plain(self).to_device(device, stream=stream)  # the argument checks
+    return self
+
+
+FakeNDArray.to_device = _to_device  # type: ignore[method-assign]
+FakeNDArray.conj = FakeNDArray.conjugate = _conj  # type: ignore[method-assign]
+FakeNDArray.clip = _clip  # type: ignore[method-assign]
+FakeNDArray.choose = _choose  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------------------------------
@@ -479,7 +517,7 @@ def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.Modu
         elif v is np:
             g[k] = _NP
         elif k in ("narray", "nxarray"):  # ``from numpy import array as narray``
-            g[k] = _array
+            g[k] = _np_array
         elif callable(v) and not isinstance(v, type):
             try:
                 g[k] = patching._PATCHED.get(id(v), v)
