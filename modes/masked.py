@@ -333,6 +333,8 @@ class FakeNDArray(FakeArray):
             return rebound(impl)(*args, **kwargs)
         name = getattr(func, "__name__", repr(func))
         rule = _C_FUNCTIONS.get(name)
+        if callable(rule):
+            return rule(*args, **kwargs)
         if rule is None:
             raise UnsupportedOperationError(f"np.{name}", "a fake masked array given to "
                                             "NumPy's C function (use the np.ma function)")
@@ -362,7 +364,10 @@ types_FunctionType = types.FunctionType
 _C_FUNCTIONS = {"concatenate": "subtype", "dot": "subtype", "where": "plain",
                 "shares_memory": "plain", "may_share_memory": "plain", "copyto": "plain",
                 "result_type": "plain", "can_cast": "plain", "min_scalar_type": "plain",
-                "putmask": "plain", "count_nonzero": "plain", "empty_like": "like"}
+                "putmask": "plain", "count_nonzero": "plain", "empty_like": "like",
+                "array": lambda *a, **k: _np_array(*a, **k),
+                "asarray": lambda *a, **k: _asarray(*a, **k),
+                "asanyarray": lambda *a, **k: _asanyarray(*a, **k)}
 
 
 def _subclass_method(name: str) -> Callable:
