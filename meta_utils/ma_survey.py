@@ -220,7 +220,7 @@ def _operand_for(slot: Any, spec: Any, second: bool = False) -> Any:
         return spec.make()
     if slot is Y:
         if isinstance(spec, M):
-            return M("C", spec.shape, spec.dtype, "some", spec.fill,
+            return M("C", spec.shape, spec.dtype, "some", "arange",
                      (2, 0) if spec.pattern == (3, 0) else spec.pattern).make()
         return Plain("C", spec.shape, spec.dtype).make()
     name = slot.name
@@ -395,7 +395,7 @@ def value_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:
     fn = _caller(kind, name)
     sigs = set()
     for fill, pattern in (("arange", (3, 0)), ("arange", (2, 0)), (1, (3, 0)), (0, (4, 0)),
-                          ("arange", (1, 0)), (-1, (3, 0)), ("arange", (2, 1))):
+                          ("arange", (1, 0)), (-1, (3, 0)), ("arange", (2, 1)), (7, (3, 0))):
         s = spec._replace(fill=fill, pattern=pattern)
         args, kwargs = _fill((tmpl.args, tmpl.kwargs), s)
         sigs.add(repr(_signature(_run_real(fn, args, kwargs))))
@@ -417,8 +417,12 @@ def _templates(kind: str, name: str) -> list[T]:
     fn = _caller(kind, name)
     found = []
     real = getattr(fake_ma.REAL_MA, name, None)
-    if isinstance(getattr(real, "_real", real), fake_ma.REAL_MA._MaskedUnaryOperation):
+    real = getattr(real, "_real", real)
+    if isinstance(real, fake_ma.REAL_MA._MaskedUnaryOperation):
         return [t(X)]  # (X, Y) would pass Y as the ufunc's out
+    if isinstance(real, (fake_ma.REAL_MA._MaskedBinaryOperation,
+                         fake_ma.REAL_MA._DomainedBinaryOperation)):
+        return [t(X, Y), t(X, 2)]
     for tmpl in PROBES if kind == "ma" else (t(X), t(X, 0), t(X, axis=0)):
         args, kwargs = _fill((tmpl.args, tmpl.kwargs), M())
         if not isinstance(_run_real(fn, args, kwargs), Exception):
