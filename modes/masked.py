@@ -465,8 +465,19 @@ def _any(x: Any) -> Any:
     """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
     a fake mask is taken to hold a masked element), the real answer otherwise."""
     if isinstance(x, FakeArray):
-        return x.size != 0  # nothing is masked in an empty array
+        x.any()  # the reduction's 0-d result, allocated and freed as for real
+        if x.size == 0:
+            return False  # nothing is masked in an empty array
+        for mode in reversed(_STACK.get()):
+            if getattr(mode, "_is_fake_mode", False):
+                mode.placeholders.add(ASSUMED)
+                break
+        return True
     return x.any()
+
+
+ASSUMED = ("numpy.ma: a fake mask was taken to hold a masked element (mask.any() answered "
+           "True: the mask is kept, not dropped to nomask, and masked elements are filled)")
 
 
 def _any_calls(src: str) -> str:
@@ -556,9 +567,29 @@ def _real_fill(name: str) -> Callable:
         if _has_fake(args) or _has_fake(tuple(kwargs.values())):
             return getattr(_COPY.core, "_ft_" + name)(*args, **kwargs)
         with paused():
-            return real(*args, **kwargs)
+            value = real(*args, **kwargs)
+        if name == "_check_fill_value" and isinstance(value, np.ndarray) and _in_fake_mode():
+            # the array holds the value (real, a few bytes); a fake of its size, charged to
+            # the mode, lives as long as it does: NumPy allocates it in a real run
+            held = value.view(HeldValue)
+            held._ft_bytes = np.empty(value.shape, value.dtype)
+            return held
+        return value
     fill.__name__ = name
     return fill
+
+
+class HeldValue(np.ndarray):
+    """A fill value computed for real in a FakeMode, holding (``_ft_bytes``) a fake of its
+    size so the mode counts its bytes while it lives; views of it hold the fake too."""
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self._ft_bytes = getattr(obj, "_ft_bytes", None) if (
+            obj is not None and np.shares_memory(self, obj)) else None
+
+    def __array_wrap__(self, obj: Any, context: Any = None, return_scalar: bool = False) -> Any:
+        r = np.asarray(obj)  # a computed result is a plain array (or scalar)
+        return r[()] if return_scalar else r
 
 
 _FILL_HELPERS = ("_check_fill_value", "_recursive_fill_value")
