@@ -50,7 +50,10 @@ class M(NamedTuple):
     def make(self) -> Any:
         dt = np.dtype(self.dtype)
         data = _layout(np, self.layout, self.shape, lambda s: _base(np, s, dt, "arange"))
-        if self.fill != "arange":  # other values, the same layout
+        if self.fill == "max":  # the largest value of the dtype (overflow, domains)
+            data[...] = np.finfo(dt).max if dt.kind in "fc" else np.iinfo(dt).max \
+                if dt.kind in "iu" else True
+        elif self.fill != "arange":  # other values, the same layout
             data[...] = self.fill
         if self.mask == "nomask":
             return np.ma.MaskedArray(data)
@@ -395,7 +398,8 @@ def value_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:
     fn = _caller(kind, name)
     sigs = set()
     for fill, pattern in (("arange", (3, 0)), ("arange", (2, 0)), (1, (3, 0)), (0, (4, 0)),
-                          ("arange", (1, 0)), (-1, (3, 0)), ("arange", (2, 1)), (7, (3, 0))):
+                          ("arange", (1, 0)), (-1, (3, 0)), ("arange", (2, 1)), (7, (3, 0)),
+                          ("max", (3, 0))):
         s = spec._replace(fill=fill, pattern=pattern)
         args, kwargs = _fill((tmpl.args, tmpl.kwargs), s)
         sigs.add(repr(_signature(_run_real(fn, args, kwargs))))

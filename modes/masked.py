@@ -595,6 +595,15 @@ class HeldValue(np.ndarray):
 _FILL_HELPERS = ("_check_fill_value", "_recursive_fill_value")
 
 
+def _check_mask_axis(mask: Any, axis: Any, keepdims: Any = np._NoValue) -> Any:
+    """numpy.ma's ``_check_mask_axis`` (``mask.all(axis)``: is every element masked?): the
+    reduction as NumPy runs it; over no elements the answer is known, ``np.True_``."""
+    r = _COPY.core._ft__check_mask_axis(mask, axis, keepdims)
+    if isinstance(r, FakeArray) and r.shape == () and mask.size == 0:
+        return np.True_
+    return r
+
+
 def copy() -> _Copy:
     """numpy.ma's copy over fakes, loaded on first use (after the namespace patches)."""
     if _COPY.core is None:
@@ -605,6 +614,8 @@ def copy() -> _Copy:
         _COPY.core = _load("core", REAL_MA, extra)
         core = _COPY.core.__dict__
         core["masked"] = core["masked_singleton"] = REAL_MA.masked
+        core["_ft__check_mask_axis"] = core["_check_mask_axis"]
+        core["_check_mask_axis"] = _check_mask_axis
         for name in _FILL_HELPERS:
             core["_ft_" + name] = core[name]
             core[name] = _real_fill(name)
