@@ -20,6 +20,7 @@ taken to hold one (modes/masked.py ``_any``).
 from __future__ import annotations
 
 import ctypes
+import functools
 import inspect
 import math
 import tracemalloc
@@ -328,10 +329,16 @@ def compare_masked(r: Any, f: Any, ri: list, fi: list, where: str) -> None:
     compare_outcome(r, f, ri, fi, where)
 
 
+_PROGRAM = {"__name__": "__main__", "np": np}
+exec("def call_ma(name, *a, **k):\n    return getattr(np.ma, name)(*a, **k)\n"
+     "def call_method(name, obj, *a, **k):\n    return getattr(obj, name)(*a, **k)\n", _PROGRAM)
+
+
 def _caller(kind: str, name: str) -> Callable:
-    if kind == "ma":
-        return lambda *a, **k: getattr(np.ma, name)(*a, **k)
-    return lambda obj, *a, **k: getattr(obj, name)(*a, **k)
+    """The call, made from a program's frame (``__main__``), as user code makes it: calls
+    from faketensor's own modules count as a library's and are not routed."""
+    f = _PROGRAM["call_ma" if kind == "ma" else "call_method"]
+    return functools.partial(f, name)
 
 
 def _run_real(fn: Callable, args: tuple, kwargs: dict) -> Any:
