@@ -686,6 +686,9 @@ class FakeArray(_FakeSlots):
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
         '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
+        if self.size == 0 and self.pytype is None:  # no elements: no values to read
+            with paused():
+                return get(self._zeros())
         mode = _placeholder_mode()
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:
