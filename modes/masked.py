@@ -653,7 +653,8 @@ def _wrap_modes(mod: types.ModuleType) -> None:
     for k, v in list(g.items()):
         if isinstance(v, types.FunctionType) and v.__globals__ is g:
             g[k] = _with_mode(v)
-        elif isinstance(v, type) and v.__module__ == mod.__name__:
+        elif isinstance(v, type) and v.__module__ in (mod.__name__, "numpy.ma") and \
+                v not in (REAL_MA.MaskedConstant,):
             for name, attr in list(v.__dict__.items()):
                 if isinstance(attr, types.FunctionType) and attr.__globals__ is g:
                     type.__setattr__(v, name, _with_mode(attr))
