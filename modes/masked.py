@@ -622,7 +622,21 @@ def copy() -> _Copy:
         _COPY.extras = _load("extras", REAL_EXTRAS, {})
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
+        cls = _COPY.core.MaskedArray
+        type.__setattr__(cls, "__repr__", _repr)
+        type.__setattr__(cls, "__str__", _repr)
     return _COPY
+
+
+def _repr(self: Any) -> str:
+    """A fake masked array's metadata (numpy.ma's repr prints the values)."""
+    m = self._mask
+    mask = "nomask" if m is REAL_MA.nomask else f"mask=(shape={m.shape}, dtype={m.dtype})"
+    fv = self._fill_value
+    fill = "" if fv is None or isinstance(fv, FakeArray) else \
+        f", fill_value={np.asarray(fv).view(np.ndarray)[()]!r}"
+    return (f"FakeMaskedArray(shape={self.shape}, dtype={self.dtype}, strides={self.strides}"
+            f", {mask}{fill})")
 
 
 # ---------------------------------------------------------------------------------------

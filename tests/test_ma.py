@@ -171,3 +171,13 @@ def test_c_function_without_a_rule_refuses():
         x = np.ma.masked_invalid(np.ones(4))
         with pytest.raises(ft.UnsupportedOperationError):
             np.inner(x, x)
+
+
+def test_repr_shows_metadata():
+    """Printing a fake masked array shows its metadata (numpy.ma's repr reads the values)."""
+    with ft.FakeMode():
+        x = np.ma.array(np.ones((3, 4)), mask=np.zeros((3, 4), bool), fill_value=5.0)
+        text = repr(x)
+    assert text == ("FakeMaskedArray(shape=(3, 4), dtype=float64, strides=(32, 8), "
+                    "mask=(shape=(3, 4), dtype=bool), fill_value=np.float64(5.0))")
+    assert str(x) == text
