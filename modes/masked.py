@@ -633,8 +633,9 @@ def _repr(self: Any) -> str:
     m = self._mask
     mask = "nomask" if m is REAL_MA.nomask else f"mask=(shape={m.shape}, dtype={m.dtype})"
     fv = self._fill_value
-    fill = "" if fv is None or isinstance(fv, FakeArray) else \
-        f", fill_value={np.asarray(fv).view(np.ndarray)[()]!r}"
+    if isinstance(fv, np.ndarray):
+        fv = np.ndarray.view(fv, np.ndarray)[()]
+    fill = "" if fv is None or isinstance(fv, FakeArray) else f", fill_value={fv!r}"
     return (f"FakeMaskedArray(shape={self.shape}, dtype={self.dtype}, strides={self.strides}"
             f", {mask}{fill})")
 
