@@ -127,18 +127,20 @@ RECIPES: dict[str, tuple] = {
     "masked_where": (t(X.__class__("cond"), X),),
     "zeros": (t((3, 4)), t((2, 3), "f4")), "ones": (t((3, 4)),), "empty": (t((3, 4)),),
     "masked_all": (t((3, 4)),), "identity": (t(3),), "indices": (t((2, 3)),),
-    "arange": (t(5),), "frombuffer": (), "fromfunction": (),
+    "arange": (t(5),), "frombuffer": (t(b"\0" * 32),),
+    "fromfunction": (t(lambda i, j: i + j, (3, 4)),),
     "where": (t(X.__class__("cond"), X, Y),), "choose": (),
     "reshape": (t(X, (-1,)),), "resize": (t(X, (2, 6)),), "repeat": (t(X, 2),),
-    "take": (t(X, [0, 1]),), "put": (), "putmask": (t(X, X.__class__("cond"), 0.0),),
-    "apply_along_axis": (), "apply_over_axes": (), "vander": (), "polyfit": (),
+    "take": (t(X, [0, 1]),), "put": (t(X, [0, 1], 5.0),), "putmask": (t(X, X.__class__("cond"), 0.0),),
+    "apply_along_axis": (t(np.sum, 0, X),), "apply_over_axes": (t(np.ma.sum, X, [0]),),
+    "vander": (t(X),), "polyfit": (t(X, Y, 1),),
     "allclose": (t(X, Y),), "allequal": (t(X, Y),),
     "swapaxes": (t(X, 0, -1),), "transpose": (t(X),), "expand_dims": (t(X, 0),),
     "diff": (t(X), t(X, axis=0)), "ediff1d": (t(X),), "clip": (t(X, 1, 3),),
     "round": (t(X), t(X, 1)), "round_": (t(X),), "around": (t(X),),
     "inner": (t(X, Y),), "innerproduct": (t(X, Y),), "outer": (t(X, Y),),
-    "outerproduct": (t(X, Y),), "dot": (t(X, X.__class__("T")),), "convolve": (),
-    "correlate": (), "cov": (), "corrcoef": (), "power": (t(X, 2),),
+    "outerproduct": (t(X, Y),), "dot": (t(X, X.__class__("T")),), "convolve": (t(X, Y),),
+    "correlate": (t(X, Y),), "cov": (t(X),), "corrcoef": (t(X),), "power": (t(X, 2),),
     "mask_or": (t(X.__class__("mask"), X.__class__("mask")),),
     "make_mask": (t(X.__class__("mask")),), "make_mask_none": (t((3, 4)),),
     "make_mask_descr": (t(np.float64),), "default_fill_value": (t(X),),
@@ -147,7 +149,7 @@ RECIPES: dict[str, tuple] = {
     "concatenate": (t([X, Y]), t([X, Y], axis=-1)), "stack": (t([X, Y]),),
     "vstack": (t([X, Y]),), "hstack": (t([X, Y]),), "dstack": (t([X, Y]),),
     "column_stack": (t([X, Y]),), "row_stack": (t([X, Y]),), "append": (t(X, Y),),
-    "hsplit": (), "atleast_1d": (t(X),), "atleast_2d": (t(X),), "atleast_3d": (t(X),),
+    "hsplit": (t(X, 2),), "compress": (t([True, False, True], X),), "atleast_1d": (t(X),), "atleast_2d": (t(X),), "atleast_3d": (t(X),),
     "average": (t(X), t(X, axis=0)), "median": (t(X), t(X, axis=0)),
     "compress_rowcols": (t(X),), "compress_rows": (t(X),), "compress_cols": (t(X),),
     "mask_rowcols": (t(X),), "mask_rows": (t(X),), "mask_cols": (t(X),),
@@ -183,9 +185,11 @@ METHOD_RECIPES: dict[str, tuple] = {
     "reshape": (t(X, -1), t(X, (4, 3))), "resize": (), "repeat": (t(X, 2),),
     "take": (t(X, [0, 1]),), "put": (t(X, [0], 1.0),), "swapaxes": (t(X, 0, -1),),
     "transpose": (t(X),), "view": (t(X), t(X, np.ndarray)), "astype": (t(X, "f4"), t(X, "i8")),
-    "filled": (t(X), t(X, 0)), "compress": (), "clip": (t(X, 1, 3),), "round": (t(X),),
-    "fill": (t(X, 0),), "setflags": (), "tobytes": (), "tofile": (), "tolist": (t(X),),
-    "torecords": (), "toflex": (), "dump": (), "dumps": (), "item": (), "itemset": (),
+    "filled": (t(X), t(X, 0)), "clip": (t(X, 1, 3),), "round": (t(X),),
+    "fill": (t(X, 0),), "tobytes": (t(X),), "tofile": (), "tolist": (t(X),),
+    "torecords": (t(X),), "toflex": (t(X),), "dump": (), "dumps": (), "item": (t(X, 0),),
+    "itemset": (), "compress": (t(X, [True, False, True]),), "setflags": (t(X, write=False),),
+    "resize": (t(X, (2, 6)),),
     "argpartition": (t(X, 0),), "partition": (t(X, 0),), "searchsorted": (t(X, 2.0),),
     "byteswap": (t(X),), "getfield": (t(X, np.float64),), "setfield": (), "choose": (),
     "dot": (t(X, X.__class__("T")),), "trace": (t(X),), "diagonal": (t(X),),
@@ -395,7 +399,7 @@ def _signature(out: Any) -> Any:
         return tuple(_signature(v) for v in out)
     if isinstance(out, np.generic):
         return ("scalar", out.dtype.str)
-    if isinstance(out, (bool, int, float, complex, str)):
+    if isinstance(out, (bool, int, float, complex, str, bytes)):
         return (type(out), out)
     return type(out)
 

@@ -50,12 +50,14 @@ KNOWN = {
 
 _NO_FORM = "the survey has no argument form for it (RECIPES)"
 KNOWN.update({f"ma:{n}": _NO_FORM for n in (
-    "apply_along_axis", "apply_over_axes", "choose", "compress", "convolve", "corrcoef",
-    "correlate", "cov", "flatten_structured_array", "frombuffer", "fromflex", "fromfunction",
-    "hsplit", "ids", "ndenumerate", "polyfit", "put", "vander")})
+    "choose", "flatten_structured_array", "fromflex", "ids", "ndenumerate", "polyfit")})
 KNOWN.update({f"method:{n}": _NO_FORM for n in (
-    "choose", "compress", "dump", "dumps", "ids", "item", "resize", "setfield", "setflags",
-    "tobytes", "tofile", "toflex", "torecords")})
+    "choose", "dump", "dumps", "ids", "setfield", "tofile")})
+_LIST = ("the condition, a Python list, becomes a fake in the mode (np.asarray): its values, "
+         "which fix the result's length, are lost")
+KNOWN.update({"ma:compress": _LIST, "method:compress": _LIST,
+              "ma:apply_along_axis": "numpy.ma's apply_along_axis keeps an object array of "
+              "the partial results and reads it (tolist)"})
 
 
 def _rows():
@@ -80,7 +82,7 @@ def test_survey_figure():
     ma_rows = [r for r in rows if r.kind == "ma" and r.status != "untested"]
     indep = [r for r in ma_rows if r.status != "data-dependent"]
     share = sum(r.status == "exact" for r in indep) / len(indep)
-    assert share >= 0.79, ma_survey.summary(rows)
+    assert share >= 0.79, ma_survey.summary(rows)  # 166 of 209
 
 
 def _result_rows(real: dict, fake: dict, real_in: list, fake_in: list) -> None:
