@@ -128,7 +128,9 @@ class _ShimMeta(type):
     attributes are ndarray's, applied to fakes through their methods."""
 
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, (np.ndarray, FakeArray))
+        if isinstance(obj, FakeArray):  # a fake NumPy scalar is no ndarray
+            return obj.storage._tracker is not SCALAR or obj.shape != ()
+        return isinstance(obj, np.ndarray)
 
     def __subclasscheck__(cls, sub: Any) -> bool:
         return sub is cls or (isinstance(sub, type) and issubclass(sub, (np.ndarray, FakeArray)))
@@ -295,6 +297,10 @@ class FakeNDArray(FakeArray):
             kwargs["where"] = plain(kwargs["where"])
         func = ufunc if method == "__call__" else getattr(ufunc, method)
         res = dispatch(func, (FakeArray,), _plain_args(inputs), kwargs)
+        if outs:  # an output given is returned as itself, not as its stand-in
+            back = {id(p): o for p, o in zip(kwargs["out"], outs)}
+            res = tuple(back.get(id(r), r) for r in res) if type(res) is tuple \
+                else back.get(id(res), res)
         if kwargs.get("subok", True) is False or method == "at":
             return res
         wrapper = None
@@ -421,6 +427,36 @@ def _to_device(self, device, /, *, stream=None):
     return self
 
 
+def _python_method(name: str) -> Callable:
+    """ndarray.NAME where NumPy implements it in Python (numpy/_core/_methods.py ``_mean``,
+    ``_var``, ``_std``): that code, run on the subclass instance (its reductions are ufunc
+    reductions, wrapped by ``__array_wrap__``); ``mu.ndarray`` there is the shim."""
+    def meth(self, *args, **kwargs):
+        return _methods_copy(name)(self, *args, **kwargs)
+    meth.__name__ = name
+    return meth
+
+
+_METHODS_COPY: dict = {}
+
+
+def _methods_copy(name: str) -> Callable:
+    if not _METHODS_COPY:
+        from numpy._core import _methods
+        g = dict(_methods.__dict__)
+        g["mu"] = _NumpyProxy(_methods.mu, {"ndarray": NDArrayShim})
+        g["asanyarray"] = _asanyarray
+        g["__name__"] = _MODULE_NAME
+        for k in ("_mean", "_var", "_std"):
+            real = getattr(_methods, k)
+            fn = types.FunctionType(real.__code__, g, real.__name__, real.__defaults__)
+            fn.__kwdefaults__ = real.__kwdefaults__
+            g[k] = _METHODS_COPY[k[1:]] = fn
+    return _METHODS_COPY[name]
+
+
+for _n in ("mean", "var", "std"):
+    setattr(FakeNDArray, _n, _python_method(_n))
 FakeNDArray.to_device = _to_device  # type: ignore[method-assign]
 FakeNDArray.conj = FakeNDArray.conjugate = _conj  # type: ignore[method-assign]
 FakeNDArray.clip = _clip  # type: ignore[method-assign]
@@ -623,9 +659,20 @@ def copy() -> _Copy:
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
         cls = _COPY.core.MaskedArray
+        type.__setattr__(cls, "_ft_count", cls.count)
+        type.__setattr__(cls, "count", _count)
         type.__setattr__(cls, "__repr__", _repr)
         type.__setattr__(cls, "__str__", _repr)
     return _COPY
+
+
+def _count(self: Any, axis: Any = None, keepdims: Any = np._NoValue) -> Any:
+    """MaskedArray.count as numpy.ma computes it; over no elements the count is known: 0
+    (a NumPy scalar of the count's dtype) where it is one number."""
+    r = self._ft_count(axis, keepdims)
+    if isinstance(r, FakeArray) and r.shape == () and self.size == 0:
+        return r.dtype.type(0)
+    return r
 
 
 def _repr(self: Any) -> str:
