@@ -466,7 +466,8 @@ FakeNDArray.choose = _choose  # type: ignore[method-assign]
 # ---------------------------------------------------------------------------------------
 # numpy.ma's copy
 
-# text -> replacement, each found exactly once in NumPy's source
+# (text, replacement[, how many times]): each found exactly once (or that many times) in
+# NumPy's source
 _PATCHES = {
     "core": (
         ('obj.__array_interface__["data"][0]\n                    != self.__array_interface__["data"][0]',
@@ -476,8 +477,26 @@ _PATCHES = {
         ("super(MaskedArray, type(self)).shape.__set__(self, shape)",
          "_ft_set_meta(self, 'shape', shape)"),
     ),
-    "extras": (),
+    "extras": (("s = np.lib._utils_impl._median_nancheck(asorted, s, axis)",
+                "s = _ft_median_nancheck(asorted, s, axis)", 2),),
 }
+
+
+def _median_nancheck(data: Any, result: Any, axis: Any) -> Any:
+    """numpy/lib/_utils_impl.py ``_median_nancheck`` for numpy.ma's median: its steps (take,
+    isnan, any), then NaN copied into an array result where the data had one; a scalar
+    result would be replaced by the NaN scalar of the same type: the same metadata, so
+    no value is needed."""
+    if data.size == 0:
+        return result
+    potential_nans = data.take(-1, axis=axis)
+    n = np.isnan(potential_nans)
+    if np.ma.isMaskedArray(n):
+        n = n.filled(False)
+    n.any()
+    if isinstance(result, NDArrayShim):
+        np.copyto(result, potential_nans, where=n)
+    return result
 _MODULE_NAME = "<faketensor: numpy.ma on fakes>"
 
 
@@ -529,8 +548,8 @@ def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.Modu
     path = real.__file__
     with open(path, encoding="utf-8") as f:
         src = f.read()
-    for old, new in _PATCHES[which]:
-        if src.count(old) != 1:
+    for old, new, *count in _PATCHES[which]:
+        if src.count(old) != (count[0] if count else 1):
             raise RuntimeError(f"numpy.ma on fakes: {path} changed ({old[:40]!r}...)")
         src = src.replace(old, new)
     src = _any_calls(src)
@@ -655,7 +674,7 @@ def copy() -> _Copy:
         for name in _FILL_HELPERS:
             core["_ft_" + name] = core[name]
             core[name] = _real_fill(name)
-        _COPY.extras = _load("extras", REAL_EXTRAS, {})
+        _COPY.extras = _load("extras", REAL_EXTRAS, {"_ft_median_nancheck": _median_nancheck})
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
         cls = _COPY.core.MaskedArray
