@@ -29,7 +29,6 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._array import FakeArray
 from .._errors import DataDependentError, UnsupportedOperationError
 from ..modes import masked as fake_ma
 from ..modes.fake_mode import FakeMode
@@ -178,11 +177,11 @@ RECIPES: dict[str, tuple] = {
     "compressed": (t(X),), "mr_": (), "masked_invalid": (t(X),),
     "empty_like": (t(X),), "ones_like": (t(X),), "zeros_like": (t(X),),
     "conjugate": (t(X),), "angle": (t(X),), "flatten_mask": (t(X.__class__("mask")),),
-    "flatten_structured_array": (), "shrink_mask": (t(X),), "polyfit": (),
+    "flatten_structured_array": (), "shrink_mask": (t(X),),
 }
 # Methods of MaskedArray: argument forms beyond the probes
 METHOD_RECIPES: dict[str, tuple] = {
-    "reshape": (t(X, -1), t(X, (4, 3))), "resize": (), "repeat": (t(X, 2),),
+    "reshape": (t(X, -1), t(X, (4, 3))), "repeat": (t(X, 2),),
     "take": (t(X, [0, 1]),), "put": (t(X, [0], 1.0),), "swapaxes": (t(X, 0, -1),),
     "transpose": (t(X),), "view": (t(X), t(X, np.ndarray)), "astype": (t(X, "f4"), t(X, "i8")),
     "filled": (t(X), t(X, 0)), "clip": (t(X, 1, 3),), "round": (t(X),),

@@ -41,7 +41,7 @@ from .. import _array
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
 from .._stack import paused
-from .._errors import DataDependentError, UnsupportedOperationError
+from .._errors import UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
 
@@ -377,15 +377,19 @@ _C_FUNCTIONS = {"concatenate": "subtype", "dot": "subtype", "where": "plain",
 
 
 def _subclass_method(name: str) -> Callable:
+    """ndarray.NAME in C on a subclass instance (astype, byteswap, getfield, argpartition):
+    a new array of the subtype finalized from it (a view's base is the instance), or the
+    instance itself where the C method returns its argument (``astype(copy=False)``)."""
     def meth(self, *args, **kwargs):
-        r = getattr(plain(self), name)(*args, **kwargs)
-        if isinstance(r, FakeArray) and r.shape is not None and not (
-                name == "astype" and r.storage is self.storage):
-            return as_subclass(r, type(self), self)
-        if isinstance(r, FakeArray) and r.storage is self.storage:
-            return self if r.storage_offset == self.storage_offset and r.shape == self.shape \
-                and r.dtype == self.dtype and r.strides == self.strides else as_subclass(r, type(self), self)
-        return r
+        p = plain(self)
+        r = getattr(p, name)(*args, **kwargs)
+        if r is p:
+            return self
+        if not isinstance(r, FakeArray):
+            return r
+        if r.storage is self.storage:
+            _FakeSlots.__dict__["_base"].__set__(r, self)
+        return as_subclass(r, type(self), self)
     meth.__name__ = name
     return meth
 
@@ -785,10 +789,6 @@ def _convert_args(obj: Any, convert: Callable, depth: int = 0) -> Any:
     if depth < 2 and (t is list or t is tuple):
         return t(_convert_args(v, convert, depth + 1) for v in obj)
     return obj
-
-
-def _route(real: Any, get_fake: Callable) -> bool:
-    return False
 
 
 def routed(real: Callable, name: str, owner: str = "core") -> Callable:
