@@ -623,6 +623,12 @@ def _real_fill(name: str) -> Callable:
     real = getattr(REAL_MA, name)
 
     def fill(*args: Any, **kwargs: Any) -> Any:
+        if _in_fake_mode() and any(isinstance(a, np.ndarray) and a.size > 1
+                                   for a in (*args, *kwargs.values())):
+            # an array of fill values (not a value): converted, computed on the fake
+            conv = _STACK.get()[0]._convert
+            args = tuple(conv(a) if isinstance(a, np.ndarray) else a for a in args)
+            kwargs = {k: conv(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
         if _has_fake(args) or _has_fake(tuple(kwargs.values())):
             return getattr(_COPY.core, "_ft_" + name)(*args, **kwargs)
         with paused():

@@ -959,25 +959,11 @@ ndarray_compress.keep_real = frozenset({1, "condition"})
 
 
 def _needs_values(name: str):
-    real = getattr(np, name[3:], None) if name.startswith("np.") else None
-
     def kernel(*args: Any, **kwargs: Any) -> Any:
-        a = args[0] if args else None
-        if is_fake(a) and a.size == 0 and name != "ndarray.__contains__":
-            # no elements, so no nonzero ones: the empty result NumPy gives (item_selection.c
-            # PyArray_Nonzero), made from an empty real array of the same shape and dtype
-            r = (real or np.nonzero)(np.empty(a.shape, a.dtype), *args[1:], **kwargs)
-            return tuple(_empty_meta(x) for x in r) if type(r) is tuple else _empty_meta(r)
         raise DataDependentError(f"{name} on a fake array: the result depends on its values")
     kernel.__name__ = name.replace(".", "_")
     kernel.__doc__ = f"{name}: data-dependent, always raises DataDependentError."
     return kernel
-
-
-def _empty_meta(r: np.ndarray) -> ArrayMeta:
-    """An empty result of a real call as a record: fresh, or a view of a temporary."""
-    return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=None if r.base is None
-                     else getattr(r.base, "shape", r.shape))
 
 
 for _op, _name in ((np.nonzero, "np.nonzero"), ("ndarray.nonzero", "ndarray.nonzero"),
