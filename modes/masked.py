@@ -17,9 +17,11 @@ subclass calls ``__array_finalize__`` (numpy/_core/src/multiarray/ctors.c
 PyArray_NewFromDescr_int), a ufunc's output is passed to ``__array_wrap__`` of the input of
 highest priority, or of ``out`` (numpy/_core/src/umath/wrapping_array_method.c / npy_apply_wrap
 in arraywrap.c), ndarray's C methods on a subclass return the subclass (astype, byteswap,
-getfield, ...). Three lines of numpy.ma read what a fake cannot give (a data pointer, a
-member descriptor set around the validated setters) and are replaced by name (``_PATCHES``):
-loading fails loudly if NumPy's source changes under them.
+getfield, ...). Lines of numpy.ma that read what a fake cannot give (a data pointer, a
+member descriptor set around the validated setters, NumPy's NaN check of a median) are
+replaced by name (``_PATCHES``; loading fails loudly if NumPy's source changes under them);
+its ``mask.any()`` tests answer by the one assumption (``_any``); fill values are computed
+for real (``_real_fill``); a count or an "all masked?" over no elements is known.
 
 Entry: ``np.ma``'s public functions and ``MaskedArray.__new__`` are patched (``install``)
 to run the copy when a fake (or a fake masked array) is among the arguments, or inside a
