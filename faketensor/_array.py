@@ -319,6 +319,20 @@ for _n, _u in _UNARY.items():
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
+_VIEW_METHOD = ArrayHooks.view  # type: ignore[attr-defined]
+
+
+def _view(self, *args, **kwargs):
+    """ndarray.view; a view as a FakeArray subclass (numpy.ma's copy over fakes:
+    modes/masked.py) is made by the subclass's ``_view_as``, which finalizes it as NumPy's
+    C code does for a subtype."""
+    t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
+    if isinstance(t, type) and getattr(t, "_view_as", None) is not None:
+        return t._view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
+    return _VIEW_METHOD(self, *args, **kwargs)
+
+
+ArrayHooks.view = _view  # type: ignore[attr-defined]
 
 
 def _resize(self, *args, **kwargs):
@@ -627,6 +641,12 @@ class FakeArray(_FakeSlots):
     def flat(self) -> "FakeFlatIter":
         return FakeFlatIter(self)
 
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        """``a.flat = v`` (arrayobject.c array_flat_set): v's values written over a, in C
+        order, repeated as needed: ``a.flat[...] = v``."""
+        FakeFlatIter(self)[...] = value
+
     @property
     def device(self):
         d = self.storage.device
@@ -752,6 +772,9 @@ class FakeArray(_FakeSlots):
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
         '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
+        if self.size == 0 and self.pytype is None:  # no elements: no values to read
+            with paused():
+                return get(self._zeros())
         mode = _placeholder_mode()
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:

@@ -96,6 +96,9 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
 
         def patched(*args, **kwargs):
             if _LIVE and _get_stack() and not _graph_code(caller := _getframe(1)):
+                if (args and type(args[0]) is not _FAKE and isinstance(args[0], _FAKE)
+                        and type(args[0]) is not _MATRIX):
+                    return _subclass_call(fn, args, kwargs)  # np.empty_like(fake masked)
                 if caller.f_globals.get("__name__") not in _NOT_HOST:
                     r = _host_call(fn, args, kwargs, caller)
                     if r is not _DISPATCH:
@@ -152,6 +155,8 @@ def kernel_patch(fn: Any) -> Any:
                 pass  # NumPy's protocol hands it to FakeMatrix.__array_function__
             elif (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
                     or not _from_numpy(_getframe(1))):
+                if t is not _FAKE and _fake_subclass_among(args, kwargs):
+                    return _subclass_call(fn, args, kwargs)
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
                 if not _override_among(args, kwargs):
@@ -168,6 +173,7 @@ def kernel_patch(fn: Any) -> Any:
 
 
 _FAKE = _array.FakeArray
+_MATRIX = _matrix.FakeMatrix
 _MATRIX_MADE = _matrix.MADE  # [True] once a FakeMatrix exists: only then are arguments scanned
 _getframe = sys._getframe
 _graph_code = graph_code
@@ -250,6 +256,29 @@ def _matrix_among(args: tuple, kwargs: dict) -> bool:
         if t is m or ((t is list or t is tuple) and any(type(x) is m for x in a)):
             return True
     return False
+
+
+def _fake_subclass_among(args: tuple, kwargs: dict) -> bool:
+    """True when an argument (or an item of a list or tuple argument) is an instance of a
+    FakeArray subclass (numpy.ma's copy over fakes: modes/masked.py)."""
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is list or t is tuple:
+            if any(type(x) is not _FAKE and isinstance(x, _FAKE) for x in a):
+                return True
+        elif t is not _FAKE and isinstance(a, _FAKE):
+            return True
+    return False
+
+
+def _subclass_call(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """fn through NumPy's protocol, as for an ndarray subclass: the subclass instance's
+    ``__array_function__`` (which runs NumPy's Python implementation on it)."""
+    for a in (*args, *kwargs.values()):
+        for x in (a if type(a) in (list, tuple) else (a,)):
+            if type(x) is not _FAKE and isinstance(x, _FAKE):
+                return x.__array_function__(fn, (type(x),), args, kwargs)
+    raise AssertionError("no FakeArray subclass among the arguments")
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
@@ -364,6 +393,8 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    from . import masked
+    masked.install()  # numpy.ma on fakes (modes/masked.py)
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
     for name in DASK_HOOKED:

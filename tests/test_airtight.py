@@ -301,8 +301,6 @@ STILL_REAL: dict[str, str] = {
     "np.ma.arange": "as np.arange (numpy.ma's wrapper calls it)",
     "np.lib.stride_tricks.sliding_window_view": "window_shape given as a real array is read "
                                                 "with np.array before NumPy's ValueError",
-    "np.ma.masked_values": "numpy.ma: MaskedArray cannot wrap fakes; its Python code computes "
-                           "on the real argument first",
     "Generator.spawn": "a real Generator's spawn(real array) reads the array's values",
 }
 
