@@ -523,6 +523,22 @@ irfftn = _nd_fft(False, True, None)
 irfft2 = _nd_fft(False, True, (-2, -1))
 
 
+def pocketfft(real: bool, side: str = "out", axes_at: int = 0) -> FlopRule:
+    """scipy.fft's pypocketfft core ``f(a, ..., axes, ...)`` (``axes`` the ``axes_at``-th
+    argument after ``a``): 5 (2.5 real) * points * log2 of the transformed lengths, taken
+    on the output's side, or the input's (``side="in"``, r2c)."""
+    def rule(res: Any, a: Any, *args: Any, **kwargs: Any) -> int:
+        axes = args[axes_at] if len(args) > axes_at else kwargs.get("axes")
+        x = a if side == "in" else res
+        sh = shape_of(x)
+        if not sh:
+            return 0
+        ax = _fft_axes(len(sh), None, axes)
+        return _fft_count(size_of(x), [sh[i] for i in ax], real)
+    rule.__name__ = "pocketfft_" + ("real" if real else "complex")
+    return rule
+
+
 # --- convolution ----------------------------------------------------------------------------
 
 def overlap_products(n: int, m: int, mode: str) -> int:

@@ -270,6 +270,8 @@ def install() -> None:
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
+    if "scipy" in sys.modules:
+        _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -281,15 +283,27 @@ def _cupy_imported(module: Any) -> None:
         install_cupy(module)
 
 
+def _scipy_imported(module: Any) -> None:
+    """Patch a SciPy module after its code ran (modes/scipy_patching.py, imported only once
+    SciPy is); None: every SciPy module imported so far."""
+    with paused():
+        from . import scipy_patching
+        if module is None:
+            scipy_patching.install()
+        else:
+            scipy_patching.imported(module)
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
     paused: their module-level arrays are real, as at import time outside any mode. After
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
-    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy."""
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
+    SciPy's modules are patched the same way after their code (modes/scipy_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy" and fullname[:6] != "numpy.":
+        if fullname != "cupy" and fullname[:6] != "numpy." and not _is_scipy(fullname):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -315,6 +329,12 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif _is_scipy(module.__name__):
+            _scipy_imported(module)
+
+
+def _is_scipy(name: str) -> bool:
+    return name == "scipy" or name[:6] == "scipy."
 
 
 _HOOK = _ImportHook()

@@ -1,0 +1,2 @@
+"""scipy.linalg's public functions (placeholder: filled below)."""
+PUBLIC: tuple = ()
