@@ -406,3 +406,24 @@ def test_faketensor_run_plans_the_scipy_script(tmp_path):
     assert r.returncode == 0, r.stderr
     assert data["devices"]["cpu"]["peak_bytes"] == int(r.stdout.split()[-1])
     assert "scipy pipeline (40, 40) complex128" in out
+
+
+# --- FLOPs ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sci,num,dt", [
+    (lambda x: sf.fft(x), lambda x: np.fft.fft(x), "c16"),
+    (lambda x: sf.fftn(x), lambda x: np.fft.fftn(x), "c16"),
+    (lambda x: sf.rfft(x, axis=0), lambda x: np.fft.rfft(x, axis=0), "f8"),
+    (lambda x: sf.irfft(x, n=10), lambda x: np.fft.irfft(x, n=10), "c16"),
+    (lambda x: sf.fft2(x, s=(8, 16)), lambda x: np.fft.fft2(x, s=(8, 16)), "c16"),
+])
+def test_fft_flops_equal_numpys(sci, num, dt):
+    """The pypocketfft rules count what numpy.fft's rules count for the same transform."""
+    counts = []
+    for fn in (sci, num):
+        with ft.FakeMode(record=True) as mode:
+            fn(np.ones((6, 12), dt))
+        assert not mode.flops_uncounted
+        counts.append(sum(e.flops for e in mode.trace if "fft" in str(e.op) or "c2" in str(e.op)
+                          or "r2c" in str(e.op)))
+    assert counts[0] == counts[1] > 0
