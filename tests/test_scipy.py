@@ -427,3 +427,23 @@ def test_fft_flops_equal_numpys(sci, num, dt):
         counts.append(sum(e.flops for e in mode.trace if "fft" in str(e.op) or "c2" in str(e.op)
                           or "r2c" in str(e.op)))
     assert counts[0] == counts[1] > 0
+
+
+@pytest.mark.parametrize("sci,num", [
+    (sl.inv, np.linalg.inv), (sl.det, np.linalg.det), (sl.cholesky, np.linalg.cholesky),
+    (lambda a: sl.solve(a, a), lambda a: np.linalg.solve(a, a)),
+    (sl.svd, np.linalg.svd), (lambda a: sl.svd(a, compute_uv=False), lambda a: np.linalg.svd(a, compute_uv=False)),
+    (lambda a: sl.qr(a, mode="economic"), np.linalg.qr), (lambda a: sl.qr(a, mode="r"), lambda a: np.linalg.qr(a, mode="r")),
+    (sl.eigh, np.linalg.eigh), (lambda a: sl.eigh(a, eigvals_only=True), np.linalg.eigvalsh),
+    (lambda a: sl.eigvals(a.astype(np.complex64)), lambda a: np.linalg.eigvals(a.astype(np.complex64))),
+    (sl.pinv, np.linalg.pinv),
+])
+def test_linalg_flops_equal_numpys(sci, num):
+    """scipy.linalg's factorizations count as numpy.linalg's (kernels/flops.py)."""
+    counts = []
+    for fn in (sci, num):
+        with ft.FakeMode(record=True) as mode:
+            fn(ft.empty((3, 9, 9), np.float32))
+        assert not mode.flops_uncounted
+        counts.append(mode.trace[-1].flops)
+    assert counts[0] == counts[1] > 0

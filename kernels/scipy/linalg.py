@@ -32,6 +32,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._stack import paused
 from ...layout import like_strides
 from ...meta import ArrayMeta
+from .. import flops
 from ..registry import register
 
 _SMALL = 4  # sizes up to this are probed as they are
@@ -263,8 +264,17 @@ def _probing(fn: Callable, array_params: tuple) -> Callable:
 PUBLIC: list = []
 
 
+# FLOP rules: NumPy's linalg counts (kernels/flops.py, LAWN 41 / Golub-Van Loan) for the
+# same factorization; functions with none count 0 (their tags' default)
+_FLOPS = {"solve": flops.solve, "inv": flops.inv, "det": flops.det, "lu": flops.lu_factor,
+          "lu_factor": flops.lu_factor, "qr": flops.scipy_qr, "svd": flops.svd,
+          "svdvals": flops.svdvals, "eig": flops.scipy_eig, "eigvals": flops.eigvals,
+          "eigh": flops.scipy_eigh, "eigvalsh": flops.eigvalsh, "cholesky": flops.cholesky,
+          "cho_factor": flops.cholesky, "lstsq": flops.lstsq, "pinv": flops.pinv}
+
+
 def _reg(fn: Callable, kernel: Callable, tags: tuple = ("copy",)) -> None:
-    register(fn, tags=tags)(kernel)
+    register(fn, tags=tags, flops=_FLOPS.get(fn.__name__))(kernel)
     PUBLIC.append(fn)
 
 
