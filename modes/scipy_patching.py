@@ -188,7 +188,15 @@ def imported(module: Any) -> None:
                 if attr.startswith("_") or getattr(obj, "_ft_patch", False):
                     continue
                 if _guardable(obj):
-                    setattr(module, attr, guard_patch(obj, f"{name}.{attr}"))
+                    setattr(module, attr, _named(guard_patch(obj, f"{name}.{attr}"), name, attr))
+
+
+def _named(w: Any, module: str, attr: str) -> Any:
+    """The patch pickles by the public name it is installed under (pickle finds it there:
+    a process without faketensor unpickles SciPy's own function)."""
+    if w.__dict__.get("_ft_public") is None:
+        w.__module__, w.__qualname__, w._ft_public = module, attr, True
+    return w
 
 
 def _patch_pocketfft(pkg: Any) -> None:
@@ -228,7 +236,7 @@ def _patch_linalg(module: Any) -> None:
     for fn in rules.PUBLIC:
         for attr in (fn.__name__,):
             if getattr(module, attr, None) is fn:
-                setattr(module, attr, kernel_patch(fn))
+                setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
 
 
 def install() -> None:

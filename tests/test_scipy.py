@@ -447,3 +447,13 @@ def test_linalg_flops_equal_numpys(sci, num):
         assert not mode.flops_uncounted
         counts.append(mode.trace[-1].flops)
     assert counts[0] == counts[1] > 0
+
+
+def test_patched_scipy_functions_pickle_and_copy_as_themselves():
+    """multiprocessing and joblib pickle functions by name: the patches answer to the public
+    name they are installed under."""
+    import copy
+    import pickle
+    for f in (sl.inv, sl.svd, nd.gaussian_filter, sf.fft, sf.fftshift, sp.logsumexp):
+        assert pickle.loads(pickle.dumps(f)) is f
+        assert copy.deepcopy(f) is f
