@@ -263,8 +263,8 @@ def test_linalg(name):
 
 @pytest.mark.parametrize("name", ["inv_overwrite", "lu", "lu_factor", "svd", "eigh", "solve_2d"])
 def test_linalg_refuses_non_native_byte_order(name):
-    """Real SciPy 1.17 crashes on some (inv(overwrite_a=True) of a byte-swapped Fortran
-    array, lu_solve after lu_factor) and returns garbage pivots on others (lu): refused."""
+    """Real SciPy 1.17 segfaults on some (inv(overwrite_a=True) of a byte-swapped Fortran
+    array) and returns garbage pivots on others (lu's IndexError): refused."""
     with pytest.raises(ft.UnsupportedOperationError, match="byte order"):
         LINALG[name](ft.empty((4, 4), ">f8", order="F"))
 

@@ -212,8 +212,8 @@ def probe(fn: Callable, args: tuple, kwargs: dict, extra_sizes: tuple = (),
             raise UnsupportedOperationError(name, f"{a.dtype} input")
         inputs.append(a)
     if any(not a.dtype.isnative for a in inputs):
-        # SciPy 1.17 itself crashes on some (inv(overwrite_a=True) of a byte-swapped Fortran
-        # array, lu_solve after lu_factor) and gives garbage pivots on others (lu): no probe
+        # SciPy 1.17 itself segfaults on some (inv(overwrite_a=True) of a byte-swapped
+        # Fortran array) and gives garbage pivots on others (lu's IndexError): no probe
         raise UnsupportedOperationError(name, "a non-native byte order input (SciPy's own "
                                         "results there are unreliable)")
     sizes = _size_map(inputs, extra_sizes)
