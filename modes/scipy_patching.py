@@ -199,14 +199,20 @@ def _named(w: Any, module: str, attr: str) -> Any:
     return w
 
 
+# pypocketfft's transforms with a rule (kernels/scipy/fft.py)
+POCKETFFT = ("c2c", "r2c", "c2r", "r2r_fftpack", "dct", "dst")
+
+
 def _patch_pocketfft(pkg: Any) -> None:
     """pypocketfft's transforms become rules; realtransforms' partials bound them at import,
     so they are rebuilt over the patched cores (here and in the backend's namespace);
     ``_datacopied`` learns that a fake is an array."""
-    from ..kernels.scipy import fft as rules
+    from ..kernels.scipy import fft  # noqa: F401  (registers the rules)
     pfft = pkg.pypocketfft
-    for fn in rules.CORE:
-        setattr(pfft, fn.__name__, core_patch(fn))
+    for name in POCKETFFT:
+        fn = getattr(pfft, name)
+        if not getattr(fn, "_ft_patch", False):
+            setattr(pfft, name, core_patch(fn))
     rt = sys.modules["scipy.fft._pocketfft.realtransforms"]
     for attr in ("dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"):
         old = getattr(rt, attr)
@@ -231,12 +237,20 @@ def _datacopied(orig: Any) -> Any:
     return datacopied
 
 
+# scipy.linalg's functions with a rule (kernels/scipy/linalg.py registers these names; the
+# rules module may still be importing when scipy.linalg is: the patch finds the rule at
+# call time)
+LINALG = ("solve", "inv", "det", "lu", "lu_factor", "lu_solve", "qr", "svd", "svdvals", "eig",
+          "eigvals", "eigh", "eigvalsh", "cholesky", "cho_factor", "cho_solve", "lstsq", "norm",
+          "expm", "solve_triangular", "pinv")
+
+
 def _patch_linalg(module: Any) -> None:
-    from ..kernels.scipy import linalg as rules
-    for fn in rules.PUBLIC:
-        for attr in (fn.__name__,):
-            if getattr(module, attr, None) is fn:
-                setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
+    from ..kernels.scipy import linalg  # noqa: F401  (registers the rules)
+    for attr in LINALG:
+        fn = getattr(module, attr, None)
+        if fn is not None and not getattr(fn, "_ft_patch", False):
+            setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
 
 
 def install() -> None:

@@ -457,3 +457,25 @@ def test_patched_scipy_functions_pickle_and_copy_as_themselves():
     for f in (sl.inv, sl.svd, nd.gaussian_filter, sf.fft, sf.fftshift, sp.logsumexp):
         assert pickle.loads(pickle.dumps(f)) is f
         assert copy.deepcopy(f) is f
+
+
+def test_every_linalg_rule_is_patched_in():
+    from faketensor.kernels.scipy.linalg import PUBLIC
+    from faketensor.modes.scipy_patching import LINALG
+    assert sorted(f.__name__ for f in PUBLIC) == sorted(LINALG)
+    assert all(getattr(getattr(sl, n), "_ft_patch", False) for n in LINALG)
+
+
+@pytest.mark.parametrize("rules,call", [
+    ("linalg", "sl.inv(np.ones((3, 3)))"), ("fft", "sf.fft(np.ones((3, 4)))")])
+def test_rules_module_imported_before_scipy(rules, call):
+    """Importing a rules module first imports SciPy, whose patching imports the rules
+    module while it is still importing: the rules still register SciPy's own functions."""
+    import subprocess
+    code = ("import numpy as np, faketensor as ft\n"
+            f"import faketensor.kernels.scipy.{rules}\n"
+            "import scipy.linalg as sl, scipy.fft as sf\n"
+            f"with ft.FakeMode():\n    r = {call}\n"
+            "assert type(r) is ft.FakeArray, type(r)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr

@@ -12,7 +12,18 @@ import operator
 from typing import Any
 
 import numpy as np
-from scipy.fft._pocketfft import pypocketfft as _pfft
+from scipy.fft._pocketfft import pypocketfft as _pocketfft
+
+
+class _Originals:
+    """pypocketfft's own transforms (not their patches, when SciPy was patched first)."""
+
+    def __getattr__(self, name: str):
+        fn = getattr(_pocketfft, name)
+        return fn.__wrapped__ if getattr(fn, "_ft_patch", False) else fn
+
+
+_pfft = _Originals()
 
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, check_writeable

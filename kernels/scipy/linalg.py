@@ -70,7 +70,7 @@ def _fill(shape: tuple, dt: np.dtype) -> np.ndarray:
         vals = vals > 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return np.array(vals, dtype=dt)
+        return np.array(vals, dtype=dt, order="C")
 
 
 def _probe_array(m: Any, sizes: dict) -> np.ndarray:
@@ -151,21 +151,33 @@ def _view_of_temporary(r: np.ndarray, root: np.ndarray, shape: tuple, back: dict
         raise UnsupportedOperationError(name, "a result viewing part of a work array")
     rshape = _map_shape(root.shape, back, name)
     rstrides = _strides_like(root, rshape, name)
+    if rshape == tuple(root.shape):  # no size was substituted: the probe's own strides
+        return ArrayMeta(shape, r.dtype, tuple(r.strides), base_shape=(math.prod(rshape),))
     smap = {}
     for n, s, s2 in zip(root.shape, root.strides, rstrides):
         if n > 1:
             smap.setdefault(s, s2)
-    strides = []
-    for n, s in zip(r.shape, r.strides):
-        if s in smap:
-            strides.append(smap[s])
-        elif n <= 1 and s == isz:
-            strides.append(isz)
-        elif s == 0 or 0 in r.shape:
-            strides.append(0)
-        else:
+    strides: list = [None] * r.ndim
+    for i, (n, s) in enumerate(zip(r.shape, r.strides)):
+        if n > 1 and s in smap:
+            strides[i] = smap[s]
+        elif n > 1 and s == 0:
+            strides[i] = 0
+        elif n > 1:
             raise UnsupportedOperationError(name, "a result viewing a work array with strides "
                                             "this rule cannot map")
+    # a unit axis keeps what reshape gave it, which depends on the sizes in ways a probe of
+    # other sizes does not show, unless it is the itemsize or 0
+    for i, (n, s) in enumerate(zip(r.shape, r.strides)):
+        if strides[i] is not None:
+            continue
+        if 0 in r.shape:
+            strides[i] = 0
+        elif s in (0, isz):
+            strides[i] = s
+        else:
+            raise UnsupportedOperationError(name, "a result viewing a work array with a unit "
+                                            "axis whose stride depends on the sizes")
     return ArrayMeta(shape, r.dtype, tuple(strides), base_shape=(math.prod(rshape),))
 
 
@@ -201,11 +213,9 @@ def probe(fn: Callable, args: tuple, kwargs: dict, extra_sizes: tuple = (),
     """Run ``fn`` on small stand-ins of its array arguments; map the results back.
     ``fix(kwargs, sizes)`` adjusts size-valued arguments for the probe."""
     name = f"scipy.linalg.{fn.__name__}"
+    inputs: list = []
+    args, kwargs = _numbers_to_arrays(fn, args, kwargs)
     found: list = []
-    _arrays((args, tuple(kwargs.values())), found)
-    inputs = []
-    args, kwargs = _numbers_to_arrays(args, kwargs)
-    found = []
     _arrays((args, tuple(kwargs.values())), found)
     for a in found:
         if a.dtype.kind not in "biufc":
@@ -230,15 +240,28 @@ def probe(fn: Callable, args: tuple, kwargs: dict, extra_sizes: tuple = (),
     return _result(r, inputs, [probes[id(a)] for a in inputs], back, name)
 
 
-def _numbers_to_arrays(args: tuple, kwargs: dict) -> tuple:
-    """Lists of numbers (array-likes) become real arrays, as SciPy's asarray makes them."""
+# parameters that take numbers or tuples of them, not matrices
+_NOT_ARRAYS = frozenset({"axis", "ord", "subset_by_index", "subset_by_value", "cond", "atol",
+                         "rtol", "lwork", "mode", "lapack_driver", "driver", "type"})
+
+
+def _numbers_to_arrays(fn: Callable, args: tuple, kwargs: dict) -> tuple:
+    """Lists of numbers passed for matrices become real arrays, as SciPy's asarray makes
+    them (``axis=(0, 1)`` and the like stay as they are)."""
     def conv(x: Any) -> Any:
-        if type(x) in (list, tuple) and x and not any(_is_array(v) for v in _flat(x)):
+        if type(x) is list and x and not any(_is_array(v) for v in _flat(x)):
             return np.asarray(x)
         if isinstance(x, (list, tuple)):
             return type(x)(conv(v) for v in x)
         return x
-    return tuple(conv(a) for a in args), {k: conv(v) for k, v in kwargs.items()}
+    try:
+        ba = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return args, kwargs
+    for k, v in ba.arguments.items():
+        if k not in _NOT_ARRAYS:
+            ba.arguments[k] = conv(v)
+    return ba.args, ba.kwargs
 
 
 def _flat(x: Any):
@@ -249,7 +272,7 @@ def _flat(x: Any):
             yield v
 
 
-def _probing(fn: Callable, array_params: tuple) -> Callable:
+def _probing(fn: Callable) -> Callable:
     sig = inspect.signature(fn)
 
     def kernel(*args: Any, **kwargs: Any) -> Any:
@@ -262,6 +285,12 @@ def _probing(fn: Callable, array_params: tuple) -> Callable:
 
 
 PUBLIC: list = []
+
+
+def _orig(name: str) -> Callable:
+    """scipy.linalg's own function (not its patch, when SciPy was patched first)."""
+    fn = getattr(_sl, name)
+    return fn.__wrapped__ if getattr(fn, "_ft_patch", False) else fn
 
 
 # FLOP rules: NumPy's linalg counts (kernels/flops.py, LAWN 41 / Golub-Van Loan) for the
@@ -281,14 +310,18 @@ def _reg(fn: Callable, kernel: Callable, tags: tuple = ("copy",)) -> None:
 for _name in ("solve", "inv", "det", "lu", "lu_factor", "lu_solve", "qr", "svd", "svdvals",
               "eigvals", "cholesky", "cho_factor", "cho_solve", "norm", "expm",
               "solve_triangular", "pinv"):
-    _fn = getattr(_sl, _name)
-    _reg(_fn, _probing(_fn, ()), ("query",) if _name in ("det", "norm") else ("copy",))
+    _fn = _orig(_name)
+    _reg(_fn, _probing(_fn), ("query",) if _name in ("det", "norm") else ("copy",))
+
+
+_ORIG_LSTSQ, _ORIG_EIGH, _ORIG_EIG, _ORIG_EIGVALSH = (
+    _orig("lstsq"), _orig("eigh"), _orig("eig"), _orig("eigvalsh"))
 
 
 def _lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
            overwrite_b: bool = False, check_finite: bool = True, lapack_driver: Any = None) -> Any:
     """The residues are empty when ``a`` is rank-deficient (values) unless m <= n or gelsy."""
-    res = probe(_sl.lstsq, (a, b), dict(cond=cond, overwrite_a=overwrite_a,
+    res = probe(_ORIG_LSTSQ, (a, b), dict(cond=cond, overwrite_a=overwrite_a,
                                         overwrite_b=overwrite_b, check_finite=check_finite,
                                         lapack_driver=lapack_driver))
     m, n = a.shape[-2:] if len(a.shape) >= 2 else (None, None)
@@ -298,7 +331,7 @@ def _lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
     return res
 
 
-_reg(_sl.lstsq, _lstsq)
+_reg(_ORIG_LSTSQ, _lstsq)
 
 
 def _eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
@@ -308,15 +341,15 @@ def _eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
     (``_make_complex_eigvecs`` after ``np.all(w.imag == 0.0)``): values decide."""
     if ((left or right) and getattr(a, "dtype", np.dtype("f8")).kind != "c"
             and getattr(b, "dtype", np.dtype("f8")).kind != "c"):
-        probe(_sl.eig, (a, b, left, right), {"homogeneous_eigvals": homogeneous_eigvals})
+        probe(_ORIG_EIG, (a, b, left, right), {"homogeneous_eigvals": homogeneous_eigvals})
         raise DataDependentError("scipy.linalg.eig: the eigenvectors of a real matrix are "
                                  "real or complex depending on whether its eigenvalues are")
-    return probe(_sl.eig, (a, b), dict(left=left, right=right, overwrite_a=overwrite_a,
+    return probe(_ORIG_EIG, (a, b), dict(left=left, right=right, overwrite_a=overwrite_a,
                                        overwrite_b=overwrite_b, check_finite=check_finite,
                                        homogeneous_eigvals=homogeneous_eigvals))
 
 
-_reg(_sl.eig, _eig)
+_reg(_ORIG_EIG, _eig)
 
 
 def _eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = False,
@@ -331,9 +364,9 @@ def _eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fal
         raise DataDependentError("scipy.linalg.eigh: how many eigenvalues lie in "
                                  "subset_by_value depends on the values")
     if subset_by_index is None:
-        return probe(_sl.eigh, (a, b), kw)
+        return probe(_ORIG_EIGH, (a, b), kw)
     if len(getattr(a, "shape", ())) < 2 or 0 in a.shape:  # SciPy's own checks, on the probe
-        return probe(_sl.eigh, (a, b), dict(kw, subset_by_index=subset_by_index))
+        return probe(_ORIG_EIGH, (a, b), dict(kw, subset_by_index=subset_by_index))
     lo, hi = (int(i) for i in subset_by_index)
     n = a.shape[-1]
     if not (0 <= lo <= hi < n):
@@ -343,10 +376,10 @@ def _eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fal
 
     def fix(pkw: dict, sizes: dict) -> dict:
         return dict(pkw, subset_by_index=[0, sizes.get(k, k) - 1])
-    return probe(_sl.eigh, (a, b), kw, extra_sizes=(k,), fix=fix)
+    return probe(_ORIG_EIGH, (a, b), kw, extra_sizes=(k,), fix=fix)
 
 
-_reg(_sl.eigh, _eigh)
+_reg(_ORIG_EIGH, _eigh)
 
 
 def _eigvalsh(a: Any, b: Any = None, *, lower: bool = True, overwrite_a: bool = False,
@@ -357,4 +390,4 @@ def _eigvalsh(a: Any, b: Any = None, *, lower: bool = True, overwrite_a: bool = 
                  subset_by_index=subset_by_index, subset_by_value=subset_by_value, driver=driver)
 
 
-_reg(_sl.eigvalsh, _eigvalsh)
+_reg(_ORIG_EIGVALSH, _eigvalsh)
