@@ -118,12 +118,20 @@ def _substitute(obj: Any, probes: dict, sizes: dict) -> Any:
 
 
 def _strides_like(r: np.ndarray, shape: tuple, name: str) -> tuple:
-    """Strides of a fresh dense array of ``shape`` laid out as the probe result ``r``."""
+    """Strides of a fresh dense array of ``shape`` laid out as the probe result ``r``: the
+    probe's own when no size was substituted; else its layout redone for ``shape``, unless
+    a unit axis has a stride that layout does not give (it depends on the sizes)."""
     isz = r.dtype.itemsize
     extent = sum((n - 1) * abs(s) for n, s in zip(r.shape, r.strides)) + isz
     if r.size and extent != r.size * isz:
         raise UnsupportedOperationError(name, "a result with gaps between its elements")
-    return like_strides(shape, r.strides, isz, r.flags.c_contiguous, r.flags.f_contiguous)
+    if tuple(shape) == tuple(r.shape):
+        return tuple(r.strides)
+    c, f = r.flags.c_contiguous, r.flags.f_contiguous
+    if r.size and like_strides(r.shape, r.strides, isz, c, f) != tuple(r.strides):
+        raise UnsupportedOperationError(name, "a result with a unit axis whose stride depends "
+                                        "on the sizes")
+    return like_strides(shape, r.strides, isz, c, f)
 
 
 def _root(r: np.ndarray) -> np.ndarray:
