@@ -402,6 +402,8 @@ def install() -> None:
             _dask_imported(sys.modules[name])
     if "dask" in sys.modules:
         rebind_dask(_patched_of)
+    if "scipy" in sys.modules:
+        _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -428,6 +430,17 @@ def _dask_imported(module: Any) -> None:
         dask_imported(module)
 
 
+def _scipy_imported(module: Any) -> None:
+    """Patch a SciPy module after its code ran (modes/scipy_patching.py, imported only once
+    SciPy is); None: every SciPy module imported so far."""
+    with paused():
+        from . import scipy_patching
+        if module is None:
+            scipy_patching.install()
+        else:
+            scipy_patching.imported(module)
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
@@ -435,10 +448,12 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
     before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
     After the code of dask's modules in ``dask_support.HOOKED`` it sets them up for fakes
-    (never importing dask)."""
+    (never importing dask). SciPy's modules are patched the same way after their code
+    (modes/scipy_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED:
+        if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
+                and not _is_scipy(fullname)):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -466,6 +481,12 @@ class _PausedExec(importlib.abc.Loader):
             _cupy_imported(module)
         elif module.__name__ in DASK_HOOKED:
             _dask_imported(module)
+        elif _is_scipy(module.__name__):
+            _scipy_imported(module)
+
+
+def _is_scipy(name: str) -> bool:
+    return name == "scipy" or name[:6] == "scipy."
 
 
 _HOOK = _ImportHook()
