@@ -15,7 +15,8 @@ from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import user_frame
 from ._stack import paused
 from .meta import ArrayMeta, weak_type
-from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
+from ._storage import (PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, content_key,
+                       parse_device)
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
                              contiguity, extent, f_strides, new_buffer_dtype)
 
@@ -760,6 +761,19 @@ class FakeArray(_FakeSlots):
         if self.pytype is not None:  # a fake Python number: its type by name
             payload += (self.pytype.__name__,)
         return (rebuild, payload)
+
+    def __dask_tokenize__(self) -> tuple:
+        """dask's token (``dask.base.tokenize``, dask/tokenize.py ``normalize_object``): a
+        token names content, and a fake's bytes are unknown, so it is which bytes the fake
+        views: its storage's content key (kept by pickling), offset, shape, strides, dtype,
+        device and scalar kind. Deterministic and O(ndim); no data is read. Two fakes made
+        apart with equal metadata get different tokens (as real arrays holding different
+        values do), so dask never merges their chunks."""
+        st = self.storage
+        kind = ("python-" + self.pytype.__name__ if self.pytype is not None
+                else "scalar" if st._tracker is SCALAR else "array")
+        return ("faketensor.FakeArray", content_key(st), st.device, self.storage_offset,
+                self.shape, self.strides, repr(self.dtype), kind)
 
     def __format__(self, spec: str) -> str:
         if spec:

@@ -270,6 +270,8 @@ def install() -> None:
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
+    if "dask.sizeof" in sys.modules:
+        _dask_imported(sys.modules["dask.sizeof"])
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -281,15 +283,22 @@ def _cupy_imported(module: Any) -> None:
         install_cupy(module)
 
 
+def _dask_imported(module: Any) -> None:
+    """Register fakes with dask (modes/dask_support.py) once ``dask.sizeof`` is imported."""
+    from .dask_support import dask_imported
+    dask_imported(module)
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
     paused: their module-level arrays are real, as at import time outside any mode. After
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
-    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy."""
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
+    After ``dask.sizeof``'s code it registers fakes with dask (never importing dask)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy" and fullname[:6] != "numpy.":
+        if fullname != "cupy" and fullname[:6] != "numpy." and fullname != "dask.sizeof":
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -315,6 +324,8 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif module.__name__ == "dask.sizeof":
+            _dask_imported(module)
 
 
 _HOOK = _ImportHook()
