@@ -31,10 +31,14 @@ class FakeMeter:
         return out, figures
 
 
-class MeteredThreadPoolExecutor(Executor):
-    """The worker's default executor with each task run through the plugin's meter. The name
-    keeps "ThreadPoolExecutor": the worker then runs tasks with their context and thread
-    state as on its own pool (distributed/worker.py ``Worker.execute``)."""
+class MeteredExecutor(Executor):
+    """The worker's default executor with each task run through the plugin's meter. Its
+    name has no "ThreadPoolExecutor" in it on purpose: for such a pool the worker runs each
+    task inside a copy of the event loop's context (distributed/worker.py
+    ``Worker.execute``, ``run_in_executor_with_context``), where the task's mode, set in the
+    pool thread, would not be seen; for any other executor it calls ``_run_task_simple`` in
+    the thread's own context. The price: ``get_worker()`` and ``secede()`` are not available
+    inside planned tasks."""
 
     def __init__(self, inner: Any, plugin: "FakeTasks") -> None:
         self.inner = inner
@@ -68,14 +72,14 @@ class FakeTasks(WorkerPlugin):
         self.pending: dict = {}  # (thread id, compute start) -> figures
         self.meter.setup()
         inner = worker.executors["default"]
-        while isinstance(inner, MeteredThreadPoolExecutor):  # set up again: wrap once
+        while isinstance(inner, MeteredExecutor):  # set up again: wrap once
             inner = inner.inner
         self.inner = inner
-        worker.executors["default"] = MeteredThreadPoolExecutor(inner, self)
+        worker.executors["default"] = MeteredExecutor(inner, self)
 
     def teardown(self, worker: Any) -> None:
         ex = worker.executors.get("default")
-        if isinstance(ex, MeteredThreadPoolExecutor) and ex.plugin is self:
+        if isinstance(ex, MeteredExecutor) and ex.plugin is self:
             worker.executors["default"] = self.inner
 
     def _run(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
@@ -197,4 +201,4 @@ class ClusterRecorder(SchedulerPlugin):
         return summarize(self, top)
 
 
-__all__ = ["FakeMeter", "MeteredThreadPoolExecutor", "FakeTasks", "ClusterRecorder"]
+__all__ = ["FakeMeter", "MeteredExecutor", "FakeTasks", "ClusterRecorder"]

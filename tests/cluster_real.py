@@ -1,0 +1,54 @@
+"""Real runs on a dask.distributed cluster, measured inside the workers: the oracle for the
+cluster plans of meta_utils/cluster.py (tests/test_cluster.py, benchmarks/bench_distributed.py).
+
+``RealMeter`` plugs into the same worker plugin as the planner's ``FakeMeter``: each task's
+peak is the most NumPy data (tracemalloc, NumPy's domain alone: memtools) allocated above what
+the worker process held when the task started. Exact with one thread per worker process.
+"""
+from __future__ import annotations
+
+import tracemalloc
+from typing import Any, Callable
+
+import memtools
+
+
+class RealMeter:
+    """A task's peak NumPy bytes above its start, in its worker process (one task at a time)."""
+
+    def setup(self) -> None:
+        if not tracemalloc.is_tracing():
+            memtools._start_numpy_only()
+
+    def __call__(self, fn: Callable[[], Any]) -> tuple[Any, dict]:
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        out = fn()
+        return out, {"peak": tracemalloc.get_traced_memory()[1] - base}
+
+
+def run(client: Any, build: Callable[[], Any], meter: Any = None, top: int = 10) -> tuple[Any, dict]:
+    """Compute ``build()`` on the client's cluster with each task measured by ``meter``
+    (``None``: the planner's FakeMeter, tasks on fakes); (the result, the recorder's summary)."""
+    from faketensor.meta_utils.cluster import PLUGIN, RECORDER, _remote_summary
+    from faketensor.meta_utils.cluster_plugins import ClusterRecorder, FakeTasks
+    client.register_plugin(FakeTasks(meter), name=PLUGIN)
+    client.register_plugin(ClusterRecorder(), name=RECORDER)
+    try:
+        result = client.compute(build()).result(timeout=120)
+        summary = client.run_on_scheduler(_remote_summary)["summary"]
+    finally:
+        client.unregister_worker_plugin(PLUGIN)
+        client.unregister_scheduler_plugin(RECORDER)
+    return result, summary
+
+
+def all_tasks(client: Any) -> dict:
+    """Not used by the summary: every task's (output, peak) needs the recorder itself."""
+    return client.run_on_scheduler(_tasks)
+
+
+def _tasks(dask_scheduler: Any = None) -> dict:
+    from faketensor.meta_utils.cluster import RECORDER
+    rec = dask_scheduler.plugins[RECORDER]
+    return {str(k): (r[0], r[1], r[2]) for k, r in rec.tasks.items()}
