@@ -95,6 +95,52 @@ def summarize(rec: Any, top: int = 10) -> dict:
     }
 
 
+def workers_over(summary: dict, limit: int | None = None) -> list[str]:
+    """The workers whose predicted peak exceeds ``limit`` (else their own memory limit)."""
+    out = []
+    for w, d in summary["workers"].items():
+        lim = limit or d.get("memory_limit")
+        if lim and d["peak_bytes"] > lim:
+            out.append(w)
+    return out
+
+
+def report_lines(summary: dict, limit: int | None = None, top: int = 10) -> list[str]:
+    """The cluster part of the text report: per worker its predicted peak, the task at it
+    and the verdict against its memory limit; the tasks with the largest peaks; transfers."""
+    from .report import human
+    ws = summary["workers"]
+    t = summary["tasks"]
+    lines = [f"cluster {summary.get('scheduler')}: {len(ws)} workers, {t['count']:,} tasks "
+             f"({t['measured']:,} measured on fakes), {summary['graphs']} graphs"]
+    ranked = sorted(ws.items(), key=lambda kv: -kv[1]["peak_bytes"])
+    for w, d in ranked[:top]:
+        lim = limit or d.get("memory_limit")
+        verdict = ("no memory limit" if not lim else
+                   f"{'fits within' if d['peak_bytes'] <= lim else 'EXCEEDS'} its limit "
+                   f"{human(lim)} ({100 * d['peak_bytes'] / lim:.0f}%)")
+        lines.append(f"  worker {d.get('name')} ({w}): peak {human(d['peak_bytes'])} "
+                     f"({d['peak_bytes']:,} B), {verdict}")
+        if d.get("peak_task"):
+            lines.append(f"      at task {d['peak_task']}; {d['tasks']:,} tasks, outputs "
+                         f"{human(d['output_bytes'])} in all")
+    if len(ranked) > top:
+        lines.append(f"  ... {len(ranked) - top} more workers (--top, or the JSON report)")
+    if t["top"]:
+        lines.append("  tasks with the largest peaks (peak, output, inputs):")
+        for r in t["top"][:top]:
+            peak = "?" if r["peak_bytes"] is None else human(r["peak_bytes"])
+            lines.append(f"    {peak:>12} {human(r['output_bytes']):>12} "
+                         f"{human(r['input_bytes']):>12}  {r['key']} on {r['worker']}")
+    big = summary.get("largest_task")
+    if big:
+        lines.append(f"  largest task output: {human(big['output_bytes'])} ({big['key']})")
+    tr = summary["transfers"]
+    lines.append(f"  transferred between workers: {human(tr['bytes'])} in {tr['count']:,} "
+                 "transfers")
+    return lines
+
+
 def _overlaps(rows: list) -> dict:
     """key -> sum of the peaks of the worker's other tasks running when it finished."""
     spans = [(r[5], r[6], r[2] if r[2] is not None else r[1], k) for k, r in rows
@@ -135,18 +181,25 @@ async def dask_setup(obj: Any) -> None:
         await obj._register_scheduler_plugin(plugin=ClusterRecorder(), name=RECORDER,
                                              idempotent=True)
         await obj._register_worker_plugin(plugin=FakeTasks(), name=PLUGIN, idempotent=True)
+        obj._faketensor_plugins = True  # dask_teardown takes them off the cluster again
 
 
 async def dask_teardown(obj: Any) -> None:
-    """A client closing: fetch the summary of a recorder living in another process."""
+    """A client closing: fetch the summary of a recorder living in another process, and take
+    the plugins this client registered off its cluster (a cluster the program connected to
+    by address runs real tasks again afterwards)."""
     from distributed import Client
-    session = _SESSION
-    if session is None or not isinstance(obj, Client):
+    if not isinstance(obj, Client) or not getattr(obj, "_faketensor_plugins", False):
         return
+    session = _SESSION
     with contextlib.suppress(Exception):
         s = await obj._run_on_scheduler(_remote_summary)
-        if s is not None and s["uid"] not in _LOCAL:
+        if session is not None and s is not None and s["uid"] not in _LOCAL:
             session.remote[s["uid"]] = s["summary"]
+    with contextlib.suppress(Exception):
+        await obj.scheduler.unregister_worker_plugin(name=PLUGIN)
+        await obj.scheduler.unregister_scheduler_plugin(name=RECORDER)
+    obj._faketensor_plugins = False
 
 
 def _remote_summary(dask_scheduler: Any = None) -> dict | None:
@@ -205,4 +258,4 @@ def _with_preload(current: Any) -> list:
     return cur if _PRELOAD in cur else cur + [_PRELOAD]
 
 
-__all__ = ["planning", "summarize", "PLUGIN", "RECORDER", "dask_setup", "dask_teardown"]
+__all__ = ["planning", "summarize", "workers_over", "report_lines", "PLUGIN", "RECORDER", "dask_setup", "dask_teardown"]
