@@ -27,25 +27,22 @@ class RealMeter:
         return out, {"peak": tracemalloc.get_traced_memory()[1] - base}
 
 
-def run(client: Any, build: Callable[[], Any], meter: Any = None, top: int = 10) -> tuple[Any, dict]:
-    """Compute ``build()`` on the client's cluster with each task measured by ``meter``
-    (``None``: the planner's FakeMeter, tasks on fakes); (the result, the recorder's summary)."""
+def run(client: Any, submit: Callable[[Any], Any], meter: Any = None) -> tuple[Any, dict, dict]:
+    """Run ``submit(client)`` (it returns futures) on the client's cluster with each task
+    measured by ``meter`` (``None``: the planner's FakeMeter, tasks on fakes) and gather it:
+    (the results, {key: (worker, output bytes, peak)}, the recorder's summary)."""
     from faketensor.meta_utils.cluster import PLUGIN, RECORDER, _remote_summary
     from faketensor.meta_utils.cluster_plugins import ClusterRecorder, FakeTasks
     client.register_plugin(FakeTasks(meter), name=PLUGIN)
     client.register_plugin(ClusterRecorder(), name=RECORDER)
     try:
-        result = client.compute(build()).result(timeout=120)
+        result = client.gather(submit(client))
+        tasks = client.run_on_scheduler(_tasks)
         summary = client.run_on_scheduler(_remote_summary)["summary"]
     finally:
         client.unregister_worker_plugin(PLUGIN)
         client.unregister_scheduler_plugin(RECORDER)
-    return result, summary
-
-
-def all_tasks(client: Any) -> dict:
-    """Not used by the summary: every task's (output, peak) needs the recorder itself."""
-    return client.run_on_scheduler(_tasks)
+    return result, tasks, summary
 
 
 def _tasks(dask_scheduler: Any = None) -> dict:

@@ -17,7 +17,7 @@ def combine(a, b):
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                      dashboard_address=None, memory_limit="1GiB") as cluster, \
+                      dashboard_address=":0", memory_limit="1GiB") as cluster, \
             Client(cluster) as client:
         blocks = client.map(block, [n] * 4, pure=False)
         pairs = [client.submit(combine, blocks[i], blocks[(i + 1) % 4]) for i in range(4)]
