@@ -39,6 +39,13 @@ _PRELOAD = __name__
 #: recorders started in this process, by uid (the planner reads them directly)
 _LOCAL: dict[str, Any] = {}
 _CONFIG = ("distributed.scheduler.preload", "distributed.client.preload")
+#: the workers' own memory management, off while planning: its thresholds compare the
+#: managed bytes (a fake's virtual size) with the memory limit, so workers would spill
+#: fakes to disk and the scheduler refuse tasks whose inputs exceed a worker's limit
+#: (the fat-finger check in scheduler.py ``_add_to_processing``, under ``terminate``); the
+#: plan compares each worker's predicted peak with its limit instead
+_MEMORY = {f"distributed.worker.memory.{k}": False for k in ("target", "spill", "pause",
+                                                             "terminate")}
 
 
 def _key(k: Any) -> str:
@@ -214,13 +221,16 @@ def planning(clients: tuple = ()) -> Iterator[_Session]:
     exist get the plugins now. The session's ``summaries()`` are what the program's
     clusters did."""
     global _SESSION
-    saved_env = {k: os.environ.get(k) for k in _env_names()}
-    for name in _env_names():
-        os.environ[name] = repr([_PRELOAD])
+    saved_env = {_env(k): os.environ.get(_env(k)) for k in (*_CONFIG, *_MEMORY)}
+    for k in _CONFIG:
+        os.environ[_env(k)] = repr([_PRELOAD])
+    for k, v in _MEMORY.items():
+        os.environ[_env(k)] = repr(v)
     cfg = None
     if "dask.config" in sys.modules:  # already read its environment: set the config too
         import dask.config
-        cfg = dask.config.set({k: _with_preload(dask.config.get(k, [])) for k in _CONFIG})
+        cfg = dask.config.set({**{k: _with_preload(dask.config.get(k, [])) for k in _CONFIG},
+                               **_MEMORY})
         cfg.__enter__()
     prev, _SESSION = _SESSION, _Session()
     session = _SESSION
@@ -249,8 +259,9 @@ def planning(clients: tuple = ()) -> Iterator[_Session]:
                 os.environ[k] = v
 
 
-def _env_names() -> list[str]:
-    return ["DASK_" + k.upper().replace(".", "__").replace("-", "_") for k in _CONFIG]
+def _env(key: str) -> str:
+    """The environment variable dask reads for a config key (dask/config.py)."""
+    return "DASK_" + key.upper().replace(".", "__").replace("-", "_")
 
 
 def _with_preload(current: Any) -> list:

