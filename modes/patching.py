@@ -22,6 +22,7 @@ from .. import _array
 from .._dispatch import _STACK, dispatch
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
+from .dask_support import HOOKED as DASK_HOOKED, dask_imported, graph_code, rebind_dask
 
 NUMPY_FACTORIES = (
     "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace",
@@ -86,7 +87,7 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             return fn(*args, **kwargs)
     else:
         def patched(*args, **kwargs):
-            if _LIVE and _get_stack():
+            if _LIVE and _get_stack() and not _graph_code(_getframe(1)):
                 return dispatch(patched, (), args, kwargs)
             if kwargs:
                 return fn(*args, **kwargs)
@@ -146,6 +147,7 @@ def kernel_patch(fn: Any) -> Any:
 
 _FAKE = _array.FakeArray
 _getframe = sys._getframe
+_graph_code = graph_code
 _get_stack = _STACK.get
 _LIVE = LIVE  # the same dict, mutated in place: truthy while any context may have a mode
 
@@ -154,7 +156,8 @@ def _from_numpy(frame: Any) -> bool:
     """True when the frame runs NumPy's own Python code, or faketensor's (the operators'
     elision checks, kernels): library calls, not the program's."""
     name = frame.f_globals.get("__name__") or ""
-    return name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+    return (name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+            or graph_code(frame))
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
@@ -270,8 +273,11 @@ def install() -> None:
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
-    if "dask.sizeof" in sys.modules:
-        _dask_imported(sys.modules["dask.sizeof"])
+    for name in DASK_HOOKED:
+        if name in sys.modules:
+            _dask_imported(sys.modules[name])
+    if "dask" in sys.modules:
+        rebind_dask(_patched_of)
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -283,10 +289,19 @@ def _cupy_imported(module: Any) -> None:
         install_cupy(module)
 
 
+def _patched_of(obj: Any) -> Any:
+    """The patch standing for NumPy original ``obj`` in a namespace, or None."""
+    for table in PATCH_TABLES:
+        p = table.get(id(obj))
+        if p is not None and _ORIGINALS.get(id(obj)) is obj:
+            return p
+    return None
+
+
 def _dask_imported(module: Any) -> None:
-    """Register fakes with dask (modes/dask_support.py) once ``dask.sizeof`` is imported."""
-    from .dask_support import dask_imported
-    dask_imported(module)
+    """Set up dask's modules for fakes (modes/dask_support.py) once they are imported."""
+    with paused():
+        dask_imported(module)
 
 
 class _ImportHook(importlib.abc.MetaPathFinder):
@@ -295,10 +310,11 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     paused: their module-level arrays are real, as at import time outside any mode. After
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
     before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
-    After ``dask.sizeof``'s code it registers fakes with dask (never importing dask)."""
+    After the code of dask's modules in ``dask_support.HOOKED`` it sets them up for fakes
+    (never importing dask)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy" and fullname[:6] != "numpy." and fullname != "dask.sizeof":
+        if fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED:
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -324,7 +340,7 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
-        elif module.__name__ == "dask.sizeof":
+        elif module.__name__ in DASK_HOOKED:
             _dask_imported(module)
 
 
