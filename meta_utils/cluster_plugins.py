@@ -9,21 +9,28 @@ from typing import Any, Callable
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
 
 from .._stack import paused
+from ..modes.dask_support import _IN_TASK
 from ..modes.fake_mode import FakeMode
 from .cluster import _LOCAL, PLUGIN, RECORDER, summarize
 
 
 class FakeMeter:
     """Runs one task under a fresh ``FakeMode`` of its own (no mode of the thread's context,
-    such as the planner's, underneath); its figure: the mode's peak bytes."""
+    such as the planner's, underneath), marked as a task for modes/dask_support.py (dask's
+    code inside a task computes on fakes, outside one it builds graphs for real); its
+    figure: the mode's peak bytes."""
 
     def setup(self) -> None:
         """Called once per worker when the plugin is set up."""
 
     def __call__(self, fn: Callable[[], Any]) -> tuple[Any, dict]:
         mode = FakeMode()
-        with paused(), mode:
-            out = fn()
+        token = _IN_TASK.set(True)
+        try:
+            with paused(), mode:
+                out = fn()
+        finally:
+            _IN_TASK.reset(token)
         peak = mode.memory.peak
         figures = {"peak": int(peak.get("cpu", 0))}
         if any(d != "cpu" for d in peak):
