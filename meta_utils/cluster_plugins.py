@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from typing import Any, Callable
 
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
@@ -52,7 +52,16 @@ class MeteredExecutor(Executor):
         self.plugin = plugin
 
     def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Any:
-        return self.inner.submit(self.plugin._run, fn, args, kwargs)
+        if not getattr(self.plugin.meter, "inline", False):
+            return self.inner.submit(self.plugin._run, fn, args, kwargs)
+        # a meter that must see the task alone in its process: run it here, on the event
+        # loop's thread, which handles no message (and frees no key) until it returns
+        done: Future = Future()
+        try:
+            done.set_result(self.plugin._run(fn, args, kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+        return done
 
     def shutdown(self, wait: bool = True, **kwargs: Any) -> None:
         self.inner.shutdown(wait=wait, **kwargs)

@@ -3,7 +3,10 @@ cluster plans of meta_utils/cluster.py (tests/test_cluster.py, benchmarks/bench_
 
 ``RealMeter`` plugs into the same worker plugin as the planner's ``FakeMeter``: each task's
 peak is the most NumPy data (tracemalloc, NumPy's domain alone: memtools) allocated above what
-the worker process held when the task started. Exact with one thread per worker process.
+the worker process held when the task started. tracemalloc counts the whole process, so the
+task runs alone in it: ``inline`` makes the plugin run it on the worker's event loop thread,
+which meanwhile receives nothing and frees no key (a key released while a task runs would
+lower the process's figure under the task's own).
 """
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ import memtools
 
 class RealMeter:
     """A task's peak NumPy bytes above its start, in its worker process (one task at a time)."""
+
+    inline = True
 
     def setup(self) -> None:
         if not tracemalloc.is_tracing():

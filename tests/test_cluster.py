@@ -66,38 +66,30 @@ def futures_graph(client):
             for i in range(4)]
 
 
-#: NumPy bytes the worker process allocates now and then on other threads while a task runs,
-#: which tracemalloc counts with the task (seen: up to about 3 KiB, never on most tasks)
-NOISE = 4096
-
-
 @pytest.mark.parametrize("graph", [matmul_graph, futures_graph])
 def test_task_figures_equal_real(processes, graph):
-    """Every task's output bytes equal the real ones; its peak equals the least of three real
-    runs measured in the worker, up to the process's background noise (only ever above the
-    task's own), and exactly for nine tasks in ten."""
-    reals = [cr.run(processes, graph, cr.RealMeter())[1] for _ in range(3)]
+    """Every task's output bytes and peak equal the real ones measured in the worker (two
+    real runs, which agree with each other)."""
+    real_a, real_b = (cr.run(processes, graph, cr.RealMeter())[1] for _ in range(2))
     result, fake, _ = cr.run(processes, graph)
     assert all(type(r) is ft.FakeArray for r in (result if isinstance(result, list) else [result]))
-    keys = set(fake) & set.intersection(*(set(r) for r in reals))
+    keys = set(fake) & set(real_a) & set(real_b)
     assert len(keys) >= len(fake) - 1  # all but the finalize task, whose key is new each run
-    exact = 0
     for k in keys:
-        assert fake[k][1] == reals[0][k][1], k
-        real = min(r[k][2] for r in reals)
-        assert 0 <= real - fake[k][2] <= NOISE, (k, real, fake[k][2])
-        exact += real == fake[k][2]
-    assert exact >= 0.9 * len(keys), (exact, len(keys))
+        assert real_a[k][1:] == real_b[k][1:], k
+        assert fake[k][1:] == real_a[k][1:], (k, fake[k], real_a[k])
 
 
 def test_worker_peak_against_real_runs(processes):
     """One worker: its predicted peak agrees with each real run's within what two real runs
-    differ by (the scheduler's order of releases), and a few KiB of the event loop's own."""
-    peaks = [next(iter(cr.run(processes, matmul_graph, m)[2]["workers"].values()))["peak_bytes"]
-             for m in (cr.RealMeter(), cr.RealMeter(), None)]
-    a, b, fake = peaks
-    assert fake > 0
-    assert abs(fake - a) <= abs(a - b) + NOISE and abs(fake - b) <= abs(a - b) + NOISE, peaks
+    differ by, or one of the graph's smallest chunks: the scheduler's order of releases can
+    leave one more or one fewer held at a peak, in a real run as in a planned one."""
+    runs = [cr.run(processes, matmul_graph, m) for m in (cr.RealMeter(), cr.RealMeter(), None)]
+    (a, b, fake) = (next(iter(r[2]["workers"].values()))["peak_bytes"] for r in runs)
+    smallest = min(out for _, out, _ in runs[0][1].values())
+    assert fake > 100 * smallest
+    slack = max(abs(a - b), smallest)
+    assert abs(fake - a) <= slack and abs(fake - b) <= slack, (a, b, fake, smallest)
 
 
 def test_plan_script_cluster(processes, tmp_path):
