@@ -18,6 +18,7 @@ from .._array import FakeArray
 from .._dispatch import _STACK
 from .._errors import UnsupportedOperationError
 from .._stack import paused
+from .sites import SPAWNED_FROM
 from .._storage import SCALAR
 
 
@@ -64,8 +65,32 @@ def dask_imported(module: Any) -> None:
         _patch_concatenate3(module)
         _pause_outside_tasks(module, "apply_infer_dtype")
         _patch_from_array(module)
+        _patch_implements(module)
     elif name == "dask.array.utils":
         _pause_outside_tasks(module, "compute_meta")
+
+
+def _patch_implements(core: Any) -> None:
+    """``@implements(np.iscomplexobj)`` (dask/array/core.py) keys dask's
+    ``__array_function__`` table by the function it is given: NumPy's namespace patch when
+    dask.array is imported after faketensor, while NumPy's protocol hands over the original,
+    which would miss the table; dask then computes the whole array to call NumPy on it
+    (``da.std`` asks ``np.iscomplexobj``). Register the original too."""
+    original = core.implements
+    if getattr(original, "_ft_patch", False):
+        return
+
+    def implements(*numpy_functions):
+        extra = tuple(f.__wrapped__ for f in numpy_functions if getattr(f, "_ft_patch", False))
+        return original(*numpy_functions, *extra)
+
+    functools.update_wrapper(implements, original)
+    implements._ft_patch = True
+    _replace_in_dask(original, implements)
+    table = core._HANDLED_FUNCTIONS  # registered before this hook ran
+    for f, impl in list(table.items()):
+        if getattr(f, "_ft_patch", False):
+            table.setdefault(f.__wrapped__, impl)
 
 
 def _patch_from_array(core: Any) -> None:
@@ -276,9 +301,14 @@ def _wrap_get_async(module: Any, in_mode: Any) -> None:
         return
 
     def get_async(submit, num_workers, *args, **kwargs):
-        if _fake_mode() is not None:
-            submit = in_mode(submit)
-        return original(submit, num_workers, *args, **kwargs)
+        if _fake_mode() is None:
+            return original(submit, num_workers, *args, **kwargs)
+        submit = in_mode(submit)
+        token = SPAWNED_FROM.set(sys._getframe(1))  # the tasks' ops are sited at compute()
+        try:
+            return original(submit, num_workers, *args, **kwargs)
+        finally:
+            SPAWNED_FROM.reset(token)
 
     functools.update_wrapper(get_async, original)
     get_async._ft_patch = True

@@ -14,9 +14,15 @@ from __future__ import annotations
 
 import os
 import sys
+from contextvars import ContextVar
 from typing import Any
 
 from .._paths import is_user_file  # the one rule for whose code a file is
+
+# The frame that started the work this thread runs (a pool task's submitter, e.g. the line
+# calling dask's compute): a site walk that runs off the top of a worker thread's stack
+# goes on from it (modes/dask_support.py sets it for the threaded scheduler's tasks).
+SPAWNED_FROM: ContextVar[Any] = ContextVar("faketensor_spawned_from", default=None)
 
 # Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
 # FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's
@@ -47,6 +53,7 @@ class Sites:
         frame objects for them (each one made costs more than the rest of the walk)."""
         f: Any = sys._getframe(depth)
         user = self._user
+        parent = SPAWNED_FROM.get()
         if not whole:  # the common case: the first user frame only
             while f is not None:
                 c = f.f_code
@@ -59,6 +66,8 @@ class Sites:
                         i = self._at[(id(c), f.f_lasti)] = self._intern((id(c), f.f_lineno))
                     return i
                 f = f.f_back
+                if f is None:
+                    f, parent = parent, None
             return 0
         stop = self.stop
         key: list = []
@@ -75,6 +84,8 @@ class Sites:
                 key.append(f.f_lasti)
                 frames.append(f)
             f = f.f_back
+            if f is None:
+                f, parent = parent, None
         at = tuple(key)
         i = self._at.get(at)
         if i is None:

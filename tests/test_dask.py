@@ -275,3 +275,43 @@ def test_import_order_and_tokens(tmp_path):
         outs.append(run.stdout.split())
     assert outs[0] == outs[1]
     assert outs[0][0] == outs[0][1] and outs[0][2] == "(30,)"
+
+
+def test_graph_building_computes_nothing():
+    """``da.std`` asks ``np.iscomplexobj`` of the dask array; dask answers it from its own
+    table (keyed by NumPy's original function as well as faketensor's patch), so building
+    the graph computes nothing, in the mode (no op recorded) and out of it (no warning)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        da.ones((8, 8), chunks=4).std(axis=0)
+        with ft.FakeMode(record=True) as mode:
+            x = da.random.default_rng(0).standard_normal((400, 300), chunks=100)
+            y = (x - x.mean(axis=0)) / x.std(axis=0)
+            (y.T @ y).sum(axis=1)
+    assert mode.trace == [] and mode.memory.peak.get("cpu", 0) == 0
+
+
+@pytest.mark.parametrize("target", [("40", "30", "10"), ("53", "21", "8", "threads")])
+def test_faketensor_run_on_a_dask_script(target, tmp_path):
+    """``faketensor run`` on a dask.array script (tests/plan_scripts/dask_pipeline.py): the
+    plan completes, its ops are sited at the script's compute() lines, and its peak is the
+    real script's at the same size, less the graph's own bookkeeping, which runs for real
+    and is not charged (each chunk's SeedSequence, the 0-size metas: under 1 KB here). With
+    one worker the computes themselves are byte-exact (test_compute_matches_real)."""
+    from test_plan import line_of, real_peak, run_cli
+    script = ("dask_pipeline.py", *target)
+    rc, out, err, data = run_cli(*script, tmp_path=tmp_path)
+    assert rc == 0, err
+    assert data["status"] == "completed" and data["exit_code"] == 0
+    compute_lines = {line_of("dask_pipeline.py", "sums, top = "),
+                     line_of("dask_pipeline.py", "ones = ")}
+    cpu = data["devices"]["cpu"]
+    assert cpu["peak_at"]["line"] == line_of("dask_pipeline.py", "sums, top = ")
+    assert {s["line"] for s in data["top_sites"]} <= compute_lines
+    assert {s["line"] for s in data["flops_by_line"]} == compute_lines
+    plan, real = cpu["peak_bytes"], real_peak(*script)
+    if len(target) == 3:  # synchronous: the computes are exact, the bookkeeping is not charged
+        assert 0 < real - plan < 1024
+    else:  # threaded: the pool's schedule decides which chunks are alive together
+        assert plan > 0
