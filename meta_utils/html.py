@@ -198,7 +198,7 @@ def _status_section(report: dict) -> str:
     if stop:
         lines.append(f'<p id="stopped-at">stopped at <code>{_text(_where(stop))}</code>: '
                      f"{_text(stop.get('message'))}</p>")
-    wall = report.get("wall_s")
+    wall = report.get("wall_seconds", report.get("wall_s"))
     wall_s = f"{wall:.3f} s" if isinstance(wall, (int, float)) else "unknown"
     lines.append(f"<p>{_int(report.get('ops'))} ops, {_int(report.get('flops'))} FLOPs, "
                  f"planned in {_text(wall_s)}</p>")
