@@ -23,7 +23,6 @@ import dask.array as da  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402
 
 import cluster_real as cr  # noqa: E402
-from faketensor.meta_utils import cluster  # noqa: E402
 from faketensor.meta_utils.plan import plan_script  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
