@@ -58,6 +58,9 @@ def summarize(rec: Any, top: int = 10) -> dict:
     by_worker: dict = {}
     for key, row in rec.tasks.items():
         by_worker.setdefault(row[0], []).append((key, row))
+    samples: dict = {}
+    for seq, w, b in rec.samples:
+        samples.setdefault(w, []).append((seq, b))
     workers = {}
     for w in sorted(set(rec.workers) | set(by_worker)):
         info = rec.workers.get(w, {})
@@ -72,7 +75,7 @@ def summarize(rec: Any, top: int = 10) -> dict:
             timeline.append((r[8], r[7]))
             if spike > best:
                 best, at = spike, key
-        timeline += [(s, b) for s, ww, b in rec.samples if ww == w]
+        timeline += samples.get(w, [])
         timeline.sort(key=lambda t: t[0])
         workers[w] = {"name": info.get("name"), "nthreads": info.get("nthreads"),
                       "memory_limit": info.get("memory_limit"), "peak_bytes": best,
@@ -149,12 +152,21 @@ def report_lines(summary: dict, limit: int | None = None, top: int = 10) -> list
 
 
 def _overlaps(rows: list) -> dict:
-    """key -> sum of the peaks of the worker's other tasks running when it finished."""
+    """key -> sum of the peaks of the worker's other tasks running when it finished: those
+    started before its end and ending at or after it (sorted starts and ends, prefix sums)."""
+    import bisect
+    from itertools import accumulate
     spans = [(r[5], r[6], r[2] if r[2] is not None else r[1], k) for k, r in rows
              if r[5] is not None and r[6] is not None]
+    starts = sorted((s, p) for s, _, p, _ in spans)
+    ends = sorted((e, p) for _, e, p, _ in spans)
+    s_keys, s_sums = [s for s, _ in starts], [0, *accumulate(p for _, p in starts)]
+    e_keys, e_sums = [e for e, _ in ends], [0, *accumulate(p for _, p in ends)]
     out = {}
-    for s, e, _, k in spans:
-        out[k] = sum(p for s2, e2, p, k2 in spans if k2 != k and s2 < e <= e2)
+    for s, e, p, k in spans:
+        begun = s_sums[bisect.bisect_left(s_keys, e)]   # started before e
+        ended = e_sums[bisect.bisect_left(e_keys, e)]   # ended before e
+        out[k] = begun - ended - (p if s < e else 0)    # not itself
     return out
 
 

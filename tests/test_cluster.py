@@ -179,3 +179,16 @@ def test_script_connecting_by_address(threads, tmp_path):
     assert p.cluster["tasks"]["top"][0]["output_bytes"] == 70 * 70 * 8
     assert set(threads.run(_executor).values()) == {"ThreadPoolExecutor"}
     assert type(threads.submit(sum, [1, 2]).result()) is int
+
+
+def test_overlaps_sum_the_tasks_running_at_each_end():
+    """A worker with several threads: at each task's end, the peaks of the other tasks
+    running then (started before it ended, ending at or after) count with its own."""
+    from faketensor.meta_utils.cluster import _overlaps
+    spans = {"a": (0.0, 4.0, 10), "b": (1.0, 2.0, 20), "c": (2.0, 5.0, 40), "d": (4.5, 4.5, 80),
+             "e": (6.0, 7.0, 160)}
+    rows = [(k, [None, 1, p, 0, (), s, e, 0, 0]) for k, (s, e, p) in spans.items()]
+    expected = {k: sum(p2 for k2, (s2, e2, p2) in spans.items() if k2 != k and s2 < e <= e2)
+                for k, (s, e, p) in spans.items()}
+    assert _overlaps(rows) == expected
+    assert expected == {"a": 40, "b": 10 + 40, "c": 0, "d": 40, "e": 0}
