@@ -16,7 +16,8 @@ def combine(a, b):
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    processes = sys.argv[2:] == ["processes"]  # worker processes: comms over TCP
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=processes,
                       dashboard_address=":0", memory_limit="1GiB") as cluster, \
             Client(cluster) as client:
         blocks = client.map(block, [n] * 4, pure=False)
