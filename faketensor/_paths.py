@@ -97,11 +97,20 @@ def script_dirs(*folders: str) -> tuple:
     return tuple(_norm(f) + os.sep for f in folders)
 
 
+# The frame that started the work this thread runs (a pool task's submitter, e.g. the line
+# calling dask's compute): a walk for the user's frame that runs off the top of a worker
+# thread's stack goes on from it (modes/dask_support.py sets it for the threaded scheduler).
+SPAWNED_FROM: ContextVar[Any] = ContextVar("faketensor_spawned_from", default=None)
+
+
 def user_frame(depth: int = 1):
     """The innermost frame of user code calling this (None when there is none)."""
     frame = sys._getframe(depth + 1)
+    parent = SPAWNED_FROM.get()
     while frame is not None:
         if is_user_file(frame.f_code.co_filename):
             return frame
         frame = frame.f_back
+        if frame is None:
+            frame, parent = parent, None
     return None

@@ -1,24 +1,29 @@
 """dask integration: fakes as first-class dask chunks, and dask.array computed in a mode.
 
 Nothing here imports dask: the import hook in ``modes/patching.py`` calls ``dask_imported``
-when ``dask.sizeof`` is first imported (before or after ``import faketensor``), which
-registers ``sizeof`` for fakes. ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives
-dask's tokens; pickling is ``FakeArray.__reduce__`` (plain metadata, no buffers).
+with each module of ``HOOKED`` once its code has run (``patching.install`` does it for those
+already imported, and ``rebind_dask`` points their NumPy originals at the patches), so the
+order of ``import dask`` and ``import faketensor`` does not matter. Chunks: ``sizeof`` is
+registered here; ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives dask's tokens;
+pickling is ``FakeArray.__reduce__`` (plain metadata, no buffers). Computing: see the
+comment above ``_IN_TASK``; README "dask.array".
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import numbers
 import sys
 from contextvars import ContextVar, copy_context
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
 from .._array import FakeArray
 from .._dispatch import _STACK
 from .._errors import UnsupportedOperationError
+from .._paths import SPAWNED_FROM
 from .._stack import paused
-from .sites import SPAWNED_FROM
 from .._storage import SCALAR
 
 
@@ -39,12 +44,33 @@ def sizeof_fake(x: FakeArray) -> int:
 
 # dask's modules the import hook hands to ``dask_imported`` once their code has run
 HOOKED = ("dask.sizeof", "dask.tokenize", "dask.local", "dask.utils", "dask.threaded",
-          "dask.multiprocessing", "dask.array.utils", "dask.array.core", "dask.array.random")
+          "dask.multiprocessing", "dask.array.utils", "dask.array.core", "dask.array.random",
+          "dask.array.reductions")
+
+
+# module name -> the error that stopped its set-up (another dask version): computing in a
+# mode then raises instead of risking real work (``_check_setup``)
+SETUP_FAILED: dict[str, str] = {}
 
 
 def dask_imported(module: Any) -> None:
-    """Set up a freshly imported dask module (the import hook calls this): register fakes
-    with ``dask.sizeof``; run ``dask.local``'s tasks in the mode."""
+    """Set up a freshly imported dask module (the import hook calls this). A set-up that
+    fails (a dask without the function adapted) never breaks ``import dask``: it is noted in
+    ``SETUP_FAILED`` and dask computes refuse inside a FakeMode."""
+    try:
+        _set_up(module)
+    except Exception as e:  # noqa: BLE001  (any dask version's surprise)
+        SETUP_FAILED[module.__name__] = f"{type(e).__name__}: {e}"
+
+
+def _check_setup() -> None:
+    if SETUP_FAILED:
+        raise UnsupportedOperationError(
+            "dask compute", "faketensor could not adapt this dask version ("
+            + "; ".join(f"{k}: {v}" for k, v in SETUP_FAILED.items()) + ")")
+
+
+def _set_up(module: Any) -> None:
     name = module.__name__
     if name == "dask.sizeof":
         module.sizeof.register(FakeArray, sizeof_fake)
@@ -68,6 +94,26 @@ def dask_imported(module: Any) -> None:
         _patch_implements(module)
     elif name == "dask.array.utils":
         _pause_outside_tasks(module, "compute_meta")
+    elif name == "dask.array.reductions":
+        if module.Number is numbers.Number:
+            module.Number = NumberOrFakeScalar
+
+
+class _NumberCheck(type):
+    def __instancecheck__(cls, x: Any) -> bool:
+        return isinstance(x, numbers.Number) or (
+            type(x) is FakeArray and x.storage._tracker is SCALAR)
+
+    def __subclasscheck__(cls, t: type) -> bool:
+        return issubclass(t, numbers.Number)
+
+
+class NumberOrFakeScalar(metaclass=_NumberCheck):
+    """``numbers.Number`` as dask.array's reductions test it, a fake NumPy scalar included
+    (the NumPy scalar it stands for is a Number): ``moment_agg`` (var/std over every axis)
+    then compares the count with 0 as it does for real, a value read
+    (``DataDependentError``, or the placeholder's answer), instead of assigning into the
+    read-only scalar."""
 
 
 def _patch_implements(core: Any) -> None:
@@ -381,6 +427,27 @@ def graph_code(frame: Any) -> bool:
     return (name[:5] == "dask." or name[:12] == "distributed.") and not _IN_TASK.get()
 
 
+@contextlib.contextmanager
+def in_task() -> Iterator[None]:
+    """Mark the block as running a dask task (for schedulers other than dask.local's, such as
+    a distributed worker's): dask's own NumPy calls in it are the chunks' work, made fakes
+    in the mode, not graph bookkeeping. Convert the task's real inputs with
+    ``task_inputs_to_fakes`` first."""
+    token = _IN_TASK.set(True)
+    try:
+        yield
+    finally:
+        _IN_TASK.reset(token)
+
+
+def task_inputs_to_fakes(value: Any, mode: Any) -> Any:
+    """``value`` (a dask task, its dependencies' data, or any container of them) with every
+    real ndarray in it replaced by its fake through ``mode``'s converter (one memo: views of
+    one real buffer share one fake storage); the same object where nothing is real."""
+    with paused():
+        return _to_fake(value, mode)
+
+
 def _fake_mode() -> Any:
     """The innermost FakeMode on the stack, or None."""
     for m in reversed(_STACK.get()):
@@ -438,8 +505,7 @@ def _task_spec() -> Any:
 def _fake_loads(loads: Any, mode: Any) -> Any:
     def fake_loads(task_info: Any) -> tuple:
         task, data = loads(task_info)
-        with paused():  # the converter's own NumPy calls are real (as inside a dispatch)
-            return _to_fake(task, mode), {k: _to_fake(v, mode) for k, v in data.items()}
+        return task_inputs_to_fakes((task, data), mode)
     return fake_loads
 
 
@@ -454,12 +520,10 @@ def _patch_execute_task(local: Any) -> None:
         mode = _fake_mode()
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
-        token = _IN_TASK.set(True)
-        try:
+        _check_setup()
+        with in_task():
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,
                             pack_exception)
-        finally:
-            _IN_TASK.reset(token)
 
     functools.update_wrapper(execute_task, original)
     execute_task._ft_patch = True

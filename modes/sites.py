@@ -14,15 +14,10 @@ from __future__ import annotations
 
 import os
 import sys
-from contextvars import ContextVar
 from typing import Any
 
+from .._paths import SPAWNED_FROM  # a worker thread's walk goes on from its submitter
 from .._paths import is_user_file  # the one rule for whose code a file is
-
-# The frame that started the work this thread runs (a pool task's submitter, e.g. the line
-# calling dask's compute): a site walk that runs off the top of a worker thread's stack
-# goes on from it (modes/dask_support.py sets it for the threaded scheduler's tasks).
-SPAWNED_FROM: ContextVar[Any] = ContextVar("faketensor_spawned_from", default=None)
 
 # Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
 # FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's

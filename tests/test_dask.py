@@ -131,13 +131,28 @@ def test_compute_matches_real(name, scheduler):
     assert fake == real
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "dask's moment_agg (var/std over every axis) takes `isinstance(denominator, Number)` "
-    "for a NumPy scalar and compares its value; a fake NumPy scalar is not a numbers.Number, "
-    "so dask assigns into it instead (read-only): should be DataDependentError"))
-def test_var_over_all_axes():
+def test_var_over_all_axes_reads_a_value():
+    """dask's ``moment_agg`` (var/std over every axis) compares the count, a NumPy scalar,
+    with 0: a value read. A fake NumPy scalar counts as the ``numbers.Number`` it stands for,
+    so the fake run reads too: DataDependentError, or with placeholders the real run's
+    result (metadata and bytes), the read listed at the line calling compute()."""
+    build = lambda: da.from_array(X, chunks=(10, 15)).std()  # noqa: E731
+    g = build()
+    keep = []
+    real = measure_peak(lambda: keep.append(g.compute(scheduler="sync")))
     with ft.FakeMode():
-        da.ones((4, 4), chunks=2).var().compute()
+        with pytest.raises(ft.DataDependentError, match="bool"):
+            build().compute(scheduler="sync")
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        gf = build()
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        f = gf.compute(scheduler="threads", num_workers=1)
+        fake = mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base
+    _check_result(keep[0], f)
+    assert fake == real
+    [use] = mode.placeholders
+    assert use["file"] == __file__ and "placeholder False" in use["message"]
 
 
 def test_from_array_of_a_fake():
@@ -315,3 +330,39 @@ def test_faketensor_run_on_a_dask_script(target, tmp_path):
         assert 0 < real - plan < 1024
     else:  # threaded: the pool's schedule decides which chunks are alive together
         assert plan > 0
+
+
+def test_unadapted_dask_version_refuses_in_a_mode(monkeypatch):
+    """A dask module faketensor cannot adapt (another version) never breaks ``import dask``;
+    dask computes in a FakeMode then raise instead of risking real work."""
+    import types
+    from faketensor.modes import dask_support
+    monkeypatch.setattr(dask_support, "SETUP_FAILED", {})
+    dask_support.dask_imported(types.ModuleType("dask.array.core"))  # no from_array, ...
+    assert "dask.array.core" in dask_support.SETUP_FAILED
+    assert da.ones((4, 4), chunks=2).sum().compute() == 16  # outside a mode: dask as usual
+    with ft.FakeMode():
+        for scheduler in ("sync", "threads"):
+            with pytest.raises(ft.UnsupportedOperationError, match="could not adapt"):
+                da.ones((4, 4), chunks=2).sum().compute(scheduler=scheduler)
+
+
+def test_task_helpers_for_other_schedulers():
+    """``in_task`` and ``task_inputs_to_fakes`` run one task of a graph built for real (as a
+    scheduler other than dask.local's would) on fakes in the mode, computing nothing."""
+    from faketensor.modes.dask_support import in_task, task_inputs_to_fakes
+    a = da.from_array(X, chunks=(10, 15)) + 1
+    dsk = dict(a.__dask_graph__())
+    task = dsk[a.__dask_keys__()[0][0]]
+    data = {k: dsk[k] for k in task.dependencies}  # from_array: the chunks themselves
+    assert all(type(v) is np.ndarray for v in data.values())
+    with ft.FakeMode() as mode:
+        with numpy_tracing():
+            t, d = task_inputs_to_fakes((task, data), mode)
+            with in_task():
+                r = t(d)
+            real, _ = tracemalloc.get_traced_memory()
+    assert all(type(v) is ft.FakeArray for v in d.values())
+    assert type(r) is ft.FakeArray and r.shape == (10, 15) and r.dtype == np.float64
+    assert real < 10 * 15 * 8  # the converter's own bookkeeping; the sum is not computed
+    assert mode.memory.live["cpu"] == 10 * 15 * 8
