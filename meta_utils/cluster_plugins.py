@@ -9,28 +9,25 @@ from typing import Any, Callable
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
 
 from .._stack import paused
-from ..modes.dask_support import _IN_TASK
+from ..modes.dask_support import in_task, task_inputs_to_fakes
 from ..modes.fake_mode import FakeMode
 from .cluster import _LOCAL, PLUGIN, RECORDER, summarize
 
 
 class FakeMeter:
     """Runs one task under a fresh ``FakeMode`` of its own (no mode of the thread's context,
-    such as the planner's, underneath), marked as a task for modes/dask_support.py (dask's
-    code inside a task computes on fakes, outside one it builds graphs for real); its
-    figure: the mode's peak bytes."""
+    such as the planner's, underneath), marked as a dask task (modes/dask_support.py
+    ``in_task``: dask's code in it computes on fakes; outside one it builds graphs for real),
+    with the real arrays among its inputs (a graph's embedded arrays) made fakes; its figure:
+    the mode's peak bytes."""
 
     def setup(self) -> None:
         """Called once per worker when the plugin is set up."""
 
-    def __call__(self, fn: Callable[[], Any]) -> tuple[Any, dict]:
+    def __call__(self, fn: Callable, args: tuple, kwargs: dict) -> tuple[Any, dict]:
         mode = FakeMode()
-        token = _IN_TASK.set(True)
-        try:
-            with paused(), mode:
-                out = fn()
-        finally:
-            _IN_TASK.reset(token)
+        with paused(), mode, in_task():
+            out = fn(*task_inputs_to_fakes(args, mode), **kwargs)
         peak = mode.memory.peak
         figures = {"peak": int(peak.get("cpu", 0))}
         if any(d != "cpu" for d in peak):
@@ -101,7 +98,7 @@ class FakeTasks(WorkerPlugin):
     def _run(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
         """In the task's thread: run it through the meter; keep the figures under the thread
         and the start time that the worker records for the task."""
-        msg, figures = self.meter(lambda: fn(*args, **kwargs))
+        msg, figures = self.meter(fn, args, kwargs)
         if isinstance(msg, dict) and "thread" in msg and "start" in msg:
             self.pending[(msg["thread"], msg["start"])] = figures
         return msg

@@ -25,10 +25,10 @@ class RealMeter:
         if not tracemalloc.is_tracing():
             memtools._start_numpy_only()
 
-    def __call__(self, fn: Callable[[], Any]) -> tuple[Any, dict]:
+    def __call__(self, fn: Callable, args: tuple, kwargs: dict) -> tuple[Any, dict]:
         base = tracemalloc.get_traced_memory()[0]
         tracemalloc.reset_peak()
-        out = fn()
+        out = fn(*args, **kwargs)
         return out, {"peak": tracemalloc.get_traced_memory()[1] - base}
 
 

@@ -197,3 +197,23 @@ def test_overlaps_sum_the_tasks_running_at_each_end():
                 for k, (s, e, p) in spans.items()}
     assert _overlaps(rows) == expected
     assert expected == {"a": 40, "b": 10, "c": 0, "d": 40, "e": 0}  # c starts as b ends
+
+
+def test_real_arrays_in_a_graph_become_fakes_in_the_task(processes):
+    """A graph built outside any mode from a real array carries it in its tasks: a planned
+    task computes on its fake (pre-existing: not the task's bytes) and its figures are those
+    of the real run; the array is left as it was."""
+    import numpy as np
+    real = np.arange(40_000.0).reshape(200, 200)
+    before = real.copy()
+
+    def graph(c):
+        return c.compute(da.from_array(real, chunks=100) * 2)
+
+    truth = cr.run(processes, graph, cr.RealMeter())[1]
+    result, tasks, _ = cr.run(processes, graph)
+    assert type(result) is ft.FakeArray and result.shape == (200, 200)
+    keys = [k for k in tasks if k in truth]
+    assert len(keys) >= 8 and any("mul" in k and tasks[k][2] for k in keys)
+    assert all(tasks[k][1:] == truth[k][1:] for k in keys), [(k, tasks[k], truth[k]) for k in keys]
+    assert np.array_equal(real, before)
