@@ -417,12 +417,14 @@ _GLUE = ("toolz.", "tlz.", "cytoolz.", "functools")  # dask calls through their 
 def graph_code(frame: Any) -> bool:
     """True when ``frame`` runs dask's own code outside a task (graph construction; through
     toolz's ``compose`` and the like): its NumPy calls on real values are bookkeeping (chunk
-    sizes, 0-size metas) and run for real."""
+    sizes, 0-size metas) and run for real. So are dask.distributed's (its comms' receive
+    buffers, ``numpy.empty(n, "u1").data``, on event loops whose callbacks carry the context
+    of the program's thread, modes included: meta_utils/cluster.py)."""
     name = frame.f_globals.get("__name__") or ""
     while name.startswith(_GLUE) and frame.f_back is not None:
         frame = frame.f_back
         name = frame.f_globals.get("__name__") or ""
-    return name[:5] == "dask." and not _IN_TASK.get()
+    return (name[:5] == "dask." or name[:12] == "distributed.") and not _IN_TASK.get()
 
 
 @contextlib.contextmanager
