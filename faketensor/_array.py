@@ -8,6 +8,7 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, cast
 
 import numpy as np
+from numpy._core import _exceptions as _np_exc
 
 if TYPE_CHECKING:
     from types import FrameType
@@ -17,10 +18,11 @@ if TYPE_CHECKING:
 from . import _elide
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
-from ._paths import user_frame
+from ._paths import NOT_HOST, host_error, host_of, user_frame
 from ._stack import paused
 from .meta import ArrayMeta, weak_type
-from ._storage import PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, parse_device
+from ._storage import (PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, content_key,
+                       parse_device)
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
                              contiguity, extent, f_strides, new_buffer_dtype)
 
@@ -33,11 +35,19 @@ _NO_DATA_HINT = (
 )
 
 
-def _no_data() -> NotImplementedError:
+def _no_data() -> Exception:
     """The error for C code asking a fake for its data. Inside a FakeMode, when NumPy's own
     Python code hands it over (a function with no kernel, run on a fake the patched
     ``np.asarray`` made of a real argument), UnsupportedOperationError names the NumPy
-    function the user called: the outermost frame of NumPy code above this one."""
+    function the user called: the outermost frame of NumPy code above this one. Asked from
+    a host library's code (``pd.Series(x)``, xarray's index of a coordinate), in a mode or
+    not, DataDependentError names the library's call (faketensor/_paths.HOSTS): from
+    pandas' code through any NumPy function, from xarray's only directly (a NumPy function
+    with no kernel that xarray calls is the one that cannot run)."""
+    caller = sys._getframe(2)  # past the hook (__array__, __array_interface__)
+    host = host_of(caller, ("numpy", "faketensor"))  # past the patches too
+    if host is not None and (host[1] == "real" or host_of(caller, ("faketensor",))):
+        return host_error(host[0], host[2])
     if _STACK.get():
         frame: FrameType | None = sys._getframe(2)  # past the hook (__array__, __array_interface__)
         entry = None
@@ -211,6 +221,11 @@ class ArrayHooks:
         return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        entry = PYTHON_ENTRIES.get(func)
+        if entry is not None:  # NumPy's Python function, held from before the patches
+            out = entry(args, kwargs)
+            if out is not NOT_RUN:
+                return out
         return dispatch(func, tuple(types), args, kwargs)
 
     def __len__(self) -> int:
@@ -221,6 +236,11 @@ class ArrayHooks:
     def __iter__(self) -> Iterator[Any]:
         if not self.shape:  # raised by iter() itself, as ndarray does (np.iterable reads it)
             raise TypeError("iteration over a 0-d array")
+        caller = sys._getframe(1)
+        if caller.f_globals.get("__name__") not in NOT_HOST:  # pandas iterating a fake (Categorical)
+            host = host_of(caller)
+            if host is not None and host[1] == "real":
+                raise host_error(host[0], host[2])
         return (self[i] for i in range(self.shape[0]))
 
     def __divmod__(self, other: Any) -> Any:
@@ -389,13 +409,85 @@ for _n, _u in _BINARY.items():
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
     setattr(ArrayHooks, f"__i{_n}__", _i)
+def _compare(name: str, ufunc: Any):
+    """``==`` / ``!=`` without a loop for the two dtypes (``U`` with ``S``, datetime with
+    float): NumPy's array_richcompare answers with an all-False / all-True bool array
+    allocated by NpyIter over both operands (arrayobject.c); the rule is
+    ``ndarray.__eq__`` / ``__ne__``."""
+    fwd = _binary(ufunc, _pyop(name))[0]
+    if ufunc is not np.equal and ufunc is not np.not_equal:
+        return fwd
+    op = method_op(f"__{name}__")
+
+    def cmp(self, other):
+        try:
+            return fwd(self, other)
+        except _NO_LOOP:
+            return dispatch(op, self._hook_types((self, other), None), (self, other), {})
+
+    cmp.__name__ = f"__{name}__"
+    return cmp
+
+
+_NO_LOOP = _np_exc._UFuncNoLoopError
 for _n, _u in _COMPARE.items():
-    setattr(ArrayHooks, f"__{_n}__", _binary(_u, _pyop(_n))[0])
+    setattr(ArrayHooks, f"__{_n}__", _compare(_n, _u))
 for _n, _u in _UNARY.items():
     setattr(ArrayHooks, f"__{_n}__", _unary(_u, _pyop(_n)))
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
+_VIEW_METHOD = ArrayHooks.view  # type: ignore[attr-defined]
+
+
+def _view(self, *args, **kwargs):
+    """ndarray.view; a view as a FakeArray subclass (numpy.ma's copy over fakes:
+    modes/masked.py) is made by the subclass's ``_view_as``, which finalizes it as NumPy's
+    C code does for a subtype."""
+    t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
+    if isinstance(t, type) and getattr(t, "_view_as", None) is not None:
+        return t._view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
+    return _VIEW_METHOD(self, *args, **kwargs)
+
+
+ArrayHooks.view = _view  # type: ignore[attr-defined]
+
+
+def _resize(self, *args, **kwargs):
+    """ndarray.resize: the kernel's record of the new geometry (a view of self, or a fresh
+    array when the data is reallocated) becomes self's own (PyArray_Resize, shape.c)."""
+    op = method_op("resize")
+    types = _fake_types if type(self) is FakeArray else self._hook_types(args, kwargs)
+    if _reallocates(self, args, kwargs):
+        # realloc: the old buffer is given back as the new one is taken (tracemalloc sees
+        # one block change size), so the old storage goes before the kernel's output comes
+        object.__setattr__(self, "storage", FakeStorage(self.storage.nbytes, self.storage.device))
+    out = dispatch(op, types, (self,) + args, kwargs)
+    if isinstance(out, FakeArray) and out is not self:
+        object.__setattr__(self, "shape", out.shape)
+        object.__setattr__(self, "strides", out.strides)
+        if out.storage is not self.storage:
+            object.__setattr__(self, "storage", out.storage)
+            object.__setattr__(self, "storage_offset", out.storage_offset)
+        object.__setattr__(self, "_cf", None)
+        object.__setattr__(self, "_al", None)
+    return None
+
+
+def _reallocates(self, args: tuple, kwargs: dict) -> bool:
+    """Whether NumPy's resize of this cpu fake reallocates (its kernel, a pure function of
+    metadata, answers a fresh array); any refusal or error is left to the dispatched call."""
+    if type(self) is not FakeArray or self.storage.device != "cpu":
+        return False
+    from .kernels.registry import REGISTRY
+    try:
+        res = REGISTRY[("ndarray.resize", "numpy")].fn(self, *args, **kwargs)
+    except Exception:  # noqa: BLE001  (the dispatched call raises it again)
+        return False
+    return res is not None and getattr(res, "view_of", self) is None
+
+
+ArrayHooks.resize = _resize  # type: ignore[attr-defined]
 
 
 # NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them
@@ -633,6 +725,14 @@ class _FakeSlots(ArrayHooks):
     pytype: type | None  # a fake Python number's type
 
 
+# NumPy functions written in Python that a mode runs as its own copy of their code
+# (modes/python_entry.py): an original reached through ``__array_function__`` (a name bound
+# before faketensor patched the namespace, ``from numpy import fix``) runs that copy too.
+# Each entry takes (args, kwargs) and returns NOT_RUN where it does not apply.
+PYTHON_ENTRIES: dict = {}
+NOT_RUN = object()
+
+
 class FakeArray(_FakeSlots):
     """An array with shape, dtype, strides, storage and flags, but no data."""
 
@@ -675,6 +775,12 @@ class FakeArray(_FakeSlots):
     @property
     def flat(self) -> "FakeFlatIter":
         return FakeFlatIter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        """``a.flat = v`` (arrayobject.c array_flat_set): v's values written over a, in C
+        order, repeated as needed: ``a.flat[...] = v``."""
+        FakeFlatIter(self)[...] = value
 
     @property
     def device(self) -> str | FakeCudaDevice:
@@ -801,6 +907,9 @@ class FakeArray(_FakeSlots):
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
         '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
+        if self.size == 0 and self.pytype is None:  # no elements: no values to read
+            with paused():
+                return get(self._zeros())
         mode = _placeholder_mode()
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:
@@ -896,6 +1005,19 @@ class FakeArray(_FakeSlots):
             payload += (self.pytype.__name__,)
         return (rebuild, payload)
 
+    def __dask_tokenize__(self) -> tuple:
+        """dask's token (``dask.base.tokenize``, dask/tokenize.py ``normalize_object``): a
+        token names content, and a fake's bytes are unknown, so it is which bytes the fake
+        views: its storage's content key (kept by pickling), offset, shape, strides, dtype,
+        device and scalar kind. Deterministic and O(ndim); no data is read. Two fakes made
+        apart with equal metadata get different tokens (as real arrays holding different
+        values do), so dask never merges their chunks."""
+        st = self.storage
+        kind = ("python-" + self.pytype.__name__ if self.pytype is not None
+                else "scalar" if st._tracker is SCALAR else "array")
+        return ("faketensor.FakeArray", content_key(st), st.device, self.storage_offset,
+                self.shape, self.strides, repr(self.dtype), kind)
+
     def __format__(self, spec: str) -> str:
         if spec:
             return self._value("format()", lambda z: format(z, spec))
@@ -907,6 +1029,13 @@ class FakeArray(_FakeSlots):
                 f"device={dev!r})")
 
     __str__ = __repr__
+
+    def _repr_inline_(self, max_width: int) -> str:
+        """xarray's one-line summary of a duck array (a Dataset's data lines, after the dims,
+        dtype and size it prints itself): the layout, cut to ``max_width``; no data read."""
+        dev = self.storage.device
+        text = f"fake strides={self.strides}" + ("" if dev == "cpu" else f" {dev}")
+        return text if len(text) <= max_width else text[:max(max_width - 3, 0)] + "..."[:max_width]
 
 
 _fake_types = (FakeArray,)

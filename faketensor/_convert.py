@@ -153,11 +153,15 @@ class Converter:
         return self.convert_array(x)
 
     def convert_array(self, arr: Any) -> FakeArray:
-        """The fake for one real array (NumPy, CuPy, or wrapped); TypeError for anything else."""
-        if type(arr) is FakeArray:
+        """The fake for one real array (NumPy, CuPy, or wrapped); TypeError for anything else.
+        An np.matrix becomes a FakeMatrix (faketensor/_matrix.py)."""
+        if isinstance(arr, FakeArray):
             return arr
         if isinstance(arr, WrappedArray):
             arr = arr._array
+        if isinstance(arr, np.matrix):
+            from ._matrix import _retype
+            return _retype(self._convert_numpy(arr), finalize=False)
         if isinstance(arr, np.ndarray):
             return self._convert_numpy(arr)
         if _is_cupy(arr):

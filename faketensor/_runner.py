@@ -38,8 +38,10 @@ def resolve(func: Any) -> tuple[Kernel, tuple]:
     entry = None
     prefix: tuple = ()
     if isinstance(func, np.ufunc):
-        entry = _get("ufunc.__call__")
-        prefix = (func,)
+        entry = _get(func)  # a ufunc with a rule of its own (np.strings' index, rindex)
+        if entry is None:
+            entry = _get("ufunc.__call__")
+            prefix = (func,)
     else:
         owner = getattr(func, "__self__", None)
         if isinstance(owner, np.ufunc):

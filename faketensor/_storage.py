@@ -2,18 +2,20 @@
 from __future__ import annotations
 
 from typing import Any
+import os
 
 
 class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
 
-    __slots__ = ("nbytes", "device", "alignment", "_tracker", "__weakref__")
+    __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", alignment: int = 64) -> None:
         self.nbytes = int(nbytes)
         self.device = device
         self.alignment = alignment
         self._tracker: Any = None  # a mode's tracker (its _free runs on release), or Untracked
+        self._key: Any = None  # content_key(): drawn on first use
 
     def __del__(self) -> None:
         tracker = self._tracker
@@ -25,10 +27,23 @@ class FakeStorage:
 
     def __reduce__(self) -> tuple:
         """Pickled as plain data for ``rebuild_storage``; pickle's memo keeps one storage per
-        storage, so fakes pickled together still share it after loading."""
+        storage, so fakes pickled together still share it after loading. The content key
+        travels with it: a loaded copy holds the same (unknown) bytes, so it tokenizes the
+        same, and pickling one storage twice gives the same bytes."""
         t = self._tracker
         kind = "scalar" if t is SCALAR else "mapped" if t is MAPPED else "buffer"
-        return (rebuild_storage, (PICKLE_VERSION, self.nbytes, self.device, self.alignment, kind))
+        return (rebuild_storage, (PICKLE_VERSION, self.nbytes, self.device, self.alignment, kind,
+                                  content_key(self)))
+
+
+def content_key(storage: FakeStorage) -> str:
+    """What names a storage's bytes: 32 random hex digits drawn on first use and kept by
+    pickling. Two storages made apart hold different (unknown) bytes, so get different keys;
+    a storage and its pickled copies hold the same. ``FakeArray.__dask_tokenize__`` uses it."""
+    key = storage._key
+    if key is None:
+        key = storage._key = os.urandom(16).hex()
+    return key
 
 
 class Untracked:
@@ -99,15 +114,18 @@ PICKLE_VERSION = 1  # the payload of a pickled fake or storage (README, "Pickle 
 
 
 def rebuild_storage(version: int, nbytes: int, device: str, alignment: int,
-                    kind: str) -> FakeStorage:
+                    kind: str, key: str | None = None) -> FakeStorage:
     """A FakeStorage from its pickled payload, checked field by field (no callables run)."""
     if version != PICKLE_VERSION:
         raise ValueError(f"fake storage pickled with payload version {version!r}; this "
                          f"faketensor reads version {PICKLE_VERSION}")
     if (type(nbytes) is not int or nbytes < 0 or type(alignment) is not int
-            or alignment < 1 or kind not in ("scalar", "mapped", "buffer")):
+            or alignment < 1 or kind not in ("scalar", "mapped", "buffer")
+            or not (key is None or (type(key) is str and len(key) == 32
+                                    and all(c in "0123456789abcdef" for c in key)))):
         raise ValueError("malformed pickled fake storage")
     st = FakeStorage(nbytes, parse_device(device), alignment)
+    st._key = key
     if kind == "scalar":
         st._tracker = SCALAR
     elif kind == "mapped":

@@ -373,6 +373,34 @@ def solve(res: Any, a: Any, b: Any, *args: Any, **kwargs: Any) -> int:
     return round(batch * (lu_count(n) + 2 * n * n * nrhs))
 
 
+def lu_factor_count(m: int, n: int) -> float:
+    """getrf of an m x n matrix: 2/3 n^3 when square (LAWN 41), m n^2 - n^3 / 3 in general."""
+    k = min(m, n)
+    return max(m, n) * k * k - k ** 3 / 3
+
+
+lu_factor = _batched(lu_factor_count)
+
+
+def scipy_qr(res: Any, a: Any, overwrite_a: bool = False, lwork: Any = None,
+             mode: str = "full", *args: Any, **kwargs: Any) -> int:
+    """scipy.linalg.qr: its modes named as NumPy's ('full' is 'complete', 'economic' is
+    'reduced'; 'r' and 'raw' form no Q)."""
+    return qr(res, a, {"full": "complete", "economic": "reduced"}.get(mode, mode))
+
+
+def scipy_eigh(res: Any, a: Any, b: Any = None, *args: Any, eigvals_only: bool = False,
+               **kwargs: Any) -> int:
+    """scipy.linalg.eigh: eigh's count, eigvalsh's with ``eigvals_only``."""
+    return (eigvalsh if eigvals_only else eigh)(res, a)
+
+
+def scipy_eig(res: Any, a: Any, b: Any = None, left: bool = False, right: bool = True,
+              *args: Any, **kwargs: Any) -> int:
+    """scipy.linalg.eig: eig's count with vectors, eigvals' without."""
+    return (eig if (left or right) else eigvals)(res, a)
+
+
 def matrix_power(res: Any, a: Any, n: Any) -> int:
     """Binary powering (numpy/linalg/_linalg.py): squarings and products of 2 n^3 each,
     an inverse first for negative powers."""
@@ -521,6 +549,22 @@ rfftn = _nd_fft(True, False, None)
 rfft2 = _nd_fft(True, False, (-2, -1))
 irfftn = _nd_fft(False, True, None)
 irfft2 = _nd_fft(False, True, (-2, -1))
+
+
+def pocketfft(real: bool, side: str = "out", axes_at: int = 0) -> FlopRule:
+    """scipy.fft's pypocketfft core ``f(a, ..., axes, ...)`` (``axes`` the ``axes_at``-th
+    argument after ``a``): 5 (2.5 real) * points * log2 of the transformed lengths, taken
+    on the output's side, or the input's (``side="in"``, r2c)."""
+    def rule(res: Any, a: Any, *args: Any, **kwargs: Any) -> int:
+        axes = args[axes_at] if len(args) > axes_at else kwargs.get("axes")
+        x = a if side == "in" else res
+        sh = shape_of(x)
+        if not sh:
+            return 0
+        ax = _fft_axes(len(sh), None, axes)
+        return _fft_count(size_of(x), [sh[i] for i in ax], real)
+    rule.__name__ = "pocketfft_" + ("real" if real else "complex")
+    return rule
 
 
 # --- convolution ----------------------------------------------------------------------------

@@ -125,7 +125,8 @@ def show_kernel_coverage(backend: str, as_json: bool, out: TextIO | None = None)
 
 
 _COLUMNS = (("exact", "exact"), ("data-dependent", "data-dep"), ("wrong", "wrong"),
-            ("unsupported", "unsupp"), ("not dispatched", "not-disp"), ("untested", "untested"))
+            ("unsupported", "unsupp"), ("not dispatched", "not-disp"), ("untested", "untested"),
+            ("no array", "no-array"))
 
 
 def coverage_table(namespaces: dict) -> list[str]:

@@ -18,7 +18,7 @@ from ..kernels.registry import REGISTRY, Kernel
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 NAMESPACES = {
-    "numpy": ("numpy", "numpy.linalg", "numpy.fft", "numpy.random"),
+    "numpy": ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.strings", "numpy.char"),
     "cupy": ("cupy", "cupy.linalg", "cupy.fft", "cupy.random"),
 }
 UFUNC_METHODS = ("__call__", "reduce", "accumulate", "reduceat", "outer", "at")

@@ -59,6 +59,8 @@ def _render(report: dict) -> str:
         '<h2 id="flops">FLOPs per source line</h2>',
         _flops_table(report),
     ]
+    if report.get("cluster"):
+        parts += _cluster_section(report["cluster"])
     findings = report.get("findings") or []
     parts += ['<h2 id="findings">Findings: upcasts and hidden copies</h2>',
               _table(["kind", "file", "line", "function", "bytes", "count", "message"],
@@ -196,7 +198,7 @@ def _status_section(report: dict) -> str:
     if stop:
         lines.append(f'<p id="stopped-at">stopped at <code>{_text(_where(stop))}</code>: '
                      f"{_text(stop.get('message'))}</p>")
-    wall = report.get("wall_s")
+    wall = report.get("wall_seconds", report.get("wall_s"))
     wall_s = f"{wall:.3f} s" if isinstance(wall, (int, float)) else "unknown"
     lines.append(f"<p>{_int(report.get('ops'))} ops, {_int(report.get('flops'))} FLOPs, "
                  f"planned in {_text(wall_s)}</p>")
@@ -228,8 +230,9 @@ def _flops_table(report: dict) -> str:
     return _table(["file", "line", "FLOPs", "share"], rows, numeric=(1, 2, 3))
 
 
-def _timeline_svg(report: dict) -> str:
-    """Live bytes against op index, one panel per device, peak marked and labelled; inline SVG."""
+def _timeline_svg(report: dict, xlabel: str = "op", element: str = "timeline") -> str:
+    """Live bytes against op index, one panel per device, peak marked and labelled; inline SVG.
+    A device record's ``peak_label`` (optional) replaces the peak's source line."""
     series = _series(report.get("timeline") or [])
     if not series:
         return '<p id="no-timeline">No timeline in this report.</p>'
@@ -257,7 +260,8 @@ def _timeline_svg(report: dict) -> str:
             ax.plot([x_peak], [peak / scale], "v", color="#d62728", markersize=8,
                     gid=f"peak-{name}")
             f = _frac(x_peak, xs)
-            ax.annotate(f"peak {_human(peak)} at {_printable(_where(info.get('peak_at')))}",
+            where = info.get("peak_label") or _where(info.get("peak_at"))
+            ax.annotate(f"peak {_human(peak)} at {_printable(where)}",
                         (x_peak, peak / scale), xytext=(0, 6), textcoords="offset points",
                         ha="left" if f <= 0.2 else "right" if f >= 0.8 else "center",
                         va="bottom", color="#d62728", parse_math=False, gid=f"peak-label-{name}")
@@ -265,11 +269,47 @@ def _timeline_svg(report: dict) -> str:
             ax.set_title(name, loc="left", parse_math=False)
             ax.set_ylabel(f"live memory ({unit})")
             ax.grid(alpha=0.3)
-        axes[-1].set_xlabel("op")
+        axes[-1].set_xlabel(xlabel)
         buf = io.StringIO()
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
-    return f'<div id="timeline">{svg[svg.index("<svg"):]}</div>'
+    return f'<div id="{element}">{svg[svg.index("<svg"):]}</div>'
+
+
+#: workers drawn at most (those with the highest peaks); the table lists them all
+MAX_WORKERS = 8
+
+
+def _cluster_section(cluster: dict) -> list[str]:
+    """Per-worker managed memory over the scheduler's transitions (with running tasks'
+    peaks), the table of workers and the tasks with the largest peaks (meta_utils/cluster.py)."""
+    workers = cluster.get("workers") or {}
+    ranked = sorted(workers.items(), key=lambda kv: -(kv[1].get("peak_bytes") or 0))
+    rows, devices = [], {}
+    for w, d in ranked[:MAX_WORKERS]:
+        name = f"worker {d.get('name')} ({w})"
+        rows += [[t[0], name, t[1]] for t in d.get("timeline") or []]
+        devices[name] = {"peak_bytes": d.get("peak_bytes"),
+                         "peak_label": f"task {d.get('peak_task')}"}
+    rows.sort(key=lambda r: r[0])
+    tasks = (cluster.get("tasks") or {}).get("top") or []
+    return [
+        '<h2 id="cluster">Cluster: memory per worker</h2>',
+        _timeline_svg({"timeline": rows, "devices": devices}, xlabel="scheduler transition",
+                      element="cluster-timeline"),
+        _table(["worker", "peak", "task at the peak", "memory limit", "tasks", "outputs"],
+               [(_text(f"{d.get('name')} ({w})"), _bytes(d.get("peak_bytes")),
+                 f"<code>{_text(d.get('peak_task'))}</code>", _bytes(d.get("memory_limit")),
+                 _int(d.get("tasks")), _bytes(d.get("output_bytes"))) for w, d in ranked],
+               numeric=(1, 3, 4, 5)),
+        '<h2 id="cluster-tasks">Tasks with the largest peaks</h2>',
+        _table(["task", "worker", "peak", "output", "inputs"],
+               [(f"<code>{_text(t.get('key'))}</code>", _text(t.get("worker")),
+                 _bytes(t.get("peak_bytes")), _bytes(t.get("output_bytes")),
+                 _bytes(t.get("input_bytes"))) for t in tasks], numeric=(2, 3, 4)),
+        f"<p>Transferred between workers: {_bytes((cluster.get('transfers') or {}).get('bytes'))}"
+        "</p>",
+    ]
 
 
 def _unit(n: int) -> tuple[str, int]:

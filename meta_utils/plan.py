@@ -58,8 +58,14 @@ class Plan:
 
     def __init__(self, mode: FakeMode, *, status: str, exit_code: int,
                  stopped_at: dict | None, wall_time: float, log_end: int | None = None,
-                 error: BaseException | None = None, top: int = 10, name: str = "") -> None:
+                 error: BaseException | None = None, top: int = 10, name: str = "",
+                 clusters: list | None = None) -> None:
         self.mode = mode
+        #: what the program's dask.distributed clusters did (meta_utils/cluster.py); the
+        #: one that ran the most tasks is ``cluster``, any others ``other_clusters``
+        ranked = sorted(clusters or [], key=lambda c: -c["tasks"]["count"])
+        self.cluster = ranked[0] if ranked else None
+        self.other_clusters = ranked[1:]
         self.status = status
         self.exit_code = exit_code
         self.stopped_at = stopped_at
@@ -136,6 +142,8 @@ class Plan:
             "placeholders": self.placeholders,
             "io": self.io,
             "findings": self.findings,
+            "cluster": self.cluster,
+            **({"other_clusters": self.other_clusters} if self.other_clusters else {}),
         }
 
     def save_json(self, path: str) -> None:
@@ -156,8 +164,13 @@ class Plan:
         return format_report(self.to_json(), top=top, limits=limits, name=self.name)
 
     def over_limit(self, limits: dict) -> list[str]:
-        """The devices whose peak exceeds their limit in ``limits`` (device -> bytes)."""
-        return [d for d, lim in limits.items() if self.peak.get(d, 0) > lim]
+        """The devices whose peak exceeds their limit in ``limits`` (device -> bytes), and
+        the cluster's workers whose predicted peak exceeds theirs (``limits["worker"]``, else
+        the worker's own memory limit)."""
+        from .cluster import workers_over
+        over = [d for d, lim in limits.items() if d != "worker" and self.peak.get(d, 0) > lim]
+        return over + [w for c in [self.cluster, *self.other_clusters] if c
+                       for w in workers_over(c, limits.get("worker"))]
 
     def __repr__(self) -> str:
         peaks = ", ".join(f"{d}={b}" for d, b in self.peak.items())
@@ -189,11 +202,13 @@ def _stopped_at(exc: BaseException) -> dict:
 
 
 def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, top: int,
-         name: str, script_dir: str | None = None) -> tuple[Plan, Any]:
+         name: str, script_dir: str | None = None, clients: tuple = ()) -> tuple[Plan, Any]:
     """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned).
 
     Threads the program starts run under the same mode; with ``script_dir``, only modules
-    under that folder run their module code under the mode (libraries import paused)."""
+    under that folder run their module code under the mode (libraries import paused).
+    dask.distributed clusters and clients the program starts, and ``clients`` given, run
+    their tasks on fakes and are recorded (meta_utils/cluster.py ``planning``)."""
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
@@ -203,7 +218,8 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     error: BaseException | None = None
     t0 = time.perf_counter()
     imports = script_imports(script_dir) if script_dir is not None else contextlib.nullcontext()
-    with mode, inherit_mode_in_threads(), imports:
+    from .cluster import planning
+    with mode, inherit_mode_in_threads(), imports, planning(clients) as session:
         try:
             result = body(mode)
         except SystemExit as e:
@@ -215,11 +231,12 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
         except Exception as e:  # the script's own failure: reported, never raised here
             status, stopped, error = "error", _stopped_at(e), e
         log_end = len(cast(RecordingStats, mode.memory).log)  # live at the end: before the program's objects go
+    clusters = session.summaries(top)
     wall = time.perf_counter() - t0
     if status != "completed":
         code = STATUS_EXIT[status]
     return Plan(mode, status=status, exit_code=code, stopped_at=stopped, wall_time=wall,
-                log_end=log_end, error=error, top=top, name=name), result
+                log_end=log_end, error=error, top=top, name=name, clusters=clusters), result
 
 
 def _exit_code(code: Any) -> int:
@@ -235,16 +252,24 @@ def _exit_code(code: Any) -> int:
 def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
     """Plan ``fn(*args, **kwargs)`` on fakes: real arrays among the arguments are
     converted (their bytes are pre-existing, not the plan's). ``plan.result`` is what fn
-    returned (fakes)."""
+    returned (fakes). A dask.distributed ``Client`` among the arguments gets the planner's
+    plugins for the call: its cluster's tasks run on fakes and ``plan.cluster`` reports them."""
     name = getattr(fn, "__qualname__", None) or repr(fn)
 
     def call(mode: FakeMode) -> Any:
         a, k = tree_map(lambda x: mode._convert(x) if _is_real_array(x) else x, (args, kwargs))
         return fn(*a, **k)
 
-    p, result = _run(call, device=None, data_dependent="stop", top=10, name=name)
-    p.result = result
+    clients = tuple(x for x in (*args, *kwargs.values()) if _is_client(x))
+    p, result = _run(call, device=None, data_dependent="stop", top=10, name=name,
+                     clients=clients)
+    p.result = result  # type: ignore[attr-defined]  # a Plan attribute set only by ft.plan
     return p
+
+
+def _is_client(x: Any) -> bool:
+    """A dask.distributed Client (without importing distributed)."""
+    return type(x).__name__ == "Client" and type(x).__module__.startswith("distributed")
 
 
 def _is_real_array(x: Any) -> bool:

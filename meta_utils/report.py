@@ -23,13 +23,15 @@ def parse_size(text: str) -> int:
 
 
 def parse_limits(text: str, default_device: str = "cpu") -> dict[str, int]:
-    """``"24GiB"`` (for ``default_device``) or ``"cpu=24GiB,cuda:0=80GB"`` -> device -> bytes."""
+    """``"24GiB"`` (for ``default_device``) or ``"cpu=24GiB,cuda:0=80GB"`` -> device -> bytes;
+    ``worker=16GiB``: each dask.distributed worker's limit (instead of the cluster's own)."""
     from .._storage import parse_device
     out: dict[str, int] = {}
     for part in text.split(","):
         if "=" in part:
             dev, size = part.split("=", 1)
-            out[parse_device(dev.strip())] = parse_size(size)
+            dev = dev.strip()
+            out["worker" if dev == "worker" else parse_device(dev)] = parse_size(size)
         else:
             out[default_device] = parse_size(part)
     return out
@@ -135,6 +137,9 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
                 human(e["bytes"]) + ("" if e["exact"] else " (not exact: see the JSON note)"))
             done = " (real arrays: written)" if e.get("written") else ""
             lines.append(f"    {_loc(e)}: {e['op']} {e['path']}: {size}{done}")
+    if data.get("cluster"):
+        from .cluster import report_lines
+        lines += report_lines(data["cluster"], (limits or {}).get("worker"), top)
     if data["stopped_at"]:
         s = data["stopped_at"]
         lines.append(f"stopped ({data['status']}) at {_loc(s)}: {s['message']}")

@@ -22,13 +22,44 @@ from ..modes.crossref import _map as _walk  # f over the leaves of tuples, lists
 _CUPY_KINDS = set("biufc")
 
 
+# Strings of several lengths (tabs, separators, case, non-ASCII) for ``"text"`` fills.
+TEXT = ("", "a", "Ab c", "x\ty-b", "hello", "\u00df\u00e9", "  pad ", "12", "Ti Tl", "b-a-b")
+_TEXT_FILLS = {"": TEXT, "arange": TEXT[::-1], "1": ("ab",), "0": ("",),
+               "mixed": TEXT[3:] + TEXT[:3], "extreme": tuple(sorted(TEXT, key=len, reverse=True))}
+
+
+def _text(shape: tuple, dt: np.dtype, fill: str):
+    """A string array (U, S or StringDType) for fill ``"text"`` or ``"text:<refill>"``: the
+    survey's refills give other strings, so a width the values decide shows up."""
+    vals = _TEXT_FILLS[fill.partition(":")[2]]
+    n = math.prod(shape)
+    items = [vals[i % len(vals)] for i in range(n)]
+    if dt.kind == "S":
+        items = [v.encode("ascii", "replace") for v in items]
+    return np.array(items, dtype=dt).reshape(shape)
+
+
 def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
-    """A fresh C array of shape: ones (zeros for non-numbers), ``"arange"`` (1, 2, ... 5, 1, ...)
-    or ``"wellcond"`` (4 I + arange / 20 over the last two axes: invertible matrices)."""
+    """A fresh C array of shape: ones (zeros for non-numbers), ``"arange"`` (1, 2, ... 5, 1, ...),
+    ``"extreme"`` (the dtype's most negative value, a complex one with an imaginary part),
+    ``"wellcond"`` (4 I + arange / 20 over the last two axes: invertible matrices) or, for
+    string dtypes, ``"text"`` (``_text``)."""
+    if isinstance(fill, str) and fill.startswith("text"):
+        if dt.kind in "SU" or dt.char == "T":
+            return _text(shape, dt, fill)
+        fill = 1  # a number array next to string ones
     if dt.kind not in "biufc":
         return xp.zeros(shape, dt)
     if fill == "arange":
         return (xp.arange(math.prod(shape)) % 5 + 1).astype(dt).reshape(shape)
+    if fill == "extreme":  # the dtype's most negative value (the largest for unsigned, True)
+        if dt.kind == "b":
+            return xp.ones(shape, dt)
+        if dt.kind in "iu":
+            info = np.iinfo(dt)
+            return xp.full(shape, info.max if dt.kind == "u" else info.min, dt)
+        m = float(np.finfo(dt).max)
+        return xp.full(shape, complex(-m, m) if dt.kind == "c" else -m, dt)
     if fill == "wellcond":
         vals = xp.arange(math.prod(shape), dtype=np.float64).reshape(shape) / 20
         if len(shape) >= 2 and shape[-1] == shape[-2]:

@@ -19,7 +19,12 @@ Statuses: ``exact`` (every sample agrees), ``data-dependent`` (some sample refus
 DataDependentError, none differs), ``wrong`` (some sample differs: the first difference is
 kept), ``unsupported`` (UnsupportedOperationError), ``not dispatched`` (NumPy never hands the
 call to faketensor and the fake differs), ``untested`` (no sample, or real NumPy raised on
-every one: never counted exact).
+every one: never counted exact), ``no array`` (``NO_ARRAY`` and the test runners: they take
+and return no array, so they are listed but outside both shares).
+
+A sample whose real call raises for its values only (another filling of the operands is
+accepted, and then the fake agrees) is left out, as a singular matrix is: the fake answers
+for the values NumPy accepts (``_refused_for_values``).
 
 ``--backend cupy`` runs the CuPy namespaces the same way against real CuPy (the recipes of
 their NumPy namesakes; ``oracle.compare_cupy_outcome``) on a machine with a CUDA device, and
@@ -31,7 +36,9 @@ import contextlib
 import dataclasses
 import importlib
 import os
+import shutil
 import sys
+import tempfile
 import time
 import warnings
 from typing import Any, Callable, Iterable, Iterator, NamedTuple
@@ -42,10 +49,12 @@ from .._array import is_fake
 from .._convert import Converter
 from .._errors import DataDependentError, UnsupportedOperationError
 from .coverage import _dispatched, _kernel_for, _public_callables
+from ..kernels.numpy.random import FakeBytes
 from .oracle import Mismatch, _arrays, _copy_tree, compare_outcome, to_fakes
 from .samples import LAYOUTS, SHAPE, A, Sample, _walk, arrays, dtype_arrays
 
-STATUSES = ("exact", "data-dependent", "wrong", "unsupported", "not dispatched", "untested")
+STATUSES = ("exact", "data-dependent", "wrong", "unsupported", "not dispatched", "untested",
+            "no array")
 GOAL = 0.97  # share of the value-independent callables that must be exact
 
 # --- operand sets and templates ------------------------------------------------------------------
@@ -65,6 +74,55 @@ class _Slot:
 X, Y, J = _Slot("X"), _Slot("Y"), _Slot("J")
 
 _DTYPES = ("?", "i4", "u1", "f4", "c16", "f2", "i8")
+
+
+# --- np.strings and np.char: string operands and recipes (one block) ---------------------------
+
+def _string_operands() -> dict[str, list[A]]:
+    """U arrays in every layout, S, non-native U and StringDType ones, 0-d, empty, permuted,
+    filled with strings of several lengths (``samples.TEXT``)."""
+    text = [A(k, SHAPE, "U6", "text") for k in LAYOUTS]
+    text += [A("C", SHAPE, d, "text") for d in ("S6", ">U6", "T")]
+    text += [A("F", SHAPE, "T", "text"), A("neg", SHAPE, "S6", "text"), A("C", (), "U6", "text"),
+             A("C", (0, 4), "U6", "text"), A("perm", (2, 3, 4), "U6", "text")]
+    return {"strings": text}
+
+
+def _string_recipes() -> dict[str, tuple]:
+    """Argument templates for every public callable of numpy.strings and numpy.char."""
+    def on(*templates: tuple, refuses: bool = False) -> tuple:
+        return tuple(t(*a, _on="strings", _refuses=refuses, **k) for a, k in templates)
+    one = on(((X,), {}))
+    cmp = on(((X, Y), {}), ((X, "b"), {}))
+    search = on(((X, "b"), {}), ((X, "a", 1, 4), {}))
+    table = {
+        "add": on(((X, Y), {}), ((X, "xy"), {})),
+        **{n: cmp for n in ("equal", "not_equal", "less", "less_equal", "greater",
+                            "greater_equal")},
+        **{n: one for n in ("str_len", "isalpha", "isdigit", "isspace", "isalnum", "islower",
+                            "isupper", "istitle", "isdecimal", "isnumeric", "upper", "lower",
+                            "swapcase", "capitalize", "title", "encode", "decode", "splitlines",
+                            "array", "asarray")},
+        **{n: search for n in ("find", "rfind", "count", "startswith", "endswith")},
+        # ValueError where a string lacks the substring: whether it raises is the values'
+        **{n: on(((X, "b"), {}), ((X, "a", 1, 4), {}), refuses=True) for n in ("index", "rindex")},
+        **{n: on(((X,), {}), ((X, " a"), {})) for n in ("strip", "lstrip", "rstrip")},
+        **{n: on(((X, 9), {}), ((X, 3), {}), ((X, 8, "*"), {})) for n in ("center", "ljust",
+                                                                           "rjust")},
+        "zfill": on(((X, 9), {}), ((X, 2), {})),
+        "multiply": on(((X, 3), {}),),
+        "expandtabs": on(((X,), {}), ((X, 2), {})),
+        "replace": on(((X, "b", "XYZ"), {}), ((X, "a", "c", 1), {})),
+        **{n: on(((X, "-"), {}),) for n in ("partition", "rpartition")},
+        "slice": on(((X, 1, 3), {}), ((X, None, None, -1), {})),
+        "translate": on(((X, {97: "XY"}), {}),),
+        "mod": on(((X, ()), {}),),
+        "join": on((("-", X), {}), refuses=True),  # bytes items raise in str.join unless empty
+        **{n: on(((X,), {}), ((X, "-", 1), {})) for n in ("split", "rsplit")},
+        "compare_chararrays": on(((X, Y, "==", True), {}), ((X, Y, "<", False), {})),
+    }
+    return {f"numpy.{ns}.{n}": r for ns in ("strings", "char") for n, r in table.items()
+            if hasattr(getattr(np, ns), n)}
 
 
 def _operand_sets() -> dict[str, list[A]]:
@@ -87,6 +145,7 @@ def _operand_sets() -> dict[str, list[A]]:
                                                             A("perm", (2, 3, 4), "f8", 0.5)],
         "square": sq,
         "none": [],
+        **_string_operands(),
     }
 
 
@@ -100,6 +159,7 @@ class T:
     args: tuple
     kwargs: dict
     operands: str = "awkward"
+    refuses: bool = False  # whether NumPy raises depends on the values: the fake must refuse
 
     def expand(self, backend: str = "numpy") -> list[Sample]:
         if not _has_slot((self.args, self.kwargs)):
@@ -118,11 +178,11 @@ class T:
                 return A("C", (2,), "i8", 0)  # in range for every axis that is not empty
             return v
         args, kwargs = _walk((self.args, self.kwargs), put)
-        return Sample(args, kwargs)
+        return Sample(args, kwargs, refuses=self.refuses)
 
 
-def t(*args: Any, _on: str = "awkward", **kwargs: Any) -> T:
-    return T(args, kwargs, _on)
+def t(*args: Any, _on: str = "awkward", _refuses: bool = False, **kwargs: Any) -> T:
+    return T(args, kwargs, _on, _refuses)
 
 
 def _has_slot(obj: Any) -> bool:
@@ -193,6 +253,35 @@ PROBES = (t(X), t(X, Y), t(X, 1), t(X, -1), t(X, J), t(X, Y, Y), t(X, 0, 1), t(X
           t(X, _on="vector"), t(X, Y, _on="vector"), t(SHAPE), t(3), t(), t(size=SHAPE))
 METHOD_PROBES = (t(X), t(X, 1), t(X, -1), t(X, J), t(X, Y), t(X, 0, 1))
 
+_FILES = os.path.join(tempfile.gettempdir(), f"faketensor-survey-{os.getpid()}")
+
+
+def _file(name: str) -> str:
+    """A path in the survey's temporary directory (made while the survey runs)."""
+    return os.path.join(_FILES, name)
+
+
+@contextlib.contextmanager
+def _sample_files() -> Iterator[None]:
+    """The files the samples of np.load, loadtxt, genfromtxt, fromfile and fromregex read,
+    written for real in a temporary directory, removed afterwards with what the samples of
+    the writers wrote there."""
+    os.makedirs(_FILES, exist_ok=True)
+    try:
+        a = np.arange(12.0).reshape(3, 4)
+        np.save(_file("a.npy"), a)
+        np.save(_file("f.npy"), np.asfortranarray(a.astype("i2")))
+        np.savez(_file("a.npz"), a=a, b=a[:1])
+        np.savetxt(_file("a.txt"), a)
+        np.savetxt(_file("a.csv"), a[:, :1], delimiter=",")
+        a.tofile(_file("a.bin"))
+        with open(_file("r.txt"), "w") as f:
+            f.write("1 2\n3 4\n5 6\n")
+        yield
+    finally:
+        shutil.rmtree(_FILES, ignore_errors=True)
+
+
 # Callables that need arguments the probes do not give; ``None``: nothing to run (files,
 # printing, the test runner), reported as untested.
 _F = "f4"
@@ -207,11 +296,20 @@ _HYPER = (t(5, 5, 3, size=SHAPE), t(X, Y, 3), t(5, 5, 3))
 _TRIANGULAR = (t(0, 1, 2, size=SHAPE), t(0, X, 6), t(0, 1, 2))
 
 RECIPES: dict[str, tuple | None] = {
-    # files, printing, the test runner, global configuration: no array to compare
-    **{f"numpy.{n}": None for n in ("test", "info", "show_config", "show_runtime", "save", "savez",
-                                    "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt",
-                                    "fromfile", "fromregex", "get_include")},
-    "numpy.ndarray.tofile": None, "numpy.ndarray.dump": None,
+    # files: written (by the real call; the fake writes nothing) and read in a temporary
+    # directory the survey makes (_sample_files)
+    "numpy.save": (t(_file("out.npy"), X), t(_file("out"), X, allow_pickle=False, _on="few")),
+    "numpy.savez": (t(_file("out.npz"), X, b=Y, _on="few"),),
+    "numpy.savez_compressed": (t(_file("out.npz"), X, _on="few"),),
+    "numpy.savetxt": (t(_file("out.txt"), X, _on="few"), t(_file("out.csv"), X, delimiter=",", _on="vector")),
+    "numpy.ndarray.tofile": (t(X, _file("out.bin")),), "numpy.ndarray.dump": (t(X, _file("out.pkl"), _on="few"),),
+    "numpy.load": (t(_file("a.npy")), t(_file("f.npy")), t(_file("a.npy"), mmap_mode="r"), t(_file("a.npz"))),
+    "numpy.loadtxt": (t(_file("a.txt")), t(_file("a.txt"), usecols=(0, 2)), t(_file("a.csv"), delimiter=",", ndmin=2)),
+    "numpy.genfromtxt": (t(_file("a.txt")), t(_file("a.csv"), delimiter=",")),
+    "numpy.fromfile": (t(_file("a.bin")), t(_file("a.bin"), "i4", 3), t(_file("a.bin"), "f8", -1, "", 8)),
+    "numpy.fromregex": (t(_file("r.txt"), r"(\d+) (\d+)", [("a", "i8"), ("b", "i8")]),),
+    # printing
+    "numpy.info": None,
     "numpy.set_printoptions": (t(_on="none"),), "numpy.get_printoptions": (t(),),
     "numpy.printoptions": (t(precision=3),), "numpy.seterr": (t(),), "numpy.geterr": (t(),),
     "numpy.setbufsize": (t(8192),), "numpy.getbufsize": (t(),), "numpy.seterrcall": (t(None),),
@@ -426,16 +524,30 @@ RECIPES: dict[str, tuple | None] = {
         ("hypergeometric", _HYPER), ("triangular", _TRIANGULAR))},
     "numpy.kaiser": (t(5, 1.5), t(0, 2.0)),
     "numpy.ndarray.dumps": (t(X),), "numpy.random.get_bit_generator": (t(),),
-    "numpy.random.set_bit_generator": None,
+    "numpy.random.set_bit_generator": (t(np.random.MT19937(0)),),
+    **_string_recipes(),
 }
 
 _RANDOM_MODULE = "numpy.random."
 
+# Callables that take no array and return none: outside the measure (status "no array"),
+# listed with the reason. Their output has no metadata to be exact about.
+NO_ARRAY: dict[str, str] = {
+    "numpy.show_config": "prints NumPy's build configuration",
+    "numpy.show_runtime": "prints the CPU features and BLAS threads",
+    "numpy.get_include": "returns the directory of NumPy's C headers",
+}
+
+
+def no_array(c: Callee) -> str | None:
+    """Why the callable is outside the measure (it takes and returns no array), or None."""
+    if c.name.endswith(".test"):
+        return "the test runner (runs NumPy's own test suite)"
+    return NO_ARRAY.get(c.numpy_name)
+
 
 def recipe(c: Callee) -> tuple[list[T], str]:
     """(templates, how they were chosen): the recipe, or the probes real NumPy accepts."""
-    if c.name.endswith(".test"):  # numpy's PytestTester: runs NumPy's own test suite
-        return [], "no sample: the test runner"
     if c.numpy_name in RECIPES:
         r = RECIPES[c.numpy_name]
         return (list(r), "recipe") if r is not None else ([], "no sample: files, printing or tests")
@@ -466,7 +578,7 @@ def _accepts(c: Callee, tmpl: T) -> bool:
 
 # --- running -----------------------------------------------------------------------------------
 
-_FILLS = (1, 0, "arange", "mixed")
+_FILLS = (1, 0, "arange", "mixed", "extreme")
 
 
 def _build(c: Callee, sample: Sample) -> tuple[tuple, dict]:
@@ -498,6 +610,8 @@ def _signature(out: Any, numbers: bool = False) -> Any:
         return (type(out).__name__, tuple(_signature(x, numbers) for x in out))
     if numbers and type(out) in (int, float, complex):
         return ("number", type(out).__name__)
+    if numbers and type(out) is bytes:  # random bytes: their length, not their content
+        return ("bytes", len(out))
     if isinstance(out, np.ndarray) or _device_array(out):
         return ("array", out.shape, out.dtype.str, out.strides, out.flags.c_contiguous,
                 out.flags.f_contiguous)
@@ -519,6 +633,8 @@ def _refill(sample: Sample, fill: Any) -> Sample:
         if fill == "mixed":
             f = ("arange", 0, 1)[count[0] % 3]
             count[0] += 1
+        if isinstance(v.fill, str) and v.fill.startswith("text"):
+            f = f"text:{f}"  # string operands get other strings
         return dataclasses.replace(v, fill=f)
     args, kwargs = _walk((sample.args, sample.kwargs), put)
     return Sample(args, kwargs)
@@ -535,7 +651,9 @@ def value_dependent(c: Callee, sample: Sample, numbers: bool = False) -> bool:
         inputs = _signature(_array_leaves((args, kwargs)))  # an empty array's strides follow its fill
         c.xp.random.seed(seed)
         try:
-            out = c.make(seed)(*args, **kwargs)
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the extreme filling overflows
+                out = c.make(seed)(*args, **kwargs)
         except Exception:  # a value NumPy refuses (a singular matrix): no metadata to compare
             continue
         seen.setdefault(inputs, set()).add(_signature(out, numbers))
@@ -557,14 +675,17 @@ exec("def call(fn, args, kwargs):\n    return fn(*args, **kwargs)\n", _PROGRAM)
 _as_program = _PROGRAM["call"]
 
 
-def run_sample(c: Callee, sample: Sample) -> Outcome:
-    """The sample on real NumPy and on fakes inside FakeMode, compared."""
+def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
+    """The sample on real NumPy and on fakes inside FakeMode, compared (``fill``: the real
+    side's operands refilled, see ``_refill``; a fake holds no values to refill)."""
     from ..modes import FakeMode
     if c.backend != "numpy":
         return _run_device_sample(c, sample)
     args, kwargs = sample.build(np)
     real_in = _copy_tree((args, kwargs))
     fake_in = to_fakes(real_in, Converter())
+    if fill is not None:
+        real_in = _copy_tree(_refill(sample, fill).build(np))
     fn = c.make()
     try:
         r: Any = fn(*real_in[0], **real_in[1])
@@ -587,7 +708,8 @@ def run_sample(c: Callee, sample: Sample) -> Outcome:
         compare_outcome(r, f, _arrays(real_in), _arrays(fake_in), "")
     except Mismatch as e:
         return Outcome("wrong", str(e).lstrip(": "), answered)
-    numbers = any(getattr(x, "pytype", None) is not None for x in _leaves_of(f) if is_fake(x))
+    numbers = any(getattr(x, "pytype", None) is not None if is_fake(x) else isinstance(x, FakeBytes)
+                  for x in _leaves_of(f))
     return Outcome("ok", "", answered, numbers)
 
 
@@ -647,6 +769,9 @@ def measure(c: Callee) -> Row:
     """Classify one callable from its samples. A sample whose fake does not match is checked
     for value dependence: refusing one that is value-dependent is right; refusing one that is
     not is a gap, as is answering one that is."""
+    outside = no_array(c)
+    if outside is not None:
+        return Row(c.name, c.namespace, "no array", False, 0, 0, 0, 0, outside, "")
     templates, how = recipe(c)
     vd = False
     n = agree = refused = over = answered = 0
@@ -658,7 +783,9 @@ def measure(c: Callee) -> Row:
         for i, s in enumerate(samples):
             out = run_sample(c, s)
             if i == 0:
-                vd = value_dependent(c, s, out.verdict == "ok" and out.numbers) or vd
+                vd = s.refuses or value_dependent(c, s, out.verdict == "ok" and out.numbers) or vd
+            if out.verdict == "wrong" and not out.answered and _refused_for_values(c, s):
+                continue  # NumPy refuses these values (a parameter check), others it accepts
             if out.verdict == "skip":
                 continue
             n += 1
@@ -666,7 +793,7 @@ def measure(c: Callee) -> Row:
             if out.verdict == "ok":
                 agree += 1
                 continue
-            this_vd = value_dependent(c, s)
+            this_vd = s.refuses or value_dependent(c, s)
             vd = vd or this_vd
             if out.verdict == "dd" and this_vd:
                 refused += 1
@@ -688,6 +815,20 @@ def measure(c: Callee) -> Row:
     return Row(c.name, c.namespace, "exact", vd, n, agree, refused, over, "", "")
 
 
+def _refused_for_values(c: Callee, sample: Sample) -> bool:
+    """Whether the real call raised for the values of the sample only: with another filling
+    of its operands NumPy accepts it and the fake's answer matches. The fake cannot know the
+    values; it answers for the ones NumPy accepts, as it does for a matrix that may be
+    singular (numpy.random's ``ngood + nbad < nsample`` is such a check)."""
+    if not any(isinstance(v, A) for v in _leaves_of((sample.args, sample.kwargs))):
+        return False
+    for fill in _FILLS + (10,):
+        out = run_sample(c, sample, fill)
+        if out.answered:
+            return out.verdict == "ok"
+    return False
+
+
 def _one_line(text: str, limit: int = 160) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[:limit - 3] + "..."
@@ -701,9 +842,9 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
     wanted = set(names) if names is not None else None
     start = time.perf_counter()
     rows = []
-    with warnings.catch_warnings(), np.errstate(all="ignore"), _quiet_fds():
+    with warnings.catch_warnings(), np.errstate(all="ignore"), _quiet_fds(), _sample_files():
         warnings.simplefilter("ignore")
-        state = np.random.get_state()
+        bitgen, state = np.random.get_bit_generator(), np.random.get_state()
         printopts = np.get_printoptions()
         errcall, bufsize = np.geterrcall(), np.getbufsize()
         try:
@@ -711,6 +852,7 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
                 if wanted is None or c.name in wanted:
                     rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
         finally:  # the samples of the configuration functions set these
+            np.random.set_bit_generator(bitgen)
             np.random.set_state(state)
             np.set_printoptions(**printopts)
             np.seterrcall(errcall)
@@ -769,7 +911,7 @@ def _count(rows: list[Row]) -> dict:
     counts = {s: 0 for s in STATUSES}
     for r in rows:
         counts[r.status] += 1
-    indep = [r for r in rows if not r.value_dependent]
+    indep = [r for r in rows if not r.value_dependent and r.status != "no array"]
     dep = [r for r in rows if r.value_dependent]
     exact = sum(r.status == "exact" for r in indep)
     refusing = sum(r.status == "data-dependent" for r in dep)
@@ -801,12 +943,15 @@ def not_exact(rows: list[Row]) -> dict[str, list[Row]]:
     groups: dict[str, list[Row]] = {
         "wrong": [], "unsupported": [], "not dispatched": [],
         "data-dependent (metadata does not depend on values)": [],
-        "value-dependent, not refusing": [], "untested": []}
+        "value-dependent, not refusing": [], "untested": [],
+        "no array (outside the measure)": []}
     for r in rows:
         if r.value_dependent and r.status != "data-dependent":
             groups["value-dependent, not refusing"].append(r)
         elif r.status == "data-dependent" and not r.value_dependent:
             groups["data-dependent (metadata does not depend on values)"].append(r)
+        elif r.status == "no array":
+            groups["no array (outside the measure)"].append(r)
         elif r.status in groups:
             groups[r.status].append(r)
     return groups

@@ -18,10 +18,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .. import _array
+from .. import _array, _matrix
 from .._dispatch import _STACK, dispatch
+from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
+from .dask_support import HOOKED as DASK_HOOKED, dask_imported, graph_code, rebind_dask
 
 NUMPY_FACTORIES = (
     "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace",
@@ -37,7 +39,7 @@ FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
 # mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
 RANDOM_ALIASES = ("ranf", "sample")
-RANDOM_SKIP = frozenset({"seed", "get_state", "set_state", "get_bit_generator",
+RANDOM_SKIP = frozenset({"seed", "get_bit_generator",
                          "set_bit_generator", "default_rng", "RandomState", "Generator",
                          "SeedSequence", "BitGenerator", "MT19937", "PCG64", "PCG64DXSM",
                          "Philox", "SFC64", "bit_generator", "mtrand"})
@@ -83,6 +85,11 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     if random:
         def patched(*args, **kwargs):
             if _LIVE and _get_stack():
+                caller = _getframe(1)
+                if caller.f_globals.get("__name__") not in _NOT_HOST:
+                    r = _host_call(fn, args, kwargs, caller)
+                    if r is not _DISPATCH:
+                        return r
                 return dispatch(patched, (), args, kwargs)
             for a in args:
                 if type(a) is _FAKE:
@@ -91,8 +98,19 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
                 return dispatch(patched, (_FAKE,), args, kwargs)
             return fn(*args, **kwargs)
     else:
+        converts = getattr(fn, "__name__", None) in CONVERSIONS
+
         def patched(*args, **kwargs):
-            if _LIVE and _get_stack():
+            if _LIVE and _get_stack() and not _graph_code(caller := _getframe(1)):
+                if (args and type(args[0]) is not _FAKE and isinstance(args[0], _FAKE)
+                        and type(args[0]) is not _MATRIX):
+                    return _subclass_call(fn, args, kwargs)  # np.empty_like(fake masked)
+                if caller.f_globals.get("__name__") not in _NOT_HOST:
+                    r = _host_call(fn, args, kwargs, caller)
+                    if r is not _DISPATCH:
+                        return r
+                if converts and args and _wraps_host_object(type(args[0])):
+                    args = (args[0].__array__(),) + args[1:]  # np.asarray(data_array)
                 return dispatch(patched, (), args, kwargs)
             if kwargs:
                 return fn(*args, **kwargs)
@@ -128,13 +146,23 @@ def kernel_patch(fn: Any) -> Any:
 
     def patched(*args, **kwargs):
         stack = _LIVE and _get_stack()
+        if stack:
+            caller = _getframe(1)
+            if caller.f_globals.get("__name__") not in _NOT_HOST:
+                r = _host_call(fn, args, kwargs, caller)
+                if r is not _DISPATCH:
+                    return r
         if stack and stack[0]._is_fake_mode:
             # a fake first (or first in a list: np.concatenate([f, g])) is the common case,
             # decided without looking at the caller
             a = args[0] if args else None
             t = type(a)
-            if (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
+            if _MATRIX_MADE[0] and _matrix_among(args, kwargs):
+                pass  # NumPy's protocol hands it to FakeMatrix.__array_function__
+            elif (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
                     or not _from_numpy(_getframe(1))):
+                if t is not _FAKE and _fake_subclass_among(args, kwargs):
+                    return _subclass_call(fn, args, kwargs)
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
                 if not _override_among(args, kwargs):
@@ -151,7 +179,10 @@ def kernel_patch(fn: Any) -> Any:
 
 
 _FAKE = _array.FakeArray
+_MATRIX = _matrix.FakeMatrix
+_MATRIX_MADE = _matrix.MADE  # [True] once a FakeMatrix exists: only then are arguments scanned
 _getframe = sys._getframe
+_graph_code = graph_code
 _get_stack = _STACK.get
 _LIVE = LIVE  # the same dict, mutated in place: truthy while any context may have a mode
 
@@ -160,7 +191,100 @@ def _from_numpy(frame: Any) -> bool:
     """True when the frame runs NumPy's own Python code, or faketensor's (the operators'
     elision checks, kernels): library calls, not the program's."""
     name = frame.f_globals.get("__name__") or ""
-    return name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+    return (name[:6] == "numpy." or name == "numpy" or name[:11] == "faketensor."
+            or graph_code(frame))
+
+
+_DISPATCH = object()  # _host_call's answer: the call goes to the mode as usual
+_NOT_HOST = NOT_HOST
+
+
+def _host_call(fn: Any, args: tuple, kwargs: dict, caller: Any) -> Any:
+    """A patched call made (past NumPy's own frames) by a host library's code
+    (``faketensor/_paths.HOSTS``): with only real arguments it runs for real with the mode
+    paused, so pandas' indexes and xarray's bookkeeping (axis numbers, concat masks,
+    coordinate indexes) stay ndarrays; a fake among them, from pandas, raises
+    DataDependentError naming the pandas call. ``_DISPATCH`` otherwise: the caller is not a
+    host, or a fake goes to the mode from xarray as from the program."""
+    host = _host_of(caller)
+    if host is None:
+        return _DISPATCH
+    library, policy, frame = host
+    if _fake_in(args) or (kwargs and _fake_in(kwargs.values())):
+        if policy == "real":
+            raise host_error(library, frame)
+        return _DISPATCH
+    with paused():
+        return fn(*args, **kwargs)
+
+
+_host_of = host_of
+
+# NumPy's conversions of an array-like: ``np.asarray(obj)`` asks ``obj.__array__()``
+CONVERSIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray",
+                         "asfortranarray", "require", "copy", "asarray_chkfinite"})
+_WRAPS_TYPES: dict = {}
+
+
+def _wraps_host_object(t: type) -> bool:
+    """True for the types of a "wraps" host library with ``__array__`` (xarray's DataArray,
+    Variable): the program's ``np.asarray(da)`` in a mode converts ``da.__array__()``, run in
+    the mode, whose answer is the fake xarray holds (as ``da.values`` is)."""
+    hit = _WRAPS_TYPES.get(t)
+    if hit is None:
+        top = (getattr(t, "__module__", None) or "").partition(".")[0]
+        hit = _WRAPS_TYPES[t] = HOSTS.get(top) == "wraps" and hasattr(t, "__array__")
+    return hit
+
+
+def _fake_in(items: Any, depth: int = 0) -> bool:
+    """True when a fake is among ``items`` or the items of their lists, tuples and dicts
+    (three levels: ``np.array([[f]])``, ``pd.DataFrame({"a": f})``)."""
+    fa = _array.FakeArray
+    for a in items:
+        t = type(a)
+        if t is fa:
+            return True
+        if depth < 3:
+            if t is list or t is tuple:
+                if _fake_in(a, depth + 1):
+                    return True
+            elif t is dict and _fake_in(a.values(), depth + 1):
+                return True
+    return False
+
+
+def _matrix_among(args: tuple, kwargs: dict) -> bool:
+    """A FakeMatrix among the arguments (or the items of a list or tuple argument)."""
+    m = _matrix.FakeMatrix
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is m or ((t is list or t is tuple) and any(type(x) is m for x in a)):
+            return True
+    return False
+
+
+def _fake_subclass_among(args: tuple, kwargs: dict) -> bool:
+    """True when an argument (or an item of a list or tuple argument) is an instance of a
+    FakeArray subclass (numpy.ma's copy over fakes: modes/masked.py)."""
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is list or t is tuple:
+            if any(type(x) is not _FAKE and isinstance(x, _FAKE) for x in a):
+                return True
+        elif t is not _FAKE and isinstance(a, _FAKE):
+            return True
+    return False
+
+
+def _subclass_call(fn: Any, args: tuple, kwargs: dict) -> Any:
+    """fn through NumPy's protocol, as for an ndarray subclass: the subclass instance's
+    ``__array_function__`` (which runs NumPy's Python implementation on it)."""
+    for a in (*args, *kwargs.values()):
+        for x in (a if type(a) in (list, tuple) else (a,)):
+            if type(x) is not _FAKE and isinstance(x, _FAKE):
+                return x.__array_function__(fn, (type(x),), args, kwargs)
+    raise AssertionError("no FakeArray subclass among the arguments")
 
 
 def _override_among(args: tuple, kwargs: dict) -> bool:
@@ -220,7 +344,8 @@ def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec")
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec",
+                  "numpy.strings", "numpy.char")
 
 
 def _kernel_names(module: Any) -> list[str]:
@@ -274,8 +399,17 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    from . import masked
+    masked.install()  # numpy.ma on fakes (modes/masked.py)
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
+    for name in DASK_HOOKED:
+        if name in sys.modules:
+            _dask_imported(sys.modules[name])
+    if "dask" in sys.modules:
+        rebind_dask(_patched_of)
+    if "scipy" in sys.modules:
+        _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -287,15 +421,45 @@ def _cupy_imported(module: Any) -> None:
         install_cupy(module)
 
 
+def _patched_of(obj: Any) -> Any:
+    """The patch standing for NumPy original ``obj`` in a namespace, or None."""
+    for table in PATCH_TABLES:
+        p = table.get(id(obj))
+        if p is not None and _ORIGINALS.get(id(obj)) is obj:
+            return p
+    return None
+
+
+def _dask_imported(module: Any) -> None:
+    """Set up dask's modules for fakes (modes/dask_support.py) once they are imported."""
+    with paused():
+        dask_imported(module)
+
+
+def _scipy_imported(module: Any) -> None:
+    """Patch a SciPy module after its code ran (modes/scipy_patching.py, imported only once
+    SciPy is); None: every SciPy module imported so far."""
+    with paused():
+        from . import scipy_patching
+        if module is None:
+            scipy_patching.install()
+        else:
+            scipy_patching.imported(module)
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
     paused: their module-level arrays are real, as at import time outside any mode. After
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
-    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy."""
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
+    After the code of dask's modules in ``dask_support.HOOKED`` it sets them up for fakes
+    (never importing dask). SciPy's modules are patched the same way after their code
+    (modes/scipy_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "cupy" and fullname[:6] != "numpy.":
+        if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
+                and not _is_scipy(fullname)):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -321,6 +485,14 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif module.__name__ in DASK_HOOKED:
+            _dask_imported(module)
+        elif _is_scipy(module.__name__):
+            _scipy_imported(module)
+
+
+def _is_scipy(name: str) -> bool:
+    return name == "scipy" or name[:6] == "scipy."
 
 
 _HOOK = _ImportHook()

@@ -31,14 +31,28 @@ _REBOUND: dict[int, Callable] = {}
 PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
 
 
+class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]
+    """``isinstance(x, N.ndarray)`` in rebound code: true of fakes too (NumPy's Python code
+    takes its ndarray branch for them, as for the arrays they stand for)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, (np.ndarray, _array.FakeArray))
+
+
+class _AnyArray(np.ndarray, metaclass=_AnyArrayMeta):
+    """``N.ndarray`` as rebound code sees it (see _AnyArrayMeta)."""
+
+
 class _PatchedModule:
     """A NumPy module as rebound code sees it: attributes with a namespace patch resolve to
-    the patch, the rest to the module's own."""
+    the patch, ``ndarray`` to a class fakes are instances of, the rest to the module's own."""
 
     def __init__(self, module: types.ModuleType) -> None:
         self._module = module
 
     def __getattr__(self, name: str) -> Any:
+        if name == "ndarray":
+            return _AnyArray
         value = getattr(self._module, name)
         return _patched_value(value)
 
@@ -93,6 +107,10 @@ def python_entry(fn: Callable) -> Callable:
     r = rebound(getattr(fn, "_implementation", fn))
 
     def patched(*args, **kwargs):
+        if patching._get_stack():
+            res = patching._host_call(fn, args, kwargs, sys._getframe(1))  # pandas' np.r_
+            if res is not patching._DISPATCH:
+                return res
         mode = _fake_mode_of_program()
         if mode is not None:
             conv = mode._convert
@@ -104,13 +122,95 @@ def python_entry(fn: Callable) -> Callable:
     patching.mark_patch(patched)
     patching._ORIGINALS[id(fn)] = fn
     patching._PATCHED[id(fn)] = patched  # pickles by name, as the other patches
+    if hasattr(fn, "_implementation"):  # the original, called with a fake, asks its argument
+        _array.PYTHON_ENTRIES[fn] = _entry_for_protocol(r)
     return patched
+
+
+def _entry_for_protocol(r: Callable) -> Callable:
+    """What ``FakeArray.__array_function__`` runs for the original of a python entry: the
+    rebound copy in a FakeMode (real ndarray arguments converted), else nothing (NOT_RUN)."""
+    def run(args: tuple, kwargs: dict) -> Any:
+        stack = patching._get_stack()
+        if not (stack and stack[0]._is_fake_mode):
+            return _array.NOT_RUN
+        conv = stack[0]._convert
+        args = tuple(_converted(a, conv) for a in args)
+        kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
+        return r(*args, **kwargs)
+    return run
+
+
+def _bmat_entry(fn: Callable) -> Callable:
+    """np.bmat with a string: NumPy reads the names from its caller's frame, which is this
+    wrapper's caller (the program's) here."""
+    r = rebound(fn)
+
+    def patched(obj, ldict=None, gdict=None):
+        if isinstance(obj, str) and gdict is None:  # NumPy would read this wrapper's frame
+            frame = sys._getframe(1)
+            gdict = frame.f_globals
+            ldict = frame.f_locals if ldict is None else ldict
+        mode = _fake_mode_of_program()
+        if mode is None:
+            return fn(obj, ldict, gdict)
+        return r(_converted(obj, mode._convert), ldict, gdict)
+    functools.update_wrapper(patched, fn)
+    patching._ORIGINALS[id(fn)] = fn
+    patched._ft_patch = True
+    patching._PATCHED[id(fn)] = patched
+    return patched
+
+
+def matrix_constructor(new: Callable) -> Callable:
+    """``matrix.__new__`` (numpy/matrixlib/defmatrix.py) for fake data, or for any data the
+    program gives inside a FakeMode: a FakeMatrix (faketensor/_matrix.py) made as NumPy makes
+    the matrix: a view of an array (``data.view(matrix)``, finalized; a copy or astype when
+    asked), or of the array ``N.array(data)`` makes of other data."""
+    from .. import _matrix
+    import warnings
+
+    def patched(subtype, data, dtype=None, copy=True):
+        mode = _fake_mode_of_program()
+        fake = isinstance(data, _array.FakeArray)
+        if mode is None and not fake:
+            return new(subtype, data, dtype, copy)
+        if subtype is not np.matrix:
+            raise patching_unsupported("np.matrix", "a subclass of np.matrix")
+        warnings.warn("the matrix subclass is not the recommended way to represent matrices "
+                      "or deal with linear algebra (see https://docs.scipy.org/doc/numpy/user/"
+                      "numpy-for-matlab-users.html). Please adjust your code to use regular "
+                      "ndarray.", PendingDeprecationWarning, stacklevel=2)
+        if mode is not None and isinstance(data, np.ndarray):
+            data = mode._convert(data)
+        if isinstance(data, _array.FakeArray):
+            return _matrix.matrix_new(data, dtype, copy)
+        if isinstance(data, str):
+            from numpy.matrixlib.defmatrix import _convert_from_string
+            data = _convert_from_string(data)
+        arr = np.array(data, dtype=dtype, copy=None if not copy else True)
+        if not isinstance(arr, _array.FakeArray):
+            return new(subtype, data, dtype, copy)
+        return _matrix.matrix_from_array(arr)
+    functools.update_wrapper(patched, new)
+    patched._ft_patch = True
+    patching._ORIGINALS[id(new)] = new
+    return patched
+
+
+def patching_unsupported(name: str, why: str) -> Exception:
+    from .._errors import UnsupportedOperationError
+    return UnsupportedOperationError(name, why)
 
 
 def constructor(new: Callable) -> Callable:
     """A Python ndarray subclass's ``__new__``, dispatching in a FakeMode to the kernel
     registered for ``new``."""
     def patched(*args, **kwargs):
+        if patching._get_stack():
+            res = patching._host_call(new, args, kwargs, sys._getframe(1))
+            if res is not patching._DISPATCH:
+                return res
         if _fake_mode_of_program() is not None:
             return dispatch(new, (), args, kwargs)
         return new(*args, **kwargs)
@@ -166,7 +266,7 @@ def install() -> None:
     for name in PYTHON_ENTRIES:
         fn = getattr(np, name)
         if not getattr(fn, "_ft_patch", False):
-            setattr(np, name, python_entry(fn))
+            setattr(np, name, (_bmat_entry if name == "bmat" else python_entry)(fn))
     for name in ("array", "asarray"):  # a chararray view of the converted array: refused
         fn = getattr(np.char, name)
         if not getattr(fn, "_ft_patch", False):
@@ -188,4 +288,4 @@ def install() -> None:
         new = cls.__dict__["__new__"]
         new = getattr(new, "__func__", new)
         if not getattr(new, "_ft_patch", False):
-            _set(cls, "__new__", constructor(new))
+            _set(cls, "__new__", (matrix_constructor if cls is np.matrix else constructor)(new))

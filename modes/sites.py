@@ -16,6 +16,7 @@ import os
 import sys
 from typing import Any
 
+from .._paths import SPAWNED_FROM  # a worker thread's walk goes on from its submitter
 from .._paths import is_user_file  # the one rule for whose code a file is
 
 # Frames from Sites.here to the hook that intercepted the call, all faketensor's: here <-
@@ -47,6 +48,7 @@ class Sites:
         frame objects for them (each one made costs more than the rest of the walk)."""
         f: Any = sys._getframe(depth)
         user = self._user
+        parent = SPAWNED_FROM.get()
         if not whole:  # the common case: the first user frame only
             while f is not None:
                 c = f.f_code
@@ -59,6 +61,8 @@ class Sites:
                         i = self._at[(id(c), f.f_lasti)] = self._intern((id(c), f.f_lineno))
                     return i
                 f = f.f_back
+                if f is None:
+                    f, parent = parent, None
             return 0
         stop = self.stop
         key: list = []
@@ -75,6 +79,8 @@ class Sites:
                 key.append(f.f_lasti)
                 frames.append(f)
             f = f.f_back
+            if f is None:
+                f, parent = parent, None
         at = tuple(key)
         i = self._at.get(at)
         if i is None:

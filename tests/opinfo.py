@@ -1019,6 +1019,39 @@ STATS_SETS = [
 UFUNCS = [_ufunc_entry(u) for u in _ufuncs()]
 # On NumPy only: their CuPy rules are checked by the CUPY entries until a GPU run lists the
 # gaps of running these samples on CuPy as well.
-NUMPY_FAMILIES = UFUNCS + VIEWS + REDUCTIONS + MANIPULATION + JOINING + STATS_SETS
+# np.strings / np.char (kernels/numpy/strings.py): string arrays of several lengths in every
+# layout; ``refuses`` where the fixed-width result's itemsize is the data's (tests/test_strings.py
+# has every function)
+_TEXT = ([A(k, SHAPE, "U6", "text") for k in LAYOUTS]
+         + [A("perm", (2, 3, 4), "U6", "text"), A("C", (), "U6", "text"), A("C", (0, 4), "U6", "text"),
+            A("ro", SHAPE, "S6", "text"), A("unaligned", (2, 3), ">U6", "text"),
+            A("C", SHAPE, "T", "text"), A("F", SHAPE, "T", "text")])
+
+
+def _strs(*extra: Any, refuse_fixed: bool = False) -> Callable[[], list[Sample]]:
+    """Each string array, then ``extra`` arguments; ``refuse_fixed``: U/S results the data size."""
+    def gen() -> list[Sample]:
+        return [Sample((a,) + extra, {}, refuses=refuse_fixed and a.dtype != "T" and 0 not in a.shape)
+                for a in _TEXT]
+    return gen
+
+
+STRINGS = [
+    OpInfo("strings.str_len", _strs()),
+    OpInfo("strings.upper", _strs()),
+    OpInfo("strings.strip", _strs()),
+    OpInfo("strings.find", _strs("b", 1)),
+    OpInfo("strings.slice", _strs(1, 4)),
+    OpInfo("strings.center", _strs(9)),
+    OpInfo("strings.zfill", _strs(8), op=lambda xp, a, w: xp.strings.zfill(a, w)),
+    OpInfo("strings.center_short", _strs(3, refuse_fixed=True),
+           op=lambda xp, a, w: xp.strings.center(a, w)),
+    OpInfo("strings.replace", _strs("b", "XYZ", refuse_fixed=True),
+           op=lambda xp, a, o, n: xp.strings.replace(a, o, n)),
+    OpInfo("strings.add", _strs(), op=lambda xp, a: xp.strings.add(a, a[..., :1] if a.ndim else a)),
+    OpInfo("char.equal", _strs(), op=lambda xp, a: xp.char.equal(a, a)),
+]
+
+NUMPY_FAMILIES = STRINGS + UFUNCS + VIEWS + REDUCTIONS + MANIPULATION + JOINING + STATS_SETS
 
 TABLE: list[OpInfo] = NUMPY_FAMILIES + CUPY

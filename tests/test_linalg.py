@@ -162,7 +162,6 @@ AWKWARD = [
 # Calls whose kernel refuses (UnsupportedOperationError) rather than guess; each must keep
 # refusing until it is supported (then remove it here).
 UNSUPPORTED = {
-    26: "np.kron of an F-order input", 27: "np.kron of F-order and int8 inputs",
     45: "np.vecdot with axis=", 46: "np.matmul with axes=",
 }
 

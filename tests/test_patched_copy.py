@@ -50,6 +50,15 @@ def test_copy_and_deepcopy_as_original(fn):
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
 @pytest.mark.parametrize("fn", PATCHED, ids=_ids)
 def test_pickle_as_original(fn, protocol):
+    named = sys.modules.get(fn.__module__)
+    for part in fn.__qualname__.split("."):
+        named = getattr(named, part, None)
+    if named is None:
+        # NumPy names it where it is not (np.char.join is numpy.strings._join): neither the
+        # original nor the patched function pickles
+        with pytest.raises(pickle.PicklingError):
+            pickle.dumps(fn, protocol)
+        return
     back = pickle.loads(pickle.dumps(fn, protocol))
     assert back is fn  # pickled by name (np.random.NAME for a global draw): the patched one
 

@@ -97,6 +97,8 @@ def test_placeholders_are_what_numpy_gives_for_zeros(shape, dtype):
             if isinstance(want, tuple) and name != "range":
                 assert type(got[1]) is type(want[1]), name
     reads = sum(1 for r in VALUE_READS.values() if isinstance(_outcome(lambda: r(real)), tuple))
+    if real.size == 0:  # an empty array's values are known (none): read with no placeholder
+        reads = 0
     assert sum(p["count"] for p in mode.placeholders) == reads
 
 
@@ -104,13 +106,17 @@ def test_placeholders_are_what_numpy_gives_for_zeros(shape, dtype):
 @pytest.mark.parametrize("shape", SHAPES, ids=str)
 def test_stop_raises_numpys_error_first(shape, dtype):
     """In "stop", a read NumPy refuses for this shape or dtype raises NumPy's exception type;
-    a read NumPy answers raises DataDependentError."""
+    a read NumPy answers raises DataDependentError, unless the array is empty (no values:
+    NumPy's answer)."""
     real = np.zeros(shape, dtype)
     with ft.FakeMode() as mode:
         fake = np.zeros(shape, dtype)
         for name, read in VALUE_READS.items():
             want, got = _outcome(lambda: read(real)), _outcome(lambda: read(fake))
-            assert got == (ft.DataDependentError if isinstance(want, tuple) else want), name
+            if real.size == 0:
+                assert got == want, name
+            else:
+                assert got == (ft.DataDependentError if isinstance(want, tuple) else want), name
     assert list(mode.placeholders) == []
 
 

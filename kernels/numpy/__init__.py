@@ -13,3 +13,4 @@ from . import manipulation, index_tricks  # noqa: F401
 from . import queries  # noqa: F401
 from . import subclasses  # noqa: F401
 from . import npyio  # noqa: F401
+from . import strings  # noqa: F401

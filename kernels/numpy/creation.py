@@ -12,6 +12,7 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, check_shape, conti
                      shape_args, wrap_intp)
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import converters
+from ..._storage import SCALAR
 from ...meta import ArrayMeta, as_meta, has_values, is_fake, is_meta, nested_fakes, stack_shape
 from ..registry import register, transient
 from .hidden import kept_bytes, stepped, steps
@@ -607,6 +608,8 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         check_value_cast(m, dt)
     if o == "C" and not m.flags.c_contiguous or o == "F" and not m.flags.f_contiguous:
         need = True
+    if m.shape == () and is_fake(m) and m.storage._tracker is SCALAR:
+        need = True  # a NumPy scalar becomes a fresh 0-d array (PyArray_FromScalar)
     if copy is True or (need and copy is None):
         from .views import copy_like
         out = copy_like(m, dt, o)

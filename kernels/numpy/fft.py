@@ -182,7 +182,9 @@ def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = No
 
 
 def _cook(a: Any, s: Any, axes: Any, invreal: bool = False) -> tuple[list, list]:
-    """_cook_nd_args: the per-axis lengths and the axes (deprecated forms unsupported)."""
+    """_cook_nd_args: the per-axis lengths and the axes, with its DeprecationWarnings for
+    ``s`` without ``axes`` (the last len(s) axes) and for None in ``s`` (that axis's default
+    length, as the 1-d transform takes ``n=None``)."""
     if s is None:
         shapeless = True
         if axes is None:
@@ -194,16 +196,38 @@ def _cook(a: Any, s: Any, axes: Any, invreal: bool = False) -> tuple[list, list]
     s = list(s)
     if axes is None:
         if not shapeless:
-            raise UnsupportedOperationError(np.fft.fftn, "s without axes (deprecated)")
+            _deprecated("`axes` should not be `None` if `s` is not `None` "
+                        "(Deprecated in NumPy 2.0). In a future version of NumPy, "
+                        "this will raise an error and `s[i]` will correspond to "
+                        "the size along the transformed axis specified by "
+                        "`axes[i]`. To retain current behaviour, pass a sequence "
+                        "[0, ..., k-1] to `axes` for an array of dimension k.")
         axes = list(range(-len(s), 0))
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
     if invreal and shapeless:
         s[-1] = (a.shape[axes[-1]] - 1) * 2
     if None in s:
-        raise UnsupportedOperationError(np.fft.fftn, "None in s (deprecated)")
+        _deprecated("Passing an array containing `None` values to `s` is "
+                    "deprecated in NumPy 2.0 and will raise an error in "
+                    "a future version of NumPy. To use the default behaviour "
+                    "of the corresponding 1-D transform, pass the value matching "
+                    "the default for its `n` parameter. To use the default "
+                    "behaviour for every axis, the `s` argument can be omitted.")
     s = [a.shape[x] if y == -1 else y for y, x in zip(s, axes)]
+    if None in s:  # the 1-d transform's n=None: the axis's length, irfft's 2 * (m - 1)
+        last = len(s) - 1
+        s = [((a.shape[x] - 1) * 2 if invreal and i == last else a.shape[x]) if y is None else y
+             for i, (y, x) in enumerate(zip(s, axes))]
     return s, list(axes)
+
+
+def _deprecated(msg: str) -> None:
+    """_cook_nd_args's DeprecationWarning (the call is not cached, so each call warns)."""
+    import warnings
+    from ..registry import uncached
+    uncached()
+    warnings.warn(msg, DeprecationWarning, stacklevel=4)
 
 
 def _chain(a: Any, s: Any, axes: Any, forward: bool, norm: Any, out: Any) -> Any:

@@ -407,6 +407,12 @@ def _read_for_real(func: Any, args: tuple, kwargs: dict) -> ArrayMeta:
     r = _orig(func)(*args, **kwargs)
     if type(r) is not np.ndarray:
         raise UnsupportedOperationError(func, f"a {type(r).__name__} result")
+    base = r.base
+    if isinstance(base, np.ndarray):  # genfromtxt's ``output.squeeze()``: a view of the parse
+        if base.base is not None or base.dtype != r.dtype or \
+                base.__array_interface__["data"][0] != r.__array_interface__["data"][0]:
+            raise UnsupportedOperationError(func, "a result viewing a buffer it does not start")
+        return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=base.shape)
     return ArrayMeta(r.shape, r.dtype, r.strides)
 
 

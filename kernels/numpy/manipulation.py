@@ -601,9 +601,13 @@ def ndarray_resize(self: Any, *new_shape: Any, refcheck: Any = True) -> None:
     negative dimensions, then byte-size overflow; when the byte size changes, the array must
     own its data and have no base. Exact where the answer is known from metadata: the errors,
     and a resize to the array's own shape (nothing changes). Other resizes change the fake's
-    geometry and storage in place, and one that reallocates depends on the array's reference
-    count and weak references (``refcheck``), which faketensor's own references change:
-    UnsupportedOperationError."""
+    geometry and storage in place (``FakeArray.resize`` adopts the record returned here: a
+    view of self for a new shape of the same byte size, a fresh array when the data is
+    reallocated), strides by ``_array_fill_strides`` (F order for an F- and not C-contiguous
+    array). Reallocating with ``refcheck`` depends on the array's reference count, which
+    faketensor's own references change: UnsupportedOperationError; with ``refcheck=False``
+    it is exact for a program holding no weak reference to the array (NumPy refuses one;
+    faketensor's trace holds its own, so the fake cannot tell)."""
     operator.index(refcheck) if not isinstance(refcheck, bool) else None  # "|i"
     if not new_shape or (len(new_shape) == 1 and new_shape[0] is None):
         return None
@@ -633,11 +637,26 @@ def ndarray_resize(self: Any, *new_shape: Any, refcheck: Any = True) -> None:
         if getattr(self, "base", None) is not None:
             raise ValueError("cannot resize an array that references or is referenced\n"
                              "by another array in this way. Use the np.resize function.")
-        raise UnsupportedOperationError("ndarray.resize", "reallocating depends on the array's "
-                                        "reference count and weak references")
+        if refcheck:
+            raise UnsupportedOperationError("ndarray.resize", "reallocating with refcheck depends "
+                                            "on the array's reference count")
+        return ArrayMeta(shape, self.dtype, _fill_strides(self, shape))
     if shape == tuple(self.shape):
         return None
-    raise UnsupportedOperationError("ndarray.resize", "changing a fake's shape and strides in place")
+    return ArrayMeta(shape, self.dtype, _fill_strides(self, shape), view_of=self)
+
+
+def _fill_strides(m: Any, shape: tuple) -> tuple:
+    """_array_fill_strides (ctors.c) with the array's flags: F strides when it is F- and not
+    C-contiguous, else C strides."""
+    step = m.dtype.itemsize
+    fortran = m.flags.f_contiguous and not m.flags.c_contiguous
+    out = [0] * len(shape)
+    for i in (range(len(shape)) if fortran else range(len(shape) - 1, -1, -1)):
+        out[i] = step
+        if shape[i]:  # a zero length does not multiply the stride
+            step *= shape[i]
+    return tuple(out)
 
 
 @register(np.unstack, tags=("view",))

@@ -13,9 +13,9 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides, reshape_strides,
                      strides_in_order)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_meta
+from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_fake, is_meta
 from .. import flops
-from ..registry import register, transient
+from ..registry import pyarray_return, register, transient
 from .temporaries import asarray_bytes
 from .umath import ufunc_call
 
@@ -270,3 +270,92 @@ def ndarray_conjugate(self: Any, out: Any = None, /) -> Any:
     from .indexing import copyto
     copyto(out, self)
     return out
+
+
+# --- datetime_as_string -----------------------------------------------------------------------
+
+@register(np.datetime_as_string, tags=("copy",))
+def datetime_as_string(arr: Any, unit: Any = None, timezone: Any = "naive",
+                       casting: Any = "same_kind") -> Any:
+    """multiarray/datetime_strings.c array_datetime_as_string: a fresh unicode array whose
+    length is ``get_datetime_iso_8601_strlen(local, unit)`` (the unit and the timezone
+    only, never the values: NumPy's own function on one element of the dtype gives it and
+    its errors), allocated by ``PyArray_NewLikeArray(arr, NPY_KEEPORDER)``; a 0-d input gives
+    a str_ scalar."""
+    m = as_meta(arr)
+    if is_meta(timezone) or isinstance(timezone, np.ndarray):
+        raise UnsupportedOperationError(np.datetime_as_string, "an array of timezones")
+    one = np.zeros(1, m.dtype)
+    dt = np.datetime_as_string(one, unit=unit, timezone=timezone, casting=casting).dtype
+    shape = tuple(m.shape)
+    strides = like_strides(shape, tuple(m.strides), dt.itemsize, m.flags.c_contiguous,
+                           m.flags.f_contiguous)
+    return pyarray_return(ArrayMeta(shape, dt, strides))
+
+
+# --- from_dlpack ------------------------------------------------------------------------------
+
+class _Exporter:
+    """A pointer-only array of a fake's layout at a made-up address with the fake's alignment:
+    its ``__dlpack__`` capsule points at that address and NumPy reads nothing."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, m: Any) -> None:
+        lo = sum(s * (n - 1) for s, n in zip(m.strides, m.shape) if s < 0 and n)
+        self.__array_interface__ = {
+            "shape": tuple(m.shape), "descr": m.dtype.descr, "typestr": m.dtype.str,
+            "data": ((1 << 44) - lo + (0 if m.flags.aligned else 1), not m.flags.writeable),
+            "strides": tuple(m.strides), "version": 3}
+
+
+@register(np.from_dlpack, tags=("view",))
+def from_dlpack(x: Any, /, *, device: Any = None, copy: Any = None) -> ArrayMeta:
+    """multiarray/dlpack.c from_dlpack of a fake: ``x.__dlpack__()``'s checks (dtype, byte
+    order, strides, device) from NumPy's own export of a pointer-only array of the same
+    layout; the result views x (read-only where x is), or with ``copy=True`` views an
+    order-K copy made for the export."""
+    if not is_meta(x):
+        raise UnsupportedOperationError(np.from_dlpack, f"a {type(x).__name__} exporter")
+    m = as_meta(x)
+    r = np.from_dlpack(np.asarray(_Exporter(m)), device=device, copy=False if copy is False else None)
+    if copy is True:
+        shape = tuple(m.shape)
+        return ArrayMeta(shape, m.dtype, like_strides(shape, tuple(m.strides), m.dtype.itemsize,
+                                                      m.flags.c_contiguous, m.flags.f_contiguous),
+                         base_shape=shape)
+    return ArrayMeta(tuple(r.shape), r.dtype, tuple(r.strides), view_of=x,
+                     writeable=None if r.flags.writeable else False)
+
+
+# --- printing -----------------------------------------------------------------------------------
+
+def _formatter(fn: Any) -> Any:
+    """numpy/_core/arrayprint.py array2string / array_repr / array_str of a fake: the text is
+    made of the values (DataDependentError), except for an empty array, whose text NumPy
+    makes from its shape and dtype alone (NumPy's own function on an empty array of both). A
+    real array reaches the kernel unconverted and is printed for real."""
+    import inspect
+    sig = inspect.signature(fn)
+    name = fn.__name__
+
+    first = next(iter(sig.parameters))
+
+    def kernel(*args: Any, **kwargs: Any) -> Any:
+        bound = sig.bind(*args, **kwargs)
+        a = bound.arguments[first]
+        if not is_fake(a):  # a real array (kept real): its values exist, printed for real
+            return fn(*bound.args, **bound.kwargs)
+        m = as_meta(a)
+        if m.size:
+            raise DataDependentError(f"np.{name} formats the values of the array")
+        bound.arguments[first] = np.empty(m.shape, m.dtype)
+        return fn(*bound.args, **bound.kwargs)
+    kernel.__name__ = name
+    kernel.__doc__ = _formatter.__doc__
+    kernel.keep_real = frozenset({0, first})  # type: ignore[attr-defined]
+    return register(fn, tags=("data-dependent",))(kernel)
+
+
+for _fn in (np.array2string, np.array_repr, np.array_str):
+    _formatter(_fn)

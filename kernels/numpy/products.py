@@ -299,33 +299,56 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
 
 @register(np.kron, tags=("copy",), flops=flops.elementwise)
 def kron(a: Any, b: Any) -> Any:
-    """Only the common cases: the result's dtype is multiply's, its layout C."""
-    a0, b0 = a, b
-    a, b = meta_array(a), meta_array(b)
-    from .umath import resolve_loop
-    dt = resolve_loop(np.multiply, (a.dtype, b.dtype, None), None, "same_kind")[2]
-    nd = max(a.ndim, b.ndim)
-    sa = (1,) * (nd - a.ndim) + tuple(a.shape)
-    sb = (1,) * (nd - b.ndim) + tuple(b.shape)
-    shape = tuple(x * y for x, y in zip(sa, sb))
-    if a.ndim == 0 or b.ndim == 0 or 0 in shape:
-        raise UnsupportedOperationError(np.kron, "0-d or empty operands")
-    # multiply of a at the even and b at the odd axes of an interleaved shape
-    ish = tuple(n for pair in zip(sa, sb) for n in pair)
-    sta = (0,) * (nd - a.ndim) + tuple(a.strides)
-    stb = (0,) * (nd - b.ndim) + tuple(b.strides)
-    ops = [(tuple(n if i % 2 == 0 else 1 for i, n in enumerate(ish)),
-            tuple(x for s in sta for x in (s, 0))),
-           (tuple(n if i % 2 else 1 for i, n in enumerate(ish)),
-            tuple(x for s in stb for x in (0, s)))]
-    if iterator_order(ish, ops) != list(range(2 * nd - 1, -1, -1)):
-        raise UnsupportedOperationError(np.kron, "operands whose product is not laid out in C order")
-    # _shape_base_impl.py kron: the arrays made of non-array arguments live to the end; after
-    # the product (its operands are N-d: cast in the iterator's buffers, never copied),
-    # ``_nx.multiply(as_, bs)`` makes two intp arrays of the shapes and their product
+    """_shape_base_impl.py kron: ``multiply`` of ``a`` expanded at the odd and ``b`` at the even
+    axes of the interleaved shape (the iterator's K-order layout over both), then
+    ``reshape`` to the product of the shapes: a view of the product when its layout allows,
+    else a C copy (the product then a temporary). 0-d operands: ``multiply(a, b)``."""
     from .temporaries import asarray_bytes
-    transient(asarray_bytes(a0) + asarray_bytes(b0) + 3 * nd * 8)
-    return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize), base_shape=ish)
+    from .umath import ufunc_call
+    from .creation import array as _array_k
+    from ...layout import attempt_nocopy_reshape
+    from .views import expand_dims
+    a0, b0 = a, b
+    b = meta_array(b)
+    # the arrays made of non-array arguments live to the end
+    transient(asarray_bytes(a0) + asarray_bytes(b0))
+    rp = _Replay()
+    a = rp.call(_array_k, a if is_meta(a) else meta_array(a), copy=None, subok=True, ndmin=b.ndim)
+    nda, ndb = a.ndim, b.ndim
+    if nda == 0 or ndb == 0:
+        return ufunc_call(np.multiply, a, b, _report=True)
+    nd = max(nda, ndb)
+    sa = (1,) * (nd - nda) + tuple(a.shape)
+    sb = (1,) * (nd - ndb) + tuple(b.shape)
+    a_arr = rp.call(expand_dims, rp.call(expand_dims, a, tuple(range(ndb - nda))),
+                    tuple(range(1, nd * 2, 2)))
+    b_arr = rp.call(expand_dims, rp.call(expand_dims, b, tuple(range(nda - ndb))),
+                    tuple(range(0, nd * 2, 2)))
+    prod = rp.call(ufunc_call, np.multiply, a_arr, b_arr)
+    # ``_nx.multiply(as_, bs)``: two intp arrays of the shapes, and their product, alive
+    # while reshape runs
+    ins = rp.steps.new(2 * nd * 8)
+    dims = rp.steps.new(nd * 8)
+    rp.steps.free(ins)
+    shape = tuple(x * y for x, y in zip(sa, sb))
+    it = prod.dtype.itemsize
+    if not prod.size:  # an empty product: reshape's own rule (nothing is copied)
+        from .views import reshape as _reshape_k
+        res = rp.call(_reshape_k, prod, shape)
+        rp.steps.free(dims)
+        rp.done(None)
+        return res
+    strides = attempt_nocopy_reshape(tuple(prod.shape), tuple(prod.strides), it, shape, False)
+    if strides is not None:  # a view of the product
+        rp.steps.free(dims)
+        rp.done(None)
+        return ArrayMeta(shape, prod.dtype, strides, view_of=prod)
+    # reshape's copy: a C copy in the product's shape, viewed; the product dies
+    rp.steps.new(math.prod(prod.shape) * it)
+    rp.drop(prod)
+    rp.steps.free(dims)
+    rp.done(None)
+    return ArrayMeta(shape, prod.dtype, c_strides(shape, it), base_shape=tuple(prod.shape))
 
 
 # --- einsum (c_einsum, optimize=False) ---------------------------------------------

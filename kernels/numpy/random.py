@@ -1279,3 +1279,52 @@ def _register_all() -> None:
 
 
 _register_all()
+
+
+def _get_state(legacy: bool = True) -> Any:
+    """RandomState.get_state (mtrand.pyx) of the global RandomState in a mode: its draws are
+    fakes that never advance the real state, so the state's values are unknown; its form is
+    the real one's (``('MT19937', key, pos, has_gauss, cached_gaussian)``): the key a fresh
+    uint32 fake, the numbers fake Python numbers. The dict form (``legacy=False``, or
+    another BitGenerator) holds arrays in dicts, which a kernel does not return."""
+    with paused():
+        real = np.random.mtrand._rand.get_state(legacy=legacy)
+    if type(real) is not tuple:
+        raise UnsupportedOperationError("np.random.get_state", "the dict form of the state")
+    out: list = []
+    for v in real:
+        if isinstance(v, np.ndarray):
+            out.append(fresh(v.shape, v.dtype))
+        elif type(v) in (int, float):
+            out.append(_pyscalar(type(v)))
+        else:
+            out.append(v)
+    return tuple(out)
+
+
+def _leaves_fake(obj: Any) -> bool:
+    if is_fake(obj):
+        return True
+    if isinstance(obj, (tuple, list)):
+        return any(_leaves_fake(v) for v in obj)
+    if isinstance(obj, dict):
+        return any(_leaves_fake(v) for v in obj.values())
+    return False
+
+
+def _set_state(state: Any) -> None:
+    """RandomState.set_state in a mode: a state holding fakes (one ``get_state`` gave in a
+    mode) sets nothing (the draws are fakes, whatever the state); a real state is set for
+    real, NumPy checking it."""
+    if _leaves_fake(state):
+        if not isinstance(state, (tuple, dict)):
+            raise TypeError("state must be a dict or a tuple.")
+        return None
+    with paused():
+        return np.random.mtrand._rand.set_state(state)
+
+
+_set_state.keep_real = frozenset({0, "state"})  # type: ignore[attr-defined]
+_rs = np.random.mtrand._rand
+register(_rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
+register(_rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)

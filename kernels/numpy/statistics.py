@@ -345,6 +345,8 @@ def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
             ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides))
         if percent:
             qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
+        if qm.size == 0 and qm.ndim != 1:  # _quantile_is_valid: q.min() of an empty q
+            raise ValueError("zero-size array to reduction operation minimum which has no identity")
         return qm, weak
     real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
     if not _fb()._quantile_is_valid(real):
@@ -1019,8 +1021,8 @@ def _hist_input(a: Any, weights: Any, name: str) -> tuple:
         warnings.warn(f"Converting input from {dt} to {np.dtype(np.uint8)} for compatibility.",
                       RuntimeWarning, stacklevel=4)
         dt = np.dtype(np.uint8)
-    if dt.kind not in "iuf":
-        raise UnsupportedOperationError(name, f"dtype {m.dtype}")
+    if dt.kind not in "iufc":  # complex: min/max and the edge comparisons order it
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")  # lexicographically
     w = None
     if weights is not None:
         w = as_meta(weights)
@@ -1118,6 +1120,12 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
         outer = _outer_edges(dt, m.size, range)
         ntype = _INTP if w is None else w.dtype
         _hist_edges_steps(m, dt, bt, outer, range, n, ntype, w)
+        if dt.kind == "c" and m.size:  # f_indices.astype(np.intp) drops the imaginary part
+            import warnings
+            from ..registry import uncached
+            uncached()
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=3)
         if ntype.kind != "c":  # complex weights: n.real / n.imag bincounts, not replayed
             _uniform_hist_steps(m, dt, bt, outer, n, w)
             if density:
@@ -1275,7 +1283,7 @@ def _dd_sample(sample: Any) -> tuple:
 def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tuple:
     n, d, dts = _dd_sample(sample)
     for dt in dts:
-        if dt.kind not in "biuf":
+        if dt.kind not in "biufc":
             raise UnsupportedOperationError("np.histogramdd", f"dtype {dt}")
     if weights is not None:
         wm = as_meta(weights)

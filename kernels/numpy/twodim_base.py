@@ -4,7 +4,6 @@ from __future__ import annotations
 import operator
 from typing import Any
 import numpy as np
-from ..._errors import UnsupportedOperationError
 from ...layout import as_shape, c_strides, shape_args
 from ...meta import ArrayMeta, as_meta, is_meta
 from ..registry import register
@@ -16,8 +15,8 @@ from .misc import where_meta
 def _tri_like(m: Any, k: int) -> ArrayMeta:
     """``where(tri(*m.shape[-2:], k, dtype=bool), zeros(1, m.dtype), m)``: where's layout
     over the mask and m; the mask and the zero are alive with the result."""
-    if m.ndim == 0:
-        raise UnsupportedOperationError(np.tril, "0-d input")
+    if m.ndim == 0:  # ``tri(*m.shape[-2:], ...)`` with no N
+        raise TypeError("tri() missing 1 required positional argument: 'N'")
     n, mm = (m.shape[-2], m.shape[-1]) if m.ndim >= 2 else (m.shape[0], m.shape[0])
     steps = Steps()
     mask = tri_mask(steps, n, mm, k)

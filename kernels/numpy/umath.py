@@ -10,7 +10,7 @@ import numpy as np
 from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache, memoized
-from ..._errors import UnsupportedOperationError
+from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
@@ -64,7 +64,10 @@ def probe_loop(ufunc: np.ufunc, keys: tuple, signature: Any, casting: Casting) -
     r = _resolve_cache.get(ck)
     if r is None:
         nin = ufunc.nin
-        ins = [_ZERO[k] if type(k) is type else np.zeros((), k) for k in keys[:nin]]
+        # string results of 0-d operands come back as scalars of the value's length: probe
+        # string loops on one-element arrays, whose dtype is the loop's
+        shp = (1,) if any(type(k) is not type and k.kind in "SUT" for k in keys[:nin]) else ()
+        ins = [_ZERO[k] if type(k) is type else np.zeros(shp, k) for k in keys[:nin]]
         outs = tuple(None if k is None else np.zeros((), k) for k in keys[nin:])
         kw: dict[str, Any] = {"casting": casting}
         if signature is not None:
@@ -302,6 +305,8 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
             n = x.dtype.itemsize
         elif t is list or t is tuple:
             n = as_meta(x).nbytes
+        elif t is str or t is bytes:  # a 0-d U/S array of the string (np.strings.find's sub)
+            n = max(np.asarray(x).nbytes, 1)
         else:
             n = 0
         alive += n
@@ -524,6 +529,17 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     return ufunc_call(ufunc, *args, _report=True, **kwargs)
 
 
+@register("ndarray.__eq__", "ndarray.__ne__", tags=("ufunc",))
+def compare_no_loop(self: Any, other: Any) -> ArrayMeta:
+    """``==`` / ``!=`` of dtypes the comparison ufunc has no loop for (FakeArray asks only
+    then): arrayobject.c ``array_richcompare`` allocates the bool result with
+    ``NpyIter_MultiNew(self, other, NULL)`` in K order and fills it with 0 or 1."""
+    m, o = as_meta(self), as_meta(other)
+    shape = broadcast_shapes(m.shape, o.shape)
+    ops = [(x.shape, x.strides, x.flags.f_contiguous) for x in (m, o)]
+    return pyarray_return(ArrayMeta(shape, np.dtype(bool), iterator_out_strides(shape, 1, ops)))
+
+
 def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                casting: Casting = "same_kind", order: str = "K", dtype: Any = None,
                subok: bool = True, signature: Any = None, _report: bool = False,
@@ -590,6 +606,9 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         voters.append(wm)
     if not shape and any(dt.kind == "O" for dt in loop[nin:]):
         raise UnsupportedOperationError(ufunc, "a 0-d object result is a Python object of unknown type")
+    if not shape and return_scalar and any(dt.char == "T" for dt in loop[nin:]):
+        raise DataDependentError(f"{ufunc.__name__}: a 0-d StringDType result is returned as "
+                                 "a Python str, which is its value")
     results = []
     for o, dt in zip(outs, loop[nin:]):
         if o is not None:

@@ -17,7 +17,7 @@ from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake
 from ..._storage import SCALAR
-from ..registry import register, transient, uncached
+from ..registry import pyarray_return, register, transient, uncached
 
 _stride_tricks = np.lib.stride_tricks
 
@@ -738,6 +738,12 @@ def copy_like(m: Any, dtype: Any = None, order: str = "K") -> ArrayMeta:
 
 @register("ndarray.copy", tags=("copy",))
 def ndarray_copy(self, order="C") -> ArrayMeta:
+    """methods.c ``array_copy``; on a NumPy scalar ``gentype_generic_method``
+    (scalartypes.c.src): the copy of a 0-d array made from it, returned as a new scalar."""
+    if _is_scalar(self) and self.pytype is None:
+        converters.order(order)
+        transient(self.dtype.itemsize)  # the 0-d array made from the scalar
+        return pyarray_return(copy_like(self, None, order))
     return copy_like(self, None, order)
 
 
@@ -806,6 +812,19 @@ def check_value_cast(m: Any, dt: np.dtype) -> None:
 
 @register("ndarray.astype", tags=("copy",))
 def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True) -> Any:
+    """``ndarray.astype`` (methods.c ``array_astype``). On a NumPy scalar it is
+    ``gentype_generic_method`` (scalartypes.c.src): the array method on a 0-d array made
+    from the scalar, then ``PyArray_Return``, so the result is a new NumPy scalar."""
+    res = _astype(self, dtype, order, casting, copy)
+    if not (_is_scalar(self) and self.pytype is None):
+        return res
+    transient(self.dtype.itemsize)  # the 0-d array made from the scalar
+    if type(res) is ArrayMeta:
+        return pyarray_return(res)
+    return ArrayMeta((), self.dtype, (), scalar=True)  # PyArray_Return of that 0-d array
+
+
+def _astype(self, dtype, order, casting, copy) -> Any:
     order = converters.order(order)
     if self.dtype.kind == "c":
         uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call

@@ -1,0 +1,217 @@
+"""distributed's plugins for planning on a cluster (imported only where distributed is used):
+``FakeTasks`` on the workers, ``ClusterRecorder`` on the scheduler (see meta_utils/cluster.py)."""
+from __future__ import annotations
+
+import uuid
+from concurrent.futures import Executor, Future
+from typing import Any, Callable
+
+from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
+
+from .._stack import paused
+from ..modes.dask_support import in_task, task_inputs_to_fakes
+from ..modes.fake_mode import FakeMode
+from .cluster import _LOCAL, PLUGIN, RECORDER, summarize
+
+
+class FakeMeter:
+    """Runs one task under a fresh ``FakeMode`` of its own (no mode of the thread's context,
+    such as the planner's, underneath), marked as a dask task (modes/dask_support.py
+    ``in_task``: dask's code in it computes on fakes; outside one it builds graphs for real),
+    with the real arrays among its inputs (a graph's embedded arrays) made fakes; its figure:
+    the mode's peak bytes."""
+
+    def setup(self) -> None:
+        """Called once per worker when the plugin is set up."""
+
+    def __call__(self, fn: Callable, args: tuple, kwargs: dict) -> tuple[Any, dict]:
+        mode = FakeMode()
+        with paused(), mode, in_task():
+            out = fn(*task_inputs_to_fakes(args, mode), **kwargs)
+        peak = mode.memory.peak
+        figures = {"peak": int(peak.get("cpu", 0))}
+        if any(d != "cpu" for d in peak):
+            figures["peaks"] = {d: int(n) for d, n in peak.items()}
+        return out, figures
+
+
+class MeteredExecutor(Executor):
+    """The worker's default executor with each task run through the plugin's meter. Its
+    name has no "ThreadPoolExecutor" in it on purpose: for such a pool the worker runs each
+    task inside a copy of the event loop's context (distributed/worker.py
+    ``Worker.execute``, ``run_in_executor_with_context``), where the task's mode, set in the
+    pool thread, would not be seen; for any other executor it calls ``_run_task_simple`` in
+    the thread's own context. The price: ``get_worker()`` and ``secede()`` are not available
+    inside planned tasks."""
+
+    def __init__(self, inner: Any, plugin: "FakeTasks") -> None:
+        self.inner = inner
+        self.plugin = plugin
+
+    def submit(self, fn: Callable, /, *args: Any, **kwargs: Any) -> Any:
+        if not getattr(self.plugin.meter, "inline", False):
+            return self.inner.submit(self.plugin._run, fn, args, kwargs)
+        # a meter that must see the task alone in its process: run it here, on the event
+        # loop's thread, which handles no message (and frees no key) until it returns
+        done: Future = Future()
+        try:
+            done.set_result(self.plugin._run(fn, args, kwargs))
+        except BaseException as e:
+            done.set_exception(e)
+        return done
+
+    def shutdown(self, wait: bool = True, **kwargs: Any) -> None:
+        self.inner.shutdown(wait=wait, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+class FakeTasks(WorkerPlugin):
+    """Each task on the worker runs through ``meter`` (default ``FakeMeter``); its figures go
+    to the scheduler in the task's metadata under ``"faketensor"``: the plugin's transition
+    hook runs right after the worker builds its ``task-finished`` message, whose metadata is
+    the task's ``metadata`` dict (worker_state_machine.py ``_get_task_finished_msg``), sent
+    afterwards."""
+
+    name = PLUGIN
+    idempotent = True
+
+    def __init__(self, meter: Any = None) -> None:
+        self.meter = meter if meter is not None else FakeMeter()
+
+    def setup(self, worker: Any) -> None:
+        self.worker = worker
+        self.pending: dict = {}  # (thread id, compute start) -> figures
+        self.meter.setup()
+        inner = worker.executors["default"]
+        while isinstance(inner, MeteredExecutor):  # set up again: wrap once
+            inner = inner.inner
+        self.inner = inner
+        worker.executors["default"] = MeteredExecutor(inner, self)
+
+    def teardown(self, worker: Any) -> None:
+        ex = worker.executors.get("default")
+        if isinstance(ex, MeteredExecutor) and ex.plugin is self:
+            worker.executors["default"] = self.inner
+
+    def _run(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
+        """In the task's thread: run it through the meter; keep the figures under the thread
+        and the start time that the worker records for the task."""
+        msg, figures = self.meter(fn, args, kwargs)
+        if isinstance(msg, dict) and "thread" in msg and "start" in msg:
+            self.pending[(msg["thread"], msg["start"])] = figures
+        return msg
+
+    def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+        if start not in ("executing", "long-running", "resumed", "cancelled"):
+            return
+        state = self.worker.state
+        ts = state.tasks.get(key)
+        if ts is None:
+            return
+        began = None
+        for s in ts.startstops:
+            if s.get("action") == "compute":
+                began = s["start"]
+        if began is None:
+            return
+        figures = self.pending.pop((state.threads.get(key), began), None)
+        if figures is not None and finish == "memory":
+            ts.metadata["faketensor"] = figures
+
+
+class ClusterRecorder(SchedulerPlugin):
+    """What the scheduler sees of a run (meta_utils/cluster.py); ``summary()``."""
+
+    name = RECORDER
+    idempotent = True
+
+    def __init__(self, scheduler: Any = None) -> None:
+        self.uid = uuid.uuid4().hex
+        self.scheduler = None
+        self.seq = 0
+        self.graphs = 0
+        #: key -> [worker, output bytes, peak, input bytes, input keys, compute start,
+        #: compute stop, worker's managed bytes after, seq]
+        self.tasks: dict = {}
+        self.samples: list = []     # (seq, worker, managed bytes) after a key is released
+        self.computed_on: dict = {}
+        self.holders: dict = {}     # key -> the workers seen holding it
+        self.moved: set = set()     # (key, worker): counted as a transfer once
+        self.transfers: dict = {}   # (from, to) -> [bytes, count]
+        self.workers: dict = {}     # address -> {"name", "nthreads", "memory_limit"}
+        if scheduler is not None:
+            self._attach(scheduler)
+
+    def _attach(self, scheduler: Any) -> None:
+        self.scheduler = scheduler
+        _LOCAL[self.uid] = self
+        for addr in scheduler.workers:
+            self.add_worker(scheduler, addr)
+
+    async def start(self, scheduler: Any) -> None:
+        if self.scheduler is None:
+            self._attach(scheduler)
+
+    def add_worker(self, scheduler: Any, worker: str) -> None:
+        ws = scheduler.workers.get(worker)
+        if ws is not None:
+            self.workers[worker] = {"name": str(ws.name), "nthreads": ws.nthreads,
+                                    "memory_limit": ws.memory_limit or None}
+
+    def update_graph(self, scheduler: Any, **kwargs: Any) -> None:
+        self.graphs += 1
+
+    def transition(self, key: Any, start: str, finish: str, *args: Any, **kwargs: Any) -> None:
+        self.seq += 1
+        if start == "processing" and finish == "memory":
+            self._finished(key, kwargs)
+        elif start == "memory":
+            workers = self.holders.pop(key, ())
+            all_ws = self.scheduler.workers
+            for w in workers:
+                ws = all_ws.get(w)
+                if ws is not None:
+                    self.samples.append((self.seq, w, ws.nbytes))
+
+    def _finished(self, key: Any, kw: dict) -> None:
+        sched = self.scheduler
+        ts = sched.tasks.get(key)
+        w = kw.get("worker")
+        if ts is None or w is None:
+            return
+        ws = sched.workers.get(w)
+        out = kw.get("nbytes", ts.nbytes)
+        figures = (kw.get("metadata") or {}).get("faketensor")
+        peak = figures.get("peak") if figures else None
+        inputs, in_bytes = [], 0
+        holders, computed_on, moved = self.holders, self.computed_on, self.moved
+        for d in ts.dependencies:
+            k = d.key
+            inputs.append(k)
+            in_bytes += d.nbytes
+            holders.setdefault(k, set()).add(w)
+            src = computed_on.get(k)
+            if src is not None and src != w and (k, w) not in moved:
+                moved.add((k, w))
+                row = self.transfers.setdefault((src, w), [0, 0])
+                row[0] += d.nbytes
+                row[1] += 1
+        begin = end = None
+        for s in kw.get("startstops") or ():
+            if s.get("action") == "compute":
+                begin, end = s["start"], s["stop"]
+        self.tasks[key] = [w, out, peak, in_bytes, tuple(inputs), begin, end,
+                           ws.nbytes if ws is not None else out, self.seq]
+        computed_on[key] = w
+        holders.setdefault(key, set()).add(w)
+        if w not in self.workers and ws is not None:
+            self.add_worker(sched, w)
+
+    def summary(self, top: int = 10) -> dict:
+        """The plan's "cluster" section (README, "Planning dask.distributed programs")."""
+        return summarize(self, top)
+
+
+__all__ = ["FakeMeter", "MeteredExecutor", "FakeTasks", "ClusterRecorder"]

@@ -1,0 +1,261 @@
+"""SciPy in a mode: scipy.special's ufuncs, scipy.fft and scipy.linalg on fakes, and a clear
+error from every other SciPy function a fake reaches.
+
+Installed module by module as SciPy imports them (the import hook in modes/patching.py
+calls ``imported`` after each ``scipy.*`` module's code; modules imported before
+faketensor are patched by ``install``). Three kinds of patch:
+
+- scipy.special's ufuncs are NumPy ufuncs: ``FakeArray.__array_ufunc__`` and the generic
+  ufunc kernel (kernels/numpy/umath.py) already resolve their loops from ``ufunc.types``;
+  nothing is patched for them.
+- SciPy's compiled cores with a rule in kernels/scipy/ (scipy.fft's pypocketfft
+  transforms): SciPy's own Python layer runs on the fakes through NumPy's kernels and the
+  core call goes to the rule when a fake is among its arguments (``core_patch``).
+- the public scipy.linalg functions with a rule (kernels/scipy/linalg.py) go to it like a
+  NumPy function with a kernel (``kernel_patch``).
+- every other public SciPy function (``guard_patch``): run as it is; when a fake or a mode
+  is involved and SciPy's code fails on it (its compiled code, Cython memoryviews or
+  ``__array__`` got a fake), the error becomes ``UnsupportedOperationError`` naming the
+  SciPy function the program called (the outermost guarded call), chained to the cause.
+  DataDependentError passes through: the function read values.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+import types
+from typing import Any
+
+from .. import _array
+from .._dispatch import _STACK, dispatch
+from .._errors import DataDependentError, UnsupportedOperationError
+from .._stack import LIVE
+from . import patching
+
+_FAKE = _array.FakeArray
+_LIVE = LIVE
+_get_stack = _STACK.get
+_getframe = sys._getframe
+
+_PATCHED: dict[int, Any] = {}
+patching.PATCH_TABLES.append(_PATCHED)
+_done: set = set()
+_lock = threading.RLock()
+
+
+def _fake_among(args: tuple, kwargs: dict) -> bool:
+    """A fake among the arguments, or among the items of a list or tuple argument."""
+    for a in (*args, *kwargs.values()):
+        t = type(a)
+        if t is _FAKE:
+            return True
+        if (t is list or t is tuple) and any(type(x) is _FAKE for x in a):
+            return True
+    return False
+
+
+def _from_library(frame: Any) -> bool:
+    """True when the frame runs NumPy's, SciPy's or faketensor's own Python code."""
+    name = frame.f_globals.get("__name__") or ""
+    return name.split(".", 1)[0] in ("numpy", "scipy", "faketensor")
+
+
+def _remember(fn: Any, w: Any) -> Any:
+    functools.update_wrapper(w, fn)
+    w._ft_patch = True
+    _PATCHED[id(fn)] = w
+    patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
+    return w
+
+
+def core_patch(fn: Any) -> Any:
+    """A SciPy compiled core with a rule: the rule when a fake is among its arguments
+    (SciPy's Python layer hands it the fakes NumPy's kernels made), else the real core."""
+    w = _PATCHED.get(id(fn))
+    if w is not None:
+        return w
+
+    def patched(*args, **kwargs):
+        if _fake_among(args, kwargs):
+            return dispatch(fn, (_FAKE,), args, kwargs)
+        return fn(*args, **kwargs)
+    return _remember(fn, patched)
+
+
+def kernel_patch(fn: Any) -> Any:
+    """A public SciPy function with a rule: inside a FakeMode the rule runs when a fake is
+    among the arguments or the program called it (real arguments become fakes, as for
+    NumPy's functions); SciPy's own calls with real arrays run for real. Outside any mode,
+    fakes go to the rule too."""
+    w = _PATCHED.get(id(fn))
+    if w is not None:
+        return w
+
+    def patched(*args, **kwargs):
+        stack = _LIVE and _get_stack()
+        if stack:
+            if stack[0]._is_fake_mode and (_fake_among(args, kwargs)
+                                           or not _from_library(_getframe(1))):
+                return dispatch(fn if stack[-1]._is_fake_mode else patched, (), args, kwargs)
+        elif _fake_among(args, kwargs):
+            return dispatch(fn, (_FAKE,), args, kwargs)
+        return fn(*args, **kwargs)
+    return _remember(fn, patched)
+
+
+class _Depth(threading.local):
+    n = 0
+
+
+_DEPTH = _Depth()
+# the messages of errors SciPy's compiled code raises when handed a fake
+_FAKE_MARKS = ("FakeArray", "fake array", "incompatible function arguments")
+
+
+def _about_fake(e: BaseException) -> bool:
+    if isinstance(e, NotImplementedError):  # FakeArray.__array__: no data to copy out
+        return True
+    if isinstance(e, (TypeError, ValueError, AttributeError, RuntimeError, BufferError)):
+        msg = str(e)
+        return any(m in msg for m in _FAKE_MARKS)
+    return False
+
+
+def qualname(fn: Any, module: str) -> str:
+    return f"{module}.{getattr(fn, '__name__', type(fn).__name__)}"
+
+
+def guard_patch(fn: Any, name: str) -> Any:
+    """A public SciPy function with no rule (see the module docstring)."""
+    w = _PATCHED.get(id(fn))
+    if w is not None:
+        return w
+
+    def patched(*args, **kwargs):
+        if not (_LIVE and _get_stack()) and not _fake_among(args, kwargs):
+            return fn(*args, **kwargs)
+        _DEPTH.n += 1
+        try:
+            return fn(*args, **kwargs)
+        except DataDependentError:
+            raise
+        except UnsupportedOperationError as e:
+            if _DEPTH.n > 1 or getattr(e, "func", None) == name:
+                raise
+            raise UnsupportedOperationError(name, f"it reached {e.func if isinstance(e.func, str) else _op(e.func)} "
+                                            f"({e})") from e
+        except Exception as e:
+            if _DEPTH.n > 1 or not _about_fake(e):
+                raise
+            raise UnsupportedOperationError(
+                name, f"no rule for it; SciPy's implementation needs the data "
+                f"({type(e).__name__}: {str(e).splitlines()[0][:120]})") from e
+        finally:
+            _DEPTH.n -= 1
+    return _remember(fn, patched)
+
+
+def _op(func: Any) -> str:
+    from .._errors import op_name
+    return op_name(func)
+
+
+def _public(modname: str) -> bool:
+    parts = modname.split(".")
+    return parts[0] == "scipy" and not any(p.startswith("_") or p == "tests" for p in parts)
+
+
+def _guardable(obj: Any) -> bool:
+    if isinstance(obj, types.FunctionType) or type(obj).__name__ == "_Function":  # uarray
+        return (getattr(obj, "__module__", "") or "").startswith("scipy")
+    return isinstance(obj, functools.partial)
+
+
+def imported(module: Any) -> None:
+    """Patch one SciPy module (once), after its code ran."""
+    name = module.__name__
+    with _lock:
+        if name in _done:
+            return
+        _done.add(name)
+        if name == "scipy.fft._pocketfft":
+            _patch_pocketfft(module)
+        if name == "scipy.linalg":
+            _patch_linalg(module)
+        if _public(name):
+            for attr, obj in list(vars(module).items()):
+                if attr.startswith("_") or getattr(obj, "_ft_patch", False):
+                    continue
+                if _guardable(obj):
+                    setattr(module, attr, _named(guard_patch(obj, f"{name}.{attr}"), name, attr))
+
+
+def _named(w: Any, module: str, attr: str) -> Any:
+    """The patch pickles by the public name it is installed under (pickle finds it there:
+    a process without faketensor unpickles SciPy's own function)."""
+    if w.__dict__.get("_ft_public") is None:
+        w.__module__, w.__qualname__, w._ft_public = module, attr, True
+    return w
+
+
+# pypocketfft's transforms with a rule (kernels/scipy/fft.py)
+POCKETFFT = ("c2c", "r2c", "c2r", "r2r_fftpack", "dct", "dst")
+
+
+def _patch_pocketfft(pkg: Any) -> None:
+    """pypocketfft's transforms become rules; realtransforms' partials bound them at import,
+    so they are rebuilt over the patched cores (here and in the backend's namespace);
+    ``_datacopied`` learns that a fake is an array."""
+    from ..kernels.scipy import fft  # noqa: F401  (registers the rules)
+    pfft = pkg.pypocketfft
+    for name in POCKETFFT:
+        fn = getattr(pfft, name)
+        if not getattr(fn, "_ft_patch", False):
+            setattr(pfft, name, core_patch(fn))
+    rt = sys.modules["scipy.fft._pocketfft.realtransforms"]
+    for attr in ("dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"):
+        old = getattr(rt, attr)
+        new = functools.partial(old.func, old.args[0], core_patch(old.args[1]))
+        new.__name__ = getattr(old, "__name__", attr)
+        setattr(rt, attr, new)
+        if getattr(pkg, attr, None) is old:
+            setattr(pkg, attr, new)
+    for modname in ("scipy.fft._pocketfft.basic", "scipy.fft._pocketfft.realtransforms"):
+        mod = sys.modules[modname]
+        mod._datacopied = _datacopied(mod._datacopied)
+
+
+def _datacopied(orig: Any) -> Any:
+    def datacopied(arr: Any, original: Any) -> bool:
+        """scipy.fft's helper: ``arr`` (from asarray(original)) is a copy. A fake
+        ``original`` is an array, not an array-like with ``__array__``."""
+        if type(original) is _FAKE:
+            return arr is not original and getattr(arr, "base", None) is None
+        return orig(arr, original)
+    datacopied._ft_patch = True
+    return datacopied
+
+
+# scipy.linalg's functions with a rule (kernels/scipy/linalg.py registers these names; the
+# rules module may still be importing when scipy.linalg is: the patch finds the rule at
+# call time)
+LINALG = ("solve", "inv", "det", "lu", "lu_factor", "lu_solve", "qr", "svd", "svdvals", "eig",
+          "eigvals", "eigh", "eigvalsh", "cholesky", "cho_factor", "cho_solve", "lstsq", "norm",
+          "expm", "solve_triangular", "pinv")
+
+
+def _patch_linalg(module: Any) -> None:
+    from ..kernels.scipy import linalg  # noqa: F401  (registers the rules)
+    for attr in LINALG:
+        fn = getattr(module, attr, None)
+        if fn is not None and not getattr(fn, "_ft_patch", False):
+            setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
+
+
+def install() -> None:
+    """Patch the SciPy modules already imported (the import hook gets the later ones)."""
+    for name in sorted(n for n in list(sys.modules) if n == "scipy" or n.startswith("scipy.")):
+        mod = sys.modules.get(name)
+        if mod is not None:
+            imported(mod)

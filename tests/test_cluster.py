@@ -1,0 +1,219 @@
+"""Planning dask.distributed programs (meta_utils/cluster.py): tasks on fakes on a real
+LocalCluster, per-task and per-worker figures against real runs measured in the workers
+(tests/cluster_real.py), the plan's cluster section, ``--memory-limit`` for workers.
+
+One cluster per kind, shared by the module (a LocalCluster costs about a second to start);
+the real-vs-fake checks use worker processes (tracemalloc is per process) with one thread
+each, so that a task's real peak is its own.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("distributed")
+
+import faketensor as ft  # noqa: E402  (before dask: its graphs keep NumPy's patched functions)
+import dask  # noqa: E402
+import dask.array as da  # noqa: E402
+from distributed import Client, LocalCluster  # noqa: E402
+
+import cluster_real as cr  # noqa: E402
+from faketensor.meta_utils.plan import plan_script  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "plan_scripts", "cluster_futures.py")
+FAKETENSOR = os.path.join(os.path.dirname(sys.executable), "faketensor")
+TIMEOUT = 120
+
+
+def _script_functions():
+    import runpy
+    return runpy.run_path(SCRIPT, run_name="cluster_futures")
+
+
+@pytest.fixture(scope="module")
+def processes():
+    """One worker process with one thread; the scheduler sends one task at a time."""
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                          dashboard_address=":0") as cl, Client(cl, timeout=TIMEOUT) as c:
+            yield c
+
+
+@pytest.fixture(scope="module")
+def threads():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cl, Client(cl, timeout=TIMEOUT) as c:
+        yield c
+
+
+def matmul_graph(client):
+    x = da.ones((1200, 1200), chunks=300)
+    y = da.ones((1200, 600), chunks=300) * 2
+    return client.compute(((x @ y) + x.T @ y)[::2])
+
+
+def futures_graph(client):
+    f = _script_functions()
+    blocks = [client.submit(f["block"], 300 + 10 * i, key=f"block-{i}") for i in range(4)]
+    return [client.submit(f["combine"], blocks[i], blocks[i], key=f"combine-{i}")
+            for i in range(4)]
+
+
+@pytest.mark.parametrize("graph", [matmul_graph, futures_graph])
+def test_task_figures_equal_real(processes, graph):
+    """Every task's output bytes and peak equal the real ones measured in the worker (two
+    real runs, which agree with each other)."""
+    real_a, real_b = (cr.run(processes, graph, cr.RealMeter())[1] for _ in range(2))
+    result, fake, _ = cr.run(processes, graph)
+    assert all(type(r) is ft.FakeArray for r in (result if isinstance(result, list) else [result]))
+    keys = set(fake) & set(real_a) & set(real_b)
+    assert len(keys) >= len(fake) - 1  # all but the finalize task, whose key is new each run
+    for k in keys:
+        assert real_a[k][1:] == real_b[k][1:], k
+        assert fake[k][1:] == real_a[k][1:], (k, fake[k], real_a[k])
+
+
+def test_worker_peak_against_real_runs(processes):
+    """One worker: its predicted peak agrees with each real run's within what two real runs
+    differ by, or one of the graph's smallest chunks: the scheduler's order of releases can
+    leave one more or one fewer held at a peak, in a real run as in a planned one."""
+    runs = [cr.run(processes, matmul_graph, m) for m in (cr.RealMeter(), cr.RealMeter(), None)]
+    (a, b, fake) = (next(iter(r[2]["workers"].values()))["peak_bytes"] for r in runs)
+    smallest = min(out for _, out, _ in runs[0][1].values())
+    assert fake > 100 * smallest
+    slack = max(abs(a - b), smallest)
+    assert abs(fake - a) <= slack and abs(fake - b) <= slack, (a, b, fake, smallest)
+
+
+def test_plan_script_cluster(processes, tmp_path):
+    """faketensor's planner on a script that starts its own LocalCluster: the tasks run on
+    fakes in the workers (the client process allocates nothing); each task's peak is the
+    real one of the same function measured in a worker."""
+    f = _script_functions()
+    real = cr.run(processes, lambda c: [c.submit(f["combine"], c.submit(f["block"], 400),
+                                                 c.submit(f["block"], 400))],
+                  cr.RealMeter())[1]
+    real_peak = {k.split("-")[0]: v[2] for k, v in real.items()}
+    p = plan_script(SCRIPT, ["400"])
+    assert p.status == "completed", p.stopped_at
+    c = p.cluster
+    assert c is not None and len(c["workers"]) == 2
+    assert c["tasks"]["count"] == c["tasks"]["measured"] == 8
+    top = {t["key"].split("-")[0] for t in c["tasks"]["top"]}
+    assert top == {"block", "combine"}
+    for t in c["tasks"]["top"]:
+        assert t["output_bytes"] == 400 * 400 * 8
+        assert t["peak_bytes"] == real_peak[t["key"].split("-")[0]]
+        assert t["input_bytes"] == (0 if t["key"].startswith("block") else 2 * 400 * 400 * 8)
+    for w in c["workers"].values():
+        assert w["peak_bytes"] >= 3 * 400 * 400 * 8  # two inputs, the output, one more held
+        assert w["timeline"] and max(b for _, b in w["timeline"]) == w["peak_bytes"]
+    assert c["transfers"]["bytes"] == 8 * 400 * 400 * c["transfers"]["count"]
+    assert p.peak["cpu"] == 0
+    data = p.to_json()
+    assert json.loads(json.dumps(data))["cluster"]["tasks"]["count"] == 8
+    text = p.report()
+    assert "cluster" in text and "task at" not in text and "at task combine" in text
+    html = tmp_path / "p.html"
+    p.save_html(str(html))
+    page = html.read_text()
+    assert 'id="cluster-timeline"' in page and "worker 0" in page
+    limit = max(w["peak_bytes"] for w in c["workers"].values())
+    assert p.over_limit({"worker": limit}) == []
+    assert len(p.over_limit({"worker": limit - 1})) >= 1
+
+
+def test_cli_worker_memory_limit(tmp_path):
+    """``--memory-limit worker=SIZE``: exit 3 and the worker over it named with its task."""
+    out = tmp_path / "plan.json"
+    r = subprocess.run([FAKETENSOR, "run", "--json", str(out), "--memory-limit", "worker=3MB",
+                        SCRIPT, "400"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert r.returncode == 3, r.stderr
+    assert "EXCEEDS its limit 2.86 MiB" in r.stderr and "at task combine-" in r.stderr
+    assert json.loads(out.read_text())["cluster"]["tasks"]["measured"] == 8
+    # worker processes: the program's event loop receives over TCP into NumPy buffers,
+    # which distributed's code makes for real (modes/dask_support.py graph_code)
+    r = subprocess.run([FAKETENSOR, "run", "--json", str(out), "--memory-limit", "worker=1GiB",
+                        SCRIPT, "400", "processes"], capture_output=True, text=True,
+                       timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())["cluster"]
+    assert data["tasks"]["measured"] == 8 and data["scheduler"].startswith("tcp://")
+
+
+def _executor(dask_worker=None):
+    return type(dask_worker.executors["default"]).__name__
+
+
+def test_plan_fn_with_client(threads):
+    """ft.plan(fn, client): the client's cluster runs fn's tasks on fakes, then real again."""
+    f = _script_functions()
+
+    def program(client):
+        return client.gather(client.map(f["block"], [50, 60]))
+
+    p = ft.plan(program, threads)
+    assert [type(r) for r in p.result] == [ft.FakeArray, ft.FakeArray]
+    assert p.cluster["tasks"]["measured"] == 2
+    tasks = sorted(p.cluster["tasks"]["top"], key=lambda t: t["output_bytes"])
+    assert [t["output_bytes"] for t in tasks] == [50 * 50 * 8, 60 * 60 * 8]
+    assert all(t["peak_bytes"] > t["output_bytes"] for t in tasks)  # no elision this small
+    assert set(threads.run(_executor).values()) == {"ThreadPoolExecutor"}
+    real = threads.gather(threads.map(f["block"], [50]))
+    assert type(real[0]).__name__ == "ndarray"
+
+
+def test_script_connecting_by_address(threads, tmp_path):
+    """A planned script's ``Client(address)``: its preload registers the plugins on that
+    cluster and takes them off when the client closes."""
+    script = tmp_path / "connect.py"
+    script.write_text(
+        "import sys\nimport numpy as np\nfrom distributed import Client\n"
+        "with Client(sys.argv[1]) as c:\n"
+        "    r = c.submit(np.ones, (70, 70)).result()\n"
+        "    print(type(r).__name__)\n")
+    p = plan_script(str(script), [threads.scheduler.address])
+    assert p.status == "completed", p.stopped_at
+    assert p.cluster["tasks"]["measured"] == 1
+    assert p.cluster["tasks"]["top"][0]["output_bytes"] == 70 * 70 * 8
+    assert set(threads.run(_executor).values()) == {"ThreadPoolExecutor"}
+    assert type(threads.submit(sum, [1, 2]).result()) is int
+
+
+def test_overlaps_sum_the_tasks_running_at_each_end():
+    """A worker with several threads: at each task's end, the peaks of the other tasks
+    running then (started before it ended, ending at or after) count with its own."""
+    from faketensor.meta_utils.cluster import _overlaps
+    spans = {"a": (0.0, 4.0, 10), "b": (1.0, 2.0, 20), "c": (2.0, 5.0, 40), "d": (4.5, 4.5, 80),
+             "e": (6.0, 7.0, 160)}
+    rows = [(k, [None, 1, p, 0, (), s, e, 0, 0]) for k, (s, e, p) in spans.items()]
+    expected = {k: sum(p2 for k2, (s2, e2, p2) in spans.items() if k2 != k and s2 < e <= e2)
+                for k, (s, e, p) in spans.items()}
+    assert _overlaps(rows) == expected
+    assert expected == {"a": 40, "b": 10, "c": 0, "d": 40, "e": 0}  # c starts as b ends
+
+
+def test_real_arrays_in_a_graph_become_fakes_in_the_task(processes):
+    """A graph built outside any mode from a real array carries it in its tasks: a planned
+    task computes on its fake (pre-existing: not the task's bytes) and its figures are those
+    of the real run; the array is left as it was."""
+    import numpy as np
+    real = np.arange(40_000.0).reshape(200, 200)
+    before = real.copy()
+
+    def graph(c):
+        return c.compute(da.from_array(real, chunks=100) * 2)
+
+    truth = cr.run(processes, graph, cr.RealMeter())[1]
+    result, tasks, _ = cr.run(processes, graph)
+    assert type(result) is ft.FakeArray and result.shape == (200, 200)
+    keys = [k for k in tasks if k in truth]
+    assert len(keys) >= 8 and any("mul" in k and tasks[k][2] for k in keys)
+    assert all(tasks[k][1:] == truth[k][1:] for k in keys), [(k, tasks[k], truth[k]) for k in keys]
+    assert np.array_equal(real, before)
