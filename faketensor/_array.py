@@ -101,7 +101,7 @@ class ArrayHooks:
     """
 
     __slots__ = ()
-    __array_priority__ = 1000
+    __array_priority__: float = 1000
     __hash__ = None  # type: ignore[assignment]  # unhashable, as ndarray
 
     if TYPE_CHECKING:
@@ -409,7 +409,7 @@ for _n, _u in _BINARY.items():
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
     setattr(ArrayHooks, f"__i{_n}__", _i)
-def _compare(name: str, ufunc: Any):
+def _compare(name: str, ufunc: Any) -> Any:
     """``==`` / ``!=`` without a loop for the two dtypes (``U`` with ``S``, datetime with
     float): NumPy's array_richcompare answers with an all-False / all-True bool array
     allocated by NpyIter over both operands (arrayobject.c); the rule is
@@ -419,7 +419,7 @@ def _compare(name: str, ufunc: Any):
         return fwd
     op = method_op(f"__{name}__")
 
-    def cmp(self, other):
+    def cmp(self: Any, other: Any) -> Any:
         try:
             return fwd(self, other)
         except _NO_LOOP:
@@ -437,23 +437,24 @@ for _n, _u in _UNARY.items():
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
-_VIEW_METHOD = ArrayHooks.view  # type: ignore[attr-defined]
+_VIEW_METHOD: Any = getattr(ArrayHooks, "view")
 
 
-def _view(self, *args, **kwargs):
+def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
     """ndarray.view; a view as a FakeArray subclass (numpy.ma's copy over fakes:
     modes/masked.py) is made by the subclass's ``_view_as``, which finalizes it as NumPy's
     C code does for a subtype."""
     t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
-    if isinstance(t, type) and getattr(t, "_view_as", None) is not None:
-        return t._view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
+    view_as = getattr(t, "_view_as", None) if isinstance(t, type) else None
+    if view_as is not None:
+        return view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
     return _VIEW_METHOD(self, *args, **kwargs)
 
 
-ArrayHooks.view = _view  # type: ignore[attr-defined]
+setattr(ArrayHooks, "view", _view)
 
 
-def _resize(self, *args, **kwargs):
+def _resize(self: Any, *args: Any, **kwargs: Any) -> None:
     """ndarray.resize: the kernel's record of the new geometry (a view of self, or a fresh
     array when the data is reallocated) becomes self's own (PyArray_Resize, shape.c)."""
     op = method_op("resize")
@@ -474,7 +475,7 @@ def _resize(self, *args, **kwargs):
     return None
 
 
-def _reallocates(self, args: tuple, kwargs: dict) -> bool:
+def _reallocates(self: Any, args: tuple, kwargs: dict) -> bool:
     """Whether NumPy's resize of this cpu fake reallocates (its kernel, a pure function of
     metadata, answers a fresh array); any refusal or error is left to the dispatched call."""
     if type(self) is not FakeArray or self.storage.device != "cpu":
@@ -487,7 +488,7 @@ def _reallocates(self, args: tuple, kwargs: dict) -> bool:
     return res is not None and getattr(res, "view_of", self) is None
 
 
-ArrayHooks.resize = _resize  # type: ignore[attr-defined]
+setattr(ArrayHooks, "resize", _resize)
 
 
 # NPY_ARRAY_* bits (numpy/_core/include/numpy/ndarraytypes.h) as ``flags.num`` reports them

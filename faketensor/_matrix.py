@@ -15,7 +15,7 @@ methods not listed.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -284,7 +284,7 @@ for _n, _u in _COMPARE.items():
     setattr(FakeMatrix, f"__{_n}__", _ufunc_ops(_u)[0])
 for _n, _u in _UNARY.items():
     setattr(FakeMatrix, f"__{_n}__", (lambda uf: lambda self: uf(self))(_u))
-FakeMatrix.__hash__ = None  # type: ignore[assignment]
+FakeMatrix.__hash__ = None  # type: ignore[assignment]  # unhashable, as np.matrix is
 
 
 # --- views and retyping --------------------------------------------------------------------
@@ -341,7 +341,7 @@ def _retype(f: FakeArray, finalize: bool = True) -> FakeMatrix:
     object.__setattr__(f, "__class__", FakeMatrix)
     if finalize:
         _finalize(f)
-    return f  # type: ignore[return-value]
+    return cast("FakeMatrix", f)  # its class was just set
 
 
 def as_matrix_view(f: FakeArray) -> FakeMatrix:
@@ -433,7 +433,7 @@ def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, **kwargs: Any) -> 
     pairs: dict = {}
     keep = {id(out)} if out is not None else set()
     plain = _plain(list(arrays), pairs)
-    if axis is None and out is None and sum(np.size(x) for x in plain):
+    if axis is None and out is None and any(np.size(x) for x in plain):
         # the 1-d result is allocated as a matrix, which __array_finalize__ makes (1, n):
         # NumPy then fails to copy the first raveled operand into it
         n = sum(np.size(x) for x in plain)

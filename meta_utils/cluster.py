@@ -200,7 +200,7 @@ async def dask_setup(obj: Any) -> None:
         await obj._register_scheduler_plugin(plugin=ClusterRecorder(), name=RECORDER,
                                              idempotent=True)
         await obj._register_worker_plugin(plugin=FakeTasks(), name=PLUGIN, idempotent=True)
-        obj._faketensor_plugins = True  # dask_teardown takes them off the cluster again
+        setattr(obj, "_faketensor_plugins", True)  # dask_teardown takes them off the cluster again
 
 
 async def dask_teardown(obj: Any) -> None:
@@ -218,7 +218,7 @@ async def dask_teardown(obj: Any) -> None:
     with contextlib.suppress(Exception):
         await obj.scheduler.unregister_worker_plugin(name=PLUGIN)
         await obj.scheduler.unregister_scheduler_plugin(name=RECORDER)
-    obj._faketensor_plugins = False
+    setattr(obj, "_faketensor_plugins", False)
 
 
 def _remote_summary(dask_scheduler: Any = None) -> dict | None:
@@ -264,11 +264,11 @@ def planning(clients: tuple = ()) -> Iterator[_Session]:
         _SESSION = prev
         if cfg is not None:
             cfg.__exit__(None, None, None)
-        for k, v in saved_env.items():
-            if v is None:
-                os.environ.pop(k, None)
+        for name, old in saved_env.items():
+            if old is None:
+                os.environ.pop(name, None)
             else:
-                os.environ[k] = v
+                os.environ[name] = old
 
 
 def _env(key: str) -> str:

@@ -29,7 +29,7 @@ class FakeMeter:
         with paused(), mode, in_task():
             out = fn(*task_inputs_to_fakes(args, mode), **kwargs)
         peak = mode.memory.peak
-        figures = {"peak": int(peak.get("cpu", 0))}
+        figures: dict[str, Any] = {"peak": int(peak.get("cpu", 0))}
         if any(d != "cpu" for d in peak):
             figures["peaks"] = {d: int(n) for d, n in peak.items()}
         return out, figures
@@ -129,7 +129,7 @@ class ClusterRecorder(SchedulerPlugin):
 
     def __init__(self, scheduler: Any = None) -> None:
         self.uid = uuid.uuid4().hex
-        self.scheduler = None
+        self.scheduler: Any = None
         self.seq = 0
         self.graphs = 0
         #: key -> [worker, output bytes, peak, input bytes, input keys, compute start,

@@ -38,6 +38,10 @@ from .samples import _base, _layout
 STATUSES = ("exact", "data-dependent", "refuses", "wrong", "unsupported", "untested")
 GOAL = 0.90
 
+# numpy.ma's class, typed loosely: its private fields (``_mask``, ``_hardmask``) are not in
+# its stubs
+_MA: Any = np.ma.MaskedArray
+
 
 class M(NamedTuple):
     """A masked operand, described: data layout, shape, dtype, and the mask ("some": laid out
@@ -258,7 +262,7 @@ def _fill(obj: Any, spec: Any) -> Any:
 def _real_leaves(obj: Any) -> list:
     """The real arrays a call's arguments hold: each masked array's data and mask."""
     out: list = []
-    if isinstance(obj, np.ma.MaskedArray):
+    if isinstance(obj, _MA):
         out.append(obj.data)
         if obj._mask is not np.ma.nomask:
             out.append(obj._mask)
@@ -279,7 +283,7 @@ def _to_fakes(obj: Any, conv: Callable) -> tuple[Any, list]:
     leaves: list = []
 
     def go(x: Any) -> Any:
-        if isinstance(x, np.ma.MaskedArray) and x is not np.ma.masked:
+        if isinstance(x, _MA) and x is not np.ma.masked:
             f = fake_ma.to_fake_masked(x, conv)
             leaves.append(conv(x._data))
             if x._mask is not np.ma.nomask:
@@ -305,7 +309,7 @@ def compare_masked(r: Any, f: Any, ri: list, fi: list, where: str) -> None:
         if f is not np.ma.masked:
             raise Mismatch(f"{where}: real np.ma.masked, fake {type(f).__name__}")
         return
-    if isinstance(r, np.ma.MaskedArray):
+    if isinstance(r, _MA):
         if not fake_ma.is_fake_masked(f):
             raise Mismatch(f"{where}: real MaskedArray, fake {type(f).__name__}")
         compare_meta(r, fake_ma.plain(f), ri, fi, f"{where} data")
@@ -340,7 +344,7 @@ exec("def call_ma(name, *a, **k):\n    return getattr(np.ma, name)(*a, **k)\n"
 def _caller(kind: str, name: str) -> Callable:
     """The call, made from a program's frame (``__main__``), as user code makes it: calls
     from faketensor's own modules count as a library's and are not routed."""
-    f = _PROGRAM["call_ma" if kind == "ma" else "call_method"]
+    f: Any = _PROGRAM["call_ma" if kind == "ma" else "call_method"]
     return functools.partial(f, name)
 
 
@@ -390,7 +394,7 @@ def _signature(out: Any) -> Any:
         return type(out)
     if out is np.ma.masked:
         return "masked"
-    if isinstance(out, np.ma.MaskedArray):
+    if isinstance(out, _MA):
         return ("ma", out.shape, out.dtype.str, out.strides)
     if isinstance(out, np.ndarray):
         return ("nd", out.shape, out.dtype.str, out.strides)

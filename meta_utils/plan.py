@@ -263,7 +263,7 @@ def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
     clients = tuple(x for x in (*args, *kwargs.values()) if _is_client(x))
     p, result = _run(call, device=None, data_dependent="stop", top=10, name=name,
                      clients=clients)
-    p.result = result  # type: ignore[attr-defined]  # a Plan attribute set only by ft.plan
+    p.result = result
     return p
 
 

@@ -33,9 +33,9 @@ def _text(shape: tuple, dt: np.dtype, fill: str):
     survey's refills give other strings, so a width the values decide shows up."""
     vals = _TEXT_FILLS[fill.partition(":")[2]]
     n = math.prod(shape)
-    items = [vals[i % len(vals)] for i in range(n)]
+    items: list[str | bytes] = [vals[i % len(vals)] for i in range(n)]
     if dt.kind == "S":
-        items = [v.encode("ascii", "replace") for v in items]
+        items = [str(v).encode("ascii", "replace") for v in items]
     return np.array(items, dtype=dt).reshape(shape)
 
 

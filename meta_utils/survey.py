@@ -844,7 +844,7 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
     rows = []
     with warnings.catch_warnings(), np.errstate(all="ignore"), _quiet_fds(), _sample_files():
         warnings.simplefilter("ignore")
-        bitgen, state = np.random.get_bit_generator(), np.random.get_state()
+        bitgen, state = getattr(np.random, "get_bit_generator")(), np.random.get_state()
         printopts = np.get_printoptions()
         errcall, bufsize = np.geterrcall(), np.getbufsize()
         try:
@@ -852,7 +852,7 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
                 if wanted is None or c.name in wanted:
                     rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
         finally:  # the samples of the configuration functions set these
-            np.random.set_bit_generator(bitgen)
+            getattr(np.random, "set_bit_generator")(bitgen)
             np.random.set_state(state)
             np.set_printoptions(**printopts)
             np.seterrcall(errcall)

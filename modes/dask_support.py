@@ -131,7 +131,7 @@ def _patch_implements(core: Any) -> None:
         return original(*numpy_functions, *extra)
 
     functools.update_wrapper(implements, original)
-    implements._ft_patch = True
+    setattr(implements, "_ft_patch", True)
     _replace_in_dask(original, implements)
     table = core._HANDLED_FUNCTIONS  # registered before this hook ran
     for f, impl in list(table.items()):
@@ -167,7 +167,7 @@ def _patch_from_array(core: Any) -> None:
         return original(x, *args, **kwargs)
 
     functools.update_wrapper(from_array, original)
-    from_array._ft_patch = True
+    setattr(from_array, "_ft_patch", True)
     _replace_in_dask(original, from_array)
 
 
@@ -215,7 +215,7 @@ def _pause_outside_tasks(module: Any, name: str) -> None:
             return original(*args, **kwargs)
 
     functools.update_wrapper(wrapper, original)
-    wrapper._ft_patch = True
+    setattr(wrapper, "_ft_patch", True)
     _replace_in_dask(original, wrapper)
 
 
@@ -251,7 +251,7 @@ def _patch_concatenate3(core: Any) -> None:
         return result
 
     functools.update_wrapper(concatenate3, original)
-    concatenate3._ft_patch = True
+    setattr(concatenate3, "_ft_patch", True)
     _replace_in_dask(original, concatenate3)
 
 
@@ -291,7 +291,7 @@ def _patch_random_state(random: Any) -> None:
         return getattr(np.random, funcname)(*args, size=size, **kwargs)
 
     functools.update_wrapper(_apply_random, original)
-    _apply_random._ft_patch = True
+    setattr(_apply_random, "_ft_patch", True)
     random._apply_random = _apply_random
 
 
@@ -357,7 +357,7 @@ def _wrap_get_async(module: Any, in_mode: Any) -> None:
             SPAWNED_FROM.reset(token)
 
     functools.update_wrapper(get_async, original)
-    get_async._ft_patch = True
+    setattr(get_async, "_ft_patch", True)
     module.get_async = get_async
 
 
@@ -391,7 +391,7 @@ def _patch_getargspec(utils: Any) -> None:
         return original(func)
 
     functools.update_wrapper(getargspec, original)
-    getargspec._ft_patch = True
+    setattr(getargspec, "_ft_patch", True)
     _replace_in_dask(original, getargspec)
 
 
@@ -526,5 +526,5 @@ def _patch_execute_task(local: Any) -> None:
                             pack_exception)
 
     functools.update_wrapper(execute_task, original)
-    execute_task._ft_patch = True
+    setattr(execute_task, "_ft_patch", True)
     local.execute_task = execute_task

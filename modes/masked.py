@@ -35,7 +35,7 @@ import functools
 import re
 import sys
 import types
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 import numpy as np
 
@@ -80,7 +80,7 @@ def _plain_args(x: Any) -> Any:
 def as_subclass(x: FakeArray, cls: type, finalize_from: Any = None, finalize: bool = True) -> Any:
     """A FakeNDArray subclass instance with x's metadata (x a fresh result or a view), then
     ``__array_finalize__(finalize_from)``, as PyArray_NewFromDescr_int does for a subtype."""
-    new = object.__new__(cls)
+    new: Any = object.__new__(cls)
     _copy_slots(x, new)
     if finalize:
         new.__array_finalize__(finalize_from)
@@ -208,9 +208,9 @@ def _np_array(obj: Any, dtype: Any = None, *, copy: Any = True, order: str = "K"
            subok: bool = False, ndmin: int = 0, **kw: Any) -> Any:
     """``np.array`` in numpy.ma's copy: a fake masked array stays one with ``subok``."""
     if isinstance(obj, FakeNDArray):
-        r = np.array(plain(obj), dtype, copy=copy, order=order, subok=subok, ndmin=ndmin, **kw)
+        r = np.array(plain(obj), dtype, copy=copy, order=cast(Any, order), subok=subok, ndmin=ndmin, **kw)
         return _subclass_result(r, obj, subok)
-    return np.array(obj, dtype, copy=copy, order=order, subok=subok, ndmin=ndmin, **kw)
+    return np.array(obj, dtype, copy=copy, order=cast(Any, order), subok=subok, ndmin=ndmin, **kw)
 
 
 def _asanyarray(a: Any, dtype: Any = None, order: Any = None, **kw: Any) -> Any:
@@ -287,7 +287,7 @@ class FakeNDArray(FakeArray):
     def _hook_types(self, args, kwargs):
         return (FakeArray,)
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
         """ufunc_object.c on subclasses: compute on the ndarray parts, then hand each output
         to ``__array_wrap__`` of ``out`` or of the input of highest ``__array_priority__``."""
         out = kwargs.get("out")
@@ -450,7 +450,7 @@ def _methods_copy(name: str) -> Callable:
     if not _METHODS_COPY:
         from numpy._core import _methods
         g = dict(_methods.__dict__)
-        g["mu"] = _NumpyProxy(_methods.mu, {"ndarray": NDArrayShim})
+        g["mu"] = _NumpyProxy(getattr(_methods, "mu"), {"ndarray": NDArrayShim})
         g["asanyarray"] = _asanyarray
         g["__name__"] = _MODULE_NAME
         for k in ("_mean", "_var", "_std"):
@@ -463,10 +463,11 @@ def _methods_copy(name: str) -> Callable:
 
 for _n in ("mean", "var", "std"):
     setattr(FakeNDArray, _n, _python_method(_n))
-FakeNDArray.to_device = _to_device  # type: ignore[method-assign]
-FakeNDArray.conj = FakeNDArray.conjugate = _conj  # type: ignore[method-assign]
-FakeNDArray.clip = _clip  # type: ignore[method-assign]
-FakeNDArray.choose = _choose  # type: ignore[method-assign]
+setattr(FakeNDArray, "to_device", _to_device)
+setattr(FakeNDArray, "conj", _conj)
+setattr(FakeNDArray, "conjugate", _conj)
+setattr(FakeNDArray, "clip", _clip)
+setattr(FakeNDArray, "choose", _choose)
 
 
 # ---------------------------------------------------------------------------------------
@@ -501,7 +502,7 @@ def _median_nancheck(data: Any, result: Any, axis: Any) -> Any:
         n = n.filled(False)
     n.any()
     if isinstance(result, NDArrayShim):
-        np.copyto(result, potential_nans, where=n)
+        np.copyto(cast(Any, result), potential_nans, where=n)
     return result
 _MODULE_NAME = "<faketensor: numpy.ma on fakes>"
 
@@ -551,10 +552,11 @@ def _any_calls(src: str) -> str:
 
 
 def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.ModuleType:
-    path = real.__file__
+    path = cast(str, real.__file__)
     with open(path, encoding="utf-8") as f:
         src = f.read()
-    for old, new, *count in _PATCHES[which]:
+    patches: Any = _PATCHES[which]
+    for old, new, *count in patches:
         if src.count(old) != (count[0] if count else 1):
             raise RuntimeError(f"numpy.ma on fakes: {path} changed ({old[:40]!r}...)")
         src = src.replace(old, new)
@@ -736,7 +738,7 @@ def _with_mode(fn: Callable) -> Callable:
         from .fake_mode import FakeMode
         with FakeMode():
             return fn(*args, **kwargs)
-    run._ft_ma = True
+    setattr(run, "_ft_ma", True)
     return run
 
 
@@ -756,7 +758,7 @@ def _wrap_modes(mod: types.ModuleType) -> None:
                     type.__setattr__(v, name, type(attr)(_with_mode(attr.__func__)))
                 elif isinstance(attr, property) and getattr(attr.fget, "__globals__", None) is g:
                     type.__setattr__(v, name, property(
-                        _with_mode(attr.fget), attr.fset and _with_mode(attr.fset),
+                        _with_mode(cast(Callable, attr.fget)), attr.fset and _with_mode(attr.fset),
                         attr.fdel, attr.__doc__))
         elif hasattr(v, "__call__") and type(v).__module__ == mod.__name__ and not isinstance(v, type):
             pass  # instances of the copy's classes: their methods are wrapped with the class
@@ -818,7 +820,7 @@ def routed(real: Callable, name: str, owner: str = "core") -> Callable:
         functools.update_wrapper(patched, real)
     except AttributeError:
         pass
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     return patched
 
 
@@ -830,7 +832,7 @@ class RoutedUFunc:
         self._real = real
         self._name = name
         self._owner = owner
-        self.__call__ = routed(real, name, owner)  # type: ignore[method-assign]
+        self.__call__ = routed(real, name, owner)  # type: ignore[method-assign]  # per-instance routing
         self.__doc__ = getattr(real, "__doc__", None)
         self.__name__ = getattr(real, "__name__", name)
 
@@ -906,5 +908,5 @@ def install() -> None:
             return target(*args, **kwargs)
         return new(cls, *args, **kwargs)
     functools.update_wrapper(masked_new, new)
-    masked_new._ft_patch = True
+    patching.mark_patch(masked_new)
     type.__setattr__(REAL_MA.MaskedArray, "__new__", staticmethod(masked_new))

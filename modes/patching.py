@@ -64,7 +64,7 @@ def _by_name(module: str, qualname: str) -> Any:
 def mark_patch(fn: Any) -> None:
     """Mark a callable as faketensor's patch (``_ft_patch``): _array._no_data and the
     import hook tell the patches from NumPy's own functions by it."""
-    fn._ft_patch = True
+    setattr(fn, "_ft_patch", True)
 
 
 def plain_patch(fn: Any, random: bool = False) -> Any:

@@ -31,7 +31,7 @@ _REBOUND: dict[int, Callable] = {}
 PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
 
 
-class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]
+class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]  # a metaclass computed at runtime
     """``isinstance(x, N.ndarray)`` in rebound code: true of fakes too (NumPy's Python code
     takes its ndarray branch for them, as for the arrays they stand for)."""
 
@@ -157,7 +157,7 @@ def _bmat_entry(fn: Callable) -> Callable:
         return r(_converted(obj, mode._convert), ldict, gdict)
     functools.update_wrapper(patched, fn)
     patching._ORIGINALS[id(fn)] = fn
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     patching._PATCHED[id(fn)] = patched
     return patched
 
@@ -193,7 +193,7 @@ def matrix_constructor(new: Callable) -> Callable:
             return new(subtype, data, dtype, copy)
         return _matrix.matrix_from_array(arr)
     functools.update_wrapper(patched, new)
-    patched._ft_patch = True
+    patching.mark_patch(patched)
     patching._ORIGINALS[id(new)] = new
     return patched
 

@@ -63,7 +63,7 @@ def _from_library(frame: Any) -> bool:
 
 def _remember(fn: Any, w: Any) -> Any:
     functools.update_wrapper(w, fn)
-    w._ft_patch = True
+    setattr(w, "_ft_patch", True)
     _PATCHED[id(fn)] = w
     patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
     return w
@@ -216,14 +216,14 @@ def _patch_pocketfft(pkg: Any) -> None:
     rt = sys.modules["scipy.fft._pocketfft.realtransforms"]
     for attr in ("dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"):
         old = getattr(rt, attr)
-        new = functools.partial(old.func, old.args[0], core_patch(old.args[1]))
+        new: Any = functools.partial(old.func, old.args[0], core_patch(old.args[1]))
         new.__name__ = getattr(old, "__name__", attr)
         setattr(rt, attr, new)
         if getattr(pkg, attr, None) is old:
             setattr(pkg, attr, new)
     for modname in ("scipy.fft._pocketfft.basic", "scipy.fft._pocketfft.realtransforms"):
         mod = sys.modules[modname]
-        mod._datacopied = _datacopied(mod._datacopied)
+        setattr(mod, "_datacopied", _datacopied(getattr(mod, "_datacopied")))
 
 
 def _datacopied(orig: Any) -> Any:
@@ -233,7 +233,7 @@ def _datacopied(orig: Any) -> Any:
         if type(original) is _FAKE:
             return arr is not original and getattr(arr, "base", None) is None
         return orig(arr, original)
-    datacopied._ft_patch = True
+    setattr(datacopied, "_ft_patch", True)
     return datacopied
 
 

@@ -595,7 +595,7 @@ shape_args(resize, 1, "new_shape")
 
 
 @register("ndarray.resize", tags=("inplace",))
-def ndarray_resize(self: Any, *new_shape: Any, refcheck: Any = True) -> None:
+def ndarray_resize(self: Any, *new_shape: Any, refcheck: Any = True) -> ArrayMeta | None:
     """array_resize (numpy/_core/src/multiarray/methods.c) and PyArray_Resize (shape.c), the
     checks in their order: no shape (or None) is a no-op; the array must be one segment;
     negative dimensions, then byte-size overflow; when the byte size changes, the array must

@@ -15,7 +15,7 @@ from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides
 from ... import converters
 from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_fake, is_meta
 from .. import flops
-from ..registry import pyarray_return, register, transient
+from ..registry import keep_real, pyarray_return, register, transient
 from .temporaries import asarray_bytes
 from .umath import ufunc_call
 
@@ -353,7 +353,7 @@ def _formatter(fn: Any) -> Any:
         return fn(*bound.args, **bound.kwargs)
     kernel.__name__ = name
     kernel.__doc__ = _formatter.__doc__
-    kernel.keep_real = frozenset({0, first})  # type: ignore[attr-defined]
+    keep_real(kernel, 0, first)
     return register(fn, tags=("data-dependent",))(kernel)
 
 

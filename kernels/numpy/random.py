@@ -31,7 +31,7 @@ from .indexing import getitem
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_number, is_fake
-from ..registry import register, transient
+from ..registry import keep_real, register, transient
 
 _F8 = np.dtype(np.float64)
 _I8 = np.dtype(np.int64)
@@ -1288,7 +1288,8 @@ def _get_state(legacy: bool = True) -> Any:
     uint32 fake, the numbers fake Python numbers. The dict form (``legacy=False``, or
     another BitGenerator) holds arrays in dicts, which a kernel does not return."""
     with paused():
-        real = np.random.mtrand._rand.get_state(legacy=legacy)
+        rand: Any = np.random.mtrand._rand
+        real = rand.get_state(legacy=legacy)
     if type(real) is not tuple:
         raise UnsupportedOperationError("np.random.get_state", "the dict form of the state")
     out: list = []
@@ -1324,7 +1325,7 @@ def _set_state(state: Any) -> None:
         return np.random.mtrand._rand.set_state(state)
 
 
-_set_state.keep_real = frozenset({0, "state"})  # type: ignore[attr-defined]
+keep_real(_set_state, 0, "state")
 _rs = np.random.mtrand._rand
 register(_rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
 register(_rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)

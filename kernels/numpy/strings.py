@@ -16,7 +16,7 @@ ValueError when a substring is missing, so they need the values too.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 from numpy._core import umath as _um
@@ -25,7 +25,7 @@ from numpy._core.multiarray import compare_chararrays as _compare_chararrays
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
 from ...meta import ArrayMeta, as_meta, is_fake
-from ..registry import register
+from ..registry import keep_real, register
 from .creation import empty_like
 from .shape_base import stack
 from .temporaries import Steps, array_bytes
@@ -163,7 +163,7 @@ def _just_dispatch(name: str) -> Any:
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = (f"np.strings.{name} (strings.py): exact for StringDType, and for U/S when "
                     "``width`` is at least the input's length in characters.")
-    rule.keep_real = frozenset({1, "width", 2, "fillchar"})
+    keep_real(rule, 1, "width", 2, "fillchar")
     return rule
 
 
@@ -185,7 +185,7 @@ def zfill(a: Any, width: Any) -> Any:
     return _just_fixed(st, _um._zfill, "zfill", a, width, before=(wb,))
 
 
-zfill.keep_real = frozenset({1, "width"})
+keep_real(zfill, 1, "width")
 
 
 # --- widths the data decide: multiply, expandtabs, replace, partition, mod, encode ----------
@@ -288,7 +288,7 @@ def _partition_rule(name: str) -> Any:
     rule.__name__ = rule.__qualname__ = name
     rule.__doc__ = (f"np.strings.{name} (strings.py): three arrays; StringDType exact through "
                     f"the ``_{name}`` ufunc, U/S as wide as the parts the separator's place makes.")
-    rule.keep_real = frozenset({1, "sep"})
+    keep_real(rule, 1, "sep")
     return rule
 
 
@@ -310,7 +310,7 @@ def _char_partition_rule(name: str) -> Any:
     rule.__name__ = rule.__qualname__ = f"char_{name}"
     rule.__doc__ = (f"np.char.{name} (defchararray.py): ``np.stack(np.strings.{name}(a, sep), "
                     "axis=-1)``.")
-    rule.keep_real = frozenset({1, "sep"})
+    keep_real(rule, 1, "sep")
     return rule
 
 
@@ -478,6 +478,7 @@ def _split_rule(method: str) -> Any:
 def _register_split() -> None:
     for name in ("split", "rsplit", "splitlines"):
         fn = _split_rule(name)
+        rule: Callable[..., Any]
         if name == "splitlines":
             def rule(a: Any, keepends: Any = None, _fn: Any = fn) -> Any:
                 return _fn(a, keepends)
@@ -520,7 +521,7 @@ def slice_(a: Any, start: Any = None, stop: Any = np._NoValue, step: Any = None,
     return _finish(st, ufunc_call(_um._slice, a, start, stop, step_m, _report=True), *held)
 
 
-slice_.keep_real = frozenset({1, 2, 3})
+keep_real(slice_, 1, 2, 3)
 
 
 def _index_rule(ufunc: np.ufunc) -> Any:

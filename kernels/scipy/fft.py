@@ -33,7 +33,7 @@ from ..registry import register
 # pypocketfft's dtype dispatch (pypocketfft.cxx: c2c, r2c, ... test isPyarr<T> for these)
 _REAL = {np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.longdouble)}
 _COMPLEX = {np.dtype(np.complex64), np.dtype(np.complex128), np.dtype(np.clongdouble)}
-_TO_COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64),
+_TO_COMPLEX: dict[Any, Any] = {np.dtype(np.float32): np.dtype(np.complex64),
                np.dtype(np.float64): np.dtype(np.complex128),
                np.dtype(np.longdouble): np.dtype(np.clongdouble)}
 _TO_REAL = {v: k for k, v in _TO_COMPLEX.items()}

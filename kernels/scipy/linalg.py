@@ -60,6 +60,7 @@ def _size_map(arrays: list, extra: tuple = ()) -> dict:
 def _fill(shape: tuple, dt: np.dtype) -> np.ndarray:
     """4 I + 0.1 over the last two axes in the probe's dtype; vectors are ones, integer
     vectors zeros (they may be pivot indices: lu_solve's, which LAPACK follows unchecked)."""
+    vals: Any
     if len(shape) >= 2:
         m, n = shape[-2:]
         base = 4 * np.eye(m, n) + 0.1
@@ -161,7 +162,7 @@ def _view_of_temporary(r: np.ndarray, root: np.ndarray, shape: tuple, back: dict
     rstrides = _strides_like(root, rshape, name)
     if rshape == tuple(root.shape):  # no size was substituted: the probe's own strides
         return ArrayMeta(shape, r.dtype, tuple(r.strides), base_shape=(math.prod(rshape),))
-    smap = {}
+    smap: dict = {}
     for n, s, s2 in zip(root.shape, root.strides, rstrides):
         if n > 1:
             smap.setdefault(s, s2)
@@ -288,7 +289,7 @@ def _probing(fn: Callable) -> Callable:
         return probe(fn, args, kwargs)
     kernel.__name__ = fn.__name__
     kernel.__doc__ = f"scipy.linalg.{fn.__name__} on a probe (see the module docstring)."
-    kernel.__signature__ = sig
+    setattr(kernel, "__signature__", sig)
     return kernel
 
 
@@ -303,7 +304,7 @@ def _orig(name: str) -> Callable:
 
 # FLOP rules: NumPy's linalg counts (kernels/flops.py, LAWN 41 / Golub-Van Loan) for the
 # same factorization; functions with none count 0 (their tags' default)
-_FLOPS = {"solve": flops.solve, "inv": flops.inv, "det": flops.det, "lu": flops.lu_factor,
+_FLOPS: dict[str, Callable] = {"solve": flops.solve, "inv": flops.inv, "det": flops.det, "lu": flops.lu_factor,
           "lu_factor": flops.lu_factor, "qr": flops.scipy_qr, "svd": flops.svd,
           "svdvals": flops.svdvals, "eig": flops.scipy_eig, "eigvals": flops.eigvals,
           "eigh": flops.scipy_eigh, "eigvalsh": flops.eigvalsh, "cholesky": flops.cholesky,
@@ -333,7 +334,7 @@ def _lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
                                         overwrite_b=overwrite_b, check_finite=check_finite,
                                         lapack_driver=lapack_driver))
     m, n = a.shape[-2:] if len(a.shape) >= 2 else (None, None)
-    if m is not None and m > n and lapack_driver != "gelsy" and n > 0:
+    if m is not None and n is not None and m > n and lapack_driver != "gelsy" and n > 0:
         raise DataDependentError("scipy.linalg.lstsq: its residues are empty when a is "
                                  "rank-deficient, which depends on the values")
     return res
