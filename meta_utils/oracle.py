@@ -233,8 +233,14 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
 def value_warning(w: warnings.WarningMessage) -> bool:
     """A warning that depends on the values, which a fake has not: NumPy's floating-point
     error reports (``np.errstate``: "divide by zero encountered in ...", "invalid value",
-    "overflow", "underflow"; numpy/_core/_ufunc_config.py), raised from the data."""
-    return issubclass(w.category, RuntimeWarning) and " encountered in " in str(w.message)
+    "overflow", "underflow"; numpy/_core/_ufunc_config.py), raised from the data; SciPy's
+    LinAlgWarning (an exactly singular or ill-conditioned matrix) and scipy.special's
+    "non-integer arg n" (whether the float argument holds integers)."""
+    msg = str(w.message)
+    if issubclass(w.category, RuntimeWarning) and " encountered in " in msg:
+        return True
+    return (w.category.__name__ == "LinAlgWarning"
+            or (issubclass(w.category, DeprecationWarning) and msg.startswith("non-integer arg")))
 
 
 # Warnings NumPy gives from metadata that the fakes do not give yet (message start -> where):
