@@ -620,6 +620,15 @@ def _owned(r: Any) -> int:
     return 0
 
 
+def _copied(fn: Any, src: ArrayMeta, r: ArrayMeta) -> bool:
+    """Whether a reshape of the intermediate ``src`` had to copy: reshape_out answers a copy
+    and a view of a temporary alike (a result over a buffer of src's shape), so the kernels'
+    reshape-as-view rule tells them apart."""
+    from .views import reshape as _reshape_k
+    return fn is _reshape_k and reshape_strides(
+        tuple(src.shape), tuple(src.strides), src.dtype.itemsize, tuple(r.shape))[1] is None
+
+
 class _Replay:
     """einsumfunc.einsum's loop on metadata: each sub-call's result is allocated with its
     own temporaries beside it; a contraction's intermediate inputs die after it."""
@@ -638,7 +647,9 @@ class _Replay:
             # views.emit: a view of a non-fake operand (an intermediate, or a view of an input)
             src = next((x for x in args if type(x) is ArrayMeta
                         and tuple(x.shape) == r.base_shape), None)
-            if src is not None:
+            if src is not None and _copied(fn, src, r):
+                r = r._replace(base_shape=None)  # a fresh C copy of src (reshape_out)
+            elif src is not None:
                 r = r._replace(view_of=src, base_shape=None)
         n = _owned(r)
         if n:
