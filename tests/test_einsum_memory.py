@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from faketensor._cache import set_cache_enabled
 from memtools import op_peaks
 
 SPECS = [
@@ -24,11 +25,16 @@ def _operands(shapes: list, layout: str) -> list:
     return [np.ones(s, order=layout) for s in shapes]
 
 
+@pytest.mark.parametrize("cache", [True, False], ids=["cache", "nocache"])
 @pytest.mark.parametrize("optimize", [True, "greedy", "optimal"])
 @pytest.mark.parametrize("layout", ["C", "F", "T"])
 @pytest.mark.parametrize("spec,shapes", SPECS, ids=[s for s, _ in SPECS])
 def test_einsum_optimize_peak_equals_tracemalloc(spec: str, shapes: list, layout: str,
-                                                 optimize: object) -> None:
-    real, fake = op_peaks(lambda: _operands(shapes, layout),
-                          lambda *ops: np.einsum(spec, *ops, optimize=optimize))
+                                                 optimize: object, cache: bool) -> None:
+    before = set_cache_enabled(cache)
+    try:
+        real, fake = op_peaks(lambda: _operands(shapes, layout),
+                              lambda *ops: np.einsum(spec, *ops, optimize=optimize))
+    finally:
+        set_cache_enabled(before)
     assert fake == real
