@@ -93,7 +93,6 @@ class FakeMode(Mode):
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
-        self._conv = self._convert
         if record:
             RECORDING.add(self)
             cast(RecordingStats, self.memory).mode = Recording(self.trace, self.ids, self.sites)
@@ -150,7 +149,7 @@ class FakeMode(Mode):
             out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", True, costs,
                            used)
         else:
-            out = run_fake(func, args, kwargs, self._conv, self.device or "cpu", False, costs)
+            out = run_fake(func, args, kwargs, self._convert, self.device or "cpu", False, costs)
             used = None
         if not costs and type(out) is FakeArray:  # the common case of _account, inlined
             st = out.storage

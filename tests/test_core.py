@@ -174,3 +174,24 @@ def test_record_trace():
     assert m.trace[1].outputs[0]() is b
     del a, b
     assert m.trace[1].outputs[0]() is None
+
+
+@pytest.mark.parametrize("record", [False, True])
+def test_mode_freed_without_cycle_collector(record):
+    """A mode, its trace and its fakes form no reference cycle: a large trace is freed as soon as
+    the program drops it, not at the cyclic collector's next pass."""
+    import gc
+    import weakref
+    gc.collect()
+    gc.disable()
+    try:
+        mode = ft.FakeMode(record=record)
+        with mode:
+            x = np.ones((100, 100))
+            y = (x @ x.T)[::2].sum(0)
+            np.add(y, 1, out=y)
+        alive = weakref.ref(mode), weakref.ref(x), weakref.ref(y)
+        del mode, x, y
+        assert [r() is None for r in alive] == [True, True, True]
+    finally:
+        gc.enable()
