@@ -15,12 +15,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import weakref
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from .._array import FakeArray
+from .._storage import SCALAR
 from .._stack import paused
 from .._dispatch import mode_stack
 from .._wrapped import WrappedArray, unwrap
@@ -644,7 +645,13 @@ def explain(x: Any, mode: Any = None) -> Explanation:
         raise TypeError(f"explain needs an array, not {type(x).__name__}")
     m, serial = _find_mode(x, mode)
     if m is None or serial is None:
-        return _explain_metadata(x)
+        e = _explain_metadata(x)
+        if x.storage._tracker is SCALAR:
+            e = replace(e, notes=e.notes + (
+                "a NumPy scalar holds no buffer, so nothing in it keeps its recording mode "
+                "alive: explain it while the mode lives (`with FakeMode(record=True) as mode:`, "
+                "or ft.plan) or pass mode=",))
+        return e
     w = _Walk(m)
     with paused():
         raw, notes = _recorded_steps(w, serial)

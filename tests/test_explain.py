@@ -229,7 +229,7 @@ def _nocopy_reshape_ok(a, shape, order="C"):
 
 
 def _explained(maker, tf, n):
-    with ft.FakeMode(record=True):
+    with ft.FakeMode(record=True) as mode:  # held: a NumPy scalar result keeps no mode alive
         fakes = _run(maker, tf, n)
     return fakes, ft.explain(fakes[-1])
 
@@ -547,3 +547,14 @@ def test_a_fake_keeps_its_recording_mode_for_explain():
     gc.collect()
     ex = ft.explain(y)
     assert ex.recorded and [s.kind for s in ex.steps] == ["fresh", "view", "copy"]
+
+
+def test_scalar_whose_mode_is_gone_says_so():
+    """A NumPy scalar holds no buffer, so its recording mode may be freed before it is
+    explained: the explanation is the metadata's and says why."""
+    with ft.FakeMode(record=True) as mode:
+        y = np.zeros((), np.float32) / np.sqrt(64)
+    assert ft.explain(y).recorded
+    del mode
+    ex = ft.explain(y)
+    assert not ex.recorded and ex.steps[-1].shape == () and "scalar" in ex.notes[-1]
