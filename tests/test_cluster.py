@@ -217,3 +217,35 @@ def test_real_arrays_in_a_graph_become_fakes_in_the_task(processes):
     assert len(keys) >= 8 and any("mul" in k and tasks[k][2] for k in keys)
     assert all(tasks[k][1:] == truth[k][1:] for k in keys), [(k, tasks[k], truth[k]) for k in keys]
     assert np.array_equal(real, before)
+
+
+IMPORT_FIRST = """
+import pickle
+import dask, dask.array as da, distributed
+from distributed import Client, LocalCluster
+import numpy as np
+import faketensor as ft
+from faketensor.meta_utils import cluster
+
+x = da.ones((10**6, 10**6), chunks=5 * 10**5)  # wrap.py keeps np.ones_like from before
+pickle.dumps(dict(x.__dask_graph__()))  # the original pickles as the name's binding now
+with cluster.planning() as session:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                      dashboard_address=":0") as cl, Client(cl, timeout=60) as c:
+        out = c.compute((x @ x.T).sum(axis=0)).result(timeout=60)
+(s,) = session.summaries()
+print(type(out).__name__, out.shape, s["tasks"]["count"], s["tasks"]["measured"])
+"""
+
+
+def test_dask_and_distributed_imported_before_faketensor():
+    """A program (a notebook) importing dask, dask.array and distributed before faketensor:
+    its graphs hold NumPy's originals, which pickle as the patches bound under their names
+    (modes/patching.py ``_reduce_original``), so the graph reaches the scheduler and is
+    planned on fakes."""
+    r = subprocess.run([sys.executable, "-c", IMPORT_FIRST], capture_output=True, text=True,
+                       timeout=TIMEOUT)
+    assert r.returncode == 0, r.stderr[-3000:]
+    kind, shape, count, measured = r.stdout.split()[-4:]
+    assert kind == "FakeArray" and shape == "(1000000,)"
+    assert int(count) == int(measured) > 0
