@@ -7,6 +7,7 @@ from concurrent.futures import Executor, Future
 from typing import Any, Callable
 
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
+from distributed.worker import _run_task, _run_task_simple
 
 from .._stack import paused
 from ..modes.dask_support import in_task, task_inputs_to_fakes
@@ -41,8 +42,8 @@ class MeteredExecutor(Executor):
     task inside a copy of the event loop's context (distributed/worker.py
     ``Worker.execute``, ``run_in_executor_with_context``), where the task's mode, set in the
     pool thread, would not be seen; for any other executor it calls ``_run_task_simple`` in
-    the thread's own context. The price: ``get_worker()`` and ``secede()`` are not available
-    inside planned tasks."""
+    the thread's own context, and ``FakeTasks._run`` calls distributed's ``_run_task`` in its
+    place, which sets the thread's state as the worker does for its pool."""
 
     def __init__(self, inner: Any, plugin: "FakeTasks") -> None:
         self.inner = inner
@@ -97,11 +98,22 @@ class FakeTasks(WorkerPlugin):
 
     def _run(self, fn: Callable, args: tuple, kwargs: dict) -> Any:
         """In the task's thread: run it through the meter; keep the figures under the thread
-        and the start time that the worker records for the task."""
+        and the start time that the worker records for the task. A task goes through
+        distributed's own ``_run_task``, as the worker runs it in a thread pool
+        (distributed/worker.py ``Worker.execute``): the thread's state (key, start, the
+        worker's execution state) and the worker context variable, so ``get_worker()``,
+        ``get_client()``, ``secede()`` and ``rejoin()`` work in a planned task."""
+        if fn is _run_task_simple and len(args) == 3 and not kwargs:
+            fn = self._with_thread_state
         msg, figures = self.meter(fn, args, kwargs)
         if isinstance(msg, dict) and "thread" in msg and "start" in msg:
             self.pending[(msg["thread"], msg["start"])] = figures
         return msg
+
+    def _with_thread_state(self, task: Any, data: dict, delay: float) -> Any:
+        w = self.worker
+        return _run_task(task, data, w.execution_state, task.key, w.active_threads,
+                         w.active_threads_lock, delay)
 
     def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
         if start not in ("executing", "long-running", "resumed", "cancelled"):

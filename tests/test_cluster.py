@@ -249,3 +249,51 @@ def test_dask_and_distributed_imported_before_faketensor():
     kind, shape, count, measured = r.stdout.split()[-4:]
     assert kind == "FakeArray" and shape == "(1000000,)"
     assert int(count) == int(measured) > 0
+
+
+def _where_and_ones(n):
+    import numpy as np
+    from distributed import get_worker
+    return get_worker().address, np.ones((n, n))
+
+
+def _fan_out(n):
+    """A task that submits tasks and waits for them seceded from the pool (``secede`` and
+    ``rejoin`` by hand, as ``worker_client`` does)."""
+    import numpy as np
+    from distributed import get_client, rejoin, secede
+    client = get_client()
+    futures = client.map(np.ones, [(n, n), (n, 2 * n)])
+    secede()
+    parts = client.gather(futures)
+    rejoin()
+    return np.concatenate(parts, axis=1)
+
+
+def test_get_worker_and_secede_in_planned_tasks(threads):
+    """Planned tasks run with distributed's own thread state: ``get_worker()`` names the
+    worker, and a task can submit tasks, ``secede()``, gather and ``rejoin()``; every task,
+    the inner ones included, runs on fakes."""
+    def program(client):
+        a = client.submit(_where_and_ones, 40, key="where").result(timeout=TIMEOUT)
+        b = client.submit(_fan_out, 30, key="fan").result(timeout=TIMEOUT)
+        return a, b
+
+    p = ft.plan(program, threads)
+    (address, ones), fanned = p.result
+    assert address in threads.scheduler_info()["workers"]
+    assert type(ones) is ft.FakeArray and ones.shape == (40, 40)
+    assert type(fanned) is ft.FakeArray and fanned.shape == (30, 90)
+    tasks = {t["key"]: t for t in p.cluster["tasks"]["top"]}
+    assert p.cluster["tasks"]["count"] == p.cluster["tasks"]["measured"] == 4
+    assert tasks["fan"]["output_bytes"] == 30 * 90 * 8
+    import numpy as np
+    with ft.FakeMode() as m:
+        np.ones((40, 40))
+    assert tasks["where"]["peak_bytes"] == m.memory.peak["cpu"]
+    with ft.FakeMode():
+        parts = [np.ones((30, 30)), np.ones((30, 60))]  # gathered: made in other tasks
+    with ft.FakeMode() as m:
+        np.concatenate(parts, axis=1)
+    assert tasks["fan"]["peak_bytes"] == m.memory.peak["cpu"] >= 30 * 90 * 8
+    assert set(threads.run(_executor).values()) == {"ThreadPoolExecutor"}
