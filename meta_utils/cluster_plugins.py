@@ -9,7 +9,10 @@ from typing import Any, Callable
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
 from distributed.worker import _run_task, _run_task_simple
 
+from .._array import FakeArray, make_fake
+from .._dispatch import claim
 from .._stack import paused
+from .._storage import FakeStorage
 from ..modes.dask_support import in_task, task_inputs_to_fakes
 from ..modes.fake_mode import FakeMode
 from .cluster import _LOCAL, PLUGIN, RECORDER, summarize
@@ -21,6 +24,9 @@ class FakeMeter:
     ``in_task``: dask's code in it computes on fakes; outside one it builds graphs for real),
     with the real arrays among its inputs (a graph's embedded arrays) made fakes; its figure:
     the mode's peak bytes."""
+
+    #: a task may be run a second time, on unaligned received inputs (FakeTasks)
+    reruns = True
 
     def setup(self) -> None:
         """Called once per worker when the plugin is set up."""
@@ -34,6 +40,15 @@ class FakeMeter:
         if any(d != "cpu" for d in peak):
             figures["peaks"] = {d: int(n) for d, n in peak.items()}
         return out, figures
+
+
+def unaligned_twin(x: FakeArray) -> FakeArray:
+    """A fake with ``x``'s layout on a storage of its own whose start is not aligned (as a
+    buffer received at an odd offset of a message), pre-existing (call with modes paused)."""
+    storage = FakeStorage(x.storage.nbytes, x.storage.device, alignment=1)
+    claim(storage)
+    twin = make_fake(x.shape, x.dtype, x.strides, storage, x.storage_offset, None, x._writeable)
+    return twin
 
 
 class MeteredExecutor(Executor):
@@ -84,6 +99,7 @@ class FakeTasks(WorkerPlugin):
     def setup(self, worker: Any) -> None:
         self.worker = worker
         self.pending: dict = {}  # (thread id, compute start) -> figures
+        self.received: set = set()  # keys this worker holds that came from another worker
         self.meter.setup()
         inner = worker.executors["default"]
         while isinstance(inner, MeteredExecutor):  # set up again: wrap once
@@ -103,12 +119,48 @@ class FakeTasks(WorkerPlugin):
         (distributed/worker.py ``Worker.execute``): the thread's state (key, start, the
         worker's execution state) and the worker context variable, so ``get_worker()``,
         ``get_client()``, ``secede()`` and ``rejoin()`` work in a planned task."""
+        again = None
         if fn is _run_task_simple and len(args) == 3 and not kwargs:
             fn = self._with_thread_state
+            again = self._unaligned_inputs(args[1])
         msg, figures = self.meter(fn, args, kwargs)
+        if again and isinstance(msg, dict) and msg.get("status") == "OK":
+            extra = self._unaligned_extra(fn, args, again, figures)
+            if extra:
+                figures["unaligned_extra"] = extra
         if isinstance(msg, dict) and "thread" in msg and "start" in msg:
             self.pending[(msg["thread"], msg["start"])] = figures
         return msg
+
+    def _unaligned_inputs(self, data: dict) -> dict | None:
+        """The task's inputs received from other workers, as fakes whose data is not
+        aligned; None when there are none (or the meter cannot run a task twice)."""
+        if not self.received or not getattr(self.meter, "reruns", False):
+            return None
+        twins = {k: v for k, v in data.items() if k in self.received and type(v) is FakeArray
+                 and v.dtype.alignment > 1 and v.size}
+        if not twins:
+            return None
+        with paused():
+            return {k: unaligned_twin(v) for k, v in twins.items()}
+
+    def _unaligned_extra(self, fn: Callable, args: tuple, twins: dict, figures: dict) -> int:
+        """The bytes the task's peak would grow by if every array it received arrived
+        unaligned (the task run again on fakes with those inputs unaligned): distributed
+        reads the first buffer of a message into the buffer holding the message's header,
+        at an offset set by the header's length (comm/tcp.py ``read``,
+        ``_add_frames_header``), and NumPy copies an unaligned operand where it needs
+        aligned data (matmul, BLAS, sorts). Not run for a task that seceded (it may have
+        submitted tasks)."""
+        task, data, delay = args
+        state = self.worker.state
+        ts = state.tasks.get(task.key)
+        if ts is not None and ts in state.long_running:
+            return 0
+        msg, again = self.meter(fn, (task, {**data, **twins}, delay), {})
+        if not (isinstance(msg, dict) and msg.get("status") == "OK"):
+            return 0
+        return max(0, again.get("peak", 0) - figures.get("peak", 0))
 
     def _with_thread_state(self, task: Any, data: dict, delay: float) -> Any:
         w = self.worker
@@ -117,6 +169,10 @@ class FakeTasks(WorkerPlugin):
 
     def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
         if start not in ("executing", "long-running", "resumed", "cancelled"):
+            if finish == "memory" and start == "flight":
+                self.received.add(key)
+            elif finish in ("released", "forgotten"):
+                self.received.discard(key)
             return
         state = self.worker.state
         ts = state.tasks.get(key)
@@ -144,8 +200,9 @@ class ClusterRecorder(SchedulerPlugin):
         self.scheduler: Any = None
         self.seq = 0
         self.graphs = 0
-        #: key -> [worker, output bytes, peak, input bytes, input keys, compute start,
-        #: compute stop, worker's managed bytes after, seq]
+        #: key -> (worker, output bytes, peak, input bytes, input keys, compute start,
+        #: compute stop, worker's managed bytes after, seq, the peak's possible growth
+        #: when its received inputs arrive unaligned)
         self.tasks: dict = {}
         self.samples: list = []     # (seq, worker, managed bytes) after a key is released
         self.computed_on: dict = {}
@@ -197,6 +254,7 @@ class ClusterRecorder(SchedulerPlugin):
         out = kw.get("nbytes", ts.nbytes)
         figures = (kw.get("metadata") or {}).get("faketensor")
         peak = figures.get("peak") if figures else None
+        extra = figures.get("unaligned_extra", 0) if figures else 0
         inputs, in_bytes = [], 0
         holders, computed_on, moved = self.holders, self.computed_on, self.moved
         for d in ts.dependencies:
@@ -214,8 +272,8 @@ class ClusterRecorder(SchedulerPlugin):
         for s in kw.get("startstops") or ():
             if s.get("action") == "compute":
                 begin, end = s["start"], s["stop"]
-        self.tasks[key] = [w, out, peak, in_bytes, tuple(inputs), begin, end,
-                           ws.nbytes if ws is not None else out, self.seq]
+        self.tasks[key] = (w, out, peak, in_bytes, tuple(inputs), begin, end,
+                           ws.nbytes if ws is not None else out, self.seq, extra)
         computed_on[key] = w
         holders.setdefault(key, set()).add(w)
         if w not in self.workers and ws is not None:
