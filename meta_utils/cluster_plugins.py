@@ -2,16 +2,20 @@
 ``FakeTasks`` on the workers, ``ClusterRecorder`` on the scheduler (see meta_utils/cluster.py)."""
 from __future__ import annotations
 
+import math
+import pickle
 import uuid
 from concurrent.futures import Executor, Future
 from typing import Any, Callable
 
 from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
+from distributed.protocol.serialize import dask_deserialize, dask_serialize
 from distributed.worker import _run_task, _run_task_simple
 
 from .._array import FakeArray, make_fake
 from .._dispatch import claim
 from .._stack import paused
+from ..layout import c_strides, contiguity
 from .._storage import FakeStorage
 from ..modes.dask_support import in_task, task_inputs_to_fakes
 from ..modes.fake_mode import FakeMode
@@ -49,6 +53,52 @@ def unaligned_twin(x: FakeArray) -> FakeArray:
     claim(storage)
     twin = make_fake(x.shape, x.dtype, x.strides, storage, x.storage_offset, None, x._writeable)
     return twin
+
+
+def as_received(x: FakeArray) -> FakeArray:
+    """The fake a worker gets for ``x`` sent over a serializing comm (TCP): distributed
+    sends an ndarray's data, not its base (protocol/numpy.py ``serialize_numpy_ndarray``),
+    and rebuilds it over a buffer of its own at offset 0 (``deserialize_numpy_ndarray``):
+    C or F contiguous (and 0-d) arrays keep their strides; others arrive as a C copy
+    (writeable); a broadcast (stride 0) array sends one element along those axes and keeps
+    the zero strides, made C-contiguous first when that piece is neither C nor F. Call with
+    modes paused: the buffer is pre-existing where it arrives."""
+    if x.dtype.hasobject or x.pytype is not None or x.storage.device != "cpu":
+        return x  # pickled as it is (protocol/numpy.py's pickle path, or not an ndarray)
+    shape, strides, itemsize = x.shape, x.strides, x.dtype.itemsize
+    writeable = x._writeable
+    if 0 in strides:
+        piece = tuple(min(n, 1) if s == 0 else n for n, s in zip(shape, strides))
+        c, f = contiguity(piece, strides, itemsize)
+        if not (c or f):
+            cs = c_strides(piece, itemsize)
+            strides = tuple(0 if s == 0 else t for s, t in zip(strides, cs))
+        nbytes = itemsize * math.prod(piece)
+    else:
+        c, f = contiguity(shape, strides, itemsize)
+        if shape and not (c or f):
+            strides, writeable = c_strides(shape, itemsize), True
+        nbytes = itemsize * math.prod(shape)
+    storage = FakeStorage(nbytes, "cpu")
+    claim(storage)
+    return make_fake(shape, x.dtype, strides, storage, 0, storage, writeable)  # a buffer's view
+
+
+def _serialize_fake(x: FakeArray, context: Any = None) -> tuple[dict, list]:
+    """distributed's "dask" serializer for a fake: the fake it arrives as (``as_received``),
+    pickled."""
+    with paused():
+        y = as_received(x)
+    return {}, [pickle.dumps(y, protocol=5)]
+
+
+def _deserialize_fake(header: dict, frames: list) -> FakeArray:
+    with paused():
+        return pickle.loads(frames[0])
+
+
+dask_serialize.register(FakeArray)(_serialize_fake)
+dask_deserialize.register(FakeArray)(_deserialize_fake)
 
 
 class MeteredExecutor(Executor):
