@@ -33,6 +33,7 @@ from distributed import Client, LocalCluster
 from faketensor.meta_utils import cluster
 
 PB = 10 ** 15
+CPU = [0.0]  # the last compute's CPU seconds, all of the process's threads
 
 
 def graph(k: int, n: int):
@@ -53,8 +54,9 @@ def real(k: int) -> tuple[float, int]:
     with _cluster() as cl, Client(cl) as client:
         g = graph(k, k)
         tasks = len(g.__dask_graph__())
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         client.compute(g).result()
+        CPU[0] = time.process_time() - c0
         return time.perf_counter() - t0, tasks
 
 
@@ -65,9 +67,10 @@ def planned(k: int) -> tuple[float, int, dict]:
         with _cluster() as cl, Client(cl) as client:
             g = graph(k, n)
             tasks = len(g.__dask_graph__())
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             out = client.compute(g).result()
             wall = time.perf_counter() - t0
+            CPU[0] = time.process_time() - c0
             assert type(out) is ft.FakeArray, type(out)
     (summary,) = session.summaries()
     return wall, tasks, summary
@@ -85,7 +88,7 @@ def _one(side: str, k: int) -> None:
         peak = None
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     print(json.dumps({"side": side, "k": k, "wall": wall, "tasks": tasks, "peak": peak,
-                      "rss": rss}), flush=True)
+                      "rss": rss, "cpu": CPU[0]}), flush=True)
 
 
 def _side(side: str, k: int, timeout: float | None) -> dict | None:
@@ -120,7 +123,8 @@ def main() -> None:
         return
     print(f"{'k':>4} {'chunks':>9} {'tasks':>9} {'plan s':>8} {'dask s':>8} "
           f"{'plan us/task':>13} {'dask us/task':>13} {'ratio':>6}  worker peak (planned)"
-          + ("   plan RSS  dask RSS  load" if args.timeout else ""), flush=True)
+          + ("   plan RSS  dask RSS  load  CPU us/task plan dask ratio" if args.timeout
+             else ""), flush=True)
     for k in args.k:
         if args.timeout:
             p = _side("plan", k, args.timeout)
@@ -132,7 +136,8 @@ def main() -> None:
             wall_p, tasks_p, peak, wall_r, tasks_r = (p["wall"], p["tasks"], p["peak"],
                                                       r["wall"], r["tasks"])
             extra = (f"  {p['rss'] / 2**30:7.2f}G {r['rss'] / 2**30:7.2f}G  "
-                     f"{os.getloadavg()[0]:.1f}")
+                     f"{os.getloadavg()[0]:4.1f}  {1e6 * p['cpu'] / tasks_p:9.0f} "
+                     f"{1e6 * r['cpu'] / tasks_r:5.0f} {p['cpu'] / r['cpu']:5.2f}")
         else:
             pr = min(planned(k)[0] for _ in range(args.repeat)) if args.repeat > 1 else None
             wall_p, tasks_p, summ = planned(k)
