@@ -440,9 +440,11 @@ def _reduce_original(obj: Any) -> Any:
     partials (``dask.array.wrap``'s ``broadcast_trick(np.ones_like)``), so its graphs could
     not be sent to a dask.distributed scheduler. ``itemgetter(0)((patch,))`` unpickles as
     whatever the name is bound to where it is loaded (the original without faketensor);
-    stdlib only. Other objects of the type reduce as before."""
+    stdlib only. Other objects of the type reduce as before, and so does an original for
+    ``copy.copy``/``deepcopy`` (they read the same copyreg table; a function copies as
+    itself)."""
     patched = _patched_of(obj)
-    if patched is None:
+    if patched is None or _getframe(1).f_globals.get("__name__") == "copy":
         return obj.__reduce__()
     return (operator.itemgetter(0), ((patched,),))
 
