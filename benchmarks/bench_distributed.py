@@ -14,12 +14,16 @@ Prints, per ``k``, the tasks, each side's wall time and time per task, and their
 one thread each, in-process (processes=False); the cluster's start is not counted. Not a
 test: only ratios within one run count on a shared machine.
 
-    python benchmarks/bench_distributed.py [--k 10 20 30] [--repeat 1]
+    python benchmarks/bench_distributed.py [--k 10 20 30] [--repeat 1] [--timeout SECONDS]
+
+With ``--timeout`` each side of each size runs in a fresh process, killed after that many
+seconds (the ladder stops there), and the line adds both processes' peak RSS and the load.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import faketensor as ft  # before dask: graphs refer to NumPy's functions as patched
@@ -29,6 +33,7 @@ from distributed import Client, LocalCluster
 from faketensor.meta_utils import cluster
 
 PB = 10 ** 15
+CPU = [0.0]  # the last compute's CPU seconds, all of the process's threads
 
 
 def graph(k: int, n: int):
@@ -49,8 +54,9 @@ def real(k: int) -> tuple[float, int]:
     with _cluster() as cl, Client(cl) as client:
         g = graph(k, k)
         tasks = len(g.__dask_graph__())
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         client.compute(g).result()
+        CPU[0] = time.process_time() - c0
         return time.perf_counter() - t0, tasks
 
 
@@ -61,33 +67,90 @@ def planned(k: int) -> tuple[float, int, dict]:
         with _cluster() as cl, Client(cl) as client:
             g = graph(k, n)
             tasks = len(g.__dask_graph__())
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             out = client.compute(g).result()
             wall = time.perf_counter() - t0
+            CPU[0] = time.process_time() - c0
             assert type(out) is ft.FakeArray, type(out)
     (summary,) = session.summaries()
     return wall, tasks, summary
+
+
+def _one(side: str, k: int) -> None:
+    """One side at one size, in this process: prints a JSON line (``--one``)."""
+    import json
+    import resource
+    if side == "plan":
+        wall, tasks, summ = planned(k)
+        peak = max(w["peak_bytes"] for w in summ["workers"].values())
+    else:
+        wall, tasks = real(k)
+        peak = None
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    print(json.dumps({"side": side, "k": k, "wall": wall, "tasks": tasks, "peak": peak,
+                      "rss": rss, "cpu": CPU[0]}), flush=True)
+
+
+def _side(side: str, k: int, timeout: float | None) -> dict | None:
+    """``_one`` in a fresh process (its memory and state its own), killed after ``timeout``
+    seconds: None when it did not finish."""
+    import json
+    import subprocess
+    import sys
+    try:
+        r = subprocess.run([sys.executable, __file__, "--one", side, str(k)],
+                           capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode or not lines:
+        print(f"  {side} k={k} failed: {r.stderr[-500:]}", flush=True)
+        return None
+    return json.loads(lines[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--k", type=int, nargs="+", default=[10, 20, 30])
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per side and size, each run in a fresh process; a side "
+                         "that does not finish in time ends the ladder")
+    ap.add_argument("--one", nargs=2, metavar=("SIDE", "K"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        _one(args.one[0], int(args.one[1]))
+        return
     print(f"{'k':>4} {'chunks':>9} {'tasks':>9} {'plan s':>8} {'dask s':>8} "
-          f"{'plan us/task':>13} {'dask us/task':>13} {'ratio':>6}  worker peak (planned)")
+          f"{'plan us/task':>13} {'dask us/task':>13} {'ratio':>6}  worker peak (planned)"
+          + ("   plan RSS  dask RSS  load  CPU us/task plan dask ratio" if args.timeout
+             else ""), flush=True)
     for k in args.k:
-        p = min(planned(k)[0] for _ in range(args.repeat)) if args.repeat > 1 else None
-        wall_p, tasks_p, summ = planned(k)
-        wall_p = min(wall_p, p) if p is not None else wall_p
-        wall_r = min(real(k)[0] for _ in range(args.repeat))
-        tasks_r = len(graph(k, k).__dask_graph__())
+        if args.timeout:
+            p = _side("plan", k, args.timeout)
+            r = _side("dask", k, args.timeout) if p else None
+            if p is None or r is None:
+                print(f"{k:>4} {'plan' if p is None else 'dask'} side did not finish within "
+                      f"{args.timeout:.0f} s; stopping", flush=True)
+                return
+            wall_p, tasks_p, peak, wall_r, tasks_r = (p["wall"], p["tasks"], p["peak"],
+                                                      r["wall"], r["tasks"])
+            extra = (f"  {p['rss'] / 2**30:7.2f}G {r['rss'] / 2**30:7.2f}G  "
+                     f"{os.getloadavg()[0]:4.1f}  {1e6 * p['cpu'] / tasks_p:9.0f} "
+                     f"{1e6 * r['cpu'] / tasks_r:5.0f} {p['cpu'] / r['cpu']:5.2f}")
+        else:
+            pr = min(planned(k)[0] for _ in range(args.repeat)) if args.repeat > 1 else None
+            wall_p, tasks_p, summ = planned(k)
+            wall_p = min(wall_p, pr) if pr is not None else wall_p
+            wall_r = min(real(k)[0] for _ in range(args.repeat))
+            tasks_r = len(graph(k, k).__dask_graph__())
+            peak = max(w["peak_bytes"] for w in summ["workers"].values())
+            extra = ""
         assert tasks_r == tasks_p
-        peak = max(w["peak_bytes"] for w in summ["workers"].values())
         ratio = wall_p / wall_r
         print(f"{k:>4} {2 * k * k:>9,} {tasks_p:>9,} {wall_p:>8.2f} {wall_r:>8.2f} "
               f"{1e6 * wall_p / tasks_p:>13.0f} {1e6 * wall_r / tasks_r:>13.0f} {ratio:>6.2f}  "
-              f"{peak / 2**40:.1f} TiB {'ok' if ratio <= 2 else 'MISSED'}", flush=True)
+              f"{peak / 2**40:.1f} TiB {'ok' if ratio <= 2 else 'MISSED'}" + extra, flush=True)
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def summarize(rec: Any, top: int = 10) -> dict:
         rows = by_worker.get(w, [])
         over = _overlaps(rows) if (info.get("nthreads") or 1) > 1 else {}
         timeline = []
-        best, at = 0, None
+        best, at, upper = 0, None, 0
         for key, r in rows:
             peak = r[2] if r[2] is not None else r[1]
             spike = r[7] - r[1] + peak + over.get(key, 0)
@@ -75,10 +75,13 @@ def summarize(rec: Any, top: int = 10) -> dict:
             timeline.append((r[8], r[7]))
             if spike > best:
                 best, at = spike, key
+            if spike + r[9] > upper:
+                upper = spike + r[9]
         timeline += samples.get(w, [])
         timeline.sort(key=lambda t: t[0])
         workers[w] = {"name": info.get("name"), "nthreads": info.get("nthreads"),
                       "memory_limit": info.get("memory_limit"), "peak_bytes": best,
+                      "peak_upper_bytes": max(upper, best),
                       "peak_task": _key(at) if at is not None else None,
                       "tasks": len(rows), "output_bytes": sum(r[1] for _, r in rows),
                       "timeline": [list(t) for t in timeline]}
@@ -87,7 +90,8 @@ def summarize(rec: Any, top: int = 10) -> dict:
 
     def task(key: Any, r: list) -> dict:
         return {"key": _key(key), "worker": r[0], "inputs": [_key(k) for k in r[4]],
-                "input_bytes": r[3], "output_bytes": r[1], "peak_bytes": r[2]}
+                "input_bytes": r[3], "output_bytes": r[1], "peak_bytes": r[2],
+                "unaligned_extra_bytes": r[9]}
 
     ranked = sorted(items, key=lambda kv: -(kv[1][2] if kv[1][2] is not None else kv[1][1]))
     largest = max(items, key=lambda kv: kv[1][1], default=None)
@@ -98,6 +102,7 @@ def summarize(rec: Any, top: int = 10) -> dict:
         "graphs": rec.graphs,
         "workers": workers,
         "tasks": {"count": len(items), "measured": measured,
+                  "lower_bounds": sum(1 for _, r in items if r[9]),
                   "top": [task(k, r) for k, r in ranked[:top]]},
         "largest_task": task(*largest) if largest else None,
         "transfers": {"bytes": sum(m["bytes"] for m in moves),
@@ -134,12 +139,21 @@ def report_lines(summary: dict, limit: int | None = None, top: int = 10) -> list
         if d.get("peak_task"):
             lines.append(f"      at task {d['peak_task']}; {d['tasks']:,} tasks, outputs "
                          f"{human(d['output_bytes'])} in all")
+        upper = d.get("peak_upper_bytes", 0)
+        if upper > d["peak_bytes"]:
+            lines.append(f"      a lower bound: up to {human(upper)} ({upper:,} B) if the "
+                         "arrays its tasks receive arrive unaligned")
     if len(ranked) > top:
         lines.append(f"  ... {len(ranked) - top} more workers (--top, or the JSON report)")
+    if t.get("lower_bounds"):
+        lines.append(f"  {t['lower_bounds']:,} tasks' peaks are lower bounds (+N: the copies "
+                     "NumPy makes of received arrays that arrive unaligned)")
     if t["top"]:
         lines.append("  tasks with the largest peaks (peak, output, inputs):")
         for r in t["top"][:top]:
             peak = "?" if r["peak_bytes"] is None else human(r["peak_bytes"])
+            if r.get("unaligned_extra_bytes"):
+                peak += f" +{human(r['unaligned_extra_bytes'])}"
             lines.append(f"    {peak:>12} {human(r['output_bytes']):>12} "
                          f"{human(r['input_bytes']):>12}  {r['key']} on {r['worker']}")
     big = summary.get("largest_task")

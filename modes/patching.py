@@ -8,10 +8,12 @@ function as ``func`` so a mode calling it re-dispatches to the next mode down.
 """
 from __future__ import annotations
 
+import copyreg
 import functools
 import importlib
 import importlib.abc
 import importlib.machinery
+import operator
 import sys
 import types
 from typing import Any, Iterable
@@ -408,6 +410,7 @@ def install() -> None:
             _dask_imported(sys.modules[name])
     if "dask" in sys.modules:
         rebind_dask(_patched_of)
+    _pickle_originals_as_patches()
     if "scipy" in sys.modules:
         _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)
@@ -428,6 +431,37 @@ def _patched_of(obj: Any) -> Any:
         if p is not None and _ORIGINALS.get(id(obj)) is obj:
             return p
     return None
+
+
+def _reduce_original(obj: Any) -> Any:
+    """Pickle a NumPy original that a namespace patch replaced as the name it is bound to
+    now: pickle looks ``numpy.ones_like`` up and refuses an object that is not the one bound
+    there, and a library imported before faketensor keeps originals in its closures and
+    partials (``dask.array.wrap``'s ``broadcast_trick(np.ones_like)``), so its graphs could
+    not be sent to a dask.distributed scheduler. ``itemgetter(0)((patch,))`` unpickles as
+    whatever the name is bound to where it is loaded (the original without faketensor);
+    stdlib only. Other objects of the type reduce as before, and so does an original for
+    ``copy.copy``/``deepcopy`` (they read the same copyreg table; a function copies as
+    itself)."""
+    patched = _patched_of(obj)
+    if patched is None or _getframe(1).f_globals.get("__name__") == "copy":
+        return obj.__reduce__()
+    return (operator.itemgetter(0), ((patched,),))
+
+
+def _pickle_originals_as_patches() -> None:
+    """Register ``_reduce_original`` with copyreg for the types of the replaced originals
+    that pickle by name through ``__reduce__`` (NumPy's ``_ArrayFunctionDispatcher``,
+    builtin and Cython functions); a plain Python function is saved by pickle's
+    ``save_global`` without consulting copyreg, and cloudpickle, distributed's fallback,
+    pickles such a function by value when its name is bound to another object."""
+    for obj in list(_ORIGINALS.values()):
+        t = type(obj)
+        if t is types.FunctionType or t is types.MethodType or t in copyreg.dispatch_table:
+            continue
+        if t.__name__ in ("_ArrayFunctionDispatcher", "builtin_function_or_method",
+                          "cython_function_or_method"):
+            copyreg.dispatch_table[t] = _reduce_original
 
 
 def _dask_imported(module: Any) -> None:

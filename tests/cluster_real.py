@@ -53,4 +53,4 @@ def run(client: Any, submit: Callable[[Any], Any], meter: Any = None) -> tuple[A
 def _tasks(dask_scheduler: Any = None) -> dict:
     from faketensor.meta_utils.cluster import RECORDER
     rec = dask_scheduler.plugins[RECORDER]
-    return {str(k): (r[0], r[1], r[2]) for k, r in rec.tasks.items()}
+    return {str(k): (r[0], r[1], r[2], r[9]) for k, r in rec.tasks.items()}
