@@ -438,6 +438,9 @@ for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
 _VIEW_METHOD: Any = getattr(ArrayHooks, "view")
+# NumPy ndarray subclasses a fake can be viewed as (``x.view(np.char.chararray)``): the class
+# -> ``view_as(fake, dtype)`` making that view (faketensor/_chararray.py registers its own)
+VIEW_AS: dict = {}
 
 
 def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -446,6 +449,8 @@ def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
     C code does for a subtype."""
     t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
     view_as = getattr(t, "_view_as", None) if isinstance(t, type) else None
+    if view_as is None and isinstance(t, type) and VIEW_AS:
+        view_as = next((v for c, v in VIEW_AS.items() if issubclass(t, c)), None)
     if view_as is not None:
         return view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
     return _VIEW_METHOD(self, *args, **kwargs)

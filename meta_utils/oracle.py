@@ -19,6 +19,7 @@ import numpy as np
 
 from .._array import FakeArray
 from .._matrix import FakeMatrix
+from .._chararray import FakeCharArray
 
 
 def is_fake(obj: Any) -> bool:
@@ -100,7 +101,8 @@ def compare_meta(real: Any, fake: Any, real_inputs: list, fake_inputs: list, whe
         return
     if not is_fake(fake):
         raise Mismatch(f"{where}: expected a FakeArray, got {type(fake)}")
-    if isinstance(real, np.matrix) != isinstance(fake, FakeMatrix):
+    if isinstance(real, np.matrix) != isinstance(fake, FakeMatrix) or \
+            isinstance(real, np.char.chararray) != isinstance(fake, FakeCharArray):
         raise Mismatch(f"{where}: real {type(real).__name__}, fake {type(fake).__name__}")
     if fake.shape != real.shape:
         raise Mismatch(f"{where}: shape fake {fake.shape} real {real.shape}")
