@@ -142,12 +142,17 @@ def _method(name: str) -> Callable:
             if dt.char not in _STRING_CHARS:  # the cast, then __array_finalize__ refuses it
                 raise ValueError("Can only create a chararray from string data.")
         res = getattr(plain, name)(*args, **kwargs)
-        if name == "view" and _view_type(args, kwargs) is not None:
-            return res  # ``c.view(np.ndarray)``: the plain view is the answer
+        if name == "view":
+            if _view_type(args, kwargs) is not None:
+                return res  # ``c.view(np.ndarray)``: the plain view is the answer
+            # PyArray_View makes the subtype view, then sets its dtype: no finalize check
+            object.__setattr__(res, "__class__", FakeCharArray)
+            return res
         return _wrap(res, pairs, keep, _WRAP if name in _WRAPPED_METHODS else _RETYPE,
                      subtyped=name in _SUBTYPED)
     meth.__name__ = name
     meth.__doc__ = f"ndarray.{name} on the chararray's plain view; new arrays retyped."
+    setattr(meth, "_ft_ndarray", True)  # chararray's own method (argsort, partition) wins
     return meth
 
 

@@ -258,8 +258,9 @@ def install_chararray_methods() -> None:
     for name, fn in vars(np.char.chararray).items():
         if name in _CHARARRAY_NATIVE or not isinstance(fn, types.FunctionType):
             continue
-        if name not in FakeCharArray.__dict__ or getattr(FakeCharArray.__dict__[name],
-                                                         "_ft_rebound", False):
+        mine = FakeCharArray.__dict__.get(name)
+        if mine is None or getattr(mine, "_ft_rebound", False) or getattr(mine, "_ft_ndarray",
+                                                                          False):
             method = rebound(fn)
             setattr(method, "_ft_rebound", True)  # a mark on the function
             setattr(FakeCharArray, name, method)
