@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
@@ -566,6 +567,7 @@ def _check_cast_fake(value: Any, dst: np.dtype) -> None:
     if value.size and value_dependent_cast(value.dtype, dst):
         raise DataDependentError(
             f"assigning a fake {value.dtype} array to {dst} depends on its values")
+    cast_loop(value.dtype, dst)  # the assignment's cast loop (convert_datatype.py)
 
 
 def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
@@ -574,6 +576,7 @@ def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
             raise UnsupportedOperationError("ndarray.__setitem__",
                                             f"checking a cast of {value.size} real values")
         value.astype(dst)
+    cast_loop(value.dtype, dst)
 
 
 def _standin_shape(dst: tuple, vshape: tuple | None) -> tuple:

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .hidden import Steps, call_step
@@ -865,6 +866,8 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
     _writeable(a, "fill_diagonal")
     if not is_fake(val):
         np.empty(1, a.dtype)[...] = np.asarray(val).ravel()[:1] if np.size(val) else 0
+    else:
+        cast_loop(val.dtype, a.dtype)  # ``a.flat[...] = val``: one cast loop
     return None
 
 

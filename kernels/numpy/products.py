@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import UnsupportedOperationError
 from ... import converters
 from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, reshape_strides,
@@ -286,7 +287,11 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
             raise ValueError(f"output parameter for reduction operation add has the wrong "
                              f"number of dimensions: Found {out.ndim} but expected {len(shape)}")
         check_writeable(out)
+        loop = dt if dtype is not None else out.dtype
+        cast_loop(a.dtype, loop)  # the sum's operand cast, then its result into out
+        cast_loop(loop, out.dtype)
         return out
+    cast_loop(a.dtype, dt)
     rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]
     off = operator.index(offset)
     n1, n2 = a.shape[ax1], a.shape[ax2]

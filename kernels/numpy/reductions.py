@@ -28,6 +28,7 @@ from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
 from .indexing import value_dependent_cast
+from .convert_datatype import cast_loop
 from .umath import IterOp, _where_meta, iterator_buffer_bytes, ufunc_call
 
 _NoValue = np._NoValue
@@ -132,6 +133,9 @@ def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: 
                        arr.ndim, loop[2])
         raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
                         f"Resolved {loop!r}")
+    cast_loop(arr.dtype, loop[1])  # the operand cast to the loop
+    if out is not None:
+        cast_loop(loop[2], out.dtype)  # the result cast into out
     return loop[2]
 
 
