@@ -287,9 +287,9 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
             raise ValueError(f"output parameter for reduction operation add has the wrong "
                              f"number of dimensions: Found {out.ndim} but expected {len(shape)}")
         check_writeable(out)
-        loop = dt if dtype is not None else out.dtype
-        cast_loop(a.dtype, loop)  # the sum's operand cast, then its result into out
-        cast_loop(loop, out.dtype)
+        loop = dt  # sum's loop: the dtype asked for, else the input's (out does not choose it)
+        cast_loop(a.dtype, loop)  # the sum's operand cast, then its result into out (twice:
+        cast_loop(loop, out.dtype, 2)  # a reduction's initial values and its result)
         return out
     cast_loop(a.dtype, dt)
     rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]

@@ -9,6 +9,8 @@ intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
+import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -134,8 +136,8 @@ def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: 
         raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
                         f"Resolved {loop!r}")
     cast_loop(arr.dtype, loop[1])  # the operand cast to the loop
-    if out is not None:
-        cast_loop(loop[2], out.dtype)  # the result cast into out
+    if out is not None:  # the result cast into out (reduce: also its initial values)
+        cast_loop(loop[2], out.dtype, 2 if what == "reduce" else 1)
     return loop[2]
 
 
@@ -460,10 +462,42 @@ def _moments_args(a: Any, axis: Any, out: Any, keepdims: Any, where: Any) -> tup
     return arr, out, scal, axes, kd, where, _rcount(arr, axis, axes, kd, where)
 
 
+def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, kd: bool = False) -> bool:
+    """Whether some slice reduced over ``axes`` holds at most ``ddof`` items (``ddof >=
+    rcount``, _methods.py ``_mean`` / ``_var``), as far as the metadata tells: ``where=True``
+    counts the reduced length; a mask with values (a Python list, a real array) is counted on
+    its own shape; a fake mask counts for sure only when the reduced length is 0 (whether
+    one of its slices is all False is its values: no warning is given for that)."""
+    if not has_values(ddof) or isinstance(ddof, np.ndarray):
+        return False  # a fake ddof's values decide
+    n = math.prod(arr.shape[a] for a in axes)
+    if where is True:
+        return bool(ddof >= n)
+    if 0 in (s for i, s in enumerate(arr.shape) if i not in axes):
+        return False  # umr_any of an empty count array
+    if n == 0:
+        return bool(ddof >= 0)
+    if not has_values(where):
+        return False
+    w = np.asarray(where, dtype=bool)
+    w = w.reshape((1,) * (arr.ndim - w.ndim) + w.shape)
+    own = tuple(a for a in axes if w.shape[a] != 1)
+    spread = math.prod(arr.shape[a] for a in axes if w.shape[a] == 1)
+    counts = w.sum(axis=own, dtype=np.intp) * spread
+    return bool(np.any(ddof >= counts))
+
+
+def warn_few_items(message: str) -> None:
+    """NumPy's RuntimeWarning for a slice with too few items (``stacklevel=2``)."""
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
 def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
           steps: Steps | None = None) -> Any:
     """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
+    if few_items(arr, axes, where):
+        warn_few_items("Mean of empty slice")
     f16 = False
     if dtype is None:
         if issubclass(arr.dtype.type, (np.integer, np.bool_)):
@@ -500,6 +534,8 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
 def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
          mean: Any) -> Any:
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
+    if few_items(arr, axes, where, ddof):
+        warn_few_items("Degrees of freedom <= 0 for slice")
     if arr.dtype.kind == "O":
         raise UnsupportedOperationError("np.var", "object arrays")
     if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
@@ -859,6 +895,9 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where):
+        # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
+        warn_few_items("Mean of empty slice")
     return _final(tot)
 
 

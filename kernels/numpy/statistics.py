@@ -1734,7 +1734,13 @@ def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, w
     _check_ddof(ddof, correction)
     if correction is not _NoValue:
         ddof = correction
-    return _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
+    res = _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
+    from .reductions import _np_axes, few_items, warn_few_items
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof):
+        # ``isbad = dof <= 0``: certain where the slices are shorter than ddof + 1, whatever
+        # their NaNs (all-NaN slices: the values)
+        warn_few_items("Degrees of freedom <= 0 for slice.")
+    return res
 
 
 def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
@@ -1893,6 +1899,13 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     adt = _F8 if w is None and dt.kind in "biu" else dt if w is None else \
         np.result_type(dt if dt.kind not in "biu" else _F8, w.dtype)
+    if w is None:  # average(X, axis=1) is X.mean(axis=1); fact = X.shape[1] - ddof
+        from .reductions import warn_few_items
+        if xs[1] == 0:
+            warn_few_items("Mean of empty slice")
+        eff = (0 if bias else 1) if ddof is None else int(ddof)
+        if xs[1] - eff <= 0:
+            warn_few_items("Degrees of freedom <= 0 for slice")
     avg = _c((rows, 1), adt)
     ufunc_call(np.subtract, X, avg, out=X)
     xt = X if w is None else _u(np.multiply, X, w)
