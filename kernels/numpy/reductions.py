@@ -135,10 +135,18 @@ def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: 
                        arr.ndim, loop[2])
         raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
                         f"Resolved {loop!r}")
-    cast_loop(arr.dtype, loop[1])  # the operand cast to the loop
-    if out is not None:  # the result cast into out (reduce: also its initial values)
-        cast_loop(loop[2], out.dtype, 2 if what == "reduce" else 1)
     return loop[2]
+
+
+def reduce_casts(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, what: str) -> None:
+    """The cast loops of a reduce-like call, once its arguments are checked
+    (convert_datatype.py): the operand to the loop dtype, the result into an ``out`` of
+    another dtype (reduce: twice, its initial values and its result)."""
+    keys = (None if out is None else out.dtype, arr.dtype, None)
+    loop = resolve_reduce(ufunc, keys, _sig(dtype))
+    cast_loop(arr.dtype, loop[1])
+    if out is not None:
+        cast_loop(loop[2], out.dtype, 2 if what == "reduce" else 1)
 
 
 def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what: str,
@@ -276,6 +284,7 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
             raise ValueError(f"operands could not be broadcast together with remapped shapes "
                              f"{arr.shape} {wm.shape}")
         voters.append((wm.shape, wm.strides))
+    reduce_casts(ufunc, arr, dtype, out, "reduce")
     empty = 0 in arr.shape
     if initial is None:
         has_init = False
@@ -711,12 +720,14 @@ def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> A
         if out.shape != arr.shape:
             raise ValueError("provided out is the wrong size for the accumulation.")
         check_writeable(out)
+        reduce_casts(ufunc, arr, dtype, out, "accumulate")
         if needs_cast_copy(out, rdt):
             copies += out.size * rdt.itemsize
         else:
             copies += overlap_copy_bytes([arr], out, rdt, elementwise=True)
         transient(copies)
         return out
+    reduce_casts(ufunc, arr, dtype, out, "accumulate")
     transient(copies)
     shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
                                     [(arr.shape, arr.strides)])
