@@ -1003,7 +1003,7 @@ class FakeArray(_FakeSlots):
         base, at the same offsets. Unlike an ndarray, whose pickle holds a C or F copy of
         its data, a fake keeps its exact layout: it has no data to copy."""
         base = self._base
-        if base is not None and type(base) not in (FakeArray, FakeStorage):
+        if base is not None and not isinstance(base, (FakeArray, FakeStorage)):
             raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
         payload: tuple[Any, ...] = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
                    self.storage_offset, base, self._writeable, self._warn_on_write)
@@ -1240,7 +1240,7 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
             or not all(type(n) is int and n >= 0 for n in shape)
             or not all(type(s) is int for s in strides) or type(offset) is not int
             or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
-            or not (base is None or type(base) in (FakeArray, FakeStorage))
+            or not (base is None or isinstance(base, (FakeArray, FakeStorage)))
             or type(writeable) is not bool or warn_on_write not in (False, True, None)
             or not (pytype is None or (pytype in _PYTYPES and shape == ()
                                        and storage._tracker is SCALAR))):

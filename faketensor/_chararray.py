@@ -27,7 +27,7 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, make_fake
+from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, make_fake, rebuild
 from ._dispatch import dispatch
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._storage import SCALAR
@@ -117,6 +117,10 @@ class FakeCharArray(FakeArray):
     def __repr__(self) -> str:
         return "Fake" + super().__repr__().replace("FakeArray", "CharArray", 1)
 
+    def __reduce__(self) -> tuple:
+        """Pickled as a FakeArray is (``FakeArray.__reduce__``), rebuilt as a chararray."""
+        return (rebuild_chararray, FakeArray.__reduce__(self)[1])
+
 
 setattr(FakeCharArray, "__hash__", None)  # unhashable, as ndarray is
 
@@ -167,6 +171,11 @@ def _view_type(args: tuple, kwargs: dict) -> Any:
         if isinstance(v, type) and issubclass(v, np.ndarray) and not issubclass(v, np.char.chararray):
             return v
     return None
+
+
+def rebuild_chararray(*payload: Any) -> FakeCharArray:
+    """A pickled FakeCharArray: ``_array.rebuild``'s checked fake, made a chararray."""
+    return retype(rebuild(*payload))
 
 
 # --- views and retyping --------------------------------------------------------------------

@@ -195,6 +195,17 @@ def test_real_chararrays_convert_to_fake_chararrays():
     assert type(np.char.array(["a"])) is np.char.chararray  # outside a mode: NumPy's own
 
 
+def test_pickle_and_copy_keep_the_class():
+    import copy
+    import pickle
+    with ft.FakeMode():
+        c = np.char.array(np.zeros((3, 4), "U5"))[:, ::2]
+        for d in (pickle.loads(pickle.dumps(c)), ft.unpickle(pickle.dumps(c)),
+                  copy.deepcopy(c), copy.copy(c)):
+            assert type(d) is FakeCharArray
+            assert (d.shape, d.dtype) == (c.shape, c.dtype)
+
+
 def test_functions_that_decide_the_class_themselves_are_refused():
     with ft.FakeMode():
         c = np.char.array(np.zeros((3, 4), "U5"))
