@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy._core import umath as _umath
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
@@ -1548,6 +1549,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         if period == 0:
             raise ValueError("period must be a non-zero value")
         left = right = None
+        cast_loop(xm.dtype, _F8)  # x = asarray(x, dtype=float64), xp likewise
+        cast_loop(xpm.dtype, _F8)
         for m in (xm, xpm):
             if m.dtype.kind not in "biufc":
                 raise UnsupportedOperationError("np.interp", f"dtype {m.dtype}")
