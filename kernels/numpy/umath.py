@@ -222,15 +222,18 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     return loop, metas
 
 
-def operand_casts(metas: list, outs: list, loop: tuple) -> None:
+def operand_casts(metas: list, outs: list, loop: tuple, masked: bool = False) -> None:
     """The iterator's cast loops (convert_datatype.py): each array operand to its loop
-    dtype, each loop result into a given output of another dtype."""
+    dtype, each loop result into a given output of another dtype (with a ``where`` mask
+    the output is read too, into the loop dtype, before it is written)."""
     nin = len(metas)
     for m, dt in zip(metas, loop[:nin]):
         if m is not None:
             cast_loop(m.dtype, dt)
     for o, dt in zip(outs, loop[nin:]):
         if o is not None:
+            if masked:
+                cast_loop(o.dtype, dt)
             cast_loop(dt, o.dtype)
 
 
@@ -602,7 +605,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
-    operand_casts(metas, outs, loop)
+    operand_casts(metas, outs, loop, wm is not None)
     if all(o is not None for o in outs):
         if _report:
             report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
