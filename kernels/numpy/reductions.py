@@ -496,6 +496,20 @@ def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, kd: bool = False
     return bool(np.any(ddof >= counts))
 
 
+def _repeated_axes(a: Any, axis: Any, where: Any, ddof: Any, message: str) -> None:
+    """_count_reduce_items multiplies the length of each axis of a tuple as given, before
+    the sum finds an axis repeated (and raises): that count warns first."""
+    if type(axis) is not tuple or where not in (True, _NoValue) or not has_values(ddof):
+        return
+    arr = as_meta(a)
+    try:
+        axes = [normalize_axis(converters.index(ax), arr.ndim) for ax in axis]
+    except Exception:  # noqa: BLE001  (the sum raises NumPy's own error)
+        return
+    if len(set(axes)) != len(axes) and ddof >= math.prod(arr.shape[ax] for ax in axes):
+        warn_few_items(message)
+
+
 def warn_few_items(message: str) -> None:
     """NumPy's RuntimeWarning for a slice with too few items (``stacklevel=2``)."""
     warnings.warn(message, RuntimeWarning, stacklevel=3)
@@ -504,6 +518,7 @@ def warn_few_items(message: str) -> None:
 def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
           steps: Steps | None = None) -> Any:
     """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
+    _repeated_axes(a, axis, where, 0, "Mean of empty slice")
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
     if few_items(arr, axes, where):
         warn_few_items("Mean of empty slice")
@@ -542,6 +557,7 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
 
 def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
          mean: Any) -> Any:
+    _repeated_axes(a, axis, where, ddof, "Degrees of freedom <= 0 for slice")
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
     if few_items(arr, axes, where, ddof):
         warn_few_items("Degrees of freedom <= 0 for slice")
