@@ -471,7 +471,7 @@ def _moments_args(a: Any, axis: Any, out: Any, keepdims: Any, where: Any) -> tup
     return arr, out, scal, axes, kd, where, _rcount(arr, axis, axes, kd, where)
 
 
-def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, kd: bool = False) -> bool:
+def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, each: bool = False) -> bool:
     """Whether some slice reduced over ``axes`` holds at most ``ddof`` items (``ddof >=
     rcount``, _methods.py ``_mean`` / ``_var``), as far as the metadata tells: ``where=True``
     counts the reduced length; a mask with values (a Python list, a real array) is counted on
@@ -480,7 +480,9 @@ def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, kd: bool = False
     if not has_values(ddof) or isinstance(ddof, np.ndarray):
         return False  # a fake ddof's values decide
     n = math.prod(arr.shape[a] for a in axes)
-    if where is True:
+    if where is True:  # ``each``: ``np.any(isbad)`` over the slices (nan-functions)
+        if each and 0 in (s for i, s in enumerate(arr.shape) if i not in axes):
+            return False
         return bool(ddof >= n)
     if 0 in (s for i, s in enumerate(arr.shape) if i not in axes):
         return False  # umr_any of an empty count array
@@ -922,7 +924,7 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
-    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where):
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
         # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
         warn_few_items("Mean of empty slice")
     return _final(tot)

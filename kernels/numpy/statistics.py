@@ -1739,7 +1739,8 @@ def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, w
         ddof = correction
     res = _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
     from .reductions import _np_axes, few_items, warn_few_items
-    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof):
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof,
+                 each=True):
         # ``isbad = dof <= 0``: certain where the slices are shorter than ddof + 1, whatever
         # their NaNs (all-NaN slices: the values)
         warn_few_items("Degrees of freedom <= 0 for slice.")
@@ -1875,6 +1876,7 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     dt = np.dtype(dtype)
     if dt.kind not in "biufc":
         raise UnsupportedOperationError("np.cov", f"dtype {dt}")
+    cast_loop(mm.dtype, dt)  # X = array(m, ndmin=2, dtype=dtype)
     xs = (1,) * (2 - mm.ndim) + mm.shape
     if not rowvar and mm.ndim != 1:
         xs = xs[::-1]
@@ -1882,6 +1884,7 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
         return None, 0
     rows = xs[0]
     if ym is not None:
+        cast_loop(ym.dtype, dt)  # y = array(y, ndmin=2, dtype=dtype)
         ys = (1,) * (2 - ym.ndim) + ym.shape
         if not rowvar and ys[0] != 1:
             ys = ys[::-1]
