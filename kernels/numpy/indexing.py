@@ -619,6 +619,8 @@ def assign_to_view(dst: tuple, dtype: np.dtype, value: Any) -> None:
                              f"into shape {_shp(dst)}")
         if math.prod(dst):
             _check_cast(value, dtype)
+        else:  # nothing to check for values, but the cast loop is still set up
+            cast_loop(value.dtype, dtype)
         return None
     if _has_fake(value):
         raise UnsupportedOperationError("ndarray.__setitem__", "a list value containing fakes")
