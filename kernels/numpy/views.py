@@ -836,11 +836,6 @@ def _astype(self, dtype, order, casting, copy) -> Any:
     if (self.dtype.kind in "SU" and dt.kind == "M" and np.datetime_data(dt)[0] == "generic"
             and math.prod(self.shape)):
         raise DataDependentError("the unit of datetimes parsed from strings depends on the strings")
-    if self.dtype.kind == "U" and dt.kind == "S" and math.prod(self.shape):
-        # the UCS4 -> bytes cast (dtype_transfer.c) raises UnicodeEncodeError on a character
-        # outside ASCII
-        raise DataDependentError("casting str to bytes raises UnicodeEncodeError or not "
-                                 "depending on the strings (characters outside ASCII)")
     casting = converters.casting(casting, same_value=True)
     if casting == "same_value":
         _probe(self.dtype).astype(dt, casting="same_value")  # type-level refusals only
