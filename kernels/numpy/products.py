@@ -535,7 +535,12 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
                             f"{out.dtype!r}, the operand {nop} dtype, according to the rule "
                             f"{casting!r}")
         check_writeable(out)
+        for m in ops:
+            cast_loop(m.dtype, dt)
+        cast_loop(dt, out.dtype)
         return out
+    for m in ops:  # the iterator's operand casts
+        cast_loop(m.dtype, dt)
     order = converters.order(order)
     if order == "A":
         raise UnsupportedOperationError(np.einsum, "order='A'")
