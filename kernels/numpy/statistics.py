@@ -1131,6 +1131,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
             _uniform_hist_steps(m, dt, bt, outer, n, w)
             if density:
                 _hist_density_steps(n, bt, ntype)
+    if density and bt.kind == "c":  # db = np.array(np.diff(bin_edges), float)
+        cast_loop(bt, np.dtype(float))
     return counts, edges
 
 
