@@ -250,6 +250,8 @@ def _pad_ramp_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
                            edge.strides[:ax] + edge.strides[ax + 1:])
             made += call_step(steps, linspace, end, sq, num=width, endpoint=False, dtype=dt,
                               axis=ax)[1]
+            # linspace computes in result_type(start, stop, float), then astype(dtype)
+            cast_loop(np.result_type(end, sq.dtype, 1.0), np.dtype(dt))
         steps.free(prev)
         prev = made
 
