@@ -733,6 +733,8 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     check_fancy_bounds(shape, p, fancy_shape(p))
     if math.prod(rshape):
         _check_cast(v, dt)
+    elif is_meta(v):  # nothing is written, but the cast loop is set up
+        cast_loop(v.dtype, dt)
     return None
 
 
