@@ -501,7 +501,8 @@ def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, each: bool = Fal
 def _repeated_axes(a: Any, axis: Any, where: Any, ddof: Any, message: str) -> None:
     """_count_reduce_items multiplies the length of each axis of a tuple as given, before
     the sum finds an axis repeated (and raises): that count warns first."""
-    if type(axis) is not tuple or where not in (True, _NoValue) or not has_values(ddof):
+    masked = not (where is True or where is _NoValue)
+    if type(axis) is not tuple or masked or not has_values(ddof):
         return
     arr = as_meta(a)
     try:
