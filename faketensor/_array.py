@@ -438,6 +438,9 @@ for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
 del _n, _u, _f, _r, _i
 _VIEW_METHOD: Any = getattr(ArrayHooks, "view")
+# NumPy ndarray subclasses a fake can be viewed as (``x.view(np.char.chararray)``): the class
+# -> ``view_as(fake, dtype)`` making that view (faketensor/_chararray.py registers its own)
+VIEW_AS: dict = {}
 
 
 def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -446,6 +449,8 @@ def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
     C code does for a subtype."""
     t = kwargs.get("type", args[1] if len(args) > 1 else args[0] if args else None)
     view_as = getattr(t, "_view_as", None) if isinstance(t, type) else None
+    if view_as is None and isinstance(t, type) and VIEW_AS:
+        view_as = next((v for c, v in VIEW_AS.items() if issubclass(t, c)), None)
     if view_as is not None:
         return view_as(self, kwargs.get("dtype", args[0] if len(args) > 1 else None))
     return _VIEW_METHOD(self, *args, **kwargs)
@@ -998,7 +1003,7 @@ class FakeArray(_FakeSlots):
         base, at the same offsets. Unlike an ndarray, whose pickle holds a C or F copy of
         its data, a fake keeps its exact layout: it has no data to copy."""
         base = self._base
-        if base is not None and type(base) not in (FakeArray, FakeStorage):
+        if base is not None and not isinstance(base, (FakeArray, FakeStorage)):
             raise TypeError(f"cannot pickle a fake array whose base is a {type(base).__name__}")
         payload: tuple[Any, ...] = (PICKLE_VERSION, self.shape, self.dtype, self.strides, self.storage,
                    self.storage_offset, base, self._writeable, self._warn_on_write)
@@ -1235,7 +1240,7 @@ def rebuild(version: int, shape: tuple, dtype: np.dtype, strides: tuple, storage
             or not all(type(n) is int and n >= 0 for n in shape)
             or not all(type(s) is int for s in strides) or type(offset) is not int
             or not isinstance(dtype, np.dtype) or type(storage) is not FakeStorage
-            or not (base is None or type(base) in (FakeArray, FakeStorage))
+            or not (base is None or isinstance(base, (FakeArray, FakeStorage)))
             or type(writeable) is not bool or warn_on_write not in (False, True, None)
             or not (pytype is None or (pytype in _PYTYPES and shape == ()
                                        and storage._tracker is SCALAR))):

@@ -154,7 +154,8 @@ class Converter:
 
     def convert_array(self, arr: Any) -> FakeArray:
         """The fake for one real array (NumPy, CuPy, or wrapped); TypeError for anything else.
-        An np.matrix becomes a FakeMatrix (faketensor/_matrix.py)."""
+        An np.matrix becomes a FakeMatrix (faketensor/_matrix.py), a chararray a
+        FakeCharArray (faketensor/_chararray.py)."""
         if isinstance(arr, FakeArray):
             return arr
         if isinstance(arr, WrappedArray):
@@ -162,6 +163,9 @@ class Converter:
         if isinstance(arr, np.matrix):
             from ._matrix import _retype
             return _retype(self._convert_numpy(arr), finalize=False)
+        if isinstance(arr, np.char.chararray):
+            from ._chararray import retype
+            return retype(self._convert_numpy(arr))
         if isinstance(arr, np.ndarray):
             return self._convert_numpy(arr)
         if _is_cupy(arr):

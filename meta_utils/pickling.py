@@ -15,6 +15,7 @@ from typing import IO, Any
 # dtype pickles through (numpy/_core/src/multiarray/descriptor.c arraydescr_reduce)
 ALLOWED = frozenset({
     ("faketensor._array", "rebuild"),
+    ("faketensor._chararray", "rebuild_chararray"),
     ("faketensor._storage", "rebuild_storage"),
     ("numpy", "dtype"),
     ("numpy._core._internal", "_convert_to_stringdtype_kwargs"),  # StringDType

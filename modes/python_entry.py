@@ -26,6 +26,7 @@ from .._dispatch import dispatch
 from . import patching
 
 _REBOUND: dict[int, Callable] = {}
+_STRING_SCALARS = (type(np.str_("")), type(np.bytes_(b"")))  # the classes, not their patches
 # np.NAME functions with no kernel whose Python code builds arrays from Python values, or
 # computes with ufuncs and ndarray methods on its (real) arguments
 PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
@@ -43,6 +44,22 @@ class _AnyArray(np.ndarray, metaclass=_AnyArrayMeta):
     """``N.ndarray`` as rebound code sees it (see _AnyArrayMeta)."""
 
 
+_CHARARRAY_TYPE: Any = type(np.char.chararray)  # the metaclass, computed at runtime
+
+
+class _AnyCharArrayMeta(_CHARARRAY_TYPE):
+    """``isinstance(x, chararray)`` in rebound code: true of FakeCharArrays too."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        from .._chararray import FakeCharArray
+        return isinstance(obj, (np.char.chararray, FakeCharArray))
+
+
+class _AnyCharArray(np.char.chararray, metaclass=_AnyCharArrayMeta):
+    """``chararray`` as rebound code sees it: fakes that are chararrays are its instances,
+    and ``x.view(chararray)`` of a fake makes a FakeCharArray (faketensor/_chararray.py)."""
+
+
 class _PatchedModule:
     """A NumPy module as rebound code sees it: attributes with a namespace patch resolve to
     the patch, ``ndarray`` to a class fakes are instances of, the rest to the module's own."""
@@ -58,6 +75,12 @@ class _PatchedModule:
 
 
 def _patched_value(value: Any) -> Any:
+    if value is np.char.chararray:
+        return _AnyCharArray
+    if value is np.ndarray:  # ``from .numeric import ndarray`` (defchararray): as N.ndarray
+        return _AnyArray
+    if value in _STRING_SCALARS:  # defchararray's ``issubclass(obj.dtype.type, str_)``
+        return value
     if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "numpy":
         return _PatchedModule(value)
     try:
@@ -198,6 +221,51 @@ def matrix_constructor(new: Callable) -> Callable:
     return patched
 
 
+def chararray_constructor(new: Callable) -> Callable:
+    """``chararray.__new__`` (defchararray.py) in a FakeMode: its kernel's fresh array
+    (kernels/numpy/subclasses.py), made a FakeCharArray (faketensor/_chararray.py)."""
+    from .._chararray import retype
+
+    def patched(subtype, *args, **kwargs):
+        if subtype is _AnyCharArray:
+            subtype = np.char.chararray
+        if patching._get_stack():
+            res = patching._host_call(new, (subtype,) + args, kwargs, sys._getframe(1))
+            if res is not patching._DISPATCH:
+                return res
+        if _fake_mode_of_program() is None:
+            return new(subtype, *args, **kwargs)
+        if subtype is not np.char.chararray:
+            raise patching_unsupported("np.char.chararray", "a subclass of chararray")
+        return retype(dispatch(new, (), (subtype,) + args, kwargs))
+    functools.update_wrapper(patched, new)
+    patching.mark_patch(patched)
+    patching._ORIGINALS[id(new)] = new
+    return patched
+
+
+# chararray's own code that a FakeCharArray does not run: its construction, finalization
+# and ``__array_wrap__`` (faketensor/_chararray.py does what they do), element access
+_CHARARRAY_NATIVE = frozenset({"__new__", "__array_wrap__", "__array_finalize__",
+                               "__getitem__"})
+
+
+def install_chararray_methods() -> None:
+    """The Python methods of ``np.char.chararray`` (comparisons, ``+``, ``*``, ``%``, the
+    string methods, ``argsort``) on FakeCharArray, as NumPy's code run against the patched
+    namespace: each makes the calls the real method makes, on the fake."""
+    from .._chararray import FakeCharArray
+    for name, fn in vars(np.char.chararray).items():
+        if name in _CHARARRAY_NATIVE or not isinstance(fn, types.FunctionType):
+            continue
+        mine = FakeCharArray.__dict__.get(name)
+        if mine is None or getattr(mine, "_ft_rebound", False) or getattr(mine, "_ft_ndarray",
+                                                                          False):
+            method = rebound(fn)
+            setattr(method, "_ft_rebound", True)  # a mark on the function
+            setattr(FakeCharArray, name, method)
+
+
 def patching_unsupported(name: str, why: str) -> Exception:
     from .._errors import UnsupportedOperationError
     return UnsupportedOperationError(name, why)
@@ -288,4 +356,7 @@ def install() -> None:
         new = cls.__dict__["__new__"]
         new = getattr(new, "__func__", new)
         if not getattr(new, "_ft_patch", False):
-            _set(cls, "__new__", (matrix_constructor if cls is np.matrix else constructor)(new))
+            make = (matrix_constructor if cls is np.matrix else chararray_constructor
+                    if cls is np.char.chararray else constructor)
+            _set(cls, "__new__", make(new))
+    install_chararray_methods()

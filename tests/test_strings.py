@@ -231,16 +231,6 @@ def test_in_mode_real_arguments():
         assert np.char.partition(t, t[:1]).shape == (4, 3)
 
 
-def test_chararray_refused():
-    """A fake cannot be a chararray: np.char.array / asarray of a fake refuse, naming it."""
-    with ft.FakeMode():
-        x = np.zeros(3, "U2")
-        with pytest.raises(ft.UnsupportedOperationError, match="chararray"):
-            np.char.array(x)
-        with pytest.raises(ft.UnsupportedOperationError, match="chararray"):
-            np.char.chararray((3,), itemsize=2)
-
-
 # --- memory against tracemalloc -------------------------------------------------------------
 
 N = 100_000

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ...layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
                      like_strides, new_buffer_dtype, normalize_axis, prepend_ones_strides,
                      shape_args, wrap_intp)
@@ -612,6 +613,7 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         need = True  # a NumPy scalar becomes a fresh 0-d array (PyArray_FromScalar)
     if copy is True or (need and copy is None):
         from .views import copy_like
+        cast_loop(m.dtype, dt)
         out = copy_like(m, dt, o)
     elif need:
         raise ValueError("Unable to avoid copy while creating an array as requested.")

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
@@ -566,6 +567,7 @@ def _check_cast_fake(value: Any, dst: np.dtype) -> None:
     if value.size and value_dependent_cast(value.dtype, dst):
         raise DataDependentError(
             f"assigning a fake {value.dtype} array to {dst} depends on its values")
+    cast_loop(value.dtype, dst)  # the assignment's cast loop (convert_datatype.py)
 
 
 def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
@@ -574,6 +576,7 @@ def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
             raise UnsupportedOperationError("ndarray.__setitem__",
                                             f"checking a cast of {value.size} real values")
         value.astype(dst)
+    cast_loop(value.dtype, dst)
 
 
 def _standin_shape(dst: tuple, vshape: tuple | None) -> tuple:
@@ -616,6 +619,8 @@ def assign_to_view(dst: tuple, dtype: np.dtype, value: Any) -> None:
                              f"into shape {_shp(dst)}")
         if math.prod(dst):
             _check_cast(value, dtype)
+        else:  # nothing to check for values, but the cast loop is still set up
+            cast_loop(value.dtype, dtype)
         return None
     if _has_fake(value):
         raise UnsupportedOperationError("ndarray.__setitem__", "a list value containing fakes")
@@ -728,6 +733,8 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     check_fancy_bounds(shape, p, fancy_shape(p))
     if math.prod(rshape):
         _check_cast(v, dt)
+    elif is_meta(v):  # nothing is written, but the cast loop is set up
+        cast_loop(v.dtype, dt)
     return None
 
 

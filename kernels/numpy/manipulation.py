@@ -11,6 +11,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .hidden import Steps, call_step
@@ -249,6 +250,8 @@ def _pad_ramp_steps(steps: Steps, a: Any, shape: tuple, order: str, widths: list
                            edge.strides[:ax] + edge.strides[ax + 1:])
             made += call_step(steps, linspace, end, sq, num=width, endpoint=False, dtype=dt,
                               axis=ax)[1]
+            # linspace computes in result_type(start, stop, float), then astype(dtype)
+            cast_loop(np.result_type(end, sq.dtype, 1.0), np.dtype(dt))
         steps.free(prev)
         prev = made
 
@@ -865,6 +868,8 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
     _writeable(a, "fill_diagonal")
     if not is_fake(val):
         np.empty(1, a.dtype)[...] = np.asarray(val).ravel()[:1] if np.size(val) else 0
+    else:
+        cast_loop(val.dtype, a.dtype)  # ``a.flat[...] = val``: one cast loop
     return None
 
 

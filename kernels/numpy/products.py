@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import UnsupportedOperationError
 from ... import converters
 from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, reshape_strides,
@@ -286,7 +287,11 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
             raise ValueError(f"output parameter for reduction operation add has the wrong "
                              f"number of dimensions: Found {out.ndim} but expected {len(shape)}")
         check_writeable(out)
+        loop = dt  # sum's loop: the dtype asked for, else the input's (out does not choose it)
+        cast_loop(a.dtype, loop)  # the sum's operand cast, then its result into out (twice:
+        cast_loop(loop, out.dtype, 2)  # a reduction's initial values and its result)
         return out
+    cast_loop(a.dtype, dt)
     rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]
     off = operator.index(offset)
     n1, n2 = a.shape[ax1], a.shape[ax2]
@@ -530,7 +535,12 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
                             f"{out.dtype!r}, the operand {nop} dtype, according to the rule "
                             f"{casting!r}")
         check_writeable(out)
+        for m in ops:
+            cast_loop(m.dtype, dt)
+        cast_loop(dt, out.dtype)
         return out
+    for m in ops:  # the iterator's operand casts
+        cast_loop(m.dtype, dt)
     order = converters.order(order)
     if order == "A":
         raise UnsupportedOperationError(np.einsum, "order='A'")

@@ -9,6 +9,8 @@ intermediates, so their final layout is the one NumPy's own composition gives.
 """
 from __future__ import annotations
 
+import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -28,6 +30,7 @@ from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
 from .indexing import value_dependent_cast
+from .convert_datatype import cast_loop
 from .umath import IterOp, _where_meta, iterator_buffer_bytes, ufunc_call
 
 _NoValue = np._NoValue
@@ -133,6 +136,17 @@ def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: 
         raise TypeError(f"the resolved dtypes are not compatible with {ufunc.__name__}.{what}. "
                         f"Resolved {loop!r}")
     return loop[2]
+
+
+def reduce_casts(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, what: str) -> None:
+    """The cast loops of a reduce-like call, once its arguments are checked
+    (convert_datatype.py): the operand to the loop dtype, the result into an ``out`` of
+    another dtype (reduce: twice, its initial values and its result)."""
+    keys = (None if out is None else out.dtype, arr.dtype, None)
+    loop = resolve_reduce(ufunc, keys, _sig(dtype))
+    cast_loop(arr.dtype, loop[1])
+    if out is not None:
+        cast_loop(loop[2], out.dtype, 2 if what == "reduce" else 1)
 
 
 def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what: str,
@@ -270,6 +284,7 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
             raise ValueError(f"operands could not be broadcast together with remapped shapes "
                              f"{arr.shape} {wm.shape}")
         voters.append((wm.shape, wm.strides))
+    reduce_casts(ufunc, arr, dtype, out, "reduce")
     empty = 0 in arr.shape
     if initial is None:
         has_init = False
@@ -456,10 +471,60 @@ def _moments_args(a: Any, axis: Any, out: Any, keepdims: Any, where: Any) -> tup
     return arr, out, scal, axes, kd, where, _rcount(arr, axis, axes, kd, where)
 
 
+def few_items(arr: Any, axes: tuple, where: Any, ddof: Any = 0, each: bool = False) -> bool:
+    """Whether some slice reduced over ``axes`` holds at most ``ddof`` items (``ddof >=
+    rcount``, _methods.py ``_mean`` / ``_var``), as far as the metadata tells: ``where=True``
+    counts the reduced length; a mask with values (a Python list, a real array) is counted on
+    its own shape; a fake mask counts for sure only when the reduced length is 0 (whether
+    one of its slices is all False is its values: no warning is given for that)."""
+    if not has_values(ddof) or isinstance(ddof, np.ndarray):
+        return False  # a fake ddof's values decide
+    n = math.prod(arr.shape[a] for a in axes)
+    if where is True:  # ``each``: ``np.any(isbad)`` over the slices (nan-functions)
+        if each and 0 in (s for i, s in enumerate(arr.shape) if i not in axes):
+            return False
+        return bool(ddof >= n)
+    if 0 in (s for i, s in enumerate(arr.shape) if i not in axes):
+        return False  # umr_any of an empty count array
+    if n == 0:
+        return bool(ddof >= 0)
+    if not has_values(where):
+        return False
+    w = np.asarray(where, dtype=bool)
+    w = w.reshape((1,) * (arr.ndim - w.ndim) + w.shape)
+    own = tuple(a for a in axes if w.shape[a] != 1)
+    spread = math.prod(arr.shape[a] for a in axes if w.shape[a] == 1)
+    counts = w.sum(axis=own, dtype=np.intp) * spread
+    return bool(np.any(ddof >= counts))
+
+
+def _repeated_axes(a: Any, axis: Any, where: Any, ddof: Any, message: str) -> None:
+    """_count_reduce_items multiplies the length of each axis of a tuple as given, before
+    the sum finds an axis repeated (and raises): that count warns first."""
+    masked = not (where is True or where is _NoValue)
+    if type(axis) is not tuple or masked or not has_values(ddof):
+        return
+    arr = as_meta(a)
+    try:
+        axes = [normalize_axis(converters.index(ax), arr.ndim) for ax in axis]
+    except Exception:  # noqa: BLE001  (the sum raises NumPy's own error)
+        return
+    if len(set(axes)) != len(axes) and ddof >= math.prod(arr.shape[ax] for ax in axes):
+        warn_few_items(message)
+
+
+def warn_few_items(message: str) -> None:
+    """NumPy's RuntimeWarning for a slice with too few items (``stacklevel=2``)."""
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+
 def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
           steps: Steps | None = None) -> Any:
     """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
+    _repeated_axes(a, axis, where, 0, "Mean of empty slice")
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
+    if few_items(arr, axes, where):
+        warn_few_items("Mean of empty slice")
     f16 = False
     if dtype is None:
         if issubclass(arr.dtype.type, (np.integer, np.bool_)):
@@ -495,7 +560,10 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
 
 def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
          mean: Any) -> Any:
+    _repeated_axes(a, axis, where, ddof, "Degrees of freedom <= 0 for slice")
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
+    if few_items(arr, axes, where, ddof):
+        warn_few_items("Degrees of freedom <= 0 for slice")
     if arr.dtype.kind == "O":
         raise UnsupportedOperationError("np.var", "object arrays")
     if dtype is None and issubclass(arr.dtype.type, (np.integer, np.bool_)):
@@ -671,12 +739,14 @@ def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> A
         if out.shape != arr.shape:
             raise ValueError("provided out is the wrong size for the accumulation.")
         check_writeable(out)
+        reduce_casts(ufunc, arr, dtype, out, "accumulate")
         if needs_cast_copy(out, rdt):
             copies += out.size * rdt.itemsize
         else:
             copies += overlap_copy_bytes([arr], out, rdt, elementwise=True)
         transient(copies)
         return out
+    reduce_casts(ufunc, arr, dtype, out, "accumulate")
     transient(copies)
     shape, strides = reduce_strides(arr.shape, arr.strides, (), False, rdt.itemsize,
                                     [(arr.shape, arr.strides)])
@@ -855,6 +925,9 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
+        # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
+        warn_few_items("Mean of empty slice")
     return _final(tot)
 
 

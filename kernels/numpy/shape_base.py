@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import converters
 from ...layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, check_shape,
@@ -71,7 +72,7 @@ def result_dtype(ops: list, dtype: Any) -> np.dtype:
 
 def check_casting(ops: list, dt: np.dtype, casting: Casting) -> None:
     """The TypeError NumPy raises when an input (``operand_of``) cannot be cast to the
-    result dtype."""
+    result dtype; then each input's cast into the result (convert_datatype.py)."""
     for x in ops:
         weak = type(x) in PY_SCALARS
         if weak and casting in ("same_kind", "unsafe"):
@@ -79,6 +80,9 @@ def check_casting(ops: list, dt: np.dtype, casting: Casting) -> None:
         if not np.can_cast(x if weak else x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {meta_of(x).dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
+    for x in ops:  # PyArray_AssignArray of each input into the result: a cast loop each
+        if type(x) not in PY_SCALARS:
+            cast_loop(x.dtype, dt)
 
 
 def multi_sorted_perm(metas: list, ndim: int) -> list:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy._core import umath as _umath
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
@@ -1130,6 +1131,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
             _uniform_hist_steps(m, dt, bt, outer, n, w)
             if density:
                 _hist_density_steps(n, bt, ntype)
+    if density and bt.kind == "c":  # db = np.array(np.diff(bin_edges), float)
+        cast_loop(bt, np.dtype(float))
     return counts, edges
 
 
@@ -1548,6 +1551,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         if period == 0:
             raise ValueError("period must be a non-zero value")
         left = right = None
+        cast_loop(xm.dtype, _F8)  # x = asarray(x, dtype=float64), xp likewise
+        cast_loop(xpm.dtype, _F8)
         for m in (xm, xpm):
             if m.dtype.kind not in "biufc":
                 raise UnsupportedOperationError("np.interp", f"dtype {m.dtype}")
@@ -1734,7 +1739,14 @@ def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, w
     _check_ddof(ddof, correction)
     if correction is not _NoValue:
         ddof = correction
-    return _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
+    res = _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
+    from .reductions import _np_axes, few_items, warn_few_items
+    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof,
+                 each=True):
+        # ``isbad = dof <= 0``: certain where the slices are shorter than ddof + 1, whatever
+        # their NaNs (all-NaN slices: the values)
+        warn_few_items("Degrees of freedom <= 0 for slice.")
+    return res
 
 
 def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
@@ -1866,6 +1878,7 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     dt = np.dtype(dtype)
     if dt.kind not in "biufc":
         raise UnsupportedOperationError("np.cov", f"dtype {dt}")
+    cast_loop(mm.dtype, dt)  # X = array(m, ndmin=2, dtype=dtype)
     xs = (1,) * (2 - mm.ndim) + mm.shape
     if not rowvar and mm.ndim != 1:
         xs = xs[::-1]
@@ -1873,6 +1886,7 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
         return None, 0
     rows = xs[0]
     if ym is not None:
+        cast_loop(ym.dtype, dt)  # y = array(y, ndmin=2, dtype=dtype)
         ys = (1,) * (2 - ym.ndim) + ym.shape
         if not rowvar and ys[0] != 1:
             ys = ys[::-1]
@@ -1893,6 +1907,13 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     adt = _F8 if w is None and dt.kind in "biu" else dt if w is None else \
         np.result_type(dt if dt.kind not in "biu" else _F8, w.dtype)
+    if w is None:  # average(X, axis=1) is X.mean(axis=1); fact = X.shape[1] - ddof
+        from .reductions import warn_few_items
+        if xs[1] == 0:
+            warn_few_items("Mean of empty slice")
+        eff = (0 if bias else 1) if ddof is None else int(ddof)
+        if xs[1] - eff <= 0:
+            warn_few_items("Degrees of freedom <= 0 for slice")
     avg = _c((rows, 1), adt)
     ufunc_call(np.subtract, X, avg, out=X)
     xt = X if w is None else _u(np.multiply, X, w)

@@ -618,29 +618,3 @@ for _name, _op in (("equal", "=="), ("not_equal", "!="), ("greater_equal", ">=")
                    ("less_equal", "<="), ("greater", ">"), ("less", "<")):
     register(getattr(np.char, _name), tags=("ufunc",), name=f"char.{_name}")(
         _char_cmp_rule(_name, _op))
-
-
-# --- chararray factories --------------------------------------------------------------------
-
-_CHARARRAY = ("a fake cannot be a chararray (its comparisons strip whitespace and its "
-              "operators are string operations); np.strings functions on a U/S/StringDType "
-              "fake give the same results as plain arrays")
-
-
-def _chararray_rule(name: str, copy_default: bool) -> Any:
-    def rule(obj: Any, itemsize: Any = None, copy: Any = copy_default, unicode: Any = None,
-             order: Any = None) -> Any:
-        dt = getattr(obj, "dtype", None)
-        if (dt is not None and dt.kind not in "SU" and itemsize is None
-                and (is_fake(obj) or type(obj) is ArrayMeta) and obj.size):
-            raise DataDependentError(f"np.char.{name}: the chararray's itemsize is the longest "
-                                     f"of the {dt} values as strings")
-        raise UnsupportedOperationError(f"np.char.{name}", _CHARARRAY)
-    rule.__name__ = rule.__qualname__ = f"char_{name}"
-    rule.__doc__ = (f"np.char.{name} (defchararray.py): a chararray view or copy; refused "
-                    "(DataDependentError where its width comes from the values).")
-    return rule
-
-
-register(np.char.array, tags=("factory",), name="char.array")(_chararray_rule("array", True))
-register(np.char.asarray, tags=("factory",), name="char.asarray")(_chararray_rule("asarray", False))

@@ -50,8 +50,26 @@ def _refuse(cls: type, name: str, why: str) -> None:
 
 _refuse(np.matrix, "np.matrix", "a fake cannot be an np.matrix (``*`` as matmul, 2-d results; "
         "np.r_['r'], np.bmat, np.asmatrix build one)")
-_refuse(np.char.chararray, "np.char.chararray", "a fake cannot be a chararray (string methods "
-        "on elements; np.char.array and np.char.asarray build one)")
+_CHARARRAY_NEW = np.char.chararray.__dict__["__new__"]
+_CHARARRAY_NEW = getattr(_CHARARRAY_NEW, "__func__", _CHARARRAY_NEW)
+
+
+@register(_CHARARRAY_NEW, tags=("factory",), name="np.char.chararray")
+def chararray_new(subtype: Any, shape: Any, itemsize: Any = 1, unicode: Any = False,
+                  buffer: Any = None, offset: Any = 0, strides: Any = None,
+                  order: Any = "C") -> ArrayMeta:
+    """defchararray.py ``chararray.__new__``: ``ndarray.__new__(subtype, shape, (str_ or
+    bytes_, itemsize), order=order)``, a fresh C (or F) array (a str ``buffer`` only fills
+    it); made a FakeCharArray by its constructor patch (modes/python_entry.py)."""
+    dtype = np.dtype((np.str_ if unicode else np.bytes_, int(itemsize)))
+    if buffer is not None and not isinstance(buffer, str):
+        raise UnsupportedOperationError("np.char.chararray", "a buffer (buffer=)")
+    shp = as_shape(shape)
+    if any(d < 0 for d in shp):
+        raise ValueError("negative dimensions are not allowed")
+    order = converters.order(order, "C")
+    st = f_strides(shp, dtype.itemsize) if order == "F" else c_strides(shp, dtype.itemsize)
+    return ArrayMeta(shp, dtype, st)
 
 
 @register(np.rec.fromrecords, tags=("factory",))

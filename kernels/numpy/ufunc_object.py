@@ -19,7 +19,7 @@ from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .indexing import FANCY, fancy_shape, getitem, parse_index, view_from_index
 from .overlap import fake_shares_memory
-from .reductions import _check_reduce_ufunc, _loop, _split_out, reduce_strides, single_axis
+from .reductions import _check_reduce_ufunc, _loop, _split_out, reduce_casts, reduce_strides, single_axis
 from .temporaries import asarray_bytes
 from .. import flops
 from ..registry import register, transient, uncached
@@ -298,8 +298,10 @@ def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> An
             nbytes += out.size * rdt.itemsize
         elif _overlaps(out, arr):
             nbytes += out.size * rdt.itemsize
+        reduce_casts(ufunc, arr, dtype, out, "reduceat")
         transient(nbytes)
         return out
+    reduce_casts(ufunc, arr, dtype, out, "reduceat")
     transient(nbytes)
     if not outer:
         return ArrayMeta(oshape, rdt, c_strides(oshape, rdt.itemsize))

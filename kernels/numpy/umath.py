@@ -17,6 +17,7 @@ from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, weak_type
 from ...converters import Casting
 from ..._storage import SCALAR
+from .convert_datatype import cast_loop
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
 from .. import flops
@@ -219,6 +220,21 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     elif casting != "unsafe":
         loop = resolve_loop(ufunc, tuple(keys), sig, casting)
     return loop, metas
+
+
+def operand_casts(metas: list, outs: list, loop: tuple, masked: bool = False) -> None:
+    """The iterator's cast loops (convert_datatype.py): each array operand to its loop
+    dtype, each loop result into a given output of another dtype (with a ``where`` mask
+    the output is read too, into the loop dtype, before it is written)."""
+    nin = len(metas)
+    for m, dt in zip(metas, loop[:nin]):
+        if m is not None:
+            cast_loop(m.dtype, dt)
+    for o, dt in zip(outs, loop[nin:]):
+        if o is not None:
+            if masked:
+                cast_loop(o.dtype, dt)
+            cast_loop(dt, o.dtype)
 
 
 def _where_meta(where: Any) -> Any:
@@ -589,6 +605,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
+    operand_casts(metas, outs, loop, wm is not None)
     if all(o is not None for o in outs):
         if _report:
             report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
@@ -767,6 +784,7 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument 'where'")
     inputs, outs = split_operands(ufunc, args, out)
     loop, metas = resolve_operands(ufunc, inputs, outs, dtype, signature, casting)
+    arrays = list(metas)  # the array operands (None: a Python scalar, converted to the loop)
     for i, m in enumerate(metas):
         if m is None:
             metas[i] = np.asarray(inputs[i])
@@ -819,8 +837,10 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
             raise ValueError(f"non-broadcastable output operand with shape {o.shape} doesn't "
                              f"match the broadcast shape {shape}")
         check_writeable(o)
+        operand_casts(arrays, outs, loop)
         _report_gufunc_copies(inputs, metas, loop, o, None)
         return o
+    operand_casts(arrays, outs, loop)
     dt = loop[ufunc.nin]
     nloop = len(lshape)
     ops = []

@@ -7,8 +7,11 @@ import math
 import operator
 from typing import Any
 
+import warnings
+
 import numpy as np
 
+from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast_strides,
                      c_strides, check_shape, dense_in_stride_order, f_strides, fill_strides,
@@ -17,7 +20,7 @@ from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake
 from ..._storage import SCALAR
-from ..registry import pyarray_return, register, transient, uncached
+from ..registry import pyarray_return, register, transient
 
 _stride_tricks = np.lib.stride_tricks
 
@@ -793,7 +796,9 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
             raise UnsupportedOperationError("ndarray.astype",
                                             "the size of a flexible dtype cast from object depends on values")
         return want
-    return _probe(src).astype(dtype).dtype
+    with warnings.catch_warnings():  # the cast's warning is the caller's (cast_loop)
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        return _probe(src).astype(dtype).dtype
 
 
 def check_value_cast(m: Any, dt: np.dtype) -> None:
@@ -826,8 +831,6 @@ def ndarray_astype(self, dtype, order="K", casting="unsafe", subok=True, copy=Tr
 
 def _astype(self, dtype, order, casting, copy) -> Any:
     order = converters.order(order)
-    if self.dtype.kind == "c":
-        uncached()  # NumPy's ComplexWarning (from the probes below) comes on every call
     dt = _adapt_dtype(self.dtype, dtype)
     converters.no_subarray(dt, "ndarray.astype")
     if (self.dtype.kind in "SU" and dt.kind == "M" and np.datetime_data(dt)[0] == "generic"
@@ -846,12 +849,16 @@ def _astype(self, dtype, order, casting, copy) -> Any:
     if not always and (order == "K" or (order == "A" and (c or f)) or (order == "C" and c)
                        or (order == "F" and f)):
         p = _probe(self.dtype)
-        if p.astype(dt, copy=False) is p:
+        with warnings.catch_warnings():  # the cast's warning is given below, once checked
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            same = p.astype(dt, copy=False) is p
+        if same:
             return itself(self)
     if not np.can_cast(self.dtype, dt, casting):
         what = "scalar" if self.ndim == 0 else "array data"
         raise TypeError(f"Cannot cast {what} from {self.dtype!r} to {dt!r} according to the rule {casting!r}")
     check_value_cast(self, dt)
+    cast_loop(self.dtype, dt)
     return copy_like(self, dt, order)
 
 
