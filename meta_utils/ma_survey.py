@@ -428,6 +428,19 @@ def value_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:
     return len(sigs) > 1
 
 
+def _variant_mismatch(kind: str, name: str, tmpl: T, spec: Any) -> str | None:
+    """On a sample whose real outputs' metadata depend on the values, a fake that did not
+    refuse must know them (a fake known to hold one value, faketensor/_known.py): it must
+    equal the real call on every value variant, or refuse there. The first variant where
+    it does neither, else None."""
+    for fill, pattern in _VARIANTS:
+        s = spec._replace(fill=fill, pattern=pattern)
+        res = run_sample(kind, name, tmpl, s)
+        if res is not None and res != "data-dependent":
+            return f"data {fill!r}, mask pattern {pattern}: {res}"
+    return None
+
+
 class _Alloc(ctypes.Structure):
     _fields_ = [("ctx", ctypes.c_void_p), ("malloc", ctypes.c_void_p),
                 ("calloc", ctypes.c_void_p), ("realloc", ctypes.c_void_p),
@@ -518,9 +531,12 @@ def measure(kind: str, name: str) -> Row:
             res = run_sample(kind, name, tmpl, spec)
             dep = value_dependent(kind, name, tmpl, spec)
             if res is None:
-                if dep:
-                    return Row(kind, name, "wrong", n, f"{spec.id}: the real outputs' metadata "
-                               "depend on the values, but the fake did not refuse")
+                if dep:  # right for these values: it must be right for every other value too
+                    bad = _variant_mismatch(kind, name, tmpl, spec)
+                    if bad is not None:
+                        return Row(kind, name, "wrong", n, f"{spec.id}: the real outputs' "
+                                   "metadata depend on the values, and the fake did not "
+                                   f"follow them ({bad})")
                 matched += 1
                 continue
             if res == "data-dependent":

@@ -39,7 +39,7 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from .. import _array
+from .. import _array, _known
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
 from .._stack import paused
@@ -527,9 +527,12 @@ def _any(x: Any) -> Any:
     """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
     a fake mask is taken to hold a masked element), the real answer otherwise."""
     if isinstance(x, FakeArray):
-        x.any()  # the reduction's 0-d result, allocated and freed as for real
+        r = x.any()  # the reduction's 0-d result, allocated and freed as for real
         if x.size == 0:
             return False  # nothing is masked in an empty array
+        known = _known.value(r)
+        if known is not None:  # a mask known to hold one value (np.zeros, make_mask_none)
+            return bool(known)
         for mode in reversed(_STACK.get()):
             if getattr(mode, "_is_fake_mode", False):
                 mode.placeholders.add(ASSUMED)
