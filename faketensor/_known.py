@@ -261,6 +261,25 @@ def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
         return
     if name in _MOVES:
         _set(res, _moved_value(name, args, kwargs))
+    elif name == "np.where" and len(args) == 3:
+        _set(res, _where_value(*args))
+
+
+def _where_value(cond: Any, x: Any, y: Any) -> Any:
+    """np.where(cond, x, y): x's value where cond is known true, y's where known false; the
+    common value where x and y hold the same one (whatever cond holds)."""
+    c = value(cond)
+    if c is not None:
+        with paused():
+            return value(x) if bool(c) else value(y)
+    vx, vy = value(x), value(y)
+    if vx is None or vy is None:
+        return None
+    with paused(), np.errstate(all="ignore"):
+        a, b = np.asarray(vx), np.asarray(vy)
+        if a.dtype == b.dtype and bool(a == b):
+            return a
+    return None
 
 
 _FACTORY = {"np.zeros": 0, "np.ones": 1, "np.zeros_like": 0, "np.ones_like": 1}
@@ -277,10 +296,9 @@ def _moved_value(name: str, args: tuple, kwargs: dict) -> Any:
         return value(fill)
     if not args:
         return None
-    src = args[0]
-    items = src if type(src) in (list, tuple) and name in (
-        "np.concatenate", "np.stack", "np.hstack", "np.vstack", "np.dstack",
-        "np.column_stack") else (src,)
+    items = _leaves(args[0], [])
+    if items is None:
+        return None
     vals = [value(s) for s in items]
     if not vals or any(v is None for v in vals):
         return None
@@ -291,6 +309,17 @@ def _moved_value(name: str, args: tuple, kwargs: dict) -> Any:
             if a.dtype != first.dtype or not bool(a == first):
                 return None
     return first
+
+
+def _leaves(obj: Any, acc: list) -> list | None:
+    """The arrays and numbers of nested lists and tuples (None past 64 of them)."""
+    if type(obj) in (list, tuple):
+        for v in obj:
+            if _leaves(v, acc) is None:
+                return None
+        return acc if len(acc) <= 64 else None
+    acc.append(obj)
+    return acc
 
 
 def _write_ops(name: str | None, args: tuple, kwargs: dict) -> None:

@@ -892,6 +892,20 @@ def install() -> None:
                 setattr(ma, name, p)
             setattr(mod, name, p)
             patching._ORIGINALS[id(v)] = v
+    real_view = REAL_MA.MaskedArray.view
+
+    def masked_view(self, dtype=None, type=None, fill_value=None):
+        """``np.ma.masked.view(cls)`` with cls the copy's MaskedArray (numpy.ma does it to a
+        domained 0-d result, ``var``'s ``divide(...).view(type(self))``): the same view of
+        the constant's data and mask, converted (one element each: their values known)."""
+        cls = type if type is not None else dtype
+        if isinstance(cls, builtins.type) and issubclass(cls, FakeNDArray) and _STACK.get():
+            fake = to_fake_masked(self, _STACK.get()[0]._convert)
+            return fake.view(dtype, type, fill_value) if fill_value is not None \
+                else fake.view(dtype, type)
+        return real_view(self, dtype, type, fill_value)
+    functools.update_wrapper(masked_view, real_view)
+    type.__setattr__(REAL_MA.MaskedConstant, "view", masked_view)
     new = REAL_MA.MaskedArray.__dict__["__new__"]
     new = getattr(new, "__func__", new)
 

@@ -108,6 +108,15 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
             if m.dtype.hasobject:
                 raise TypeError(f"The axis argument to unique is not supported for dtype "
                                 f"{m.dtype}")
+    if m.size == 0 or (m.size == 1 and axis is None):
+        # no values, or one: every length is known (0 or 1) whatever the value, so NumPy's
+        # own unique runs on a stand-in of at most one element for the outputs' metadata
+        stand = np.zeros(m.shape, m.dtype)
+        res = np.unique(stand, return_index, return_inverse, return_counts, axis,
+                        equal_nan=equal_nan, sorted=sorted)
+        if isinstance(res, tuple):
+            return tuple(ArrayMeta(r.shape, r.dtype, r.strides) for r in res)
+        return ArrayMeta(res.shape, res.dtype, res.strides)
     raise _sizes("np.unique")
 
 
