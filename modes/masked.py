@@ -483,9 +483,13 @@ _PATCHES = {
          "_ft_set_meta(self, 'dtype', dtype)"),
         ("super(MaskedArray, type(self)).shape.__set__(self, shape)",
          "_ft_set_meta(self, 'shape', shape)"),
+        ("        condition = np.asarray(condition)\n\n        _new = _data.compress(",
+         "        condition = _ft_condition(condition)\n\n        _new = _data.compress("),
     ),
     "extras": (("s = np.lib._utils_impl._median_nancheck(asorted, s, axis)",
-                "s = _ft_median_nancheck(asorted, s, axis)", 2),),
+                "s = _ft_median_nancheck(asorted, s, axis)", 2),
+               ("scl = avg.dtype.type(a.count(axis))",
+                "scl = _ft_scalar_type(avg.dtype, a.count(axis))")),
 }
 
 
@@ -504,6 +508,32 @@ def _median_nancheck(data: Any, result: Any, axis: Any) -> Any:
     if isinstance(result, NDArrayShim):
         np.copyto(cast(Any, result), potential_nans, where=n)
     return result
+def _condition(c: Any) -> Any:
+    """``np.asarray(condition)`` in ``MaskedArray.compress``: a condition given as a Python
+    list or tuple keeps its values (they fix the result's length) in a real array of its
+    size, charged to the mode while it lives as NumPy's array is (``HeldValue``); a fake
+    condition stays a fake (its values are unknown: the compress kernel refuses)."""
+    if type(c) in (list, tuple) and not _has_fake(c) and _in_fake_mode():
+        with paused():
+            value = np.asarray(c)
+        held = value.view(HeldValue)
+        held._ft_bytes = np.empty(value.shape, value.dtype)
+        return held
+    return _asarray(c)
+
+
+def _scalar_type(dtype: np.dtype, x: Any) -> Any:
+    """``dtype.type(x)`` (numpy.ma's ``average``): for an array, PyArray_FromAny with
+    NPY_ARRAY_FORCECAST (scalartypes.c ``*_arrtype_new``): x itself when of the dtype, else a
+    cast copy; for a 0-d array or scalar the NumPy scalar of the dtype."""
+    if not isinstance(x, FakeArray):
+        return dtype.type(x)
+    if x.shape == ():
+        return x.astype(dtype) if x.storage._tracker is SCALAR else \
+            np.asarray(x, dtype=dtype)[()]
+    return np.asarray(x, dtype=dtype)
+
+
 _MODULE_NAME = "<faketensor: numpy.ma on fakes>"
 
 
@@ -682,7 +712,8 @@ def copy() -> _Copy:
         patching.install()
         _COPY.namespace = _Namespace()
         _NP._extra["ma"] = _COPY.namespace
-        extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta}
+        extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta,
+                 "_ft_condition": _condition}
         _COPY.core = _load("core", REAL_MA, extra)
         core = _COPY.core.__dict__
         core["masked"] = core["masked_singleton"] = REAL_MA.masked
@@ -691,7 +722,8 @@ def copy() -> _Copy:
         for name in _FILL_HELPERS:
             core["_ft_" + name] = core[name]
             core[name] = _real_fill(name)
-        _COPY.extras = _load("extras", REAL_EXTRAS, {"_ft_median_nancheck": _median_nancheck})
+        _COPY.extras = _load("extras", REAL_EXTRAS, {"_ft_median_nancheck": _median_nancheck,
+                                                      "_ft_scalar_type": _scalar_type})
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
         cls = _COPY.core.MaskedArray
