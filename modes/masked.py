@@ -38,12 +38,13 @@ import types
 from typing import Any, Callable, cast
 
 import numpy as np
+import numpy.lib._arraysetops_impl as _setops
 
 from .. import _array, _known
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
 from .._stack import paused
-from .._errors import UnsupportedOperationError
+from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
 
@@ -335,6 +336,8 @@ class FakeNDArray(FakeArray):
         subclass instances (Python ones call their methods); C ones are refused (their
         subtype rules are not modelled)."""
         func = patching._ORIGINALS.get(id(func), func)
+        if func is _UNIQUE_IMPL:
+            return _unique(*args, **kwargs)
         impl = getattr(func, "_implementation", None)
         if isinstance(impl, types_FunctionType):
             from .python_entry import rebound
@@ -366,6 +369,30 @@ class FakeNDArray(FakeArray):
 
 
 types_FunctionType = types.FunctionType
+_UNIQUE_IMPL = _setops.unique  # NumPy's own np.unique (the namespace's may be patched)
+
+
+def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+            return_counts: bool = False, axis: Any = None, *, equal_nan: bool = True,
+            sorted: bool = True) -> Any:
+    """np.unique of a fake masked array (numpy/lib/_arraysetops_impl.py ``_unique1d`` on the
+    subclass): the lengths depend on the values unless there is at most one element; then
+    the outputs are np.unique's of the data (the kernel) with the values a fresh masked
+    array, its mask nomask where the input's is, else a fresh mask of its shape (what the
+    sort path's ``aux[mask]`` and the hash path's ``__array_wrap__`` both give)."""
+    if ar.size > 1:
+        raise DataDependentError("np.unique of a masked array: the output length is the "
+                                 "number of distinct values")
+    if axis is not None:
+        raise UnsupportedOperationError("np.unique", "axis= on a fake masked array")
+    res = np.unique(plain(ar), return_index, return_inverse, return_counts,
+                    equal_nan=equal_nan, sorted=sorted)
+    outs = list(res) if isinstance(res, tuple) else [res]
+    values = as_subclass(outs[0], type(ar), ar)
+    values._mask = REAL_MA.nomask if ar._mask is REAL_MA.nomask else \
+        np.empty(values.shape, REAL_MA.MaskType)
+    outs[0] = values
+    return tuple(outs) if isinstance(res, tuple) else values
 # NumPy C functions given subclass instances: "subtype" (the result is the subclass of
 # highest priority, finalized from None: concatenate, dot) or "plain" (an ndarray or a
 # Python value, as the real call gives)
