@@ -223,13 +223,16 @@ def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     if isinstance(owner, np.ufunc):
         meth = getattr(func, "__name__", "")
         v = _reduce_value(owner, args[0], kwargs) if meth == "reduce" and args else None
-        if out is not None or meth == "at" or res is None:
-            if out is not None:
-                for o in (out if type(out) is tuple else (out,)):
-                    if _is_fake(o):
-                        _written(o, v)
-            else:
-                _forget_all(args, kwargs)
+        if meth == "at" or res is None:
+            _forget_all(args, kwargs)
+            return
+        given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+        outs = [r for r in (res if type(res) is tuple else (res,))
+                if any(r is g for g in given)]  # out= given by keyword or position
+        if out is not None or outs:
+            for o in outs + [o for o in (out if type(out) is tuple else (out,))
+                             if _is_fake(o) and not any(o is r for r in outs)]:
+                _written(o, v)
             return
         if v is not None and _is_fake(res):
             _set(res, v)

@@ -12,10 +12,12 @@ with ``oracle.compare_outcome`` (arrays, NumPy scalars, Python values, exception
 
 A callable whose output metadata depends on the values (``compressed``, ``count``,
 ``notmasked_edges``, ``unique``, ...) is found as ``survey.py`` finds them: the first sample
-runs for real with other data and other masks, and if the outputs' metadata or Python values
-differ, the fake must raise DataDependentError. The masks here always hold a masked element:
-numpy.ma drops an all-False mask to ``nomask`` (a value-dependent choice); on fakes a mask is
-taken to hold one (modes/masked.py ``_any``).
+runs for real with other data and other masks (plain operands: other data), and if the
+outputs' metadata or Python values differ, the fake must raise DataDependentError, or, where
+it knows the values (a 0-d operand, a mask known all False: faketensor/_known.py), equal the
+real call on every one of those variants. The masks here always hold a masked element:
+numpy.ma drops an all-False mask to ``nomask`` (a value-dependent choice); on fakes a mask
+whose values are not known is taken to hold one (modes/masked.py ``_any``).
 """
 from __future__ import annotations
 

@@ -181,3 +181,15 @@ def test_masked_nomask_follows_the_real_branch():
     for r, q in zip(real, fake):
         assert r._mask is np.ma.nomask and q._mask is np.ma.nomask
     assert not mode.placeholders
+
+
+def test_ufunc_method_outputs_given_by_position_forget():
+    """``np.add.accumulate(x, 0, None, out)``: out written with unknown values."""
+    with ft.FakeMode():
+        out = np.zeros(4)
+        np.add.accumulate(np.empty(4), 0, None, out)
+        with pytest.raises(ft.DataDependentError):
+            bool(out.any())
+        part = np.zeros(6)
+        np.logical_or.reduce(np.ones((3, 2), bool), 0, None, part[:2].view(bool)[:2])
+        assert _known.value(part) is None
