@@ -262,7 +262,11 @@ def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
         if v is not None and kwargs.get("dtype") is None:
             _set(res, v)
         return
-    if name in _MOVES:
+    if name in _FACTORY:  # zeros and ones of the dtype (a string's zero is '', not '0')
+        if res.dtype.fields is None and not res.dtype.hasobject:
+            with paused():
+                _set(res, _FACTORY[name]((), res.dtype))
+    elif name in _MOVES:
         _set(res, _moved_value(name, args, kwargs))
     elif name == "np.where" and len(args) == 3:
         _set(res, _where_value(*args))
@@ -285,12 +289,11 @@ def _where_value(cond: Any, x: Any, y: Any) -> Any:
     return None
 
 
-_FACTORY = {"np.zeros": 0, "np.ones": 1, "np.zeros_like": 0, "np.ones_like": 1}
+_FACTORY = {"np.zeros": np.zeros, "np.ones": np.ones, "np.zeros_like": np.zeros,
+            "np.ones_like": np.ones}
 
 
 def _moved_value(name: str, args: tuple, kwargs: dict) -> Any:
-    if name in _FACTORY:
-        return _FACTORY[name]
     if name == "np.full":
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         return value(fill)

@@ -114,10 +114,21 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         stand = np.zeros(m.shape, m.dtype)
         res = np.unique(stand, return_index, return_inverse, return_counts, axis,
                         equal_nan=equal_nan, sorted=sorted)
-        if isinstance(res, tuple):
-            return tuple(ArrayMeta(r.shape, r.dtype, r.strides) for r in res)
-        return ArrayMeta(res.shape, res.dtype, res.strides)
+        return tuple(_fresh(r) for r in res) if isinstance(res, tuple) else _fresh(res)
     raise _sizes("np.unique")
+
+
+def _fresh(r: np.ndarray) -> ArrayMeta:
+    """A real result of NumPy's unique on a stand-in as a fresh record: a view (a reshape
+    of the inverse, the values of ``axis=``) stays a view of a temporary owner."""
+    root = r
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is r:
+        return ArrayMeta(r.shape, r.dtype, r.strides)
+    off = r.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return ArrayMeta(r.shape, r.dtype, r.strides, offset=off,
+                     base_shape=(root.nbytes // r.dtype.itemsize,))
 
 
 @register(np.unique_values, tags=("data-dependent",))
