@@ -140,11 +140,31 @@ def test_real_inputs_are_converted_and_never_modified():
 
 def test_value_dependent_functions_refuse():
     with ft.FakeMode():
-        x = np.ma.masked_invalid(np.ones((5, 3)))
+        x = np.ma.masked_invalid(np.empty((5, 3)))  # np.ones' mask would be known: nomask
         for fn in (np.ma.compressed, np.ma.unique, np.ma.flatnotmasked_contiguous,
                    np.ma.is_masked, np.ma.notmasked_edges):
             with pytest.raises(ft.DataDependentError):
                 fn(x)
+
+
+def test_known_masks_follow_the_real_branches():
+    """Masks known all False (from nomask inputs, np.zeros) and 0-d operands whose values are
+    converted with them: numpy.ma's nomask and masked-or-scalar branches as for real, with
+    no assumption recorded."""
+    calls = {
+        "copy": lambda: np.ma.copy(np.ma.masked_array(np.ones((3, 4)))),
+        "diff": lambda: np.ma.diff(np.ma.masked_array(np.arange(6.0))),
+        "minimum": lambda: np.ma.minimum(np.ones((2, 3)), np.zeros((2, 3))),
+        "masked_equal 0-d": lambda: np.ma.masked_equal(np.array(1.0), 1),
+        "divide 0-d": lambda: np.ma.divide(np.array(1.0), np.array(0.0)),
+        "zeros mask": lambda: np.ma.masked_array(np.ones(4), mask=np.zeros(4, bool)) + 1,
+    }
+    for name, call in calls.items():
+        real = call()
+        with ft.FakeMode() as mode:
+            fake = call()
+        ma_survey.compare_masked(real, fake, [], [], name)
+        assert not mode.placeholders, name
 
 
 def test_numpy_functions_on_fake_masked_arrays():
@@ -178,3 +198,40 @@ def test_repr_shows_metadata():
     assert text == ("FakeMaskedArray(shape=(3, 4), dtype=float64, strides=(32, 8), "
                     "mask=(shape=(3, 4), dtype=bool), fill_value=np.float64(5.0))")
     assert str(x) == text
+
+
+_MEMORY_CALLS = {
+    "average axis": lambda x, y: np.ma.average(x, axis=0),
+    "compress list": lambda x, y: np.ma.compress([True, False, True], x, axis=0),
+    "maximum of plain arrays": lambda x, y: np.ma.maximum(y, y),
+    "copy nomask": lambda x, y: np.ma.copy(np.ma.masked_array(y)),
+    "var": lambda x, y: np.ma.var(x, axis=1),
+    "unique of one element": lambda x, y: np.ma.unique(x[:1, :1]),
+}
+
+
+_MEMORY_GAPS = {
+    "copy nomask": "1 byte low: a 1-byte buffer NumPy allocates and frees while numpy.ma "
+                   "builds a MaskedArray of a plain array is not modelled",
+    "unique of one element": "17 bytes low: the temporaries of NumPy's _unique1d on one "
+                             "element (sort path) are not replayed, only the outputs counted",
+}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason=_MEMORY_GAPS[n])) if n in _MEMORY_GAPS else n
+    for n in sorted(_MEMORY_CALLS)])
+def test_newly_exact_calls_charge_numpys_peak(name):
+    """NumPy's data peak of calls the known values and the rules above made exact, real
+    (tracemalloc) against fake, inputs made beforehand."""
+    call = _MEMORY_CALLS[name]
+    data = np.arange(200.0).reshape(20, 10)
+    x = np.ma.masked_array(data, mask=np.arange(200).reshape(20, 10) % 3 == 0)
+    y = np.arange(200.0).reshape(20, 10)
+    peak, _ = measure_peak(lambda: call(x, y))
+    with ft.FakeMode() as mode:
+        fx = masked.to_fake_masked(x, mode._convert)
+        fy = mode._convert(y)
+        base = mode.memory.peak.get("cpu", 0)
+        call(fx, fy)
+    assert mode.memory.peak["cpu"] - base == peak

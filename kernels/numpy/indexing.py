@@ -935,6 +935,12 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         nz = np.zeros(0, INTP)
     else:
         nz = np.nonzero(cond)[0]
+        # item_selection.c PyArray_Compress: the condition as an array (a list's made here,
+        # freed before the take), PyArray_Nonzero's (n, 1) indices alive through the take
+        nz_bytes = max(nz.size * INTP.itemsize, 1)
+        if not isinstance(condition, np.ndarray):
+            transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
+        transient(nz_bytes)
     return _take(as_meta(a), nz, axis, out, "raise")
 
 
