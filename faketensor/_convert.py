@@ -248,7 +248,7 @@ class Converter:
         f = self._cached(arr, key)
         if f is not None:
             if arr.size == 1:
-                _known.seed(f, arr)  # its value now (the real array may have been written)
+                _known.seed(f, arr, False)  # still the value known? (either may be written)
             return f
         if arr.dtype.hasobject:
             self.object_arrays += 1
@@ -285,7 +285,7 @@ class Converter:
         if base is buf.storage and _owner_readonly(arr):
             f._warn_on_write = None  # its owner's buffer refuses writes (FakeArray._may_write)
         if arr.size == 1:
-            _known.seed(f, arr)  # one element: its value is read (faketensor/_known.py)
+            _known.seed(f, arr, True)  # one element: its value is read (faketensor/_known.py)
         return self._made(arr, root, buf, key, f)
 
     def _made(self, arr: Any, root: Any, buf: Any, key: tuple, f: FakeArray) -> FakeArray:

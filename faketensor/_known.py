@@ -59,18 +59,18 @@ def _is_fake(x: Any) -> bool:
 
 
 def value(x: Any) -> Any:
-    """The value every element of ``x`` holds, when known: a real 0-d array (a Python number
-    for a Python number or a fake standing for one); None when unknown."""
+    """The value every element of ``x`` holds, when known: a real 0-d array for a fake, the
+    number itself for a Python or NumPy scalar (a Python number for a fake standing for
+    one); None when unknown."""
     t = type(x)
     if t in _PY:
         return x
     if isinstance(x, np.generic):
         return None if x.dtype.hasobject or x.dtype.fields is not None else x
     if isinstance(x, np.ndarray):
-        if x.size != 1 or x.dtype.hasobject or x.dtype.fields is not None \
-                or type(x) is not np.ndarray:
-            return None
-        return x.reshape(())  # a real method: no mode intercepts it
+        # a real array: its fake (the mode's memo) holds what is known; its own values may
+        # be stale (the program may have written it through that fake)
+        return None
     st = getattr(x, "storage", None)
     if st is None or not _is_fake(x):
         return None
@@ -97,14 +97,21 @@ def _set(x: Any, v: Any) -> None:
         st.known = None
 
 
-def seed(fake: Any, arr: np.ndarray) -> None:
-    """A real array converted to ``fake``: when it is the storage's one element, its value
-    (read on each conversion, O(1)) becomes known."""
+def seed(fake: Any, arr: np.ndarray, first: bool) -> None:
+    """A real array converted to ``fake``: when it is its storage's one element, its value
+    (read in O(1)) becomes known on the first conversion. A later conversion of the same
+    array (the memo's) keeps the knowledge only while the real value still equals it: the
+    program may have written either the real array (for real) or its fake since."""
     st = fake.storage
-    if arr.size == 1 and st.nbytes == arr.itemsize and not arr.dtype.hasobject \
-            and arr.dtype.fields is None:
-        st.known = arr.view(np.ndarray).reshape(()).copy()
-    elif getattr(st, "known", None) is not None and st.nbytes != arr.itemsize:
+    if not (arr.size == 1 and st.nbytes == arr.itemsize and not arr.dtype.hasobject
+            and arr.dtype.fields is None):
+        return
+    now = arr.view(np.ndarray).reshape(()).copy()
+    if first:
+        st.known = now
+        return
+    old = st.known
+    if old is not None and not (old.dtype == now.dtype and bool(old == now)):
         st.known = None
 
 
