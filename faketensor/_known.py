@@ -206,8 +206,59 @@ def _reduce_value(ufunc: Any, x: Any, kwargs: dict) -> Any:
     return v
 
 
+def _holds_known(args: tuple, kwargs: dict) -> bool:
+    """Whether a fake among the arguments (or the items of a list or tuple argument) has a
+    storage known to hold one value: the fast test that lets most ops skip ``after``."""
+    for a in args:
+        st = getattr(a, "storage", None)
+        if st is not None:
+            if getattr(st, "known", None) is not None:
+                return True
+        elif type(a) is list or type(a) is tuple:
+            for b in a:
+                st = getattr(b, "storage", None)
+                if st is not None and getattr(st, "known", None) is not None:
+                    return True
+    return bool(kwargs) and _holds_known(tuple(kwargs.values()), {})
+
+
+_SOURCES = frozenset({"np.zeros", "np.ones", "np.zeros_like", "np.ones_like", "np.full",
+                      "np.full_like", "np.array", "np.asarray", "np.asanyarray", "np.where",
+                      "ndarray.fill", "ndarray.__setitem__", "np.copyto"})
+_REDUCTIONS = frozenset(p + n for n in _REDUCE_NAMES for p in ("np.", "ndarray."))
+_is_source: dict = {}
+
+
+def _source(func: Any) -> int:
+    """Whether func can make a known result, or write a known value, from arguments none
+    of which is known: 1 for a factory, ``fill``, ``np.array`` of numbers, ...; 2 for a
+    reduction (over no elements only); 0 otherwise. Cached per callable."""
+    try:
+        return _is_source[func]
+    except (KeyError, TypeError):
+        pass
+    owner = getattr(func, "__self__", None)
+    name = _name(func)
+    r = 2 if (isinstance(owner, np.ufunc) and getattr(func, "__name__", "") == "reduce"
+              or name in _REDUCTIONS) else 1 if name in _SOURCES else 0
+    try:
+        if len(_is_source) < 4096:
+            _is_source[func] = r
+    except TypeError:
+        pass
+    return r
+
+
 def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     """Update what is known after ``func(*args, **kwargs)`` gave ``res`` on fakes."""
+    if not _holds_known(args, kwargs):
+        kind = _source(func)
+        if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0):
+            return  # nothing known to forget, nothing that could become known
+    _after(func, args, kwargs, res)
+
+
+def _after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     out = kwargs.get("out")
     name: str | None = None
     if isinstance(func, np.ufunc):
