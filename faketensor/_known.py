@@ -69,8 +69,12 @@ def value(x: Any) -> Any:
         return None if x.dtype.hasobject or x.dtype.fields is not None else x
     if isinstance(x, np.ndarray):
         # a real array: its fake (the mode's memo) holds what is known; its own values may
-        # be stale (the program may have written it through that fake)
-        return None
+        # be stale (the program may have written it through that fake), unless it is
+        # read-only (its fake is too: np.ma.masked's data and mask), one element
+        if x.flags.writeable or x.size != 1 or x.dtype.hasobject \
+                or x.dtype.fields is not None or type(x) is not np.ndarray:
+            return None
+        return x.reshape(())  # a real method: no mode intercepts it
     st = getattr(x, "storage", None)
     if st is None or not _is_fake(x):
         return None
