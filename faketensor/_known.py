@@ -289,11 +289,11 @@ def _after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
             _forget_all(args, kwargs)
             return
         given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
-        outs = [r for r in (res if type(res) is tuple else (res,))
-                if any(r is g for g in given)]  # out= given by keyword or position
-        if out is not None or outs:
-            for o in outs + [o for o in (out if type(out) is tuple else (out,))
-                             if _is_fake(o) and not any(o is r for r in outs)]:
+        written = [r for r in (res if type(res) is tuple else (res,))
+                   if any(r is g for g in given)]  # out= given by keyword or position
+        if out is not None or written:
+            for o in written + [o for o in (out if type(out) is tuple else (out,))
+                                if _is_fake(o) and not any(o is r for r in written)]:
                 _written(o, v)
             return
         if v is not None and _is_fake(res):

@@ -385,8 +385,9 @@ def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
                                  "number of distinct values")
     if axis is not None:
         raise UnsupportedOperationError("np.unique", "axis= on a fake masked array")
-    res = np.unique(plain(ar), return_index, return_inverse, return_counts,
-                    equal_nan=equal_nan, sorted=sorted)
+    run: Any = np.unique  # (its overloads want literal flags)
+    res = run(plain(ar), return_index, return_inverse, return_counts,
+              equal_nan=equal_nan, sorted=sorted)
     outs = list(res) if isinstance(res, tuple) else [res]
     values = as_subclass(outs[0], type(ar), ar)
     values._mask = REAL_MA.nomask if ar._mask is REAL_MA.nomask else \

@@ -112,8 +112,9 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         # no values, or one: every length is known (0 or 1) whatever the value, so NumPy's
         # own unique runs on a stand-in of at most one element for the outputs' metadata
         stand = np.zeros(m.shape, m.dtype)
-        res = np.unique(stand, return_index, return_inverse, return_counts, axis,
-                        equal_nan=equal_nan, sorted=sorted)
+        run: Any = np.unique  # (its overloads want literal flags)
+        res = run(stand, return_index, return_inverse, return_counts, axis,
+                  equal_nan=equal_nan, sorted=sorted)
         return tuple(_fresh(r) for r in res) if isinstance(res, tuple) else _fresh(res)
     raise _sizes("np.unique")
 
