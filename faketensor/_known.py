@@ -227,16 +227,18 @@ def _holds_known(args: tuple, kwargs: dict) -> bool:
 
 
 _SOURCES = frozenset({"np.zeros", "np.ones", "np.zeros_like", "np.ones_like", "np.full",
-                      "np.full_like", "np.array", "np.asarray", "np.asanyarray", "np.where",
-                      "ndarray.fill", "ndarray.__setitem__", "np.copyto"})
+                      "np.full_like", "np.where", "ndarray.fill", "ndarray.__setitem__",
+                      "np.copyto"})
+_CONVERTERS = frozenset({"np.array", "np.asarray", "np.asanyarray"})
 _REDUCTIONS = frozenset(p + n for n in _REDUCE_NAMES for p in ("np.", "ndarray."))
 _is_source: dict = {}
 
 
 def _source(func: Any) -> int:
     """Whether func can make a known result, or write a known value, from arguments none
-    of which is known: 1 for a factory, ``fill``, ``np.array`` of numbers, ...; 2 for a
-    reduction (over no elements only); 0 otherwise. Cached per callable."""
+    of which is known: 1 for a factory, ``fill``, ...; 2 for a reduction (over no elements
+    only); 3 for ``np.array`` and its kin (of numbers or lists only); 0 otherwise. Cached
+    per callable."""
     try:
         return _is_source[func]
     except (KeyError, TypeError):
@@ -244,7 +246,8 @@ def _source(func: Any) -> int:
     owner = getattr(func, "__self__", None)
     name = _name(func)
     r = 2 if (isinstance(owner, np.ufunc) and getattr(func, "__name__", "") == "reduce"
-              or name in _REDUCTIONS) else 1 if name in _SOURCES else 0
+              or name in _REDUCTIONS) else 1 if name in _SOURCES else \
+        3 if name in _CONVERTERS else 0
     try:
         if len(_is_source) < 4096:
             _is_source[func] = r
@@ -257,7 +260,9 @@ def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     """Update what is known after ``func(*args, **kwargs)`` gave ``res`` on fakes."""
     if not _holds_known(args, kwargs):
         kind = _source(func)
-        if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0):
+        if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0) \
+                or kind == 3 and (not args or isinstance(args[0], np.ndarray)
+                                  or hasattr(args[0], "storage_offset")):
             return  # nothing known to forget, nothing that could become known
     _after(func, args, kwargs, res)
 
@@ -326,8 +331,12 @@ def _after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
         return
     if name in _FACTORY:  # zeros and ones of the dtype (a string's zero is '', not '0')
         if res.dtype.fields is None and not res.dtype.hasobject:
-            with paused():
-                _set(res, _FACTORY[name]((), res.dtype))
+            key = (name, res.dtype)
+            v = _FILLS.get(key)
+            if v is None:
+                with paused():
+                    v = _FILLS[key] = _FACTORY[name]((), res.dtype)
+            res.storage.known = v  # never written: knowledge is replaced, not modified
     elif name in _MOVES:
         _set(res, _moved_value(name, args, kwargs))
     elif name == "np.where" and len(args) == 3:
@@ -351,6 +360,7 @@ def _where_value(cond: Any, x: Any, y: Any) -> Any:
     return None
 
 
+_FILLS: dict = {}  # (factory, dtype): its 0-d value, made once
 _FACTORY = {"np.zeros": np.zeros, "np.ones": np.ones, "np.zeros_like": np.zeros,
             "np.ones_like": np.ones}
 
