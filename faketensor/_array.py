@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-from . import _elide
+from . import _elide, _known
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
@@ -916,6 +916,14 @@ class FakeArray(_FakeSlots):
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
+        k = _known.value(self)
+        if k is not None:  # every element holds one known value (faketensor/_known.py)
+            with paused():
+                if self.pytype is not None:
+                    return get(k)
+                if self.storage._tracker is SCALAR and self.shape == ():
+                    return get(k[()])
+                return get(np.broadcast_to(k, self.shape))
         mode = _placeholder_mode()
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:

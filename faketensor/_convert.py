@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import _known
 from ._array import FakeArray, make_fake
 from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, FakeStorage, parse_device
@@ -250,6 +251,8 @@ class Converter:
         key = (arr.shape, arr.strides, arr.dtype, bool(arr.flags.writeable), addr)
         f = self._cached(arr, key)
         if f is not None:
+            if arr.size == 1:
+                _known.seed(f, arr, False)  # still the value known? (either may be written)
             return f
         if arr.dtype.hasobject:
             self.object_arrays += 1
@@ -285,6 +288,8 @@ class Converter:
                       bool(arr.flags.writeable))
         if base is buf.storage and _owner_readonly(arr):
             f._warn_on_write = None  # its owner's buffer refuses writes (FakeArray._may_write)
+        if arr.size == 1:
+            _known.seed(f, arr, True)  # one element: its value is read (faketensor/_known.py)
         return self._made(arr, root, buf, key, f)
 
     def _made(self, arr: Any, root: Any, buf: Any, key: tuple, f: FakeArray) -> FakeArray:

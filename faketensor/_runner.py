@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _cache, _dispatch
+from . import _cache, _dispatch, _known
 from ._bounded import BoundedCache
 from ._array import FakeArray, make_fake
 from ._convert import Converter
@@ -339,6 +339,16 @@ def _run_watched(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False, costs: list | None = None,
              entry_out: list | None = None) -> Any:
+    """Run func's kernel on fakes (``_run_fake``), then update which storages are known to
+    hold one value (faketensor/_known.py: set on results, forgotten on writes)."""
+    res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out)
+    _known.after(func, args, kwargs, res)
+    return res
+
+
+def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
+              device: str | None = None, prepared: bool = False, costs: list | None = None,
+              entry_out: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).

@@ -12,10 +12,12 @@ with ``oracle.compare_outcome`` (arrays, NumPy scalars, Python values, exception
 
 A callable whose output metadata depends on the values (``compressed``, ``count``,
 ``notmasked_edges``, ``unique``, ...) is found as ``survey.py`` finds them: the first sample
-runs for real with other data and other masks, and if the outputs' metadata or Python values
-differ, the fake must raise DataDependentError. The masks here always hold a masked element:
-numpy.ma drops an all-False mask to ``nomask`` (a value-dependent choice); on fakes a mask is
-taken to hold one (modes/masked.py ``_any``).
+runs for real with other data and other masks (plain operands: other data), and if the
+outputs' metadata or Python values differ, the fake must raise DataDependentError, or, where
+it knows the values (a 0-d operand, a mask known all False: faketensor/_known.py), equal the
+real call on every one of those variants. The masks here always hold a masked element:
+numpy.ma drops an all-False mask to ``nomask`` (a value-dependent choice); on fakes a mask
+whose values are not known is taken to hold one (modes/masked.py ``_any``).
 """
 from __future__ import annotations
 
@@ -69,6 +71,9 @@ class M(NamedTuple):
         mask[...] = (np.arange(math.prod(self.shape)) % p == rem).reshape(self.shape)
         return np.ma.MaskedArray(data, mask=mask)
 
+    def _vary(self, fill: Any, pattern: tuple) -> "M":
+        return self._replace(fill=fill, pattern=pattern)
+
     @property
     def id(self) -> str:
         shape = "x".join(map(str, self.shape)) or "0d"
@@ -80,10 +85,17 @@ class Plain(NamedTuple):
     layout: str = "C"
     shape: tuple = (3, 4)
     dtype: str = "f8"
+    fill: Any = "arange"
 
     def make(self) -> Any:
         dt = np.dtype(self.dtype)
-        return _layout(np, self.layout, self.shape, lambda s: _base(np, s, dt, "arange"))
+        data = _layout(np, self.layout, self.shape, lambda s: _base(np, s, dt, "arange"))
+        if self.fill != "arange":  # other values, the same layout
+            data[...] = self.fill
+        return data
+
+    def _vary(self, fill: Any, pattern: tuple) -> "Plain":
+        return self._replace(fill=fill)
 
     @property
     def id(self) -> str:
@@ -417,15 +429,26 @@ _VARIANTS = (("arange", (3, 0)), ("arange", (2, 0)), (1, (3, 0)), (0, (4, 0)),
 
 def value_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:
     """Whether the real outputs' metadata (or Python values) change with the data or mask."""
-    if not isinstance(spec, M):
-        return False
     fn = _caller(kind, name)
     sigs = set()
     for fill, pattern in _VARIANTS:
-        s = spec._replace(fill=fill, pattern=pattern)
+        s = spec._vary(fill, pattern)
         args, kwargs = _fill((tmpl.args, tmpl.kwargs), s)
         sigs.add(repr(_signature(_run_real(fn, args, kwargs))))
     return len(sigs) > 1
+
+
+def _variant_mismatch(kind: str, name: str, tmpl: T, spec: Any) -> str | None:
+    """On a sample whose real outputs' metadata depend on the values, a fake that did not
+    refuse must know them (a fake known to hold one value, faketensor/_known.py): it must
+    equal the real call on every value variant, or refuse there. The first variant where
+    it does neither, else None."""
+    for fill, pattern in _VARIANTS:
+        s = spec._vary(fill, pattern)
+        res = run_sample(kind, name, tmpl, s)
+        if res is not None and res != "data-dependent":
+            return f"data {fill!r}, mask pattern {pattern}: {res}"
+    return None
 
 
 class _Alloc(ctypes.Structure):
@@ -463,12 +486,10 @@ def _numpy_peak(fn: Callable[[], Any]) -> int:
 def memory_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:
     """Whether the real call's peak memory changes with the data or mask (same metadata):
     then the fake must refuse too, its memory figure could not be right."""
-    if not isinstance(spec, M):
-        return False
     fn = _caller(kind, name)
     peaks = set()
     for fill, pattern in _VARIANTS:
-        s = spec._replace(fill=fill, pattern=pattern)
+        s = spec._vary(fill, pattern)
         args, kwargs = _fill((tmpl.args, tmpl.kwargs), s)
         peaks.add(_numpy_peak(lambda: _run_real(fn, args, kwargs)))
     return len(peaks) > 1
@@ -518,9 +539,12 @@ def measure(kind: str, name: str) -> Row:
             res = run_sample(kind, name, tmpl, spec)
             dep = value_dependent(kind, name, tmpl, spec)
             if res is None:
-                if dep:
-                    return Row(kind, name, "wrong", n, f"{spec.id}: the real outputs' metadata "
-                               "depend on the values, but the fake did not refuse")
+                if dep:  # right for these values: it must be right for every other value too
+                    bad = _variant_mismatch(kind, name, tmpl, spec)
+                    if bad is not None:
+                        return Row(kind, name, "wrong", n, f"{spec.id}: the real outputs' "
+                                   "metadata depend on the values, and the fake did not "
+                                   f"follow them ({bad})")
                 matched += 1
                 continue
             if res == "data-dependent":

@@ -38,12 +38,13 @@ import types
 from typing import Any, Callable, cast
 
 import numpy as np
+import numpy.lib._arraysetops_impl as _setops
 
-from .. import _array
+from .. import _array, _known
 from .._array import FakeArray, _FakeSlots
 from .._dispatch import _STACK, dispatch
 from .._stack import paused
-from .._errors import UnsupportedOperationError
+from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
 
@@ -335,6 +336,8 @@ class FakeNDArray(FakeArray):
         subclass instances (Python ones call their methods); C ones are refused (their
         subtype rules are not modelled)."""
         func = patching._ORIGINALS.get(id(func), func)
+        if func is _UNIQUE_IMPL:
+            return _unique(*args, **kwargs)
         impl = getattr(func, "_implementation", None)
         if isinstance(impl, types_FunctionType):
             from .python_entry import rebound
@@ -366,6 +369,31 @@ class FakeNDArray(FakeArray):
 
 
 types_FunctionType = types.FunctionType
+_UNIQUE_IMPL = _setops.unique  # NumPy's own np.unique (the namespace's may be patched)
+
+
+def _unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
+            return_counts: bool = False, axis: Any = None, *, equal_nan: bool = True,
+            sorted: bool = True) -> Any:
+    """np.unique of a fake masked array (numpy/lib/_arraysetops_impl.py ``_unique1d`` on the
+    subclass): the lengths depend on the values unless there is at most one element; then
+    the outputs are np.unique's of the data (the kernel) with the values a fresh masked
+    array, its mask nomask where the input's is, else a fresh mask of its shape (what the
+    sort path's ``aux[mask]`` and the hash path's ``__array_wrap__`` both give)."""
+    if ar.size > 1:
+        raise DataDependentError("np.unique of a masked array: the output length is the "
+                                 "number of distinct values")
+    if axis is not None:
+        raise UnsupportedOperationError("np.unique", "axis= on a fake masked array")
+    run: Any = np.unique  # (its overloads want literal flags)
+    res = run(plain(ar), return_index, return_inverse, return_counts,
+              equal_nan=equal_nan, sorted=sorted)
+    outs = list(res) if isinstance(res, tuple) else [res]
+    values = as_subclass(outs[0], type(ar), ar)
+    values._mask = REAL_MA.nomask if ar._mask is REAL_MA.nomask else \
+        np.empty(values.shape, REAL_MA.MaskType)
+    outs[0] = values
+    return tuple(outs) if isinstance(res, tuple) else values
 # NumPy C functions given subclass instances: "subtype" (the result is the subclass of
 # highest priority, finalized from None: concatenate, dot) or "plain" (an ndarray or a
 # Python value, as the real call gives)
@@ -483,9 +511,13 @@ _PATCHES = {
          "_ft_set_meta(self, 'dtype', dtype)"),
         ("super(MaskedArray, type(self)).shape.__set__(self, shape)",
          "_ft_set_meta(self, 'shape', shape)"),
+        ("        condition = np.asarray(condition)\n\n        _new = _data.compress(",
+         "        condition = _ft_condition(condition)\n\n        _new = _data.compress("),
     ),
     "extras": (("s = np.lib._utils_impl._median_nancheck(asorted, s, axis)",
-                "s = _ft_median_nancheck(asorted, s, axis)", 2),),
+                "s = _ft_median_nancheck(asorted, s, axis)", 2),
+               ("scl = avg.dtype.type(a.count(axis))",
+                "scl = _ft_scalar_type(avg.dtype, a.count(axis))")),
 }
 
 
@@ -504,6 +536,32 @@ def _median_nancheck(data: Any, result: Any, axis: Any) -> Any:
     if isinstance(result, NDArrayShim):
         np.copyto(cast(Any, result), potential_nans, where=n)
     return result
+def _condition(c: Any) -> Any:
+    """``np.asarray(condition)`` in ``MaskedArray.compress``: a condition given as a Python
+    list or tuple keeps its values (they fix the result's length) in a real array of its
+    size, charged to the mode while it lives as NumPy's array is (``HeldValue``); a fake
+    condition stays a fake (its values are unknown: the compress kernel refuses)."""
+    if type(c) in (list, tuple) and not _has_fake(c) and _in_fake_mode():
+        with paused():
+            value = np.asarray(c)
+        held = value.view(HeldValue)
+        held._ft_bytes = np.empty(value.shape, value.dtype)
+        return held
+    return _asarray(c)
+
+
+def _scalar_type(dtype: np.dtype, x: Any) -> Any:
+    """``dtype.type(x)`` (numpy.ma's ``average``): for an array, PyArray_FromAny with
+    NPY_ARRAY_FORCECAST (scalartypes.c ``*_arrtype_new``): x itself when of the dtype, else a
+    cast copy; for a 0-d array or scalar the NumPy scalar of the dtype."""
+    if not isinstance(x, FakeArray):
+        return dtype.type(x)
+    if x.shape == ():
+        return x.astype(dtype) if x.storage._tracker is SCALAR else \
+            np.asarray(x, dtype=dtype)[()]
+    return np.asarray(x, dtype=dtype)
+
+
 _MODULE_NAME = "<faketensor: numpy.ma on fakes>"
 
 
@@ -527,9 +585,12 @@ def _any(x: Any) -> Any:
     """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
     a fake mask is taken to hold a masked element), the real answer otherwise."""
     if isinstance(x, FakeArray):
-        x.any()  # the reduction's 0-d result, allocated and freed as for real
+        r = x.any()  # the reduction's 0-d result, allocated and freed as for real
         if x.size == 0:
             return False  # nothing is masked in an empty array
+        known = _known.value(r)
+        if known is not None:  # a mask known to hold one value (np.zeros, make_mask_none)
+            return bool(known)
         for mode in reversed(_STACK.get()):
             if getattr(mode, "_is_fake_mode", False):
                 mode.placeholders.add(ASSUMED)
@@ -679,7 +740,8 @@ def copy() -> _Copy:
         patching.install()
         _COPY.namespace = _Namespace()
         _NP._extra["ma"] = _COPY.namespace
-        extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta}
+        extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta,
+                 "_ft_condition": _condition}
         _COPY.core = _load("core", REAL_MA, extra)
         core = _COPY.core.__dict__
         core["masked"] = core["masked_singleton"] = REAL_MA.masked
@@ -688,7 +750,8 @@ def copy() -> _Copy:
         for name in _FILL_HELPERS:
             core["_ft_" + name] = core[name]
             core[name] = _real_fill(name)
-        _COPY.extras = _load("extras", REAL_EXTRAS, {"_ft_median_nancheck": _median_nancheck})
+        _COPY.extras = _load("extras", REAL_EXTRAS, {"_ft_median_nancheck": _median_nancheck,
+                                                      "_ft_scalar_type": _scalar_type})
         _wrap_modes(_COPY.core)
         _wrap_modes(_COPY.extras)
         cls = _COPY.core.MaskedArray
@@ -889,6 +952,20 @@ def install() -> None:
                 setattr(ma, name, p)
             setattr(mod, name, p)
             patching._ORIGINALS[id(v)] = v
+    real_view = REAL_MA.MaskedArray.view
+
+    def masked_view(self, dtype=None, type=None, fill_value=None):
+        """``np.ma.masked.view(cls)`` with cls the copy's MaskedArray (numpy.ma does it to a
+        domained 0-d result, ``var``'s ``divide(...).view(type(self))``): the same view of
+        the constant's data and mask, converted (one element each: their values known)."""
+        cls = type if type is not None else dtype
+        if isinstance(cls, builtins.type) and issubclass(cls, FakeNDArray) and _STACK.get():
+            fake = to_fake_masked(self, _STACK.get()[0]._convert)
+            return fake.view(dtype, type, fill_value) if fill_value is not None \
+                else fake.view(dtype, type)
+        return real_view(self, dtype, type, fill_value)
+    functools.update_wrapper(masked_view, real_view)
+    type.__setattr__(REAL_MA.MaskedConstant, "view", masked_view)
     new = REAL_MA.MaskedArray.__dict__["__new__"]
     new = getattr(new, "__func__", new)
 

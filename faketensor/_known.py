@@ -1,0 +1,436 @@
+"""Fakes known to hold one value in every element (``np.zeros``, ``np.ones``, ``np.full``, a
+converted real array of one element, and what elementwise ops, copies and idempotent
+reductions make of them), so code that branches on such a value (numpy.ma's
+``if not m.any(): m = nomask``, ``if m: return masked``) follows the real branch.
+
+The knowledge lives on the storage (``FakeStorage.known``: a real 0-d array, the value every
+element holds in that dtype), so views share it; a view of another dtype knows nothing.
+A write into a storage by an op whose value is not known (or differs, or covers only part
+of it) forgets it: forgetting is never wrong, a fake then stands for unknown values as any
+other. Every op on fakes passes through ``after`` (faketensor/_runner.py run_fake).
+
+Why elementwise ufuncs: on operands that each hold one value, every output element is the
+ufunc of those values (numpy/_core/src/umath/ufunc_object.c applies the loop per element),
+so it is computed once on 0-d arrays of the operands' dtypes (NEP 50: a 0-d array promotes
+as an n-d one; Python scalars stay weak).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._stack import paused
+
+_PY = (int, float, complex, bool)
+
+# reductions whose result over a non-empty extent is the value itself (idempotent), and
+# over no elements the identity (numpy/_core/src/umath/reduction.c: the identity is the
+# initial value of every output element)
+_IDEMPOTENT = frozenset({np.logical_or, np.logical_and, np.maximum, np.minimum, np.fmax,
+                         np.fmin, np.bitwise_or, np.bitwise_and})
+_REDUCE_NAMES = {"any": np.logical_or, "all": np.logical_and, "max": np.maximum,
+                 "min": np.minimum, "amax": np.maximum, "amin": np.minimum,
+                 "sum": np.add, "prod": np.multiply}
+# ops whose output elements are elements of their first argument (or of every array in
+# it, a sequence): copies, casts, broadcasts, reshapes, gathers, joins
+_MOVES = frozenset({
+    "ndarray.copy", "np.copy", "ndarray.astype", "np.array", "np.asarray", "np.asanyarray",
+    "np.ascontiguousarray", "np.asfortranarray", "np.require", "np.broadcast_to",
+    "ndarray.reshape", "np.reshape", "ndarray.ravel", "np.ravel", "ndarray.flatten",
+    "ndarray.transpose", "np.transpose", "ndarray.squeeze", "np.squeeze", "np.expand_dims",
+    "ndarray.repeat", "np.repeat", "np.tile", "ndarray.__getitem__", "ndarray.take",
+    "np.take", "np.concatenate", "np.stack", "np.hstack", "np.vstack", "np.dstack",
+    "np.column_stack", "np.atleast_1d", "np.atleast_2d", "np.atleast_3d",
+    "ndarray.swapaxes", "np.swapaxes", "np.moveaxis", "np.rollaxis", "ndarray.view",
+    "np.ones_like", "np.zeros_like", "np.full_like", "np.full", "np.zeros", "np.ones",
+    "np.flip", "np.roll", "np.diagonal", "ndarray.diagonal", "np.resize"})
+# ops that may hand back an argument as is without writing into it
+_PASS = frozenset({"np.asarray", "np.asanyarray", "np.array", "np.ascontiguousarray",
+                   "np.asfortranarray", "np.require", "ndarray.astype", "np.atleast_1d",
+                   "np.atleast_2d", "np.atleast_3d", "ndarray.conj", "ndarray.conjugate",
+                   "np.conj", "np.conjugate", "ndarray.view", "ndarray.__array__",
+                   "ndarray.to_device", "np.squeeze", "ndarray.squeeze", "np.reshape",
+                   "ndarray.reshape", "np.transpose", "ndarray.transpose"})
+
+
+def _is_fake(x: Any) -> bool:
+    return hasattr(x, "storage_offset")
+
+
+def value(x: Any) -> Any:
+    """The value every element of ``x`` holds, when known: a real 0-d array for a fake, the
+    number itself for a Python or NumPy scalar (a Python number for a fake standing for
+    one); None when unknown."""
+    t = type(x)
+    if t in _PY:
+        return x
+    if isinstance(x, np.generic):
+        return None if x.dtype.hasobject or x.dtype.fields is not None else x
+    if isinstance(x, np.ndarray):
+        # a real array: its fake (the mode's memo) holds what is known; its own values may
+        # be stale (the program may have written it through that fake), unless it is
+        # read-only (its fake is too: np.ma.masked's data and mask), one element
+        if x.flags.writeable or x.size != 1 or x.dtype.hasobject \
+                or x.dtype.fields is not None or type(x) is not np.ndarray:
+            return None
+        return x.reshape(())  # a real method: no mode intercepts it
+    st = getattr(x, "storage", None)
+    if st is None or not _is_fake(x):
+        return None
+    k = getattr(st, "known", None)
+    if k is None or k.dtype != x.dtype:
+        return None
+    p = getattr(x, "pytype", None)
+    return p(k.item()) if p is not None else k
+
+
+def _set(x: Any, v: Any) -> None:
+    """x's storage now holds v in every element (x a fresh result covering its storage)."""
+    st = x.storage
+    if v is None or x.dtype.hasobject or x.dtype.fields is not None:
+        st.known = None
+        return
+    try:
+        with paused(), np.errstate(all="ignore"):
+            v = np.asarray(v)
+            if v.dtype != x.dtype:
+                v = v.astype(x.dtype, casting="unsafe")
+            st.known = v.reshape(()).copy()
+    except Exception:
+        st.known = None
+
+
+def seed(fake: Any, arr: np.ndarray, first: bool) -> None:
+    """A real array converted to ``fake``: when it is its storage's one element, its value
+    (read in O(1)) becomes known on the first conversion. A later conversion of the same
+    array (the memo's) keeps the knowledge only while the real value still equals it: the
+    program may have written either the real array (for real) or its fake since."""
+    st = fake.storage
+    if not (arr.size == 1 and st.nbytes == arr.itemsize and not arr.dtype.hasobject
+            and arr.dtype.fields is None):
+        return
+    now = arr.view(np.ndarray).reshape(()).copy()
+    if first:
+        st.known = now
+        return
+    old = st.known
+    if old is not None and not (old.dtype == now.dtype and bool(old == now)):
+        st.known = None
+
+
+def _covers(x: Any) -> bool:
+    """Whether writing every element of x writes every byte of its storage."""
+    return (x.storage_offset == 0 and x.size * x.dtype.itemsize == x.storage.nbytes
+            and (x.flags.c_contiguous or x.flags.f_contiguous))
+
+
+def _written(x: Any, v: Any) -> None:
+    """Every element of x (a fake) was written with v (None: unknown values)."""
+    st = x.storage
+    old = getattr(st, "known", None)
+    if old is None and v is None:
+        return
+    if v is not None and _covers(x):
+        _set(x, v)
+        return
+    if v is not None and old is not None and old.dtype == x.dtype:
+        try:
+            with paused(), np.errstate(all="ignore"):
+                same = np.asarray(v).astype(x.dtype, casting="unsafe") == old
+                if bool(same) and not (old.dtype.kind in "fc" and np.isnan(old)):
+                    return
+        except Exception:
+            pass
+    st.known = None
+
+
+def _name(func: Any) -> str | None:
+    op = getattr(func, "op_name", None)
+    if type(op) is str:
+        return op
+    mod = getattr(func, "__module__", None)
+    if mod == "numpy" or type(mod) is str and mod.startswith(("numpy._core", "numpy.lib")):
+        return "np." + getattr(func, "__name__", "")
+    return None
+
+
+def _fakes(obj: Any, acc: list, depth: int = 0) -> list:
+    if _is_fake(obj):
+        acc.append(obj)
+    elif depth < 2 and type(obj) in (list, tuple):
+        for v in obj:
+            _fakes(v, acc, depth + 1)
+    return acc
+
+
+def _forget_all(args: tuple, kwargs: dict) -> None:
+    for f in _fakes(args, []) + _fakes(tuple(kwargs.values()), []):
+        if getattr(f.storage, "known", None) is not None:
+            f.storage.known = None
+
+
+def _ufunc_value(ufunc: Any, args: tuple, kwargs: dict) -> Any:
+    """The output values of an elementwise ufunc call on operands of known values (a tuple,
+    one per output), or None."""
+    if len(args) < ufunc.nin or ufunc.signature is not None:
+        return None
+    where = kwargs.get("where", True)
+    if where is not True:
+        return None
+    consts = []
+    for a in args[:ufunc.nin]:
+        v = value(a)
+        if v is None:
+            return None
+        consts.append(v)
+    kw = {k: kwargs[k] for k in ("dtype", "casting", "signature") if k in kwargs}
+    try:
+        with paused(), np.errstate(all="ignore"):
+            r = ufunc(*consts, **kw)
+    except Exception:
+        return None
+    return r if type(r) is tuple else (r,)
+
+
+def _reduce_value(ufunc: Any, x: Any, kwargs: dict) -> Any:
+    """The value of each output element of a reduction of x by ufunc, or None."""
+    if kwargs.get("where", True) is not True or kwargs.get("initial", np._NoValue) \
+            is not np._NoValue or not _is_fake(x) and not isinstance(x, np.ndarray):
+        return None
+    if x.size == 0:
+        return ufunc.identity  # None where the ufunc has none (NumPy raised then)
+    if ufunc not in _IDEMPOTENT:
+        return None
+    v = value(x)
+    if v is None:
+        return None
+    if ufunc in (np.logical_or, np.logical_and):
+        return bool(v)
+    return v
+
+
+def _holds_known(args: tuple, kwargs: dict) -> bool:
+    """Whether a fake among the arguments (or the items of a list or tuple argument) has a
+    storage known to hold one value: the fast test that lets most ops skip ``after``."""
+    for a in args:
+        st = getattr(a, "storage", None)
+        if st is not None:
+            if getattr(st, "known", None) is not None:
+                return True
+        elif type(a) is list or type(a) is tuple:
+            for b in a:
+                st = getattr(b, "storage", None)
+                if st is not None and getattr(st, "known", None) is not None:
+                    return True
+    return bool(kwargs) and _holds_known(tuple(kwargs.values()), {})
+
+
+_SOURCES = frozenset({"np.zeros", "np.ones", "np.zeros_like", "np.ones_like", "np.full",
+                      "np.full_like", "np.where", "ndarray.fill", "ndarray.__setitem__",
+                      "np.copyto"})
+_CONVERTERS = frozenset({"np.array", "np.asarray", "np.asanyarray"})
+_REDUCTIONS = frozenset(p + n for n in _REDUCE_NAMES for p in ("np.", "ndarray."))
+_is_source: dict = {}
+
+
+def _source(func: Any) -> int:
+    """Whether func can make a known result, or write a known value, from arguments none
+    of which is known: 1 for a factory, ``fill``, ...; 2 for a reduction (over no elements
+    only); 3 for ``np.array`` and its kin (of numbers or lists only); 0 otherwise. Cached
+    per callable."""
+    try:
+        return _is_source[func]
+    except (KeyError, TypeError):
+        pass
+    owner = getattr(func, "__self__", None)
+    name = _name(func)
+    r = 2 if (isinstance(owner, np.ufunc) and getattr(func, "__name__", "") == "reduce"
+              or name in _REDUCTIONS) else 1 if name in _SOURCES else \
+        3 if name in _CONVERTERS else 0
+    try:
+        if len(_is_source) < 4096:
+            _is_source[func] = r
+    except TypeError:
+        pass
+    return r
+
+
+def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """Update what is known after ``func(*args, **kwargs)`` gave ``res`` on fakes."""
+    if not _holds_known(args, kwargs):
+        kind = _source(func)
+        if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0) \
+                or kind == 3 and (not args or isinstance(args[0], np.ndarray)
+                                  or hasattr(args[0], "storage_offset")):
+            return  # nothing known to forget, nothing that could become known
+    _after(func, args, kwargs, res)
+
+
+def _after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    out = kwargs.get("out")
+    name: str | None = None
+    if isinstance(func, np.ufunc):
+        vals = _ufunc_value(func, args, kwargs)
+        if out is None and len(args) > func.nin:
+            out = args[func.nin:]
+        if out is not None:
+            outs = out if type(out) is tuple else (out,)
+            for i, o in enumerate(outs):
+                if _is_fake(o):
+                    _written(o, vals[i] if vals is not None and i < len(vals) else None)
+            return
+        results = res if type(res) is tuple else (res,)
+        if vals is not None:
+            for r, v in zip(results, vals):
+                if _is_fake(r):
+                    _set(r, v)
+        return
+    owner = getattr(func, "__self__", None)
+    if isinstance(owner, np.ufunc):
+        meth = getattr(func, "__name__", "")
+        v = _reduce_value(owner, args[0], kwargs) if meth == "reduce" and args else None
+        if meth == "at" or res is None:
+            _forget_all(args, kwargs)
+            return
+        given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+        written = [r for r in (res if type(res) is tuple else (res,))
+                   if any(r is g for g in given)]  # out= given by keyword or position
+        if out is not None or written:
+            for o in written + [o for o in (out if type(out) is tuple else (out,))
+                                if _is_fake(o) and not any(o is r for r in written)]:
+                _written(o, v)
+            return
+        if v is not None and _is_fake(res):
+            _set(res, v)
+        return
+    name = _name(func)
+    if res is None:  # a write into an argument (setitem, fill, copyto, put, sort, ...)
+        _write_ops(name, args, kwargs)
+        return
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    if out is not None:
+        for o in (out if type(out) is tuple else (out,)):
+            if _is_fake(o):
+                _written(o, None)
+        return
+    same = [g for g in given if g is res]
+    if same and name not in _PASS:
+        for g in same:
+            _written(g, None)
+        return
+    if not _is_fake(res) or any(g.storage is res.storage for g in given):
+        return  # a view (the storage's knowledge is shared) or a non-array result
+    if name is None:
+        return
+    short = name.split(".", 1)[1]
+    if short in _REDUCE_NAMES and args:
+        v = _reduce_value(_REDUCE_NAMES[short], args[0], kwargs)
+        if v is not None and kwargs.get("dtype") is None:
+            _set(res, v)
+        return
+    if name in _FACTORY:  # zeros and ones of the dtype (a string's zero is '', not '0')
+        if res.dtype.fields is None and not res.dtype.hasobject:
+            key = (name, res.dtype)
+            v = _FILLS.get(key)
+            if v is None:
+                with paused():
+                    v = _FILLS[key] = _FACTORY[name]((), res.dtype)
+            res.storage.known = v  # never written: knowledge is replaced, not modified
+    elif name in _MOVES:
+        _set(res, _moved_value(name, args, kwargs))
+    elif name == "np.where" and len(args) == 3:
+        _set(res, _where_value(*args))
+
+
+def _where_value(cond: Any, x: Any, y: Any) -> Any:
+    """np.where(cond, x, y): x's value where cond is known true, y's where known false; the
+    common value where x and y hold the same one (whatever cond holds)."""
+    c = value(cond)
+    if c is not None:
+        with paused():
+            return value(x) if bool(c) else value(y)
+    vx, vy = value(x), value(y)
+    if vx is None or vy is None:
+        return None
+    with paused(), np.errstate(all="ignore"):
+        a, b = np.asarray(vx), np.asarray(vy)
+        if a.dtype == b.dtype and bool(a == b):
+            return a
+    return None
+
+
+_FILLS: dict = {}  # (factory, dtype): its 0-d value, made once
+_FACTORY = {"np.zeros": np.zeros, "np.ones": np.ones, "np.zeros_like": np.zeros,
+            "np.ones_like": np.ones}
+
+
+def _moved_value(name: str, args: tuple, kwargs: dict) -> Any:
+    if name == "np.full":
+        fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+        return value(fill)
+    if name == "np.full_like":
+        fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+        return value(fill)
+    if not args:
+        return None
+    items = _leaves(args[0], [])
+    if items is None:
+        return None
+    vals = [value(s) for s in items]
+    if not vals or any(v is None for v in vals):
+        return None
+    with paused(), np.errstate(all="ignore"):
+        first = np.asarray(vals[0])
+        for v in vals[1:]:
+            a = np.asarray(v)
+            if a.dtype != first.dtype or not bool(a == first):
+                return None
+    return first
+
+
+def _leaves(obj: Any, acc: list) -> list | None:
+    """The arrays and numbers of nested lists and tuples (None past 64 of them)."""
+    if type(obj) in (list, tuple):
+        for v in obj:
+            if _leaves(v, acc) is None:
+                return None
+        return acc if len(acc) <= 64 else None
+    acc.append(obj)
+    return acc
+
+
+def _write_ops(name: str | None, args: tuple, kwargs: dict) -> None:
+    """Writes that return None: known values where the op writes one known value."""
+    if name == "ndarray.fill" and len(args) == 2 and _is_fake(args[0]):
+        _written(args[0], value(args[1]))
+        return
+    if name == "ndarray.__setitem__" and len(args) == 3 and _is_fake(args[0]):
+        x, key, v = args
+        val = value(v)
+        if key is Ellipsis or (type(key) is slice and key == slice(None)):
+            _written(x, val)
+        elif val is not None and getattr(x.storage, "known", None) is not None:
+            _written_part(x, val)
+        else:
+            _forget_all((x,), {})
+        return
+    if name == "np.copyto" and len(args) >= 2 and _is_fake(args[0]) \
+            and kwargs.get("where", True) is True and len(args) < 4:
+        _written(args[0], value(args[1]))
+        return
+    _forget_all(args, kwargs)
+
+
+def _written_part(x: Any, v: Any) -> None:
+    """Some elements of x written with v: the knowledge stays only if v is the known value."""
+    st = x.storage
+    old = st.known
+    try:
+        with paused(), np.errstate(all="ignore"):
+            if old.dtype == x.dtype and bool(np.asarray(v).astype(x.dtype, casting="unsafe")
+                                             == old):
+                return
+    except Exception:
+        pass
+    st.known = None
