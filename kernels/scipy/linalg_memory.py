@@ -1,0 +1,360 @@
+"""What scipy.linalg's functions take from NumPy's data allocator while they run, to the byte.
+
+The result layouts come from the probe (kernels/scipy/linalg.py); the bytes come from here:
+one small model per function replaying, on a ``Steps`` record, the allocations of SciPy's
+Python (scipy/linalg/_decomp_qr.py, _decomp_svd.py, _decomp_lu.py, _basic.py) and of the
+f2py wrappers it calls (scipy/linalg/flapack*.pyf.src):
+
+- ``np.asarray_chkfinite`` (check_finite=True) makes ``isfinite(a)`` (one byte per
+  element) and the 0-d bool of its ``.all()`` for float and complex inputs.
+- f2py's ``array_from_pyobj`` copies an argument into a new Fortran array when it is not
+  Fortran-contiguous, not of the routine's dtype, or declared ``intent(copy)`` without
+  ``overwrite_x=1``; outputs and ``intent(hide)`` work arrays are new NumPy arrays, alive
+  together during the call (scipy/_lib/_fortranobject.c ``ndarray_from_pyobj``).
+- LAPACK's workspace sizes come from LAPACK itself: the ``*_lwork`` wrappers SciPy calls
+  (``_compute_lwork``), which take sizes only. Where SciPy instead calls the routine with
+  ``lwork=-1`` (``safecall`` in _decomp_qr.py) and no ``*_lwork`` wrapper exists, the size
+  comes from the routine's documented formula with the block size LAPACK's ``ilaenv``
+  reports (read once from a query on a 2 x 2 probe). These queries run inside a mode: they
+  take sizes, not arrays, and cost the same at any size (no work in proportion to the
+  inputs).
+
+A model returns normally when it covers the call; for a case it does not cover it calls
+``registry.unmodelled`` (the plan then lists the function under ``memory_unmodelled``).
+"""
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any, Callable
+
+import numpy as np
+from scipy.linalg import get_lapack_funcs
+from scipy.linalg.lapack import find_best_lapack_type
+
+from ..numpy.creation import tri_mask
+from ..numpy.temporaries import Steps, array_bytes
+from ..registry import unmodelled
+
+_INEXACT = "efdgFDG"  # numpy.typecodes["AllFloat"]: asarray_chkfinite scans these
+_I32 = 4  # f2py's ``integer``: LP64 LAPACK
+
+
+def nbytes(shape: tuple, dt: Any) -> int:
+    return array_bytes(tuple(shape), dt)
+
+
+def chkfinite(s: Steps, a: Any, check: bool) -> None:
+    """``np.asarray_chkfinite(a)`` (numpy/lib/_function_base_impl.py): ``isfinite(a).all()``
+    for float and complex dtypes, both freed before it returns."""
+    if check and a.dtype.char in _INEXACT:
+        m = s.new(nbytes(a.shape, np.bool_))
+        s.temp(1)
+        s.free(m)
+
+
+def lapack_dtype(*arrays: Any) -> np.dtype:
+    """The dtype of the routine ``get_lapack_funcs`` picks (scipy/linalg/blas.py
+    ``find_best_blas_type``), from zero-size stand-ins of the arrays' dtypes."""
+    return find_best_lapack_type(tuple(np.empty(0, a.dtype) for a in arrays))[1]
+
+
+def f2py_in(s: Steps, a: Any, dt: np.dtype, copy: bool, overwrite: bool = False,
+            shape: tuple | None = None) -> int:
+    """Bytes f2py allocates to pass ``a`` to a Fortran routine (alive until the call ends,
+    or returned): a Fortran copy when ``intent(copy)`` is not overridden by ``overwrite``,
+    or ``a`` is not Fortran-contiguous or not of the routine's dtype; else 0."""
+    shape = tuple(a.shape) if shape is None else shape
+    fortran = a.flags.f_contiguous and a.flags.aligned
+    if (copy and not overwrite) or not fortran or a.dtype != dt or (
+            copy and not a.flags.writeable):
+        return s.new(nbytes(shape, dt))
+    return 0
+
+
+def _int(v: Any) -> int:
+    return int(np.asarray(v).real)
+
+
+def lwork_of(routine: str, dt: np.dtype, *args: Any, **kwargs: Any) -> Any:
+    """LAPACK's optimal workspace from a ``*_lwork`` wrapper (sizes only), rounded as
+    scipy/linalg/lapack.py ``_compute_lwork`` does (``_check_work_float``)."""
+    from scipy.linalg.lapack import _check_work_float
+    fn = get_lapack_funcs(routine + "_lwork", dtype=dt)
+    ret = fn(*args, **kwargs)
+    vals = [_check_work_float(np.asarray(x).real, fn.dtype, fn.int_dtype) for x in ret[:-1]]
+    return vals[0] if len(vals) == 1 else tuple(vals)
+
+
+def safecall_lwork(routine: str, dt: np.dtype, *args: Any) -> int:
+    """``int(work[0].real)`` of an ``lwork=-1`` query, as _decomp_qr.py ``safecall`` reads it."""
+    fn = get_lapack_funcs(routine + "_lwork", dtype=dt)
+    return _int(fn(*args)[0])
+
+
+@functools.lru_cache(maxsize=None)
+def block_size(routine: str, dt: np.dtype) -> int:
+    """ilaenv's block size NB (one value at every size in LAPACK's reference ilaenv) from
+    a workspace query on a 2 x 2 probe: orgqr/ungqr ask for N * NB, geqp3 for
+    2N + (N + 1) NB (real) or (N + 1) NB (complex) (LAPACK dorgqr.f, dgeqp3.f, zgeqp3.f)."""
+    fn = get_lapack_funcs(routine, dtype=dt)
+    a = np.zeros((2, 2), dt, order="F")
+    if routine in ("orgqr", "ungqr"):
+        return _int(fn(a, np.zeros(2, dt), lwork=-1)[-2][0]) // 2
+    w = _int(fn(a, lwork=-1)[-2][0])
+    return (w - 4) // 3 if dt.kind == "f" else w // 3
+
+
+def scalar_int(s: Steps, dt: np.dtype) -> None:
+    """``work[0].real.astype(np.int_)`` on a NumPy scalar: the scalar's 0-d array and the
+    cast's, both dropped at once."""
+    s.temp(np.dtype(dt).itemsize // (2 if np.dtype(dt).kind == "c" else 1) + 8)
+
+
+def triu_bytes(s: Steps, m: int, n: int, dt: np.dtype) -> int:
+    """``np.triu`` of an (m, n) array: tri's mask and the 1-element zero with the result
+    (numpy/lib/_twodim_base_impl.py; kernels/numpy/twodim_base.py ``_tri_like``)."""
+    mask = tri_mask(s, m, n, -1)
+    zero = s.new(nbytes((1,), dt))
+    out = s.new(nbytes((m, n), dt))
+    s.free(mask, zero)
+    return out
+
+
+# --- the models (each returns normally, or calls ``unmodelled``) ---------------------------
+
+def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
+       pivoting: bool = False, check_finite: bool = True) -> None:
+    """scipy/linalg/_decomp_qr.py ``qr``: geqrf (or geqp3) through ``safecall`` (a query
+    with lwork=-1 whose results stay alive through the call; both copy ``a``, which is
+    intent(in,out,copy)), ``np.triu`` for R, then orgqr/ungqr through ``safecall`` with
+    overwrite_a=1 on ``qr`` (economic), ``qr[:, :M]`` (M < N: Q is that view of qr), or a
+    C-ordered ``np.empty((M, M))`` that f2py copies to Fortran order at each call (full)."""
+    if len(a.shape) != 2 or lwork is not None:
+        return unmodelled("a stacked input or an explicit lwork")
+    M, N = a.shape
+    if M == 0 or N == 0:
+        return unmodelled("an empty input")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    K = min(M, N)
+    dt = lapack_dtype(a)
+    isz = dt.itemsize
+    real = dt.char.lower()
+    piv = nbytes((N,), np.int32) if pivoting else 0
+    rw = nbytes((2 * N,), real) if pivoting and dt.kind == "c" else 0
+    if pivoting:
+        nb = block_size("geqp3", dt)
+        lw = max(1, 2 * N + (N + 1) * nb) if dt.kind == "f" else max(1, (N + 1) * nb)
+    else:
+        lw = safecall_lwork("geqrf", dt, M, N)
+    query = [f2py_in(s, a, dt, True, overwrite_a), s.new(piv), s.new(nbytes((K,), dt)),
+             s.new(isz)]
+    s.temp(rw)  # hidden: freed when the query returns
+    scalar_int(s, dt)
+    qr_ = f2py_in(s, a, dt, True, overwrite_a)
+    jpvt, tau = s.new(piv), s.new(nbytes((K,), dt))
+    work, rwork = s.new(nbytes((lw,), dt)), s.new(rw)
+    s.free(*query)  # ret = f(...) drops the query's results
+    s.free(work, rwork)  # ret[:-2] drops work
+    if pivoting:
+        s.temp(4)  # jpvt -= 1: the 1 as a 0-d int32 array
+    triu_bytes(s, M if (mode not in ("economic", "raw") or M < N) else N, N, dt)
+    if mode == "r":
+        s.free(qr_, tau)
+    if mode in ("r", "raw"):
+        s.done()
+        return None
+    gq = "ungqr" if dt.kind == "c" else "orgqr"
+    nb = block_size(gq, dt)
+    cols = M if (M < N or mode != "economic") else N
+    qqr = 0
+    if M >= N and mode != "economic":
+        qqr = s.new(nbytes((M, M), dt))  # C order: f2py copies it unless M == 1
+    cp = nbytes((M, M), dt) if qqr and M > 1 else 0
+    query = [s.new(cp), s.new(isz)]
+    scalar_int(s, dt)
+    q = s.new(cp)
+    w = s.new(nbytes((max(1, cols) * nb,), dt))
+    s.free(*query)
+    s.free(w, tau, qqr)
+    if M >= N and mode != "economic":
+        s.free(qr_)
+    if qqr and not cp:
+        s.keep(qqr)  # f2py returned qqr itself
+    del q, jpvt
+    s.done()
+    return None
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
+        overwrite_a: bool = False, check_finite: bool = True,
+        lapack_driver: str = "gesdd") -> None:
+    """scipy/linalg/_decomp_svd.py ``svd``: ``_compute_lwork(gesXd_lwork, m, n)`` then one
+    gesdd/gesvd call: a copied (intent(in,copy)), u, s, vt, work and gesdd's iwork (8K)."""
+    if len(a.shape) != 2 or lapack_driver not in ("gesdd", "gesvd"):
+        return unmodelled("a stacked input or an unknown driver")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    m, n = a.shape
+    if m == 0 or n == 0:
+        return unmodelled("an empty input")
+    dt = lapack_dtype(a)
+    k = min(m, n)
+    lw = lwork_of(lapack_driver, dt, m, n, compute_uv=compute_uv, full_matrices=full_matrices)
+    a1 = f2py_in(s, a, dt, True, overwrite_a)
+    real = dt.char.lower()
+    if compute_uv:
+        us = (m, m if full_matrices else k)
+        vs = (n if full_matrices else k, n)
+    else:
+        us = vs = (1, 1)
+    u = s.new(nbytes(us, dt))
+    sv = s.new(nbytes((k,), real))
+    vt = s.new(nbytes(vs, dt))
+    w = s.new(nbytes((lw,), dt))
+    if dt.kind == "c":
+        if lapack_driver == "gesdd":
+            lr = (max(5 * k * k + 7 * k, 2 * max(m, n) * k + 2 * k * k + k) if compute_uv
+                  else 7 * k)
+        else:
+            lr = 5 * k
+        s.new(nbytes((lr,), real))
+    if lapack_driver == "gesdd":
+        s.new(nbytes((8 * k,), np.int32))
+    s.live = 0
+    s.live = u + sv + vt if compute_uv else sv
+    del a1, w
+    s.done()
+    return None
+
+
+def svdvals(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> None:
+    """``svd(a, compute_uv=0, ...)`` (_decomp_svd.py ``svdvals``)."""
+    return svd(a, compute_uv=False, overwrite_a=overwrite_a, check_finite=check_finite)
+
+
+def _normalized(s: Steps, a: Any, overwrite_a: bool, cast1: bool) -> tuple:
+    """``_normalize_lapack_dtype`` (lapack.py): an ``astype`` copy to the LAPACK dtype."""
+    if cast1:  # det's _normalize_lapack_dtype1: anything not fdFD, by _lapack_cast_dict
+        if a.dtype.char in "fdFD":
+            return a.dtype, 0, overwrite_a
+        from scipy.linalg.lapack import _lapack_cast_dict  # type: ignore[attr-defined]
+        dt = np.dtype(_lapack_cast_dict[a.dtype.char][0])
+    else:
+        dt = lapack_dtype(a)
+        if dt.char == a.dtype.char:
+            return dt, 0, overwrite_a
+    return dt, s.new(nbytes(a.shape, dt)), True
+
+
+def _c_work(s: Steps, a: Any, dt: np.dtype, cast: int, ow: bool) -> int:
+    """det's and lu's working array (_basic.py ``det``, _decomp_lu.py ``lu``): the cast
+    (``astype``, order K) or a C copy unless overwriting is allowed; then a C copy when it
+    is not C-contiguous and writeable (the cast is dropped once the copy exists)."""
+    if cast:
+        c_order = len(a.shape) < 2 or min(a.shape[-2:]) <= 1 or (
+            abs(a.strides[-2]) >= abs(a.strides[-1]))
+        if c_order:
+            return cast
+        c = s.new(cast)
+        s.free(cast)
+        return c
+    if not ow or not (a.flags.c_contiguous and a.flags.writeable):
+        return s.new(nbytes(a.shape, dt))
+    return 0
+
+
+def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> None:
+    """scipy/linalg/_basic.py ``det``: a C-ordered writeable copy (unless it may overwrite
+    a C-contiguous writeable input) that the Cython ``find_det_from_lu`` factors in place;
+    the result is a 0-d array made into a NumPy scalar (np.float64/np.complex128)."""
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    if len(a.shape) != 2:
+        return unmodelled("a stacked input")
+    dt, cast, ow = _normalized(s, a, overwrite_a, True)
+    if 0 in a.shape:
+        return unmodelled("an empty input")
+    if a.shape == (1, 1):
+        return unmodelled("a 1 x 1 input")
+    work = _c_work(s, a, dt, cast, ow)
+    s.temp(16 if dt.kind == "c" else 8)  # np.float64(det): the 0-d array of asarray
+    s.free(work)
+    s.done()
+    return None
+
+
+def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite: bool = True,
+       p_indices: bool = False) -> None:
+    """scipy/linalg/_decomp_lu.py ``lu``: a C copy factored in place by the Cython
+    ``lu_dispatcher`` with p (int32, m) and the other factor (k, k); P's one-hot matrix."""
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    if len(a.shape) != 2:
+        return unmodelled("a stacked input")
+    dt, cast, ow = _normalized(s, a, overwrite_a, False)
+    m, n = a.shape
+    k = min(m, n)
+    if k == 0 or (m, n) == (1, 1):
+        return unmodelled("an empty or 1 x 1 input")
+    a1 = _c_work(s, a, dt, cast, ow)
+    p = s.new(nbytes((m,), np.int32))
+    s.new(nbytes((k, k), dt))
+    s.temp(nbytes((m, n), dt))  # lu_dispatcher's work copy of the matrix
+    if permute_l:
+        s.free(p)
+    elif not p_indices:
+        real = "f" if dt.char in "fF" else "d"
+        s.new(nbytes((m, m), real))
+        r = s.new(nbytes((m,), np.intp))  # np.arange(m)
+        s.temp(real != "" and np.dtype(real).itemsize)  # the scalar 1 as a 0-d array
+        s.free(r, p)
+    del a1
+    s.done()
+    return None
+
+
+def solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
+                     unit_diagonal: bool = False, overwrite_b: bool = False,
+                     check_finite: bool = True) -> None:
+    """scipy/linalg/_basic.py ``_solve_triangular``: trtrs on ``a`` (or ``a.T`` when ``a``
+    is not Fortran-ordered: then C-contiguous input needs no copy) and b (intent(in,out,copy))."""
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    chkfinite(s, b, check_finite)
+    if len(a.shape) != 2 or len(b.shape) not in (1, 2) or 0 in b.shape:
+        return unmodelled("a stacked or empty input")
+    dt = lapack_dtype(a, b)
+    t = {"N": 0, "T": 1, "C": 2}.get(trans, trans)
+    at = a if (a.flags.f_contiguous or t == 2) else a.T
+    ac = f2py_in(s, at, dt, False)
+    x = f2py_in(s, b, dt, True, overwrite_b)
+    s.free(ac)
+    del x
+    s.done()
+    return None
+
+
+MODELS: dict[str, Callable] = {
+    "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
+    "solve_triangular": solve_triangular,
+}
+
+# functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
+EXACT_WITHOUT_MODEL = frozenset({"inv", "solve", "lu_factor", "cholesky", "cho_factor",
+                                 "lu_solve", "cho_solve"})
+
+
+def account(name: str, fn: Callable, args: tuple, kwargs: dict) -> None:
+    """Run ``name``'s model on the call's arguments, or flag the call as unmodelled."""
+    if name in EXACT_WITHOUT_MODEL:
+        return
+    model = MODELS.get(name)
+    if model is None:
+        unmodelled("no memory model for this function")
+        return
+    model(*args, **kwargs)
+
+
+_ = math  # noqa
