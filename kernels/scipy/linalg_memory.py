@@ -336,9 +336,68 @@ def solve_triangular(a: Any, b: Any, trans: Any = 0, lower: bool = False,
     return None
 
 
+def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = False,
+         overwrite_a: bool = False, overwrite_b: bool = False, type: int = 1,
+         check_finite: bool = True, subset_by_index: Any = None, subset_by_value: Any = None,
+         driver: Any = None) -> None:
+    """scipy/linalg/_decomp.py ``eigh`` for the standard problem: ``_compute_lwork`` of the
+    driver's ``*_lwork`` wrapper, then one call (flapack_sym_herm.pyf.src): ``a`` copied
+    (intent(in,copy,out)), w (n, real), and by driver: ev: work, heev's rwork (3n - 1);
+    evd: work, iwork (liwork), heevd's rwork (lrwork); evr: z (n, m), isuppz (2n when all
+    eigenvalues are asked for, with eigenvectors or complex, else none), work, iwork, heevr's rwork; evx: z (n, m),
+    work, iwork (5n), ifail (n), heevx's rwork (7n). Without eigenvectors z and ifail are
+    empty (1 byte each). ``w[:m]`` and ``v[:, :m]`` are views of them."""
+    if b is not None or subset_by_value is not None:
+        return unmodelled("the generalized problem or subset_by_value")
+    if len(a.shape) != 2 or 0 in a.shape:
+        return unmodelled("a stacked or empty input")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    n = a.shape[0]
+    dt = lapack_dtype(a)
+    real = dt.char.lower()
+    cplx = dt.kind == "c"
+    driver = driver or "evr"
+    pfx = "he" if cplx else "sy"
+    vecs = not eigvals_only
+    m = n if subset_by_index is None else int(subset_by_index[1]) - int(subset_by_index[0]) + 1
+    kw: dict = {"n": n, "lower": lower}
+    if driver == "evd":
+        kw["compute_v"] = int(vecs)
+    lw = lwork_of(pfx + driver, dt, **kw)
+    lw = lw if isinstance(lw, tuple) else (lw,)
+    names = {"syevd": ("lwork", "liwork"), "syevr": ("lwork", "liwork"),
+             "heevd": ("lwork", "liwork", "lrwork"),
+             "heevr": ("lwork", "lrwork", "liwork")}.get(pfx + driver, ("lwork",))
+    w = dict(zip(names, lw))
+    a1 = f2py_in(s, a, dt, True, overwrite_a)
+    wv = s.new(nbytes((n,), real))
+    z = 0
+    if driver in ("evr", "evx"):
+        z = s.new(nbytes((n, m) if vecs else (0,), dt))
+    if driver == "evr":
+        s.new(nbytes((2 * n,) if (vecs or cplx) and m == n else (0,), np.int32))  # isuppz
+    s.new(nbytes((w["lwork"],), dt))
+    if driver in ("evd", "evr"):
+        s.new(nbytes((w["liwork"],), np.int32))
+    if driver == "evx":
+        s.new(nbytes((5 * n,), np.int32))
+        s.new(nbytes((n,) if vecs else (0,), np.int32))  # ifail
+    if cplx:
+        s.new(nbytes(({"ev": 3 * n - 1, "evx": 7 * n}.get(driver) or w.get("lrwork", 0),),
+                     real))
+    s.live = wv + ((z if driver in ("evr", "evx") else a1) if vecs else 0)
+    s.done()
+    return None
+
+
+def eigvalsh(a: Any, b: Any = None, **kwargs: Any) -> None:
+    return eigh(a, b, eigvals_only=True, **kwargs)
+
+
 MODELS: dict[str, Callable] = {
     "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
-    "solve_triangular": solve_triangular,
+    "solve_triangular": solve_triangular, "eigh": eigh, "eigvalsh": eigh,
 }
 
 # functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
