@@ -344,7 +344,7 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
     driver's ``*_lwork`` wrapper, then one call (flapack_sym_herm.pyf.src): ``a`` copied
     (intent(in,copy,out)), w (n, real), and by driver: ev: work, heev's rwork (3n - 1);
     evd: work, iwork (liwork), heevd's rwork (lrwork); evr: z (n, m), isuppz (2n when all
-    eigenvalues are asked for, with eigenvectors or complex, else none), work, iwork, heevr's rwork; evx: z (n, m),
+    eigenvalues and vectors are asked for or complex, else none), work, iwork, heevr's rwork; evx: z (n, m),
     work, iwork (5n), ifail (n), heevx's rwork (7n). Without eigenvectors z and ifail are
     empty (1 byte each). ``w[:m]`` and ``v[:, :m]`` are views of them."""
     if b is not None or subset_by_value is not None:
@@ -376,7 +376,7 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
     if driver in ("evr", "evx"):
         z = s.new(nbytes((n, m) if vecs else (0,), dt))
     if driver == "evr":
-        s.new(nbytes((2 * n,) if (vecs or cplx) and m == n else (0,), np.int32))  # isuppz
+        s.new(nbytes((2 * n,) if cplx or (vecs and m == n) else (0,), np.int32))  # isuppz
     s.new(nbytes((w["lwork"],), dt))
     if driver in ("evd", "evr"):
         s.new(nbytes((w["liwork"],), np.int32))
