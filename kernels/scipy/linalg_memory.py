@@ -395,9 +395,62 @@ def eigvalsh(a: Any, b: Any = None, **kwargs: Any) -> None:
     return eigh(a, b, eigvals_only=True, **kwargs)
 
 
+def lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
+          overwrite_b: bool = False, check_finite: bool = True, lapack_driver: Any = None) -> None:
+    """scipy/linalg/_basic.py ``lstsq``: b padded to n rows with ``np.zeros`` when m < n;
+    ``_compute_lwork`` of the driver's ``*_lwork`` wrapper, then one call copying a and b
+    (gelsd and gelsy are called with overwrite flags False) with s (min(m, n), real) and:
+    gelsd: work, iwork (and rwork, complex); gelss: work (returned), rwork (5 min(m, n),
+    complex); gelsy: the int32 (n, 1) pivots SciPy makes, work, rwork (2n, complex). The
+    empty residues array (1 byte) is made after the call."""
+    driver = lapack_driver or "gelsd"
+    if len(a.shape) != 2 or len(b.shape) not in (1, 2) or 0 in a.shape or 0 in b.shape:
+        return unmodelled("an empty or stacked input")
+    if driver not in ("gelsd", "gelss", "gelsy"):
+        return None  # SciPy's ValueError
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    chkfinite(s, b, check_finite)
+    m, n = a.shape
+    nrhs = b.shape[1] if len(b.shape) == 2 else 1
+    dt = lapack_dtype(a, b)
+    real = dt.char.lower()
+    cplx = dt.kind == "c"
+    k = min(m, n)
+    b1: Any = b
+    pad = 0
+    if m < n:
+        pad = s.new(nbytes((n, nrhs) if len(b.shape) == 2 else (n,), dt))
+        b1 = None
+    eps = float(np.finfo(dt).eps) if cond is None else cond
+    lw = lwork_of(driver, dt, m, n, nrhs, eps)
+    lw = lw if isinstance(lw, tuple) else (lw,)
+    jpvt = s.new(nbytes((n, 1), np.int32)) if driver == "gelsy" else 0
+    ow = driver == "gelss"
+    ac = f2py_in(s, a, dt, True, ow and overwrite_a)
+    xshape = (max(m, n), nrhs) if len(b.shape) == 2 else (max(m, n),)
+    x = s.new(nbytes(xshape, dt)) if b1 is None else f2py_in(s, b, dt, True, ow and overwrite_b)
+    sv = s.new(nbytes((k,), real)) if driver != "gelsy" else 0
+    work = s.new(nbytes((lw[0],), dt))
+    hidden = [work] if driver != "gelss" else []
+    if driver == "gelsd":
+        hidden.append(s.new(nbytes((lw[-1],), np.int32)))
+        if cplx:
+            hidden.append(s.new(nbytes((lw[1],), real)))
+    elif cplx:
+        hidden.append(s.new(nbytes((5 * k if driver == "gelss" else 2 * n,), real)))
+    s.free(*hidden)
+    s.new(1)  # the empty residues
+    s.free(pad, jpvt, ac, work if driver == "gelss" else 0)
+    del x, sv
+    s.done()
+    return None
+
+
 MODELS: dict[str, Callable] = {
     "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
     "solve_triangular": solve_triangular, "eigh": eigh, "eigvalsh": eigh,
+    "lstsq": lstsq,
 }
 
 # functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
