@@ -447,10 +447,42 @@ def lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
     return None
 
 
+def norm(a: Any, ord: Any = None, axis: Any = None, keepdims: bool = False,
+         check_finite: bool = True) -> None:
+    """scipy/linalg/_misc.py ``norm``: BLAS nrm2 for a 1-d float vector (f2py copies a
+    non-contiguous one), LAPACK lange for the 1- and inf-norms of a Fortran-ordered matrix
+    or its transpose (work: one real per row, and the real it returns), else
+    ``np.linalg.norm``, whose bytes are NumPy's kernel's (kernels/numpy/linalg.py)."""
+    from ..numpy.hidden import call_step
+    from ..numpy.linalg import norm as np_norm
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    nd = len(a.shape)
+    if a.size and a.dtype.char in "fdFD" and axis is None and not keepdims:
+        if ord in (None, 2) and nd == 1:
+            f2py_in(s, a, a.dtype, False)
+            s.live = 0
+            s.done()
+            return None
+        if nd == 2 and not isinstance(ord, str) and ord in (1, np.inf):
+            fa = a.flags.f_contiguous and not a.flags.c_contiguous
+            ft = a.flags.c_contiguous and not a.flags.f_contiguous
+            if fa or ft:
+                rows = a.shape[0] if fa else a.shape[1]
+                real = a.dtype.char.lower()
+                s.temp(nbytes((rows,), real) + np.dtype(real).itemsize)
+                s.done()
+                return None
+    r, kept = call_step(s, np_norm, a, ord, axis, keepdims)
+    s.live = kept
+    s.done()
+    return None
+
+
 MODELS: dict[str, Callable] = {
     "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
     "solve_triangular": solve_triangular, "eigh": eigh, "eigvalsh": eigh,
-    "lstsq": lstsq,
+    "lstsq": lstsq, "norm": norm,
 }
 
 # functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
