@@ -191,14 +191,25 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         overwrite_a: bool = False, check_finite: bool = True,
         lapack_driver: str = "gesdd") -> None:
     """scipy/linalg/_decomp_svd.py ``svd``: ``_compute_lwork(gesXd_lwork, m, n)`` then one
-    gesdd/gesvd call: a copied (intent(in,copy)), u, s, vt, work and gesdd's iwork (8K)."""
+    gesdd/gesvd call: a copied (intent(in,copy)), u, s, vt, work, gesdd's iwork (8K) and
+    the complex routines' rwork (flapack_gen.pyf.src)."""
     if len(a.shape) != 2 or lapack_driver not in ("gesdd", "gesvd"):
         return unmodelled("a stacked input or an unknown driver")
+    if 0 in a.shape:
+        return unmodelled("an empty input")
     s = Steps()
     chkfinite(s, a, check_finite)
+    u, sv, vt = _svd(s, a, full_matrices, compute_uv, overwrite_a, lapack_driver)
+    if not compute_uv:
+        s.free(u, vt)
+    s.done()
+    return None
+
+
+def _svd(s: Steps, a: Any, full_matrices: bool, compute_uv: bool, overwrite_a: bool,
+         lapack_driver: str) -> tuple:
+    """The gesdd/gesvd call of ``svd`` on ``s``: (u, s, vt) bytes, alive on return."""
     m, n = a.shape
-    if m == 0 or n == 0:
-        return unmodelled("an empty input")
     dt = lapack_dtype(a)
     k = min(m, n)
     lw = lwork_of(lapack_driver, dt, m, n, compute_uv=compute_uv, full_matrices=full_matrices)
@@ -212,21 +223,94 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
     u = s.new(nbytes(us, dt))
     sv = s.new(nbytes((k,), real))
     vt = s.new(nbytes(vs, dt))
-    w = s.new(nbytes((lw,), dt))
+    hidden = [a1, s.new(nbytes((lw,), dt))]
     if dt.kind == "c":
         if lapack_driver == "gesdd":
             lr = (max(5 * k * k + 7 * k, 2 * max(m, n) * k + 2 * k * k + k) if compute_uv
                   else 7 * k)
         else:
             lr = 5 * k
-        s.new(nbytes((lr,), real))
+        hidden.append(s.new(nbytes((lr,), real)))
     if lapack_driver == "gesdd":
-        s.new(nbytes((8 * k,), np.int32))
-    s.live = 0
-    s.live = u + sv + vt if compute_uv else sv
-    del a1, w
+        hidden.append(s.new(nbytes((8 * k,), np.int32)))
+    s.free(*hidden)
+    return u, sv, vt
+
+
+def pinv(a: Any, *, atol: Any = None, rtol: Any = None, return_rank: bool = False,
+         check_finite: bool = True) -> None:
+    """scipy/linalg/_basic.py ``pinv``: the economic svd, ``np.max(s)`` and
+    ``np.sum(s > val)`` (0-d results, the bool mask), ``u /= s[:rank]`` in place, then
+    ``(u @ vh[:rank]).conj().T``: the product (m, n) whatever the rank, and for complex
+    dtypes its conjugate."""
+    if len(a.shape) != 2 or 0 in a.shape:
+        return unmodelled("a stacked or empty input")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    m, n = a.shape
+    dt = lapack_dtype(a)
+    u, sv, vt = _svd(s, a, False, True, False, "gesdd")
+    s.temp(8)  # np.max(s, initial=0.)
+    mask = s.new(nbytes((min(m, n),), np.bool_))
+    s.temp(8)  # the sum
+    s.free(mask)
+    prod = s.new(nbytes((m, n), dt))
+    if dt.kind == "c":
+        s.new(nbytes((m, n), dt))
+        s.free(prod)
+    s.free(u, sv, vt)
     s.done()
     return None
+
+
+def eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
+        overwrite_a: bool = False, overwrite_b: bool = False, check_finite: bool = True,
+        homogeneous_eigvals: bool = False) -> None:
+    """scipy/linalg/_decomp.py ``eig`` for the standard problem: ``_compute_lwork`` of
+    geev_lwork, then geev (a copied, w or wr and wi, vl and vr (1 x 1 when not asked for),
+    work, complex rwork (2n)); real: ``wr + _I * wi``; then ``np.all(w.imag == 0.0)``."""
+    if b is not None or homogeneous_eigvals:
+        return unmodelled("the generalized problem or homogeneous eigenvalues")
+    if len(a.shape) != 2 or 0 in a.shape:
+        return unmodelled("a stacked or empty input")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    n = a.shape[0]
+    dt = lapack_dtype(a)
+    real = dt.char.lower()
+    cplx = dt.kind == "c"
+    lw = lwork_of("geev", dt, n, compute_vl=int(left), compute_vr=int(right))
+    a1 = f2py_in(s, a, dt, True, overwrite_a)
+    w = [s.new(nbytes((n,), dt))] if cplx else [s.new(nbytes((n,), real)) for _ in "ri"]
+    vl = s.new(nbytes((n, n) if left else (n, 1), dt))
+    vr = s.new(nbytes((n, n) if right else (n, 1), dt))
+    hidden = [a1, s.new(nbytes((lw,), dt))]
+    if cplx:
+        hidden.append(s.new(nbytes((2 * n,), real)))
+    s.free(*hidden)
+    cdt = np.result_type(real, np.complex64)
+    if not cplx:
+        t = s.new(nbytes((n,), cdt))
+        wc = s.new(nbytes((n,), cdt))
+        s.free(t)
+    mask = s.new(nbytes((n,), np.bool_))
+    s.temp(1)
+    s.free(mask)
+    if not cplx:
+        s.free(*w)
+    if not left:
+        s.free(vl)
+    if not right:
+        s.free(vr)
+    s.done()
+    return None
+
+
+def eigvals(a: Any, b: Any = None, overwrite_a: bool = False, check_finite: bool = True,
+            homogeneous_eigvals: bool = False) -> None:
+    """``eig(a, b, left=0, right=0, ...)`` (_decomp.py ``eigvals``)."""
+    return eig(a, b, left=False, right=False, overwrite_a=overwrite_a,
+               check_finite=check_finite, homogeneous_eigvals=homogeneous_eigvals)
 
 
 def svdvals(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> None:
@@ -482,7 +566,7 @@ def norm(a: Any, ord: Any = None, axis: Any = None, keepdims: bool = False,
 MODELS: dict[str, Callable] = {
     "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
     "solve_triangular": solve_triangular, "eigh": eigh, "eigvalsh": eigh,
-    "lstsq": lstsq, "norm": norm,
+    "lstsq": lstsq, "norm": norm, "pinv": pinv, "eig": eig, "eigvals": eigvals,
 }
 
 # functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
