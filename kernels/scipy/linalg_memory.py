@@ -563,15 +563,74 @@ def norm(a: Any, ord: Any = None, axis: Any = None, keepdims: bool = False,
     return None
 
 
+def _k_order_is_f(a: Any) -> bool:
+    """``a.astype(...)`` (order K) of a 2-d array is Fortran-ordered."""
+    return len(a.shape) == 2 and min(a.shape) > 1 and abs(a.strides[0]) < abs(a.strides[1])
+
+
+def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True, *,
+        assume_a: Any = None, lower: bool = False) -> None:
+    """scipy/linalg/_basic.py ``inv``: ``_normalize_lapack_dtype``'s cast (order K) when the
+    dtype is not LAPACK's, then the batched C core and its result (its work arrays are
+    C-heap); the core inverts a Fortran-ordered cast in place."""
+    if len(a.shape) != 2 or 0 in a.shape:
+        return unmodelled("a stacked or empty input")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    dt = lapack_dtype(a)
+    c = s.new(nbytes(a.shape, dt)) if dt.char != a.dtype.char else 0
+    if c and (_k_order_is_f(a) or min(a.shape) == 1):
+        s.done()  # inverted in place: the cast is the result
+        return None
+    out = s.new(nbytes(a.shape, dt)) if not (overwrite_a and a.flags.f_contiguous) else 0
+    s.free(c)
+    del out
+    s.done()
+    return None
+
+
+def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
+          overwrite_b: bool = False, check_finite: bool = True, assume_a: Any = None,
+          transposed: bool = False) -> None:
+    """scipy/linalg/_basic.py ``solve``: ``_ensure_dtype_cdsz``'s casts of a and b (always
+    for integer inputs, else when the common dtype differs), alive beside the batched C
+    core's result x (its work arrays are C-heap)."""
+    if (assume_a == "banded" or len(a.shape) != 2 or len(b.shape) not in (1, 2)
+            or overwrite_a or overwrite_b or 0 in a.shape or 0 in b.shape):
+        return unmodelled("a banded, stacked, empty or overwriting call")
+    s = Steps()
+    chkfinite(s, a, check_finite)
+    chkfinite(s, b, check_finite)
+    res = np.result_type(np.empty(0, a.dtype), np.empty(0, b.dtype))
+    if res.kind not in "fc":
+        dt = np.dtype(np.float64)
+        casts = [s.new(nbytes(x.shape, dt)) for x in (a, b)]
+    else:
+        bits = np.finfo(res).bits
+        dt = np.dtype((np.complex64 if res.kind == "c" else np.float32) if bits <= 32 else
+                      (np.complex128 if res.kind == "c" else np.float64))
+        casts = [s.new(nbytes(x.shape, dt)) if x.dtype != dt else 0 for x in (a, b)]
+    s.new(nbytes(b.shape, dt))
+    s.free(*casts)
+    s.done()
+    return None
+
+
+def _k_order_is_f(a: Any) -> bool:
+    """``a.astype(...)`` (order K) of a 2-d array is Fortran-ordered."""
+    return len(a.shape) == 2 and min(a.shape) > 1 and abs(a.strides[0]) < abs(a.strides[1])
+
+
 MODELS: dict[str, Callable] = {
     "qr": qr, "svd": svd, "svdvals": svdvals, "det": det, "lu": lu,
     "solve_triangular": solve_triangular, "eigh": eigh, "eigvalsh": eigh,
     "lstsq": lstsq, "norm": norm, "pinv": pinv, "eig": eig, "eigvals": eigvals,
+    "inv": inv, "solve": solve,
 }
 
 # functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
-EXACT_WITHOUT_MODEL = frozenset({"inv", "solve", "lu_factor", "cholesky", "cho_factor",
-                                 "lu_solve", "cho_solve"})
+EXACT_WITHOUT_MODEL = frozenset({"lu_factor", "cholesky", "cho_factor", "lu_solve",
+                                 "cho_solve"})
 
 
 def account(name: str, fn: Callable, args: tuple, kwargs: dict) -> None:
