@@ -211,9 +211,15 @@ class FakeMode(Mode):
             self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1, used)
 
     def _unmodelled(self, func: Any, notes: tuple) -> None:
+        """Count a call whose kernel flagged its memory as not modelled (by public name:
+        ``scipy.linalg.expm``)."""
         for kind, why in notes:
             if kind == UNMODELLED:
-                row = self.memory_unmodelled.setdefault(op_name(func), [why, 0])
+                name = op_name(func)
+                mod = (getattr(func, "__module__", None) or "").split(".")
+                if mod[0] == "scipy" and len(mod) > 1 and "." not in name:
+                    name = f"scipy.{mod[1]}.{name}"
+                row = self.memory_unmodelled.setdefault(name, [why, 0])
                 row[1] += 1
 
     def _record(self, func: Any, args: tuple, kwargs: dict, out: Any, outs: list,
