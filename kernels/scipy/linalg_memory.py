@@ -601,6 +601,7 @@ def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
     chkfinite(s, a, check_finite)
     chkfinite(s, b, check_finite)
     res = np.result_type(np.empty(0, a.dtype), np.empty(0, b.dtype))
+    dt: np.dtype
     if res.kind not in "fc":
         dt = np.dtype(np.float64)
         casts = [s.new(nbytes(x.shape, dt)) for x in (a, b)]
@@ -613,11 +614,6 @@ def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
     s.free(*casts)
     s.done()
     return None
-
-
-def _k_order_is_f(a: Any) -> bool:
-    """``a.astype(...)`` (order K) of a 2-d array is Fortran-ordered."""
-    return len(a.shape) == 2 and min(a.shape) > 1 and abs(a.strides[0]) < abs(a.strides[1])
 
 
 def expm(A: Any) -> None:
