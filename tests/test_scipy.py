@@ -348,9 +348,11 @@ MEMORY_CASES = {
     "svdvals": lambda a: sl.svdvals(a),
     "det": lambda a: sl.det(a),
     "det_overwrite": lambda a: sl.det(a, overwrite_a=True),
+    "det_1x1": lambda a: sl.det(a[:1, :1]),
     "lu": lambda a: sl.lu(a),
     "lu_permute_l": lambda a: sl.lu(a, permute_l=True),
     "lu_p_indices": lambda a: sl.lu(a, p_indices=True),
+    "lu_1x1": lambda a: [sl.lu(a[:1, :1], permute_l=p, p_indices=i) for p in (0, 1) for i in (0, 1)],
     "lu_factor": lambda a: sl.lu_factor(a),
     "lu_solve": lambda a: sl.lu_solve(sl.lu_factor(a), a),
     "inv": lambda a: sl.inv(a),
@@ -425,8 +427,8 @@ def test_linalg_memory_large(name, n):
 
 @pytest.mark.parametrize("call,name", [
     (lambda a: sl.expm(a), "scipy.linalg.expm"),
-    (lambda a: sl.det(a[:1, :1]), "scipy.linalg.det"),
-    (lambda a: sl.lu(a[:1, :1]), "scipy.linalg.lu"),
+    (lambda a: sl.det(a[:0, :0]), "scipy.linalg.det"),
+    (lambda a: sl.lu(np.stack([a, a])), "scipy.linalg.lu"),
     (lambda a: sl.eigh(a, a), "scipy.linalg.eigh"),
     (lambda a: sl.qr(a, lwork=1000), "scipy.linalg.qr"),
 ])

@@ -359,8 +359,12 @@ def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> None:
     dt, cast, ow = _normalized(s, a, overwrite_a, True)
     if 0 in a.shape:
         return unmodelled("an empty input")
-    if a.shape == (1, 1):
-        return unmodelled("a 1 x 1 input")
+    if a.shape == (1, 1):  # a1[..., 0, 0][()]: a scalar; float32/complex64 made double
+        if dt.char in "fF":
+            s.temp(dt.itemsize + 2 * dt.itemsize)  # the scalar's 0-d array and the cast's
+        s.free(cast)
+        s.done()
+        return None
     work = _c_work(s, a, dt, cast, ow)
     s.temp(16 if dt.kind == "c" else 8)  # np.float64(det): the 0-d array of asarray
     s.free(work)
@@ -379,8 +383,24 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False, check_finite:
     dt, cast, ow = _normalized(s, a, overwrite_a, False)
     m, n = a.shape
     k = min(m, n)
-    if k == 0 or (m, n) == (1, 1):
-        return unmodelled("an empty or 1 x 1 input")
+    if k == 0:
+        return unmodelled("an empty input")
+    if (m, n) == (1, 1):  # ones_like (empty_like + copyto of the int 1), a1 or its copy
+        from ..numpy.temporaries import copyto_bytes
+        one = copyto_bytes(dt, 1)
+        if permute_l:
+            outs = [s.new(dt.itemsize)]
+            s.temp(one)
+        else:
+            outs = [s.new(8 if p_indices else dt.itemsize)]
+            if not p_indices:
+                s.temp(one)
+            outs.append(s.new(dt.itemsize))
+            s.temp(one)
+        if not (ow or cast):
+            s.new(dt.itemsize)
+        s.done()
+        return None
     a1 = _c_work(s, a, dt, cast, ow)
     p = s.new(nbytes((m,), np.int32))
     s.new(nbytes((k, k), dt))
