@@ -392,6 +392,10 @@ MEMORY_CASES = {
     "solve_triangular_trans": lambda a: sl.solve_triangular(a, a, trans=1, lower=True),
     "solve_triangular_overwrite": lambda a: sl.solve_triangular(a, a.copy(order="F"),
                                                                 overwrite_b=True),
+    "eigh_overwrite": lambda a: sl.eigh(a, overwrite_a=True, check_finite=False),
+    "lstsq_gelss_overwrite": lambda a: sl.lstsq(a, a.copy(order="F"), overwrite_a=True,
+                                                overwrite_b=True, lapack_driver="gelss"),
+    "lu_overwrite": lambda a: sl.lu(a, overwrite_a=True),
 }
 # (size, dtype, layout): every size, dtype and layout at least once, kept small
 MEMORY_GRID = [(2, "f8", "C"), (7, "f4", "F"), (24, "c16", "T"), (64, "c8", "S"),
