@@ -167,6 +167,17 @@ def note(kind: str, nbytes: int) -> None:
     CALL.costs = (t, s, e, n + ((kind, int(nbytes)),))
 
 
+UNMODELLED = "memory_unmodelled"
+
+
+def unmodelled(reason: str) -> None:
+    """The running kernel's outputs are exact but the bytes the real call allocates besides
+    them are not modelled: the mode lists the function under ``memory_unmodelled`` (with
+    ``reason``) instead of reporting a peak that may be too low without a word."""
+    t, s, e, n = CALL.costs or _NONE
+    CALL.costs = (t, s, e, n + ((UNMODELLED, reason),))
+
+
 def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
     if not nbytes:

@@ -68,6 +68,12 @@ def _render(report: dict) -> str:
                        _text(f.get("function")), _bytes(f.get("bytes")), _int(f.get("count")),
                        _text(f.get("message"))) for f in findings], numeric=(2, 4, 5))
               if findings else '<p id="no-findings">None.</p>']
+    if report.get("memory_unmodelled"):
+        parts += ['<h2 id="memory-unmodelled">Calls whose memory is not modelled (the peak '
+                  'may be too low)</h2>',
+                  _table(["function", "calls", "reason"],
+                         [(_text(u.get("function")), _int(u.get("calls")), _text(u.get("reason")))
+                          for u in report["memory_unmodelled"]], numeric=(1,))]
     if report.get("placeholders"):
         parts += ['<h2 id="placeholders">Placeholder values used</h2>',
                   _table(["file", "line", "function", "message"],

@@ -75,6 +75,10 @@ class Plan:
         self.ops = len(mode.trace)
         self.flops = mode.flops
         self.flops_uncounted = dict(mode.flops_uncounted)
+        #: calls whose bytes besides their outputs no rule models (the peak may be low)
+        self.memory_unmodelled = [
+            {"function": k, "reason": why, "calls": n}
+            for k, (why, n) in sorted(getattr(mode, "memory_unmodelled", {}).items())]
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
         self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
         log = cast(RecordingStats, mode.memory).log
@@ -136,6 +140,7 @@ class Plan:
             "flops": self.flops,
             "flops_by_line": self.flops_by_line,
             "flops_uncounted": sorted(self.flops_uncounted),
+            "memory_unmodelled": self.memory_unmodelled,
             "ops": self.ops,
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),

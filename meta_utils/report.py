@@ -109,6 +109,11 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
             for s in sites:
                 lines.append(f"    {human(s['bytes']):>12} {s['count']:>6}x  "
                              f"{_path(s['file'])}:{s['line']}")
+    unmodelled = data.get("memory_unmodelled") or []
+    if unmodelled:
+        lines.append("memory not modelled for these calls (the peak may be too low):")
+        for u in unmodelled:
+            lines.append(f"    {u['function']} {u['calls']}x: {u['reason']}")
     lines.append(f"FLOPs: {human_flops(data['flops'])} ({data['flops']:,})")
     if data.get("flops_uncounted"):
         lines.append("    not counted (no rule for these calls): "

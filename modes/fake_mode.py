@@ -23,6 +23,7 @@ from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .io import IOLog, WRITERS, write as _write
 from .patching import patch_callable
+from ..kernels.registry import UNMODELLED
 
 import numpy as _np
 
@@ -86,6 +87,9 @@ class FakeMode(Mode):
         self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
         self.flops = 0        # FLOPs of the recorded ops together
         self.flops_uncounted: dict = {}  # op name -> why its FLOP rule failed (not in flops)
+        # op name -> [why, calls]: calls whose bytes besides their outputs are not modelled
+        # (registry.unmodelled): the peak may be too low there
+        self.memory_unmodelled: dict = {}
         self.findings: list = []  # findings.Finding rows, in program order (record=True)
         self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
         self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
@@ -200,8 +204,22 @@ class FakeMode(Mode):
                 ledger._transient(dev, costs[0])
             if costs[1]:
                 ledger._scratch(dev, costs[1])
+            if costs[3]:
+                self._unmodelled(func, costs[3])
         if self.record:
             self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1, used)
+
+    def _unmodelled(self, func: Any, notes: tuple) -> None:
+        """Count a call whose kernel flagged its memory as not modelled (by public name:
+        ``scipy.linalg.expm``)."""
+        for kind, why in notes:
+            if kind == UNMODELLED:
+                name = op_name(func)
+                mod = (getattr(func, "__module__", None) or "").split(".")
+                if mod[0] == "scipy" and len(mod) > 1 and "." not in name:
+                    name = f"scipy.{mod[1]}.{name}"
+                row = self.memory_unmodelled.setdefault(name, [why, 0])
+                row[1] += 1
 
     def _record(self, func: Any, args: tuple, kwargs: dict, out: Any, outs: list,
                 nbytes: int, costs: Any, depth: int, used: list | None = None) -> None:

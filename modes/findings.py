@@ -26,6 +26,7 @@ import numpy as np
 from .._array import FakeArray
 from .._errors import op_name
 from .._runner import resolve
+from ..kernels.registry import UNMODELLED
 
 KINDS = ("upcast", "implicit_copy", "overlap_copy")
 
@@ -153,7 +154,8 @@ def scan(func: Any, args: tuple, kwargs: dict, outs: list, costs: Any, site: int
     if costs is not None and costs[3]:
         name = op_name(func)
         for kind, n in costs[3]:
-            acc.append(Finding(kind, name, site, n))
+            if kind != UNMODELLED:  # not a copy: the mode lists it (memory_unmodelled)
+                acc.append(Finding(kind, name, site, n))
     if not outs:
         return
     cat = _category(func)

@@ -16,7 +16,7 @@ import importlib.machinery
 import operator
 import sys
 import types
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -126,7 +126,9 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
     return patched
 
 
-def kernel_patch(fn: Any) -> Any:
+def kernel_patch(fn: Any, from_library: Callable[[Any], bool] | None = None,
+                 fake_among: Callable[[tuple, dict], bool] | None = None,
+                 table: dict | None = None) -> Any:
     """The (unique) patched version of a NumPy function with a kernel: inside a FakeMode it
     runs the kernel even when every argument is real (lists, scalars, ndarrays), which the
     FakeMode converts; NumPy's ``__array_function__`` protocol would not call the mode, and
@@ -139,10 +141,19 @@ def kernel_patch(fn: Any) -> Any:
     a user mode above it gets the call through NumPy's protocol (its ``types``) when an
     argument overrides it, else this function as ``func``. A plain function, not a wrapt
     proxy: every ``np.f(fake)`` in a mode goes through it (a proxy costs ~0.4 us a call).
+
+    The same patch serves a library without NumPy's protocol (SciPy's functions with a
+    rule, modes/scipy_patching.py): ``from_library`` is its frame rule (whose calls with
+    real arguments run for real; NumPy's own code by default), ``fake_among`` finds fakes
+    anywhere in the arguments: then the rule runs outside any mode too, and a user mode
+    above the FakeMode always gets the call; ``table`` is the library's patch table.
     """
+    from_lib = _from_numpy if from_library is None else from_library
+    protocol = fake_among is None
+    table = _PATCHED if table is None else table
     if getattr(fn, "_ft_patch", False):
         return fn
-    w = _PATCHED.get(id(fn))
+    w = table.get(id(fn))
     if w is not None:
         return w
 
@@ -159,23 +170,26 @@ def kernel_patch(fn: Any) -> Any:
             # decided without looking at the caller
             a = args[0] if args else None
             t = type(a)
-            if _MATRIX_MADE[0] and _matrix_among(args, kwargs):
+            if protocol and _MATRIX_MADE[0] and _matrix_among(args, kwargs):
                 pass  # NumPy's protocol hands it to FakeMatrix.__array_function__
             elif (t is _FAKE or ((t is list or t is tuple) and a and type(a[0]) is _FAKE)
-                    or not _from_numpy(_getframe(1))):
+                    or not from_lib(_getframe(1))
+                    or (not protocol and fake_among(args, kwargs))):
                 if t is not _FAKE and _fake_subclass_among(args, kwargs):
                     return _subclass_call(fn, args, kwargs)
                 if stack[-1]._is_fake_mode:
                     return dispatch(fn, (), args, kwargs)
-                if not _override_among(args, kwargs):
+                if not protocol or not _override_among(args, kwargs):
                     return dispatch(patched, (), args, kwargs)
+        elif not stack and not protocol and fake_among(args, kwargs):
+            return dispatch(fn, (_FAKE,), args, kwargs)  # no protocol to reach the rule
         if kwargs:
             return fn(*args, **kwargs)
         return fn(*args)
 
     functools.update_wrapper(patched, fn)
     mark_patch(patched)
-    _PATCHED[id(fn)] = patched
+    table[id(fn)] = patched
     _ORIGINALS[id(fn)] = fn  # keeps the id stable
     return patched
 

@@ -36,7 +36,6 @@ from . import patching
 _FAKE = _array.FakeArray
 _LIVE = LIVE
 _get_stack = _STACK.get
-_getframe = sys._getframe
 
 _PATCHED: dict[int, Any] = {}
 patching.PATCH_TABLES.append(_PATCHED)
@@ -84,24 +83,18 @@ def core_patch(fn: Any) -> Any:
 
 
 def kernel_patch(fn: Any) -> Any:
-    """A public SciPy function with a rule: inside a FakeMode the rule runs when a fake is
-    among the arguments or the program called it (real arguments become fakes, as for
-    NumPy's functions); SciPy's own calls with real arrays run for real. Outside any mode,
-    fakes go to the rule too."""
+    """A public SciPy function with a rule: NumPy's kernel patch (modes/patching.py) with
+    SciPy's frame rule: inside a FakeMode the rule runs when a fake is among the arguments
+    or the program called it (real arguments become fakes, as for NumPy's functions);
+    SciPy's own calls with real arrays run for real. Outside any mode, fakes go to the
+    rule too (SciPy has no dispatch protocol)."""
     w = _PATCHED.get(id(fn))
     if w is not None:
         return w
-
-    def patched(*args, **kwargs):
-        stack = _LIVE and _get_stack()
-        if stack:
-            if stack[0]._is_fake_mode and (_fake_among(args, kwargs)
-                                           or not _from_library(_getframe(1))):
-                return dispatch(fn if stack[-1]._is_fake_mode else patched, (), args, kwargs)
-        elif _fake_among(args, kwargs):
-            return dispatch(fn, (_FAKE,), args, kwargs)
-        return fn(*args, **kwargs)
-    return _remember(fn, patched)
+    w = patching.kernel_patch(fn, from_library=_from_library, fake_among=_fake_among,
+                              table=_PATCHED)
+    setattr(w, "_ft_patch", True)
+    return w
 
 
 class _Depth(threading.local):

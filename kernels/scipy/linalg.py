@@ -249,6 +249,25 @@ def probe(fn: Callable, args: tuple, kwargs: dict, extra_sizes: tuple = (),
     return _result(r, inputs, [probes[id(a)] for a in inputs], back, name)
 
 
+def memory(fn: Callable, args: tuple, kwargs: dict) -> None:
+    """The bytes the real call allocates besides its outputs (kernels/scipy/linalg_memory.py),
+    or the call flagged as unmodelled (a list for a matrix: SciPy's asarray copy is not
+    replayed). Runs with the mode paused: the models' workspace queries are real calls."""
+    from . import linalg_memory
+    from ..registry import unmodelled
+    try:
+        ba = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError:
+        return
+    for k, v in ba.arguments.items():
+        if k not in _NOT_ARRAYS and v is not None and not _is_array(v) and not isinstance(
+                v, (bool, int, float, str, tuple)):
+            unmodelled(f"a {type(v).__name__} for {k}")
+            return
+    with paused():
+        linalg_memory.account(fn.__name__, fn, ba.args, ba.kwargs)
+
+
 # parameters that take numbers or tuples of them, not matrices
 _NOT_ARRAYS = frozenset({"axis", "ord", "subset_by_index", "subset_by_value", "cond", "atol",
                          "rtol", "lwork", "mode", "lapack_driver", "driver", "type"})
@@ -286,7 +305,9 @@ def _probing(fn: Callable) -> Callable:
 
     def kernel(*args: Any, **kwargs: Any) -> Any:
         sig.bind(*args, **kwargs)  # TypeError as the real call gives it
-        return probe(fn, args, kwargs)
+        res = probe(fn, args, kwargs)
+        memory(fn, args, kwargs)
+        return res
     kernel.__name__ = fn.__name__
     kernel.__doc__ = f"scipy.linalg.{fn.__name__} on a probe (see the module docstring)."
     setattr(kernel, "__signature__", sig)
@@ -330,13 +351,14 @@ _ORIG_LSTSQ, _ORIG_EIGH, _ORIG_EIG, _ORIG_EIGVALSH = (
 def _lstsq(a: Any, b: Any, cond: Any = None, overwrite_a: bool = False,
            overwrite_b: bool = False, check_finite: bool = True, lapack_driver: Any = None) -> Any:
     """The residues are empty when ``a`` is rank-deficient (values) unless m <= n or gelsy."""
-    res = probe(_ORIG_LSTSQ, (a, b), dict(cond=cond, overwrite_a=overwrite_a,
-                                        overwrite_b=overwrite_b, check_finite=check_finite,
-                                        lapack_driver=lapack_driver))
+    kw = dict(cond=cond, overwrite_a=overwrite_a, overwrite_b=overwrite_b,
+              check_finite=check_finite, lapack_driver=lapack_driver)
+    res = probe(_ORIG_LSTSQ, (a, b), kw)
     m, n = a.shape[-2:] if len(a.shape) >= 2 else (None, None)
     if m is not None and n is not None and m > n and lapack_driver != "gelsy" and n > 0:
         raise DataDependentError("scipy.linalg.lstsq: its residues are empty when a is "
                                  "rank-deficient, which depends on the values")
+    memory(_ORIG_LSTSQ, (a, b), kw)
     return res
 
 
@@ -353,9 +375,11 @@ def _eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
         probe(_ORIG_EIG, (a, b, left, right), {"homogeneous_eigvals": homogeneous_eigvals})
         raise DataDependentError("scipy.linalg.eig: the eigenvectors of a real matrix are "
                                  "real or complex depending on whether its eigenvalues are")
-    return probe(_ORIG_EIG, (a, b), dict(left=left, right=right, overwrite_a=overwrite_a,
-                                       overwrite_b=overwrite_b, check_finite=check_finite,
-                                       homogeneous_eigvals=homogeneous_eigvals))
+    kw = dict(left=left, right=right, overwrite_a=overwrite_a, overwrite_b=overwrite_b,
+              check_finite=check_finite, homogeneous_eigvals=homogeneous_eigvals)
+    res = probe(_ORIG_EIG, (a, b), kw)
+    memory(_ORIG_EIG, (a, b), kw)
+    return res
 
 
 _reg(_ORIG_EIG, _eig)
@@ -373,7 +397,9 @@ def _eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fal
         raise DataDependentError("scipy.linalg.eigh: how many eigenvalues lie in "
                                  "subset_by_value depends on the values")
     if subset_by_index is None:
-        return probe(_ORIG_EIGH, (a, b), kw)
+        res = probe(_ORIG_EIGH, (a, b), kw)
+        memory(_ORIG_EIGH, (a, b), kw)
+        return res
     if len(getattr(a, "shape", ())) < 2 or 0 in a.shape:  # SciPy's own checks, on the probe
         return probe(_ORIG_EIGH, (a, b), dict(kw, subset_by_index=subset_by_index))
     lo, hi = (int(i) for i in subset_by_index)
@@ -385,7 +411,9 @@ def _eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fal
 
     def fix(pkw: dict, sizes: dict) -> dict:
         return dict(pkw, subset_by_index=[0, sizes.get(k, k) - 1])
-    return probe(_ORIG_EIGH, (a, b), kw, extra_sizes=(k,), fix=fix)
+    res = probe(_ORIG_EIGH, (a, b), kw, extra_sizes=(k,), fix=fix)
+    memory(_ORIG_EIGH, (a, b), dict(kw, subset_by_index=(lo, hi)))
+    return res
 
 
 _reg(_ORIG_EIGH, _eigh)
