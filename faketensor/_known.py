@@ -85,20 +85,47 @@ def value(x: Any) -> Any:
     return p(k.item()) if p is not None else k
 
 
+_CONSTS: dict = {}  # (dtype, type, exact key of a Python or NumPy number): its 0-d value
+
+
+def _const_key(dt: np.dtype, v: Any) -> Any:
+    """A cache key for a Python number in dtype ``dt`` that tells apart what ``==`` does not
+    (-0.0 and 0.0, NaN payloads): None for other values."""
+    t = type(v)
+    if t is int or t is bool:
+        return (dt, t, v)
+    if t is float:
+        return (dt, t, v.hex())
+    if isinstance(v, np.generic) and not v.dtype.hasobject and v.dtype.fields is None:
+        return (dt, v.dtype, v.tobytes())
+    return None
+
+
 def _set(x: Any, v: Any) -> None:
     """x's storage now holds v in every element (x a fresh result covering its storage)."""
     st = x.storage
-    if v is None or x.dtype.hasobject or x.dtype.fields is not None:
+    dt = x.dtype
+    if v is None or dt.hasobject or dt.fields is not None:
         st.known = None
         return
+    key = _const_key(dt, v)
+    if key is not None:
+        k = _CONSTS.get(key)
+        if k is not None:  # known values are replaced, never modified: shared safely
+            st.known = k
+            return
     try:
         with paused(), np.errstate(all="ignore"):
             v = np.asarray(v)
-            if v.dtype != x.dtype:
-                v = v.astype(x.dtype, casting="unsafe")
-            st.known = v.reshape(()).copy()
+            if v.dtype != dt:
+                v = v.astype(dt, casting="unsafe")
+            st.known = k = v.reshape(()).copy()
     except Exception:
         st.known = None
+        return
+    if key is not None and len(_CONSTS) < 1024:
+        k.flags.writeable = False
+        _CONSTS[key] = k
 
 
 def seed(fake: Any, arr: np.ndarray, first: bool) -> None:
@@ -336,6 +363,7 @@ def _after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
             if v is None:
                 with paused():
                     v = _FILLS[key] = _FACTORY[name]((), res.dtype)
+                    v.flags.writeable = False
             res.storage.known = v  # never written: knowledge is replaced, not modified
     elif name in _MOVES:
         _set(res, _moved_value(name, args, kwargs))
@@ -380,6 +408,8 @@ def _moved_value(name: str, args: tuple, kwargs: dict) -> Any:
     vals = [value(s) for s in items]
     if not vals or any(v is None for v in vals):
         return None
+    if len(vals) == 1:
+        return vals[0]
     with paused(), np.errstate(all="ignore"):
         first = np.asarray(vals[0])
         for v in vals[1:]:
