@@ -27,9 +27,10 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, make_fake, rebuild
+from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, rebuild
 from ._dispatch import dispatch
 from ._errors import DataDependentError, UnsupportedOperationError
+from ._matrix import _unpatched, _view, plain_of
 from ._storage import SCALAR
 
 _STRING_CHARS = "VSUbc"  # chararray.__array_finalize__: the dtype chars a chararray may hold
@@ -180,17 +181,6 @@ def rebuild_chararray(*payload: Any) -> FakeCharArray:
 
 # --- views and retyping --------------------------------------------------------------------
 
-def _view(f: FakeArray) -> FakeArray:
-    """A plain fake viewing all of f (``f.view()``), base collapsed to the owner as NumPy does."""
-    b = f._base
-    base = f if (b is None or not isinstance(b, FakeArray)) else b
-    v = make_fake(tuple(f.shape), f.dtype, tuple(f.strides), f.storage, f.storage_offset,
-                  base, f._writeable)
-    if f._warn_on_write:
-        object.__setattr__(v, "_warn_on_write", True)
-    return v
-
-
 def _finalize(f: FakeArray) -> None:
     """chararray.__array_finalize__: only string (and void) data."""
     if f.dtype.char not in _STRING_CHARS:
@@ -216,15 +206,7 @@ VIEW_AS[np.char.chararray] = as_chararray_view
 
 
 def _plain(x: Any, pairs: dict) -> Any:
-    """A FakeCharArray as a plain FakeArray view (remembered in ``pairs``); lists and tuples
-    of them item by item; anything else as it is."""
-    if type(x) is FakeCharArray:
-        v = _view(x)
-        pairs[id(v)] = (v, x)
-        return v
-    if type(x) in (list, tuple) and any(type(i) is FakeCharArray for i in x):
-        return type(x)(_plain(i, pairs) for i in x)
-    return x
+    return plain_of(x, pairs, FakeCharArray)
 
 
 _WRAP, _RETYPE, _PLAIN, _KEEP, _METHOD = "wrap", "retype", "plain", "keep", "method"
@@ -304,13 +286,6 @@ def _ufunc_backed(func: Any) -> bool:
     0-d result goes through ``__array_wrap__`` as a 0-d array)."""
     return getattr(func, "__module__", "") in ("numpy.strings", "numpy.char") \
         and _unpatched(func) not in _CONVERTING
-
-
-def _unpatched(fn: Any) -> Any:
-    """NumPy's own function behind a namespace patch."""
-    while getattr(fn, "_ft_patch", False):
-        fn = fn.__wrapped__
-    return fn
 
 
 # np.strings functions that convert their argument with np.asarray first

@@ -349,16 +349,20 @@ def as_matrix_view(f: FakeArray) -> FakeMatrix:
     return _retype(_view(f))
 
 
-def _plain(x: Any, pairs: dict) -> Any:
-    """A FakeMatrix as a plain FakeArray view (remembered in ``pairs``); lists and tuples
-    of them item by item; anything else as it is."""
-    if type(x) is FakeMatrix:
-        v = _view(x)
+def plain_of(x: Any, pairs: dict, cls: type) -> Any:
+    """A fake of subclass ``cls`` as a plain FakeArray view (remembered in ``pairs``); lists
+    and tuples of them item by item; anything else as it is (matrix and chararray alike)."""
+    if type(x) is cls:
+        v = _view(cast(FakeArray, x))
         pairs[id(v)] = (v, x)
         return v
-    if type(x) in (list, tuple) and any(type(i) is FakeMatrix for i in x):
-        return type(x)(_plain(i, pairs) for i in x)
+    if type(x) in (list, tuple) and any(type(i) is cls for i in x):
+        return type(x)(plain_of(i, pairs, cls) for i in x)
     return x
+
+
+def _plain(x: Any, pairs: dict) -> Any:
+    return plain_of(x, pairs, FakeMatrix)
 
 
 _WRAP, _RETYPE = "wrap", "retype"
