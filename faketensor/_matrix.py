@@ -19,7 +19,7 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from ._array import _BINARY, _COMPARE, _UNARY, DISPATCHED_METHODS, FakeArray, make_fake
+from ._array import _BINARY, _COMPARE, _UNARY, DISPATCHED_METHODS, FakeArray, make_fake, rebuild
 from ._errors import UnsupportedOperationError
 from ._storage import SCALAR
 
@@ -47,6 +47,11 @@ class FakeMatrix(FakeArray):
             raise UnsupportedOperationError(f"{ufunc.__name__}.{method}",
                                             "np.matrix operands (ufunc methods)")
         return _wrap(getattr(ufunc, method)(*ins, **kwargs), pairs, keep, _WRAP)
+
+    def __reduce__(self) -> tuple:
+        """Pickled as a FakeArray is (``FakeArray.__reduce__``), rebuilt as a matrix (as
+        np.matrix pickles with its class)."""
+        return (rebuild_matrix, FakeArray.__reduce__(self)[1])
 
     def __array_function__(self, func: Any, types: Any, args: tuple, kwargs: dict) -> Any:
         rule = _FUNCTIONS.get(func)
@@ -342,6 +347,11 @@ def _retype(f: FakeArray, finalize: bool = True) -> FakeMatrix:
     if finalize:
         _finalize(f)
     return cast("FakeMatrix", f)  # its class was just set
+
+
+def rebuild_matrix(*payload: Any) -> FakeMatrix:
+    """A pickled FakeMatrix: ``_array.rebuild``'s checked fake, made a matrix."""
+    return _retype(rebuild(*payload))
 
 
 def as_matrix_view(f: FakeArray) -> FakeMatrix:

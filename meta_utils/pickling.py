@@ -16,6 +16,7 @@ from typing import IO, Any
 ALLOWED = frozenset({
     ("faketensor._array", "rebuild"),
     ("faketensor._chararray", "rebuild_chararray"),
+    ("faketensor._matrix", "rebuild_matrix"),
     ("faketensor._storage", "rebuild_storage"),
     ("numpy", "dtype"),
     ("numpy._core._internal", "_convert_to_stringdtype_kwargs"),  # StringDType

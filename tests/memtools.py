@@ -60,25 +60,55 @@ def _split(snapshot: tracemalloc.Snapshot) -> tuple[int, int]:
 
 
 @contextlib.contextmanager
+def still_heap() -> Iterator[None]:
+    """Inside the block, no collection frees what was alive before it, and the collector
+    runs only when asked: the objects alive at the start are frozen (``gc.freeze``, which
+    moves them aside without a scan) and automatic collection is off. Garbage made before
+    the block therefore stays in the baseline instead of being freed halfway through a
+    measurement, and a ``gc.collect()`` inside the block scans only what the block made:
+    milliseconds, where a full collection of a long test session's heap takes a second."""
+    enabled = gc.isenabled()
+    gc.disable()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if enabled:
+            gc.enable()
+
+
+@contextlib.contextmanager
 def numpy_tracing() -> Iterator[None]:
-    """tracemalloc traces NumPy's data buffers alone inside the block.
+    """tracemalloc traces NumPy's data buffers alone inside the block (``still_heap``).
 
     Raises RuntimeError if tracemalloc is already tracing, or if anything but NumPy's
     data was traced inside the block (then the figures would not be NumPy's alone).
     """
     if tracemalloc.is_tracing():
         raise RuntimeError("NumPy-only tracing needs tracemalloc to be off (it is already tracing)")
-    gc.collect()
-    _start_numpy_only()
-    try:
-        _, other_before = _split(tracemalloc.take_snapshot())
-        yield
-        _, other_after = _split(tracemalloc.take_snapshot())
-    finally:
-        tracemalloc.stop()
+    with still_heap():
+        _start_numpy_only()
+        try:
+            _, other_before = _split(tracemalloc.take_snapshot())
+            yield
+            _, other_after = _split(tracemalloc.take_snapshot())
+        finally:
+            tracemalloc.stop()
     if other_after != other_before:
         raise RuntimeError(f"{other_after - other_before} bytes outside NumPy's tracemalloc "
                            "domain were traced; the figures are not NumPy's data alone")
+
+
+def traced_call(fn: Callable[[], Any]) -> tuple[int, int, Any]:
+    """(peak, live, result) of ``fn()``: NumPy data bytes at most and still allocated while
+    the result is alive, both relative to NumPy's live bytes when the call starts."""
+    with numpy_tracing():
+        base = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        result = fn()
+        current, peak = tracemalloc.get_traced_memory()
+    return peak - base, current - base, result
 
 
 def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
@@ -87,14 +117,11 @@ def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
     Both are relative to NumPy's live bytes when the call starts; ``fn``'s return value
     is dropped (and garbage collected) before the end figure is taken.
     """
-    with numpy_tracing():
-        base = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        result = fn()
-        del result
+    def run() -> None:
+        fn()
         gc.collect()
-        current, peak = tracemalloc.get_traced_memory()
-    return peak - base, current - base
+    peak, live, _ = traced_call(run)
+    return peak, live
 
 
 def op_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[tuple[int, int], tuple[int, int]]:

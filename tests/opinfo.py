@@ -248,8 +248,8 @@ def _reduceat_samples(u: str) -> Callable[[], list[Sample]]:
 
 def _reduceat_list(u: str) -> list[Sample]:
     """Every awkward array with list, fake (zeros) and strided fake indices, axes (None, a
-    tuple), dtype, empty and out-of-bounds indices, each dtype, and out= arrays; a cast of
-    object values refuses (it depends on the values)."""
+    tuple), dtype, empty and out-of-bounds indices, each dtype, and out= arrays; object
+    values cast to numbers (assumed valid, as every cast of objects: convert_datatype.py)."""
     out = [Sample((a, i), kw) for a in arrays()
            for i, kw in (([0, 1], {}), ([2, 0, 1], {"axis": -1}), (A("C", (2,), "i8", 0), {}),
                          (A("strided", (3,), "i4", 0), {"axis": -1}), ([0, 1], {"dtype": "f4"}),
@@ -259,7 +259,7 @@ def _reduceat_list(u: str) -> list[Sample]:
     out += [Sample((A("C", SHAPE), [0, 1]), {"out": o}) for o in
             (A("C", (2, 4)), A("F", (2, 4), "f4"), A("C", (3, 4)), A("bcast", (2, 4)))]
     if u == "add":
-        out += [Sample((A("C", SHAPE, "O"), [0, 1]), {"dtype": "f4"}, refuses=True)]
+        out += [Sample((A("C", SHAPE, "O"), [0, 1]), {"dtype": "f4"})]
     return out
 
 

@@ -2,7 +2,7 @@
 peak in NumPy's tracemalloc domain, to the byte.
 
 Each case runs for real on fresh copies of its inputs while only NumPy's own
-``PyTraceMalloc_Track`` calls are traced (``hidden_bytes``), then on fakes of the same
+``PyTraceMalloc_Track`` calls are traced (``memtools.traced_call``), then on fakes of the same
 inputs in a fresh FakeMode. Inputs are >= 1 MiB where a hidden copy is the point, and
 awkward (transposed, strided, negative strides, mixed dtypes, big-endian, overlapping
 ``out=``). ``HIDDEN`` marks the cases whose real peak exceeds their outputs, so the table
@@ -10,13 +10,12 @@ cannot pass by predicting no hidden bytes at all.
 """
 from __future__ import annotations
 
-import tracemalloc
-
 import numpy as np
 import numpy.ma  # noqa: F401  (np.median's NaN check imports it lazily: not part of any call)
 import pytest
 
-import hidden_bytes as hb
+import faketensor as ft
+from memtools import traced_call
 
 # The real runs compute on whatever values the samples hold, and some ops warn as NumPy does
 # (cross of 2-vectors, histogram of bools, det overflowing): the point here is the bytes.
@@ -319,15 +318,13 @@ GAPS: dict = {
 }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _numpy_tracing():
-    """Trace NumPy's data allocations for this module only."""
-    was = tracemalloc.is_tracing()
-    hb.start()
-    hb.self_check()
-    yield
-    if not was:
-        tracemalloc.stop()
+def _fake_peak(fn, *real_args) -> tuple:
+    """(peak, scratch_peak, result) of ``fn(*fakes)`` in a fresh FakeMode: the inputs are
+    converted first, so the peak is the call's own (its outputs and transient buffers)."""
+    with ft.FakeMode() as mode:
+        fakes = ft.to_fake(real_args)
+        result = fn(*fakes)
+        return (mode.memory.peak.get("cpu", 0), mode.memory.scratch_peak.get("cpu", 0), result)
 
 
 def _params():
@@ -342,9 +339,9 @@ def _params():
 @pytest.mark.parametrize("name, fn, args", list(_params()))
 def test_fake_peak_equals_real_peak(name, fn, args):
     real_args = [a.copy(order="K") for a in args]  # in-place cases must not touch the table
-    peak, kept, result = hb.real_peak(lambda: fn(*real_args))
+    peak, kept, result = traced_call(lambda: fn(*real_args))
     del result
-    fake, _, _ = hb.fake_peak(fn, *[a.copy(order="K") for a in args])
+    fake, _, _ = _fake_peak(fn, *[a.copy(order="K") for a in args])
     assert fake == peak, f"{name}: fake peak {fake}, real peak {peak} (outputs {kept})"
     if name in HIDDEN:
         assert peak - kept >= 1024 or kept == 0 and peak >= 1024, \

@@ -130,3 +130,20 @@ def test_real_matrices_convert_to_fake_matrices():
         assert isinstance(np.asmatrix(real), FakeMatrix)
         assert isinstance(np.matrix(real.A), FakeMatrix)
     assert type(np.asmatrix(np.ones(2))) is np.matrix  # outside a mode: NumPy's own
+
+
+def test_pickle_and_copy_keep_the_class():
+    """A pickled fake matrix is the same fake (its view of its storage, as every pickled
+    fake: tests/test_pickle_copy.py); copies are laid out as NumPy's; all stay matrices."""
+    import copy
+    import pickle
+    real = np.asmatrix(np.zeros((3, 4)))[:, ::2]
+    with ft.FakeMode():
+        m = np.asmatrix(np.zeros((3, 4)))[:, ::2]
+        for d in (pickle.loads(pickle.dumps(m)), ft.unpickle(pickle.dumps(m))):
+            assert type(d) is FakeMatrix
+            assert (d.shape, d.dtype, d.strides) == (m.shape, m.dtype, m.strides)
+        for way in (copy.copy, copy.deepcopy):
+            d, r = way(m), way(real)
+            assert type(d) is FakeMatrix and type(r) is np.matrix
+            assert (d.shape, d.dtype, d.strides) == (r.shape, r.dtype, r.strides)

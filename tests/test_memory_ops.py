@@ -9,7 +9,6 @@ measured difference (real - fake peak), as strict expected failures: the list on
 """
 from __future__ import annotations
 
-import gc
 
 import numpy as np
 import pytest
@@ -415,16 +414,6 @@ NOT_EXACT: dict = {
     # gradient reduces an array spacing to a scalar when ``(diffx == diffx[0]).all()``: values
     "gradient_array_spacing": "+3592 (array spacings: uniform or not depends on values)",
 }
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _frozen_heap():
-    """Each real measurement collects garbage twice (tests/memtools.py): objects older than
-    this module are moved out of the collector's sight so that stays fast."""
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
 
 
 def _fake_figures(setup, op) -> tuple[int, int]:

@@ -317,16 +317,6 @@ from memtools import op_peaks  # noqa: E402
 import faketensor.kernels.numpy.random as _kr  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def frozen_gc():
-    """The objects alive now are left out of the collections memtools makes around each
-    measurement (gc.freeze): a measurement then costs milliseconds, not a full collection."""
-    import gc
-    gc.collect()
-    gc.freeze()
-    yield
-    gc.unfreeze()
-
 _NEUTRAL = {"p": 0.5, "low": 0.0, "loc": 0.0, "mu": 0.0, "mean": 2.0, "left": 0.0, "mode": 1.0,
             "right": 2.0, "ngood": 3, "nbad": 3, "nsample": 2, "a": 2.5, "df": 3.0}
 _INT_PARAMS = {("binomial", "n"), ("hypergeometric", "ngood"), ("hypergeometric", "nbad"),
@@ -373,7 +363,7 @@ def _draw_cases():
 
 
 @pytest.mark.parametrize("name,params,kind,which,make,size", _draw_cases())
-def test_draw_memory_matches_tracemalloc(name, params, kind, which, make, size, frozen_gc):
+def test_draw_memory_matches_tracemalloc(name, params, kind, which, make, size):
     def setup():
         vals = []
         for i, p in enumerate(params):
@@ -466,7 +456,7 @@ def _other_cases():
 
 
 @pytest.mark.parametrize("setup,op", _other_cases())
-def test_random_memory_matches_tracemalloc(setup, op, frozen_gc):
+def test_random_memory_matches_tracemalloc(setup, op):
     real, fake = op_peaks(setup, op)
     assert real == fake
 
@@ -485,6 +475,6 @@ def test_random_memory_matches_tracemalloc(setup, op, frozen_gc):
                      "a fake alpha's values are unknown")),
                  id="dirichlet-small-fake-alpha"),
 ])
-def test_random_memory_known_gaps(setup, op, frozen_gc):
+def test_random_memory_known_gaps(setup, op):
     real, fake = op_peaks(setup, op)
     assert real == fake

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .convert_datatype import cast_loop
+from .convert_datatype import cast_loop, check_value_cast, legacy_cast_bytes
 from ...layout import (as_shape, broadcast_shapes, c_strides, check_shape, contiguity, f_strides,
                      like_strides, new_buffer_dtype, normalize_axis, prepend_ones_strides,
                      shape_args, wrap_intp)
@@ -581,6 +581,26 @@ def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
     return out._replace(shape=new_shape, strides=new_strides, base_shape=shape)
 
 
+def _array_leaves(obj: Any) -> Any:
+    """The arrays (fake or real) among the leaves of nested lists and tuples, in order."""
+    for x in obj:
+        if type(x) in (list, tuple):
+            yield from _array_leaves(x)
+        elif is_meta(x) or isinstance(x, np.ndarray):
+            yield x
+
+
+def _leaf_casts(obj: Any, dt: np.dtype) -> None:
+    """PyArray_AssignFromCache copies each array leaf into the result with a cast loop of its
+    own (PyArray_AssignArray), set up and freed one leaf at a time."""
+    arrays = list(_array_leaves(obj))
+    for m in arrays:
+        if is_fake(m):
+            check_value_cast(m, dt)
+        cast_loop(m.dtype, dt, dummies=False)
+    transient(max((legacy_cast_bytes(m.dtype, dt) for m in arrays), default=0))
+
+
 def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
                 like=None, device=None, _func=None, **kw):
     check_device(device)
@@ -591,6 +611,7 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
         shape, dt = stack_shape(obj)
         dt = np.dtype(dtype) if dtype is not None else dt
         o = converters.order(order)
+        _leaf_casts(obj, dt)
         return _prepend_ones(fresh(shape, dt, "F" if o == "F" else "C"), ndmin, o)
     if not is_meta(obj):
         real = np.array(obj, dtype=dtype, order=order if order in ("C", "F") else "K", ndmin=ndmin,
@@ -605,7 +626,6 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     o = converters.order(order)
     need = dt != m.dtype
     if need:
-        from .views import check_value_cast
         check_value_cast(m, dt)
     if o == "C" and not m.flags.c_contiguous or o == "F" and not m.flags.f_contiguous:
         need = True

@@ -19,8 +19,6 @@ from ...meta import ArrayMeta, is_fake
 from .temporaries import Steps as _Steps
 from ..registry import note, transient, uncached
 
-BUFSIZE = 8192  # NPY_BUFSIZE: elements per buffered operand (numpy/_core/include/numpy/ndarraytypes.h)
-
 
 def nbytes(m: Any) -> int:
     """Bytes of an array's (or stand-in's) own elements."""

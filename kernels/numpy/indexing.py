@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from .convert_datatype import cast_loop
+from .convert_datatype import cast_loop, check_value_cast, legacy_cast_bytes
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
@@ -550,33 +550,20 @@ _VALUE_DEPENDENT_SRC = "OUSV"
 _STANDIN_MAX = 1 << 20
 
 
-def value_dependent_cast(src: np.dtype, dst: np.dtype) -> bool:
-    """Whether casting src values to dst can fail depending on the values (parsing, encoding)."""
-    if src == dst:
-        return False
-    if src.kind == "O":
-        return dst.kind != "O"
-    if src.kind in "US":
-        return dst.kind not in ("O", src.kind)
-    return False
-
-
-def _check_cast_fake(value: Any, dst: np.dtype) -> None:
+def _check_cast_fake(value: Any, dst: np.dtype, dummies: bool = True) -> None:
     if value.dtype != dst and "V" in (value.dtype.kind, dst.kind):
         raise UnsupportedOperationError("ndarray.__setitem__", "casting to or from void dtypes")
-    if value.size and value_dependent_cast(value.dtype, dst):
-        raise DataDependentError(
-            f"assigning a fake {value.dtype} array to {dst} depends on its values")
-    cast_loop(value.dtype, dst)  # the assignment's cast loop (convert_datatype.py)
+    check_value_cast(value, dst)
+    cast_loop(value.dtype, dst, dummies=dummies)  # the assignment's cast loop (convert_datatype.py)
 
 
-def _check_cast_real(value: np.ndarray, dst: np.dtype) -> None:
+def _check_cast_real(value: np.ndarray, dst: np.dtype, dummies: bool = True) -> None:
     if value.size and value.dtype.kind in _VALUE_DEPENDENT_SRC and value.dtype != dst:
         if value.size > _STANDIN_MAX:
             raise UnsupportedOperationError("ndarray.__setitem__",
                                             f"checking a cast of {value.size} real values")
         value.astype(dst)
-    cast_loop(value.dtype, dst)
+    cast_loop(value.dtype, dst, dummies=dummies)
 
 
 def _standin_shape(dst: tuple, vshape: tuple | None) -> tuple:
@@ -882,8 +869,8 @@ def carray_bytes(x: Any, dt: np.dtype) -> int:
 
 def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:
     """PyArray_PutTo (item_selection.c): the indices as a C intp array, the values as a C
-    array of a's dtype, and a C copy of a non-C-contiguous ``a`` written back at the end,
-    all alive together (measured on numpy 2.4)."""
+    array of a's dtype (its cast loop alive while it is made), and a C copy of a
+    non-C-contiguous ``a`` written back at the end, all alive together (measured on numpy 2.4)."""
     mode = converters.clipmode(mode)
     if not a.flags.writeable:
         raise ValueError("put: output array is read-only")
@@ -892,13 +879,14 @@ def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:
     if ni > 0 and a.size == 0:
         raise IndexError("cannot replace elements of an empty array")
     if is_fake(v):
-        _check_cast_fake(v, a.dtype)
-        nv = v.size
+        _check_cast_fake(v, a.dtype, dummies=False)
+        vals = v
     else:
         vals = _array_value(v, a.dtype)
-        nv = vals.size
-        _check_cast_real(vals, a.dtype)
+        _check_cast_real(vals, a.dtype, dummies=False)
+    nv = vals.size
     held = carray_bytes(ind, INTP) + carray_bytes(v, a.dtype)
+    transient(held + legacy_cast_bytes(vals.dtype, a.dtype), before_outputs=True)
     if nv <= 0:
         transient(held)
         return None
@@ -1046,9 +1034,13 @@ def copyto(dst: Any, src: Any, casting: Casting = "same_kind", where: Any = True
     s, w = stand_in(src), stand_in(where)
     dshape = tuple(dst.shape)
     if math.prod(dshape) <= _SMALL:
+        if is_fake(src):  # the stand-in's values are not the fake's
+            check_value_cast(src, dst.dtype)
         np.copyto(np.empty(dshape, dst.dtype), s, casting=casting, where=w)
         if is_fake(dst):
             transient(assign_copy_bytes(dst, dshape, tuple(dst.strides), dst.storage_offset, src))
+            if is_meta(src) or isinstance(src, np.ndarray):  # the stand-in's loop was real
+                transient(legacy_cast_bytes(src.dtype, dst.dtype))
         return None
     if is_fake(src):
         if not np.can_cast(src.dtype, dst.dtype, casting):
@@ -1119,20 +1111,29 @@ def flat_setitem(self: Any, index: Any, value: Any) -> None:
     check_writeable(self, "underlying array")
     flat, index = _flat_of(self, index, "ndarray.flat.__setitem__")
     getitem(flat, index)
-    dt = self.dtype
-    if is_fake(value) or is_meta(value):
-        if value.dtype.kind in "USO" and dt.kind not in "USVO":
-            raise DataDependentError("assigning strings or objects to a numeric array through "
-                                     ".flat depends on their values")
+    flat_value(value, self.dtype)
+    return None
+
+
+def flat_value(value: Any, dt: np.dtype) -> None:
+    """The value of ``x.flat[...] = value`` as iter_ass_subscript converts it
+    (PyArray_FromAny with NPY_ARRAY_FORCECAST): a new array of x's dtype unless it is one
+    already, made by one cast loop (which may warn, or depend on values)."""
+    if is_meta(value):
+        check_value_cast(value, dt)
         if value.dtype != dt:
-            transient(value.size * dt.itemsize)
-        return None
+            cast_loop(value.dtype, dt, dummies=False)
+            transient(max(value.size * dt.itemsize, 1) + legacy_cast_bytes(value.dtype, dt))
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         real = np.asarray(value, dtype=dt) if dt.kind not in "V" else np.asarray(value)
-    if not (isinstance(value, np.ndarray) and value.dtype == dt):
-        transient(real.nbytes)
-    return None
+    if isinstance(value, np.ndarray):
+        if value.dtype != dt:
+            cast_loop(value.dtype, dt, dummies=False)
+            transient(max(real.nbytes, 1) + legacy_cast_bytes(value.dtype, dt))
+    else:
+        transient(max(real.nbytes, 1))
 
 
 flat_setitem.keep_real = frozenset({1, 2})

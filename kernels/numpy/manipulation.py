@@ -15,7 +15,7 @@ from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .creation import fresh
 from .hidden import Steps, call_step
-from .indexing import assign_to_view, getitem, self_copy_bytes
+from .indexing import assign_to_view, flat_value, getitem, self_copy_bytes
 from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_strides, f_strides,
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
@@ -866,10 +866,7 @@ def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
     if a.ndim > 2 and any(n != a.shape[0] for n in a.shape):
         raise ValueError("All dimensions of input must be of equal length")
     _writeable(a, "fill_diagonal")
-    if not is_fake(val):
-        np.empty(1, a.dtype)[...] = np.asarray(val).ravel()[:1] if np.size(val) else 0
-    else:
-        cast_loop(val.dtype, a.dtype)  # ``a.flat[...] = val``: one cast loop
+    flat_value(val, a.dtype)  # ``a.flat[:end:step] = val``
     return None
 
 

@@ -16,6 +16,7 @@ from ... import converters
 from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_fake, is_meta
 from .. import flops
 from ..registry import keep_real, pyarray_return, register, transient
+from .convert_datatype import legacy_cast_bytes
 from .temporaries import asarray_bytes
 from .umath import ufunc_call
 
@@ -75,6 +76,8 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)
     transient(sum(_where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
+    transient(sum(legacy_cast_bytes(v.dtype, out.dtype) for v in (x, y)  # the iterator's casts
+                  if is_meta(v) and v.ndim))
     return out
 
 

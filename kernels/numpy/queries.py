@@ -21,13 +21,14 @@ _as_strided = np.lib.stride_tricks.as_strided
 
 
 def stand_in(x: Any) -> Any:
-    """A real array with x's shape and dtype and no data to speak of (a fake Python number: a
-    Python number of its type, weak in np.result_type); other values as they are."""
+    """A real array with x's shape and dtype and no data to speak of, its one element zero (a
+    valid value of every dtype: 0 as an object); a fake Python number: a Python number of its
+    type, weak in np.result_type; other values as they are."""
     if not is_fake(x):
         return x
     if x.pytype is not None:
         return as_number(x)
-    one = np.empty((1,), x.dtype) if x.dtype.itemsize else np.empty((0,), x.dtype)
+    one = np.zeros((1,), x.dtype) if x.dtype.itemsize else np.empty((0,), x.dtype)
     return _as_strided(one, shape=x.shape, strides=(0,) * len(x.shape), writeable=False)
 
 

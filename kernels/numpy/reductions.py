@@ -29,7 +29,7 @@ from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
                           ufunc_bytes)
-from .indexing import value_dependent_cast
+from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
 from .umath import IterOp, _where_meta, iterator_buffer_bytes, ufunc_call
 
@@ -127,7 +127,7 @@ def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: 
             # NumPy raises this or, once its promotion cache holds the loop, the subclass
             raise _np_exc._UFuncNoLoopError(ufunc, (type(arr.dtype), type(arr.dtype))) from None
         raise
-    if arr.size and value_dependent_cast(arr.dtype, loop[1]):
+    if arr.size and value_cast_reason(arr.dtype, loop[1]):
         raise DataDependentError(f"{ufunc.__name__}.{what} casts {arr.dtype} values to "
                                  f"{loop[1]}: whether that succeeds depends on the values")
     if uniform and not np.can_cast(loop[0], loop[1], "equiv"):

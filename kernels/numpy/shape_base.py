@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from .convert_datatype import cast_loop
+from .convert_datatype import cast_loop, legacy_cast_bytes
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import converters
 from ...layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, check_shape,
@@ -80,9 +80,10 @@ def check_casting(ops: list, dt: np.dtype, casting: Casting) -> None:
         if not np.can_cast(x if weak else x.dtype, dt, casting):
             raise TypeError(f"Cannot cast array data from {meta_of(x).dtype!r} to {dt!r} according to "
                             f"the rule {casting!r}")
-    for x in ops:  # PyArray_AssignArray of each input into the result: a cast loop each
-        if type(x) not in PY_SCALARS:
-            cast_loop(x.dtype, dt)
+    arrays = [x for x in ops if type(x) not in PY_SCALARS]
+    for x in arrays:  # PyArray_AssignArray of each input into the result: a cast loop each,
+        cast_loop(x.dtype, dt, dummies=False)  # freed before the next one is set up
+    transient(max((legacy_cast_bytes(x.dtype, dt) for x in arrays), default=0))
 
 
 def multi_sorted_perm(metas: list, ndim: int) -> list:

@@ -117,7 +117,7 @@ def setitem_bytes(dtype: Any, value: Any) -> int:
 
 
 _INTP = np.dtype(np.intp)
-BUFSIZE = 8192  # NPY_BUFSIZE, the ufunc buffer size in elements
+BUFSIZE = 8192  # NPY_BUFSIZE: elements per buffered operand (numpy/_core/include/numpy/ndarraytypes.h)
 
 
 def divide_by_count_bytes(shape: tuple, dtype: Any, count: Any = _INTP) -> int:

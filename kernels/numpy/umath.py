@@ -17,15 +17,15 @@ from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, weak_type
 from ...converters import Casting
 from ..._storage import SCALAR
-from .convert_datatype import cast_loop
+from .convert_datatype import cast_loop, legacy_cast_bytes
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
+from .temporaries import BUFSIZE
 from .. import flops
 from ..registry import note, pyarray_return, register, scratch, transient, uncached
 
 _COMPARISONS = frozenset({np.equal, np.not_equal, np.less, np.less_equal, np.greater,
                           np.greater_equal})
-_BUFSIZE = 8192
 _resolve_cache = BoundedCache("ufuncs resolve_cache", 512 * 1024)
 
 
@@ -222,19 +222,28 @@ def resolve_operands(ufunc, inputs, outs, dtype, signature, casting):
     return loop, metas
 
 
-def operand_casts(metas: list, outs: list, loop: tuple, masked: bool = False) -> None:
+def operand_casts(metas: list, outs: list, loop: tuple, masked: bool = False) -> int:
     """The iterator's cast loops (convert_datatype.py): each array operand to its loop
     dtype, each loop result into a given output of another dtype (with a ``where`` mask
-    the output is read too, into the loop dtype, before it is written)."""
+    the output is read too, into the loop dtype, before it is written). Returns the bytes
+    of the old-style loops' dummy arrays alive with the outputs: the iterator's, not those
+    of the inputs check_for_trivial_loop copies first (``operand_bytes`` has those)."""
     nin = len(metas)
-    for m, dt in zip(metas, loop[:nin]):
+    seen = metas if masked else after_small_copies(metas, loop[:nin])
+    dummies = 0
+    for m, s, dt in zip(metas, seen, loop[:nin]):
         if m is not None:
-            cast_loop(m.dtype, dt)
+            cast_loop(m.dtype, dt, dummies=False)
+            if s is m:
+                dummies += legacy_cast_bytes(m.dtype, dt)
     for o, dt in zip(outs, loop[nin:]):
         if o is not None:
             if masked:
-                cast_loop(o.dtype, dt)
-            cast_loop(dt, o.dtype)
+                cast_loop(o.dtype, dt, dummies=False)
+                dummies += legacy_cast_bytes(o.dtype, dt)
+            cast_loop(dt, o.dtype, dummies=False)
+            dummies += legacy_cast_bytes(dt, o.dtype)
+    return dummies
 
 
 def _where_meta(where: Any) -> Any:
@@ -264,7 +273,7 @@ def _trivial_order(metas: list, loop: tuple, order: str):
         if m is None:
             continue
         nd = len(m.shape)
-        if _needs_copy(m, dt) and not (nd == 0 or (nd == 1 and m.shape[0] <= _BUFSIZE)):
+        if _needs_copy(m, dt) and not (nd == 0 or (nd == 1 and m.shape[0] <= BUFSIZE)):
             return None
         if nd == 0:
             continue
@@ -346,8 +355,8 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
                 n = loop_in[i].itemsize
                 for d in m.shape:
                     n *= d
-                alive += n  # the copy is made while the operand it replaces is alive
-                early = max(early, alive)
+                alive += n  # the copy is made while the operand it replaces is alive,
+                early = max(early, alive + legacy_cast_bytes(m.dtype, loop_in[i]))  # its loop too
                 alive -= sizes[i]
     return early, alive
 
@@ -428,7 +437,7 @@ def iterator_buffer_bytes(shape: tuple, ops: tuple, flip: bool, order: str) -> i
     size = dims[0][0]
     best_dim, best_cost, best_size, best_core = 0, cost, size, 1
     for idim in range(1, len(dims)):
-        if outer_reduce or (size >= _BUFSIZE and cost > 1):
+        if outer_reduce or (size >= BUFSIZE and cost > 1):
             break
         (pn, ps), st = dims[idim - 1], dims[idim][1]
         for i, o in enumerate(ops):
@@ -442,7 +451,7 @@ def iterator_buffer_bytes(shape: tuple, ops: tuple, flip: bool, order: str) -> i
                 red_outer[i] = outer_reduce = idim
         core = size
         size *= dims[idim][0]
-        bufsize = _BUFSIZE if size > _BUFSIZE and cost > 1 else size
+        bufsize = BUFSIZE if size > BUFSIZE and cost > 1 else size
         if cost * best_size <= best_cost * bufsize:
             best_dim, best_cost, best_size, best_core = idim, cost, size, core
     using_reduce = outer_reduce and best_dim == outer_reduce
@@ -457,8 +466,8 @@ def iterator_buffer_bytes(shape: tuple, ops: tuple, flip: bool, order: str) -> i
             is_red = red_st[i] == 0 and single[i] <= best_dim
         if o.cast or single[i] + is_red <= best_dim:
             total += o.itemsize
-    if total and _BUFSIZE < best_size:
-        best_size = best_core * (_BUFSIZE // best_core)
+    if total and BUFSIZE < best_size:
+        best_size = best_core * (BUFSIZE // best_core)
     return total * best_size
 
 
@@ -485,13 +494,14 @@ def buffer_bytes(metas: list, outs: list, loop: tuple, shape: tuple, wm: Any, or
 
 
 def report_operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
-                         results: list, copies: int = 0, buffers: int = 0) -> None:
-    """Report operand_bytes, the 0-d outputs NumPy returns as scalars and ``copies`` (of
-    overlapping outputs) to the runner; ``buffers`` (the iterator's) as C-heap scratch."""
+                         results: list, copies: int = 0, buffers: int = 0, dummies: int = 0) -> None:
+    """Report operand_bytes, the 0-d outputs NumPy returns as scalars, ``copies`` (of
+    overlapping outputs) and ``dummies`` (operand_casts) to the runner; ``buffers`` (the
+    iterator's) as C-heap scratch."""
     if buffers:
         scratch(buffers)
     early, late = operand_bytes(inputs, metas, loop_in, masked)
-    late += copies
+    late += copies + dummies
     for r in results:
         if type(r) is ArrayMeta and r.scalar:
             late += r.dtype.itemsize
@@ -510,7 +520,7 @@ def after_small_copies(metas: list, loop_in: tuple) -> list:
         if m is None or not _needs_copy(m, dt):
             continue
         nd = len(m.shape)
-        if nd == 0 or (nd == 1 and m.shape[0] <= _BUFSIZE):
+        if nd == 0 or (nd == 1 and m.shape[0] <= BUFSIZE):
             out[i] = ArrayMeta(m.shape, dt, c_strides(m.shape, dt.itemsize))
         else:
             break
@@ -605,12 +615,12 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
             and loop[1].kind in "iu" and 0 not in shape:
         raise ValueError("Integers to negative integer powers are not allowed.")
-    operand_casts(metas, outs, loop, wm is not None)
+    dummies = operand_casts(metas, outs, loop, wm is not None)
     if all(o is not None for o in outs):
         if _report:
             report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
                                  _overlap_copies(metas, outs, loop, order, wm),
-                                 buffer_bytes(metas, outs, loop, shape, wm, order))
+                                 buffer_bytes(metas, outs, loop, shape, wm, order), dummies)
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -639,7 +649,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     else:
         report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results,
                              _overlap_copies(metas, outs, loop, order, wm),
-                             buffer_bytes(metas, outs, loop, shape, wm, order))
+                             buffer_bytes(metas, outs, loop, shape, wm, order), dummies)
     return results[0] if len(results) == 1 else tuple(results)
 
 

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from .convert_datatype import cast_loop
+from .convert_datatype import cast_loop, check_value_cast
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (AxisError, as_intp, as_shape, broadcast_shapes, broadcast_strides,
                      c_strides, check_shape, dense_in_stride_order, f_strides, fill_strides,
@@ -799,20 +799,6 @@ def _adapt_dtype(src: np.dtype, dtype: Any) -> np.dtype:
     with warnings.catch_warnings():  # the cast's warning is the caller's (cast_loop)
         warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
         return _probe(src).astype(dtype).dtype
-
-
-def check_value_cast(m: Any, dt: np.dtype) -> None:
-    """DataDependentError for a cast whose success depends on the values: datetimes into a
-    string dtype shorter than their longest ISO form; strings parsed as numbers or times
-    ('' and 'abc' raise ValueError, '300' into int8 OverflowError)."""
-    if not math.prod(m.shape):
-        return
-    if (m.dtype.kind in "Mm" and dt.kind in "SU"
-            and dt.itemsize < _probe(m.dtype).astype(dt.kind).dtype.itemsize):
-        raise DataDependentError("whether datetimes fit a short string dtype depends on their values")
-    if m.dtype.kind in "SU" and dt.kind in "iufcMm":
-        raise DataDependentError(f"casting strings to {dt} raises ValueError or not depending on "
-                                 "the strings ('' and non-numbers raise)")
 
 
 @register("ndarray.astype", tags=("copy",))
