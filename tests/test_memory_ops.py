@@ -238,6 +238,12 @@ def _one(shape, dtype=np.float64):
 
 # calls on other inputs: (inputs, call)
 OTHERS = {
+    # NumPy scalars: the 0-d arrays made of a 1-d keys array's items, the scalar result
+    "lexsort[1-d keys]": (lambda: [np.array([3, 1, 2])], np.lexsort),
+    "lexsort[0-d keys]": (lambda: [(np.array(3), np.array(1.0))], np.lexsort),
+    "unstack[1-d]": (_one((5,), np.float32), np.unstack),
+    "interp[scalar x]": (_one((5,)), lambda a: np.interp(2.5, a, a)),
+    "interp[0-d x, complex fp]": (_one((5,)), lambda a: np.interp(np.array(2.5), a, a + 1j)),
     "mean0[f16]": (_one((16, 16), np.float16), lambda a: a.mean(0)),
     "mean0[c64]": (_one((16, 16), np.complex64), lambda a: a.mean(0)),
     "mean0[f32 big]": (_one((3, 9000), np.float32), lambda a: a.mean(0)),

@@ -224,7 +224,7 @@ def det(a: Any) -> ArrayMeta:
     t, rt = common_type(_L.det, a)
     (r,) = gufunc_outs([(a, 2)], [((), t)], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return out(astype(r, rt))
+    return _returned(astype(r, rt))
 
 
 @register(_L.slogdet, tags=("copy",), flops=flops.det)
@@ -236,7 +236,7 @@ def slogdet(a: Any) -> Any:
     t, rt = common_type(_L.slogdet, a)
     s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return SlogdetResult(out(astype(s, rt)), out(astype(ld, real_of(rt))))
+    return SlogdetResult(_returned(astype(s, rt)), _returned(astype(ld, real_of(rt))))
 
 
 def _uplo(uplo: Any) -> None:
@@ -610,8 +610,8 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
 
         res = chain(0, n - 1)
     dt = res.dtype
-    if nd0 == 1 and nd1 == 1:
-        return ArrayMeta((), dt, ())
+    if nd0 == 1 and nd1 == 1:  # result[0, 0]: a NumPy scalar, the (1, 1) product freed
+        return ArrayMeta((), dt, (), scalar=True)
     if nd0 == 1 or nd1 == 1:
         return ArrayMeta((res.size,), dt, (dt.itemsize,), base_shape=res.shape)
     return ArrayMeta(res.shape, dt, res.strides)
@@ -920,7 +920,9 @@ def cond(x: Any, p: Any = None) -> Any:
     if p is None or (not isinstance(p, str) and p in (2, -2)):
         sv = meta(svd(m, compute_uv=False))
         col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
-        return out(_u(np.divide, col, col))
+        from .umath import ufunc_call
+        r, _ = call_step(steps(), ufunc_call, np.divide, col, col, _report=True)  # one matrix: a scalar
+        return _returned(_nan_check(r))
     stacked_square(m)
     t, rt = common_type(_L.cond, m)
     n = m.shape[-1]
@@ -929,7 +931,19 @@ def cond(x: Any, p: Any = None) -> Any:
     nx = call_step(steps(), norm, m, p, (-2, -1))[0]  # each norm's locals die with it
     ninv = call_step(steps(), norm, inx, p, (-2, -1))[0]
     r = _u(np.multiply, meta(nx), meta(ninv))
-    return _returned(astype(r, real_of(rt)))
+    return _returned(_nan_check(astype(r, real_of(rt))))
+
+
+def _nan_check(r: Any) -> Any:
+    """cond's ``nan_mask = isnan(r)`` and ``nan_mask.any()``, both dropped at once (the
+    branch that writes inf where r is NaN depends on the values: none is assumed)."""
+    from .reductions import ndarray_any
+    from .umath import ufunc_call
+    st = steps()
+    mask, k1 = call_step(st, ufunc_call, np.isnan, r, _report=True)
+    _, k2 = call_step(st, ndarray_any, mask)
+    st.free(k1, k2)
+    return r
 
 
 _NoVal = getattr(np, "_NoValue", None)

@@ -20,7 +20,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import register, transient
+from ..registry import pyarray_return, register, transient
 from .temporaries import Val, array_bytes, asarray_bytes, binary, copyto_bytes, setitem_bytes
 from .views import copy_like, ndarray_astype
 
@@ -677,7 +677,7 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple:
         raise DataDependentError("np.unstack of a 1-d object array gives its elements")
     if m.ndim == 1:  # iterating a 1-d array gives NumPy scalars (native byte order)
         dt = m.dtype.newbyteorder("=") if m.dtype.byteorder not in "=|" else m.dtype
-        return tuple(ArrayMeta((), dt, ()) for _ in range(m.shape[0]))
+        return tuple(ArrayMeta((), dt, (), scalar=True) for _ in range(m.shape[0]))
     return tuple(ArrayMeta(shape, m.dtype, st, view_of=m, offset=i * m.strides[ax])
                  for i in range(m.shape[ax]))
 
@@ -728,7 +728,9 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
 
 @register(np.lexsort, tags=("copy",))
 def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
-    """PyArray_LexSort: a fresh C intp array of the keys' (common) shape."""
+    """PyArray_LexSort: a fresh C intp array of the keys' (common) shape, a NumPy scalar
+    for 0-d keys (PyArray_Return). The keys are the items of a sequence: those of a 1-d
+    array are NumPy scalars, each made a 0-d array, alive until the sort returns."""
     if is_meta(keys):
         km = as_meta(keys)
         if km.ndim == 0:
@@ -736,6 +738,8 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
         if km.shape[0] == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
         shapes = [km.shape[1:]] * km.shape[0]
+        if km.ndim == 1:
+            transient(km.shape[0] * km.dtype.itemsize)
     else:
         ks = [as_meta(k) for k in keys]
         if not ks:
@@ -747,7 +751,7 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
     if not shape:
         if axis not in (0, -1):
             raise np.exceptions.AxisError(axis, 0)
-        return fresh((), INTP)
+        return pyarray_return(fresh((), INTP))
     normalize_axis(axis, len(shape))
     return fresh(shape, INTP)
 

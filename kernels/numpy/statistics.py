@@ -29,7 +29,7 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import pyarray_return, register, scalar_result, transient
+from ..registry import pyarray_return, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
                           used)
@@ -1562,6 +1562,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
             raise ValueError("fp and xp are not of the same length")
         n = xpm.shape[0] + 2
         xm, xpm, fpm = _c(xm.shape, _F8), _c((n,), _F8), _c((n,), dt)
+        unmodelled("np.interp with period=: the temporaries of its wrapping, argsort and "
+                   "padding are not replayed")
     for m, to in ((fpm, dt), (xpm, _F8), (xm, _F8)):
         if m is not xm and m.ndim == 0:
             raise ValueError("object of too small depth for desired array")
@@ -1583,7 +1585,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         # slopes table is PyArray_malloc'd, off the data allocator)
         transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
                   + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
-    return ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+    res = ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+    return pyarray_return(res) if not xm.shape else res  # arr_interp's PyArray_Return
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
