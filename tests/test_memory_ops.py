@@ -244,6 +244,8 @@ OTHERS = {
     "unstack[1-d]": (_one((5,), np.float32), np.unstack),
     "interp[scalar x]": (_one((5,)), lambda a: np.interp(2.5, a, a)),
     "interp[0-d x, complex fp]": (_one((5,)), lambda a: np.interp(np.array(2.5), a, a + 1j)),
+    "einsum[i,i]": (_one((5,)), lambda a: np.einsum("i,i", a, a)),
+    "einsum[ii f4]": (_one((3, 3), np.float32), lambda a: np.einsum("ii", a)),
     "mean0[f16]": (_one((16, 16), np.float16), lambda a: a.mean(0)),
     "mean0[c64]": (_one((16, 16), np.complex64), lambda a: a.mean(0)),
     "mean0[f32 big]": (_one((3, 9000), np.float32), lambda a: a.mean(0)),

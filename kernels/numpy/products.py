@@ -551,7 +551,8 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
     else:
         perm = iterator_order(ishape, iter_ops)
     operm = [p for p in perm if p < nout]
-    return ArrayMeta(oshape, dt, strides_in_order(oshape, dt.itemsize, operm))
+    res = ArrayMeta(oshape, dt, strides_in_order(oshape, dt.itemsize, operm))
+    return pyarray_return(res) if not oshape else res  # c_einsum's PyArray_Return
 
 
 def _single_op_view(m: Any, labels: list, out_labels: list) -> ArrayMeta | None:
