@@ -21,13 +21,14 @@ from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
-from .io import IOLog, WRITERS, write as _write
+from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .patching import patch_callable
 from ..kernels.registry import UNMODELLED
 
 import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
+_NP_LOADS = (_np.load, patch_callable(_np.load))  # as called, and as the mode receives it
 _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
@@ -145,6 +146,8 @@ class FakeMode(Mode):
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
             return _write(self.io, func, args, kwargs)
+        if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
+            args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []
         record = self.record
         if record:  # the trace needs the converted arguments
