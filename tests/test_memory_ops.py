@@ -105,6 +105,10 @@ UNARY = {
     "median_kd": lambda a: np.median(a, axis=-1, keepdims=True),
     "median_odd": lambda a: np.median(a[:, :15], axis=1),
     "average0": lambda a: np.average(a, axis=0),
+    # weighted: scl, the zero test, the product and its sum (statistics._average_steps)
+    "average_w0_f32": lambda a: np.average(a, axis=0, weights=np.ones(a.shape[0], np.float32)),
+    "average_w_full": lambda a: np.average(a, weights=a),
+    "average_w1_returned": lambda a: np.average(a, axis=1, weights=a[0], returned=True),
     "median_all": lambda a: np.median(a),
     "cov": lambda a: np.cov(a),
     "cov_cols": lambda a: np.cov(a, rowvar=False, ddof=0),

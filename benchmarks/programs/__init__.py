@@ -5,7 +5,8 @@ They are written as ordinary NumPy code, run unmodified for real and under ``Fak
 from ``np.random.default_rng(0)``. ``PROGRAMS`` maps a name to (module, small n, large n):
 the small size is what the tests run, the large one what the memory benchmark runs.
 """
-from . import cfd, cnn, gray_scott, llm, nbody, signal
+from . import (cfd, clustering, cnn, curvefit, gray_scott, imaging, llm, masked, montecarlo, nbody,
+               records, scipy_pipeline, signal, sparse, stats, tensors)
 
 PROGRAMS = {
     "llm": (llm, 8, 128),
@@ -14,4 +15,13 @@ PROGRAMS = {
     "nbody": (nbody, 16, 400),
     "gray_scott": (gray_scott, 16, 256),
     "signal": (signal, 1024, 2**18),
+    "stats": (stats, 500, 200_000),
+    "imaging": (imaging, 32, 256),
+    "clustering": (clustering, 200, 20_000),
+    "montecarlo": (montecarlo, 200, 20_000),
+    "curvefit": (curvefit, 200, 20_000),
+    "sparse": (sparse, 200, 20_000),
+    "tensors": (tensors, 6, 16),
+    "masked": (masked, 240, 24_000),
+    "scipy_pipeline": (scipy_pipeline, 64, 512),
 }

@@ -29,7 +29,7 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import pyarray_return, register, scalar_result, transient
+from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
                           used)
@@ -1199,7 +1199,11 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
     and their cast; a name's previous block dies when it is bound again. The boolean-mask
     corrections (``indices[mask] -= 1``) are counted selecting nothing: their buffers grow
     with the number of values on bin edges, and values outside ``range`` shrink every block
-    (``tmp_a[keep]``), so the figure is exact only for such data."""
+    (``tmp_a[keep]``), so the figure is exact only for such data: the call is listed as
+    unmodelled (the data's maximum lies on the last edge whenever ``range`` is not given)."""
+    unmodelled("np.histogram with equal bins: values outside range shrink each block "
+               "(tmp_a[keep]) and values on bin edges make index buffers, so the bytes "
+               "depend on the values")
     st = steps()
     first, last = outer
     size = m.size
@@ -1283,8 +1287,14 @@ def _dd_sample(sample: Any) -> tuple:
     return cols[0].shape[0], len(cols), [dt] * len(cols)
 
 
+_HISTDD_UNMODELLED = ("np.histogramdd's temporaries (the stacked sample, each dimension's "
+                      "bin indices, the flat index, bincount's counts) are not modelled, and "
+                      "values on the last edge make index buffers: bytes set by the values")
+
+
 def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tuple:
     n, d, dts = _dd_sample(sample)
+    unmodelled(_HISTDD_UNMODELLED)
     for dt in dts:
         if dt.kind not in "biufc":
             raise UnsupportedOperationError("np.histogramdd", f"dtype {dt}")
@@ -1347,6 +1357,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
                 weights: Any = None) -> tuple:
     """np.histogramdd: float64 counts (a view hist[1:-1, ...] of the full count array)."""
     return _histdd(sample, bins, range, density, weights)
+
 
 
 @register(np.histogram2d, tags=("copy",))
@@ -1613,6 +1624,37 @@ def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
     return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
 
 
+def _average_steps(scl: Any, a: Any, w: Any, prod: Any, total: Any, avg: Any,
+                   returned: bool) -> None:
+    """np.average's weighted path (_function_base_impl.py ``average``): ``scl =
+    wgt.sum(...)`` stays alive; ``np.any(scl == 0.0)`` makes the 0-d 0.0, the bool
+    array and the 1-byte 0-d result; then ``np.multiply(a, wgt, dtype=...)`` and its
+    ``.sum(axis)`` are alive together before the division. A full reduction's sums are
+    NumPy scalars (their 0-d arrays freed at once). ``returned`` returns ``scl`` too, or
+    with another shape than the average's its broadcast copy."""
+    st = Steps()
+    s = st.new(array_bytes(scl.shape, scl.dtype))
+    if scl.shape:
+        st.temp(array_bytes(scl.shape, _BOOL) + ufunc_bytes(np.equal, scl, 0.0))
+    else:
+        st.free(s)
+        s = 0
+    cast = st.new(ufunc_bytes(np.multiply, a, w, out=prod))  # dtype=: operands cast
+    p = st.new(array_bytes(prod.shape, prod.dtype))
+    st.free(cast)
+    t = st.new(array_bytes(total.shape, total.dtype))
+    st.free(p)
+    st.new(array_bytes(avg.shape, avg.dtype))
+    st.free(t)
+    if returned and scl.shape != avg.shape:
+        st.new(array_bytes(avg.shape, scl.dtype))
+    if not returned or scl.shape != avg.shape:
+        st.free(s)
+    if not avg.shape:  # the division's 0-d result is the NumPy scalar returned
+        st.free(array_bytes((), avg.dtype))
+    st.done()
+
+
 @register(np.average, tags=("reduction",), flops=flops.average)
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
             keepdims: Any = _NoValue) -> Any:
@@ -1636,14 +1678,18 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
             rdt = np.result_type(m.dtype, w.dtype, "f8")
         else:
             rdt = np.result_type(m.dtype, w.dtype)
-        scl = _m(sum_(w, axes, rdt, None, keepdims))
+        with quiet():  # _average_steps counts the bytes
+            scl = _m(sum_(w, axes, rdt, None, keepdims))
         cnt = 1
         for ax in (range(w.ndim) if axes is None else axes):
             cnt *= w.shape[ax]
         if cnt == 0 and scl.size:  # an empty sum is 0 whatever the values
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        prod = _u(np.multiply, m, w, dtype=rdt)
-        avg = _u(np.true_divide, _m(sum_(prod, axes, None, None, keepdims)), scl)
+        with quiet():
+            prod = _u(np.multiply, m, w, dtype=rdt)
+            total = _m(sum_(prod, axes, None, None, keepdims))
+            avg = _u(np.true_divide, total, scl)
+        _average_steps(scl, m, w, prod, total, avg, returned)
     if returned:
         if scl.shape != avg.shape:
             scl = _c(avg.shape, scl.dtype)
