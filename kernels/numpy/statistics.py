@@ -348,6 +348,9 @@ def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
             qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
         if qm.size == 0 and qm.ndim != 1:  # _quantile_is_valid: q.min() of an empty q
             raise ValueError("zero-size array to reduction operation minimum which has no identity")
+        unmodelled("quantile of a q without values (a fake, or a real array of more than "
+                   f"{_Q_SMALL} elements): how many partition indices, and _get_indexes' "
+                   "fixes at the bounds, depend on q's values")
         return qm, weak
     real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
     if not _fb()._quantile_is_valid(real):
