@@ -609,6 +609,8 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
             return d(chain(i, split[i][j]), chain(split[i][j] + 1, j))
 
         res = chain(0, n - 1)
+        del chain  # a recursive closure is a reference cycle through its cell: it would keep
+        # the inputs alive until the cyclic collector runs, where NumPy frees them at once
     dt = res.dtype
     if nd0 == 1 and nd1 == 1:
         return ArrayMeta((), dt, ())
