@@ -23,7 +23,8 @@ pytestmark = pytest.mark.filterwarnings(
     "ignore:invalid value encountered:RuntimeWarning",
     "ignore:overflow encountered:RuntimeWarning",
     "ignore:Arrays of 2-dimensional vectors are deprecated:DeprecationWarning",
-    "ignore:Converting input from bool:RuntimeWarning")
+    "ignore:Converting input from bool:RuntimeWarning",
+    "ignore:Polyfit may be poorly conditioned")
 
 np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good
 np.median(np.ones(4))  # its first call imports numpy.ma, whose module arrays stay alive
@@ -242,6 +243,16 @@ def _one(shape, dtype=np.float64):
 
 # calls on other inputs: (inputs, call)
 OTHERS = {
+    # polyfit: x + 0.0, y + 0.0, vander, (lhs * lhs).sum, lstsq's casts and outputs
+    # (polynomial._polyfit_steps); fewer points than coefficients too
+    "polyfit[f8 200 deg 3]": (lambda: [np.linspace(-1, 1, 200), np.linspace(0, 2, 200)],
+                              lambda x, y: np.polyfit(x, y, 3)),
+    "polyfit[f8 2 points deg 9]": (lambda: [np.linspace(-1, 1, 2), np.ones(2)],
+                                   lambda x, y: np.polyfit(x, y, 9)),
+    "polyfit[f4 x strided, 2-d F y]": (lambda: [np.linspace(-1, 1, 100, dtype=np.float32)[::2],
+                                                np.ones((3, 50)).T], lambda x, y: np.polyfit(x, y, 4)),
+    "polyfit[int x, complex f4 y]": (lambda: [np.arange(50), np.ones(50, np.complex64)],
+                                     lambda x, y: np.polyfit(x, y, 2)),
     "mean0[f16]": (_one((16, 16), np.float16), lambda a: a.mean(0)),
     "mean0[c64]": (_one((16, 16), np.complex64), lambda a: a.mean(0)),
     "mean0[f32 big]": (_one((3, 9000), np.float32), lambda a: a.mean(0)),
