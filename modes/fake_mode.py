@@ -23,7 +23,7 @@ from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .patching import patch_callable
-from ..kernels.registry import UNMODELLED
+from ..kernels.registry import ASSUMED, CALL, UNMODELLED
 
 import numpy as _np
 
@@ -149,6 +149,7 @@ class FakeMode(Mode):
         if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
             args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []
+        CALL.placeholders = self.data_dependent == "placeholder"
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
@@ -216,7 +217,9 @@ class FakeMode(Mode):
         """Count a call whose kernel flagged its memory as not modelled (by public name:
         ``scipy.linalg.expm``)."""
         for kind, why in notes:
-            if kind == UNMODELLED:
+            if kind == ASSUMED:  # registry.assume: listed as a placeholder
+                self.placeholders.add(why)
+            elif kind == UNMODELLED:
                 name = op_name(func)
                 mod = (getattr(func, "__module__", None) or "").split(".")
                 if mod[0] == "scipy" and len(mod) > 1 and "." not in name:

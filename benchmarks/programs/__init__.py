@@ -4,6 +4,8 @@ They are written as ordinary NumPy code, run unmodified for real and under ``Fak
 (no Python control flow on array values; fixed iteration counts), and draw their inputs
 from ``np.random.default_rng(0)``. ``PROGRAMS`` maps a name to (module, small n, large n):
 the small size is what the tests run, the large one what the memory benchmark runs.
+``MODE_OPTIONS``: the FakeMode options a program is planned with (a program that needs a
+value, such as ``Polynomial.fit``'s domain test, runs with placeholders).
 """
 from . import (cfd, clustering, cnn, curvefit, gray_scott, imaging, llm, masked, montecarlo, nbody,
                records, scipy_pipeline, signal, sparse, stats, tensors)
@@ -25,3 +27,5 @@ PROGRAMS = {
     "masked": (masked, 240, 24_000),
     "scipy_pipeline": (scipy_pipeline, 64, 512),
 }
+
+MODE_OPTIONS: dict = {"curvefit": {"data_dependent": "placeholder"}}

@@ -25,7 +25,7 @@ from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import note, quiet, register, scratch
+from ..registry import assume, note, quiet, register, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -415,7 +415,9 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     rrt = real_of(rt)
     if rcond is not None and len(getattr(rcond, "shape", np.shape(rcond))):
         raise UnsupportedOperationError(_L.lstsq, "an array rcond")
-    if m > n > 0:
+    if m > n > 0 and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
+                                "(residuals of one element per right-hand side; a "
+                                "rank-deficient one has none)"):
         raise DataDependentError("lstsq with more rows than columns: the residuals are empty "
                                  "unless the rank is full, which depends on the values")
     k = max(nrhs, 1)
@@ -427,7 +429,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
         xm = ArrayMeta(xm.shape[:1], t, xm.strides[:1])
     if m <= n:
         res = ArrayMeta((0,), rrt, (0,))
-    else:  # n == 0: the rank is 0 == n, the residuals are kept
+    else:  # full rank (n == 0: the rank is 0 == n), the residuals are kept
         rs = c_strides((k,), rrt.itemsize)
         if nrhs == 0:  # resids[..., :0] of the (1,) gufunc output, copied if cast
             res = ArrayMeta((0,), rrt, (0,)) if rrt != _F8 else ArrayMeta((0,), rrt, rs, base_shape=(1,))
