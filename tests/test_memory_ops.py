@@ -243,6 +243,16 @@ def _one(shape, dtype=np.float64):
 
 # calls on other inputs: (inputs, call)
 OTHERS = {
+    # vander: tmp[:, 0] = 1 packs a 0-d array of the result's dtype; a list becomes an array
+    "vander[c8 N=3]": (_one(6, np.complex64), lambda x: np.vander(x, 3)),
+    "vander[u8 strided]": (_one(12, np.uint8), lambda x: np.vander(x[::2])),
+    "vander[empty]": (_one(0), lambda x: np.vander(x, 3)),
+    "vander[list]": (list, lambda: np.vander([1, 2, 3])),
+    # polyval with array coefficients (a fake p inside the mode): zeros_like, y * x + pv
+    "polyval[array p, T x]": (lambda: [np.ones(3, int), np.ones((40, 30)).T], lambda p, x: np.polyval(p, x)),
+    "polyval[array p, empty]": (lambda: [np.ones(0), np.ones(100)], lambda p, x: np.polyval(p, x)),
+    "polyval[array c8 p, f4 x]": (lambda: [np.ones(4, np.complex64), np.ones(100, np.float32)],
+                                  lambda p, x: np.polyval(p, x)),
     # polyfit: x + 0.0, y + 0.0, vander, (lhs * lhs).sum, lstsq's casts and outputs
     # (polynomial._polyfit_steps); fewer points than coefficients too
     "polyfit[f8 200 deg 3]": (lambda: [np.linspace(-1, 1, 200), np.linspace(0, 2, 200)],

@@ -79,7 +79,7 @@ def polyval(p: Any, x: Any) -> Any:
         if key in seen:
             break
         seen.append(key)
-    if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
+    if pm.ndim == 1 and type(xm) is not np.ndarray:
         _polyval_steps(p, pm, xm)
     res = ArrayMeta(y.shape, y.dtype, y.strides)
     return scalar_result(res) if pm.shape[0] else res  # no coefficient: zeros_like(x) itself
@@ -92,8 +92,8 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
     steps = Steps()
     held = steps.new(asarray_bytes(p))
     y = Val(xm.shape, xm.dtype)
+    steps.new(y.nbytes)  # zeros_like: empty_like, then copyto from zeros(1)
     steps.temp(array_bytes((1,), xm.dtype))
-    steps.new(y.nbytes)
     x = Val(xm.shape, xm.dtype)
     pv = pm.dtype.type(1)
     for _ in range(pm.shape[0]):
