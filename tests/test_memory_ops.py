@@ -243,6 +243,15 @@ def _one(shape, dtype=np.float64):
 
 # calls on other inputs: (inputs, call)
 OTHERS = {
+    # lstsq: the gufunc's casts and outputs, array([]) residuals, the astype copies
+    # (linalg._lstsq_steps); more rows than columns needs placeholders (test_program_ops.py)
+    "lstsq[wide]": (lambda: [np.ones((3, 6)) + np.eye(3, 6), np.ones(3)], lambda a, b: np.linalg.lstsq(a, b)),
+    "lstsq[square f4, F]": (lambda: [np.asfortranarray(np.eye(5, dtype=np.float32)), np.ones(5, np.float32)],
+                            lambda a, b: np.linalg.lstsq(a, b)),
+    "lstsq[int wide, 2-d T b]": (lambda: [np.ones((4, 7), int), np.ones((2, 4)).T],
+                                 lambda a, b: np.linalg.lstsq(a, b, rcond=1e-8)),
+    "lstsq[c8 no right-hand side]": (lambda: [np.ones((3, 3), np.complex64), np.ones((3, 0), np.complex64)],
+                                     lambda a, b: np.linalg.lstsq(a, b)),
     # vander: tmp[:, 0] = 1 packs a 0-d array of the result's dtype; a list becomes an array
     "vander[c8 N=3]": (_one(6, np.complex64), lambda x: np.vander(x, 3)),
     "vander[u8 strided]": (_one(12, np.uint8), lambda x: np.vander(x[::2])),
