@@ -243,6 +243,15 @@ def _one(shape, dtype=np.float64):
 
 # calls on other inputs: (inputs, call)
 OTHERS = {
+    # interp with a period: mod, argsort, gathers, the closing concatenates (_interp_period_steps)
+    "interp[period, f4 x]": (lambda: [np.ones(400, np.float32), np.linspace(0, 359, 200), np.ones(200)],
+                             lambda x, xp, fp: np.interp(x, xp, fp, period=360)),
+    "interp[period, int xp, f4 fp, strided 2-d x]": (
+        lambda: [np.ones((10, 8))[:, ::2], np.arange(20)[::-1], np.ones(20, np.float32)],
+        lambda x, xp, fp: np.interp(x, xp, fp, period=7)),
+    "interp[period, complex fp, scalar x]": (lambda: [np.arange(20.), np.ones(20, complex)],
+                                            lambda xp, fp: np.interp(2.5, xp, fp, period=3)),
+    "interp[scalar x]": (lambda: [np.arange(20.), np.ones(20)], lambda xp, fp: np.interp(2.5, xp, fp)),
     # lstsq: the gufunc's casts and outputs, array([]) residuals, the astype copies
     # (linalg._lstsq_steps); more rows than columns needs placeholders (test_program_ops.py)
     "lstsq[wide]": (lambda: [np.ones((3, 6)) + np.eye(3, 6), np.ones(3)], lambda a, b: np.linalg.lstsq(a, b)),

@@ -1574,6 +1574,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
             raise ValueError("Data points must be 1D sequences")
         if xpm.shape[0] != fpm.shape[0]:
             raise ValueError("fp and xp are not of the same length")
+        _interp_period_steps(x, xp, fp, xm, xpm, fpm, dt)
         n = xpm.shape[0] + 2
         xm, xpm, fpm = _c(xm.shape, _F8), _c((n,), _F8), _c((n,), dt)
     for m, to in ((fpm, dt), (xpm, _F8), (xm, _F8)):
@@ -1597,7 +1598,52 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         # slopes table is PyArray_malloc'd, off the data allocator)
         transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
                   + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
-    return ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+    # arr_interp ends in PyArray_Return: a 0-d x gives a NumPy scalar
+    return pyarray_return(ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize)))
+
+
+def _interp_period_steps(x: Any, xp: Any, fp: Any, xm: Any, xpm: Any, fpm: Any,
+                         dt: np.dtype) -> None:
+    """_function_base_impl.py interp with ``period``: fp, x, xp as arrays of their dtypes
+    (copies where they differ), ``x % period`` and ``xp % period`` (the Python period a 0-d
+    double while each runs), ``argsort(xp)`` (alive to the return), xp and fp gathered by
+    it, each closed with one element from either end (two 1-element arrays and their 0-d
+    period) by ``concatenate``, then compiled_base.c arr_interp's result (its inputs are
+    contiguous of their dtypes already; the slopes table is PyArray_malloc'd)."""
+    st = Steps()
+    fa = st.new(asarray_bytes(fp))  # fp = np.asarray(fp)
+    n = xpm.shape[0]
+    cx = st.new(array_bytes(xm.shape, _F8) if not is_meta(x) or xm.dtype != _F8 else 0)
+    cxp = st.new(array_bytes((n,), _F8) if not is_meta(xp) or xpm.dtype != _F8 else 0)
+    cfp = st.new(array_bytes((n,), dt) if fpm.dtype != dt else 0)
+    xmod = st.new(array_bytes(xm.shape, _F8))
+    st.temp(8)
+    st.free(cx)
+    if not xm.shape:  # a 0-d x % period is a NumPy scalar: arr_interp converts it again
+        st.free(xmod)
+        xmod = 0
+    xpmod = st.new(array_bytes((n,), _F8))
+    st.temp(8)
+    st.free(cxp)
+    order = st.new(array_bytes((n,), _INTP))
+    from .sorting import sort_buffer_bytes
+    st.temp(sort_buffer_bytes(_c((n,), _F8), 0, True))
+    xs = st.new(array_bytes((n,), _F8))
+    st.free(xpmod)
+    fs = st.new(array_bytes((n,), dt))
+    st.free(cfp, fa)
+    lo = st.new(array_bytes((1,), _F8) + 8)  # xp[-1:] - period, its 0-d period freed below
+    st.free(8)
+    hi = st.new(array_bytes((1,), _F8) + 8)
+    st.free(8)
+    xc = st.new(array_bytes((n + 2,), _F8))
+    st.free(lo - 8, hi - 8, xs)
+    fc = st.new(array_bytes((n + 2,), dt))
+    st.free(fs)
+    conv = st.new(0 if xm.shape else 8)
+    st.new(array_bytes(xm.shape, dt))  # the result
+    st.free(xmod, order, xc, fc, conv)
+    st.done()
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
@@ -2100,10 +2146,15 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
                 raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
             ufunc_call(np.subtract, m, m)
         outs.append(_final(_like_copy(m, otype)))
+    modelled = False
     if all(d is None for d in dx):
         scalar = (varargs[0] if n else 1.0)
         if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
             _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
+            modelled = True
+    if not modelled:
+        unmodelled("np.gradient with array spacings (or a spacing that is not a number): "
+                   "whether they are uniform, which sets its temporaries, depends on the values")
     if len(axes) == 1:
         return outs[0]
     return tuple(outs)
