@@ -44,3 +44,8 @@ def main(n):
     coef_ne = np.linalg.solve(a.T @ a, a.T @ x[:, 0])
     fitted = a @ coef
     return projected, explained, whitened, centers, labels, inertia, coef, coef_ne, fitted
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

@@ -36,3 +36,8 @@ def main(n):
     exact = np.linalg.solve(v, y[:6])
     dy = np.gradient(lin, grid)
     return fits, rms, smooth, slope, area, cheb_vals, lin, periodic, exact, dy
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

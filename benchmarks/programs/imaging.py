@@ -50,3 +50,8 @@ def main(n):
     residual = np.abs(upsampled - blurred).mean(axis=(1, 2))
     u8 = (np.clip(sharp, 0, 1) * 255).astype(np.uint8)
     return edges, mask, residual, u8
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

@@ -32,3 +32,8 @@ def main(n):
     normalised = (anomalies - mean) / std
     spread = np.ma.max(normalised, axis=1) - np.ma.min(normalised, axis=1)
     return mean, std, valid, daily, filled, spread
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

@@ -43,3 +43,8 @@ def main(n):
     ci = np.percentile(boot_means, [2.5, 97.5])
     perm = rng.permutation(n)
     return prices, stderr, max_excursion, pi_est, integral, ci, perm
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

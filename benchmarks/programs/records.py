@@ -54,3 +54,8 @@ def main(n):
         by_station = np.argsort(back["station"], kind="stable")
         names, counts = np.unique(back["station"], return_counts=True)
     return table, weekday, back[by_station], names, counts
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

@@ -44,3 +44,8 @@ def main(n):
     probs = scipy.special.expit(rebuilt)
     lse = scipy.special.logsumexp(rebuilt, axis=1)
     return rebuilt, err, smooth, check, psd, probs, lse
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

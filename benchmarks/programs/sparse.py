@@ -46,3 +46,8 @@ def main(n):
     top_cols = cols.reshape(n, DEG)[np.arange(n)[:, None], top]
     bucket = np.searchsorted(np.linspace(0, 1, 11), rank / rank.max(), side="right")
     return y_reduceat, y_at, rank, top_vals, top_cols, in_degree, bucket
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

@@ -34,3 +34,8 @@ def main(n):
     wmean = np.average(data, axis=0, weights=weights)
     ranks = np.argsort(np.argsort(data[:, 2]))
     return q, iqr, deciles, med, hist2d, xe, ye, hists, binned_mean, cov, corr, z, wmean, ranks
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))

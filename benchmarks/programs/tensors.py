@@ -46,3 +46,8 @@ def main(n):
     td = np.tensordot(eri, c, axes=([3], [0]))
     chain = np.linalg.multi_dot([c, c.T, c, c.T])
     return mo_opt, mo, path, report, attended, forms, traces, norm, td, chain
+
+
+if __name__ == "__main__":
+    import sys
+    main(int(sys.argv[1]))
