@@ -28,10 +28,8 @@ from benchmarks.programs import MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
 np.random.default_rng(0)
 
 # predicted / real peak at the test size; the reasons are in the report of the memory model
-_GRADIENT = ("np.gradient(lin, grid): array spacings take the uniform or the non-uniform "
-             "path by their values (flagged unmodelled in the plan)")
-NOT_EXACT: dict = {"curvefit": "0.84065 (101328 / 120536): " + _GRADIENT}
-NOT_WITHIN_1PCT: dict = {"curvefit": "0.84065: " + _GRADIENT}
+NOT_EXACT: dict = {}
+NOT_WITHIN_1PCT: dict = {}
 
 
 def _params(expected_failures: dict) -> list:

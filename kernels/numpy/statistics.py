@@ -31,8 +31,8 @@ from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
 from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
-                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
-                          used)
+                          divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
+                          ufunc_bytes, unary, used)
 from .umath import ufunc_call
 
 _NoValue = np._NoValue
@@ -2152,12 +2152,68 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
         if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
             _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
             modelled = True
+    elif len(axes) == 1 and dx[0] is not None and is_meta(varargs[0]):
+        _gradient_spacing_steps(as_meta(f), m.dtype, otype, axes[0], dx[0], edge_order)
     if not modelled:
+        # with one axis the figures are those of spacings that are not all equal
         unmodelled("np.gradient with array spacings (or a spacing that is not a number): "
                    "whether they are uniform, which sets its temporaries, depends on the values")
     if len(axes) == 1:
         return outs[0]
     return tuple(outs)
+
+
+def _gradient_spacing_steps(f: Any, ftype: np.dtype, otype: np.dtype, ax: int, d: Any,
+                            edge_order: int) -> None:
+    """gradient along one axis with a 1-d array of coordinates ``d``, taking the path of
+    coordinates that are not evenly spaced (_function_base_impl.py ``gradient``): d's
+    float64 copy if integer (alive to the return), ``diffx = np.diff(d)`` (alive to the
+    return) and its ``(diffx == diffx[0]).all()`` test, an int f's float64 copy, the
+    output, the coefficient arrays ``a``, ``b``, ``c`` (with NumPy's temporary elision),
+    ``shape = np.ones(N, int)`` with its ``shape[axis] = -1``, the interior ``a * f[:-2] +
+    b * f[1:-1] + c * f[2:]``, then the edges (edge_order 1: ``(f[1] - f[0]) / diffx[0]``;
+    2: the scalars ``a``, ``b``, ``c`` replace the arrays, ``a * f[0] + b * f[1] + c * f[2]``)."""
+    st = Steps()
+    n = f.shape[ax]
+    dcopy = st.new(array_bytes((n,), _F8) if d.dtype.kind in "iu" else 0)
+    ddt = _F8 if d.dtype.kind in "iu" else d.dtype
+    diffx = Val((n - 1,), ddt)
+    held_dx = st.new(diffx.nbytes)
+    first = ddt.type(1)  # diffx[0], a NumPy scalar
+    test = st.new(array_bytes((n - 1,), _BOOL) + ufunc_bytes(np.equal, diffx, first))
+    st.temp(1)  # .all()'s 0-d result
+    st.free(test)
+    held_f = st.new(array_bytes(f.shape, ftype) if ftype != f.dtype else 0)
+    st.new(array_bytes(f.shape, otype))  # out: the result
+    d1 = d2 = Val((n - 2,), ddt)
+    a = binary(st, np.true_divide, unary(st, np.negative, d2),
+               binary(st, np.multiply, d1, binary(st, np.add, d1, d2), True))
+    b = binary(st, np.true_divide, binary(st, np.subtract, d2, d1), binary(st, np.multiply, d1, d2, True))
+    c = binary(st, np.true_divide, d1, binary(st, np.multiply, d2, binary(st, np.add, d1, d2), True))
+    coef = [a.nbytes, b.nbytes, c.nbytes]
+    shape = st.new(array_bytes((f.ndim,), _INTP))  # np.ones(N, int): empty, then copyto
+    st.temp(copyto_bytes(_INTP, 1))
+    st.temp(setitem_bytes(_INTP, -1))  # shape[axis] = -1
+    bshape = tuple(n - 2 if i == ax else 1 for i in range(f.ndim))
+    inner = Val(f.shape[:ax] + (n - 2,) + f.shape[ax + 1:], ftype)
+    av, bv, cv = (Val(bshape, ddt) for _ in range(3))  # the reshaped views
+    t = binary(st, np.add, binary(st, np.add, binary(st, np.multiply, av, inner),
+                                  binary(st, np.multiply, bv, inner), True),
+               binary(st, np.multiply, cv, inner), True)
+    used(st, t)
+    edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+    for end in (0, -1):
+        if edge_order == 1:
+            used(st, binary(st, np.true_divide, binary(st, np.subtract, edge, edge), first))
+            continue
+        if end == 0:
+            st.free(*coef)  # a, b, c become scalars: the arrays die
+            coef = []
+        s1 = binary(st, np.add, binary(st, np.multiply, first, edge),
+                    binary(st, np.multiply, first, edge), True)
+        used(st, binary(st, np.add, s1, binary(st, np.multiply, first, edge), True))
+    st.free(dcopy, held_dx, held_f, shape, *coef)
+    st.done()
 
 
 def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: Any,
