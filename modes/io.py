@@ -206,7 +206,7 @@ def reading(log: IOLog, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     key = _key(file) if file is not None else None
     entry = log.unwritten.get(key) if key is not None else None
     mmap = args[1] if len(args) > 1 else kwargs.get("mmap_mode")
-    if entry is None or mmap is not None:
+    if file is None or entry is None or mmap is not None:
         return args, kwargs
     stand_in = _UnwrittenNpy(entry[0], entry[1], os.fsdecode(os.fspath(file)))
     if args:

