@@ -72,7 +72,7 @@ CALLS = {
     "take-int": (lambda a: np.take(a, 2), V),
 }
 
-GAPS = {"det", "slogdet", "cond", "multi_dot-1d-ends", "median-f2", "mean-f2", "interp-scalar",
+GAPS = {"det", "slogdet", "cond", "multi_dot-1d-ends", "median-f2", "mean-f2",
         "einsum-full", "unstack-1d", "lexsort-0d-key"}
 
 
