@@ -128,6 +128,10 @@ class FakeMode(Mode):
             st._tracker = PREEXISTING
             self._ledger._preexisting(st)
         if self.record:
+            if getattr(x, "_ft_bytes", None) is not None:
+                # a numpy.ma fill value holding a charged fake of its size (masked.HeldValue):
+                # replay needs its value only, and holding it would keep the fake alive
+                x = x.view(_np.ndarray).copy()
             self.ids.real_inputs[self.ids.of(f)] = x
         return f
 
