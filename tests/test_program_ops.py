@@ -201,3 +201,32 @@ def test_lstsq_tall_assumes_full_rank_with_placeholders(case):
     assert [(x.shape, x.dtype) for x in out[:2] + out[3:]] == expect
     assert fake == real
     assert "full rank" in mode.placeholders[0]["message"]
+
+
+# --- numpy.polynomial's evaluators take their ndarray branch for fakes --------------------
+
+P = np.polynomial
+POLY_VALS = {
+    "polyval 2-d c": (lambda: [np.ones(5), np.ones((3, 2))], lambda x, c: P.polynomial.polyval(x, c)),
+    "chebval 2-d x": (lambda: [np.ones((4, 5)), np.ones(3)], lambda x, c: P.chebyshev.chebval(x, c)),
+    "Polynomial(...)(x)": (lambda: [np.ones(800)], lambda x: P.Polynomial([1, 2, 3])(x)),
+    "hermeval tensor=False": (lambda: [np.ones(5), np.ones((3, 5))],
+                              lambda x, c: P.hermite_e.hermeval(x, c, tensor=False)),
+    "lagval list x, int c": (lambda: [np.ones((3, 2), int)], lambda c: P.laguerre.lagval([1.0, 2.0], c)),
+    "legval T x": (lambda: [np.ones((6, 4)).T, np.ones(4)], lambda x, c: P.legendre.legval(x, c)),
+    "hermval scalar x": (lambda: [np.ones((3, 2))], lambda c: P.hermite.hermval(0.5, c)),
+}
+
+
+@pytest.mark.parametrize("case", list(POLY_VALS))
+def test_polynomial_evaluators(case):
+    """``isinstance(x, np.ndarray) and tensor`` gives c a unit axis per dimension of x: a
+    fake x takes that branch too (python_entry.fake_aware), so shapes and bytes are NumPy's
+    (a 2-d c used to fail to broadcast)."""
+    setup, op = POLY_VALS[case]
+    real = op(*setup())
+    with ft.FakeMode():
+        fake = op(*setup())
+    assert (fake.shape, fake.dtype, fake.strides) == (real.shape, real.dtype, real.strides)
+    r, f = op_peaks(setup, op)
+    assert r == f
