@@ -28,21 +28,23 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "tests")]
 
 import faketensor as ft  # noqa: E402
-from benchmarks.programs import PROGRAMS  # noqa: E402
+from benchmarks.programs import MODE_OPTIONS, PROGRAMS  # noqa: E402
 from memtools import measure_peak, numpy_tracing, op_peaks  # noqa: E402
 
 np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good: not the programs' doing
 np.median(np.ones(4))  # its first call imports numpy.ma, whose module arrays stay alive
 
 
-def fake_peak(fn, cache: bool) -> tuple[int, int, float]:
-    """(peak, live at the end, seconds) of fn() under FakeMode, kernel cache on or off."""
+def fake_peak(fn, cache: bool, options: dict | None = None) -> tuple[int, int, float]:
+    """(peak, live at the end, seconds) of fn() under FakeMode(**options), kernel cache on
+    or off."""
     old = ft.set_cache_enabled(cache)
     ft.clear_cache()
+    mode_of = lambda: ft.FakeMode(**(options or {}))  # noqa: E731
     try:
-        with ft.FakeMode() as mode:
+        with mode_of() as mode:
             fn()
-        dt = best_time(fn, ft.FakeMode)  # cache on: these runs hit the entries made above
+        dt = best_time(fn, mode_of)  # cache on: these runs hit the entries made above
     finally:
         ft.set_cache_enabled(old)
     return mode.memory.peak.get("cpu", 0), mode.memory.live.get("cpu", 0), dt
@@ -65,8 +67,8 @@ def figures(name: str, n: int) -> dict:
     fn = lambda: mod.main(n)  # noqa: E731
     real_s = best_time(fn)
     real_peak, real_end = measure_peak(fn)
-    on = fake_peak(fn, True)
-    off = fake_peak(fn, False)
+    on = fake_peak(fn, True, MODE_OPTIONS.get(name))
+    off = fake_peak(fn, False, MODE_OPTIONS.get(name))
     return dict(name=name, n=n, real=real_peak, real_end=real_end, real_s=real_s,
                 on=on[0], on_end=on[1], on_s=on[2], off=off[0], off_end=off[1], off_s=off[2])
 
@@ -199,7 +201,7 @@ def line_diff(name: str, n: int, min_diff: int = 0, limit: int = 60) -> None:
     fn = lambda: mod.main(n)  # noqa: E731
     with numpy_tracing():
         real = LineTracer(files, tracemalloc.get_traced_memory, lambda live: tracemalloc.reset_peak()).run(fn)
-    with ft.FakeMode() as mode:
+    with ft.FakeMode(**MODE_OPTIONS.get(name, {})) as mode:
         mem = mode.memory
 
         def read():

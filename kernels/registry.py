@@ -122,6 +122,8 @@ class CallRecord(threading.local):
 
     costs: tuple | None = None
     skip_cache: bool = False
+    # set by FakeMode for each call: the mode makes placeholders (``assume`` may answer)
+    placeholders: bool = False
 
 
 CALL = CallRecord()
@@ -176,6 +178,23 @@ def unmodelled(reason: str) -> None:
     ``reason``) instead of reporting a peak that may be too low without a word."""
     t, s, e, n = CALL.costs or _NONE
     CALL.costs = (t, s, e, n + ((UNMODELLED, reason),))
+
+
+ASSUMED = "assumed"
+
+
+def assume(reason: str) -> bool:
+    """May the running kernel answer for typical values where the metadata depend on them
+    (a matrix of full rank)? Only in ``FakeMode(data_dependent="placeholder")``: then the
+    assumption is listed in ``mode.placeholders`` at the user's line, like a placeholder
+    value, and the result is not cached. Otherwise False: the kernel raises
+    DataDependentError as before."""
+    if not CALL.placeholders:
+        return False
+    CALL.skip_cache = True
+    t, s, e, n = CALL.costs or _NONE
+    CALL.costs = (t, s, e, n + ((ASSUMED, reason),))
+    return True
 
 
 def scratch(nbytes: int) -> None:

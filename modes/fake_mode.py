@@ -21,13 +21,14 @@ from .._dispatch import _STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
-from .io import IOLog, WRITERS, write as _write
+from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .patching import patch_callable
-from ..kernels.registry import UNMODELLED
+from ..kernels.registry import ASSUMED, CALL, UNMODELLED
 
 import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
+_NP_LOADS = (_np.load, patch_callable(_np.load))  # as called, and as the mode receives it
 _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
@@ -127,6 +128,10 @@ class FakeMode(Mode):
             st._tracker = PREEXISTING
             self._ledger._preexisting(st)
         if self.record:
+            if getattr(x, "_ft_bytes", None) is not None:
+                # a numpy.ma fill value holding a charged fake of its size (masked.HeldValue):
+                # replay needs its value only, and holding it would keep the fake alive
+                x = x.view(_np.ndarray).copy()
             self.ids.real_inputs[self.ids.of(f)] = x
         return f
 
@@ -145,7 +150,10 @@ class FakeMode(Mode):
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
             return _write(self.io, func, args, kwargs)
+        if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
+            args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []
+        CALL.placeholders = self.data_dependent == "placeholder"
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
@@ -213,7 +221,9 @@ class FakeMode(Mode):
         """Count a call whose kernel flagged its memory as not modelled (by public name:
         ``scipy.linalg.expm``)."""
         for kind, why in notes:
-            if kind == UNMODELLED:
+            if kind == ASSUMED:  # registry.assume: listed as a placeholder
+                self.placeholders.add(why)
+            elif kind == UNMODELLED:
                 name = op_name(func)
                 mod = (getattr(func, "__module__", None) or "").split(".")
                 if mod[0] == "scipy" and len(mod) > 1 and "." not in name:

@@ -26,7 +26,7 @@ import numpy as np
 from .._array import FakeArray
 from .._errors import op_name
 from .._runner import resolve
-from ..kernels.registry import UNMODELLED
+from ..kernels.registry import ASSUMED, UNMODELLED
 
 KINDS = ("upcast", "implicit_copy", "overlap_copy")
 
@@ -154,7 +154,7 @@ def scan(func: Any, args: tuple, kwargs: dict, outs: list, costs: Any, site: int
     if costs is not None and costs[3]:
         name = op_name(func)
         for kind, n in costs[3]:
-            if kind != UNMODELLED:  # not a copy: the mode lists it (memory_unmodelled)
+            if kind not in (UNMODELLED, ASSUMED):  # not copies: the mode lists them
                 acc.append(Finding(kind, name, site, n))
     if not outs:
         return

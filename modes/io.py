@@ -6,10 +6,17 @@ files of made-up data behind); the mode records one event per call with the byte
 real call would write (kernels/numpy/npyio.py computes them from metadata). A call whose
 arrays are all real writes its file for real, as outside the mode (the data exists), and
 is recorded with ``"written": True``.
+
+A program that reads back what it saved (``np.save(path, fake)`` then ``np.load(path)`` in
+the same mode) gets the array the real load would give: the mode keeps the header of each
+``.npy`` file it declined to write (``IOLog.unwritten``), and ``np.load`` of that path reads
+that header as the file's (``reading``), its data never read, as for a file on disk.
 """
 from __future__ import annotations
 
 import inspect
+import io
+import os
 import threading
 from typing import Any, Callable
 
@@ -33,6 +40,8 @@ class IOLog(list):
     def __init__(self) -> None:
         super().__init__()
         self._lock = threading.Lock()
+        # absolute path -> (.npy header, data bytes) of each np.save of a fake to a path
+        self.unwritten: dict[str, tuple[bytes, int]] = {}
 
     def add(self, event: dict) -> None:
         frame = user_frame(3)
@@ -165,6 +174,46 @@ WRITERS: dict = {
 }
 
 
+class _UnwrittenNpy(io.BytesIO):
+    """The ``.npy`` file an ``np.save`` of a fake stands for: its header, then ``nbytes`` of
+    data that are never read (seeking to the end finds the full size, as on disk)."""
+
+    def __init__(self, header: bytes, nbytes: int, name: str) -> None:
+        super().__init__(header)
+        self._size = len(header) + nbytes
+        self.name = name
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        if whence == os.SEEK_END:
+            return super().seek(self._size + offset)
+        return super().seek(offset, whence)
+
+
+def _key(file: Any) -> str | None:
+    """The absolute path a path-like argument names (None for a file object)."""
+    if hasattr(file, "read") or hasattr(file, "write"):
+        return None
+    try:
+        return os.path.abspath(os.fsdecode(os.fspath(file)))
+    except TypeError:
+        return None
+
+
+def reading(log: IOLog, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+    """``np.load``'s arguments with a path this mode declined to write replaced by that
+    file's stand-in (memory maps excepted: they need the file on disk)."""
+    file = args[0] if args else kwargs.get("file")
+    key = _key(file) if file is not None else None
+    entry = log.unwritten.get(key) if key is not None else None
+    mmap = args[1] if len(args) > 1 else kwargs.get("mmap_mode")
+    if file is None or entry is None or mmap is not None:
+        return args, kwargs
+    stand_in = _UnwrittenNpy(entry[0], entry[1], os.fsdecode(os.fspath(file)))
+    if args:
+        return (stand_in, *args[1:]), kwargs
+    return args, {**kwargs, "file": stand_in}
+
+
 def write(log: IOLog, func: Any, args: tuple, kwargs: dict) -> Any:
     """Run one intercepted write inside a FakeMode: record it in ``log``; write the file
     only when every array is real."""
@@ -181,5 +230,13 @@ def write(log: IOLog, func: Any, args: tuple, kwargs: dict) -> Any:
     if written:
         with paused():
             result = func(*args, **kwargs)
+    target = bound.arguments.get("file", bound.arguments.get("fname"))
+    key = _key(npyio.save_path(target, ".npy") if name == "np.save" else target) \
+        if target is not None else None
+    if key is not None:
+        with log._lock:
+            log.unwritten.pop(key, None)
+            if name == "np.save" and not written and event["exact"]:
+                log.unwritten[key] = (npyio.npy_header(arrays[0]), arrays[0].nbytes)
     log.add({"op": name, **event, "written": written, "arrays": len(arrays)})
     return result

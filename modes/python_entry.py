@@ -79,7 +79,7 @@ def _patched_value(value: Any) -> Any:
         return _AnyCharArray
     if value is np.ndarray:  # ``from .numeric import ndarray`` (defchararray): as N.ndarray
         return _AnyArray
-    if value in _STRING_SCALARS:  # defchararray's ``issubclass(obj.dtype.type, str_)``
+    if any(value is t for t in _STRING_SCALARS):  # defchararray's ``issubclass(obj.dtype.type, str_)``
         return value
     if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "numpy":
         return _PatchedModule(value)
@@ -315,6 +315,50 @@ def fake_method(fn: Callable) -> Callable:
     return patched
 
 
+# numpy.polynomial's evaluators: ``isinstance(x, np.ndarray) and tensor`` decides whether
+# c gets a unit axis per dimension of x (numpy/polynomial/polynomial.py ``polyval``), so a
+# fake x must take the ndarray branch, whoever calls (Polynomial.__call__ is NumPy's code)
+POLY_VALS = (("polynomial", "polyval", "Polynomial"), ("chebyshev", "chebval", "Chebyshev"),
+             ("legendre", "legval", "Legendre"), ("laguerre", "lagval", "Laguerre"),
+             ("hermite", "hermval", "Hermite"), ("hermite_e", "hermeval", "HermiteE"))
+
+
+def fake_aware(fn: Callable) -> Callable:
+    """fn run as its ``rebound`` copy (``np.ndarray`` answering for fakes) when a fake is
+    among its arguments, or in a FakeMode called from the program (real ndarray arguments
+    converted); NumPy's own fn otherwise."""
+    r = rebound(fn)
+
+    def patched(*args, **kwargs):
+        if _has_fake((args, kwargs)):
+            return r(*args, **kwargs)
+        mode = _fake_mode_of_program()
+        if mode is not None:
+            conv = mode._convert
+            return r(*(_converted(a, conv) for a in args),
+                     **{k: _converted(v, conv) for k, v in kwargs.items()})
+        return fn(*args, **kwargs)
+    functools.update_wrapper(patched, fn)
+    patching.mark_patch(patched)
+    patching._ORIGINALS[id(fn)] = fn
+    patching._PATCHED[id(fn)] = patched
+    return patched
+
+
+def _install_poly_vals() -> None:
+    import importlib
+    for mod_name, name, cls_name in POLY_VALS:
+        mod = importlib.import_module(f"numpy.polynomial.{mod_name}")
+        fn = getattr(mod, name)
+        if getattr(fn, "_ft_patch", False):
+            continue
+        p = fake_aware(fn)
+        setattr(mod, name, p)
+        cls = getattr(mod, cls_name)
+        if cls.__dict__.get("_val") is not None:  # the class's staticmethod(polyval)
+            type.__setattr__(cls, "_val", staticmethod(p))
+
+
 def _set(owner: Any, name: str, value: Any) -> None:
     if isinstance(owner, type):
         type.__setattr__(owner, name, staticmethod(value) if name == "__new__" else value)
@@ -360,3 +404,4 @@ def install() -> None:
                     if cls is np.char.chararray else constructor)
             _set(cls, "__new__", make(new))
     install_chararray_methods()
+    _install_poly_vals()

@@ -7,7 +7,10 @@ identical figures with the kernel cache on (cold and warm) and off, and end with
 ``mode.memory.live`` back where it started. Programs not yet exact are listed below with
 their measured ratio (predicted / real), so the lists can only shrink;
 ``python benchmarks/bench_memory.py --small --lines PROGRAM`` shows the lines that differ.
+Programs that need a value a plan cannot have (``STOPS``) must stop at that line, saying why,
+with the peak the real run reaches before it.
 """
+import inspect
 import os
 import sys
 
@@ -18,7 +21,7 @@ import faketensor as ft
 from memtools import measure_peak
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchmarks.programs import PROGRAMS  # noqa: E402
+from benchmarks.programs import MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
 
 # NumPy's first Generator in a process caches 16 bytes for good (2512 at its peak): make it
 # here, so every measured run starts from the same state whatever the test order.
@@ -39,7 +42,7 @@ def _fake(name: str, cache: bool) -> tuple[int, int]:
     mod, n = PROGRAMS[name][0], PROGRAMS[name][1]
     old = ft.set_cache_enabled(cache)
     try:
-        with ft.FakeMode() as mode:
+        with ft.FakeMode(**MODE_OPTIONS.get(name, {})) as mode:
             mod.main(n)
     finally:
         ft.set_cache_enabled(old)
@@ -96,3 +99,45 @@ def test_kernel_cache_keeps_no_view_input_alive():
             v = a[::2]
             del a, v
             assert mode.memory.live["cpu"] == 0
+
+
+class _Stop(Exception):
+    """Raised by the line tracer where the plan stops: the real run ends there too."""
+
+
+def _real_until(fn, n: int, line: int) -> int:
+    """NumPy's real peak of fn(n) up to (not including) its source line ``line``."""
+    code = fn.__code__
+
+    def local(frame, event, arg):
+        if event == "line" and frame.f_lineno == line:
+            raise _Stop
+        return local
+
+    def tracer(frame, event, arg):
+        return local if frame.f_code is code else None
+
+    def run():
+        sys.settrace(tracer)
+        try:
+            fn(n)
+        except _Stop:
+            pass
+        finally:
+            sys.settrace(None)
+    return measure_peak(run)[0]
+
+
+@pytest.mark.parametrize("name", list(STOPS))
+def test_program_stops_where_it_needs_a_value(name):
+    """The plan stops at the line that needs values (DataDependentError naming the call and
+    why), with the peak the real program reaches before that line."""
+    mod, n, text = STOPS[name]
+    lines, first = inspect.getsourcelines(mod.main)
+    line = first + next(i for i, t in enumerate(lines) if text in t)
+    plan = ft.plan(mod.main, n)
+    assert plan.status == "data_dependent"
+    assert plan.stopped_at["line"] == line and plan.stopped_at["file"] == mod.__file__
+    assert "DataDependentError" in plan.stopped_at["message"]
+    assert text.rstrip("(") in plan.stopped_at["message"]
+    assert plan.peak["cpu"] == _real_until(mod.main, n, line) > 0

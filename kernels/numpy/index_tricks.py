@@ -5,6 +5,7 @@ for fakes. Windows are in function_base.py, polynomials in polynomial.py, vander
 twodim_base.py."""
 from __future__ import annotations
 
+import inspect
 import itertools
 import math
 import operator
@@ -20,7 +21,7 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, iterator_order, it
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .function_base import _orig
-from ..registry import quiet, register, transient
+from ..registry import quiet, register, transient, unmodelled
 from .temporaries import Steps, array_bytes
 from .views import reshape_out
 
@@ -388,20 +389,78 @@ def fromfile(file: Any, dtype: Any = float, count: Any = -1, sep: str = "", offs
     return fresh((n,), dt)
 
 
+_LOADTXT = inspect.signature(np.loadtxt)
+_MIN_BLOCK_SIZE = 1 << 13  # textreading/rows.c MIN_BLOCK_SIZE
+
+
+def _grow(size: int, min_grow: int) -> int:
+    """textreading/growth.c grow_size_and_multiply (rows): +25%, at least min_grow, at most
+    2**20; NumPy clears the min_grow bit (``&= ~min_grow``), it does not round."""
+    growth = size >> 2
+    if growth <= min_grow:
+        return size + min_grow
+    return (size + min(growth, 1 << 20) + min_grow - 1) & ~min_grow
+
+
+def loadtxt_buffer_bytes(rows: int, row_size: int, max_rows: int) -> int:
+    """The largest buffer textreading/rows.c read_rows holds while reading ``rows`` rows of
+    ``row_size`` bytes: with max_rows >= 0 that many rows at once, otherwise a first block
+    of the power of two rows that fills 8 KiB, grown by _grow when full (PyDataMem_UserRENEW,
+    so one buffer at a time), then shrunk to the rows read. No row read: an empty array."""
+    if rows == 0:
+        return 1  # PyArray_Empty of no elements: NumPy allocates one byte
+    if max_rows >= 0:
+        return max(max_rows * row_size, 1)
+    per_block = 512 if row_size == 0 else 1
+    while row_size and per_block < (_MIN_BLOCK_SIZE + row_size - 1) // row_size:
+        per_block *= 2
+    allocated = per_block
+    while allocated < rows:
+        allocated = _grow(allocated, per_block)
+    return max(allocated * row_size, 1)
+
+
 @register(np.loadtxt, tags=("factory", "data-dependent"))
 def loadtxt(*args: Any, **kwargs: Any) -> ArrayMeta:
     """Reads the real file (its values decide the shape): a fresh array of the result's
-    shape and dtype, charged as its output. The parser's own buffers are not charged."""
-    return _read_for_real(np.loadtxt, args, kwargs)
+    shape and dtype, charged as its output, and the parser's growing buffer
+    (loadtxt_buffer_bytes) before it. Flexible dtypes (``"U"``, ``"S"``, ``"M8"`` without a
+    size or unit) are read in object chunks and cast, and converters make Python objects:
+    those bytes are left unmodelled (numpy/lib/_npyio_impl.py ``_read``)."""
+    r, c = _read_for_real(np.loadtxt, args, kwargs)
+    bound = _LOADTXT.bind(*args, **kwargs)
+    bound.apply_defaults()
+    a = bound.arguments
+    dt = np.dtype(a["dtype"]) if a["dtype"] is not None else None
+    if dt is None or dt in _FLEXIBLE or a["converters"] is not None:
+        unmodelled("np.loadtxt with a flexible dtype or converters: its object chunks and "
+                   "Python values are not modelled")
+        return r
+    cshape = c.shape
+    if dt.names is None:  # homogeneous: read_rows makes (rows, columns)
+        rows, row_size = cshape[0], dt.itemsize * cshape[1]
+    else:
+        rows, row_size = cshape[0], dt.itemsize
+    max_rows = -1 if a["max_rows"] is None else operator.index(a["max_rows"])
+    transient(loadtxt_buffer_bytes(rows, row_size, max_rows), before_outputs=True)
+    return r
+
+
+_FLEXIBLE = {np.dtype("S0"), np.dtype("U0"), np.dtype("M8"), np.dtype("m8")}
 
 
 @register(np.genfromtxt, tags=("factory", "data-dependent"))
 def genfromtxt(*args: Any, **kwargs: Any) -> ArrayMeta:
-    """As loadtxt; masked (``usemask``) and record results are left unsupported."""
-    return _read_for_real(np.genfromtxt, args, kwargs)
+    """As loadtxt; masked (``usemask``) and record results are left unsupported. The bytes of
+    genfromtxt's Python pass (rows as lists, converted columns) are left unmodelled."""
+    r = _read_for_real(np.genfromtxt, args, kwargs)[0]
+    unmodelled("np.genfromtxt's temporaries (its rows as Python lists, the arrays it builds "
+               "from them) are not modelled")
+    return r
 
 
-def _read_for_real(func: Any, args: tuple, kwargs: dict) -> ArrayMeta:
+def _read_for_real(func: Any, args: tuple, kwargs: dict) -> tuple[ArrayMeta, Any]:
+    """(the result's metadata, the real array the reader made before any squeeze)."""
     if any(is_fake(a) for a in (*args, *kwargs.values())):
         raise UnsupportedOperationError(func, "a fake argument")
     r = _orig(func)(*args, **kwargs)
@@ -412,8 +471,8 @@ def _read_for_real(func: Any, args: tuple, kwargs: dict) -> ArrayMeta:
         if base.base is not None or base.dtype != r.dtype or \
                 base.__array_interface__["data"][0] != r.__array_interface__["data"][0]:
             raise UnsupportedOperationError(func, "a result viewing a buffer it does not start")
-        return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=base.shape)
-    return ArrayMeta(r.shape, r.dtype, r.strides)
+        return ArrayMeta(r.shape, r.dtype, r.strides, base_shape=base.shape), base
+    return ArrayMeta(r.shape, r.dtype, r.strides), r
 
 
 # --- polynomials ------------------------------------------------------------------------------

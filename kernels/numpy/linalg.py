@@ -20,12 +20,12 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
                      like_strides, reshape_strides, strides_in_order)
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
-from .temporaries import Val, array_bytes, asarray_bytes, binary
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import note, quiet, register, scratch
+from ..registry import assume, note, quiet, register, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -415,7 +415,9 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     rrt = real_of(rt)
     if rcond is not None and len(getattr(rcond, "shape", np.shape(rcond))):
         raise UnsupportedOperationError(_L.lstsq, "an array rcond")
-    if m > n > 0:
+    if m > n > 0 and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
+                                "(residuals of one element per right-hand side; a "
+                                "rank-deficient one has none)"):
         raise DataDependentError("lstsq with more rows than columns: the residuals are empty "
                                  "unless the rank is full, which depends on the values")
     k = max(nrhs, 1)
@@ -427,7 +429,7 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
         xm = ArrayMeta(xm.shape[:1], t, xm.strides[:1])
     if m <= n:
         res = ArrayMeta((0,), rrt, (0,))
-    else:  # n == 0: the rank is 0 == n, the residuals are kept
+    else:  # full rank (n == 0: the rank is 0 == n), the residuals are kept
         rs = c_strides((k,), rrt.itemsize)
         if nrhs == 0:  # resids[..., :0] of the (1,) gufunc output, copied if cast
             res = ArrayMeta((0,), rrt, (0,)) if rrt != _F8 else ArrayMeta((0,), rrt, rs, base_shape=(1,))
@@ -436,7 +438,45 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     xo = ArrayMeta(xm.shape, rt, like_strides(xm.shape, xm.strides, rt.itemsize,
                                         xm.flags.c_contiguous, xm.flags.f_contiguous))
     p = min(m, n)
-    return (xo, res, ArrayMeta((), np.dtype(np.int32), ()), ArrayMeta((p,), rrt, c_strides((p,), rrt.itemsize)))
+    _lstsq_steps(a, b, rcond, m, n, nrhs, t, rt)
+    rank = ArrayMeta((), np.dtype(np.int32), (), scalar=True)  # the gufunc's 0-d output
+    return (xo, res, rank, ArrayMeta((p,), rrt, c_strides((p,), rrt.itemsize)))
+
+
+def _lstsq_steps(a: Any, b: Any, rcond: Any, m: int, n: int, nrhs: int, t: np.dtype,
+                 rt: np.dtype) -> None:
+    """numpy/linalg/_linalg.py lstsq's buffers, in order: ``zeros((m, 1))`` for no
+    right-hand side, the gufunc's casts of a and b to the computation type (a gufunc casts
+    whole operands) and of rcond (a 0-d double), its four outputs (the 0-d rank becomes a
+    NumPy scalar), ``array([])`` for the residuals when m <= n, the astype copies of s and
+    the residuals to the result type (when it differs), then ``x.astype(copy=True)``. The
+    LAPACK workspace is malloc'd (off the data allocator). A rank-deficient matrix with
+    m > n would also replace the residuals: that case is assumed away (registry.assume)."""
+    k = max(nrhs, 1)
+    real_t, rrt = real_of(t), real_of(rt)
+    st = Steps()
+    zb = st.new(array_bytes((m, 1), b.dtype) if nrhs == 0 else 0)
+    ca = st.new(array_bytes(a.shape, t) if a.dtype != t else 0)
+    cb = st.new(array_bytes((m, k), t) if (b.dtype if nrhs else b.dtype) != t else 0)
+    given = as_meta(rcond) if is_fake(rcond) or isinstance(rcond, np.ndarray) else None
+    rc = st.new(0 if given is not None and given.dtype == _F8 else 8)
+    x = st.new(array_bytes((n, k), t))
+    res = st.new(array_bytes((k,), real_t))
+    rank = st.new(4)
+    sv = st.new(array_bytes((min(m, n),), real_t))
+    st.free(ca, cb, rc, rank)
+    if m <= n:  # resids = array([], result_real_t)
+        st.new(1)
+        st.free(res)
+    elif real_t != rrt:
+        st.new(array_bytes((nrhs,), rrt))  # resids (sliced to nrhs) astype(copy=False)
+        st.free(res)
+    if real_t != rrt:
+        st.new(array_bytes((min(m, n),), rrt))
+        st.free(sv)
+    st.new(array_bytes((n, nrhs) if b.ndim == 2 else (n,), rt))
+    st.free(x, zb)
+    st.done()
 
 
 # --- compositions -------------------------------------------------------------------
@@ -609,6 +649,8 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
             return d(chain(i, split[i][j]), chain(split[i][j] + 1, j))
 
         res = chain(0, n - 1)
+        del chain  # a recursive closure is a reference cycle through its cell: it would keep
+        # the inputs alive until the cyclic collector runs, where NumPy frees them at once
     dt = res.dtype
     if nd0 == 1 and nd1 == 1:  # result[0, 0]: a NumPy scalar, the (1, 1) product freed
         return ArrayMeta((), dt, (), scalar=True)

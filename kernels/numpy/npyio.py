@@ -83,14 +83,19 @@ def ndarray_dumps(self):
 
 # --- sizes from metadata ----------------------------------------------------------
 
-def npy_header_bytes(a: Any) -> int:
-    """Length of the ``.npy`` header numpy.lib.format writes for ``a`` (magic, version,
-    header length field, the dict padded to a multiple of 64): NumPy's own writer run on
-    the metadata (``header_data_from_array_1_0`` reads shape, dtype and flags only)."""
+def npy_header(a: Any) -> bytes:
+    """The ``.npy`` header numpy.lib.format writes for ``a`` (magic, version, header length
+    field, the dict padded to a multiple of 64): NumPy's own writer run on the metadata
+    (``header_data_from_array_1_0`` reads shape, dtype and flags only)."""
     from numpy.lib import _format_impl as fmt
     sink = io.BytesIO()
     fmt._write_array_header(sink, fmt.header_data_from_array_1_0(a), None)
-    return sink.tell()
+    return sink.getvalue()
+
+
+def npy_header_bytes(a: Any) -> int:
+    """Length of the ``.npy`` header numpy.lib.format writes for ``a``."""
+    return len(npy_header(a))
 
 
 def npy_pickles(a: Any, allow_pickle: bool) -> bool:

@@ -7,8 +7,8 @@ from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
-from ..registry import register, scalar_result
-from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
+from ..registry import register, scalar_result, unmodelled
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
 from .index_tricks import F8, INTP, _WEAK
 def _meta(r: Any) -> ArrayMeta:
@@ -79,7 +79,7 @@ def polyval(p: Any, x: Any) -> Any:
         if key in seen:
             break
         seen.append(key)
-    if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
+    if pm.ndim == 1 and type(xm) is not np.ndarray:
         _polyval_steps(p, pm, xm)
     res = ArrayMeta(y.shape, y.dtype, y.strides)
     return scalar_result(res) if pm.shape[0] else res  # no coefficient: zeros_like(x) itself
@@ -92,8 +92,8 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
     steps = Steps()
     held = steps.new(asarray_bytes(p))
     y = Val(xm.shape, xm.dtype)
+    steps.new(y.nbytes)  # zeros_like: empty_like, then copyto from zeros(1)
     steps.temp(array_bytes((1,), xm.dtype))
-    steps.new(y.nbytes)
     x = Val(xm.shape, xm.dtype)
     pv = pm.dtype.type(1)
     for _ in range(pm.shape[0]):
@@ -244,4 +244,57 @@ def polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, w: 
         raise UnsupportedOperationError(np.polyfit, f"{xm.dtype} / {ym.dtype} data")
     dt = np.dtype(np.complex128 if "c" in (xm.dtype.kind, ym.dtype.kind) else np.float64)
     shape = (order,) + tuple(ym.shape[1:])
+    _polyfit_steps(as_meta(x), as_meta(y), xm, ym, order, dt)
     return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize), base_shape=shape[::-1])
+
+
+def _polyfit_steps(x: Any, y: Any, xm: Any, ym: Any, order: int, dt: np.dtype) -> None:
+    """The buffers of polyfit (numpy/lib/_polynomial_impl.py) and of the lstsq it calls
+    (numpy/linalg/_linalg.py), in order: ``x + 0.0`` and ``y + 0.0``, ``vander(x, order)``,
+    ``(lhs * lhs).sum(axis=0)`` and its sqrt (``scale``), then lstsq: b cast to the gufunc's
+    loop type (a gufunc casts whole operands), its four outputs (``rank`` a NumPy scalar),
+    ``array([])`` for the residuals when m <= n, the ``astype(copy=True)`` of the solution,
+    then ``(c.T / scale).T``. LAPACK's workspace is malloc'd, off the data allocator. With
+    more rows than columns a rank-deficient matrix also replaces the residuals by
+    ``array([])``; where that byte could set the peak the call is listed as unmodelled."""
+    m = xm.shape[0]
+    k = ym.shape[1] if ym.ndim == 2 else 1
+    vdt = np.promote_types(xm.dtype, int)
+    real = np.dtype(dt.char.lower())
+
+    def run(full_rank: bool) -> Steps:
+        st = Steps()
+        xs = st.new(array_bytes(xm.shape, xm.dtype))
+        st.temp(ufunc_bytes(np.add, x, 0.0))
+        ys = st.new(array_bytes(ym.shape, ym.dtype))
+        st.temp(ufunc_bytes(np.add, y, 0.0))
+        lhs = st.new(array_bytes((m, order), vdt))
+        sq = st.new(array_bytes((m, order), vdt))
+        tot = st.new(array_bytes((order,), vdt))
+        st.free(sq)
+        scale = st.new(array_bytes((order,), vdt))
+        st.free(tot)
+        t = np.result_type(vdt, ym.dtype, np.float64)
+        cast_a = st.new(array_bytes((m, order), t) if vdt != t else 0)
+        cast_b = st.new(array_bytes((m, k), t) if ym.dtype != t else 0)
+        rc = st.new(8)  # rcond as a 0-d double
+        sol = st.new(array_bytes((order, k), t))
+        res = st.new(array_bytes((k,), real))
+        rank = st.new(4)
+        sv = st.new(array_bytes((min(m, order),), real))
+        st.free(cast_a, cast_b, rc, rank)  # the gufunc's 0-d rank is returned as a scalar
+        if m <= order or not full_rank:
+            st.new(1)  # array([], result_real_t)
+            st.free(res)
+            res = 1
+        copy = st.new(array_bytes((order, k), dt))
+        st.free(sol)
+        st.new(array_bytes((order, k), dt))  # (c.T / scale).T
+        st.free(copy, res, sv, xs, ys, lhs, scale)
+        return st
+
+    exact = run(True)
+    if m > order and run(False).peak != exact.peak:
+        unmodelled("polyfit: lstsq replaces the residuals by array([]) when the matrix is "
+                   "rank-deficient (values), at the call's peak")
+    exact.done()

@@ -3,11 +3,12 @@ in numpy/_core/src/multiarray/item_selection.c and numpy/_core/src/npysort/)."""
 from __future__ import annotations
 from typing import Any
 import numpy as np
+from numpy._core import _internal
 from ..._errors import UnsupportedOperationError
 from ...layout import c_strides
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable
-from ..registry import pyarray_return, register, scratch, transient
+from ..registry import pyarray_return, register, scratch, transient, unmodelled
 from .misc import _INTP, _RADIX, _WEAK, k_copy
 # --- sorting ----------------------------------------------------------------------
 
@@ -21,11 +22,54 @@ def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
                          "one of them can be used.")
     if order is not None and m.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    if m.dtype.names is not None or m.dtype.kind in "OV":
+    if m.dtype.names is not None:
+        if order is not None:  # methods.c array_sort / array_argsort: NumPy's own helper
+            vars(_internal)["_newnames"](m.dtype, order)  # (private: not in the stubs)
+        if m.dtype.hasobject or any(f[0].names is not None or f[0].subdtype is not None
+                                    for f in m.dtype.fields.values()):
+            raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays (object, "
+                                            "nested or subarray fields)")
+    elif m.dtype.kind in "OV":
         raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
     if strict_axis:
         return converters.axis(axis, m.ndim)
     return converters.axis_index(axis, m.ndim)
+
+
+def _start(m: Any) -> int:
+    """The address of m's first element, modulo any alignment (a fresh array: 0)."""
+    if isinstance(m, np.ndarray):
+        return int(m.__array_interface__["data"][0])
+    st = getattr(m, "storage", None)
+    if st is not None:
+        return int(st.alignment + m.storage_offset)
+    if getattr(m, "view_of", None) is not None:
+        return _start(m.view_of) + m.offset
+    return 0
+
+
+def struct_compare_copies(m: Any, axis: int, start: Any = None) -> None:
+    """A structured sort compares with VOID_compare (arraytypes.c.src), which copies a field
+    that is not aligned in either element into a small buffer from npy_alloc_cache (NumPy's
+    data allocator) for each comparison: how many at once depends on which fields the values
+    make it compare. When every field of every element is aligned (in the array, or in the
+    contiguous aligned buffer _new_sortlike copies a lane into) no copy is made; otherwise
+    the bytes are left unmodelled. ``start``: m's first address when m stands for a view
+    of another array (a raveled argsort input)."""
+    if m.dtype.names is None or m.shape[axis] <= 1 or 0 in m.shape:
+        return
+    isz = m.dtype.itemsize
+    if sort_buffer_bytes(m, axis, False):  # lanes are sorted in a fresh buffer
+        start, steps = 0, [isz]
+    else:
+        start = _start(m) if start is None else start
+        steps = [s for s, n in zip(m.strides, m.shape) if n > 1]
+    for dt, off, *_ in m.dtype.fields.values():
+        al = dt.alignment
+        if (start + off) % al or any(s % al for s in steps):
+            unmodelled("a structured sort copies the unaligned field(s) of the two elements "
+                       "it compares (VOID_compare, npy_alloc_cache): bytes set by the values")
+            return
 
 
 def sort_buffer_bytes(m: Any, axis: int, arg: bool) -> int:
@@ -74,6 +118,7 @@ def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None,
     check_writeable(self, "array")
     transient(sort_buffer_bytes(self, ax, False))
     stable_sort_scratch(self, ax, kind, stable, False)
+    struct_compare_copies(self, ax)
     return None
 
 
@@ -87,11 +132,13 @@ def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
         flat = ArrayMeta((n,), m.dtype, (m.dtype.itemsize,))
         _sort_args(flat, -1, kind, order, stable)
         stable_sort_scratch(flat, 0, kind, stable, False)
+        struct_compare_copies(flat, 0)
         return ArrayMeta((n,), m.dtype, c_strides((n,), m.dtype.itemsize))
     c = k_copy(m)
     ax = _sort_args(c, axis, kind, order, stable)
     transient(sort_buffer_bytes(c, ax, False))
     stable_sort_scratch(c, ax, kind, stable, False)
+    struct_compare_copies(c, ax)
     return ArrayMeta(c.shape, c.dtype, c.strides)
 
 
@@ -115,6 +162,10 @@ def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
     ax = -1 if axis is None else converters.axis(axis, m2.ndim)
     transient(sort_buffer_bytes(m2, ax, True))
     stable_sort_scratch(m2, ax, kind, stable, True)
+    if m2 is m:
+        struct_compare_copies(m, ax)
+    else:  # the raveled input: a view of a C-contiguous one, else a fresh C copy
+        struct_compare_copies(m2, ax, _start(m) if m.flags.c_contiguous else 0)
     dt = np.dtype(np.intp)
     return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
 

@@ -29,10 +29,10 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import pyarray_return, register, scalar_result, transient, unmodelled
+from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
-                          divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
-                          used)
+                          divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
+                          ufunc_bytes, unary, used)
 from .umath import ufunc_call
 
 _NoValue = np._NoValue
@@ -348,6 +348,9 @@ def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
             qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
         if qm.size == 0 and qm.ndim != 1:  # _quantile_is_valid: q.min() of an empty q
             raise ValueError("zero-size array to reduction operation minimum which has no identity")
+        unmodelled("quantile of a q without values (a fake, or a real array of more than "
+                   f"{_Q_SMALL} elements): how many partition indices, and _get_indexes' "
+                   "fixes at the bounds, depend on q's values")
         return qm, weak
     real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
     if not _fb()._quantile_is_valid(real):
@@ -1199,7 +1202,11 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
     and their cast; a name's previous block dies when it is bound again. The boolean-mask
     corrections (``indices[mask] -= 1``) are counted selecting nothing: their buffers grow
     with the number of values on bin edges, and values outside ``range`` shrink every block
-    (``tmp_a[keep]``), so the figure is exact only for such data."""
+    (``tmp_a[keep]``), so the figure is exact only for such data: the call is listed as
+    unmodelled (the data's maximum lies on the last edge whenever ``range`` is not given)."""
+    unmodelled("np.histogram with equal bins: values outside range shrink each block "
+               "(tmp_a[keep]) and values on bin edges make index buffers, so the bytes "
+               "depend on the values")
     st = steps()
     first, last = outer
     size = m.size
@@ -1283,8 +1290,14 @@ def _dd_sample(sample: Any) -> tuple:
     return cols[0].shape[0], len(cols), [dt] * len(cols)
 
 
+_HISTDD_UNMODELLED = ("np.histogramdd's temporaries (the stacked sample, each dimension's "
+                      "bin indices, the flat index, bincount's counts) are not modelled, and "
+                      "values on the last edge make index buffers: bytes set by the values")
+
+
 def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tuple:
     n, d, dts = _dd_sample(sample)
+    unmodelled(_HISTDD_UNMODELLED)
     for dt in dts:
         if dt.kind not in "biufc":
             raise UnsupportedOperationError("np.histogramdd", f"dtype {dt}")
@@ -1347,6 +1360,7 @@ def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: Any = N
                 weights: Any = None) -> tuple:
     """np.histogramdd: float64 counts (a view hist[1:-1, ...] of the full count array)."""
     return _histdd(sample, bins, range, density, weights)
+
 
 
 @register(np.histogram2d, tags=("copy",))
@@ -1560,10 +1574,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
             raise ValueError("Data points must be 1D sequences")
         if xpm.shape[0] != fpm.shape[0]:
             raise ValueError("fp and xp are not of the same length")
+        _interp_period_steps(x, xp, fp, xm, xpm, fpm, dt)
         n = xpm.shape[0] + 2
         xm, xpm, fpm = _c(xm.shape, _F8), _c((n,), _F8), _c((n,), dt)
-        unmodelled("np.interp with period=: the temporaries of its wrapping, argsort and "
-                   "padding are not replayed")
     for m, to in ((fpm, dt), (xpm, _F8), (xm, _F8)):
         if m is not xm and m.ndim == 0:
             raise ValueError("object of too small depth for desired array")
@@ -1585,8 +1598,52 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         # slopes table is PyArray_malloc'd, off the data allocator)
         transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
                   + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
-    res = ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
-    return pyarray_return(res) if not xm.shape else res  # arr_interp's PyArray_Return
+    # arr_interp ends in PyArray_Return: a 0-d x gives a NumPy scalar
+    return pyarray_return(ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize)))
+
+
+def _interp_period_steps(x: Any, xp: Any, fp: Any, xm: Any, xpm: Any, fpm: Any,
+                         dt: np.dtype) -> None:
+    """_function_base_impl.py interp with ``period``: fp, x, xp as arrays of their dtypes
+    (copies where they differ), ``x % period`` and ``xp % period`` (the Python period a 0-d
+    double while each runs), ``argsort(xp)`` (alive to the return), xp and fp gathered by
+    it, each closed with one element from either end (two 1-element arrays and their 0-d
+    period) by ``concatenate``, then compiled_base.c arr_interp's result (its inputs are
+    contiguous of their dtypes already; the slopes table is PyArray_malloc'd)."""
+    st = Steps()
+    fa = st.new(asarray_bytes(fp))  # fp = np.asarray(fp)
+    n = xpm.shape[0]
+    cx = st.new(array_bytes(xm.shape, _F8) if not is_meta(x) or xm.dtype != _F8 else 0)
+    cxp = st.new(array_bytes((n,), _F8) if not is_meta(xp) or xpm.dtype != _F8 else 0)
+    cfp = st.new(array_bytes((n,), dt) if fpm.dtype != dt else 0)
+    xmod = st.new(array_bytes(xm.shape, _F8))
+    st.temp(8)
+    st.free(cx)
+    if not xm.shape:  # a 0-d x % period is a NumPy scalar: arr_interp converts it again
+        st.free(xmod)
+        xmod = 0
+    xpmod = st.new(array_bytes((n,), _F8))
+    st.temp(8)
+    st.free(cxp)
+    order = st.new(array_bytes((n,), _INTP))
+    from .sorting import sort_buffer_bytes
+    st.temp(sort_buffer_bytes(_c((n,), _F8), 0, True))
+    xs = st.new(array_bytes((n,), _F8))
+    st.free(xpmod)
+    fs = st.new(array_bytes((n,), dt))
+    st.free(cfp, fa)
+    lo = st.new(array_bytes((1,), _F8) + 8)  # xp[-1:] - period, its 0-d period freed below
+    st.free(8)
+    hi = st.new(array_bytes((1,), _F8) + 8)
+    st.free(8)
+    xc = st.new(array_bytes((n + 2,), _F8))
+    st.free(lo - 8, hi - 8, xs)
+    fc = st.new(array_bytes((n + 2,), dt))
+    st.free(fs)
+    conv = st.new(0 if xm.shape else 8)
+    st.new(array_bytes(xm.shape, dt))  # the result
+    st.free(xmod, order, xc, fc, conv)
+    st.done()
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
@@ -1616,6 +1673,37 @@ def _weights_meta(w: Any, m: Any, axes: tuple | None) -> Any:
     return _reshape(t, tuple(s if ax in axes else 1 for ax, s in enumerate(m.shape)))[0]
 
 
+def _average_steps(scl: Any, a: Any, w: Any, prod: Any, total: Any, avg: Any,
+                   returned: bool) -> None:
+    """np.average's weighted path (_function_base_impl.py ``average``): ``scl =
+    wgt.sum(...)`` stays alive; ``np.any(scl == 0.0)`` makes the 0-d 0.0, the bool
+    array and the 1-byte 0-d result; then ``np.multiply(a, wgt, dtype=...)`` and its
+    ``.sum(axis)`` are alive together before the division. A full reduction's sums are
+    NumPy scalars (their 0-d arrays freed at once). ``returned`` returns ``scl`` too, or
+    with another shape than the average's its broadcast copy."""
+    st = Steps()
+    s = st.new(array_bytes(scl.shape, scl.dtype))
+    if scl.shape:
+        st.temp(array_bytes(scl.shape, _BOOL) + ufunc_bytes(np.equal, scl, 0.0))
+    else:
+        st.free(s)
+        s = 0
+    cast = st.new(ufunc_bytes(np.multiply, a, w, out=prod))  # dtype=: operands cast
+    p = st.new(array_bytes(prod.shape, prod.dtype))
+    st.free(cast)
+    t = st.new(array_bytes(total.shape, total.dtype))
+    st.free(p)
+    st.new(array_bytes(avg.shape, avg.dtype))
+    st.free(t)
+    if returned and scl.shape != avg.shape:
+        st.new(array_bytes(avg.shape, scl.dtype))
+    if not returned or scl.shape != avg.shape:
+        st.free(s)
+    if not avg.shape:  # the division's 0-d result is the NumPy scalar returned
+        st.free(array_bytes((), avg.dtype))
+    st.done()
+
+
 @register(np.average, tags=("reduction",), flops=flops.average)
 def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = False, *,
             keepdims: Any = _NoValue) -> Any:
@@ -1639,14 +1727,18 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
             rdt = np.result_type(m.dtype, w.dtype, "f8")
         else:
             rdt = np.result_type(m.dtype, w.dtype)
-        scl = _m(sum_(w, axes, rdt, None, keepdims))
+        with quiet():  # _average_steps counts the bytes
+            scl = _m(sum_(w, axes, rdt, None, keepdims))
         cnt = 1
         for ax in (range(w.ndim) if axes is None else axes):
             cnt *= w.shape[ax]
         if cnt == 0 and scl.size:  # an empty sum is 0 whatever the values
             raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        prod = _u(np.multiply, m, w, dtype=rdt)
-        avg = _u(np.true_divide, _m(sum_(prod, axes, None, None, keepdims)), scl)
+        with quiet():
+            prod = _u(np.multiply, m, w, dtype=rdt)
+            total = _m(sum_(prod, axes, None, None, keepdims))
+            avg = _u(np.true_divide, total, scl)
+        _average_steps(scl, m, w, prod, total, avg, returned)
     if returned:
         if scl.shape != avg.shape:
             scl = _c(avg.shape, scl.dtype)
@@ -2054,13 +2146,74 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
                 raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
             ufunc_call(np.subtract, m, m)
         outs.append(_final(_like_copy(m, otype)))
+    modelled = False
     if all(d is None for d in dx):
         scalar = (varargs[0] if n else 1.0)
         if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
             _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
+            modelled = True
+    elif len(axes) == 1 and dx[0] is not None and is_meta(varargs[0]):
+        _gradient_spacing_steps(as_meta(f), m.dtype, otype, axes[0], dx[0], edge_order)
+    if not modelled:
+        # with one axis the figures are those of spacings that are not all equal
+        unmodelled("np.gradient with array spacings (or a spacing that is not a number): "
+                   "whether they are uniform, which sets its temporaries, depends on the values")
     if len(axes) == 1:
         return outs[0]
     return tuple(outs)
+
+
+def _gradient_spacing_steps(f: Any, ftype: np.dtype, otype: np.dtype, ax: int, d: Any,
+                            edge_order: int) -> None:
+    """gradient along one axis with a 1-d array of coordinates ``d``, taking the path of
+    coordinates that are not evenly spaced (_function_base_impl.py ``gradient``): d's
+    float64 copy if integer (alive to the return), ``diffx = np.diff(d)`` (alive to the
+    return) and its ``(diffx == diffx[0]).all()`` test, an int f's float64 copy, the
+    output, the coefficient arrays ``a``, ``b``, ``c`` (with NumPy's temporary elision),
+    ``shape = np.ones(N, int)`` with its ``shape[axis] = -1``, the interior ``a * f[:-2] +
+    b * f[1:-1] + c * f[2:]``, then the edges (edge_order 1: ``(f[1] - f[0]) / diffx[0]``;
+    2: the scalars ``a``, ``b``, ``c`` replace the arrays, ``a * f[0] + b * f[1] + c * f[2]``)."""
+    st = Steps()
+    n = f.shape[ax]
+    dcopy = st.new(array_bytes((n,), _F8) if d.dtype.kind in "iu" else 0)
+    ddt = _F8 if d.dtype.kind in "iu" else d.dtype
+    diffx = Val((n - 1,), ddt)
+    held_dx = st.new(diffx.nbytes)
+    first = ddt.type(1)  # diffx[0], a NumPy scalar
+    test = st.new(array_bytes((n - 1,), _BOOL) + ufunc_bytes(np.equal, diffx, first))
+    st.temp(1)  # .all()'s 0-d result
+    st.free(test)
+    held_f = st.new(array_bytes(f.shape, ftype) if ftype != f.dtype else 0)
+    st.new(array_bytes(f.shape, otype))  # out: the result
+    d1 = d2 = Val((n - 2,), ddt)
+    a = binary(st, np.true_divide, unary(st, np.negative, d2),
+               binary(st, np.multiply, d1, binary(st, np.add, d1, d2), True))
+    b = binary(st, np.true_divide, binary(st, np.subtract, d2, d1), binary(st, np.multiply, d1, d2, True))
+    c = binary(st, np.true_divide, d1, binary(st, np.multiply, d2, binary(st, np.add, d1, d2), True))
+    coef = [a.nbytes, b.nbytes, c.nbytes]
+    shape = st.new(array_bytes((f.ndim,), _INTP))  # np.ones(N, int): empty, then copyto
+    st.temp(copyto_bytes(_INTP, 1))
+    st.temp(setitem_bytes(_INTP, -1))  # shape[axis] = -1
+    bshape = tuple(n - 2 if i == ax else 1 for i in range(f.ndim))
+    inner = Val(f.shape[:ax] + (n - 2,) + f.shape[ax + 1:], ftype)
+    av, bv, cv = (Val(bshape, ddt) for _ in range(3))  # the reshaped views
+    t = binary(st, np.add, binary(st, np.add, binary(st, np.multiply, av, inner),
+                                  binary(st, np.multiply, bv, inner), True),
+               binary(st, np.multiply, cv, inner), True)
+    used(st, t)
+    edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+    for end in (0, -1):
+        if edge_order == 1:
+            used(st, binary(st, np.true_divide, binary(st, np.subtract, edge, edge), first))
+            continue
+        if end == 0:
+            st.free(*coef)  # a, b, c become scalars: the arrays die
+            coef = []
+        s1 = binary(st, np.add, binary(st, np.multiply, first, edge),
+                    binary(st, np.multiply, first, edge), True)
+        used(st, binary(st, np.add, s1, binary(st, np.multiply, first, edge), True))
+    st.free(dcopy, held_dx, held_f, shape, *coef)
+    st.done()
 
 
 def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: Any,

@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 from ...layout import as_shape, c_strides, shape_args
 from ...meta import ArrayMeta, as_meta, is_meta
-from ..registry import register
+from ..registry import register, transient
 from .creation import fresh, tri_mask
-from .temporaries import Steps, Val, array_bytes, binary, used
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, setitem_bytes, used
 from .misc import where_meta
 
 
@@ -96,7 +96,8 @@ def diagflat(v: Any, k: Any = 0) -> ArrayMeta:
 
 @register(np.vander, tags=("copy",))
 def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
-    """A fresh C (len(x), N) array of x's dtype promoted with int."""
+    """A fresh C (len(x), N) array of x's dtype promoted with int; ``tmp[:, 0] = 1`` packs
+    the 1 into a 0-d array of that dtype while the result exists (_twodim_base_impl.py)."""
     m = as_meta(x)
     if m.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
@@ -104,6 +105,9 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
     dt = np.promote_types(m.dtype, int)
     if shape[1] > 1:
         np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
+    transient(asarray_bytes(x))  # x = asarray(x) of a sequence lives to the end
+    if shape[1] > 0:
+        transient(setitem_bytes(dt, 1))
     return fresh(shape, dt)
 
 
