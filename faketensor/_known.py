@@ -292,10 +292,11 @@ def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     _after(func, args, kwargs, res)
 
 
-def after_unseen(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+def after_unseen(func: Any, args: tuple, kwargs: dict, res: Any, kind: int | None = None) -> None:
     """``after`` for a call none of whose fakes holds a known value (``_holds_known`` is
-    False): only a source (``_source``) can make one."""
-    kind = _source(func)
+    False): only a source (``_source``; ``kind`` when the caller has it) can make one."""
+    if kind is None:
+        kind = _source(func)
     if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0) \
             or kind == 3 and (not args or isinstance(args[0], np.ndarray)
                               or hasattr(args[0], "storage_offset")):

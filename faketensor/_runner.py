@@ -357,7 +357,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     except TypeError:  # an unhashable func
         kind = None
     if kind != 0:
-        _known.after_unseen(func, args, kwargs, res)
+        _known.after_unseen(func, args, kwargs, res, kind)
     return res
 
 
