@@ -90,7 +90,18 @@ def can_elide(t, other) -> bool:
     if not owns_big_buffer(t):
         return False
     dt = _rhs_dtype(other, t.shape)
-    return dt is not None and np.can_cast(dt, t.dtype, "safe")
+    if dt is None:
+        return False
+    key = (dt, t.dtype)
+    ok = _SAFE.get(key)
+    if ok is None:
+        ok = bool(np.can_cast(dt, t.dtype, "safe"))
+        if len(_SAFE) < 1024:
+            _SAFE[key] = ok
+    return ok
+
+
+_SAFE: dict = {}  # (dtype, dtype) -> np.can_cast(..., "safe"): numeric dtypes, a few pairs
 
 
 # Binary operators whose slot tries elision, and whether it may swap the operands
