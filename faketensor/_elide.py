@@ -13,6 +13,10 @@ import sys
 
 import numpy as np
 
+from ._dispatch import claim
+from ._stack import paused
+from ._storage import FakeStorage
+
 ELIDE_BYTES = 256 * 1024  # NPY_MIN_ELIDE_BYTES
 _NUMBER_KINDS = frozenset("biufc")  # PyArray_ISNUMBER
 _PY_SCALARS = (bool, int, float, complex)
@@ -52,18 +56,33 @@ def owns_big_buffer(t) -> bool:
 
 def _rhs_dtype(other, shape: tuple):
     """``other`` as ``PyArray_EnsureArray`` sees it when it may take part (an exact array of
-    the same dimensions, a 0-d array or any scalar): its dtype, else None."""
+    the same dimensions, a 0-d array or any scalar): its dtype, else None.
+
+    A scalar becomes a fresh 0-d array there, allocated and freed at once: it is charged
+    as such (``claim``) to the innermost FakeMode, and no call of the program's is made of
+    it (the program called no ``np.asarray``; its trace holds none)."""
     t = type(other)
     if t is np.ndarray or getattr(other, "storage_offset", None) is not None:
         if other.ndim != 0 and tuple(other.shape) != shape:
             return None
         return other.dtype
     if t in _PY_SCALARS or isinstance(other, np.generic):
-        try:
-            return np.asarray(other).dtype
-        except (OverflowError, ValueError, TypeError):
-            return None
+        dt = _SCALAR_DTYPES.get(t)
+        if dt is None:
+            try:
+                with paused():  # a real 0-d array of one scalar: O(1)
+                    dt = np.asarray(other).dtype
+            except (OverflowError, ValueError, TypeError):
+                return None
+        claim(FakeStorage(dt.itemsize, "cpu"))  # the 0-d array, freed on return
+        return dt
     return None
+
+
+# Python scalars whose 0-d array's dtype does not depend on the value (int's does: int64,
+# uint64 or object by magnitude)
+_SCALAR_DTYPES = {bool: np.dtype(np.bool_), float: np.dtype(np.float64),
+                  complex: np.dtype(np.complex128)}
 
 
 def can_elide(t, other) -> bool:
@@ -71,7 +90,18 @@ def can_elide(t, other) -> bool:
     if not owns_big_buffer(t):
         return False
     dt = _rhs_dtype(other, t.shape)
-    return dt is not None and np.can_cast(dt, t.dtype, "safe")
+    if dt is None:
+        return False
+    key = (dt, t.dtype)
+    ok = _SAFE.get(key)
+    if ok is None:
+        ok = bool(np.can_cast(dt, t.dtype, "safe"))
+        if len(_SAFE) < 1024:
+            _SAFE[key] = ok
+    return ok
+
+
+_SAFE: dict = {}  # (dtype, dtype) -> np.can_cast(..., "safe"): numeric dtypes, a few pairs
 
 
 # Binary operators whose slot tries elision, and whether it may swap the operands

@@ -259,6 +259,7 @@ _SOURCES = frozenset({"np.zeros", "np.ones", "np.zeros_like", "np.ones_like", "n
 _CONVERTERS = frozenset({"np.array", "np.asarray", "np.asanyarray"})
 _REDUCTIONS = frozenset(p + n for n in _REDUCE_NAMES for p in ("np.", "ndarray."))
 _is_source: dict = {}
+SOURCE = _is_source  # callable -> _source(callable), for callers that test it first
 
 
 def _source(func: Any) -> int:
@@ -286,11 +287,20 @@ def _source(func: Any) -> int:
 def after(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     """Update what is known after ``func(*args, **kwargs)`` gave ``res`` on fakes."""
     if not _holds_known(args, kwargs):
+        after_unseen(func, args, kwargs, res)
+        return
+    _after(func, args, kwargs, res)
+
+
+def after_unseen(func: Any, args: tuple, kwargs: dict, res: Any, kind: int | None = None) -> None:
+    """``after`` for a call none of whose fakes holds a known value (``_holds_known`` is
+    False): only a source (``_source``; ``kind`` when the caller has it) can make one."""
+    if kind is None:
         kind = _source(func)
-        if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0) \
-                or kind == 3 and (not args or isinstance(args[0], np.ndarray)
-                                  or hasattr(args[0], "storage_offset")):
-            return  # nothing known to forget, nothing that could become known
+    if not kind or kind == 2 and not (args and getattr(args[0], "size", 1) == 0) \
+            or kind == 3 and (not args or isinstance(args[0], np.ndarray)
+                              or hasattr(args[0], "storage_offset")):
+        return  # nothing known to forget, nothing that could become known
     _after(func, args, kwargs, res)
 
 

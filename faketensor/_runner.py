@@ -340,15 +340,34 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
              device: str | None = None, prepared: bool = False, costs: list | None = None,
              entry_out: list | None = None) -> Any:
     """Run func's kernel on fakes (``_run_fake``), then update which storages are known to
-    hold one value (faketensor/_known.py: set on results, forgotten on writes)."""
-    res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out)
-    _known.after(func, args, kwargs, res)
+    hold one value (faketensor/_known.py: set on results, forgotten on writes).
+
+    A call with a cache key has had every fake among its arguments collected by the
+    signature: when none of them holds a known value, ``_known.after``'s walk over the
+    arguments is skipped, and so is the call itself where func can make no known value
+    (``_known.SOURCE``, worked out once per callable)."""
+    fakes: list = []
+    res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
+    for f in fakes:
+        if f is _UNSEEN or f.storage.known is not None:
+            _known.after(func, args, kwargs, res)
+            return res
+    try:
+        kind = _SOURCE_GET(func)
+    except TypeError:  # an unhashable func
+        kind = None
+    if kind != 0:
+        _known.after_unseen(func, args, kwargs, res, kind)
     return res
+
+
+_UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
+_SOURCE_GET = _known.SOURCE.get
 
 
 def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
               device: str | None = None, prepared: bool = False, costs: list | None = None,
-              entry_out: list | None = None) -> Any:
+              entry_out: list | None = None, fakes: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
@@ -357,7 +376,8 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
     given, receives the cache entry the call used or made (``[template, costs, flops,
     findings]``): everything in it is a function of the signature, so a recording mode keeps
     the call's FLOP count and findings in its last slots for the next call with that
-    signature.
+    signature. ``fakes``, when given, receives the fakes among the arguments (the cache
+    signature's), ending with ``_UNSEEN`` when they were not all collected.
     """
     try:
         entry, prefix = _resolved[func]
@@ -369,8 +389,9 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
                 raise
             entry, prefix = _CUDA_ONLY, ()  # the CuPy rule of the same name may exist
     info = _cache.INFO
+    if fakes is None:
+        fakes = []
     if entry.cacheable and info.enabled:
-        fakes: list = []
         key = _cache.signature(func, args, kwargs, fakes)
         if key is not _cache.NOKEY:
             dev = fakes[0].storage.device if fakes else (device or "cpu")
@@ -412,6 +433,7 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
         info.bypass(_cache.BYPASS_ARGUMENTS)
     else:
         info.bypass(entry.nocache or _cache.BYPASS_DISABLED)
+    fakes.append(_UNSEEN)
     if not prepared:
         if convert is None:
             convert = LocalConverter().to_fake

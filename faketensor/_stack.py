@@ -8,9 +8,8 @@ is ``()``. Threads and nested modes need nothing more: the rule is the object's 
 """
 from __future__ import annotations
 
-import contextlib
 from contextvars import ContextVar
-from typing import Iterable, Iterator
+from typing import Iterable
 
 #: id(stack) -> the stack below its top mode (made on first use, see ``below``) for every
 #: Stack alive in the process (dict operations are atomic under the GIL)
@@ -52,12 +51,15 @@ def as_stack(modes: tuple) -> tuple:
 _STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
 
 
-@contextlib.contextmanager
-def paused() -> Iterator[None]:
+class paused:
     """No mode intercepts inside: for real NumPy calls on scalars a kernel makes to raise
-    NumPy's own errors (a private generator's argument checks)."""
-    token = _STACK.set(())
-    try:
-        yield
-    finally:
-        _STACK.reset(token)
+    NumPy's own errors (a private generator's argument checks). ``with paused():`` (a class,
+    not a generator: known values and kernels enter it on many calls)."""
+
+    __slots__ = ("_token",)
+
+    def __enter__(self) -> None:
+        self._token = _STACK.set(())
+
+    def __exit__(self, *exc: object) -> None:
+        _STACK.reset(self._token)

@@ -61,8 +61,12 @@ class ArrayMeta(NamedTuple):
 
     @property
     def flags(self) -> "MetaFlags":
-        c, f = contiguity(self.shape, self.strides, self.dtype.itemsize)
+        c, f = self._contiguity()
         return MetaFlags(c, f, self.writeable is not False, self._aligned())
+
+    def _contiguity(self) -> tuple[bool, bool]:
+        """(C, F) contiguity, as ``flags`` has them."""
+        return contiguity(self.shape, self.strides, self.dtype.itemsize)
 
     def _aligned(self) -> bool:
         """IsAligned (numpy/_core/src/common/array_assign.c): a fresh allocation is aligned;
@@ -184,6 +188,23 @@ def has_values(x: Any) -> bool:
     """True for what carries its values (Python and NumPy scalars, real arrays, lists):
     not a fake, not an ArrayMeta record."""
     return not (hasattr(x, "storage_offset") or type(x) is ArrayMeta)
+
+
+def is_aligned(x: Any) -> bool:
+    """``x.flags.aligned`` without making a flags object: a fake and an ArrayMeta answer
+    from their own rule (``_aligned``, cached on a fake); anything else from its flags."""
+    f = getattr(type(x), "_aligned", None)
+    return f(x) if f is not None else bool(x.flags.aligned)
+
+
+def contig(x: Any) -> tuple[bool, bool]:
+    """``(x.flags.c_contiguous, x.flags.f_contiguous)`` without making a flags object (a
+    fake's are cached on it)."""
+    f = getattr(type(x), "_contiguity", None)
+    if f is not None:
+        return f(x)
+    fl = x.flags
+    return bool(fl.c_contiguous), bool(fl.f_contiguous)
 
 
 def is_c_contig(x: Any) -> bool:

@@ -241,7 +241,7 @@ class FakeMode(Mode):
         afterwards (findings then take this call's line)."""
         ids = self.ids
         args_spec = ids.args_spec(args)
-        kwargs_spec = ids.spec(kwargs) if kwargs else _NO_KWARGS
+        kwargs_spec = ids.kwargs_spec(kwargs) if kwargs else _NO_KWARGS
         entry = used[0] if used else None
         flops = entry[2] if entry is not None else None
         if flops is None:

@@ -102,6 +102,21 @@ class TraceIds:
         plain values, no keywords."""
         return (self.args_spec(args), self.spec(kwargs) if kwargs else _NO_KWARGS)
 
+    def kwargs_spec(self, kwargs: dict) -> dict:
+        """``spec(kwargs)`` for a call's (non-empty) keywords, fakes and plain values inline."""
+        out = {}
+        by_id, weak = self._by_id, self.weak
+        for k, x in kwargs.items():
+            t = type(x)
+            if t is FakeArray:
+                r = by_id.get(id(x))  # ref's hit path, inlined
+                out[k] = r if r is not None and weak[r]() is x else self.ref(x)
+            elif t in _PLAIN:
+                out[k] = x
+            else:
+                out[k] = self.spec(x)
+        return out
+
     def args_spec(self, args: tuple) -> tuple:
         """``spec(args)`` for a call's positional arguments, fakes and plain values inline."""
         out = []

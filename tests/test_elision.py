@@ -75,3 +75,19 @@ def test_elision_matches_numpy(name):
     assert fake_meta == box[0]
     assert mode.memory.peak.get("cpu", 0) == real_peak
     assert mode.memory.live.get("cpu", 0) == real_live == 0
+
+
+@pytest.mark.parametrize("scalar", [3.0, 3, True, 3j, np.float32(3)], ids=repr)
+def test_scalar_operand_of_elision_is_charged_not_called(scalar):
+    """NumPy's elision test makes a 0-d array of a scalar operand (PyArray_EnsureArray) and
+    frees it at once: the fake charges that array to the operator's own call and records no
+    call the program did not make (no ``np.asarray`` in the trace)."""
+    with ft.FakeMode(record=True) as mode:
+        (ft.to_fake(ENV["a"]) + 1.0) * scalar
+    assert [ft._errors.op_name(e.func) for e in mode.trace] == ["np.add", "np.multiply"]
+    log = mode.memory.log
+    events = [tuple(log[i:i + 4]) for i in range(0, len(log), 4)]
+    zero_d = np.asarray(scalar).nbytes
+    made = [e for e in events if e[0] == 1 and e[1] and e[3] == zero_d]  # not transients
+    freed = [e for e in events if e[0] == 1 and e[3] == -zero_d]
+    assert len(made) == len(freed) == 1 and made[0][1] == freed[0][1]

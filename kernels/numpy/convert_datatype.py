@@ -47,7 +47,24 @@ _GROUP = {"b": "number", "i": "number", "u": "number", "f": "number", "c": "numb
 
 def legacy_cast_bytes(src: np.dtype, dst: np.dtype) -> int:
     """Bytes of the dummy arrays of one cast loop from src to dst: 0 for a new-style cast
-    (within numbers, within one of S, U, V, M, m; S to or from M; to or from object)."""
+    (within numbers, within one of S, U, V, M, m; S to or from M; to or from object).
+    A function of the two dtypes, worked out once per pair (every ufunc call asks it per
+    operand)."""
+    try:
+        return _LEGACY_BYTES[src, dst]
+    except KeyError:
+        n = _legacy_cast_bytes(src, dst)
+        if len(_LEGACY_BYTES) < 4096:
+            _LEGACY_BYTES[src, dst] = n
+        return n
+    except TypeError:  # an unhashable dtype
+        return _legacy_cast_bytes(src, dst)
+
+
+_LEGACY_BYTES: dict = {}  # (src, dst) -> legacy_cast_bytes(src, dst)
+
+
+def _legacy_cast_bytes(src: np.dtype, dst: np.dtype) -> int:
     if dst.names is not None:  # a cast into each field (structured casts, one loop per field)
         sources = _field_dtypes(src) if src.names is not None else [src] * len(dst.names)
         total = 0

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...meta import ArrayMeta, is_fake
+from ...meta import ArrayMeta, is_aligned, is_fake
 from .temporaries import Steps as _Steps
 from ..registry import note, transient, uncached
 
@@ -27,7 +27,7 @@ def nbytes(m: Any) -> int:
 
 def needs_cast_copy(m: Any, dt: np.dtype) -> bool:
     """An operand the iterator must copy to ``dt``: another dtype, byte order or misaligned."""
-    return m.dtype != dt or not m.dtype.isnative or not m.flags.aligned
+    return m.dtype != dt or not m.dtype.isnative or not is_aligned(m)
 
 
 def cast_copy_bytes(m: Any, dt: np.dtype) -> int:

@@ -68,14 +68,33 @@ _OUT_NEEDS_C = frozenset({"standard_gamma"})
 
 
 def _binder(owner: str, name: str) -> Callable:
-    """Bind a call's arguments to the real method's signature (NumPy's TypeError if they do not fit)."""
+    """Bind a call's arguments to the real method's signature (NumPy's TypeError if they do not fit).
+
+    Whether a call binds, and where each argument goes, depends only on how many
+    positional arguments it has and which keywords it names: after ``inspect``'s bind has
+    accepted a call of that form once, later ones are laid out directly (the same dict, in
+    the signature's order, defaults filled in)."""
     sig = inspect.signature(getattr(_CLASSES[owner], name))
+    plist = list(sig.parameters.values())[1:]  # after self
+    names = [p.name for p in plist]
+    defaults = {p.name: p.default for p in plist}
+    direct = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in plist)
+    bound: set = set()  # (number of positional arguments, keyword names) bound before
 
     def bind(args: tuple, kwargs: dict) -> dict:
+        form = (len(args), tuple(kwargs))
+        if form in bound:
+            n = len(args)
+            out = {}
+            for i, k in enumerate(names):
+                out[k] = args[i] if i < n else kwargs[k] if k in kwargs else defaults[k]
+            return out
         b = sig.bind(None, *args, **kwargs)
         b.apply_defaults()
         out = dict(b.arguments)
         out.pop(next(iter(sig.parameters)))
+        if direct and len(bound) < 64:
+            bound.add(form)
         return out
 
     return bind
@@ -163,10 +182,24 @@ def _empty_size(size: Any) -> bool:
     """True when np.prod(size) == 0 (NumPy then returns an empty array early, or it is cheap)."""
     if size is None:
         return False
+    if type(size) is int:
+        size = (size,)
+    if type(size) is tuple:  # Python ints whose product fits int64: np.prod's, without NumPy
+        n = 1
+        for d in size:
+            if type(d) is not int:
+                break
+            n *= d
+        else:
+            if -_INT64 <= n < _INT64 and all(-_INT64 <= d < _INT64 for d in size):
+                return n == 0
     try:
         return bool(np.prod(size) == 0)
     except (TypeError, ValueError):
         return False
+
+
+_INT64 = 1 << 63
 
 
 def _scalar(dt: np.dtype) -> ArrayMeta:

@@ -21,7 +21,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, has_values, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, contig, has_values, is_aligned, is_meta
 from ...converters import Casting
 from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_bytes,
                      scalar_bytes, steps)
@@ -318,8 +318,8 @@ def _reduce_buffer_bytes(arr: Any, axes: tuple, rdt: np.dtype, out: Any, wm: Any
     buffered, GROWINNER, DONT_NEGATE_STRIDES): the result (allocated, or ``out``) with stride 0
     on the reduced axes as the reduce operand, the input, and the ``where`` mask
     (ufuncs.iterator_buffer_bytes)."""
-    cast = arr.dtype != rdt or not arr.dtype.isnative or not arr.flags.aligned
-    if out is None and wm is None and not cast and (arr.flags.c_contiguous or arr.flags.f_contiguous):
+    cast = arr.dtype != rdt or not arr.dtype.isnative or not is_aligned(arr)
+    if out is None and wm is None and not cast and any(contig(arr)):
         return 0  # the input and the result it lays out walk every core with one stride
     red = frozenset(axes)
     if out is None:

@@ -14,7 +14,8 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, weak_type
+from ...meta import (ArrayMeta, as_meta, check_writeable, contig, is_aligned, is_fake, is_meta,
+                     weak_type)
 from ...converters import Casting
 from ..._storage import SCALAR
 from .convert_datatype import cast_loop, legacy_cast_bytes
@@ -262,7 +263,7 @@ def _needs_copy(m: Any, dt: np.dtype) -> bool:
     """check_for_trivial_loop: a cast or an unaligned operand needs a copy."""
     if m.dtype != dt or not m.dtype.isnative:
         return True
-    return not m.flags.aligned
+    return not is_aligned(m)
 
 
 def _trivial_order(metas: list, loop: tuple, order: str):
@@ -282,7 +283,7 @@ def _trivial_order(metas: list, loop: tuple, order: str):
         elif m.shape != shape:
             return None
         if nd > 1:
-            c, f = m.flags.c_contiguous, m.flags.f_contiguous
+            c, f = contig(m)
             o = (1 if c else 0) | (2 if f else 0)
             if o == 0:
                 return None
