@@ -130,9 +130,11 @@ def _samples(c: Callee, per_template: int | None) -> list[Sample]:
     return out
 
 
-def measure_memory(c: Callee, per_template: int | None = None) -> MemRow:
+def measure_memory(c: Callee, per_template: int | None = None,
+                   found: list | None = None) -> MemRow:
     """Compare the memory figures of every sample of ``c`` whose fake metadata is exact
-    (``per_template``: only the first samples of each argument template)."""
+    (``per_template``: only the first samples of each argument template; ``found``: gets
+    (name, sample id, Measured) of every sample not exact)."""
     n = exact = unmod = 0
     first: dict[str, tuple[str, str]] = {}
     if no_array(c) is None:
@@ -146,6 +148,8 @@ def measure_memory(c: Callee, per_template: int | None = None) -> MemRow:
             n += 1
             exact += m.verdict == "exact"
             unmod += m.verdict == "unmodelled"
+            if found is not None and m.verdict != "exact":
+                found.append((c.name, s.id, m))
             if m.verdict == "differs":
                 first.setdefault("differs", (m.difference(), s.id))
             elif m.verdict == "unmodelled":
@@ -156,8 +160,10 @@ def measure_memory(c: Callee, per_template: int | None = None) -> MemRow:
     return MemRow(c.name, c.namespace, status, n, exact, unmod, detail, sid)
 
 
-def memory_survey(names: Iterable[str] | None = None, per_template: int | None = None) -> dict:
-    """Measure every surveyed NumPy callable (or those named): rows and per-namespace shares."""
+def memory_survey(names: Iterable[str] | None = None, per_template: int | None = None,
+                  found: list | None = None) -> dict:
+    """Measure every surveyed NumPy callable (or those named): rows and per-namespace shares
+    (``found``: see ``measure_memory``)."""
     wanted = set(names) if names is not None else None
     start = time.perf_counter()
     rows = []
@@ -170,7 +176,7 @@ def memory_survey(names: Iterable[str] | None = None, per_template: int | None =
         try:
             for c in callees("numpy"):
                 if wanted is None or c.name in wanted:
-                    rows.append(measure_memory(c, per_template))
+                    rows.append(measure_memory(c, per_template, found))
         finally:  # the samples of the configuration functions set these
             getattr(np.random, "set_bit_generator")(bitgen)
             np.random.set_state(state)

@@ -658,11 +658,14 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         else:
             np.empty(1, dt)[0] = value
         return None
-    if isinstance(value, (int, float, complex, np.generic)) or (
-            is_fake(value) and value.storage._tracker is SCALAR):
-        # array_assign_subscript packs a scalar into a 0-d array of self's dtype first
-        transient(dt.itemsize)
+    # array_assign_subscript (mapping.c) packs a scalar into a 0-d array of self's dtype
+    # first (PyArray_FromAny), except where the destination is a view without fancy indexing:
+    # PyArray_CopyObject (arrayobject.c) packs it straight into a 0-d view, and into a 0-d
+    # temporary broadcast from otherwise
+    packed = dt.itemsize if isinstance(value, (int, float, complex, np.generic)) or (
+        is_fake(value) and value.storage._tracker is SCALAR) else 0
     if it == BOOL:
+        transient(packed)
         mask = p.entries[0][2]
         if isinstance(mask, np.ndarray):
             count: int | None = int(np.count_nonzero(mask))
@@ -688,9 +691,12 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         else:
             vshape, vstrides, off = view_from_index(shape, self.strides, p)
         assign_to_view(vshape, dt, value)
+        if vshape:
+            transient(packed)
         if off is not None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
+    transient(packed)
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)

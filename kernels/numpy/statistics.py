@@ -666,14 +666,19 @@ def _part(m: Any) -> ArrayMeta:
 
 @register(np.angle, tags=("ufunc",))
 def angle(z: Any, deg: bool = False) -> Any:
-    """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place."""
+    """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place
+    (numpy/lib/_function_base_impl.py); each ufunc's 0-d operands are replayed in order."""
+    from .umath import ufunc_steps
     m = as_meta(z)
+    st = Steps()
     if m.dtype.kind == "c":
-        a = _u(np.arctan2, _part(m), _part(m))
+        a = ufunc_steps(st, np.arctan2, _part(m), _part(m))[0]
     else:
-        a = _u(np.arctan2, 0, m)
+        a = ufunc_steps(st, np.arctan2, 0, m)[0]
+    a = _m(a) if is_meta(a) else ArrayMeta((), np.dtype(type(a)), ())
     if deg:
-        ufunc_call(np.multiply, a, 180 / np.pi, out=a)
+        ufunc_steps(st, np.multiply, a, 180 / np.pi, out=a)
+    st.done()
     return scalar_result(a)
 
 
