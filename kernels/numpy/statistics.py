@@ -29,7 +29,7 @@ from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import pyarray_return, register, scalar_result, transient
+from ..registry import pyarray_return, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, take_bytes, ufunc_bytes, unary,
                           used)
@@ -762,6 +762,8 @@ def i0(x: Any) -> Any:
     if m.dtype.kind != "f":
         m = _like_copy(m, _F8)
     ax = _u(np.absolute, m)
+    if m.size:  # as np.piecewise: each piece evaluates x[cond], whose size the values decide
+        unmodelled("piecewise evaluates each branch on the elements that take it")
     return _final(_like_copy(ax))
 
 
