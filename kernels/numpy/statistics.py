@@ -675,7 +675,7 @@ def angle(z: Any, deg: bool = False) -> Any:
         a = ufunc_steps(st, np.arctan2, _part(m), _part(m))[0]
     else:
         a = ufunc_steps(st, np.arctan2, 0, m)[0]
-    a = _m(a) if is_meta(a) else ArrayMeta((), np.dtype(type(a)), ())
+    a = _m(a) if is_meta(a) else scalar_result(ArrayMeta((), np.dtype(type(a)), ()))
     if deg:
         ufunc_steps(st, np.multiply, a, 180 / np.pi, out=a)
     st.done()
@@ -696,9 +696,16 @@ def iscomplex(x: Any) -> Any:
 @register(np.isreal, tags=("ufunc",))
 def isreal(x: Any) -> Any:
     """np.isreal: ``np.imag(x) == 0`` (a real x's imag is a fresh C or F zeros array)."""
+    from .umath import ufunc_steps
     from .views import imag
     m = as_meta(x)
-    return ufunc_call(np.equal, _m(imag(m)), 0)
+    st = Steps()
+    im = _m(imag(m))
+    zeros = st.new(0 if m.dtype.kind == "c" else array_bytes(m.shape, m.dtype))  # imag's zeros
+    res = ufunc_steps(st, np.equal, im, 0)[0]
+    st.free(zeros)
+    st.done()
+    return res if is_meta(res) else scalar_result(ArrayMeta((), _BOOL, ()))
 
 
 @register(np.real_if_close, tags=("data-dependent",))
