@@ -811,7 +811,46 @@ def _take(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
     mode = converters.clipmode(mode)
-    return pyarray_return(_take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode))
+    m, ind = as_meta(a), _index_values(indices, "same_kind")
+    res = _take(m, ind, axis, out, mode)
+    transient(_take_bytes(m, indices, ind, out, mode))
+    return pyarray_return(res)
+
+
+def _carray_bytes(m: Any, dtype: Any = None, writeable: bool = False) -> int:
+    """Bytes of the copy ``PyArray_FromAny(m, dtype, NPY_ARRAY_CARRAY_RO)`` makes (none for
+    a C-contiguous aligned array of that dtype; ``writeable``: NPY_ARRAY_CARRAY)."""
+    dt = m.dtype if dtype is None else np.dtype(dtype)
+    f = m.flags
+    if f.c_contiguous and f.aligned and m.dtype == dt and (f.writeable or not writeable):
+        return 0
+    return max(math.prod(m.shape) * dt.itemsize, 1)
+
+
+def _take_bytes(m: Any, given: Any, ind: Any, out: Any, mode: str) -> int:
+    """PyArray_TakeFrom (item_selection.c): ``PyArray_CheckAxis(self, axis, CARRAY_RO)``
+    (a C-contiguous aligned copy of the whole input, its ravel when axis is None), the
+    indices as a C intp array (``PyArray_ContiguousFromAny``), and ``out`` through a
+    writeback copy when it overlaps the input, is not a C array of a's dtype, or always with
+    mode='raise' (the input must not change before an error): all alive to the end."""
+    n = _carray_bytes(m)
+    n += _carray_bytes(as_meta(given), INTP, True) if is_meta(given) or isinstance(
+        given, np.ndarray) else max(ind.size * INTP.itemsize, 1)
+    if out is not None:
+        st = getattr(m, "storage", None)
+        overlap = st is not None and getattr(out, "storage", None) is st
+        if overlap:
+            uncached()  # overlap depends on offsets, which the kernel cache does not key on
+            lo, hi = extent(tuple(m.shape), tuple(m.strides), m.dtype.itemsize)
+            olo, ohi = extent(tuple(out.shape), tuple(out.strides), out.dtype.itemsize)
+            lo, hi = lo + m.storage_offset, hi + m.storage_offset
+            olo, ohi = olo + out.storage_offset, ohi + out.storage_offset
+            overlap = lo < ohi and olo < hi
+        if overlap or mode == "raise":
+            n += max(math.prod(out.shape) * m.dtype.itemsize, 1)
+        else:
+            n += _carray_bytes(out, m.dtype, True)
+    return n
 
 
 take.keep_real = frozenset({1, "indices"})

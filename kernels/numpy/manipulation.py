@@ -764,6 +764,7 @@ def sort_complex(a: Any) -> ArrayMeta:
     if m.dtype.kind == "c":
         return b
     dt = np.dtype("F" if m.dtype.char in "bhBH" else "G" if m.dtype.char == "g" else "D")
+    transient(array_bytes(b.shape, b.dtype))  # the sorted copy, freed once cast
     return copy_like(ArrayMeta(b.shape, b.dtype, b.strides), dt, "K")
 
 
