@@ -874,7 +874,15 @@ def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
     axes = _ufunc_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
-    return _final(do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal))
+    r = do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal)
+    shape = tuple(r.shape)
+    scalar = type(r) is ArrayMeta and r.scalar
+    res = _final(r)
+    # _nanfunctions_impl.py: ``if np.isnan(res).any()`` (the All-NaN warning): a bool array
+    # like res and the 0-d array of any's result; of a scalar res, the 0-d array isnan
+    # makes (as large as the reduction's, already counted) and its bool
+    transient(1 if scalar else array_bytes(shape, _BOOL) + 1)
+    return res
 
 
 @register(np.nanmin, tags=("reduction",))
