@@ -28,6 +28,7 @@ from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
+from .temporaries import copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -1078,6 +1079,8 @@ def copyto(dst: Any, src: Any, casting: Casting = "same_kind", where: Any = True
         raise UnsupportedOperationError("np.copyto", "a list value containing fakes")
     s, w = stand_in(src), stand_in(where)
     dshape = tuple(dst.shape)
+    if not is_meta(src):  # array_copyto: PyArray_FromAny of the value (a scalar's 0-d arrays)
+        transient(copyto_bytes(dst.dtype, src))
     if math.prod(dshape) <= _SMALL:
         if is_fake(src):  # the stand-in's values are not the fake's
             check_value_cast(src, dst.dtype)
