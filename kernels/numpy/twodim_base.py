@@ -6,9 +6,9 @@ from typing import Any
 import numpy as np
 from ...layout import as_shape, c_strides, shape_args
 from ...meta import ArrayMeta, as_meta, is_meta
-from ..registry import register
+from ..registry import register, transient
 from .creation import fresh, tri_mask
-from .temporaries import Steps, Val, array_bytes, binary, used
+from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, setitem_bytes, used
 from .misc import where_meta
 
 
@@ -104,6 +104,9 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
     dt = np.promote_types(m.dtype, int)
     if shape[1] > 1:
         np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
+    # _twodim_base_impl.py: asarray(x) alive to the end; ``tmp[:, 0] = 1`` packs the 1 into
+    # a 0-d array of v's dtype
+    transient(asarray_bytes(x) + (setitem_bytes(dt, 1) if shape[1] > 0 else 0))
     return fresh(shape, dt)
 
 
