@@ -902,15 +902,49 @@ def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
 @register(np.nanargmin, tags=("reduction",))
 def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
     """np.nanargmin (assumes no all-NaN slice: that ValueError depends on values)."""
-    arr, _ = _replace_nan(a)
-    return _argminmax(arr, axis, out, keepdims, "argmin")
+    return _nanargminmax(a, axis, out, keepdims, "argmin", np.inf)
 
 
 @register(np.nanargmax, tags=("reduction",))
 def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
     """np.nanargmax (assumes no all-NaN slice: that ValueError depends on values)."""
-    arr, _ = _replace_nan(a)
-    return _argminmax(arr, axis, out, keepdims, "argmax")
+    return _nanargminmax(a, axis, out, keepdims, "argmax", -np.inf)
+
+
+def _nanargminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str, val: float) -> Any:
+    """_nanfunctions_impl.py nanargmin/nanargmax: ``_replace_nan(a, val)`` (mask, copy,
+    copyto), ``mask = np.all(mask, axis)`` (the old mask dropped), ``np.any(mask)``, then
+    the arg-reduction of the copy (its own copies, _argminmax) while copy and mask live."""
+    from .hidden import captured
+    m = as_meta(a)
+    arr, masked = _replace_nan(a)
+    with captured() as cap:
+        res = _argminmax(arr, axis, out, keepdims, name)
+    if not masked or m.dtype.kind == "O":
+        transient(cap.transient)
+        return res
+    st = Steps()
+    mask = st.new(array_bytes(m.shape, _BOOL))
+    copy = st.new(array_bytes(m.shape, m.dtype))
+    st.temp(copyto_bytes(m.dtype, val))
+    if m.size:
+        rshape = () if axis is None else tuple(
+            n for i, n in enumerate(m.shape) if i != normalize_axis(converters.index(axis), m.ndim))
+        reduced = st.new(array_bytes(rshape, _BOOL))
+        st.free(mask)
+        mask = reduced
+        if not rshape:  # np.all gave a NumPy scalar; np.any makes a 0-d array of it
+            st.free(mask)
+            mask = 0
+            st.temp(2)
+        else:
+            st.temp(1)
+    fresh = kept_bytes(res) if out is None and res.shape else 0
+    st.temp(cap.transient + fresh)
+    st.new(fresh)
+    st.free(mask, copy)
+    st.done()
+    return res
 
 
 @register(np.nanmean, tags=("reduction",))
