@@ -967,6 +967,8 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
+    elif where is _NoValue:
+        _nanmean_scalar_steps(arr, tot)
     if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
         # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
         warn_few_items("Mean of empty slice")
@@ -989,6 +991,24 @@ def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
     bad = steps.new(array_bytes(cnt.shape, _BOOL) + ufunc_bytes(np.equal, cnt, 0))
     steps.temp(1)
     steps.free(bad, mask, copy, count)
+    steps.done()
+
+
+def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
+    """nanmean to a scalar: as ``_nanmean_steps`` up to the sums, whose 0-d results become
+    NumPy scalars (the fake's ``tot`` stays a 0-d meta, reported by ``_final``); the
+    division and ``isbad`` are scalar arithmetic."""
+    steps = Steps()
+    mask = steps.new(array_bytes(arr.shape, _BOOL))
+    copy = steps.new(array_bytes(arr.shape, arr.dtype))
+    steps.temp(copyto_bytes(arr.dtype, 0))
+    inv = steps.new(array_bytes(arr.shape, _BOOL))
+    steps.temp(_INTP.itemsize)
+    steps.free(inv)
+    item = steps.new(tot.dtype.itemsize)
+    steps.free(item)
+    steps.keep(item)
+    steps.free(mask, copy)
     steps.done()
 
 
