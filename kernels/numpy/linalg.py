@@ -25,7 +25,7 @@ from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import note, quiet, register, scratch
+from ..registry import note, quiet, register, scalar_result, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -224,7 +224,7 @@ def det(a: Any) -> ArrayMeta:
     t, rt = common_type(_L.det, a)
     (r,) = gufunc_outs([(a, 2)], [((), t)], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return out(astype(r, rt))
+    return scalar_result(out(astype(r, rt)))  # one matrix: the gufunc returns a NumPy scalar
 
 
 @register(_L.slogdet, tags=("copy",), flops=flops.det)
@@ -236,7 +236,7 @@ def slogdet(a: Any) -> Any:
     t, rt = common_type(_L.slogdet, a)
     s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return SlogdetResult(out(astype(s, rt)), out(astype(ld, real_of(rt))))
+    return SlogdetResult(scalar_result(out(astype(s, rt))), scalar_result(out(astype(ld, real_of(rt)))))
 
 
 def _uplo(uplo: Any) -> None:
