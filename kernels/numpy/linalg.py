@@ -22,7 +22,7 @@ from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, itera
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
 from .temporaries import Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
-from ...meta import ArrayMeta, as_meta, is_fake
+from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
 from ..registry import note, quiet, register, scalar_result, scratch
@@ -905,6 +905,28 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     return _returned(res)
 
 
+def _cond_2(m: Any) -> Any:
+    """_linalg.py cond for p None, 2, -2: ``s = svd(x, compute_uv=False)`` alive to the end,
+    ``r = s[..., 0] / s[..., -1]``, ``r = asarray(r)`` (a 0-d array of a scalar),
+    ``nan_mask = isnan(r)`` and ``nan_mask.any()``; ``r[()]`` returns a 0-d one as a scalar."""
+    from .umath import ufunc_steps
+    st = steps()
+    sv, sb = call_step(st, svd, m, compute_uv=False)
+    sv = meta(sv)
+    col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
+    r, rb = ufunc_steps(st, np.divide, col, col)
+    if not is_meta(r):  # a scalar: asarray makes it a 0-d array again, r[()] a scalar
+        arr = st.new(sv.dtype.itemsize)
+        ufunc_steps(st, np.isnan, ArrayMeta((), sv.dtype, ()))
+        st.temp(1)  # np.bool_.any()'s 0-d result
+        st.free(arr, sb)
+        return ArrayMeta((), sv.dtype, (), scalar=True)
+    mask = ufunc_steps(st, np.isnan, r)[1]
+    st.temp(1)  # nan_mask.any()'s 0-d result
+    st.free(mask, sb, rb)
+    return out(r)
+
+
 def _empty_2d(m: Any) -> bool:
     return m.size == 0 and math.prod(m.shape[-2:]) == 0
 
@@ -918,9 +940,7 @@ def cond(x: Any, p: Any = None) -> Any:
         raise LinAlgError("cond is not defined on empty arrays")
     _check_ord(p, _L.cond)
     if p is None or (not isinstance(p, str) and p in (2, -2)):
-        sv = meta(svd(m, compute_uv=False))
-        col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
-        return out(_u(np.divide, col, col))
+        return _cond_2(m)
     stacked_square(m)
     t, rt = common_type(_L.cond, m)
     n = m.shape[-1]
