@@ -1597,7 +1597,8 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
         # slopes table is PyArray_malloc'd, off the data allocator)
         transient(asarray_bytes(fp) + _as_contiguous_bytes(np.asarray(fp) if not is_meta(fp) else fp, dt)
                   + _as_contiguous_bytes(xp, _F8) + _as_contiguous_bytes(x, _F8))
-    return ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize))
+    # arr_interp returns PyArray_Return(af): a NumPy scalar for 0-d x
+    return pyarray_return(ArrayMeta(xm.shape, dt, c_strides(xm.shape, dt.itemsize)))
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
