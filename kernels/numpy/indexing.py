@@ -28,7 +28,7 @@ from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
-from .temporaries import copyto_bytes
+from .temporaries import carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -818,24 +818,14 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "r
     return pyarray_return(res)
 
 
-def _carray_bytes(m: Any, dtype: Any = None, writeable: bool = False) -> int:
-    """Bytes of the copy ``PyArray_FromAny(m, dtype, NPY_ARRAY_CARRAY_RO)`` makes (none for
-    a C-contiguous aligned array of that dtype; ``writeable``: NPY_ARRAY_CARRAY)."""
-    dt = m.dtype if dtype is None else np.dtype(dtype)
-    f = m.flags
-    if f.c_contiguous and f.aligned and m.dtype == dt and (f.writeable or not writeable):
-        return 0
-    return max(math.prod(m.shape) * dt.itemsize, 1)
-
-
 def _take_bytes(m: Any, given: Any, ind: Any, out: Any, mode: str) -> int:
     """PyArray_TakeFrom (item_selection.c): ``PyArray_CheckAxis(self, axis, CARRAY_RO)``
     (a C-contiguous aligned copy of the whole input, its ravel when axis is None), the
     indices as a C intp array (``PyArray_ContiguousFromAny``), and ``out`` through a
     writeback copy when it overlaps the input, is not a C array of a's dtype, or always with
     mode='raise' (the input must not change before an error): all alive to the end."""
-    n = _carray_bytes(m)
-    n += _carray_bytes(as_meta(given), INTP, True) if is_meta(given) or isinstance(
+    n = carray_bytes(m, m.dtype, writeable=False)
+    n += carray_bytes(given, INTP) if is_meta(given) or isinstance(
         given, np.ndarray) else max(ind.size * INTP.itemsize, 1)
     if out is not None:
         st = getattr(m, "storage", None)
@@ -850,7 +840,7 @@ def _take_bytes(m: Any, given: Any, ind: Any, out: Any, mode: str) -> int:
         if overlap or mode == "raise":
             n += max(math.prod(out.shape) * m.dtype.itemsize, 1)
         else:
-            n += _carray_bytes(out, m.dtype, True)
+            n += carray_bytes(out, m.dtype)
     return n
 
 
@@ -899,18 +889,6 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ArrayMeta:
 
 
 take_along_axis.keep_real = frozenset({1, "indices"})
-
-
-def carray_bytes(x: Any, dt: np.dtype) -> int:
-    """Bytes ``PyArray_FromAny(x, dt, NPY_ARRAY_CARRAY)`` allocates: none for an array of
-    exactly ``dt`` that is C-contiguous, aligned and writeable, else a C copy in ``dt``
-    (a Python object is converted straight into ``dt``; empty ones get 1 byte)."""
-    if not is_meta(x):
-        return max(np.asarray(x, dtype=dt).nbytes, 1)
-    fl = x.flags
-    if fl.c_contiguous and fl.aligned and fl.writeable and x.dtype == dt:
-        return 0
-    return max(math.prod(x.shape) * dt.itemsize, 1)
 
 
 def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:

@@ -21,7 +21,8 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, transient
-from .temporaries import Val, array_bytes, asarray_bytes, binary, copyto_bytes, setitem_bytes
+from .temporaries import (Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
+                          setitem_bytes)
 from .views import copy_like, ndarray_astype
 
 INTP = np.dtype(np.intp)
@@ -827,8 +828,12 @@ def putmask(a: Any, /, mask: Any, values: Any) -> None:
         if not np.can_cast(values.dtype, a.dtype, "safe"):
             raise TypeError(f"Cannot cast array data from {values.dtype!r} to {a.dtype!r} "
                             "according to the rule 'safe'")
-        return None
-    np.asarray(values, dtype=a.dtype)
+    else:
+        np.asarray(values, dtype=a.dtype)
+    # PyArray_PutMask: a writeback copy of a that is not a C array, the mask as a C bool
+    # array, the values as a C array of a's dtype, all alive to the end
+    transient(carray_bytes(a, a.dtype) + carray_bytes(mask, np.bool_)
+              + carray_bytes(values, a.dtype))
     return None
 
 
@@ -847,6 +852,10 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
             raise DataDependentError("np.place with empty vals fails if any mask entry is true")
         if np.any(m):
             raise ValueError("Cannot insert from an empty array!")
+    # compiled_base.c arr_place: as PyArray_PutMask, a writeback C copy of arr, the mask as
+    # a C bool array and the values as a C array of arr's dtype
+    transient(carray_bytes(arr, arr.dtype) + carray_bytes(mask, np.bool_)
+              + carray_bytes(vals, arr.dtype))
     return None
 
 

@@ -1482,7 +1482,7 @@ def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
     common type (copies unless already so), correlate2's conjugate of a complex second
     input (replacing its copy), then the result; ``made`` are the bytes of arrays the
     caller made of Python sequences, alive throughout."""
-    from .indexing import carray_bytes
+    from .temporaries import carray_bytes
     for m, which in ((a, "first"), (v, "second")):
         if m.ndim == 0:
             raise ValueError("object of too small depth for desired array")
