@@ -20,7 +20,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import register, transient
+from ..registry import register, transient, uncached
 from .temporaries import (Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
@@ -723,8 +723,33 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
             raise ValueError("choose: invalid shape for output array.")
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
+    # np.choose of a sequence: fromnumeric._wrapit's asarray(a), alive through the method
+    transient(_choose_bytes(idx, items, dt, out, mode) + asarray_bytes(a))
+    if out is not None:
         return out  # PyArray_Choose converts into out with NPY_ARRAY_FORCECAST: any dtype
     return fresh(shape, dt)
+
+
+def _choose_bytes(idx: Any, items: list, dt: np.dtype, out: Any, mode: Any) -> int:
+    """PyArray_Choose (item_selection.c), all alive to the end: PyArray_ConvertToCommonType's
+    array of n pointers (PyDataMem_NEW) and each choice as a C array of the common dtype
+    (a scalar's 0-d array), the index array as a C intp array, and ``out`` through a
+    writeback copy unless it is a C array of that dtype (always with mode='raise', or when
+    it may overlap a choice)."""
+    n = 8 * len(items)
+    for c in items:
+        n += dt.itemsize if type(c) in (int, float, complex, bool) else carray_bytes(c, dt)
+    n += carray_bytes(idx, INTP)
+    if out is not None:
+        st = getattr(out, "storage", None)
+        shared = st is not None and any(getattr(c, "storage", None) is st for c in items)
+        if shared or converters.clipmode(mode) == "raise":
+            if shared:
+                uncached()  # whether out shares a choice's buffer is not in the cache key
+            n += array_bytes(tuple(out.shape), dt)
+        else:
+            n += carray_bytes(out, dt)
+    return n
 
 
 @register(np.lexsort, tags=("copy",))
