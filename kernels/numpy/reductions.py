@@ -1017,12 +1017,17 @@ def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
     """np.count_nonzero: without an axis an np.intp scalar (multiarray.count_nonzero, any
     dtype); with one an intp sum of a bool view or copy (numpy/_core/numeric.py)."""
     arr = as_meta(a)
+    made = asarray_bytes(a)  # a sequence made an array, alive to the end
     if axis is None and not keepdims:
+        transient(made)
         return ArrayMeta((), _INTP, (), scalar=True)
     if arr.dtype.kind in "USOV":
         raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
     b = arr if arr.dtype == _BOOL else _like_copy(arr, _BOOL)
-    return sum_(b, axis, _INTP, None, keepdims)
+    res = sum_(b, axis, _INTP, None, keepdims)
+    # ``a.astype(bool, copy=False)``: a copy unless bool, alive while the sum runs
+    transient(made + (0 if b is arr else array_bytes(arr.shape, _BOOL)))
+    return res
 
 
 # --- outer ---------------------------------------------------------------------------
