@@ -410,11 +410,27 @@ def delete(arr: Any, obj: Any, axis: Any = None) -> ArrayMeta:
             count = n - len({int(i) % n for i in flat}) if n else 0
         key = [slice(None)] * a.ndim
         key[ax] = np.zeros(count, INTP)
-        return _index_result(a, tuple(key))
+        res = _index_result(a, tuple(key))
+        transient(_delete_bytes(arr, obj, axis, n, count, a.ndim))
+        return res
     if idx < -n or idx >= n:
         raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
     shape[ax] -= 1
     return fresh(tuple(shape), a.dtype, order)
+
+
+def _delete_bytes(arr: Any, obj: Any, axis: Any, n: int, count: int, nd: int) -> int:
+    """np.delete with an index array (_function_base_impl.py), alive while ``arr[keep]``
+    is made: the ravel copy of a non-C-contiguous input (axis None), ``np.asarray(obj)``,
+    ``keep`` (``ones(N, bool)`` or ``~obj``) and, beside other axes, the intp indices
+    the boolean index becomes (mapping.c prepare_index: nonzero)."""
+    m = as_meta(arr)
+    made = asarray_bytes(obj) + array_bytes((n,), np.bool_)
+    if axis is None and m.ndim != 1 and not m.flags.c_contiguous:
+        made += array_bytes(tuple(m.shape), m.dtype)
+    if nd > 1:
+        made += array_bytes((count,), INTP)
+    return made
 
 
 def _index_result(a: Any, key: tuple) -> ArrayMeta:
