@@ -1170,12 +1170,13 @@ _BLOCK = 65536  # _histograms_impl.py histogram's BLOCK
 
 
 def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any,
-                      nbins: int, ntype: np.dtype, w: Any) -> None:
+                      nbins: int, ntype: np.dtype | None, w: Any) -> None:
     """The buffers of equal-bins histogram before its loop, in ``steps()``: ``a.ravel()`` (or
     the bool input's uint8 copy), ``np.isfinite`` of a given range, the edges' ``linspace``
     (creation.linspace's own replay), the ``np.any(bin_edges[:-1] >= bin_edges[1:])`` check
     (_histograms_impl.py ``_get_bin_edges``), the counts ``n = np.zeros(nbins, ntype)`` and
-    ``_unsigned_subtract(last_edge, first_edge)``'s 0-d arrays."""
+    ``_unsigned_subtract(last_edge, first_edge)``'s 0-d arrays (``ntype`` None: up to the
+    check, as histogram_bin_edges)."""
     from .creation import linspace
     st = steps()
     if dt != m.dtype:  # bool input: a.astype(np.uint8)
@@ -1190,6 +1191,8 @@ def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any
         st.hold(ufunc_bytes(np.isfinite, rng[1]) + 1)
     linspace(first, last, nbins + 1, endpoint=True, dtype=bt)
     st.hold(array_bytes((nbins,), _BOOL) + 1)
+    if ntype is None:  # histogram_bin_edges: the edges are the result
+        return
     st.alloc(array_bytes((nbins,), ntype))
     st.hold(_unsigned_subtract_bytes(first, last))
 
@@ -1275,10 +1278,15 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
 
 
 @register(np.histogram_bin_edges, tags=("copy",))
+@stepped
 def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Any:
-    """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins."""
+    """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins;
+    equal bins replay np.histogram's buffers up to the edges' check (``_hist_edges_steps``)."""
     m, dt, w = _hist_input(a, weights, "np.histogram_bin_edges")
-    return _bin_edges(m, dt, bins, range, w)[0]
+    edges, n, bt, uniform = _bin_edges(m, dt, bins, range, w)
+    if uniform:
+        _hist_edges_steps(m, dt, bt, _outer_edges(dt, m.size, range), range, n, None, w)
+    return edges
 
 
 def _dd_sample(sample: Any) -> tuple:
