@@ -1049,4 +1049,8 @@ def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     # a view of A (as aligned as A; a list's fresh array is aligned)
     view = ArrayMeta(a.shape + (1,) * b.ndim, a.dtype, a.strides + (a.dtype.itemsize,) * b.ndim,
                      None if type(a) is ArrayMeta else a)
-    return ufunc_call(ufunc, view, b, **kwargs)
+    res = ufunc_call(ufunc, view, b, _report=True, **kwargs)
+    # prepare_input_arguments_for_outer (ufunc_object.c): PyArray_FromObject of each operand
+    # (a Python scalar becomes a 0-d array, an operand like any other), alive through the call
+    transient(asarray_bytes(args[0]) + asarray_bytes(args[1]))
+    return res
