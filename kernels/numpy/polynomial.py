@@ -79,7 +79,7 @@ def polyval(p: Any, x: Any) -> Any:
         if key in seen:
             break
         seen.append(key)
-    if not is_fake(p) and pm.ndim == 1 and type(xm) is not np.ndarray:
+    if pm.ndim == 1 and type(xm) is not np.ndarray:
         _polyval_steps(p, pm, xm)
     res = ArrayMeta(y.shape, y.dtype, y.strides)
     return scalar_result(res) if pm.shape[0] else res  # no coefficient: zeros_like(x) itself
