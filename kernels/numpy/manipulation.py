@@ -21,7 +21,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, transient, uncached
-from .temporaries import (Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
 
@@ -978,7 +978,34 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> An
             if is_fake(f):
                 raise UnsupportedOperationError(np.piecewise, "fake values")
             np.empty(1, m.dtype)[...] = f
-    return copy_like(m, None, "K")
+    res = copy_like(m, None, "K")
+    _piecewise_steps(m, condlist, len(conds), n, funclist)
+    return res
+
+
+def _piecewise_steps(m: Any, condlist: Any, given: int, n: int, funclist: Any) -> None:
+    """_function_base_impl.py piecewise (constant pieces): ``asarray(condlist, bool)`` (a
+    new array unless a bool array is given), for one condition short ``condelse =
+    ~np.any(condlist, axis=0, keepdims=True)`` and the concatenation (condelse stays
+    referenced), ``y = zeros_like(x)``, then ``y[cond] = value`` per piece (the value's
+    0-d array, array_assign_subscript's boolean path)."""
+    st = Steps()
+    one = array_bytes(tuple(m.shape), np.bool_)
+    given_bool = (is_meta(condlist) or isinstance(condlist, np.ndarray)) and condlist.dtype == np.bool_
+    conds = st.new(0 if given_bool else array_bytes((given,) + tuple(m.shape), np.bool_))
+    other = 0
+    if n == given + 1:
+        anyb = st.new(one)
+        other = st.new(one)
+        st.free(anyb)
+        cat = st.new(array_bytes((n,) + tuple(m.shape), np.bool_))
+        st.free(conds)
+        conds = cat
+    st.new(array_bytes(tuple(m.shape), m.dtype))  # y, the result
+    for f in funclist:
+        st.temp(setitem_bytes(m.dtype, f))
+    st.free(conds, other)
+    st.done()
 
 
 # --- bits -----------------------------------------------------------------------------------
