@@ -960,7 +960,10 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         if not isinstance(condition, np.ndarray):
             transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
         transient(nz_bytes)
-    return _take(as_meta(a), nz, axis, out, "raise")
+    m = as_meta(a)
+    res = _take(m, nz, axis, out, "raise")
+    transient(_take_bytes(m, nz, nz, out, "raise"))  # PyArray_TakeFrom's own copies
+    return res
 
 
 @register(np.compress, tags=("copy",))
