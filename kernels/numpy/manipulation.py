@@ -20,8 +20,8 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import register, transient, uncached
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
+from ..registry import pyarray_return, register, transient, uncached
+from .temporaries import (Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
 
@@ -778,6 +778,7 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
         if km.shape[0] == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
         shapes = [km.shape[1:]] * km.shape[0]
+        ks = [ArrayMeta(km.shape[1:], km.dtype, km.strides[1:])] * km.shape[0]
     else:
         ks = [as_meta(k) for k in keys]
         if not ks:
@@ -789,9 +790,27 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
     if not shape:
         if axis not in (0, -1):
             raise np.exceptions.AxisError(axis, 0)
-        return fresh((), INTP)
-    normalize_axis(axis, len(shape))
+        # keys of a 1-d array are its elements: each a NumPy scalar made a 0-d array
+        transient(km.size * km.dtype.itemsize if is_meta(keys) else
+                  sum(asarray_bytes(k) for k in keys))
+        return pyarray_return(fresh((), INTP))  # PyArray_Return: a scalar
+    ax = normalize_axis(axis, len(shape))
+    transient(_lexsort_buffers(ks, shape, ax) + sum(asarray_bytes(k) for k in (
+        () if is_meta(keys) else keys)))
     return fresh(shape, INTP)
+
+
+def _lexsort_buffers(ks: list, shape: tuple, ax: int) -> int:
+    """PyArray_LexSort (item_selection.c): when the result's axis is not its last, or a key
+    is byte-swapped, unaligned or strided along the axis, each lane is copied into a value
+    buffer of N * the largest itemsize and an index buffer of N intp (PyDataMem_UserNEW)."""
+    n = shape[ax]
+    if n <= 1 or 0 in shape:
+        return 0
+    need = ax != len(shape) - 1 or any(
+        not k.dtype.isnative or not k.flags.aligned or k.strides[ax] != k.dtype.itemsize
+        for k in ks)
+    return n * (max(k.dtype.itemsize for k in ks) + INTP.itemsize) if need else 0
 
 
 @register(np.sort_complex, tags=("copy",))
