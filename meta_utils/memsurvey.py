@@ -121,6 +121,13 @@ class MemRow(NamedTuple):
     first: str     # the sample id it concerns
 
 
+def _builder(c: Callee, s: Sample) -> Callable[[], tuple[tuple, dict]]:
+    """Fresh real inputs of sample ``s`` (copies with the same layouts) at each call."""
+    def build() -> tuple[tuple, dict]:
+        return _copy_tree(_build(c, s))
+    return build
+
+
 def _samples(c: Callee, per_template: int | None) -> list[Sample]:
     templates, _ = recipe(c)
     out: list[Sample] = []
@@ -142,7 +149,7 @@ def measure_memory(c: Callee, per_template: int | None = None,
             out = run_sample(c, s)  # the metadata; also the call's first run (its caches)
             if out.verdict != "ok" or not out.answered:
                 continue
-            m = measure_call(lambda s=s: _copy_tree(_build(c, s)), c.make)
+            m = measure_call(_builder(c, s), c.make)
             if m.verdict == "skip":
                 continue
             n += 1

@@ -124,6 +124,14 @@ def measure_peak(fn: Callable[[], Any]) -> tuple[int, int]:
     return peak, live
 
 
+def _real_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[int, int]:
+    """(peak, live) of ``op`` on real inputs, its result alive when live is read (and
+    dropped, with the inputs, on return)."""
+    inputs = setup()
+    keep: list = []
+    return measure_peak(lambda: keep.append(op(*inputs)))
+
+
 def op_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[tuple[int, int], tuple[int, int]]:
     """((peak, live) real, (peak, live) fake) of one op, both above the live bytes before it.
 
@@ -132,10 +140,7 @@ def op_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[tuple[i
     """
     import faketensor as ft
 
-    inputs = setup()
-    keep: list = []
-    real = measure_peak(lambda: keep.append(op(*inputs)))
-    del keep, inputs
+    real = _real_peaks(setup, op)
     with ft.FakeMode() as mode:
         inputs = setup()
         base = mode.memory.live.get("cpu", 0)
