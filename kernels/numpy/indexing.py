@@ -885,6 +885,8 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ArrayMeta:
     dt = arr.dtype
     rshape, rstrides, _ = fancy_layout(p, dt.itemsize, None)
     check_fancy_bounds(ashape, p, rshape)
+    if axis is not None:  # the aranges of _make_along_axis_idx, alive while the result is made
+        transient(sum(max(n * INTP.itemsize, 1) for d, n in enumerate(ashape) if d != ax))
     return ArrayMeta(rshape, dt, _dense_or_zero(rshape, rstrides))
 
 

@@ -870,7 +870,15 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
             bad = int(indices.max()) if indices.max() >= n else int(indices.min())
             raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
     assign_to_view(shape, arr.dtype, values)
+    if axis is not None:  # the aranges of the fancy index, and the value packed (mapping.c)
+        transient(along_axis_bytes(ashape, ax) + setitem_bytes(arr.dtype, values))
     return None
+
+
+def along_axis_bytes(ashape: tuple, ax: int) -> int:
+    """_shape_base_impl.py _make_along_axis_idx: ``arange(n)`` for every axis but ``ax``,
+    alive while the fancy index is used."""
+    return sum(array_bytes((n,), np.intp) for d, n in enumerate(ashape) if d != ax)
 
 
 @register(np.putmask, tags=("inplace",))
