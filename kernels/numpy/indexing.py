@@ -28,7 +28,7 @@ from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
-from .temporaries import carray_bytes, copyto_bytes
+from .temporaries import along_axis_bytes, carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -886,7 +886,7 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ArrayMeta:
     rshape, rstrides, _ = fancy_layout(p, dt.itemsize, None)
     check_fancy_bounds(ashape, p, rshape)
     if axis is not None:  # the aranges of _make_along_axis_idx, alive while the result is made
-        transient(sum(max(n * INTP.itemsize, 1) for d, n in enumerate(ashape) if d != ax))
+        transient(along_axis_bytes(ashape, ax))
     return ArrayMeta(rshape, dt, _dense_or_zero(rshape, rstrides))
 
 

@@ -21,7 +21,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import pyarray_return, register, transient, uncached
-from .temporaries import (Val, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
+from .temporaries import (Val, along_axis_bytes, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
 
@@ -873,12 +873,6 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
     if axis is not None:  # the aranges of the fancy index, and the value packed (mapping.c)
         transient(along_axis_bytes(ashape, ax) + setitem_bytes(arr.dtype, values))
     return None
-
-
-def along_axis_bytes(ashape: tuple, ax: int) -> int:
-    """_shape_base_impl.py _make_along_axis_idx: ``arange(n)`` for every axis but ``ax``,
-    alive while the fancy index is used."""
-    return sum(array_bytes((n,), np.intp) for d, n in enumerate(ashape) if d != ax)
 
 
 @register(np.putmask, tags=("inplace",))

@@ -119,6 +119,12 @@ def carray_bytes(x: Any, dt: Any, writeable: bool = True) -> int:
     return array_bytes(tuple(x.shape), dt)
 
 
+def along_axis_bytes(ashape: tuple, ax: int) -> int:
+    """_shape_base_impl.py _make_along_axis_idx: ``arange(n)`` for every axis but ``ax``,
+    alive while the fancy index is used (take_along_axis, put_along_axis)."""
+    return sum(array_bytes((n,), _INTP) for d, n in enumerate(ashape) if d != ax)
+
+
 def setitem_bytes(dtype: Any, value: Any) -> int:
     """Bytes ``a[...] = value`` allocates for a scalar value: a 0-d array of ``a``'s dtype
     (numpy/_core/src/multiarray/mapping.c ``array_assign_subscript`` packs the scalar)."""
