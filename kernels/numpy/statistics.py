@@ -613,9 +613,11 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
 def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                     keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
-    return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
-                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
-                    q_held=_q_held(q, qv, percent))
+    res = _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
+                   overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
+                   q_held=_q_held(q, qv, percent))
+    transient(asarray_bytes(a))  # ``a = np.asanyarray(a)`` of a sequence, alive to the end
+    return res
 
 
 def _q_held(q: Any, qv: Any, percent: bool) -> int:
