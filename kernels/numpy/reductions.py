@@ -777,11 +777,17 @@ def single_axis(arr: Any, axis: Any, method: str) -> int:
 
 def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     arr = as_meta(a)
-    if axis is None or arr.ndim == 0:
-        if not arr.flags.c_contiguous:  # the ravel is a copy, alive through the accumulate
+    if (axis is None and arr.ndim != 1) or arr.ndim == 0:
+        # PyArray_CheckAxis ravels what has more than one axis: a copy unless C-contiguous,
+        # alive through the accumulate; else a view, which the accumulate copies when it is
+        # misaligned (do_accumulate; the flat stand-in below is aligned)
+        if arr.ndim > 1 and not arr.flags.c_contiguous:
             transient(arr.size * arr.dtype.itemsize)
+        elif not arr.flags.aligned:
+            transient(max(arr.size * arr.dtype.itemsize, 1))
         arr = ArrayMeta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
-        axis = -1 if axis is None else axis
+    if axis is None:
+        axis = -1
     ax = normalize_axis(converters.index(axis), arr.ndim)
     if out is not None and not is_meta(out):
         raise TypeError("return arrays must be of ArrayType")
