@@ -25,10 +25,10 @@ from typing import Any, Callable, Iterable, NamedTuple
 import numpy as np
 
 from .._convert import Converter
-from .memtrace import traced_call
+from .memtrace import as_program, traced_call
 from .oracle import _copy_tree, to_fakes
 from .samples import Sample
-from .survey import (_PROGRAM, Callee, _build, _quiet_fds, _sample_files, callees, no_array,
+from .survey import (Callee, _build, _quiet_fds, _sample_files, callees, no_array,
                      recipe, run_sample)
 
 MEMORY_STATUSES = ("exact", "differs", "unmodelled", "not measured")
@@ -68,7 +68,7 @@ def _real_figures(build: Callable[[], tuple[tuple, dict]], make: Callable[[], Ca
 
 
 def measure_call(build: Callable[[], tuple[tuple, dict]], make: Callable[[], Callable],
-                 call: Callable[..., Any] = _PROGRAM["call"]) -> Measured:
+                 call: Callable[..., Any] = as_program) -> Measured:
     """The call ``call(make(), *build())`` measured on real NumPy and on fakes of the same
     inputs in ``FakeMode`` (``build`` makes fresh real inputs each time; the fake side
     converts a copy before entering the mode, so the inputs are not counted). A real figure

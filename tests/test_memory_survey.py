@@ -63,8 +63,7 @@ def replay_rows() -> dict[str, Any]:
             if outcome(rec)[0] != "match":
                 continue
             m: Measured = measure_call(lambda rec=rec: decode(rec),
-                                       lambda rec=rec: (lambda *a, **k: call(rec, a, k)),
-                                       lambda fn, a, k: fn(*a, **k))
+                                       lambda rec=rec: (lambda *a, **k: call(rec, a, k)))
             if m.verdict == "skip":
                 continue
             status[rec["f"]][m.verdict] += 1
