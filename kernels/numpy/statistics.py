@@ -1826,7 +1826,8 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     held.append(dof_b)
     if not scalar:
         ufunc_steps(st, np.divide, var, dof, out=var, casting="unsafe")
-    bad, bad_b = ufunc_steps(st, np.less_equal, dof, 0)
+    # ``isbad = (dof <= 0)``: of a NumPy scalar dof, scalar math (nothing allocated)
+    bad_b = ufunc_steps(st, np.less_equal, dof, 0)[1] if is_meta(dof) else 0
     st.temp(1 if bad_b else 2)  # np.any(isbad)'s 0-d result (and a scalar's 0-d array)
     st.free(bad_b, *held)
     if std:
