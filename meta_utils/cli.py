@@ -7,10 +7,11 @@ when it needed a value or an unsupported function, 3 when a peak exceeds ``--mem
 4 when a finding of a kind named in ``--fail-on`` occurred (upcast, implicit_copy, overlap_copy).
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
-``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]``: every
-public callable run on awkward samples against real NumPy, classified exact / data-dependent /
-wrong / unsupported / not dispatched / untested, with the shares per namespace (``--check``:
-exit 1 unless the goal is met; ``--kernels``: only whether a call reaches a kernel).
+``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]
+[--memory]``: every public callable run on awkward samples against real NumPy, classified exact /
+data-dependent / wrong / unsupported / not dispatched / untested, with the shares per namespace
+(``--check``: exit 1 unless the goal is met; ``--kernels``: only whether a call reaches a kernel;
+``--memory``: the peak and live bytes of every exact call against NumPy's allocator).
 """
 from __future__ import annotations
 
@@ -191,6 +192,42 @@ def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bo
     return 1 if check and not res["goal"]["met"] else 0
 
 
+def show_memory_coverage(as_json: bool, show_all: bool = False, out: TextIO | None = None,
+                         only: Sequence[str] | None = None) -> int:
+    """Compare the memory figures of every surveyed NumPy call whose metadata is exact with
+    NumPy's allocator (meta_utils/memsurvey.py): the callables not exact with their first
+    difference, then the memory-exact share per namespace."""
+    from .memsurvey import memory_survey, memory_table
+    out = out if out is not None else sys.stdout
+    res = memory_survey(only)
+    rows = res["rows"]
+    if not rows:
+        print("numpy: no callable of that name", file=sys.stderr if out is sys.stdout else out)
+        return 1
+    if as_json:
+        doc = {k: v for k, v in res.items() if k != "rows"}
+        doc["callables"] = [r._asdict() for r in rows]
+        json.dump(doc, out, indent=1)
+        print(file=out)
+        return 0
+    for status in ("differs", "unmodelled") + (("exact", "not measured") if show_all else ()):
+        group = [r for r in rows if r.status == status]
+        if group:
+            print(f"memory {status} ({len(group)}):", file=out)
+        for r in group:
+            where = f" [{r.first}]" if r.first else ""
+            print(f"  {r.name:<44} {r.exact:>4}/{r.measured:<4} {escape(r.detail)}{escape(where)}",
+                  file=out)
+    print(file=out)
+    for line in memory_table(res["namespaces"]):
+        print(line, file=out)
+    total = res["namespaces"]["total"]
+    print(f"numpy: {total['exact']} of {total['measured']} callables measured are memory exact "
+          f"({100 * total['share_exact']:.1f}%); {total['calls_exact']} of {total['calls']} calls "
+          f"({total['calls_unmodelled']} unmodelled) in {res['seconds']} s", file=out)
+    return 0
+
+
 def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
     """``faketensor run``: plan the program, print the report, write --json / --html."""
     from .plan import EXIT_FINDINGS, EXIT_OVER_LIMIT, plan_module, plan_script, print_error
@@ -286,6 +323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="measure only this callable (numpy.isin, numpy.ndarray.conj; repeatable)")
     p.add_argument("--kernels", action="store_true",
                    help="only whether a call on fakes reaches a kernel (no measurement)")
+    p.add_argument("--memory", action="store_true",
+                   help="peak and live bytes of each exact call against NumPy's allocator (numpy only)")
     args = parser.parse_args(argv)
     if args.cmd == "run":
         if args.device is not None:
@@ -302,6 +341,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "coverage":
         if args.kernels:
             return show_kernel_coverage(args.backend, args.json)
+        if args.memory:
+            if args.backend != "numpy":
+                parser.error("--memory measures NumPy's allocator: --backend numpy only")
+            return show_memory_coverage(args.json, args.all, only=args.only)
         return show_coverage(args.backend, args.json, args.all, args.check, only=args.only)
     return 2
 

@@ -91,8 +91,10 @@ def test_named_tuple_results_are_counted(fn):
         res = fn(a)
         parts = [p for p in res if isinstance(p, FakeArray)]
         assert parts
+        # a NumPy scalar (slogdet of one matrix) is a read-only 0-d fake holding no buffer
+        held = [p for p in parts if p.ndim or p.flags.writeable]
         assert mode.memory.live["cpu"] - before == sum(p.storage.nbytes for p in
-                                                       {id(p.storage): p for p in parts}.values())
+                                                       {id(p.storage): p for p in held}.values())
 
 
 def test_converted_arrays_are_never_charged():

@@ -14,8 +14,8 @@ import numpy as np
 from ..._errors import DataDependentError
 from ...layout import normalize_axis, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_meta
-from ..registry import register
-from .temporaries import Steps, array_bytes
+from ..registry import register, unmodelled
+from .temporaries import Steps, array_bytes, asarray_bytes
 
 _BOOL = np.dtype(bool)
 
@@ -42,8 +42,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     elements, or object arrays: ``mask |= ar1 == a``), one comparison temporary; on the sort
     path with assume_unique, its concatenation, argsort, sorted copy and flags. The table
     path and the sort path without assume_unique make buffers whose sizes depend on the
-    values (the range of test_elements; np.unique's lengths): there the fake counts the
-    result only, a lower bound."""
+    values (the range of test_elements; np.unique's lengths): there the call is listed as
+    unmodelled (``registry.unmodelled``)."""
     e, t = _meta(element), _meta(test_elements)
     if kind not in {None, "sort", "table"}:
         raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
@@ -58,7 +58,9 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     if sort:
         dt = _promoted(e, t)  # np.concatenate((ar1, ar2))
     steps = Steps()
-    ravel = [steps.new(0 if (not is_meta(x) or m.flags.c_contiguous) else array_bytes(m.shape, m.dtype))
+    # np.asarray(x).ravel(): a sequence becomes an array, a non-contiguous array is copied
+    ravel = [steps.new(asarray_bytes(x) if not (is_meta(x) or isinstance(x, np.ndarray)) else
+                       0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
              for x, m in ((element, e), (test_elements, t))]
     base = n1
     if loop:
@@ -81,6 +83,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
         steps.free(*held, *ravel)
         steps.done()
         base = n
+    else:  # the table's length is the range of test_elements; np.unique's, the distinct values
+        unmodelled("the table path's and np.unique's buffers depend on the values")
     shape, strides = reshape_strides((n1,), (1,), 1, tuple(e.shape))
     return ArrayMeta(shape, _BOOL, strides, base_shape=(base,))
 

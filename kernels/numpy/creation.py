@@ -545,9 +545,20 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, lik
     return _array_impl(object, dtype, copy, order, subok, ndmin)
 
 
-@register(np.asarray, np.asanyarray, np.asarray_chkfinite, tags=("factory",))
+@register(np.asarray, np.asanyarray, tags=("factory",))
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     return _array_impl(a, dtype, copy, "K" if order is None else order, device=device)
+
+
+@register(np.asarray_chkfinite, tags=("factory",))
+def asarray_chkfinite(a, dtype=None, order=None):
+    """np.asarray, then (float and complex dtypes) ``np.isfinite(a).all()``: its bool array
+    and the 0-d result of ``all``, beside the result (_function_base_impl.py). The
+    ValueError for infinities and NaNs needs the values: the fake answers for finite ones."""
+    out = _array_impl(a, dtype, None, "K" if order is None else order)
+    if out.dtype.char in np.typecodes["AllFloat"]:
+        transient(array_bytes(tuple(out.shape), np.bool_) + 1)
+    return out
 
 
 @register(np.ascontiguousarray, tags=("factory",))

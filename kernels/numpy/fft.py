@@ -323,13 +323,23 @@ def ifftshift(x: Any, axes: Any = None) -> Any:
     return _shift(x, axes, -1)
 
 
-def _freq(n: Any, d: Any, length: Any) -> ArrayMeta:
+def _freq(n: Any, d: Any, length: Any, parts: tuple = ()) -> ArrayMeta:
+    """``results * val`` of int arrays of lengths ``parts`` (the first is ``results``; all
+    alive during the product, numpy/fft/_helper.py), val = 1/(n*d)."""
     val = 1.0 / (n * d)  # ZeroDivisionError as in NumPy
     if hasattr(d, "shape") and getattr(d, "ndim", False):
         raise UnsupportedOperationError(np.fft.fftfreq, "an array d")
     if length < 0:
         raise ValueError("negative dimensions are not allowed")
     dt = np.result_type(np.dtype(int), val)
+    if isinstance(val, (float, np.generic)):
+        from .temporaries import Steps, array_bytes
+        from .umath import ufunc_steps
+        st = Steps()
+        held = [st.new(array_bytes((k,), int)) for k in parts]
+        ufunc_steps(st, np.multiply, ArrayMeta((length,), np.dtype(int), (8,)), val)
+        st.free(*held)
+        st.done()
     return ArrayMeta((length,), dt, (dt.itemsize,) if length else (0,))
 
 
@@ -338,11 +348,11 @@ def fftfreq(n: Any, d: Any = 1.0, device: Any = None) -> ArrayMeta:
     """empty(n, int) filled, times 1/(n*d)."""
     if not isinstance(n, (int, np.integer)):
         raise ValueError("n should be an integer")
-    return _freq(n, d, n)
+    return _freq(n, d, n, (n, (n - 1) // 2 + 1, n // 2))  # results, p1, p2
 
 
 @register(np.fft.rfftfreq, tags=("factory",))
 def rfftfreq(n: Any, d: Any = 1.0, device: Any = None) -> ArrayMeta:
     if not isinstance(n, (int, np.integer)):
         raise ValueError("n should be an integer")
-    return _freq(n, d, n // 2 + 1)
+    return _freq(n, d, n // 2 + 1, (n // 2 + 1,))

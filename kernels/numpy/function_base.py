@@ -8,7 +8,7 @@ from ..._errors import UnsupportedOperationError
 from .creation import arange, fresh
 from ...layout import shape_args
 from ...meta import ArrayMeta, is_fake
-from ..registry import register
+from ..registry import register, unmodelled
 from .temporaries import Steps, Val, array_bytes, binary, call, copyto_bytes, used
 
 
@@ -105,7 +105,10 @@ def hanning(M: Any) -> ArrayMeta:
 def kaiser(M: Any, beta: Any) -> ArrayMeta:
     if is_fake(beta):
         raise UnsupportedOperationError(np.kaiser, "a fake beta")
-    return _window(np.kaiser, M, beta)
+    out = _window(np.kaiser, M, beta)
+    if out.shape != (1,):  # i0 of the window: np.piecewise, whose pieces the values size
+        unmodelled("i0's piecewise evaluates each branch on the elements that take it")
+    return out
 
 
 for _window_fn in (bartlett, blackman, hamming, hanning, kaiser):

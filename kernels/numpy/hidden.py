@@ -35,7 +35,7 @@ def cast_copy_bytes(m: Any, dt: np.dtype) -> int:
     npyiter_new_temp_array: the operand's own shape, not the broadcast one), or 0."""
     if m is None or not needs_cast_copy(m, dt):
         return 0
-    return m.size * dt.itemsize
+    return max(m.size * dt.itemsize, 1)  # ctors.c: a zero-size array is given 1 byte
 
 
 def scalar_bytes(x: Any, dt: np.dtype) -> tuple[int, int]:

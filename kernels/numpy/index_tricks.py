@@ -21,7 +21,7 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, iterator_order, it
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .function_base import _orig
-from ..registry import quiet, register, transient, unmodelled
+from ..registry import pyarray_return, quiet, register, transient, unmodelled
 from .temporaries import Steps, array_bytes
 from .views import reshape_out
 
@@ -278,7 +278,8 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: A
         raise ValueError("dimensions must be non-negative")
     st = iterator_out_strides(shape, INTP.itemsize,
                               [(m.shape, m.strides, m.flags.f_contiguous) for m in idx])
-    return ArrayMeta(shape, INTP, st)
+    # arr_ravel_multi_index returns PyArray_Return of the iterator's output: 0-d is a scalar
+    return pyarray_return(ArrayMeta(shape, INTP, st))
 
 
 shape_args(ravel_multi_index, 1, "dims")

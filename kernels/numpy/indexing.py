@@ -28,6 +28,7 @@ from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
+from .temporaries import along_axis_bytes, carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -658,11 +659,14 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         else:
             np.empty(1, dt)[0] = value
         return None
-    if isinstance(value, (int, float, complex, np.generic)) or (
-            is_fake(value) and value.storage._tracker is SCALAR):
-        # array_assign_subscript packs a scalar into a 0-d array of self's dtype first
-        transient(dt.itemsize)
+    # array_assign_subscript (mapping.c) packs a scalar into a 0-d array of self's dtype
+    # first (PyArray_FromAny), except where the destination is a view without fancy indexing:
+    # PyArray_CopyObject (arrayobject.c) packs it straight into a 0-d view, and into a 0-d
+    # temporary broadcast from otherwise
+    packed = dt.itemsize if isinstance(value, (int, float, complex, np.generic)) or (
+        is_fake(value) and value.storage._tracker is SCALAR) else 0
     if it == BOOL:
+        transient(packed)
         mask = p.entries[0][2]
         if isinstance(mask, np.ndarray):
             count: int | None = int(np.count_nonzero(mask))
@@ -688,9 +692,12 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         else:
             vshape, vstrides, off = view_from_index(shape, self.strides, p)
         assign_to_view(vshape, dt, value)
+        if vshape:
+            transient(packed)
         if off is not None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
+    transient(packed)
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)
@@ -805,7 +812,36 @@ def _take(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
 def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "raise") -> Any:
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
     mode = converters.clipmode(mode)
-    return pyarray_return(_take(as_meta(a), _index_values(indices, "same_kind"), axis, out, mode))
+    m, ind = as_meta(a), _index_values(indices, "same_kind")
+    res = _take(m, ind, axis, out, mode)
+    transient(_take_bytes(m, indices, ind, out, mode))
+    return pyarray_return(res)
+
+
+def _take_bytes(m: Any, given: Any, ind: Any, out: Any, mode: str) -> int:
+    """PyArray_TakeFrom (item_selection.c): ``PyArray_CheckAxis(self, axis, CARRAY_RO)``
+    (a C-contiguous aligned copy of the whole input, its ravel when axis is None), the
+    indices as a C intp array (``PyArray_ContiguousFromAny``), and ``out`` through a
+    writeback copy when it overlaps the input, is not a C array of a's dtype, or always with
+    mode='raise' (the input must not change before an error): all alive to the end."""
+    n = carray_bytes(m, m.dtype, writeable=False)
+    n += carray_bytes(given, INTP) if is_meta(given) or isinstance(
+        given, np.ndarray) else max(ind.size * INTP.itemsize, 1)
+    if out is not None:
+        st = getattr(m, "storage", None)
+        overlap = st is not None and getattr(out, "storage", None) is st
+        if overlap:
+            uncached()  # overlap depends on offsets, which the kernel cache does not key on
+            lo, hi = extent(tuple(m.shape), tuple(m.strides), m.dtype.itemsize)
+            olo, ohi = extent(tuple(out.shape), tuple(out.strides), out.dtype.itemsize)
+            lo, hi = lo + m.storage_offset, hi + m.storage_offset
+            olo, ohi = olo + out.storage_offset, ohi + out.storage_offset
+            overlap = lo < ohi and olo < hi
+        if overlap or mode == "raise":
+            n += max(math.prod(out.shape) * m.dtype.itemsize, 1)
+        else:
+            n += carray_bytes(out, m.dtype)
+    return n
 
 
 take.keep_real = frozenset({1, "indices"})
@@ -849,22 +885,12 @@ def take_along_axis(arr: Any, indices: Any, axis: Any = -1) -> ArrayMeta:
     dt = arr.dtype
     rshape, rstrides, _ = fancy_layout(p, dt.itemsize, None)
     check_fancy_bounds(ashape, p, rshape)
+    if axis is not None:  # the aranges of _make_along_axis_idx, alive while the result is made
+        transient(along_axis_bytes(ashape, ax))
     return ArrayMeta(rshape, dt, _dense_or_zero(rshape, rstrides))
 
 
 take_along_axis.keep_real = frozenset({1, "indices"})
-
-
-def carray_bytes(x: Any, dt: np.dtype) -> int:
-    """Bytes ``PyArray_FromAny(x, dt, NPY_ARRAY_CARRAY)`` allocates: none for an array of
-    exactly ``dt`` that is C-contiguous, aligned and writeable, else a C copy in ``dt``
-    (a Python object is converted straight into ``dt``; empty ones get 1 byte)."""
-    if not is_meta(x):
-        return max(np.asarray(x, dtype=dt).nbytes, 1)
-    fl = x.flags
-    if fl.c_contiguous and fl.aligned and fl.writeable and x.dtype == dt:
-        return 0
-    return max(math.prod(x.shape) * dt.itemsize, 1)
 
 
 def _put(a: Any, ind: Any, v: Any, mode: Any) -> None:
@@ -936,7 +962,10 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         if not isinstance(condition, np.ndarray):
             transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
         transient(nz_bytes)
-    return _take(as_meta(a), nz, axis, out, "raise")
+    m = as_meta(a)
+    res = _take(m, nz, axis, out, "raise")
+    transient(_take_bytes(m, nz, nz, out, "raise"))  # PyArray_TakeFrom's own copies
+    return res
 
 
 @register(np.compress, tags=("copy",))
@@ -1033,6 +1062,8 @@ def copyto(dst: Any, src: Any, casting: Casting = "same_kind", where: Any = True
         raise UnsupportedOperationError("np.copyto", "a list value containing fakes")
     s, w = stand_in(src), stand_in(where)
     dshape = tuple(dst.shape)
+    if not is_meta(src):  # array_copyto: PyArray_FromAny of the value (a scalar's 0-d arrays)
+        transient(copyto_bytes(dst.dtype, src))
     if math.prod(dshape) <= _SMALL:
         if is_fake(src):  # the stand-in's values are not the fake's
             check_value_cast(src, dst.dtype)

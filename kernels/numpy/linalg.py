@@ -22,10 +22,10 @@ from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, itera
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
-from ...meta import ArrayMeta, as_meta, is_fake
+from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import assume, note, quiet, register, scratch
+from ..registry import assume, note, quiet, register, scalar_result, scratch
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -224,7 +224,7 @@ def det(a: Any) -> ArrayMeta:
     t, rt = common_type(_L.det, a)
     (r,) = gufunc_outs([(a, 2)], [((), t)], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return _returned(astype(r, rt))
+    return scalar_result(out(astype(r, rt)))  # one matrix: the gufunc returns a NumPy scalar
 
 
 @register(_L.slogdet, tags=("copy",), flops=flops.det)
@@ -236,7 +236,7 @@ def slogdet(a: Any) -> Any:
     t, rt = common_type(_L.slogdet, a)
     s, ld = gufunc_outs([(a, 2)], [((), t), ((), real_of(t))], t)
     lapack([a], "getrf", t, a.shape[-1])
-    return SlogdetResult(_returned(astype(s, rt)), _returned(astype(ld, real_of(rt))))
+    return SlogdetResult(scalar_result(out(astype(s, rt))), scalar_result(out(astype(ld, real_of(rt)))))
 
 
 def _uplo(uplo: Any) -> None:
@@ -947,6 +947,28 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     return _returned(res)
 
 
+def _cond_2(m: Any) -> Any:
+    """_linalg.py cond for p None, 2, -2: ``s = svd(x, compute_uv=False)`` alive to the end,
+    ``r = s[..., 0] / s[..., -1]``, ``r = asarray(r)`` (a 0-d array of a scalar),
+    ``nan_mask = isnan(r)`` and ``nan_mask.any()``; ``r[()]`` returns a 0-d one as a scalar."""
+    from .umath import ufunc_steps
+    st = steps()
+    sv, sb = call_step(st, svd, m, compute_uv=False)
+    sv = meta(sv)
+    col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
+    r, rb = ufunc_steps(st, np.divide, col, col)
+    if not is_meta(r):  # a scalar: asarray makes it a 0-d array again, r[()] a scalar
+        arr = st.new(sv.dtype.itemsize)
+        ufunc_steps(st, np.isnan, ArrayMeta((), sv.dtype, ()))
+        st.temp(1)  # np.bool_.any()'s 0-d result
+        st.free(arr, sb)
+        return ArrayMeta((), sv.dtype, (), scalar=True)
+    mask = ufunc_steps(st, np.isnan, r)[1]
+    st.temp(1)  # nan_mask.any()'s 0-d result
+    st.free(mask, sb, rb)
+    return out(r)
+
+
 def _empty_2d(m: Any) -> bool:
     return m.size == 0 and math.prod(m.shape[-2:]) == 0
 
@@ -960,11 +982,7 @@ def cond(x: Any, p: Any = None) -> Any:
         raise LinAlgError("cond is not defined on empty arrays")
     _check_ord(p, _L.cond)
     if p is None or (not isinstance(p, str) and p in (2, -2)):
-        sv = meta(svd(m, compute_uv=False))
-        col = ArrayMeta(sv.shape[:-1], sv.dtype, sv.strides[:-1])  # s[..., 0], s[..., -1]
-        from .umath import ufunc_call
-        r, _ = call_step(steps(), ufunc_call, np.divide, col, col, _report=True)  # one matrix: a scalar
-        return _returned(_nan_check(r))
+        return _cond_2(m)
     stacked_square(m)
     t, rt = common_type(_L.cond, m)
     n = m.shape[-1]
@@ -973,19 +991,7 @@ def cond(x: Any, p: Any = None) -> Any:
     nx = call_step(steps(), norm, m, p, (-2, -1))[0]  # each norm's locals die with it
     ninv = call_step(steps(), norm, inx, p, (-2, -1))[0]
     r = _u(np.multiply, meta(nx), meta(ninv))
-    return _returned(_nan_check(astype(r, real_of(rt))))
-
-
-def _nan_check(r: Any) -> Any:
-    """cond's ``nan_mask = isnan(r)`` and ``nan_mask.any()``, both dropped at once (the
-    branch that writes inf where r is NaN depends on the values: none is assumed)."""
-    from .reductions import ndarray_any
-    from .umath import ufunc_call
-    st = steps()
-    mask, k1 = call_step(st, ufunc_call, np.isnan, r, _report=True)
-    _, k2 = call_step(st, ndarray_any, mask)
-    st.free(k1, k2)
-    return r
+    return _returned(astype(r, real_of(rt)))
 
 
 _NoVal = getattr(np, "_NoValue", None)

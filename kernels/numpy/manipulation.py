@@ -20,8 +20,9 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import pyarray_return, register, transient
-from .temporaries import Val, array_bytes, asarray_bytes, binary, copyto_bytes, setitem_bytes
+from ..registry import pyarray_return, register, transient, uncached
+from .temporaries import (Val, along_axis_bytes, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
+                          setitem_bytes)
 from .views import copy_like, ndarray_astype
 
 INTP = np.dtype(np.intp)
@@ -409,11 +410,27 @@ def delete(arr: Any, obj: Any, axis: Any = None) -> ArrayMeta:
             count = n - len({int(i) % n for i in flat}) if n else 0
         key = [slice(None)] * a.ndim
         key[ax] = np.zeros(count, INTP)
-        return _index_result(a, tuple(key))
+        res = _index_result(a, tuple(key))
+        transient(_delete_bytes(arr, obj, axis, n, count, a.ndim))
+        return res
     if idx < -n or idx >= n:
         raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
     shape[ax] -= 1
     return fresh(tuple(shape), a.dtype, order)
+
+
+def _delete_bytes(arr: Any, obj: Any, axis: Any, n: int, count: int, nd: int) -> int:
+    """np.delete with an index array (_function_base_impl.py), alive while ``arr[keep]``
+    is made: the ravel copy of a non-C-contiguous input (axis None), ``np.asarray(obj)``,
+    ``keep`` (``ones(N, bool)`` or ``~obj``) and, beside other axes, the intp indices
+    the boolean index becomes (mapping.c prepare_index: nonzero)."""
+    m = as_meta(arr)
+    made = asarray_bytes(obj) + array_bytes((n,), np.bool_)
+    if axis is None and m.ndim != 1 and not m.flags.c_contiguous:
+        made += array_bytes(tuple(m.shape), m.dtype)
+    if nd > 1:
+        made += array_bytes((count,), INTP)
+    return made
 
 
 def _index_result(a: Any, key: tuple) -> ArrayMeta:
@@ -722,15 +739,38 @@ def choose(a: Any, choices: Any, out: Any = None, mode: Any = "raise") -> Any:
             raise ValueError("choose: invalid shape for output array.")
         if not out.flags.writeable:
             raise ValueError("output array is read-only")
+    # np.choose of a sequence: fromnumeric._wrapit's asarray(a), alive through the method
+    transient(_choose_bytes(idx, items, dt, out, mode) + asarray_bytes(a))
+    if out is not None:
         return out  # PyArray_Choose converts into out with NPY_ARRAY_FORCECAST: any dtype
     return fresh(shape, dt)
 
 
+def _choose_bytes(idx: Any, items: list, dt: np.dtype, out: Any, mode: Any) -> int:
+    """PyArray_Choose (item_selection.c), all alive to the end: PyArray_ConvertToCommonType's
+    array of n pointers (PyDataMem_NEW) and each choice as a C array of the common dtype
+    (a scalar's 0-d array), the index array as a C intp array, and ``out`` through a
+    writeback copy unless it is a C array of that dtype (always with mode='raise', or when
+    it may overlap a choice)."""
+    n = 8 * len(items)
+    for c in items:
+        n += dt.itemsize if type(c) in (int, float, complex, bool) else carray_bytes(c, dt)
+    n += carray_bytes(idx, INTP)
+    if out is not None:
+        st = getattr(out, "storage", None)
+        shared = st is not None and any(getattr(c, "storage", None) is st for c in items)
+        if shared or converters.clipmode(mode) == "raise":
+            if shared:
+                uncached()  # whether out shares a choice's buffer is not in the cache key
+            n += array_bytes(tuple(out.shape), dt)
+        else:
+            n += carray_bytes(out, dt)
+    return n
+
+
 @register(np.lexsort, tags=("copy",))
 def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
-    """PyArray_LexSort: a fresh C intp array of the keys' (common) shape, a NumPy scalar
-    for 0-d keys (PyArray_Return). The keys are the items of a sequence: those of a 1-d
-    array are NumPy scalars, each made a 0-d array, alive until the sort returns."""
+    """PyArray_LexSort: a fresh C intp array of the keys' (common) shape."""
     if is_meta(keys):
         km = as_meta(keys)
         if km.ndim == 0:
@@ -738,8 +778,7 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
         if km.shape[0] == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
         shapes = [km.shape[1:]] * km.shape[0]
-        if km.ndim == 1:
-            transient(km.shape[0] * km.dtype.itemsize)
+        ks = [ArrayMeta(km.shape[1:], km.dtype, km.strides[1:])] * km.shape[0]
     else:
         ks = [as_meta(k) for k in keys]
         if not ks:
@@ -751,9 +790,27 @@ def lexsort(keys: Any, axis: int = -1) -> ArrayMeta:
     if not shape:
         if axis not in (0, -1):
             raise np.exceptions.AxisError(axis, 0)
-        return pyarray_return(fresh((), INTP))
-    normalize_axis(axis, len(shape))
+        # keys of a 1-d array are its elements: each a NumPy scalar made a 0-d array
+        transient(km.size * km.dtype.itemsize if is_meta(keys) else
+                  sum(asarray_bytes(k) for k in keys))
+        return pyarray_return(fresh((), INTP))  # PyArray_Return: a scalar
+    ax = normalize_axis(axis, len(shape))
+    transient(_lexsort_buffers(ks, shape, ax) + sum(asarray_bytes(k) for k in (
+        () if is_meta(keys) else keys)))
     return fresh(shape, INTP)
+
+
+def _lexsort_buffers(ks: list, shape: tuple, ax: int) -> int:
+    """PyArray_LexSort (item_selection.c): when the result's axis is not its last, or a key
+    is byte-swapped, unaligned or strided along the axis, each lane is copied into a value
+    buffer of N * the largest itemsize and an index buffer of N intp (PyDataMem_UserNEW)."""
+    n = shape[ax]
+    if n <= 1 or 0 in shape:
+        return 0
+    need = ax != len(shape) - 1 or any(
+        not k.dtype.isnative or not k.flags.aligned or k.strides[ax] != k.dtype.itemsize
+        for k in ks)
+    return n * (max(k.dtype.itemsize for k in ks) + INTP.itemsize) if need else 0
 
 
 @register(np.sort_complex, tags=("copy",))
@@ -768,6 +825,7 @@ def sort_complex(a: Any) -> ArrayMeta:
     if m.dtype.kind == "c":
         return b
     dt = np.dtype("F" if m.dtype.char in "bhBH" else "G" if m.dtype.char == "g" else "D")
+    transient(array_bytes(b.shape, b.dtype))  # the sorted copy, freed once cast
     return copy_like(ArrayMeta(b.shape, b.dtype, b.strides), dt, "K")
 
 
@@ -812,6 +870,8 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
             bad = int(indices.max()) if indices.max() >= n else int(indices.min())
             raise IndexError(f"index {bad} is out of bounds for axis {ax} with size {n}")
     assign_to_view(shape, arr.dtype, values)
+    if axis is not None:  # the aranges of the fancy index, and the value packed (mapping.c)
+        transient(along_axis_bytes(ashape, ax) + setitem_bytes(arr.dtype, values))
     return None
 
 
@@ -830,8 +890,12 @@ def putmask(a: Any, /, mask: Any, values: Any) -> None:
         if not np.can_cast(values.dtype, a.dtype, "safe"):
             raise TypeError(f"Cannot cast array data from {values.dtype!r} to {a.dtype!r} "
                             "according to the rule 'safe'")
-        return None
-    np.asarray(values, dtype=a.dtype)
+    else:
+        np.asarray(values, dtype=a.dtype)
+    # PyArray_PutMask: a writeback copy of a that is not a C array, the mask as a C bool
+    # array, the values as a C array of a's dtype, all alive to the end
+    transient(carray_bytes(a, a.dtype) + carray_bytes(mask, np.bool_)
+              + carray_bytes(values, a.dtype))
     return None
 
 
@@ -850,6 +914,10 @@ def place(arr: Any, mask: Any, vals: Any) -> None:
             raise DataDependentError("np.place with empty vals fails if any mask entry is true")
         if np.any(m):
             raise ValueError("Cannot insert from an empty array!")
+    # compiled_base.c arr_place: as PyArray_PutMask, a writeback C copy of arr, the mask as
+    # a C bool array and the values as a C array of arr's dtype
+    transient(carray_bytes(arr, arr.dtype) + carray_bytes(mask, np.bool_)
+              + carray_bytes(vals, arr.dtype))
     return None
 
 
@@ -931,7 +999,34 @@ def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> An
             if is_fake(f):
                 raise UnsupportedOperationError(np.piecewise, "fake values")
             np.empty(1, m.dtype)[...] = f
-    return copy_like(m, None, "K")
+    res = copy_like(m, None, "K")
+    _piecewise_steps(m, condlist, len(conds), n, funclist)
+    return res
+
+
+def _piecewise_steps(m: Any, condlist: Any, given: int, n: int, funclist: Any) -> None:
+    """_function_base_impl.py piecewise (constant pieces): ``asarray(condlist, bool)`` (a
+    new array unless a bool array is given), for one condition short ``condelse =
+    ~np.any(condlist, axis=0, keepdims=True)`` and the concatenation (condelse stays
+    referenced), ``y = zeros_like(x)``, then ``y[cond] = value`` per piece (the value's
+    0-d array, array_assign_subscript's boolean path)."""
+    st = Steps()
+    one = array_bytes(tuple(m.shape), np.bool_)
+    given_bool = (is_meta(condlist) or isinstance(condlist, np.ndarray)) and condlist.dtype == np.bool_
+    conds = st.new(0 if given_bool else array_bytes((given,) + tuple(m.shape), np.bool_))
+    other = 0
+    if n == given + 1:
+        anyb = st.new(one)
+        other = st.new(one)
+        st.free(anyb)
+        cat = st.new(array_bytes((n,) + tuple(m.shape), np.bool_))
+        st.free(conds)
+        conds = cat
+    st.new(array_bytes(tuple(m.shape), m.dtype))  # y, the result
+    for f in funclist:
+        st.temp(setitem_bytes(m.dtype, f))
+    st.free(conds, other)
+    st.done()
 
 
 # --- bits -----------------------------------------------------------------------------------

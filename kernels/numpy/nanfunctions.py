@@ -17,7 +17,7 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
-from ..registry import register
+from ..registry import register, unmodelled
 from .reductions import nanmean
 from .statistics import _c, _quantile_func, _ureduce, quantile_args
 
@@ -109,11 +109,17 @@ def _all_nan_dtype(adt: np.dtype, rdt: np.dtype, name: str) -> None:
                                  f"({adt}); pass q as a Python float or the data as float64")
 
 
+# numpy/lib/_nanfunctions_impl.py: each slice's copy without its NaNs (_remove_nan_1d,
+# _nanmedian_small's masked array) is as long as the values that are not NaN
+_WITHOUT_NANS = "the copies without NaNs are as long as the values that are not NaN"
+
+
 def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                        keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     if m.size == 0:
         return nanmean(m, axis, out=out, keepdims=keepdims)
+    unmodelled(_WITHOUT_NANS)
     return _ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
                     overwrite_input=overwrite_input, method=method, weak_q=weak, name=name)
 
@@ -188,5 +194,6 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
         return nanmean(m, axis, out=out, keepdims=keepdims)
     if out is not None and not is_meta(out):
         raise UnsupportedOperationError("np.nanmedian", "a non-array out")
+    unmodelled(_WITHOUT_NANS)
     return _ureduce(m, _nanmedian_func, keepdims, axis, out, "np.nanmedian",
                     overwrite_input=overwrite_input)

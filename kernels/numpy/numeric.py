@@ -7,7 +7,7 @@ from ...layout import broadcast_shapes, c_strides, fill_strides, normalize_axis
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_meta
 from .. import flops
-from ..registry import pyarray_return, register
+from ..registry import pyarray_return, register, transient
 from .hidden import stepped, steps
 from .misc import _WEAK, _u, k_copy, k_copy_out
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes,
@@ -117,8 +117,10 @@ def allclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: bo
 
 @register(np.array_equal, tags=("data-dependent",))
 def array_equal(a1: Any, a2: Any, equal_nan: bool = False) -> Any:
-    """False for different shapes (no data needed); otherwise the values decide."""
+    """False for different shapes (no data needed); otherwise the values decide.
+    numeric.py: ``asarray`` of both arguments first (alive together)."""
     if tuple(as_meta(a1).shape) != tuple(as_meta(a2).shape):
+        transient(asarray_bytes(a1) + asarray_bytes(a2))
         return False
     raise DataDependentError("np.array_equal depends on the values")
 

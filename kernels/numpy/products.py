@@ -16,6 +16,7 @@ from .hidden import cast_copy_bytes, overlap_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .. import flops
 from ..registry import note, pyarray_return, register, transient
+from .temporaries import array_bytes, asarray_bytes
 
 _BLAS = frozenset(np.dtype(t) for t in (np.float32, np.float64, np.complex64, np.complex128))
 
@@ -199,12 +200,17 @@ def inner(a: Any, b: Any) -> Any:
 
 @register(np.outer, tags=("copy",), flops=flops.elementwise)
 def outer(a: Any, b: Any, out: Any = None) -> Any:
-    """multiply.outer of the raveled inputs."""
+    """multiply.outer of the raveled inputs (numeric.py: ``asarray`` of each, ``ravel()``:
+    a copy of one that is not C-contiguous, alive through the product)."""
+    made = asarray_bytes(a) + asarray_bytes(b)
     a, b = meta_array(a), meta_array(b)
     from .umath import ufunc_call
     ra = ArrayMeta((a.size, 1), a.dtype, (a.dtype.itemsize, 0))
     rb = ArrayMeta((1, b.size), b.dtype, (0, b.dtype.itemsize))
-    return ufunc_call(np.multiply, ra, rb, out=out)
+    res = ufunc_call(np.multiply, ra, rb, out=out, _report=True)
+    transient(made + sum(0 if m.flags.c_contiguous else array_bytes((m.size,), m.dtype)
+                         for m in (a, b)))
+    return res
 
 
 def _axis_list(axes: Any) -> list:

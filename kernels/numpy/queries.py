@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError
+from ..._storage import SCALAR
 from ...meta import as_number, is_fake
-from ..registry import register
+from ..registry import register, transient
 
 _as_strided = np.lib.stride_tricks.as_strided
 
@@ -50,10 +51,41 @@ def _ask_numpy(fn: Any):
     return kernel
 
 
+def scalar_array_bytes(x: Any) -> int:
+    """Bytes of the 0-d array ``PyArray_FROM_O`` makes of a Python or NumPy scalar argument
+    (multiarraymodule.c: ``array_result_type`` converts each one and holds them all,
+    ``array_min_scalar_type`` and ``array_can_cast_safely`` their one); 0 for anything else."""
+    if is_fake(x):
+        if x.pytype is not None:
+            x = as_number(x)
+        elif x.storage._tracker is SCALAR:
+            return x.dtype.itemsize
+        else:
+            return 0
+    if isinstance(x, (bool, int, float, complex, np.generic)):
+        return max(np.asarray(x).nbytes, 1)
+    return 0
+
+
+def _converting(kernel: Any, which: Any) -> Any:
+    """``kernel`` reporting the 0-d arrays its scalar arguments (``which(args)``) become."""
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        out = kernel(*args, **kwargs)
+        transient(sum(scalar_array_bytes(a) for a in which(args, kwargs)))
+        return out
+    wrapped.__name__, wrapped.__doc__ = kernel.__name__, kernel.__doc__
+    return wrapped
+
+
+_CONVERTED = {np.result_type: lambda a, k: a,
+              np.can_cast: lambda a, k: a[:1] if a else [k["from_"]] if "from_" in k else []}
+
 for _fn in (np.shape, np.ndim, np.size, np.iscomplexobj, np.isrealobj, np.result_type,
             np.can_cast, np.common_type):
-    register(_fn, tags=("query",), name=_fn.__name__)(_ask_numpy(_fn))
-del _fn
+    _k = _ask_numpy(_fn)
+    register(_fn, tags=("query",), name=_fn.__name__)(
+        _converting(_k, _CONVERTED[_fn]) if _fn in _CONVERTED else _k)
+del _fn, _k
 
 
 @register(np.isfortran, tags=("query",))
@@ -70,4 +102,6 @@ def min_scalar_type(a: Any) -> np.dtype:
     """The dtype itself for arrays with dimensions; a 0-d array's answer depends on its value."""
     if is_fake(a) and not a.shape and a.dtype.kind in "biufc":
         raise DataDependentError("np.min_scalar_type of a 0-d array depends on its value")
-    return np.min_scalar_type(stand_in(a))
+    out = np.min_scalar_type(stand_in(a))
+    transient(scalar_array_bytes(a))
+    return out

@@ -777,11 +777,17 @@ def single_axis(arr: Any, axis: Any, method: str) -> int:
 
 def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     arr = as_meta(a)
-    if axis is None or arr.ndim == 0:
-        if not arr.flags.c_contiguous:  # the ravel is a copy, alive through the accumulate
+    if (axis is None and arr.ndim != 1) or arr.ndim == 0:
+        # PyArray_CheckAxis ravels what has more than one axis: a copy unless C-contiguous,
+        # alive through the accumulate; else a view, which the accumulate copies when it is
+        # misaligned (do_accumulate; the flat stand-in below is aligned)
+        if arr.ndim > 1 and not arr.flags.c_contiguous:
             transient(arr.size * arr.dtype.itemsize)
+        elif not arr.flags.aligned:
+            transient(max(arr.size * arr.dtype.itemsize, 1))
         arr = ArrayMeta((arr.size,), arr.dtype, (arr.dtype.itemsize,))
-        axis = -1 if axis is None else axis
+    if axis is None:
+        axis = -1
     ax = normalize_axis(converters.index(axis), arr.ndim)
     if out is not None and not is_meta(out):
         raise TypeError("return arrays must be of ArrayType")
@@ -874,7 +880,15 @@ def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
     axes = _ufunc_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
-    return _final(do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal))
+    r = do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal)
+    shape = tuple(r.shape)
+    scalar = type(r) is ArrayMeta and r.scalar
+    res = _final(r)
+    # _nanfunctions_impl.py: ``if np.isnan(res).any()`` (the All-NaN warning): a bool array
+    # like res and the 0-d array of any's result; of a scalar res, the 0-d array isnan
+    # makes (as large as the reduction's, already counted) and its bool
+    transient(1 if scalar else array_bytes(shape, _BOOL) + 1)
+    return res
 
 
 @register(np.nanmin, tags=("reduction",))
@@ -894,15 +908,49 @@ def nanmax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
 @register(np.nanargmin, tags=("reduction",))
 def nanargmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
     """np.nanargmin (assumes no all-NaN slice: that ValueError depends on values)."""
-    arr, _ = _replace_nan(a)
-    return _argminmax(arr, axis, out, keepdims, "argmin")
+    return _nanargminmax(a, axis, out, keepdims, "argmin", np.inf)
 
 
 @register(np.nanargmax, tags=("reduction",))
 def nanargmax(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValue) -> Any:
     """np.nanargmax (assumes no all-NaN slice: that ValueError depends on values)."""
-    arr, _ = _replace_nan(a)
-    return _argminmax(arr, axis, out, keepdims, "argmax")
+    return _nanargminmax(a, axis, out, keepdims, "argmax", -np.inf)
+
+
+def _nanargminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str, val: float) -> Any:
+    """_nanfunctions_impl.py nanargmin/nanargmax: ``_replace_nan(a, val)`` (mask, copy,
+    copyto), ``mask = np.all(mask, axis)`` (the old mask dropped), ``np.any(mask)``, then
+    the arg-reduction of the copy (its own copies, _argminmax) while copy and mask live."""
+    from .hidden import captured
+    m = as_meta(a)
+    arr, masked = _replace_nan(a)
+    with captured() as cap:
+        res = _argminmax(arr, axis, out, keepdims, name)
+    if not masked or m.dtype.kind == "O":
+        transient(cap.transient)
+        return res
+    st = Steps()
+    mask = st.new(array_bytes(m.shape, _BOOL))
+    copy = st.new(array_bytes(m.shape, m.dtype))
+    st.temp(copyto_bytes(m.dtype, val))
+    if m.size:
+        rshape = () if axis is None else tuple(
+            n for i, n in enumerate(m.shape) if i != normalize_axis(converters.index(axis), m.ndim))
+        reduced = st.new(array_bytes(rshape, _BOOL))
+        st.free(mask)
+        mask = reduced
+        if not rshape:  # np.all gave a NumPy scalar; np.any makes a 0-d array of it
+            st.free(mask)
+            mask = 0
+            st.temp(2)
+        else:
+            st.temp(1)
+    fresh = kept_bytes(res) if out is None and res.shape else 0
+    st.temp(cap.transient + fresh)
+    st.new(fresh)
+    st.free(mask, copy)
+    st.done()
+    return res
 
 
 @register(np.nanmean, tags=("reduction",))
@@ -925,6 +973,8 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
+    elif where is _NoValue:
+        _nanmean_scalar_steps(arr, tot)
     if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
         # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
         warn_few_items("Mean of empty slice")
@@ -950,17 +1000,40 @@ def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
     steps.done()
 
 
+def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
+    """nanmean to a scalar: as ``_nanmean_steps`` up to the sums, whose 0-d results become
+    NumPy scalars (the fake's ``tot`` stays a 0-d meta, reported by ``_final``); the
+    division and ``isbad`` are scalar arithmetic."""
+    steps = Steps()
+    mask = steps.new(array_bytes(arr.shape, _BOOL))
+    copy = steps.new(array_bytes(arr.shape, arr.dtype))
+    steps.temp(copyto_bytes(arr.dtype, 0))
+    inv = steps.new(array_bytes(arr.shape, _BOOL))
+    steps.temp(_INTP.itemsize)
+    steps.free(inv)
+    item = steps.new(tot.dtype.itemsize)
+    steps.free(item)
+    steps.keep(item)
+    steps.free(mask, copy)
+    steps.done()
+
+
 @register(np.count_nonzero, tags=("reduction",))
 def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
     """np.count_nonzero: without an axis an np.intp scalar (multiarray.count_nonzero, any
     dtype); with one an intp sum of a bool view or copy (numpy/_core/numeric.py)."""
     arr = as_meta(a)
+    made = asarray_bytes(a)  # a sequence made an array, alive to the end
     if axis is None and not keepdims:
+        transient(made)
         return ArrayMeta((), _INTP, (), scalar=True)
     if arr.dtype.kind in "USOV":
         raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
     b = arr if arr.dtype == _BOOL else _like_copy(arr, _BOOL)
-    return sum_(b, axis, _INTP, None, keepdims)
+    res = sum_(b, axis, _INTP, None, keepdims)
+    # ``a.astype(bool, copy=False)``: a copy unless bool, alive while the sum runs
+    transient(made + (0 if b is arr else array_bytes(arr.shape, _BOOL)))
+    return res
 
 
 # --- outer ---------------------------------------------------------------------------
@@ -982,4 +1055,8 @@ def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     # a view of A (as aligned as A; a list's fresh array is aligned)
     view = ArrayMeta(a.shape + (1,) * b.ndim, a.dtype, a.strides + (a.dtype.itemsize,) * b.ndim,
                      None if type(a) is ArrayMeta else a)
-    return ufunc_call(ufunc, view, b, **kwargs)
+    res = ufunc_call(ufunc, view, b, _report=True, **kwargs)
+    # prepare_input_arguments_for_outer (ufunc_object.c): PyArray_FromObject of each operand
+    # (a Python scalar becomes a 0-d array, an operand like any other), alive through the call
+    transient(asarray_bytes(args[0]) + asarray_bytes(args[1]))
+    return res

@@ -17,7 +17,7 @@ from ...meta import PY_SCALARS, ArrayMeta, as_meta, check_writeable, is_fake, is
 from ...converters import Casting
 
 from ..registry import register, transient
-from .temporaries import Steps, array_bytes, asarray_bytes
+from .temporaries import Steps, array_bytes, asarray_bytes, carray_bytes
 from .views import reshape_out
 
 
@@ -406,15 +406,13 @@ shape_args(repeat, 1, "repeats")
 
 def _repeat_bytes(a: Any, m: Any, repeats: Any) -> int:
     """What PyArray_Repeat allocates besides its result (item_selection.c): the counts as
-    an intp array, and a C-contiguous, writeable copy of ``a`` unless it is one
+    an intp array, and a C-contiguous, aligned, writeable copy of ``a`` unless it is one
     (``PyArray_CheckAxis(..., NPY_ARRAY_CARRAY)``; a list becomes an array first)."""
     if isinstance(repeats, np.ndarray):
         counts = 0 if repeats.dtype == np.intp and repeats.flags.c_contiguous else repeats.size * 8
     else:
         counts = np.size(repeats) * 8 if not isinstance(repeats, (int, np.integer)) else 8
-    fake = is_meta(a)
-    whole = 0 if fake and a.flags.c_contiguous and a.flags.writeable else \
-        array_bytes(m.shape, m.dtype)
+    whole = carray_bytes(a, m.dtype) if is_meta(a) else array_bytes(m.shape, m.dtype)
     return counts + whole
 
 

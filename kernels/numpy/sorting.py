@@ -10,6 +10,7 @@ from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable
 from ..registry import pyarray_return, register, scratch, transient, unmodelled
 from .misc import _INTP, _RADIX, _WEAK, k_copy
+from .temporaries import asarray_bytes
 # --- sorting ----------------------------------------------------------------------
 
 def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
@@ -125,18 +126,23 @@ def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None, order: Any = None,
 @register(np.sort, tags=("copy",))
 def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
          stable: Any = None) -> ArrayMeta:
-    """A K-order copy (a C 1-d copy for axis=None)."""
+    """A K-order copy (a C 1-d copy for axis=None).
+
+    fromnumeric.py: ``asanyarray(a).copy(order="K")`` (or ``.flatten()``), then sorted in
+    place: the array a sequence becomes dies once copied, before the sort's axis buffer."""
     m = as_meta(a)
+    made = asarray_bytes(a)
     if axis is None:
         n = m.size
         flat = ArrayMeta((n,), m.dtype, (m.dtype.itemsize,))
         _sort_args(flat, -1, kind, order, stable)
         stable_sort_scratch(flat, 0, kind, stable, False)
         struct_compare_copies(flat, 0)
+        transient(made)
         return ArrayMeta((n,), m.dtype, c_strides((n,), m.dtype.itemsize))
     c = k_copy(m)
     ax = _sort_args(c, axis, kind, order, stable)
-    transient(sort_buffer_bytes(c, ax, False))
+    transient(max(made, sort_buffer_bytes(c, ax, False)))
     stable_sort_scratch(c, ax, kind, stable, False)
     struct_compare_copies(c, ax)
     return ArrayMeta(c.shape, c.dtype, c.strides)
@@ -145,8 +151,10 @@ def sort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
 @register(np.argsort, "ndarray.argsort", tags=("copy",))
 def argsort(a: Any, axis: Any = -1, kind: Any = None, order: Any = None, *,
             stable: Any = None) -> ArrayMeta:
-    """A fresh C-contiguous intp array of the input's shape (flattened for axis=None)."""
+    """A fresh C-contiguous intp array of the input's shape (flattened for axis=None); a
+    sequence is made an array first (fromnumeric._wrapit), alive through the call."""
     m = as_meta(a)
+    transient(asarray_bytes(a))
     if axis is None or m.ndim == 0:
         shape = (m.size,)
         if axis is not None:

@@ -616,9 +616,11 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
 def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                     keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
-    return _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
-                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
-                    q_held=_q_held(q, qv, percent))
+    res = _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
+                   overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
+                   q_held=_q_held(q, qv, percent))
+    transient(asarray_bytes(a))  # ``a = np.asanyarray(a)`` of a sequence, alive to the end
+    return res
 
 
 def _q_held(q: Any, qv: Any, percent: bool) -> int:
@@ -669,14 +671,19 @@ def _part(m: Any) -> ArrayMeta:
 
 @register(np.angle, tags=("ufunc",))
 def angle(z: Any, deg: bool = False) -> Any:
-    """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place."""
+    """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place
+    (numpy/lib/_function_base_impl.py); each ufunc's 0-d operands are replayed in order."""
+    from .umath import ufunc_steps
     m = as_meta(z)
+    st = Steps()
     if m.dtype.kind == "c":
-        a = _u(np.arctan2, _part(m), _part(m))
+        a = ufunc_steps(st, np.arctan2, _part(m), _part(m))[0]
     else:
-        a = _u(np.arctan2, 0, m)
+        a = ufunc_steps(st, np.arctan2, 0, m)[0]
+    a = _m(a) if is_meta(a) else scalar_result(ArrayMeta((), np.dtype(type(a)), ()))
     if deg:
-        ufunc_call(np.multiply, a, 180 / np.pi, out=a)
+        ufunc_steps(st, np.multiply, a, 180 / np.pi, out=a)
+    st.done()
     return scalar_result(a)
 
 
@@ -694,9 +701,16 @@ def iscomplex(x: Any) -> Any:
 @register(np.isreal, tags=("ufunc",))
 def isreal(x: Any) -> Any:
     """np.isreal: ``np.imag(x) == 0`` (a real x's imag is a fresh C or F zeros array)."""
+    from .umath import ufunc_steps
     from .views import imag
     m = as_meta(x)
-    return ufunc_call(np.equal, _m(imag(m)), 0)
+    st = Steps()
+    im = _m(imag(m))
+    zeros = st.new(0 if m.dtype.kind == "c" else array_bytes(m.shape, m.dtype))  # imag's zeros
+    res = ufunc_steps(st, np.equal, im, 0)[0]
+    st.free(zeros)
+    st.done()
+    return res if is_meta(res) else scalar_result(ArrayMeta((), _BOOL, ()))
 
 
 @register(np.real_if_close, tags=("data-dependent",))
@@ -760,6 +774,8 @@ def i0(x: Any) -> Any:
     if m.dtype.kind != "f":
         m = _like_copy(m, _F8)
     ax = _u(np.absolute, m)
+    if m.size:  # as np.piecewise: each piece evaluates x[cond], whose size the values decide
+        unmodelled("piecewise evaluates each branch on the elements that take it")
     return _final(_like_copy(ax))
 
 
@@ -1159,12 +1175,13 @@ _BLOCK = 65536  # _histograms_impl.py histogram's BLOCK
 
 
 def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any,
-                      nbins: int, ntype: np.dtype, w: Any) -> None:
+                      nbins: int, ntype: np.dtype | None, w: Any) -> None:
     """The buffers of equal-bins histogram before its loop, in ``steps()``: ``a.ravel()`` (or
     the bool input's uint8 copy), ``np.isfinite`` of a given range, the edges' ``linspace``
     (creation.linspace's own replay), the ``np.any(bin_edges[:-1] >= bin_edges[1:])`` check
     (_histograms_impl.py ``_get_bin_edges``), the counts ``n = np.zeros(nbins, ntype)`` and
-    ``_unsigned_subtract(last_edge, first_edge)``'s 0-d arrays."""
+    ``_unsigned_subtract(last_edge, first_edge)``'s 0-d arrays (``ntype`` None: up to the
+    check, as histogram_bin_edges)."""
     from .creation import linspace
     st = steps()
     if dt != m.dtype:  # bool input: a.astype(np.uint8)
@@ -1179,6 +1196,8 @@ def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any
         st.hold(ufunc_bytes(np.isfinite, rng[1]) + 1)
     linspace(first, last, nbins + 1, endpoint=True, dtype=bt)
     st.hold(array_bytes((nbins,), _BOOL) + 1)
+    if ntype is None:  # histogram_bin_edges: the edges are the result
+        return
     st.alloc(array_bytes((nbins,), ntype))
     st.hold(_unsigned_subtract_bytes(first, last))
 
@@ -1268,10 +1287,15 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
 
 
 @register(np.histogram_bin_edges, tags=("copy",))
+@stepped
 def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Any:
-    """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins."""
+    """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins;
+    equal bins replay np.histogram's buffers up to the edges' check (``_hist_edges_steps``)."""
     m, dt, w = _hist_input(a, weights, "np.histogram_bin_edges")
-    return _bin_edges(m, dt, bins, range, w)[0]
+    edges, n, bt, uniform = _bin_edges(m, dt, bins, range, w)
+    if uniform:
+        _hist_edges_steps(m, dt, bt, _outer_edges(dt, m.size, range), range, n, None, w)
+    return edges
 
 
 def _dd_sample(sample: Any) -> tuple:
@@ -1482,7 +1506,7 @@ def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
     common type (copies unless already so), correlate2's conjugate of a complex second
     input (replacing its copy), then the result; ``made`` are the bytes of arrays the
     caller made of Python sequences, alive throughout."""
-    from .indexing import carray_bytes
+    from .temporaries import carray_bytes
     for m, which in ((a, "first"), (v, "second")):
         if m.ndim == 0:
             raise ValueError("object of too small depth for desired array")
@@ -1896,7 +1920,8 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     held.append(dof_b)
     if not scalar:
         ufunc_steps(st, np.divide, var, dof, out=var, casting="unsafe")
-    bad, bad_b = ufunc_steps(st, np.less_equal, dof, 0)
+    # ``isbad = (dof <= 0)``: of a NumPy scalar dof, scalar math (nothing allocated)
+    bad_b = ufunc_steps(st, np.less_equal, dof, 0)[1] if is_meta(dof) else 0
     st.temp(1 if bad_b else 2)  # np.any(isbad)'s 0-d result (and a scalar's 0-d array)
     st.free(bad_b, *held)
     if std:

@@ -25,10 +25,10 @@ from numpy._core.multiarray import compare_chararrays as _compare_chararrays
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
 from ...meta import ArrayMeta, as_meta, is_fake
-from ..registry import keep_real, register
+from ..registry import keep_real, register, transient
 from .creation import empty_like
 from .shape_base import stack
-from .temporaries import Steps, array_bytes
+from .temporaries import Steps, array_bytes, asarray_bytes
 from .umath import ufunc_call
 
 _INTP = np.iinfo(np.intp)
@@ -596,6 +596,7 @@ def compare_chararrays(a1: Any, a2: Any, cmp: Any, rstrip: Any) -> Any:
         raise ValueError("comparison must be '==', '!=', '<', '>', '<=', '>='")
     bool(rstrip)
     m1, m2 = _arr(a1), _arr(a2)
+    transient(asarray_bytes(a1) + asarray_bytes(a2))  # PyArray_FROM_O of both, alive to the end
     if m1.dtype.kind not in "SU" or m2.dtype.kind not in "SU":
         raise TypeError("comparison of non-string arrays")
     if m1.dtype.kind != m2.dtype.kind:

@@ -105,6 +105,26 @@ def copyto_bytes(dtype: Any, value: Any) -> int:
     return first
 
 
+def carray_bytes(x: Any, dt: Any, writeable: bool = True) -> int:
+    """Bytes ``PyArray_FromAny(x, dt, NPY_ARRAY_CARRAY)`` allocates: none for an array (real
+    or fake) of exactly ``dt`` that is C-contiguous, aligned and writeable (``writeable``
+    False: NPY_ARRAY_CARRAY_RO, read-only too), else a C copy in ``dt``; a Python object is
+    converted straight into ``dt`` (empty ones get 1 byte)."""
+    dt = np.dtype(dt)
+    if not (is_meta(x) or isinstance(x, np.ndarray)):
+        return max(np.asarray(as_number(x), dtype=dt).nbytes, 1)
+    fl = x.flags
+    if fl.c_contiguous and fl.aligned and (fl.writeable or not writeable) and x.dtype == dt:
+        return 0
+    return array_bytes(tuple(x.shape), dt)
+
+
+def along_axis_bytes(ashape: tuple, ax: int) -> int:
+    """_shape_base_impl.py _make_along_axis_idx: ``arange(n)`` for every axis but ``ax``,
+    alive while the fancy index is used (take_along_axis, put_along_axis)."""
+    return sum(array_bytes((n,), _INTP) for d, n in enumerate(ashape) if d != ax)
+
+
 def setitem_bytes(dtype: Any, value: Any) -> int:
     """Bytes ``a[...] = value`` allocates for a scalar value: a 0-d array of ``a``'s dtype
     (numpy/_core/src/multiarray/mapping.c ``array_assign_subscript`` packs the scalar)."""

@@ -105,9 +105,9 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
     dt = np.promote_types(m.dtype, int)
     if shape[1] > 1:
         np.multiply.accumulate(np.zeros((1, 2), dt), axis=1)  # NumPy's error for the dtype
-    transient(asarray_bytes(x))  # x = asarray(x) of a sequence lives to the end
-    if shape[1] > 0:
-        transient(setitem_bytes(dt, 1))
+    # _twodim_base_impl.py: asarray(x) alive to the end; ``tmp[:, 0] = 1`` packs the 1 into
+    # a 0-d array of v's dtype
+    transient(asarray_bytes(x) + (setitem_bytes(dt, 1) if shape[1] > 0 else 0))
     return fresh(shape, dt)
 
 

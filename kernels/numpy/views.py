@@ -582,6 +582,8 @@ def ndarray_setfield(self, value, dtype, offset=0) -> None:
         np.empty((0,), dt)[...] = np.empty((0,), np.asarray(v).dtype)
         return None
     np.empty((), dt)[...] = v
+    if g.shape:  # PyArray_SetField -> PyArray_CopyObject: packed into a 0-d array, broadcast
+        transient(dt.itemsize)
     return None
 
 
