@@ -159,13 +159,9 @@ def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bo
         return 1 if check else 0
     rows = res["rows"]
     if not rows:
-        print(f"{backend}: no callable of that name", file=sys.stderr if out is sys.stdout else out)
-        return 1
+        return _no_callable(backend, out)
     if as_json:
-        doc = {k: v for k, v in res.items() if k != "rows"}
-        doc["callables"] = [r._asdict() for r in rows]
-        json.dump(doc, out, indent=1)
-        print(file=out)
+        _dump_rows(res, out)
     else:
         if show_all:
             for r in rows:
@@ -192,6 +188,19 @@ def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bo
     return 1 if check and not res["goal"]["met"] else 0
 
 
+def _no_callable(backend: str, out: TextIO) -> int:
+    print(f"{backend}: no callable of that name", file=sys.stderr if out is sys.stdout else out)
+    return 1
+
+
+def _dump_rows(res: dict, out: TextIO) -> None:
+    """A survey's figures as JSON, its rows under "callables"."""
+    doc = {k: v for k, v in res.items() if k != "rows"}
+    doc["callables"] = [r._asdict() for r in res["rows"]]
+    json.dump(doc, out, indent=1)
+    print(file=out)
+
+
 def show_memory_coverage(as_json: bool, show_all: bool = False, out: TextIO | None = None,
                          only: Sequence[str] | None = None) -> int:
     """Compare the memory figures of every surveyed NumPy call whose metadata is exact with
@@ -202,13 +211,9 @@ def show_memory_coverage(as_json: bool, show_all: bool = False, out: TextIO | No
     res = memory_survey(only)
     rows = res["rows"]
     if not rows:
-        print("numpy: no callable of that name", file=sys.stderr if out is sys.stdout else out)
-        return 1
+        return _no_callable("numpy", out)
     if as_json:
-        doc = {k: v for k, v in res.items() if k != "rows"}
-        doc["callables"] = [r._asdict() for r in rows]
-        json.dump(doc, out, indent=1)
-        print(file=out)
+        _dump_rows(res, out)
         return 0
     for status in ("differs", "unmodelled") + (("exact", "not measured") if show_all else ()):
         group = [r for r in rows if r.status == status]

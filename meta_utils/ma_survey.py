@@ -21,7 +21,6 @@ whose values are not known is taken to hold one (modes/masked.py ``_any``).
 """
 from __future__ import annotations
 
-import ctypes
 import functools
 import inspect
 import math
@@ -34,6 +33,7 @@ import numpy as np
 from .._errors import DataDependentError, UnsupportedOperationError
 from ..modes import masked as fake_ma
 from ..modes.fake_mode import FakeMode
+from .memtrace import traced_call
 from .oracle import Mismatch, compare_meta, compare_outcome
 from .samples import _base, _layout
 
@@ -451,36 +451,12 @@ def _variant_mismatch(kind: str, name: str, tmpl: T, spec: Any) -> str | None:
     return None
 
 
-class _Alloc(ctypes.Structure):
-    _fields_ = [("ctx", ctypes.c_void_p), ("malloc", ctypes.c_void_p),
-                ("calloc", ctypes.c_void_p), ("realloc", ctypes.c_void_p),
-                ("free", ctypes.c_void_p)]
-
-
-_PROTO = ctypes.PYFUNCTYPE(None, ctypes.c_int, ctypes.POINTER(_Alloc))
-_GET = _PROTO(("PyMem_GetAllocator", ctypes.pythonapi))
-_SET = _PROTO(("PyMem_SetAllocator", ctypes.pythonapi))
-
-
 def _numpy_peak(fn: Callable[[], Any]) -> int:
-    """The peak of NumPy's data buffers while ``fn()`` runs for real: tracemalloc with
-    Python's allocator hooks undone, so only NumPy's ``PyTraceMalloc_Track`` calls count
-    (the method of tests/memtools.py)."""
+    """The peak of NumPy's data buffers while ``fn()`` runs for real (memtrace.traced_call:
+    only NumPy's own ``PyTraceMalloc_Track`` calls count); -1 if tracemalloc is busy."""
     if tracemalloc.is_tracing():
         return -1
-    saved = [_Alloc() for _ in range(3)]
-    for d, a in enumerate(saved):
-        _GET(d, ctypes.byref(a))
-    tracemalloc.start()
-    for d, a in enumerate(saved):
-        _SET(d, ctypes.byref(a))
-    try:
-        base = tracemalloc.get_traced_memory()[0]
-        tracemalloc.reset_peak()
-        fn()
-        return tracemalloc.get_traced_memory()[1] - base
-    finally:
-        tracemalloc.stop()
+    return traced_call(fn)[0]
 
 
 def memory_dependent(kind: str, name: str, tmpl: T, spec: Any) -> bool:

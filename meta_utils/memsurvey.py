@@ -28,8 +28,7 @@ from .._convert import Converter
 from .memtrace import as_program, traced_call
 from .oracle import _copy_tree, to_fakes
 from .samples import Sample
-from .survey import (Callee, _build, _quiet_fds, _sample_files, callees, no_array,
-                     recipe, run_sample)
+from .survey import Callee, _build, callees, no_array, recipe, run_sample, survey_session
 
 MEMORY_STATUSES = ("exact", "differs", "unmodelled", "not measured")
 
@@ -175,21 +174,10 @@ def memory_survey(names: Iterable[str] | None = None, per_template: int | None =
     start = time.perf_counter()
     rows = []
     prime()
-    with warnings.catch_warnings(), np.errstate(all="ignore"), _quiet_fds(), _sample_files():
-        warnings.simplefilter("ignore")
-        bitgen, state = getattr(np.random, "get_bit_generator")(), np.random.get_state()
-        printopts = np.get_printoptions()
-        errcall, bufsize = np.geterrcall(), np.getbufsize()
-        try:
-            for c in callees("numpy"):
-                if wanted is None or c.name in wanted:
-                    rows.append(measure_memory(c, per_template, found))
-        finally:  # the samples of the configuration functions set these
-            getattr(np.random, "set_bit_generator")(bitgen)
-            np.random.set_state(state)
-            np.set_printoptions(**printopts)
-            np.seterrcall(errcall)
-            np.setbufsize(bufsize)
+    with survey_session():
+        for c in callees("numpy"):
+            if wanted is None or c.name in wanted:
+                rows.append(measure_memory(c, per_template, found))
     return {"seconds": round(time.perf_counter() - start, 1), "rows": rows,
             "namespaces": memory_shares(rows)}
 

@@ -842,23 +842,33 @@ def survey(backend: str = "numpy", names: Iterable[str] | None = None) -> dict:
     wanted = set(names) if names is not None else None
     start = time.perf_counter()
     rows = []
+    with survey_session():
+        for c in callees(backend):
+            if wanted is None or c.name in wanted:
+                rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
+    return {"backend": backend, "measured": True, "seconds": round(time.perf_counter() - start, 1),
+            "rows": rows, "namespaces": shares(rows), "goal": goal(rows)}
+
+
+@contextlib.contextmanager
+def survey_session() -> Iterator[None]:
+    """Where the samples run: warnings and floating-point errors ignored, LAPACK's prints
+    silenced, the sample files present, and NumPy's global state (the legacy random
+    generator, print options, error callback, buffer size) put back afterwards, since the
+    samples of the configuration functions set it."""
     with warnings.catch_warnings(), np.errstate(all="ignore"), _quiet_fds(), _sample_files():
         warnings.simplefilter("ignore")
         bitgen, state = getattr(np.random, "get_bit_generator")(), np.random.get_state()
         printopts = np.get_printoptions()
         errcall, bufsize = np.geterrcall(), np.getbufsize()
         try:
-            for c in callees(backend):
-                if wanted is None or c.name in wanted:
-                    rows.append(measure(c) if backend == "numpy" else _measure_guarded(c))
-        finally:  # the samples of the configuration functions set these
+            yield
+        finally:
             getattr(np.random, "set_bit_generator")(bitgen)
             np.random.set_state(state)
             np.set_printoptions(**printopts)
             np.seterrcall(errcall)
             np.setbufsize(bufsize)
-    return {"backend": backend, "measured": True, "seconds": round(time.perf_counter() - start, 1),
-            "rows": rows, "namespaces": shares(rows), "goal": goal(rows)}
 
 
 @contextlib.contextmanager
