@@ -79,6 +79,8 @@ class Plan:
         self.memory_unmodelled = [
             {"function": k, "reason": why, "calls": n}
             for k, (why, n) in sorted(getattr(mode, "memory_unmodelled", {}).items())]
+        #: how many times the program entered a FakeMode of its own (not counted here)
+        self.program_fake_modes = getattr(mode, "program_modes", 0)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
         self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
         log = cast(RecordingStats, mode.memory).log
@@ -141,6 +143,7 @@ class Plan:
             "flops_by_line": self.flops_by_line,
             "flops_uncounted": sorted(self.flops_uncounted),
             "memory_unmodelled": self.memory_unmodelled,
+            "program_fake_modes": self.program_fake_modes,
             "ops": self.ops,
             "timeline": self.timeline,
             "wall_seconds": round(self.wall_time, 6),
@@ -218,6 +221,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
     mode = FakeMode(device=device, record=True, **kw)
+    mode.planning = True
     mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
     status, code, stopped, result = "completed", 0, None, None
     error: BaseException | None = None

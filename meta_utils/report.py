@@ -109,6 +109,10 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
             for s in sites:
                 lines.append(f"    {human(s['bytes']):>12} {s['count']:>6}x  "
                              f"{_path(s['file'])}:{s['line']}")
+    own = data.get("program_fake_modes") or 0
+    if own:
+        lines.append(f"the program entered a FakeMode of its own {own}x: what ran there is on "
+                     "fakes for real too, so it is neither counted nor listed here")
     unmodelled = data.get("memory_unmodelled") or []
     if unmodelled:
         lines.append("memory not modelled for these calls (the peak may be too low):")

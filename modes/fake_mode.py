@@ -95,6 +95,11 @@ class FakeMode(Mode):
         self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
         self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
         self._ledger: Any = self.memory
+        # a planner's mode (meta_utils/plan.py) stands for the real machine: a FakeMode the
+        # program enters itself allocates nothing there, so it is not charged, only counted
+        self.planning = False
+        self.program_modes = 0
+        self._nested = False  # entered inside another FakeMode
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
@@ -107,9 +112,13 @@ class FakeMode(Mode):
         return self.device or "cpu"
 
     def __enter__(self) -> Self:
-        outer = tuple(m.memory for m in mode_stack()
-                      if isinstance(m, FakeMode) and m is not self)
+        enclosing = [m for m in mode_stack() if isinstance(m, FakeMode) and m is not self]
+        for m in enclosing:
+            if m.planning:
+                m.program_modes += 1
+        outer = tuple(m.memory for m in enclosing if not m.planning)
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
+        self._nested = bool(enclosing)
         return super().__enter__()
 
     def _charge(self, storage: Any) -> None:
@@ -136,7 +145,7 @@ class FakeMode(Mode):
         return f
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
-        if self._ledger is not self.memory:  # nested: kernels' own NumPy calls see no mode
+        if self._nested:  # kernels' own NumPy calls see no mode (not the enclosing ones)
             token = _STACK.set(())
             try:
                 return self._run(func, types, args, kwargs)

@@ -415,3 +415,30 @@ def test_html_report_from_the_command(tmp_path):
     assert rc == 0, err
     page = html.read_text()
     assert "<svg" in page and "stencil.py" in page and "peak" in page
+
+
+def test_a_fake_mode_the_program_enters_is_not_planned():
+    """Run for real, a program's own FakeMode allocates nothing: the plan neither charges
+    nor records what runs there (the program's mode still sees all of it), and says so."""
+    from faketensor.meta_utils.report import format_report
+    seen = {}
+
+    def program():
+        a = np.ones(1000)
+        with ft.FakeMode(record=True) as own:
+            b = np.ones(10**6)
+            c = b + 1  # noqa: F841
+        seen["ops"], seen["peak"] = len(own.trace), own.memory.peak["cpu"]
+        return a.sum()
+
+    def without_it():
+        a = np.ones(1000)
+        return a.sum()
+
+    p, q = ft.plan(program), ft.plan(without_it)
+    assert seen == {"ops": 2, "peak": 2 * 8 * 10**6 + 8}  # ones, add and its 0-d 1
+    assert (p.peak, p.ops) == (q.peak, q.ops) and p.ops == 2
+    data = p.to_json()
+    assert data["program_fake_modes"] == 1
+    assert "entered a FakeMode of its own 1x" in format_report(data)
+    assert ft.plan(lambda: np.ones(3)).to_json()["program_fake_modes"] == 0
