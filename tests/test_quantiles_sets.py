@@ -263,3 +263,21 @@ def test_einsum_path_is_numpys(opt):
     assert fake == real
     with ft.FakeMode(), pytest.raises(ValueError):
         np.einsum_path("ij,jk->ik", np.ones((3, 4)), np.ones((5, 6)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda a: np.quantile(a, [a.min() / 100, a.max() / 100]),
+    lambda a: np.percentile(a, (a.min(), a.max()), axis=-1),
+    lambda a: np.nanquantile(a, [a.min() / 100], keepdims=True),
+    lambda a: np.quantile(a, [a.min() / 100], method="nearest"),
+])
+@pytest.mark.parametrize("layout", ["C", "T", "neg"])
+def test_q_a_list_of_fake_scalars(call, layout):
+    """q given as a list of NumPy scalars computed from the data (fakes inside a mode): the
+    array NumPy stacks them into, as a fake q (not a copy out of the fakes' data)."""
+    base = np.arange(1.0, 13.0).reshape(3, 4)
+    a = {"C": base, "T": base.T, "neg": base[::-1]}[layout]
+    check(call, a)
+    with ft.FakeMode() as mode:
+        call(ft.to_fake(a))
+    assert mode.memory_unmodelled  # how many partition indices depends on q's values

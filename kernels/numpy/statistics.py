@@ -24,7 +24,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
 from ... import converters
-from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, nested_fakes
 from .reductions import _final, _is_array, _like_copy, _mean
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
@@ -339,11 +339,12 @@ def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
     """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q).
 
     A real q array of more than _Q_SMALL elements is taken as a fake one (no work in
-    proportion to it inside a mode): its range is not checked."""
+    proportion to it inside a mode): its range is not checked; so is a list holding fakes
+    (the array NumPy stacks it into)."""
     weak = type(q) in (int, float)
-    if is_meta(q) or (isinstance(q, np.ndarray) and q.size > _Q_SMALL):
-        qm = as_meta(q) if is_fake(q) or type(q) is ArrayMeta else \
-            ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides))
+    if is_meta(q) or nested_fakes(q) or (isinstance(q, np.ndarray) and q.size > _Q_SMALL):
+        qm = ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides)) \
+            if isinstance(q, np.ndarray) else as_meta(q)
         if percent:
             qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
         if qm.size == 0 and qm.ndim != 1:  # _quantile_is_valid: q.min() of an empty q
