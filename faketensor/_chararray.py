@@ -30,7 +30,7 @@ import numpy as np
 from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, rebuild
 from ._dispatch import dispatch
 from ._errors import DataDependentError, UnsupportedOperationError
-from ._matrix import _unpatched, _view, plain_of
+from ._matrix import NEW, _unpatched, _view, as_it_was, plain_of, ufunc_operands_of
 from ._storage import SCALAR
 
 _STRING_CHARS = "VSUbc"  # chararray.__array_finalize__: the dtype chars a chararray may hold
@@ -45,14 +45,7 @@ class FakeCharArray(FakeArray):
         """The ufunc on plain views; ``chararray.__array_wrap__`` on its new arrays (string
         results viewed as chararrays); ``out=`` arrays stay what they are."""
         pairs: dict = {}
-        ins = tuple(_plain(x, pairs) for x in inputs)
-        keep: set = set()
-        out = kwargs.get("out")
-        if out is not None:
-            outs = out if isinstance(out, tuple) else (out,)
-            outs = tuple(_plain(o, pairs) for o in outs)
-            keep = {id(o) for o in outs}
-            kwargs["out"] = outs if isinstance(out, tuple) else outs[0]
+        ins, keep = ufunc_operands_of(inputs, kwargs, pairs, FakeCharArray)
         func = ufunc if method == "__call__" else getattr(ufunc, method)
         return _wrap(_arrays(dispatch(func, (FakeArray,), ins, kwargs)), pairs, keep, _WRAP)
 
@@ -229,13 +222,9 @@ def _wrap(res: Any, pairs: dict, keep: set, how: str, subtyped: bool = False) ->
     ndarrays, or fail ``__array_finalize__`` where the subtype allocated them (``subtyped``)."""
     if type(res) in (tuple, list):
         return type(res)(_wrap(r, pairs, keep, how, subtyped) for r in res)
-    if type(res) is not FakeArray:
-        return res
-    got = pairs.get(id(res))
-    if got is not None and got[0] is res:
-        return got[1]
-    if id(res) in keep or res.storage._tracker is SCALAR:
-        return res
+    kept = as_it_was(res, pairs, keep)
+    if kept is not NEW:
+        return kept
     if res.dtype.char not in _STRING_CHARS:
         if subtyped:
             _finalize(res)

@@ -35,14 +35,7 @@ class FakeMatrix(FakeArray):
         outputs with the subtype of highest ``__array_priority__``); ``out=`` arrays stay
         what they are."""
         pairs: dict = {}
-        ins = tuple(_plain(x, pairs) for x in inputs)
-        keep: set = set()
-        out = kwargs.get("out")
-        if out is not None:
-            outs = out if isinstance(out, tuple) else (out,)
-            outs = tuple(_plain(o, pairs) for o in outs)
-            keep = {id(o) for o in outs}
-            kwargs["out"] = outs if isinstance(out, tuple) else outs[0]
+        ins, keep = ufunc_operands_of(inputs, kwargs, pairs, FakeMatrix)
         if method != "__call__":
             raise UnsupportedOperationError(f"{ufunc.__name__}.{method}",
                                             "np.matrix operands (ufunc methods)")
@@ -375,7 +368,37 @@ def _plain(x: Any, pairs: dict) -> Any:
     return plain_of(x, pairs, FakeMatrix)
 
 
+def ufunc_operands_of(inputs: tuple, kwargs: dict, pairs: dict, cls: type) -> tuple[tuple, set]:
+    """A ufunc's operands with fakes of subclass ``cls`` as plain views (``plain_of``), its
+    ``out=`` arrays too (``kwargs`` updated); returns (inputs, ids of the out= views, which
+    stay what they are when the result is wrapped)."""
+    ins = tuple(plain_of(x, pairs, cls) for x in inputs)
+    out = kwargs.get("out")
+    if out is None:
+        return ins, set()
+    outs = tuple(plain_of(o, pairs, cls) for o in (out if isinstance(out, tuple) else (out,)))
+    kwargs["out"] = outs if isinstance(out, tuple) else outs[0]
+    return ins, {id(o) for o in outs}
+
+
 _WRAP, _RETYPE = "wrap", "retype"
+
+
+NEW = object()  # as_it_was: a new plain fake, for the caller to make an instance of its class
+
+
+def as_it_was(res: Any, pairs: dict, keep: set) -> Any:
+    """A result computed on plain views, when it needs no new class: the subclass instance a
+    view in ``pairs`` stands for, or ``res`` itself (not a fake, an ``out=`` array in
+    ``keep``, a NumPy scalar); ``NEW`` for a new plain fake."""
+    if type(res) is not FakeArray:
+        return res
+    got = pairs.get(id(res))
+    if got is not None and got[0] is res:
+        return got[1]
+    if id(res) in keep or res.storage._tracker is SCALAR:
+        return res
+    return NEW
 
 
 def _wrap(res: Any, pairs: dict, keep: set, how: str = _RETYPE) -> Any:
@@ -386,13 +409,9 @@ def _wrap(res: Any, pairs: dict, keep: set, how: str = _RETYPE) -> Any:
     reductions and linalg is ``arr.view(matrix)``, so the matrix does not own its data)."""
     if type(res) in (tuple, list):
         return type(res)(_wrap(r, pairs, keep, how) for r in res)
-    if type(res) is not FakeArray:
-        return res
-    got = pairs.get(id(res))
-    if got is not None and got[0] is res:
-        return got[1]
-    if id(res) in keep or res.storage._tracker is SCALAR:
-        return res
+    kept = as_it_was(res, pairs, keep)
+    if kept is not NEW:
+        return kept
     return as_matrix_view(res) if how == _WRAP else _retype(res)
 
 
