@@ -184,11 +184,11 @@ def kernel_patch(fn: Any, from_library: Callable[[Any], bool] | None = None,
         elif not stack:
             if not protocol and fake_among(args, kwargs):
                 return dispatch(fn, (_FAKE,), args, kwargs)  # no protocol to reach the rule
-            a = args[0] if args else None
-            if type(a) is _FAKE and not a.size:
-                # a dispatcher that returns the array itself (np.roots, np.poly) hands NumPy
-                # its elements to look at: none for an empty fake, so ask it directly
-                return a.__array_function__(fn, (_FAKE,), args, kwargs)
+            if len(args) == 1 and not kwargs and type(args[0]) is _FAKE and not args[0].size:
+                # a dispatcher that returns its one argument itself (np.roots, np.poly) hands
+                # NumPy the array's elements to look at: none for an empty fake, so ask it
+                # directly (with no other argument, no other override could come first)
+                return args[0].__array_function__(fn, (_FAKE,), args, kwargs)
         if kwargs:
             return fn(*args, **kwargs)
         return fn(*args)
