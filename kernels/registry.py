@@ -67,8 +67,9 @@ class Kernel(NamedTuple):
 
     @property
     def source(self) -> str:
-        """``file:line`` of the rule (for ``faketensor ops`` and error messages)."""
-        fn = inspect.unwrap(self.fn)
+        """``file:line`` of the rule (for ``faketensor ops`` and error messages); an adapter
+        registered in a rule's place (a bound-method shim) names it as ``fn.rule``."""
+        fn = inspect.unwrap(getattr(self.fn, "rule", self.fn))
         code = getattr(fn, "__code__", None)
         if code is None:
             return "?"

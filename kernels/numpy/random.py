@@ -1305,10 +1305,17 @@ def _register_all() -> None:
         register(getattr(np.random.mtrand, alias), tags=("random", "factory"),
                  name=f"np.random.{alias}")(k)
     for name in _drawing_methods(np.random.Generator):
-        k = kernel_for("Generator", name)
-        method = (lambda kk: (lambda self, *a, **kw: kk(*a, **kw)))(k)
         register(f"Generator.{name}", tags=("random", "factory"))(
-            _keep_size_real(method, "Generator", name, 1))
+            _keep_size_real(_method_of(kernel_for("Generator", name)), "Generator", name, 1))
+
+
+def _method_of(rule: Callable) -> Callable:
+    """``rule`` as a Generator method (the generator, first, is not an argument of the rule);
+    ``faketensor ops`` names the rule's own line through ``method.rule``."""
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return rule(*args, **kwargs)
+    method.rule = rule  # type: ignore[attr-defined]
+    return method
 
 
 _register_all()
