@@ -23,14 +23,7 @@ from typing import Any, Sequence, TextIO
 
 from .._version import __version__
 from .files import inspect_file
-
-
-def _human(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if n < 1024 or unit == "TiB":
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return str(n)
+from .report import human
 
 
 def escape(text: str, encoding: str | None = "utf-8") -> str:
@@ -86,7 +79,7 @@ def inspect(paths: Sequence[str], out: TextIO | None = None, err: TextIO | None 
             print(f"  {escape(i.name, enc):<30} {str(i.shape):<20} "
                   f"{escape(str(i.dtype), enc):<12} {order}  {i.nbytes:>15,d} B", file=out)
             total += i.nbytes
-    print(f"total: {total:,d} B ({_human(total)})", file=out)
+    print(f"total: {total:,d} B ({human(total)})", file=out)
     return rc
 
 

@@ -15,7 +15,7 @@ import os
 from typing import Any, Iterable, Sequence
 
 from .._stack import paused
-from .cli import _human
+from .report import human
 
 #: points per device drawn at most; longer timelines keep each bucket's min and max
 MAX_POINTS = 4000
@@ -165,7 +165,7 @@ def _int(value: Any) -> str:
 def _bytes(value: Any) -> str:
     if not isinstance(value, int):
         return _text(value)
-    return f"{_human(value)} ({value:,} B)" if value >= 1024 else f"{value} B"
+    return f"{human(value)} ({value:,} B)" if value >= 1024 else f"{value} B"
 
 
 def _loc_file(rec: dict) -> str:
@@ -267,7 +267,7 @@ def _timeline_svg(report: dict, xlabel: str = "op", element: str = "timeline") -
                     gid=f"peak-{name}")
             f = _frac(x_peak, xs)
             where = info.get("peak_label") or _where(info.get("peak_at"))
-            ax.annotate(f"peak {_human(peak)} at {_printable(where)}",
+            ax.annotate(f"peak {human(peak)} at {_printable(where)}",
                         (x_peak, peak / scale), xytext=(0, 6), textcoords="offset points",
                         ha="left" if f <= 0.2 else "right" if f >= 0.8 else "center",
                         va="bottom", color="#d62728", parse_math=False, gid=f"peak-label-{name}")

@@ -16,7 +16,7 @@ from .._errors import DataDependentError, UnsupportedOperationError, op_name
 from .._paths import user_frame
 from ..modes import FakeMode, Mode
 from ..modes.threads import inherit_mode_in_threads
-from .cli import _human
+from .report import human
 
 # mode -> {device: (file, line, op)}: where each device's peak was last raised (_PeakSites)
 _PEAK_AT: "weakref.WeakKeyDictionary[FakeMode, dict]" = weakref.WeakKeyDictionary()
@@ -58,15 +58,15 @@ def _report(mode: FakeMode, cell_file: str | None = None) -> str:
         if dev in at:
             file, line, op = at[dev]
             where = f" at {_where(file, line, cell_file)} ({op})"
-        lines.append(f"  {dev}: peak {_human(peak[dev])} ({peak[dev]:,d} B){where}; "
-                     f"live at end {_human(live.get(dev, 0))}")
+        lines.append(f"  {dev}: peak {human(peak[dev])} ({peak[dev]:,d} B){where}; "
+                     f"live at end {human(live.get(dev, 0))}")
     if not peak:
         lines.append("  no array memory allocated")
     for p in mode.placeholders:
         lines.append(f"  placeholder x{p['count']} at {_where(p['file'], p['line'], cell_file)}: "
                      f"{p['message']}")
     for e in getattr(mode, "io", ()):
-        size = "size depends on values" if e["bytes"] is None else _human(e["bytes"])
+        size = "size depends on values" if e["bytes"] is None else human(e["bytes"])
         lines.append(f"  {e['op']} {e['path']} at {_where(e['file'], e['line'], cell_file)}: "
                      f"{size}{'' if e['exact'] else ' (not exact)'}"
                      f"{' (written)' if e['written'] else ' (not written)'}")

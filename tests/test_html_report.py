@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import pytest
 
-from faketensor.meta_utils.cli import _human
+from faketensor.meta_utils.report import human
 from faketensor.meta_utils.html import MAX_POINTS, downsample, render_html, save_html
 
 CHROMIUM = shutil.which("chromium")
@@ -71,7 +71,7 @@ def make_report(n: int = 200_000, *, name: str = "model.py", seed: int = 0) -> d
 def peak_label(rep: dict, dev: str = "cpu") -> str:
     d = rep["devices"][dev]
     at = d["peak_at"]
-    return f"peak {_human(d['peak_bytes'])} at {at['file']}:{at['line']} ({at['function']})"
+    return f"peak {human(d['peak_bytes'])} at {at['file']}:{at['line']} ({at['function']})"
 
 
 class Dom(html.parser.HTMLParser):
@@ -122,7 +122,7 @@ def test_contents(page, report):
     assert f"({peak:,} B)" in dom.text
     assert peak_label(report) in dom.text  # the SVG's label, as text
     assert peak_label(report, "cuda:0") in dom.text
-    assert "117.7 MiB (123,456,789 B)" in dom.text
+    assert "117.74 MiB (123,456,789 B)" in dom.text
     # FLOPs per line, largest first, with its share
     assert re.search(r"42\s*600,000,000,000\s*60\.0%\s*model\.py\s*50\s*400,000,000,000\s*40\.0%",
                      dom.text)

@@ -36,8 +36,8 @@ def test_report_peak_line_and_live(shell, capsys):
     assert ft.is_fake(shell.user_ns["y"]) and ft.is_fake(shell.user_ns["z"])
     lines = out.splitlines()
     assert lines[0] == "faketensor: 4 ops planned, nothing computed"
-    assert lines[1] == ("  cpu: peak 15.3 MiB (16,000,000 B) at line 4 (np.matmul); "
-                        "live at end 7.6 MiB")
+    assert lines[1] == ("  cpu: peak 15.26 MiB (16,000,000 B) at line 4 (np.matmul); "
+                        "live at end 7.63 MiB")
     assert len(lines) == 2
     assert type(np.ones(2)) is np.ndarray  # the mode is gone after the cell
 
@@ -57,7 +57,7 @@ def test_stop_and_placeholder(shell, capsys):
     assert result.error_in_exec is None
     assert out.splitlines() == [
         "faketensor: 7 ops planned, nothing computed",
-        "  cpu: peak 78.1 KiB (80,016 B) at line 2 (np.ones); live at end 78.1 KiB",
+        "  cpu: peak 78.14 KiB (80,016 B) at line 2 (np.ones); live at end 78.12 KiB",
         "  placeholder x3 at line 4: bool() of a fake array (shape=(), dtype=bool) gave the "
         "placeholder False"]
 
@@ -69,7 +69,7 @@ def test_device_option(shell, capsys):
         """)
     assert result.error_in_exec is None
     assert shell.user_ns["w"].fake_device == "cuda:0"
-    assert "  cuda:0: peak 256.0 KiB (262,144 B) at line 2 (np.empty)" in out
+    assert "  cuda:0: peak 256.00 KiB (262,144 B) at line 2 (np.empty)" in out
 
 
 def test_bad_options_are_usage_errors(shell, capsys):
@@ -95,7 +95,7 @@ def test_files_written_are_listed(shell, capsys, tmp_path):
         """)
     assert result.error_in_exec is None
     lines = out.splitlines()
-    assert lines[-2] == f"  np.save {path}.npy at line 3: 7.9 KiB (not written)"
+    assert lines[-2] == f"  np.save {path}.npy at line 3: 7.94 KiB (not written)"
     assert lines[-1] == (f"  np.savetxt {path}.txt at line 4: size depends on values "
                          "(not exact) (not written)")
     assert not list(tmp_path.iterdir())
