@@ -23,7 +23,7 @@ import os
 import sys
 import time
 from fractions import Fraction
-from typing import Any, Callable, Mapping, NamedTuple, Sequence, TextIO, Union
+from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TextIO, Union
 
 from .._paths import SCRIPT_DIRS, is_user_file, script_dirs
 from .plan import Plan, plan, plan_module, plan_script
@@ -357,7 +357,7 @@ def substitute(argv: Sequence[str], values: Mapping[str, int]) -> list[str]:
 
 
 @contextlib.contextmanager
-def fresh_modules(folder: str) -> Any:
+def fresh_modules(folder: str) -> Iterator[None]:
     """Modules imported inside the block from ``folder`` (the program's own) are taken out
     of ``sys.modules`` afterwards, so the next plan imports them again under its own mode."""
     before = set(sys.modules)
