@@ -17,6 +17,9 @@ from typing import Any, TextIO
 
 #: what the line starts with (a sweep names the value being planned)
 LABEL: ContextVar[str] = ContextVar("faketensor_progress_label", default="")
+#: when the work began (``time.perf_counter()``), if before this plan: a sweep of many short
+#: plans shows the line from ``delay`` seconds into the sweep, with the sweep's seconds
+STARTED: ContextVar[float | None] = ContextVar("faketensor_progress_started", default=None)
 
 DELAY = 2.0
 INTERVAL = 0.25
@@ -55,7 +58,8 @@ class Progress:
         return os.environ.get("FAKETENSOR_PROGRESS", "1") != "0" and is_terminal(self.stream)
 
     def __enter__(self) -> "Progress":
-        self.t0 = time.perf_counter()
+        started = STARTED.get()
+        self.t0 = time.perf_counter() if started is None else started
         if self.enabled():
             self._thread = threading.Thread(target=self._loop, name="faketensor-progress",
                                             daemon=True)
@@ -81,7 +85,7 @@ class Progress:
         return text[:max(width, 10)]
 
     def _loop(self) -> None:
-        if self._stop.wait(self.delay):
+        if self._stop.wait(max(0.0, self.delay - (time.perf_counter() - self.t0))):
             return
         while True:
             self._write(CLEAR + self.line())
@@ -97,4 +101,4 @@ class Progress:
             self._stop.set()
 
 
-__all__ = ["Progress", "LABEL", "is_terminal"]
+__all__ = ["Progress", "LABEL", "STARTED", "is_terminal"]

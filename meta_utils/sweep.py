@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TextI
 
 from .._paths import SCRIPT_DIRS, is_user_file, script_dirs
 from .plan import Plan, plan, plan_module, plan_script
-from .progress import LABEL
+from .progress import LABEL, STARTED
 from .report import human, parse_limits
 
 EXIT_FITS = 0
@@ -182,11 +182,13 @@ def search(plan_at: Callable[[dict], Plan], param: str, lo: int, hi: int, *, lim
         if value not in trials:
             params = {param: value, **fixed}
             token = LABEL.set(f"{param}={value} (plan {len(trials) + 1}) ")
+            since = STARTED.set(t0)  # the progress line counts from the sweep's start
             t = time.perf_counter()
             try:
                 p = plan_at(params)
             finally:
                 LABEL.reset(token)
+                STARTED.reset(since)
             trials[value] = _trial(value, params, p, limits, len(trials) + 1,
                                    time.perf_counter() - t)
             if on_trial is not None:
@@ -233,10 +235,13 @@ def _spread(count: int) -> list[int]:
 
 def _trial(value: int, params: dict, p: Plan, limits: dict, order: int, seconds: float) -> Trial:
     peak = dict(p.peak)
-    if p.status != "completed" or p.exit_code != 0:
+    if p.status == "completed" and p.exit_code != 0:
+        return Trial(value, params, "stopped", peak, f"exited with status {p.exit_code}", order,
+                     seconds)
+    if p.status != "completed":
         stop = p.stopped_at or {}
         where = f" at {os.path.basename(stop['file'])}:{stop['line']}" if stop.get("file") else ""
-        msg = stop.get("message") or f"exit status {p.exit_code}"
+        msg = stop.get("message") or p.status
         return Trial(value, params, "stopped", peak, f"{p.status}{where}: {msg}", order, seconds)
     over = p.over_limit(limits)
     if over:

@@ -88,3 +88,12 @@ def test_the_line_names_the_sweep_value_and_can_be_turned_off(monkeypatch):
     with Progress(mode, stream=stream, delay=0, interval=0.01):
         time.sleep(0.05)
     assert stream.getvalue() == ""
+
+
+def test_a_sweep_names_the_value_being_planned():
+    rc, tty = run_on_terminal("sweep", "--memory-limit", "1GiB", "--param", "S=1:4",
+                              "slow_plan.py", "0.{S}", env={"FAKETENSOR_PROGRESS_DELAY": "0.3"})
+    assert rc == 0, tty
+    lines = [s for s in tty.split(CLEAR) if s.startswith("planning")]
+    assert any(s.startswith("planning S=4 (plan 1): ") for s in lines), tty
+    assert tty.rindex(CLEAR) < tty.index("faketensor sweep slow_plan.py")

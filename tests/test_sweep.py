@@ -273,3 +273,10 @@ def test_poly_text():
 
 def test_substitute_leaves_other_braces():
     assert substitute(["{N}x{N}", "{M}", "{}", "{n}"], {"N": 3}) == ["3x3", "{M}", "{}", "{n}"]
+
+
+def test_a_program_exiting_non_zero_does_not_fit():
+    res = sweep_here("exit_code.py", ["{N}"], "N", 0, 5, memory_limit="1MiB")
+    assert res.largest_fitting == 0
+    assert all(t.result == "stopped" and t.reason == f"exited with status {t.value}"
+               for t in res.trials if t.value)
