@@ -120,7 +120,7 @@ class SweepResult:
 
     def report(self) -> str:
         """The table of plans (by value), the answer and the fitted peaks, as text."""
-        devs = list(self.limits)
+        devs = [d for d in self.limits if d != "worker"]
         fixed = "".join(f", {k}={v}" for k, v in self.fixed.items())
         lim = ", ".join(f"{d} {human(b)}" for d, b in self.limits.items())
         step = f" (multiples of {self.step})" if self.step != 1 else ""

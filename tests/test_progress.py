@@ -97,3 +97,13 @@ def test_a_sweep_names_the_value_being_planned():
     lines = [s for s in tty.split(CLEAR) if s.startswith("planning")]
     assert any(s.startswith("planning S=4 (plan 1): ") for s in lines), tty
     assert tty.rindex(CLEAR) < tty.index("faketensor sweep slow_plan.py")
+
+
+def test_the_line_counts_dask_tasks(monkeypatch):
+    pytest.importorskip("dask.array")
+    monkeypatch.chdir(SCRIPTS)
+    p = ft.plan_script("dask_pipeline.py", ["2000", "500", "250", "threads"])
+    assert p.status == "completed" and p.mode.dask_tasks > 0
+    with Progress(p.mode, stream=Terminal(), delay=60) as progress:
+        line = progress.line()
+    assert f"{p.ops:,} ops, {p.mode.dask_tasks:,} dask tasks" in line
