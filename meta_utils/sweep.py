@@ -69,6 +69,7 @@ class Fit(NamedTuple):
         return poly_text(self.coefficients, name)
 
     def __call__(self, x: int) -> Fraction:
+        """The fitted peak at ``x``."""
         return sum((c * x ** i for i, c in enumerate(self.coefficients)), Fraction(0))
 
 
@@ -89,6 +90,7 @@ class SweepResult:
 
     @property
     def assumes(self) -> str:
+        """The monotonicity the bisection relies on, in words."""
         return (f"the values that fit are those up to the answer: the peak does not decrease as "
                 f"{self.param} grows, and a plan that stops at a value stops at every larger one")
 
@@ -114,6 +116,7 @@ class SweepResult:
         }
 
     def save_json(self, path: str) -> None:
+        """Write ``to_json()`` to ``path`` (``faketensor sweep --json``)."""
         with open(path, "w") as f:
             json.dump(self.to_json(), f, indent=1)
             f.write("\n")
@@ -138,8 +141,8 @@ class SweepResult:
             lines.append(f"no value of {self.param} in [{self.lo}, {self.hi}] fits")
         else:
             t = next(t for t in self.trials if t.value == self.largest_fitting)
-            peaks = ", ".join(f"{d} {human(t.peak.get(d, 0))} of {human(b)}"
-                              for d, b in self.limits.items())
+            peaks = ", ".join(f"{d} {human(t.peak.get(d, 0))} of {human(self.limits[d])}"
+                              for d in devs)
             lines.append(f"largest fitting: {self.param}={self.largest_fitting} (peak {peaks})")
         for dev, f in self.fits.items():
             if f is None:

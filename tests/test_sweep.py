@@ -158,6 +158,7 @@ def test_square_answer_and_fit():
     assert res.largest_fitting == largest(CLOSED["sweep_square.py"], 1, 2000, limit) == 1767
     f = res.fits["cpu"]
     assert f.text("N") == "32*N^2 + 8*N" and f.degree == 2 and (f.low, f.high) == (1, 2000)
+    assert f(4096) == CLOSED["sweep_square.py"](4096)
     assert not res.contradictions
 
 
