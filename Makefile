@@ -9,8 +9,18 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $@
 
-example: $(VENV)/.installed
-	$(VENV)/bin/faketensor run examples/transformer_1b.py
+# The example needs only the package and its required dependencies (numpy, wrapt), in a venv
+# of its own; pip's output goes to $(EXAMPLE_VENV)/pip.log and is shown only when it fails.
+EXAMPLE_VENV ?= .venv-example
+
+$(EXAMPLE_VENV)/.installed: pyproject.toml
+	@python3 -m venv $(EXAMPLE_VENV)
+	@$(EXAMPLE_VENV)/bin/python -m pip install -q --disable-pip-version-check -e . \
+	  >$(EXAMPLE_VENV)/pip.log 2>&1 || { cat $(EXAMPLE_VENV)/pip.log; exit 1; }
+	@touch $@
+
+example: $(EXAMPLE_VENV)/.installed
+	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
 test: $(VENV)/.installed chromium
 	$(PY) -m pytest -q -n 2 tests
@@ -30,4 +40,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_ops.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(EXAMPLE_VENV) build *.egg-info

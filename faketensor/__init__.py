@@ -16,6 +16,7 @@ from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
 from .meta_utils.materialize import materialize, replay
 from .meta_utils.pickling import SafeUnpickler, unpickle
 from .meta_utils.plan import Plan, plan, plan_module, plan_script
+from .meta_utils.sweep import SweepResult, sweep
 from .meta_utils.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
 from .modes import patching as _patching
@@ -32,7 +33,7 @@ __all__ = [
     "ObjectArrayWarning", "load", "materialize", "replay", "unpickle", "SafeUnpickler",
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
-    "inherit_mode_in_threads", "explain", "Explanation",
+    "inherit_mode_in_threads", "explain", "Explanation", "sweep", "SweepResult",
 ]
 
 

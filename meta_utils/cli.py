@@ -5,6 +5,9 @@ plan a program's memory and FLOPs on fakes, as ``python SCRIPT ARGS`` would run 
 report goes to stderr. Exit status: the script's own (``sys.exit``), 1 when it raised, 2
 when it needed a value or an unsupported function, 3 when a peak exceeds ``--memory-limit``,
 4 when a finding of a kind named in ``--fail-on`` occurred (upcast, implicit_copy, overlap_copy).
+``faketensor sweep --memory-limit SIZE --param NAME=LO:HI [--param NAME=VALUE] [--step N] SCRIPT
+ARGS...``: the largest NAME in [LO, HI] whose plan fits (``{NAME}`` in ARGS replaced by each value
+tried; meta_utils/sweep.py); the value on stdout; exit 0 when one fits, 3 when none does.
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
 ``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
+import os
 import sys
 from typing import Any, Sequence, TextIO
 
@@ -281,6 +285,90 @@ def parse_kinds(text: str) -> tuple[str, ...]:
     return kinds
 
 
+def parse_param(text: str) -> tuple[str, int, int]:
+    """``"B=1:4096"`` -> ("B", 1, 4096); ``"T=1024"`` -> ("T", 1024, 1024)."""
+    name, sep, rng = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier():
+        raise ValueError(f"{text!r}: write NAME=LO:HI (or NAME=VALUE for a fixed one)")
+    lo, colon, hi = rng.partition(":")
+    try:
+        a, b = int(lo), int(hi if colon else lo)
+    except ValueError:
+        raise ValueError(f"{text!r}: the values must be integers") from None
+    if a > b:
+        raise ValueError(f"{text!r}: LO is above HI")
+    return name, a, b
+
+
+def sweep(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``faketensor sweep``: the largest value of the first --param whose plan fits the
+    limit; the value on stdout, the table of plans and the fitted peak on stderr."""
+    from .sweep import sweep_program
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    try:
+        params = [parse_param(p) for p in args.param]
+        if not params:
+            raise ValueError("give the parameter to vary: --param NAME=LO:HI")
+        (name, lo, hi), rest = params[0], params[1:]
+        if lo == hi and not args.param[0].partition("=")[2].count(":"):
+            raise ValueError(f"the first --param is the one varied: write {name}=LO:HI")
+        varied = [n for n, a, b in rest if a != b]
+        if varied:
+            raise ValueError(f"only the first --param is varied; give {varied[0]} one value")
+        fixed = {n: a for n, a, _ in rest}
+        if len({name, *fixed}) != len(params):
+            raise ValueError("a parameter is given twice")
+    except ValueError as e:
+        print(f"faketensor sweep: --param: {e}", file=err)
+        return 2
+    target = args.module or (args.target[0] if args.target else None)
+    argv = args.target if args.module else args.target[1:]
+    if target is None:
+        print("faketensor sweep: give a SCRIPT or -m MODULE", file=err)
+        return 2
+    if not args.module and "{" not in target and not os.path.exists(target):
+        print(f"faketensor sweep: can't open file {target!r}: no such file", file=err)
+        return 2
+    try:
+        res = sweep_program(target, argv, name, lo, hi, memory_limit=args.memory_limit,
+                            step=args.step, fixed=fixed, module=bool(args.module),
+                            device=args.device, data_dependent=args.data_dependent)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"faketensor sweep: {e}", file=err)
+        return 2
+    print(res.report(), file=err)
+    if args.json:
+        res.save_json(args.json)
+    if res.largest_fitting is not None:
+        print(res.largest_fitting, file=out)
+    return res.exit_code
+
+
+def _sweep_parser(sub: Any) -> None:
+    p = sub.add_parser("sweep", help="the largest value of a parameter whose plan fits a memory limit",
+                       description="Plan SCRIPT ARGS (or -m MODULE ARGS) with {NAME} in ARGS "
+                       "replaced by values of NAME, and find by bisection the largest that fits "
+                       "--memory-limit on every device it names (assuming the peak does not "
+                       "decrease as NAME grows). Prints the value on stdout, and the plans and "
+                       "the peak fitted as a polynomial in NAME on stderr. Exit 0 when a value "
+                       "fits, 3 when none does, 2 on bad arguments.")
+    p.add_argument("--memory-limit", metavar="SIZE", required=True,
+                   help="8GiB, or per device: cpu=8GiB,cuda:0=80GiB")
+    p.add_argument("--param", action="append", default=[], metavar="NAME=LO:HI",
+                   help="the parameter varied (the first given); NAME=VALUE: one held fixed")
+    p.add_argument("--step", type=int, default=1, metavar="N",
+                   help="try only multiples of N")
+    p.add_argument("--device", default=None,
+                   help="where CuPy arrays live: cpu, cuda or cuda:N (no GPU needed)")
+    p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",
+                   help="a plan needing a value stops (does not fit), or goes on with placeholders")
+    p.add_argument("--json", metavar="PATH", help="write the answer and the plans as JSON")
+    p.add_argument("-m", dest="module", metavar="MODULE", help="run a module as python -m")
+    p.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
+
+
 def _run_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="plan a script's memory and FLOPs without running it",
                        description="Run SCRIPT (or -m MODULE) as python would, on fake arrays, "
@@ -307,6 +395,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"faketensor {__version__}")
     sub = parser.add_subparsers(dest="cmd", required=True)
     _run_parser(sub)
+    _sweep_parser(sub)
     p = sub.add_parser("inspect", help="list the arrays in array files from their headers")
     p.add_argument("files", nargs="+")
     p = sub.add_parser("ops", help="list every registered kernel with its file:line, tags and FLOP rule")
@@ -332,6 +421,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError as e:
                 parser.error(str(e))
         return run(args)
+    if args.cmd == "sweep":
+        if args.device is not None:
+            from .._storage import parse_device
+            try:
+                args.device = parse_device(args.device)
+            except ValueError as e:
+                parser.error(str(e))
+        return sweep(args)
     if args.cmd == "inspect":
         return inspect(args.files)
     if args.cmd == "ops":

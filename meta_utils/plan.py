@@ -27,6 +27,7 @@ from ..modes.threads import inherit_mode_in_threads
 from ..modes.memory import RecordingStats, analyze
 from .._paths import is_user_file
 from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
+from .progress import Progress
 
 JSON_VERSION = 1
 STATUS_EXIT = {"completed": 0, "error": 1, "data_dependent": 2, "unsupported": 2}
@@ -228,7 +229,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     t0 = time.perf_counter()
     imports = script_imports(script_dir) if script_dir is not None else contextlib.nullcontext()
     from .cluster import planning
-    with mode, inherit_mode_in_threads(), imports, planning(clients) as session:
+    with Progress(mode), mode, inherit_mode_in_threads(), imports, planning(clients) as session:
         try:
             result = body(mode)
         except SystemExit as e:

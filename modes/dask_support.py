@@ -521,6 +521,8 @@ def _patch_execute_task(local: Any) -> None:
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
         _check_setup()
+        # read by the progress line (meta_utils/progress.py); racy across threads, a count only
+        mode.dask_tasks = getattr(mode, "dask_tasks", 0) + 1
         with in_task():
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,
                             pack_exception)
