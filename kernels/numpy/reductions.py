@@ -18,6 +18,7 @@ from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import check_out_ellipsis
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
@@ -174,6 +175,7 @@ def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what:
 
 def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
     """(out array or None, return_scalar) from an ``out`` argument of a reduce-like call."""
+    check_out_ellipsis(out)
     if out is Ellipsis:
         if positional:
             raise TypeError("out=... is only allowed as a keyword argument.")

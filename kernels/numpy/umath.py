@@ -11,6 +11,7 @@ from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache, memoized
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import check_out_ellipsis
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
@@ -559,6 +560,8 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
         # override protocol drops it (a strict xfail in tests/test_warnings.py)
         warnings.warn("'where' used without 'out', expect unitialized memory in output. "
                       "If this is intentional, use out=None.", UserWarning, stacklevel=2)
+    check_out_ellipsis(kwargs.get("out"), "'out' must be a tuple of arrays" if ufunc.nout > 1
+                       else "return arrays must be of ArrayType")
     return ufunc_call(ufunc, *args, _report=True, **kwargs)
 
 

@@ -1,0 +1,85 @@
+"""What differs between the NumPy versions faketensor supports, decided here by version.
+
+The support window is NumPy ``SUPPORTED[0]`` to ``SUPPORTED[1]`` (docs/guide/install.md);
+importing faketensor with an older NumPy raises ImportError naming it. Rules never test for
+a NumPy feature with try/except or hasattr: they ask this module, which answers from the
+version, so a difference is written once and is found by reading one file:
+
+- functions a version lacks (``since``): a rule registered for ``since((2, 3),
+  "strings.slice")`` is not registered on older versions (kernels/registry.py skips
+  ``Absent`` ops);
+- private helpers whose signature or behaviour changed (``QUANTILE_WEAK_Q``, ...);
+- behaviour of public calls that changed between versions (the flags below, each citing
+  the NumPy change).
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+
+def _parse(version: str) -> tuple[int, int]:
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+VERSION: tuple[int, int] = _parse(np.__version__)
+# The oldest and newest NumPy (major, minor) the test matrix runs (noxfile.py).
+SUPPORTED: tuple[tuple[int, int], tuple[int, int]] = ((2, 2), (2, 4))
+
+if VERSION < SUPPORTED[0]:
+    raise ImportError(
+        f"faketensor supports NumPy {SUPPORTED[0][0]}.{SUPPORTED[0][1]} to "
+        f"{SUPPORTED[1][0]}.{SUPPORTED[1][1]}; this is NumPy {np.__version__}: "
+        f"pip install 'numpy>={SUPPORTED[0][0]}.{SUPPORTED[0][1]}'")
+
+
+def at_least(major: int, minor: int) -> bool:
+    """True when the running NumPy is ``major.minor`` or newer."""
+    return VERSION >= (major, minor)
+
+
+class Absent(NamedTuple):
+    """A NumPy function the running version lacks: ``register`` skips it."""
+    name: str
+    since: tuple[int, int]
+
+
+def since(version: tuple[int, int], path: str) -> Any:
+    """``numpy.<path>`` (dotted) when the running NumPy has it (from ``version`` on), else
+    ``Absent``: the op of a rule for a function newer than the running NumPy."""
+    if VERSION < version:
+        return Absent("numpy." + path, version)
+    obj: Any = np
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+# --- private helpers whose signature changed ---------------------------------------------
+# numpy/lib/_function_base_impl.py ``_quantile(arr, quantiles, axis, method, out, weights,
+# weak_q)``: ``weak_q`` (whether q was a Python float, NEP 50) is new in 2.4
+# (numpy/numpy#28595); 2.2 and 2.3 take no such argument and keep q's own dtype.
+QUANTILE_WEAK_Q: bool = at_least(2, 4)
+
+
+# --- public behaviour that changed --------------------------------------------------------
+# ``out=...`` (a ufunc, a reduction or np.sum-style function returns an array, never a NumPy
+# scalar) is new in 2.3 (numpy/numpy#28576); before it raises TypeError, with the message of
+# the argument check it fails (ufunc_object.c _set_out_array / PyArray_OutputConverter).
+OUT_ELLIPSIS: bool = at_least(2, 3)
+
+
+def ufunc_array(ufunc: np.ufunc, *args: Any) -> Any:
+    """``ufunc(*args, out=...)``: the result as an array, also 0-d, on every version (before
+    2.3, ``np.asanyarray`` of the call, as 2.2's own Python does: gh-13105)."""
+    if OUT_ELLIPSIS:
+        return ufunc(*args, out=...)
+    return np.asanyarray(ufunc(*args))
+
+
+def check_out_ellipsis(out: Any, message: str = "output must be an array") -> None:
+    """The TypeError a NumPy before 2.3 raises for ``out=...``."""
+    if out is Ellipsis and not OUT_ELLIPSIS:
+        raise TypeError(message)
