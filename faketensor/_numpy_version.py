@@ -83,3 +83,19 @@ def check_out_ellipsis(out: Any, message: str = "output must be an array") -> No
     """The TypeError a NumPy before 2.3 raises for ``out=...``."""
     if out is Ellipsis and not OUT_ELLIPSIS:
         raise TypeError(message)
+
+# A ufunc called with ``where=`` and no ``out`` keyword warns (UserWarning, "'where' used
+# without 'out', expect unitialized memory in output") from 2.4 on (ufunc_object.c
+# ufunc_generic_fastcall); 2.2 and 2.3 say nothing.
+WHERE_WITHOUT_OUT_WARNS: bool = at_least(2, 4)
+
+# np.trim_zeros takes a tuple of axes (and ``axis=()``: the input as it is) from 2.4 on;
+# 2.2 and 2.3 take one axis (normalize_axis_index) and ignore it for a 1-d input
+# (numpy/lib/_function_base_impl.py trim_zeros).
+TRIM_ZEROS_AXES: bool = at_least(2, 4)
+
+# einsum(optimize=...) contracts two operands with ``bmm_einsum`` (matmul on reshaped
+# operands) and einsum_path's contraction list holds (indices, equation, remaining) from 2.4
+# on; 2.2 and 2.3 contract with tensordot where BLAS can, and list (indices, removed,
+# equation, remaining, blas) (numpy/_core/einsumfunc.py einsum).
+EINSUM_BMM: bool = at_least(2, 4)
