@@ -99,3 +99,17 @@ TRIM_ZEROS_AXES: bool = at_least(2, 4)
 # on; 2.2 and 2.3 contract with tensordot where BLAS can, and list (indices, removed,
 # equation, remaining, blas) (numpy/_core/einsumfunc.py einsum).
 EINSUM_BMM: bool = at_least(2, 4)
+
+# np.strings' (and np.char's) Python functions take part in ``__array_function__`` from 2.3
+# on; in 2.2 most call ``np.asarray`` on their argument straight away (strings.py), so a
+# fake reaches their rules only through the namespace patch (modes/patching.py).
+STRINGS_DISPATCH: bool = at_least(2, 3)
+STRING_MODULES: tuple[str, ...] = ("numpy.strings", "numpy.char")
+
+
+def dispatches(module: str, fn: Any) -> bool:
+    """Whether ``module.fn`` hands fakes to ``__array_function__`` on this NumPy (before 2.3
+    np.strings' and np.char's Python functions, undecorated, do not)."""
+    if STRINGS_DISPATCH or module not in STRING_MODULES:
+        return True
+    return hasattr(fn, "_implementation")  # array_function_dispatch's mark
