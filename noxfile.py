@@ -1,6 +1,6 @@
 """The support window as a test matrix (docs/guide/install.md, CONTRIBUTING.md "Versions").
 
-- ``compat-<python>(numpy='<x.y>')``: every Python x NumPy of the window except the main one
+- ``compat(<python>-np<x.y>)``: every Python x NumPy of the window except the main one
   (Python 3.11 + NumPy 2.4, the full suite in ``.venv``), each in a light venv (numpy, wrapt,
   scipy, pytest, pytest-xdist, hypothesis) running the compatibility subset (COMPAT) against
   that venv's real NumPy.
@@ -8,7 +8,7 @@
   only its declared dependencies, ``faketensor run`` planning an example from outside the
   checkout; every extra resolved (``pip install --dry-run``).
 
-``nox`` runs them all; ``nox -s "compat-3.12(numpy='2.3')"`` one. With uv present (``pip install
+``nox`` runs them all; ``nox -s "compat(3.12-np2.3)"`` one (``nox -l`` lists them). With uv present (``pip install
 uv``) the venvs are made by uv, which also fetches a Python the machine lacks; without it by
 virtualenv, from the interpreters on PATH or under pyenv.
 """
@@ -72,7 +72,7 @@ def compat(session: nox.Session, numpy: str) -> None:
 @nox.session(python=MAIN[0])
 def package(session: nox.Session) -> None:
     """The distributions as users install them."""
-    tmp = session.create_tmp()
+    tmp = os.path.abspath(session.create_tmp())
     dist = os.path.join(tmp, "dist")
     shutil.rmtree(dist, ignore_errors=True)
     session.install("build")
@@ -83,9 +83,14 @@ def package(session: nox.Session) -> None:
     # the wheel alone, with its declared dependencies only, in a venv of its own
     venv = os.path.join(tmp, "wheel-venv")
     shutil.rmtree(venv, ignore_errors=True)
-    session.run("python", "-m", "venv", venv)
     vpy = os.path.join(venv, "bin", "python")
-    session.run(vpy, "-m", "pip", "install", "-q", wheel, external=True)
+    if HAVE_UV:
+        session.run("uv", "venv", "-q", "--seed", "-p", str(session.python),
+                    venv, external=True)
+        session.run("uv", "pip", "install", "-q", "-p", vpy, wheel, external=True)
+    else:
+        session.run("python", "-m", "venv", venv)
+        session.run(vpy, "-m", "pip", "install", "-q", wheel, external=True)
     example = os.path.abspath("examples/transformer_1b.py")
     session.chdir(tmp)  # not the checkout: the installed package must be the one imported
     session.run(vpy, "-c", "import faketensor, os; assert 'site-packages' in faketensor.__file__, "
