@@ -36,13 +36,13 @@ NUMPYS = ["2.2", "2.3", "2.4"]
 MAIN = ("3.11", "2.4")  # the full suite's combination: make test's .venv
 COMBOS = [(py, np_) for py in PYTHONS for np_ in NUMPYS if (py, np_) != MAIN]
 
-# Interpreters pyenv has but PATH lacks (nox looks for pythonX.Y on PATH).
+# Interpreters pyenv has, first on PATH (nox and uv look for pythonX.Y there; pyenv's shims
+# answer only for the versions it has selected).
 for _py in PYTHONS:
-    if not shutil.which(f"python{_py}"):
-        for _d in sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{_py}.*/bin")),
-                         reverse=True):
-            os.environ["PATH"] = _d + os.pathsep + os.environ["PATH"]
-            break
+    for _d in sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{_py}.*/bin")),
+                     reverse=True):
+        os.environ["PATH"] = _d + os.pathsep + os.environ["PATH"]
+        break
 
 LIGHT = ["wrapt", "scipy", "pytest", "pytest-xdist", "hypothesis"]
 
@@ -52,7 +52,8 @@ COMPAT = [
     "tests/test_opinfo.py::test_numpy",
     "tests/test_memory_ops.py",
     "tests/test_memory_programs.py::test_predicted_peak_equals_real_peak",
-    "tests/test_plan.py::test_predicted_cpu_peak_equals_real_peak",
+    # the README example (examples/transformer_1b.py) at a small size, real vs planned peak
+    "tests/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
 ]
 
 
