@@ -113,3 +113,16 @@ def dispatches(module: str, fn: Any) -> bool:
     if STRINGS_DISPATCH or module not in STRING_MODULES:
         return True
     return hasattr(fn, "_implementation")  # array_function_dispatch's mark
+
+# Deprecations that became errors in 2.3 (2.2 warns DeprecationWarning and goes on):
+# ndarray.conj of a non-numeric dtype returns the array itself (calculation.c
+# PyArray_Conjugate), a boolean partition index is taken as 0 or 1 (item_selection.c
+# partition_prep_kth_array).
+DEPRECATIONS_EXPIRED_23: bool = at_least(2, 3)
+
+# np.unique's ``sorted`` keyword is new in 2.3 (numpy/lib/_arraysetops_impl.py).
+UNIQUE_SORTED: bool = at_least(2, 3)
+
+# np.count_nonzero without an axis returns a Python int before 2.3 (numpy/_core/numeric.py
+# ``return multiarray.count_nonzero(a)``), an np.intp from 2.3 on.
+COUNT_NONZERO_INTP: bool = at_least(2, 3)

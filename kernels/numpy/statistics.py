@@ -21,7 +21,7 @@ from numpy._core import umath as _umath
 
 from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ..._numpy_version import QUANTILE_WEAK_Q, ufunc_array
+from ..._numpy_version import DEPRECATIONS_EXPIRED_23, QUANTILE_WEAK_Q, ufunc_array
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
 from ... import converters
@@ -100,7 +100,11 @@ def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
     """partition_prep_kth_array (item_selection.c): bool/int checks, rank, bounds."""
     k = _values(kth, "np.partition")
     if k.dtype == _BOOL:
-        raise ValueError("Booleans unacceptable as partition index")
+        if DEPRECATIONS_EXPIRED_23:
+            raise ValueError("Booleans unacceptable as partition index")
+        warnings.warn("Passing booleans as partition index is deprecated (warning added in "
+                      "NumPy 1.22)", DeprecationWarning, stacklevel=2)
+        k = k.astype(_INTP)
     if k.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
     if k.ndim > 1:
