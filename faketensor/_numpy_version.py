@@ -126,3 +126,46 @@ UNIQUE_SORTED: bool = at_least(2, 3)
 # np.count_nonzero without an axis returns a Python int before 2.3 (numpy/_core/numeric.py
 # ``return multiarray.count_nonzero(a)``), an np.intp from 2.3 on.
 COUNT_NONZERO_INTP: bool = at_least(2, 3)
+
+
+# --- NumPy's private names the rules use, and the versions they exist in -------------------
+# module -> {name: (first, last) NumPy version the rules use it on; None = no bound}. A rule
+# uses a name only on the versions listed (tests/test_versions.py resolves every one on the
+# running NumPy), so a NumPy that moves one fails that test, not a user's call.
+PRIVATE: dict[str, dict[str, tuple[Any, Any]]] = {
+    "numpy._core._exceptions": {n: (None, None) for n in (
+        "_UFuncInputCastingError", "_UFuncNoLoopError", "_UFuncOutputCastingError")},
+    "numpy._core._internal": {},
+    "numpy._core._methods": {"_clip": (None, None)},
+    "numpy._core.umath": {
+        **{n: (None, None) for n in (
+            "_center", "_ljust", "_rjust", "_zfill", "_expandtabs", "_expandtabs_length",
+            "_replace", "_partition", "_rpartition", "_strip_chars", "_strip_whitespace",
+            "_lstrip_chars", "_lstrip_whitespace", "_rstrip_chars", "_rstrip_whitespace",
+            "count", "endswith", "find", "index", "rfind", "rindex", "startswith", "str_len",
+            "clip")},
+        "_slice": ((2, 3), None),  # np.strings.slice's ufunc
+    },
+    "numpy._core.multiarray": {"compare_chararrays": (None, None)},
+    "numpy._core.einsumfunc": {
+        "_flop_count": (None, None), "_parse_einsum_input": (None, None),
+        "_parse_eq_to_batch_matmul": ((2, 4), None), "_parse_output_order": ((2, 4), None)},
+    "numpy._core.records": {},
+    "numpy.lib._function_base_impl": {n: (None, None) for n in (
+        "_quantile", "_QuantileMethods", "_quantile_is_valid", "_get_gamma", "_get_indexes",
+        "_calculate_shapes", "_parse_input_dimensions")},
+    "numpy.lib._histograms_impl": {"_hist_bin_selectors": (None, None)},
+    "numpy.lib._arraypad_impl": {"_as_pairs": (None, None)},
+    "numpy.lib._arraysetops_impl": {"unique": (None, None)},
+    "numpy.lib._utils_impl": {"_median_nancheck": (None, None)},
+}
+
+
+def private_names() -> list[tuple[str, str]]:
+    """(module, name) of every private NumPy name the rules use on the running version."""
+    out = []
+    for module, names in PRIVATE.items():
+        for name, (first, last) in names.items():
+            if (first is None or VERSION >= first) and (last is None or VERSION <= last):
+                out.append((module, name))
+    return out

@@ -103,3 +103,9 @@ def test_planning_imports_a_module_in_a_fresh_interpreter(tmp_path):
     assert r.returncode == 0, r.stderr
     data = json.loads((tmp_path / "plan.json").read_text())
     assert data["status"] == "completed" and data["devices"]["cpu"]["peak_bytes"] >= 2 * 80_000  # x, y
+
+
+@pytest.mark.parametrize("module,name", npv.private_names())
+def test_private_numpy_names_the_rules_use_exist_here(module, name):
+    import importlib
+    assert hasattr(importlib.import_module(module), name)
