@@ -1,12 +1,12 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: example test bench chromium clean
+.PHONY: example test test-main test-matrix bench chromium clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,matrix]'
 	touch $@
 
 # The example needs only the package and its required dependencies (numpy, wrapt), in a venv
@@ -22,8 +22,16 @@ $(EXAMPLE_VENV)/.installed: pyproject.toml
 example: $(EXAMPLE_VENV)/.installed
 	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
-test: $(VENV)/.installed chromium
+test: test-main test-matrix
+
+# the full suite on the main combination (this Python + the newest NumPy: .venv)
+test-main: $(VENV)/.installed chromium
 	$(PY) -m pytest -q -n 2 tests
+
+# the compatibility subset on every other Python x NumPy of the window, and the wheel and
+# sdist as users install them (noxfile.py; venvs under .nox, reused by later runs)
+test-matrix: $(VENV)/.installed
+	$(VENV)/bin/nox --reuse-venv=yes -s compat package
 
 # Headless Chromium for tests/test_html_report.py, installed when absent and apt-get can (root,
 # or sudo without a password); never fails: without it those tests skip.

@@ -4,6 +4,7 @@
 """
 from typing import Any
 
+from . import _numpy_version  # noqa: F401  (first: ImportError below the supported NumPy)
 from ._version import __version__
 from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
 from ._storage import FakeCudaDevice, FakeStorage

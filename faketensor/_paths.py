@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import site
 import sys
-import sysconfig  # at import: importing it later would pass through the import hook
+import sysconfig  # used at import (_install_folders), before the import hook exists
 from contextvars import ContextVar
 from types import FrameType
 from typing import Any
@@ -29,25 +29,41 @@ def _norm(path: str) -> str:
     return os.path.normcase(os.path.realpath(path))
 
 
+def _install_folders() -> frozenset:
+    """The interpreter's library folders: ``sysconfig`` install paths (of the running
+    interpreter and of its base) and ``site``'s package folders.
+
+    Computed once when this module is imported, before modes/imports.py puts its finder on
+    ``sys.meta_path``: ``sysconfig.get_paths`` loads its configuration lazily, with an import
+    (``_sysconfigdata_*``, CPython 3.13 Lib/sysconfig/__init__.py ``_init_posix``); asked first
+    from inside that finder, the import re-entered the finder half-way through and sysconfig's
+    half-built variables raised ``AttributeError: 'abi_thread'``."""
+    found = set()
+    for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
+                               "installed_base": sys.base_prefix,
+                               "installed_platbase": sys.base_exec_prefix}):
+        paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
+        for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+            if paths.get(key):
+                found.add(paths[key])
+    try:
+        found.update(site.getsitepackages())
+    except AttributeError:  # some embedded interpreters' site lacks it
+        pass
+    user_site = getattr(site, "getusersitepackages", lambda: None)()
+    if user_site:
+        found.add(user_site)
+    return frozenset(found)
+
+
+_INSTALL_FOLDERS = _install_folders()
+
+
 def library_roots() -> tuple:
-    """The folders holding library code (computed once)."""
+    """The folders holding library code (computed once, importing nothing)."""
     global _roots
     if _roots is None:
-        found = set()
-        for scheme_vars in (None, {"base": sys.base_prefix, "platbase": sys.base_exec_prefix,
-                                   "installed_base": sys.base_prefix,
-                                   "installed_platbase": sys.base_exec_prefix}):
-            paths = sysconfig.get_paths(vars=scheme_vars) if scheme_vars else sysconfig.get_paths()
-            for key in ("stdlib", "platstdlib", "purelib", "platlib"):
-                if paths.get(key):
-                    found.add(paths[key])
-        try:
-            found.update(site.getsitepackages())
-        except AttributeError:  # some embedded interpreters' site lacks it
-            pass
-        user_site = getattr(site, "getusersitepackages", lambda: None)()
-        if user_site:
-            found.add(user_site)
+        found = set(_INSTALL_FOLDERS)
         here = os.path.dirname(os.path.abspath(__file__))
         pkg = sys.modules.get("faketensor")
         # faketensor's subpackages install from sibling folders (pyproject's package-dir)

@@ -19,6 +19,8 @@ import math
 import operator
 from typing import Any, Callable
 
+from .._numpy_version import EINSUM_BMM
+
 FlopRule = Callable[..., int]
 
 
@@ -208,7 +210,8 @@ def _einsum_path_flops(operands: tuple, optimize: Any) -> int:
                 sizes[ch] = d
     _, clist = ef.einsum_path(*args, optimize=optimize, einsum_call=True)
     total = 1  # einsum_path: ``opt_cost = sum(cost_list) + 1``
-    for _, eq, _ in clist:
+    for contraction in clist:  # (inds, eq, remaining); before 2.4 (inds, rm, eq, rest, blas)
+        eq = contraction[1] if EINSUM_BMM else contraction[2]
         lhs, out = eq.split("->")
         terms = lhs.split(",")
         idx = set("".join(terms))

@@ -14,6 +14,7 @@ from typing import Any, Callable, Collection, NamedTuple, Protocol, cast
 
 import numpy as np
 
+from .._numpy_version import Absent
 from ..meta import ArrayMeta
 from . import flops as _flops
 
@@ -278,6 +279,8 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
 
     def deco(fn: Callable) -> Rule:
         for op in ops:
+            if isinstance(op, Absent):  # a function the running NumPy lacks (_numpy_version)
+                continue
             prefix = 1 if isinstance(op, str) and op.startswith("ufunc.") else 0
             kernel = Kernel(fn, frozenset(tags), name or fn.__name__, backend,
                             backend == "numpy" and NOCACHE.isdisjoint(tags),

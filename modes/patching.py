@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import _array, _matrix
 from .._dispatch import _STACK, dispatch
+from .._numpy_version import dispatches
 from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
@@ -416,7 +417,10 @@ def install() -> None:
     for name in KERNEL_MODULES:
         module = importlib.import_module(name)
         for fname in _kernel_names(module):
-            setattr(module, fname, kernel_patch(getattr(module, fname)))
+            fn = getattr(module, fname)
+            # a function outside NumPy's protocol on this version: fakes reach its rule here
+            setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(name, fn)
+                                                else _fake_among))
     from .random_gen import install_namespaces
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry

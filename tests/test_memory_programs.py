@@ -19,6 +19,7 @@ import pytest
 
 import faketensor as ft
 from memtools import measure_peak
+import numpy_differences
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from benchmarks.programs import MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
@@ -59,7 +60,7 @@ def _real(name: str) -> tuple[int, int]:
     return _REAL[name]
 
 
-@pytest.mark.parametrize("name", _params(NOT_EXACT))
+@pytest.mark.parametrize("name", _params({**NOT_EXACT, **numpy_differences.programs()}))
 def test_predicted_peak_equals_real_peak(name):
     real_peak, _ = _real(name)
     assert real_peak > 0

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError
+from ..._numpy_version import UNIQUE_SORTED
 from ...layout import normalize_axis, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_meta
 from ..registry import register, unmodelled
@@ -100,6 +101,8 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
            return_counts: bool = False, axis: Any = None, *, equal_nan: bool = True,
            sorted: bool = True) -> Any:
     """np.unique: NumPy's axis checks (AxisError, object arrays with an axis), then refused."""
+    if not UNIQUE_SORTED and sorted is not True:
+        raise TypeError("unique() got an unexpected keyword argument 'sorted'")
     m = _meta(ar)
     if axis is not None:
         if m.ndim == 1:
@@ -117,8 +120,9 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
         # own unique runs on a stand-in of at most one element for the outputs' metadata
         stand = np.zeros(m.shape, m.dtype)
         run: Any = np.unique  # (its overloads want literal flags)
+        since_23 = {"sorted": sorted} if UNIQUE_SORTED else {}
         res = run(stand, return_index, return_inverse, return_counts, axis,
-                  equal_nan=equal_nan, sorted=sorted)
+                  equal_nan=equal_nan, **since_23)
         return tuple(_fresh(r) for r in res) if isinstance(res, tuple) else _fresh(res)
     raise _sizes("np.unique")
 

@@ -10,9 +10,11 @@ import warnings
 from typing import Any, cast
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import TRIM_ZEROS_AXES
 from .creation import fresh
 from .hidden import Steps, call_step
 from .indexing import assign_to_view, flat_value, getitem, self_copy_bytes
@@ -1158,9 +1160,14 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
     trim = trim.lower()
     if trim not in {"fb", "bf", "f", "b"}:
         raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
-    axes = tuple(range(m.ndim)) if axis is None else normalize_axes(axis, m.ndim, "axis")
-    if not axes:
-        return filt
+    if TRIM_ZEROS_AXES:
+        axes = tuple(range(m.ndim)) if axis is None else normalize_axes(axis, m.ndim, "axis")
+        if not axes:
+            return filt
+    elif axis is None or m.ndim == 1:  # before 2.4: a 1-d input ignores axis
+        axes = tuple(range(m.ndim))
+    else:  # before 2.4: one axis (normalize_axis_index, which takes no tuple)
+        axes = (normalize_axis_index(axis, m.ndim),)
     if m.size == 0 and is_fake(m):  # no nonzero entry: every trimmed axis becomes [0:0]
         key = tuple(slice(0, 0) if ax in axes else slice(None) for ax in range(m.ndim))
         return getitem(m, key[0] if len(key) == 1 else key)

@@ -6,10 +6,13 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import warnings
+
 import numpy as np
 from numpy._core import umath as _umath
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import DEPRECATIONS_EXPIRED_23
 from ...layout import (broadcast_shapes, c_strides, iterator_order, like_strides, reshape_strides,
                      strides_in_order)
 from ... import converters
@@ -270,7 +273,11 @@ def ndarray_conjugate(self: Any, out: Any = None, /) -> Any:
             return ufunc_call(np.conjugate, self, _report=True)
         return ufunc_call(np.conjugate, self, out=out, _report=True)
     if dt.kind not in "biuf":
-        raise TypeError("cannot conjugate non-numeric dtype")
+        if DEPRECATIONS_EXPIRED_23:
+            raise TypeError("cannot conjugate non-numeric dtype")
+        warnings.warn("attempting to conjugate non-numeric dtype; this will error in the "
+                      "future to match the behavior of np.conjugate", DeprecationWarning,
+                      stacklevel=2)
     if out is None:
         return self
     from .indexing import copyto

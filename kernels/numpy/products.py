@@ -9,6 +9,7 @@ import numpy as np
 
 from .convert_datatype import cast_loop
 from ..._errors import UnsupportedOperationError
+from ..._numpy_version import EINSUM_BMM
 from ... import converters
 from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, reshape_strides,
                      strides_in_order, try_broadcast)
@@ -694,6 +695,50 @@ class _Replay:
         self.steps.done()
 
 
+def _einsum_tensordot(rp: _Replay, ops: list, clist: list, out: Any, kwargs: dict) -> Any:
+    """einsumfunc.einsum before NumPy 2.4 (``EINSUM_BMM`` false) on metadata: a contraction
+    BLAS can do is a tensordot, then a single-term c_einsum to the result's axis order (or
+    into ``out``); the others a c_einsum; the result ``asanyarray(order=...)`` (order only
+    there, 'A' meaning F when every operand is F-contiguous)."""
+    from .creation import asarray as _asanyarray_k
+    kwargs = dict(kwargs)
+    oorder = kwargs.pop("order", "K")
+    if oorder.upper() == "A":
+        oorder = "F" if all(as_meta(x).flags.f_contiguous for x in ops) else "C"
+    for num, (inds, idx_rm, eq, _, blas) in enumerate(clist):
+        tmp = [ops.pop(x) for x in inds]
+        handle_out = out is not None and num + 1 == len(clist)
+        kw = dict(kwargs, out=out) if handle_out else kwargs
+        if blas:
+            input_str, results_index = eq.split("->")
+            left, right = input_str.split(",")
+            tensor_result = left + right
+            for ch in idx_rm:
+                tensor_result = tensor_result.replace(ch, "")
+            axes = (tuple(left.find(ch) for ch in sorted(idx_rm)),
+                    tuple(right.find(ch) for ch in sorted(idx_rm)))
+            new = rp.call(tensordot, tmp[0], tmp[1], axes=axes)
+            if tensor_result != results_index or handle_out:
+                new2 = rp.call(einsum, tensor_result + "->" + results_index, new, **kw)
+                rp.drop(new)
+                new = new2
+        else:
+            new = rp.call(einsum, eq, *tmp, **kw)
+        rp.drop(*tmp)
+        ops.append(new)
+    if out is not None:
+        rp.done(out)
+        return out
+    res = ops[0]
+    if oorder.upper() != "K":
+        res2 = rp.call(_asanyarray_k, res, order=oorder)
+        if res2 is not res:
+            rp.drop(res)
+        res = res2
+    rp.done(res)
+    return res
+
+
 def _bmm_operand(rp: Any, x: Any, eq: Any, shape: Any) -> Any:
     """One operand of bmm_einsum: its single-term einsum, then its reshape (each step's input
     freed once the next exists, never the operand itself)."""
@@ -761,6 +806,8 @@ def _einsum_optimized(operands: tuple, out: Any, optimize: Any, dtype: Any, orde
               if v is not _UNSET and not (k == "dtype" and v is None)}
     rp = _Replay()
     ops = list(ops)
+    if not EINSUM_BMM:
+        return _einsum_tensordot(rp, ops, clist, out, kwargs)
     for num, (inds, eq, _) in enumerate(clist):
         tmp = [ops.pop(x) for x in inds]
         handle_out = out is not None and num + 1 == len(clist)

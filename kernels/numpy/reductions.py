@@ -18,6 +18,7 @@ from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import COUNT_NONZERO_INTP, check_out_ellipsis
 from ...layout import (AxisError, broadcast_shapes, c_strides, contiguity, iterator_order,
                      like_strides, normalize_axis)
 from ... import converters
@@ -174,6 +175,7 @@ def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what:
 
 def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
     """(out array or None, return_scalar) from an ``out`` argument of a reduce-like call."""
+    check_out_ellipsis(out)
     if out is Ellipsis:
         if positional:
             raise TypeError("out=... is only allowed as a keyword argument.")
@@ -1026,7 +1028,7 @@ def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
     made = asarray_bytes(a)  # a sequence made an array, alive to the end
     if axis is None and not keepdims:
         transient(made)
-        return ArrayMeta((), _INTP, (), scalar=True)
+        return ArrayMeta((), _INTP, (), scalar=True, pytype=None if COUNT_NONZERO_INTP else int)
     if arr.dtype.kind in "USOV":
         raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
     b = arr if arr.dtype == _BOOL else _like_copy(arr, _BOOL)

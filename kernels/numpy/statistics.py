@@ -21,6 +21,7 @@ from numpy._core import umath as _umath
 
 from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import DEPRECATIONS_EXPIRED_23, QUANTILE_WEAK_Q, ufunc_array
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
 from ... import converters
@@ -99,7 +100,11 @@ def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
     """partition_prep_kth_array (item_selection.c): bool/int checks, rank, bounds."""
     k = _values(kth, "np.partition")
     if k.dtype == _BOOL:
-        raise ValueError("Booleans unacceptable as partition index")
+        if DEPRECATIONS_EXPIRED_23:
+            raise ValueError("Booleans unacceptable as partition index")
+        warnings.warn("Passing booleans as partition index is deprecated (warning added in "
+                      "NumPy 1.22)", DeprecationWarning, stacklevel=2)
+        k = k.astype(_INTP)
     if k.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
     if k.ndim > 1:
@@ -335,25 +340,33 @@ def _fb() -> Any:
 _Q_SMALL = 64  # a real q array of more elements is taken by its metadata, as a fake q
 
 
-def _q_arg(q: Any, percent: bool) -> tuple[Any, bool]:
+def _q_arg(q: Any, percent: bool, dt: np.dtype) -> tuple[Any, bool]:
     """(q as _quantile sees it: a meta for a fake q, else a small real array, weak_q).
 
     A real q array of more than _Q_SMALL elements is taken as a fake one (no work in
     proportion to it inside a mode): its range is not checked; so is a list holding fakes
-    (the array NumPy stacks it into)."""
-    weak = type(q) in (int, float)
+    (the array NumPy stacks it into). Before NumPy 2.4 (``QUANTILE_WEAK_Q``) there is no
+    weak q: quantile casts a Python number q to a float ``a``'s dtype, percentile divides
+    by 100 of that dtype (2.3 numpy/lib/_function_base_impl.py quantile, percentile)."""
+    weak = type(q) in (int, float) and QUANTILE_WEAK_Q
+    hundred: Any = 100 if QUANTILE_WEAK_Q or dt.kind != "f" else dt.type(100)
     if is_meta(q) or nested_fakes(q) or (isinstance(q, np.ndarray) and q.size > _Q_SMALL):
         qm = ArrayMeta(tuple(q.shape), q.dtype, tuple(q.strides)) \
             if isinstance(q, np.ndarray) else as_meta(q)
         if percent:
-            qm = _m(ufunc_call(np.true_divide, qm, 100, out=Ellipsis))
+            qm = _m(ufunc_call(np.true_divide, qm, hundred, out=Ellipsis))
         if qm.size == 0 and qm.ndim != 1:  # _quantile_is_valid: q.min() of an empty q
             raise ValueError("zero-size array to reduction operation minimum which has no identity")
         unmodelled("quantile of a q without values (a fake, or a real array of more than "
                    f"{_Q_SMALL} elements): how many partition indices, and _get_indexes' "
                    "fixes at the bounds, depend on q's values")
         return qm, weak
-    real = np.true_divide(q, 100, out=...) if percent else np.asanyarray(q)
+    if percent:
+        real = ufunc_array(np.true_divide, q, hundred)
+    elif not QUANTILE_WEAK_Q and isinstance(q, (int, float)) and dt.kind == "f":
+        real = np.asanyarray(q, dtype=dt)
+    else:
+        real = np.asanyarray(q)
     if not _fb()._quantile_is_valid(real):
         raise ValueError("Percentiles must be in the range [0, 100]" if percent
                          else "Quantiles must be in the range [0, 1]")
@@ -366,7 +379,7 @@ def quantile_args(a: Any, q: Any, axis: Any, method: Any, weights: Any, percent:
     m = as_meta(a)
     if m.dtype.kind == "c":
         raise TypeError("a must be an array of real numbers")
-    qv, weak = _q_arg(q, percent)
+    qv, weak = _q_arg(q, percent, m.dtype)
     w = None if weights is None else _weights_check(weights, m, axis, method)
     return m, qv, weak, w
 
@@ -428,8 +441,9 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
     sw = None if weights is None else np.ones(sa.shape, as_meta(weights).dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        since_24 = {"weak_q": weak_q} if QUANTILE_WEAK_Q else {}
         r = fb._quantile(sa, quantiles=sq, axis=0, method=method, out=None, weights=sw,
-                         weak_q=weak_q)
+                         **since_24)
     dt = np.dtype(object) if arr.dtype.kind == "O" else r.dtype
     shape = tuple(q.shape) + rest
     if dt.kind == "O" and not shape:

@@ -23,6 +23,7 @@ from numpy._core import umath as _um
 from numpy._core.multiarray import compare_chararrays as _compare_chararrays
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import since
 from ...layout import broadcast_shapes, c_strides, iterator_out_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from ..registry import keep_real, register, transient
@@ -495,7 +496,7 @@ _register_split()
 
 # --- slice, index, rindex ----------------------------------------------------------------------
 
-@register(np.strings.slice, tags=("copy",), name="strings.slice")
+@register(since((2, 3), "strings.slice"), tags=("copy",), name="strings.slice")
 def slice_(a: Any, start: Any = None, stop: Any = np._NoValue, step: Any = None, /) -> Any:
     """np.strings.slice (strings.py): the defaults from ``step``'s sign, then ``_slice``."""
     if stop is np._NoValue:

@@ -11,6 +11,7 @@ from numpy._core import _exceptions as _np_exc
 
 from ..._bounded import BoundedCache, memoized
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import WHERE_WITHOUT_OUT_WARNS, check_out_ellipsis
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
@@ -551,7 +552,7 @@ _UFUNC_KW = frozenset({"out", "where", "casting", "order", "dtype", "subok", "si
 @register("ufunc.__call__", tags=("ufunc",), flops=flops.ufunc_call)
 def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     """A ufunc called by the program: ufunc_call, reporting the bytes of its temporaries."""
-    if (kwargs.get("where", True) is not True and "out" not in kwargs
+    if (WHERE_WITHOUT_OUT_WARNS and kwargs.get("where", True) is not True and "out" not in kwargs
             and all(o is None for o in args[ufunc.nin:])):
         # ufunc_object.c ufunc_generic_fastcall: a mask with no output array given (the
         # out keyword absent) leaves the masked-off elements of a new output uninitialized.
@@ -559,6 +560,8 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
         # override protocol drops it (a strict xfail in tests/test_warnings.py)
         warnings.warn("'where' used without 'out', expect unitialized memory in output. "
                       "If this is intentional, use out=None.", UserWarning, stacklevel=2)
+    check_out_ellipsis(kwargs.get("out"), "'out' must be a tuple of arrays" if ufunc.nout > 1
+                       else "return arrays must be of ArrayType")
     return ufunc_call(ufunc, *args, _report=True, **kwargs)
 
 

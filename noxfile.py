@@ -1,0 +1,106 @@
+"""The support window as a test matrix (docs/guide/install.md, CONTRIBUTING.md "Versions").
+
+- ``compat(<python>-np<x.y>)``: every Python x NumPy of the window except the main one
+  (Python 3.11 + NumPy 2.4, the full suite in ``.venv``), each in a light venv (numpy, wrapt,
+  scipy, pytest, pytest-xdist, hypothesis) running the compatibility subset (COMPAT) against
+  that venv's real NumPy.
+- ``package``: the sdist and the wheel built, the wheel installed (not the checkout) with
+  only its declared dependencies, ``faketensor run`` planning an example from outside the
+  checkout; every extra resolved (``pip install --dry-run``).
+
+``nox`` runs them all; ``nox -s "compat(3.12-np2.3)"`` one (``nox -l`` lists them). With uv present (``pip install
+uv``) the venvs are made by uv, which also fetches a Python the machine lacks; without it by
+virtualenv, from the interpreters on PATH or under pyenv.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import sys
+
+import nox
+
+nox.options.reuse_venv = "yes"
+nox.options.error_on_missing_interpreters = True
+nox.needs_version = ">=2024.4.15"
+
+HAVE_UV = shutil.which("uv") is not None or os.path.exists(
+    os.path.join(os.path.dirname(sys.executable), "uv"))
+if HAVE_UV and not shutil.which("uv"):  # uv installed beside nox (the Makefile's venv)
+    os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ["PATH"]
+nox.options.default_venv_backend = "uv" if HAVE_UV else "virtualenv"
+
+PYTHONS = ["3.11", "3.12", "3.13"]
+NUMPYS = ["2.2", "2.3", "2.4"]
+MAIN = ("3.11", "2.4")  # the full suite's combination: make test's .venv
+COMBOS = [(py, np_) for py in PYTHONS for np_ in NUMPYS if (py, np_) != MAIN]
+
+# Interpreters pyenv has, first on PATH (nox and uv look for pythonX.Y there; pyenv's shims
+# answer only for the versions it has selected).
+for _py in PYTHONS:
+    for _d in sorted(glob.glob(os.path.expanduser(f"~/.pyenv/versions/{_py}.*/bin")),
+                     reverse=True):
+        os.environ["PATH"] = _d + os.pathsep + os.environ["PATH"]
+        break
+
+# SciPy below 1.18: 1.18 changed scipy.fft's pocketfft binding (dct's arguments), which the SciPy
+# rules (kernels/scipy) do not follow yet; the main .venv has 1.17 too.
+LIGHT = ["wrapt", "scipy<1.18", "pytest", "pytest-xdist", "hypothesis"]
+
+# The compatibility subset: what must be exact on every combination, against its NumPy.
+COMPAT = [
+    "tests/test_versions.py",
+    "tests/test_opinfo.py::test_numpy",
+    "tests/test_memory_ops.py",
+    "tests/test_memory_programs.py::test_predicted_peak_equals_real_peak",
+    # the README example (examples/transformer_1b.py) at a small size, real vs planned peak
+    "tests/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
+]
+
+
+@nox.session(name="compat")
+@nox.parametrize("python,numpy", COMBOS, ids=[f"{p}-np{n}" for p, n in COMBOS])
+def compat(session: nox.Session, numpy: str) -> None:
+    """The compatibility subset on one Python x NumPy."""
+    session.install(f"numpy=={numpy}.*", *LIGHT)
+    session.install("--no-deps", "-e", ".")
+    session.run("python", "-c", "import numpy, sys, faketensor; "
+                "print('faketensor on NumPy', numpy.__version__, 'Python', sys.version.split()[0])")
+    workers = os.environ.get("FT_MATRIX_WORKERS", "2")
+    session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
+                *COMPAT, *session.posargs)
+
+
+@nox.session(python=MAIN[0])
+def package(session: nox.Session) -> None:
+    """The distributions as users install them."""
+    tmp = os.path.abspath(session.create_tmp())
+    dist = os.path.join(tmp, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    session.install("build")
+    session.run("python", "-m", "build", "--sdist", "--wheel", "--outdir", dist,
+                *(["--installer", "uv"] if HAVE_UV else []))
+    wheel = glob.glob(os.path.join(dist, "faketensor-*.whl"))[0]
+    assert glob.glob(os.path.join(dist, "faketensor-*.tar.gz")), "no sdist"
+    # the wheel alone, with its declared dependencies only, in a venv of its own
+    venv = os.path.join(tmp, "wheel-venv")
+    shutil.rmtree(venv, ignore_errors=True)
+    vpy = os.path.join(venv, "bin", "python")
+    if HAVE_UV:
+        session.run("uv", "venv", "-q", "--seed", "-p", str(session.python),
+                    venv, external=True)
+        session.run("uv", "pip", "install", "-q", "-p", vpy, wheel, external=True)
+    else:
+        session.run("python", "-m", "venv", venv)
+        session.run(vpy, "-m", "pip", "install", "-q", wheel, external=True)
+    example = os.path.abspath("examples/transformer_1b.py")
+    session.chdir(tmp)  # not the checkout: the installed package must be the one imported
+    session.run(vpy, "-c", "import faketensor, os; assert 'site-packages' in faketensor.__file__, "
+                "faketensor.__file__", external=True)
+    session.run(os.path.join(venv, "bin", "faketensor"), "run", example, "--layers", "2",
+                "--d-model", "64", "--heads", "4", "--seq", "16", "--vocab", "100", external=True)
+    # every extra resolves (metadata only: nothing heavy is downloaded or installed)
+    extras = "cupy,report,scipy,ml_dtypes,dask,distributed,test"
+    session.run(vpy, "-m", "pip", "install", "-q", "--dry-run", "--ignore-installed",
+                f"{wheel}[{extras}]", external=True)
