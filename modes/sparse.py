@@ -187,7 +187,18 @@ class FakeSparse:
     @property
     def nnz(self) -> int:
         """Stored elements (SciPy's ``nnz``), known from the structure."""
+        if self.format == "dia":
+            self._dia_getnnz_temporaries()
         return self._nnz
+
+    def _dia_getnnz_temporaries(self) -> None:
+        """_dia._getnnz computes the count with NumPy on the offsets: its temporaries."""
+        with _ModeFor():
+            M, N = self._shape
+            L = min(self.data.shape[1], N)
+            t = np.maximum(np.minimum(M + self.offsets, L) - np.maximum(self.offsets, 0),
+                           0).sum()
+            del t
 
     @property
     def size(self) -> int:
@@ -385,15 +396,15 @@ class FakeSparse:
         if 0 in self._shape or len(self._offsets) == 0:
             return _empty_compressed("csr", self._array, self._shape, self.dtype)
         n_rows, n_cols = self._shape
-        max_nnz = self._nnz
+        max_nnz = self.nnz
         idx_dtype = rules.index_dtype(max(max_nnz, n_rows, n_cols))
         _gid()
         order = np.argsort(self.offsets).astype(idx_dtype, copy=False)
         csr_data = np.empty(max_nnz, dtype=self.dtype)
         indices = np.empty(max_nnz, dtype=idx_dtype)
         indptr = np.empty(1 + n_rows, dtype=idx_dtype)
-        offs = self.offsets.astype(idx_dtype, copy=False)
-        del order, offs
+        offs = self.offsets.astype(idx_dtype, copy=False)  # an argument of dia_tocsr
+        del offs
         if not self._zero_free:
             raise DataDependentError(f"{self._name}.tocsr: converting drops explicit zeros "
                                      "(dia_tocsr), so the stored count depends on the "
@@ -407,6 +418,7 @@ class FakeSparse:
         out = _compressed("csr", self._array, (csr_data, indices, indptr), self._shape,
                           dtype=self.dtype, bounds_known=True)
         out._canonical = out._dupfree = True
+        del order  # a local of _dia.tocsr until it returns
         return out
 
     def copy(self) -> "FakeSparse":
@@ -427,16 +439,23 @@ class FakeSparse:
         return {"data": self.data, "indices": self.indices, "indptr": self.indptr}
 
     def _with_data(self, data: Any, copy: bool = True) -> "FakeSparse":
-        """_data_matrix._with_data: the same structure (copied when ``copy``), new data."""
+        """_data_matrix._with_data: the same structure (copied when ``copy``), new data,
+        through the class's constructor as SciPy does."""
         with _ModeFor():
-            kw = self._arrays()
-            kw["data"] = data
-            if copy:
-                kw = {k: (v if k == "data" else v.copy() if _is_fake(v)
-                          else tuple(c.copy() for c in v)) for k, v in kw.items()}
-            return FakeSparse(self.format, self._array, self._shape, nnz=self._nnz,
-                              canonical=self._canonical, offset_values=self._offsets,
-                              dupfree=self._dupfree, zero_free=None, **kw)
+            if self.format in ("csr", "csc"):
+                ind, ptr = ((self.indices.copy(), self.indptr.copy()) if copy
+                            else (self.indices, self.indptr))
+                out = _compressed(self.format, self._array, (data, ind, ptr), self._shape,
+                                  dtype=data.dtype, bounds_known=True)
+            elif self.format == "coo":
+                coords = tuple(c.copy() for c in self.coords) if copy else self.coords
+                out = _coo(self._array, data, coords, self._shape, dtype=data.dtype,
+                           bounds_known=True)
+            else:
+                offsets = self.offsets.copy() if copy else self.offsets
+                out = _dia(self._array, data, offsets, self._offsets, self._shape)
+            out._canonical, out._dupfree = self._canonical, self._dupfree
+            return out
 
     # --- transpose, astype ----------------------------------------------------------------
     def transpose(self, axes: Any = None, copy: bool = False) -> "FakeSparse":
@@ -491,6 +510,8 @@ class FakeSparse:
                                              "depends on the index values")
                 m = self._with_data(self.data.astype(dtype, casting=casting, copy=True),
                                     copy=True)
+                # _deduped_data: sum_duplicates (nothing to do) and the data as is
+                m = m._with_data(m.data, copy=False)
                 m._zero_free = None
                 return m
             return self.copy() if copy else self
@@ -1147,8 +1168,8 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
         else:
             diags_in = list(diagonals)
         offs = known_values(offsets, "offsets", _name).ravel()
-        diags = [np.atleast_1d(d) for d in diags_in]
-        offsets_arr = np.atleast_1d(offsets)
+        diags = [_atleast_1d(d) for d in diags_in]
+        offsets_arr = _atleast_1d(offsets)
         if len(diags) != len(offs):
             raise ValueError("Different number of diagonals and offsets.")
         if shape is None:
@@ -1206,10 +1227,20 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                 np.dtype(_dtype_of(d)).kind in "fc" for d in diags):
             zf = None
         A = _dia(True, data_arr, offsets_arr, tuple(ks), (m, n), zero_free=zf)
-        del data_arr, offsets_arr, diags
         if not _container:
             A = construct("dia", False, A)
         return A.asformat(format)
+
+
+def _atleast_1d(x: Any) -> Any:
+    """np.atleast_1d as the program's call makes it in a mode (this module's NumPy calls with
+    real arguments alone would run for real): Python numbers and sequences become a new
+    fake, a real array the mode's fake for it."""
+    if _is_fake(x):
+        return np.atleast_1d(x)
+    if isinstance(x, np.ndarray):
+        return np.atleast_1d(np.asarray(x))
+    return np.array(x, ndmin=1)
 
 
 def _user_level() -> int:
