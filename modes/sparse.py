@@ -537,6 +537,15 @@ class FakeSparse:
     def prune(self) -> None:
         return None
 
+    def _asfptype(self) -> "FakeSparse":
+        """_base._asfptype: upcast to a floating point format when needed."""
+        if self.dtype.char in "fdFD":
+            return self
+        for fp_type in "fdFD":
+            if self.dtype <= np.dtype(fp_type):
+                return self.astype(fp_type, copy=False)
+        raise TypeError(f"cannot upcast [{self.dtype.name}] to a floating point format")
+
     # --- arithmetic ---------------------------------------------------------------------------
     def _mul_scalar(self, other: Any) -> "FakeSparse":
         """_data._mul_scalar (DIA and CSR/CSC/COO alike: the data times the scalar)."""
@@ -1433,3 +1442,58 @@ def install(sparse_module: Any) -> None:
         orig = getattr(sparse_module, name)
         p = _function(orig, _scipy_run(orig, trust), f"scipy.sparse.{name}")
         setattr(sparse_module, name, p)
+
+
+# --- scipy.sparse.linalg -------------------------------------------------------------------
+
+def _gssv(orig: Any) -> Any:
+    """SuperLU's driver (scipy/sparse/linalg/_dsolve/_superlumodule.c ``gssv``) given fakes:
+    the solution is a Fortran-ordered copy of the right-hand side in the matrix's dtype
+    (``PyArray_FROMANY(b, type, 1, 2, NPY_ARRAY_F_CONTIGUOUS | NPY_ARRAY_ENSURECOPY)``); the
+    factors live on the C heap. ``info`` (a singular matrix) is taken as 0: as the
+    scipy.linalg rules, the result for a singular matrix (NaNs and a warning, the same
+    metadata) is not reproduced."""
+    def gssv(N: Any, nnz: Any, data: Any, indices: Any, indptr: Any, b: Any, flag: Any,
+             options: Any = None) -> Any:
+        if not (_fake_in((data, indices, indptr, b)) or active()):
+            return orig(N, nnz, data, indices, indptr, b, flag, options=options)
+        with _ModeFor():
+            if b.ndim not in (1, 2) or b.shape[0] != N:
+                raise ValueError("b array has invalid shape")
+            x = np.array(b, dtype=data.dtype, order="F", copy=True)
+            return x, 0
+    setattr(gssv, "_ft_patch", True)
+    return gssv
+
+
+def _iterative(orig: Any, name: str) -> Any:
+    """An iterative solver (cg, bicgstab, gmres, ...) given a fake sparse operand: its
+    iteration count and whether it returns ``b`` itself (a zero right-hand side) depend on
+    the values."""
+    def solver(A: Any, b: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(A, FakeSparse) or _fake_in((b,)) or active():
+            raise DataDependentError(
+                f"scipy.sparse.linalg.{name}: the number of iterations (and whether the "
+                "result is b itself, for a zero right-hand side) depends on the values")
+        return orig(A, b, *args, **kwargs)
+    import functools
+    functools.update_wrapper(solver, orig)
+    setattr(solver, "_ft_patch", True)
+    setattr(solver, "_ft_public", True)
+    return solver
+
+
+ITERATIVE = ("cg", "cgs", "bicg", "bicgstab", "gmres", "lgmres", "minres", "qmr", "gcrotmk",
+             "tfqmr", "lsqr", "lsmr")
+
+
+def install_linalg(module: Any) -> None:
+    """Patch scipy.sparse.linalg once it is imported: SuperLU's driver and the iterative
+    solvers."""
+    linsolve = sys.modules.get("scipy.sparse.linalg._dsolve.linsolve")
+    if linsolve is not None and not getattr(linsolve._superlu.gssv, "_ft_patch", False):
+        linsolve._superlu.gssv = _gssv(linsolve._superlu.gssv)
+    for name in ITERATIVE:
+        fn = getattr(module, name, None)
+        if fn is not None and not getattr(fn, "_ft_patch", False):
+            setattr(module, name, _iterative(fn, name))
