@@ -576,21 +576,20 @@ class FakeSparse:
         return _unsupported(self, "multiply", "an elementwise product with an array")
 
     def __truediv__(self, other: Any) -> Any:
-        if _isscalarlike(other):
-            with _ModeFor():
-                if self.format == "dia" or self.format == "coo":
-                    # _base._divide: via CSR, the data divided
-                    return self.tocsr()._divide_scalar(other)
-                return self._divide_scalar(other)
-        return _unsupported(self, "__truediv__", "division by an array")
-
-    def _divide_scalar(self, other: Any) -> "FakeSparse":
-        # _base._divide with a scalar: self._mul_scalar(1./other) unless integer data and
-        # true division (then astype float first)
-        if np.can_cast(self.dtype, np.float64):
-            if self.dtype.kind in "iub":
-                return self.astype(np.float64)._mul_scalar(1. / other)
-        return self._mul_scalar(1. / other)
+        """_base._divide by a scalar: ``astype(float64, copy=False)`` then ``_mul_scalar``
+        (of 1/other) when the dtype casts to float64; else ``_mul_scalar`` then, for
+        integers by integers, back to the dtype."""
+        if not _isscalarlike(other):
+            return _unsupported(self, "__truediv__", "division by an array")
+        with _ModeFor():
+            if np.can_cast(self.dtype, np.float64):
+                return self.astype(np.float64, copy=False)._mul_scalar(1 / other)
+            r = self._mul_scalar(1 / other)
+            with paused():
+                sdt = np.asarray(other).dtype if not _is_fake(other) else other.dtype
+            if self.dtype.kind in "iu" and sdt.kind in "iu":
+                return r.astype(self.dtype, copy=False)
+            return r
 
     def __neg__(self) -> "FakeSparse":
         if self.dtype == np.bool_:
