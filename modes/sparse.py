@@ -354,18 +354,19 @@ class FakeSparse:
         out._canonical = out._dupfree = self._dupfree
         return out
 
-    def _coo_to_compressed_container(self, fmt: str, copy: bool) -> "FakeSparse":
-        """_coo.tocsr / tocsc."""
+    def _coo_to_compressed_container(self, fmt: str, copy: bool,
+                                     construct: bool = True) -> "FakeSparse":
+        """_coo.tocsr / tocsc (``construct``: the container made by its constructor from
+        the three arrays; else set directly, as the (data, (row, col)) form of the CSR/CSC
+        constructors does)."""
         if self._nnz == 0:
             return _empty_compressed(fmt, self._array, self._shape, self.dtype)
         M, N = self._shape if fmt == "csr" else self._shape[::-1]
         _gid()
-        idx_dtype = rules.index_dtype_of(max(self._nnz, N),
-                                         tuple((c.dtype, self._bounds(i))
-                                               for i, c in enumerate(self.coords)))
-        if idx_dtype is None:
-            raise DataDependentError(f"{self._name}.to{fmt}: SciPy reads the index values "
-                                     "to choose the index dtype (int64 indices)")
+        idx_dtype = rules.index_dtype(max(self._nnz, N), tuple(c.dtype for c in self.coords))
+        if self._dupfree is False:
+            raise UnsupportedOperationError(f"{self._name}.to{fmt}", "duplicate entries given "
+                                            "as known values (summing them is not modelled)")
         if not self._dupfree:
             raise DataDependentError(f"{self._name}.to{fmt}: the stored count after summing "
                                      "duplicate entries depends on the index values "
@@ -379,8 +380,12 @@ class FakeSparse:
         del major, minor
         if copy:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "copy=True")
-        out = _compressed(fmt, self._array, (data, indices, indptr), self._shape,
-                          bounds_known=True)
+        if construct:
+            out = _compressed(fmt, self._array, (data, indices, indptr), self._shape,
+                              bounds_known=True)
+        else:
+            out = FakeSparse(fmt, self._array, self._shape, data=data, indices=indices,
+                             indptr=indptr)
         out._canonical = out._dupfree = True
         return out
 
@@ -830,7 +835,9 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
         ind_b = _valid_bounds(indices, minor)
         bounds = [(_dtype_of(indices), ind_b), (ptr_vals.dtype, _bounds_of(ptr_vals))]
         nnz_known = int(ptr_vals[-1]) if ptr_vals.size else None
-    idx_dtype = rules.index_dtype_of(maxval, tuple(bounds))
+    # _base._get_index_dtype: sparse arrays never read the contents, matrices do
+    idx_dtype = (rules.index_dtype_of(maxval, tuple(bounds)) if not is_array
+                 else rules.index_dtype(maxval, tuple(b[0] for b in bounds)))
     if idx_dtype is None:
         raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
                                  "choose the index dtype (get_index_dtype(check_contents=True))"
@@ -934,11 +941,13 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
         bounds = tuple((_dtype_of(c), _valid_bounds(c, shape[i]))
                        for i, c in enumerate(coords))
     _gid()
-    idx_dtype = rules.index_dtype_of(max(shape), bounds)
+    idx_dtype = (rules.index_dtype_of(max(shape), bounds) if not is_array
+                 else rules.index_dtype(max(shape), tuple(b[0] for b in bounds)))
     if idx_dtype is None:
         raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
                                  "choose the index dtype (get_index_dtype(check_contents=True))"
                                  ", and those of this fake are unknown")
+    known_dupfree = None if bounds_known else _pairs_distinct(coords, shape)
     cp = True if copy else None
     coords = tuple(np.array(idx, copy=cp, dtype=idx_dtype) for idx in coords)
     data = _getdata(obj, copy=copy, dtype=dtype)
@@ -948,6 +957,7 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
                          if data.ndim == 1 else "data array must be 1-D")
     if any(len(c) != len(data) for c in coords):
         raise ValueError("row, column, and data array must all be the same length")
+    coords = _coo_check(coords, data, shape, is_array)
     if not bounds_known:
         for i, (_, b) in enumerate(bounds):
             if b and b[1] >= shape[i]:
@@ -956,9 +966,36 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
             if b and b[0] < 0:
                 raise ValueError(f"negative axis {i} index: {b[0]}")
     trusted = bounds_known or _TRUSTED.n > 0
+    dup: bool | None = True if trusted or not len(data) else known_dupfree
     return FakeSparse("coo", is_array, shape, data=data, coords=coords,
-                      canonical=False if len(data) else True,
-                      dupfree=True if trusted or not len(data) else None)
+                      canonical=False if len(data) else True, dupfree=dup)
+
+
+def _pairs_distinct(coords: tuple, shape: tuple) -> bool | None:
+    """Whether coordinates given as real arrays or sequences (known values) name distinct
+    positions; None when a fake's values are unknown."""
+    if any(_is_fake(c) for c in coords):
+        return None
+    with paused():
+        cs = [np.asarray(c).astype(np.int64).ravel() for c in coords]
+        if len({len(c) for c in cs}) != 1:
+            return None
+        flat = np.ravel_multi_index(cs, shape, mode="wrap") if cs[0].size else cs[0]
+        return bool(np.unique(flat).size == flat.size)
+
+
+def _coo_check(coords: tuple, data: Any, shape: tuple, is_array: bool) -> tuple:
+    """_coo._check: the index dtype again (the coordinates as it), then, when there are
+    stored elements, each coordinate's max and min (the range checks: valid indices here)."""
+    _gid()
+    idx_dtype = rules.index_dtype(max(shape), tuple(c.dtype for c in coords))
+    coords = tuple(np.asarray(c, dtype=idx_dtype) for c in coords)
+    if len(data) > 0:
+        for c in coords:
+            hi = c.max()
+            lo = c.min()
+            del hi, lo
+    return coords
 
 
 def _getdata(obj: Any, copy: bool = False, dtype: Any = None) -> Any:
@@ -1036,6 +1073,10 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
             out = FakeSparse(fmt, is_array, A.shape, nnz=A._nnz, canonical=A._canonical,
                              zero_free=A._zero_free, dupfree=A._dupfree,
                              offset_values=A._offsets, **A._arrays())
+            if fmt == "dia":
+                _unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
+            elif fmt == "coo":
+                out.coords = _coo_check(out.coords, out.data, out.shape, is_array)
             if shape is not None and _check_shape(shape) != out.shape:
                 raise ValueError(f"inconsistent shapes: {shape} != {out.shape}")
             return out if dtype is None else _astype_noncopy(out, dtype)
@@ -1048,6 +1089,7 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                 _gid()
                 coords = tuple(np.array([], dtype=idx_dtype) for _ in range(2))
                 data = np.array([], dtype=_getdtype(dtype, default=float))
+                coords = _coo_check(coords, data, shp, is_array)
                 return FakeSparse("coo", is_array, shp, data=data, coords=coords,
                                   canonical=True)
             data = np.zeros((0, 0), _getdtype(dtype, default=float))
@@ -1081,7 +1123,7 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                     raise DataDependentError(f"{name}: built from (data, (row, col)), the "
                                              "stored count after summing duplicate entries "
                                              "depends on the index values (sum_duplicates)")
-                return coo._coo_to_compressed_container(fmt, False)
+                return coo._coo_to_compressed_container(fmt, False, construct=False)
             if len(arg1) == 3:
                 out = _compressed(fmt, is_array, arg1, shape, dtype=dtype, copy=copy,
                                   name=name)
@@ -1162,7 +1204,7 @@ _NOVALUE: Any = None  # scipy.sparse._construct._NoValue, set by ``install``
 
 
 def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
-                format: Any = None, dtype: Any = "<novalue>", _container: bool = True,
+                format: Any = None, dtype: Any = "<novalue>",
                 _name: str = "scipy.sparse.diags_array") -> FakeSparse:
     """scipy/sparse/_construct.py diags_array, with the offsets' values known."""
     if dtype == "<novalue>" or dtype is _NOVALUE:
@@ -1235,8 +1277,6 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                 np.dtype(_dtype_of(d)).kind in "fc" for d in diags):
             zf = None
         A = _dia(True, data_arr, offsets_arr, tuple(ks), (m, n), zero_free=zf)
-        if not _container:
-            A = construct("dia", False, A)
         return A.asformat(format)
 
 
@@ -1308,10 +1348,11 @@ def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> F
                 out = _coo(as_sparray, data, (row, col), (n, n), bounds_known=True)
                 return out
         data = np.ones((1, max(0, min(m + k, n))), dtype=dtype)
-        A = diags_array(data, offsets=[k], shape=(m, n), dtype=dtype,
-                        _container=as_sparray)
-        del data
-        return A.asformat(format)
+        diags_sparse = diags_array if as_sparray else diags
+        A = diags_sparse(data, offsets=[k], shape=(m, n), dtype=dtype)
+        out = A.asformat(format)
+        del data  # a local of _eye until it returns
+        return out
 
 
 def eye_array(m: Any, n: Any = None, *, k: int = 0, dtype: Any = float,
