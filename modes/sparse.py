@@ -322,13 +322,22 @@ class FakeSparse:
                                  "_coo.todia)")
 
     def toarray(self, order: Any = None, out: Any = None) -> Any:
-        """_base.toarray: a dense fake, C order (F for CSC) unless ``order`` says."""
+        """The dense array as SciPy makes it (``_process_toarray_args``: np.zeros in the
+        order asked, C by default, F for CSC), with the conversions it goes through."""
         if out is not None:
             raise UnsupportedOperationError(f"{self._name}.toarray", "out= (writes values)")
         with _ModeFor():
-            if order is None:
-                order = "F" if self.format == "csc" else "C"
-            return _toarray(self, order)
+            if self.format in ("csr", "csc"):
+                if order is None:
+                    order = "C" if self.format == "csr" else "F"
+                res = np.zeros(self._shape, dtype=self.dtype, order=order)
+                x = self.tocsr() if res.flags.c_contiguous else self.tocsc()
+                del x
+                return res
+            if self.format == "coo":
+                B = np.zeros(self._shape, dtype=self.dtype, order=order)
+                return B.reshape(self._shape)
+            return self.tocoo(copy=False).toarray(order=order)
 
     def todense(self, order: Any = None, out: Any = None) -> Any:
         dense = self.toarray(order=order, out=out)
@@ -427,14 +436,11 @@ class FakeSparse:
         return out
 
     def copy(self) -> "FakeSparse":
-        """_data_matrix / _base copy: every array copied."""
+        """_data_matrix.copy: ``_with_data(data.copy(), copy=True)``."""
         with _ModeFor():
-            kw = self._arrays()
-            kw = {k: (v.copy() if _is_fake(v) else tuple(c.copy() for c in v)
-                      if isinstance(v, tuple) else v) for k, v in kw.items()}
-            return FakeSparse(self.format, self._array, self._shape, nnz=self._nnz,
-                              canonical=self._canonical, zero_free=self._zero_free,
-                              dupfree=self._dupfree, offset_values=self._offsets, **kw)
+            out = self._with_data(self.data.copy(), copy=True)
+            out._zero_free = self._zero_free
+            return out
 
     def _arrays(self) -> dict:
         if self.format == "dia":
@@ -706,7 +712,11 @@ class FakeSparse:
             _product(_SPARSETOOLS["dia_matvec"], (M, N, len(self._offsets), L, self._nnz,
                                                  self.data, other.ravel(), y.ravel()))
             return y
-        return self.tocsr()._matmul_vector(other)
+        # _coo._matmul_vector
+        result = np.zeros(M, dtype=rules.upcast(self.dtype, other.dtype))
+        _product(_SPARSETOOLS["coo_matvec"], (self._nnz, self.coords[0], self.coords[1],
+                                              self.data, other, result))
+        return result
 
     def _matmul_multivector(self, other: Any) -> Any:
         M, N = self._shape
@@ -717,9 +727,18 @@ class FakeSparse:
             _product(fn, (M, N, n_vecs, self.indptr, self.indices, self.data,
                           other.ravel(), result.ravel()))
             return result
-        return _unsupported(self, "__matmul__", "a product of this format with a 2-d "
-                            "operand is not modelled") if self.format == "dia" \
-            else self.tocsr()._matmul_multivector(other)
+        if self.format == "dia":
+            # _dia._matmul_multivector: np.result_type, ``other`` as it is
+            res = np.zeros((M, other.shape[1]), dtype=np.result_type(self.data, other))
+            _product(_SPARSETOOLS["dia_matvecs"], (M, N, *self.data.shape, self._nnz,
+                                                  self.data, other.shape[1], other, res))
+            return res
+        # _coo._matmul_multivector: the result viewed as the operand's type
+        result = np.zeros((M, other.shape[1]), dtype=rules.upcast(self.dtype, other.dtype))
+        _product(_SPARSETOOLS["coo_matmat_dense"], (self._nnz, other.shape[-1],
+                                                    self.coords[0], self.coords[1],
+                                                    self.data, other.ravel("C"), result))
+        return result.view(type=type(other)) if type(other) is not _FAKE else result.view()
 
     # --- reductions and shapes that do not need values --------------------------------------
     def diagonal(self, k: int = 0) -> Any:
@@ -767,15 +786,6 @@ def _prune(array: Any) -> Any:
     if base is not None and array.size < base.size // 2:
         return array.copy()
     return array
-
-
-def _toarray(A: FakeSparse, order: str) -> Any:
-    """_process_toarray_args: np.zeros(shape, dtype, order), then filled in place."""
-    out = np.zeros(A.shape, dtype=A.dtype, order=order)
-    if A.format == "dia":
-        # _dia.toarray goes through COO: only when the count is known
-        A.tocsr()
-    return out
 
 
 def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
@@ -1458,7 +1468,8 @@ def install(sparse_module: Any) -> None:
     construct_mod = sys.modules["scipy.sparse._construct"]
     _NOVALUE = getattr(construct_mod, "_NoValue", object())
     from scipy.sparse import _sparsetools
-    for name in ("csr_matvec", "csc_matvec", "csr_matvecs", "csc_matvecs", "dia_matvec"):
+    for name in ("csr_matvec", "csc_matvec", "csr_matvecs", "csc_matvecs", "dia_matvec",
+                 "dia_matvecs", "coo_matvec", "coo_matmat_dense"):
         _SPARSETOOLS[name] = getattr(_sparsetools, name)
     for fmt in FORMATS:
         for is_array in (True, False):

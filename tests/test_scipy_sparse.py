@@ -202,8 +202,11 @@ def test_fakes_given_outside_a_mode():
 def test_index_dtype_at_full_size():
     """int64 indices where SciPy needs them: shape or stored count past int32."""
     with ft.FakeMode():
+        A = sp.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(10 ** 8, 10 ** 8), format="csr")
+        assert (A.indices.dtype, A.indptr.dtype, A.nnz) == (np.int32, np.int32, 3 * 10 ** 8 - 2)
         A = sp.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(10 ** 9, 10 ** 9), format="csr")
-        assert (A.indices.dtype, A.indptr.dtype, A.nnz) == (np.int32, np.int32, 3 * 10 ** 9 - 2)
+        assert (A.indices.dtype, A.indptr.dtype, A.nnz) == (np.int64, np.int64, 3 * 10 ** 9 - 2)
+        assert A.offsets.dtype if A.format == "dia" else True
         B = sp.eye_array(3 * 10 ** 9, format="csr")
         assert B.indices.dtype == np.int64 and B.nnz == 3 * 10 ** 9
         C = sp.kron(sp.eye(10 ** 5, format="csr"), sp.eye(10 ** 5, format="csr"), format="csr")

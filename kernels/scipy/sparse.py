@@ -15,7 +15,7 @@ import numpy as np
 from scipy.sparse import _sparsetools
 
 from .. import flops
-from ..registry import register
+from ..registry import register, transient
 
 INT32_MAX = int(np.iinfo(np.int32).max)
 
@@ -86,25 +86,35 @@ def dia_positions(m: int, n: int, L: int, k: int) -> int:
 
 
 # --- products: sparsetools writes ``y`` in place; 2 FLOPs per stored element and column ----
+# sparsetools' thunk (scipy/sparse/sparsetools/sparsetools.cxx) converts every data-typed
+# argument to the output's type and C order first: a converted copy of each that is not
+# already, alive during the call.
 
-def _nnz_of(data: Any) -> int:
-    return flops.size_of(data)
+def _converted(y: Any, *arrays: Any) -> None:
+    for a in arrays:
+        if a is None:
+            continue
+        flags = getattr(a, "flags", None)
+        if np.dtype(a.dtype) != np.dtype(y.dtype) or (flags is not None
+                                                      and not flags.c_contiguous):
+            transient(flops.size_of(a) * np.dtype(y.dtype).itemsize, kind="implicit_copy")
 
 
 def _matvec_flops(result: Any, M: Any, N: Any, indptr: Any, indices: Any, data: Any,
                   x: Any, y: Any) -> int:
-    return 2 * _nnz_of(data)
+    return 2 * flops.size_of(data)
 
 
-def _matvecs_flops(result: Any, M: Any, N: Any, k: Any, indptr: Any, indices: Any, data: Any,
-                   x: Any, y: Any) -> int:
-    return 2 * _nnz_of(data) * int(k)
+def _matvecs_flops(result: Any, M: Any, N: Any, k: Any, indptr: Any, indices: Any,
+                   data: Any, x: Any, y: Any) -> int:
+    return 2 * flops.size_of(data) * int(k)
 
 
 @register(_sparsetools.csr_matvec, _sparsetools.csc_matvec, tags=("inplace",),
           flops=_matvec_flops)
 def csr_matvec(M: Any, N: Any, indptr: Any, indices: Any, data: Any, x: Any, y: Any) -> Any:
     """sparsetools csr_matvec/csc_matvec: y += A x, in place on y."""
+    _converted(y, data, x)
     return y
 
 
@@ -113,6 +123,7 @@ def csr_matvec(M: Any, N: Any, indptr: Any, indices: Any, data: Any, x: Any, y: 
 def csr_matvecs(M: Any, N: Any, k: Any, indptr: Any, indices: Any, data: Any, x: Any,
                 y: Any) -> Any:
     """sparsetools csr_matvecs/csc_matvecs: Y += A X for k columns, in place on Y."""
+    _converted(y, data, x)
     return y
 
 
@@ -127,4 +138,42 @@ def dia_matvec(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, x: Any,
     """sparsetools dia_matvec: y += A x, in place on y. Called with the structure's stored
     count ``nnz`` (an int: the positions of the offsets inside the matrix, which
     dia_matvec loops over) where sparsetools takes the offsets array."""
+    _converted(y, data, x)
+    return y
+
+
+def _dia_matvecs_flops(result: Any, M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any,
+                       k: Any, x: Any, y: Any) -> int:
+    return 2 * int(nnz) * int(k)
+
+
+@register(_sparsetools.dia_matvecs, tags=("inplace",), flops=_dia_matvecs_flops)
+def dia_matvecs(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, k: Any, x: Any,
+                y: Any) -> Any:
+    """sparsetools dia_matvecs: Y += A X for k columns, in place on Y (``nnz`` as for
+    dia_matvec)."""
+    _converted(y, data, x)
+    return y
+
+
+def _coo_flops(result: Any, nnz: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> int:
+    return 2 * int(nnz)
+
+
+@register(_sparsetools.coo_matvec, tags=("inplace",), flops=_coo_flops)
+def coo_matvec(nnz: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
+    """sparsetools coo_matvec: y += A x, in place on y."""
+    _converted(y, data, x)
+    return y
+
+
+def _coo_matmat_flops(result: Any, nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any,
+                      y: Any) -> int:
+    return 2 * int(nnz) * int(k)
+
+
+@register(_sparsetools.coo_matmat_dense, tags=("inplace",), flops=_coo_matmat_flops)
+def coo_matmat_dense(nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
+    """sparsetools coo_matmat_dense: Y += A X for k columns, in place on Y."""
+    _converted(y, data, x)
     return y
