@@ -343,7 +343,7 @@ class FakeSparse:
         dense = self.toarray(order=order, out=out)
         if self._array:
             return dense
-        return np.asmatrix(dense)
+        return _asmatrix(dense)
 
     def _compressed_swap(self, fmt: str) -> "FakeSparse":
         """_csr.tocsc / _csc.tocsr (csr_tocsc fills the new arrays)."""
@@ -465,7 +465,9 @@ class FakeSparse:
             else:
                 offsets = self.offsets.copy() if copy else self.offsets
                 out = _dia(self._array, data, offsets, self._offsets, self._shape)
-            out._canonical, out._dupfree = self._canonical, self._dupfree
+            # a COO made by its constructor from (data, coords) is not canonical
+            out._canonical = False if self.format == "coo" and self._nnz else self._canonical
+            out._dupfree = self._dupfree
             return out
 
     # --- transpose, astype ----------------------------------------------------------------
@@ -521,7 +523,8 @@ class FakeSparse:
                                              "depends on the index values")
                 m = self._with_data(self.data.astype(dtype, casting=casting, copy=True),
                                     copy=True)
-                # _deduped_data: sum_duplicates (nothing to do) and the data as is
+                # _deduped_data: sum_duplicates, then the data as it is
+                m.sum_duplicates()
                 m = m._with_data(m.data, copy=False)
                 m._zero_free = None
                 return m
@@ -536,11 +539,40 @@ class FakeSparse:
                      "depends on the values")
 
     def sum_duplicates(self) -> None:
+        if self._canonical:
+            return
         if self._dupfree and self.format != "coo":
             self._canonical = True  # sorting in place allocates no array
             return
+        if self._dupfree:
+            with _ModeFor():
+                self._coo_sum_duplicates()
+            return
         self._refuse("sum_duplicates", "the stored count after summing duplicates depends "
                      "on the index values")
+
+    def _coo_sum_duplicates(self) -> None:
+        """_coo._sum_duplicates of coordinates known to be distinct: sorted in C order by a
+        lexsort gather, the unique mask (all true), its nonzero indices and the reduceat of
+        the data, each of the stored count."""
+        nnz = self._nnz
+        if nnz == 0:
+            self._canonical = True
+            return
+        coords = self.coords
+        order = np.lexsort(coords[::-1])
+        coords = tuple(idx[order] for idx in coords)
+        data = self.data[order]
+        # the ufunc makes one array of the list first: np.stack allocates it the same
+        unique_mask = np.logical_or.reduce(np.stack([idx[1:] != idx[:-1] for idx in coords]))
+        unique_mask = np.append(True, unique_mask)
+        # idx[unique_mask] (every element kept): a new array of each
+        coords = tuple(np.empty(nnz, dtype=idx.dtype) for idx in coords)
+        unique_inds = np.empty(nnz, dtype=np.intp)  # np.nonzero(unique_mask)
+        data = np.empty(nnz, dtype=self.dtype)  # np.add.reduceat(data, unique_inds)
+        del order, unique_mask, unique_inds
+        self.coords, self.data = coords, data
+        self._canonical = True
 
     def count_nonzero(self, axis: Any = None) -> Any:
         self._refuse("count_nonzero", "counts the nonzero values")
@@ -677,7 +709,7 @@ class FakeSparse:
                                      "->(n,1?)")
                 result = self._matmul_vector(np.ravel(other))
                 if isinstance(other, (np.matrix, FakeMatrix)):
-                    result = np.asmatrix(result)
+                    result = _asmatrix(result)
                 if other.ndim == 2 and other.shape[1] == 1:
                     result = result.reshape(-1, 1)
                 return result
@@ -686,7 +718,7 @@ class FakeSparse:
                     raise ValueError(f"{err_prefix} (n,k={N}),(k={other.shape[0]},m)->(n,m)")
                 result = self._matmul_multivector(np.asarray(other))
                 if isinstance(other, (np.matrix, FakeMatrix)):
-                    result = np.asmatrix(result)
+                    result = _asmatrix(result)
                 return result
             raise ValueError("could not interpret dimensions")
 
@@ -749,6 +781,16 @@ class FakeSparse:
             raise AttributeError(name)
         raise UnsupportedOperationError(f"{self._name}.{name}", "not modelled for fake "
                                         "sparse arrays")
+
+
+def _asmatrix(x: Any) -> Any:
+    """scipy.sparse._sputils.asmatrix: ``np.asarray(x).view(np.matrix)`` (no
+    PendingDeprecationWarning, unlike np.asmatrix)."""
+    if isinstance(x, (np.matrix, FakeMatrix)):
+        return x
+    with warnings.catch_warnings():  # a view, made without np.matrix's constructor
+        warnings.simplefilter("ignore", PendingDeprecationWarning)
+        return np.asmatrix(x)
 
 
 def _unsupported(A: FakeSparse, what: str, why: str) -> Any:
@@ -1069,10 +1111,12 @@ def _fake_in(obj: Any, depth: int = 0) -> bool:
 
 
 def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any = None,
-              copy: bool = False, *, maxprint: Any = None) -> FakeSparse:
+              copy: bool = False, *, maxprint: Any = None,
+              _name: str | None = None) -> FakeSparse:
     """``scipy.sparse.<fmt>_array(...)`` / ``<fmt>_matrix(...)`` in a mode or given fakes:
-    the __init__ of SciPy's class, followed on fakes."""
-    name = f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
+    the __init__ of SciPy's class, followed on fakes (``_name``: the function the program
+    called, for errors)."""
+    name = _name or f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
     with _ModeFor():
         if isinstance(arg1, FakeSparse) or _is_scipy_sparse(arg1):
             A = arg1 if isinstance(arg1, FakeSparse) else from_real(arg1)
@@ -1331,7 +1375,8 @@ def spdiags(data: Any, diags: Any, m: Any = None, n: Any = None,
     elif n is None:
         m, n = m
     with _ModeFor():
-        return construct("dia", False, (data, diags), shape=(m, n)).asformat(format)
+        return construct("dia", False, (data, diags), shape=(m, n),
+                         _name="scipy.sparse.spdiags").asformat(format)
 
 
 def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> FakeSparse:
