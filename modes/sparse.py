@@ -148,7 +148,8 @@ class FakeSparse:
         self.coords, self.offsets, self._offsets = coords, offsets, tuple(offset_values)
         if nnz is None:
             if fmt == "dia":
-                nnz = rules.dia_nnz(*self._shape, data.shape[1], self._offsets)
+                nnz = rules.dia_nnz(self._shape[0], self._shape[1], data.shape[1],
+                                    self._offsets)
             else:
                 nnz = int(data.shape[0])
         self._nnz = nnz
@@ -156,8 +157,8 @@ class FakeSparse:
         self._dupfree = True if canonical or fmt == "dia" else dupfree
         self._zero_free = zero_free
 
-    @property
-    def __class__(self) -> type:  # type: ignore[override]
+    @property  # type: ignore[misc]  # object.__class__ is settable; this one answers only
+    def __class__(self) -> type:
         """The SciPy class this fake stands for: ``isinstance(A, scipy.sparse.csr_array)``,
         ``scipy.sparse.issparse(A)`` and SciPy's own isinstance checks answer as for the
         real array (``type(A)`` is FakeSparse)."""
@@ -1347,7 +1348,7 @@ def _atleast_1d(x: Any) -> Any:
 
 def _user_level() -> int:
     """The stack level of the first frame outside scipy and faketensor (warnings)."""
-    f = sys._getframe(1)
+    f: Any = sys._getframe(1)
     level = 1
     while f is not None:
         name = f.f_globals.get("__name__") or ""
@@ -1464,8 +1465,8 @@ def _class_new(cls: type, fmt: str | None, is_array: bool) -> None:
                 return object.__new__(klass)
             return construct(fmt, is_array, *args, **kwargs)
         return object.__new__(klass)
-    cls.__new__ = staticmethod(__new__)  # type: ignore[assignment]
-    cls._ft_new = True  # type: ignore[attr-defined]
+    setattr(cls, "__new__", staticmethod(__new__))
+    setattr(cls, "_ft_new", True)
 
 
 def _function(orig: Any, mine: Any, name: str) -> Any:
