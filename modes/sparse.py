@@ -1512,6 +1512,7 @@ def install(sparse_module: Any) -> None:
     """Patch scipy.sparse (its classes and construction functions) once it is imported."""
     global _NOVALUE
     construct_mod = sys.modules["scipy.sparse._construct"]
+    rebind_numpy(construct_mod)
     _NOVALUE = getattr(construct_mod, "_NoValue", object())
     from scipy.sparse import _sparsetools
     for name in ("csr_matvec", "csc_matvec", "csr_matvecs", "csc_matvecs", "dia_matvec",
@@ -1584,10 +1585,24 @@ ITERATIVE = ("cg", "cgs", "bicg", "bicgstab", "gmres", "lgmres", "minres", "qmr"
              "tfqmr", "lsqr", "lsmr")
 
 
+def rebind_numpy(module: Any) -> None:
+    """NumPy functions a SciPy module bound by name (``from numpy import asarray``) before
+    faketensor patched NumPy's namespace: pointed at the patches, as later imports get them
+    (SciPy's own code that runs on fake sparse arrays: spsolve, kron, block_diag)."""
+    from .patching import patched_of
+    for attr, obj in list(vars(module).items()):
+        if callable(obj) and not attr.startswith("__"):
+            p = patched_of(obj)
+            if p is not None:
+                setattr(module, attr, p)
+
+
 def install_linalg(module: Any) -> None:
     """Patch scipy.sparse.linalg once it is imported: SuperLU's driver and the iterative
     solvers."""
     linsolve = sys.modules.get("scipy.sparse.linalg._dsolve.linsolve")
+    if linsolve is not None:
+        rebind_numpy(linsolve)
     if linsolve is not None and not getattr(linsolve._superlu.gssv, "_ft_patch", False):
         linsolve._superlu.gssv = _gssv(linsolve._superlu.gssv)
     for name in ITERATIVE:

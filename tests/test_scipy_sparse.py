@@ -491,3 +491,19 @@ def test_faketensor_run_plans_the_poisson_script(tmp_path):
     assert rc == 0, err
     assert data["status"] == "completed"
     assert data["devices"]["cpu"]["peak_bytes"] > 10 ** 12
+
+
+def test_scipy_imported_before_faketensor(tmp_path):
+    """SciPy's modules bound NumPy's functions by name before faketensor patched them:
+    spsolve and kron still get the patches."""
+    code = ("import numpy as np, scipy.sparse as sp, scipy.sparse.linalg as spla\n"
+            "import faketensor as ft\n"
+            "with ft.FakeMode():\n"
+            "    A = sp.diags([1.0, -2.0, 1.0], [-1, 0, 1], shape=(10**8, 10**8), format='csc')\n"
+            "    u = spla.spsolve(A, np.ones(10**8))\n"
+            "    K = sp.kron(sp.eye(3, format='csr'), A, format='csr')\n"
+            "    print(type(u).__name__, u.shape, K.nnz)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["FakeArray", "(100000000,)", str(3 * (3 * 10 ** 8 - 2))]

@@ -68,21 +68,11 @@ def index_dtype_of(maxval: int | None, arrays: tuple[tuple[np.dtype, Any], ...])
     return np.dtype(np.int32)
 
 
-def diagonal_length(m: int, n: int, k: int) -> int:
-    """diags_array's length of diagonal ``k`` of an (m, n) matrix (negative: out of bounds)."""
-    return min(m + k, n - k, min(m, n))
-
-
 def dia_nnz(m: int, n: int, L: int, offsets: Any) -> int:
     """dia_array._getnnz: stored positions of each offset's row of the (len(offsets), L) data
     array that fall inside the (m, n) matrix (scipy/sparse/_dia.py)."""
     Lc = min(L, n)
     return sum(max(min(m + int(k), Lc) - max(int(k), 0), 0) for k in offsets)
-
-
-def dia_positions(m: int, n: int, L: int, k: int) -> int:
-    """Positions of offset ``k``'s row of a DIA data array of width ``L`` inside (m, n)."""
-    return max(min(m + int(k), min(L, n)) - max(int(k), 0), 0)
 
 
 # --- products: sparsetools writes ``y`` in place; 2 FLOPs per stored element and column ----
@@ -100,18 +90,8 @@ def _converted(y: Any, *arrays: Any) -> None:
             transient(flops.size_of(a) * np.dtype(y.dtype).itemsize, kind="implicit_copy")
 
 
-def _matvec_flops(result: Any, M: Any, N: Any, indptr: Any, indices: Any, data: Any,
-                  x: Any, y: Any) -> int:
-    return 2 * flops.size_of(data)
-
-
-def _matvecs_flops(result: Any, M: Any, N: Any, k: Any, indptr: Any, indices: Any,
-                   data: Any, x: Any, y: Any) -> int:
-    return 2 * flops.size_of(data) * int(k)
-
-
 @register(_sparsetools.csr_matvec, _sparsetools.csc_matvec, tags=("inplace",),
-          flops=_matvec_flops)
+          flops=flops.sparse_product(4))
 def csr_matvec(M: Any, N: Any, indptr: Any, indices: Any, data: Any, x: Any, y: Any) -> Any:
     """sparsetools csr_matvec/csc_matvec: y += A x, in place on y."""
     _converted(y, data, x)
@@ -119,7 +99,7 @@ def csr_matvec(M: Any, N: Any, indptr: Any, indices: Any, data: Any, x: Any, y: 
 
 
 @register(_sparsetools.csr_matvecs, _sparsetools.csc_matvecs, tags=("inplace",),
-          flops=_matvecs_flops)
+          flops=flops.sparse_product(5, k_at=2))
 def csr_matvecs(M: Any, N: Any, k: Any, indptr: Any, indices: Any, data: Any, x: Any,
                 y: Any) -> Any:
     """sparsetools csr_matvecs/csc_matvecs: Y += A X for k columns, in place on Y."""
@@ -127,12 +107,8 @@ def csr_matvecs(M: Any, N: Any, k: Any, indptr: Any, indices: Any, data: Any, x:
     return y
 
 
-def _dia_flops(result: Any, M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any,
-               x: Any, y: Any) -> int:
-    return 2 * int(nnz)
-
-
-@register(_sparsetools.dia_matvec, tags=("inplace",), flops=_dia_flops)
+@register(_sparsetools.dia_matvec, tags=("inplace",),
+          flops=flops.sparse_product(4, nnz_is_count=True))
 def dia_matvec(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, x: Any,
                y: Any) -> Any:
     """sparsetools dia_matvec: y += A x, in place on y. Called with the structure's stored
@@ -142,12 +118,8 @@ def dia_matvec(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, x: Any,
     return y
 
 
-def _dia_matvecs_flops(result: Any, M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any,
-                       k: Any, x: Any, y: Any) -> int:
-    return 2 * int(nnz) * int(k)
-
-
-@register(_sparsetools.dia_matvecs, tags=("inplace",), flops=_dia_matvecs_flops)
+@register(_sparsetools.dia_matvecs, tags=("inplace",),
+          flops=flops.sparse_product(4, k_at=6, nnz_is_count=True))
 def dia_matvecs(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, k: Any, x: Any,
                 y: Any) -> Any:
     """sparsetools dia_matvecs: Y += A X for k columns, in place on Y (``nnz`` as for
@@ -156,23 +128,16 @@ def dia_matvecs(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, k: Any,
     return y
 
 
-def _coo_flops(result: Any, nnz: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> int:
-    return 2 * int(nnz)
-
-
-@register(_sparsetools.coo_matvec, tags=("inplace",), flops=_coo_flops)
+@register(_sparsetools.coo_matvec, tags=("inplace",),
+          flops=flops.sparse_product(0, nnz_is_count=True))
 def coo_matvec(nnz: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
     """sparsetools coo_matvec: y += A x, in place on y."""
     _converted(y, data, x)
     return y
 
 
-def _coo_matmat_flops(result: Any, nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any,
-                      y: Any) -> int:
-    return 2 * int(nnz) * int(k)
-
-
-@register(_sparsetools.coo_matmat_dense, tags=("inplace",), flops=_coo_matmat_flops)
+@register(_sparsetools.coo_matmat_dense, tags=("inplace",),
+          flops=flops.sparse_product(0, k_at=1, nnz_is_count=True))
 def coo_matmat_dense(nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
     """sparsetools coo_matmat_dense: Y += A X for k columns, in place on Y."""
     _converted(y, data, x)
