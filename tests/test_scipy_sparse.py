@@ -507,3 +507,24 @@ def test_scipy_imported_before_faketensor(tmp_path):
                        timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["FakeArray", "(100000000,)", str(3 * (3 * 10 ** 8 - 2))]
+
+
+@pytest.mark.parametrize("dtype,b_dtype", [(np.float64, np.float64), (np.float32, np.float32),
+                                           (np.float64, np.complex128),
+                                           (np.float32, np.float64)])
+def test_cg_with_placeholders(dtype, b_dtype):
+    """Under ``data_dependent="placeholder"`` cg gives the solution's metadata and SciPy's
+    peak (the loop allocates the same each iteration from the second on); the assumptions
+    are listed. (Without placeholders it refuses: test_value_dependent_calls_refuse.)"""
+    def prog():
+        A = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(40, 40), format="csr",
+                     dtype=dtype)
+        x, info = spla.cg(A, np.ones(40, b_dtype))
+        return x
+    keep: list = []
+    real_peak, real_live = measure_peak(lambda: keep.append(prog()))
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        x = prog()
+        assert (mode.memory.peak["cpu"], mode.memory.live["cpu"]) == (real_peak, real_live)
+        compare_meta(keep[0], x, [], [])
+    assert any("scipy.sparse.linalg.cg" in p["message"] for p in mode.placeholders)
