@@ -877,10 +877,10 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
     module made (``bounds_known``)."""
     name = name or f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
     data, indices, indptr = arrays
-    _gid()
     maxval = None
     if shape is not None and 0 not in shape:
         maxval = max(shape)
+    _gid(maxval is not None)
     if bounds_known:
         nnz_known: int | None = int(len(indices))
         bounds = [(indices.dtype, (0, max(maxval or 1, 1) - 1) if len(indices) else ()),
@@ -1097,11 +1097,11 @@ def _unique_temporaries(offsets: Any) -> None:
     del flat, ret
 
 
-def _gid() -> None:
-    """The bytes of one call of scipy.sparse's get_index_dtype: its two np.int32 scalars
-    (``int32min``, ``int32max``) are made through 4-byte buffers, 8 bytes at once
-    (measured with tracemalloc), freed before it returns."""
-    t = np.empty(2, dtype=np.int32)
+def _gid(maxval: bool = True) -> None:
+    """The bytes of one call of scipy.sparse's get_index_dtype: its NumPy scalars are made
+    through buffers freed at once, ``np.int32(...)`` 4 bytes each, ``np.int64(maxval)`` 8
+    (measured with tracemalloc): 8 bytes at most, 4 without a ``maxval``."""
+    t = np.empty(2 if maxval else 1, dtype=np.int32)
     del t
 
 

@@ -528,3 +528,29 @@ def test_cg_with_placeholders(dtype, b_dtype):
         assert (mode.memory.peak["cpu"], mode.memory.live["cpu"]) == (real_peak, real_live)
         compare_meta(keep[0], x, [], [])
     assert any("scipy.sparse.linalg.cg" in p["message"] for p in mode.placeholders)
+
+
+# --- awkward dense operands -----------------------------------------------------------------
+
+from faketensor.meta_utils.samples import A as Spec, LAYOUTS  # noqa: E402
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8", "?"])
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("shape", [(N,), (N, 3), (N, 1)])
+def test_product_with_awkward_operands(lay, shape, dt):
+    """Every layout of the sample generators (C, F, transposed, negative-stride, strided,
+    broadcast, offset) and dtype family as the dense operand, on the left and the right."""
+    both(lambda: tri("csr") @ Spec(lay, shape, dt).make(np))
+    both(lambda: tri_array("csc") @ Spec(lay, shape, dt).make(np))
+    both(lambda: tri("dia") @ Spec(lay, shape, dt).make(np))
+    both(lambda: sp.eye_array(N, format="coo") @ Spec(lay, shape, dt).make(np))
+    both(lambda: Spec(lay, shape[::-1], dt).make(np) @ tri("csr"))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo", "dia", None])
+def test_empty_shapes(fmt):
+    both(lambda: sp.eye(0, format=fmt))
+    both(lambda: sp.eye_array(3, 0, format=fmt))
+    both(lambda: sp.diags([1.0], [0], shape=(0, 0), format=fmt))
+    both(lambda: sp.csr_matrix((0, 5)) @ np.ones(5))

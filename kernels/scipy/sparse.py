@@ -81,13 +81,18 @@ def dia_nnz(m: int, n: int, L: int, offsets: Any) -> int:
 # already, alive during the call.
 
 def _converted(y: Any, *arrays: Any) -> None:
+    """The copies sparsetools' thunk makes of each operand: a C-ordered copy of one that is
+    not C-contiguous (in its own dtype), and a copy converted to the output's dtype when
+    they differ (measured with tracemalloc: both, for an operand that needs both)."""
     for a in arrays:
         if a is None:
             continue
+        n = flops.size_of(a)
         flags = getattr(a, "flags", None)
-        if np.dtype(a.dtype) != np.dtype(y.dtype) or (flags is not None
-                                                      and not flags.c_contiguous):
-            transient(flops.size_of(a) * np.dtype(y.dtype).itemsize, kind="implicit_copy")
+        if flags is not None and not flags.c_contiguous:
+            transient(n * np.dtype(a.dtype).itemsize, kind="implicit_copy")
+        if np.dtype(a.dtype) != np.dtype(y.dtype):
+            transient(n * np.dtype(y.dtype).itemsize, kind="implicit_copy")
 
 
 @register(_sparsetools.csr_matvec, _sparsetools.csc_matvec, tags=("inplace",),
