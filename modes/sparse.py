@@ -17,7 +17,6 @@ DataDependentError naming the SciPy function.
 """
 from __future__ import annotations
 
-import math
 import operator
 import sys
 import threading
@@ -332,11 +331,14 @@ class FakeSparse:
                 if order is None:
                     order = "C" if self.format == "csr" else "F"
                 res = np.zeros(self._shape, dtype=self.dtype, order=order)
-                x = self.tocsr() if res.flags.c_contiguous else self.tocsc()
-                del x
+                if res.flags.c_contiguous:
+                    self.tocsr()._fill_dense(res)
+                else:
+                    self.tocsc()._fill_dense(res.T)
                 return res
             if self.format == "coo":
                 B = np.zeros(self._shape, dtype=self.dtype, order=order)
+                self._fill_dense(B)
                 return B.reshape(self._shape)
             return self.tocoo(copy=False).toarray(order=order)
 
@@ -644,24 +646,98 @@ class FakeSparse:
     def __pos__(self) -> "FakeSparse":
         return self
 
+    def _scalar_zero(self, other: Any, what: str) -> bool:
+        """``other == 0`` for a scalar operand of + and -: known, or DataDependentError."""
+        v = _known.value(other)
+        if v is None:
+            return self._refuse(what, "whether the scalar is 0 (SciPy refuses a nonzero "
+                                "one) depends on its value")
+        with paused():
+            return bool(np.asarray(v) == 0)
+
+    def _dense(self, other: Any) -> bool:
+        return type(other) in (np.ndarray, _FAKE, FakeMatrix, np.matrix)
+
     def __add__(self, other: Any) -> Any:
-        if _isscalarlike(other) and _known.value(other) is not None and other == 0:
-            return self.copy()
-        return self._refuse("__add__", "adding sparse arrays (or a scalar) gives a stored "
-                            "count that depends on the values (sums that cancel are "
-                            "dropped); not modelled")
+        """_base.__add__: a zero scalar copies, a dense operand gives a dense result
+        (``_add_dense``); a sparse one refuses (the stored count of the sum depends on the
+        values: sums that cancel are dropped)."""
+        if _isscalarlike(other):
+            if self._scalar_zero(other, "__add__"):
+                return self.copy()
+            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
+                                      "supported")
+        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            return self._refuse("__add__", "the stored count of a sum of sparse arrays "
+                                "depends on the values (sums that cancel are dropped)")
+        if self._dense(other):
+            with _ModeFor():
+                return self._add_dense(np.broadcast_to(other, self._shape))
+        return NotImplemented
 
     __radd__ = __add__
 
+    def _add_dense(self, other: Any) -> Any:
+        """_compressed._add_dense / _coo._add_dense (DIA through COO): a copy of the dense
+        operand in the upcast dtype (C for CSR, F for CSC, K for COO), filled in place."""
+        if other.shape != self._shape:
+            raise ValueError(f"Incompatible shapes ({self._shape} and {other.shape})")
+        if self.format == "dia":
+            return self.tocoo()._add_dense(other)
+        dtype = rules.upcast(self.dtype, other.dtype)
+        if self.format == "coo":
+            result = np.array(other, dtype=dtype, copy=True)
+            self._fill_dense(result)
+        else:
+            result = np.array(other, dtype=dtype, order="C" if self.format == "csr" else "F",
+                              copy=True)
+            self._fill_dense(result if result.flags.c_contiguous else result.T)
+        return result if self._array else _asmatrix(result)
+
+    def _fill_dense(self, y: Any) -> None:
+        """The sparsetools call adding the stored elements into the dense ``y`` (a CSR's
+        into a C-ordered one, a CSC's into the transpose of an F-ordered one)."""
+        M, N = self._shape if self.format != "csc" else self._shape[::-1]
+        if self.format == "coo":
+            fortran = int(y.flags.f_contiguous)
+            _product(_SPARSETOOLS["coo_todense"], (M, N, self._nnz, self.coords[0],
+                                                   self.coords[1], self.data,
+                                                   y.ravel("A"), fortran))
+        else:
+            _product(_SPARSETOOLS["csr_todense"], (M, N, self.indptr, self.indices,
+                                                   self.data, y))
+
     def __sub__(self, other: Any) -> Any:
-        if _isscalarlike(other) and _known.value(other) is not None and other == 0:
-            return self.copy()
-        return self._refuse("__sub__", "subtracting sparse arrays gives a stored count "
-                            "that depends on the values (differences that cancel are "
-                            "dropped)")
+        if _isscalarlike(other):
+            if self._scalar_zero(other, "__sub__"):
+                return self.copy()
+            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
+                                      "not supported")
+        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
+            if other.shape != self.shape:
+                raise ValueError("inconsistent shapes")
+            return self._refuse("__sub__", "the stored count of a difference of sparse "
+                                "arrays depends on the values (differences that cancel "
+                                "are dropped)")
+        if self._dense(other):
+            with _ModeFor():
+                # _base._sub_dense: self.todense() - other
+                return self.todense() - np.broadcast_to(other, self._shape)
+        return NotImplemented
 
     def __rsub__(self, other: Any) -> Any:
-        return self.__sub__(other)
+        if _isscalarlike(other):
+            if self._scalar_zero(other, "__rsub__"):
+                return -self.copy()
+            raise NotImplementedError("subtracting a sparse array from a nonzero scalar is "
+                                      "not supported")
+        if self._dense(other):
+            with _ModeFor():
+                # _base._rsub_dense: other - self.todense()
+                return np.broadcast_to(other, self._shape) - self.todense()
+        return NotImplemented
 
     # --- products -------------------------------------------------------------------------------
     def __matmul__(self, other: Any) -> Any:
@@ -1520,7 +1596,7 @@ def install(sparse_module: Any) -> None:
     _NOVALUE = getattr(construct_mod, "_NoValue", object())
     from scipy.sparse import _sparsetools
     for name in ("csr_matvec", "csc_matvec", "csr_matvecs", "csc_matvecs", "dia_matvec",
-                 "dia_matvecs", "coo_matvec", "coo_matmat_dense"):
+                 "dia_matvecs", "coo_matvec", "coo_matmat_dense", "csr_todense", "coo_todense"):
         _SPARSETOOLS[name] = getattr(_sparsetools, name)
     for fmt in FORMATS:
         for is_array in (True, False):

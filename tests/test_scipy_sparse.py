@@ -264,7 +264,25 @@ ARITH = {
     "neg": lambda A: -A,
     "multiply-scalar": lambda A: A.multiply(0.5),
     "complex*": lambda A: A * (1 + 2j),
+    "+0": lambda A: A + 0,
+    "-0": lambda A: A - 0,
+    "0-": lambda A: 0 - A,
+    "+dense": lambda A: A + np.ones(A.shape),
+    "dense+": lambda A: np.ones(A.shape, np.float32) + A,
+    "+dense-F": lambda A: A + np.ones(A.shape, order="F"),
+    "+row": lambda A: A + np.ones(A.shape[1], np.complex64),
+    "-dense": lambda A: A - np.ones(A.shape),
+    "dense-": lambda A: np.ones(A.shape) - A,
 }
+
+
+def test_nonzero_scalar_sum_refuses_as_scipy():
+    for fn in (lambda: tri("csr") + 1.0, lambda: tri("csr") - 2, lambda: 3 - tri("csr")):
+        with pytest.raises(NotImplementedError):
+            fn()
+        with ft.FakeMode():
+            with pytest.raises(NotImplementedError):
+                fn()
 
 
 @pytest.mark.parametrize("op", sorted(ARITH))

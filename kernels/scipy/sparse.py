@@ -147,3 +147,20 @@ def coo_matmat_dense(nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any, y:
     """sparsetools coo_matmat_dense: Y += A X for k columns, in place on Y."""
     _converted(y, data, x)
     return y
+
+
+@register(_sparsetools.csr_todense, tags=("inplace",), flops=flops.sparse_product(4))
+def csr_todense(M: Any, N: Any, indptr: Any, indices: Any, data: Any, y: Any) -> Any:
+    """sparsetools csr_todense: each stored element added into the dense ``y`` (toarray,
+    and a sparse plus a dense array), in place on y."""
+    _converted(y, data)
+    return y
+
+
+@register(_sparsetools.coo_todense, tags=("inplace",),
+          flops=flops.sparse_product(2, nnz_is_count=True))
+def coo_todense(M: Any, N: Any, nnz: Any, row: Any, col: Any, data: Any, y: Any,
+                fortran: Any) -> Any:
+    """sparsetools coo_todense: each stored element added into the dense ``y``, in place."""
+    _converted(y, data)
+    return y
