@@ -849,6 +849,23 @@ class FakeSparse:
                                                     self.data, other.ravel("C"), result))
         return result.view(type=type(other)) if type(other) is not _FAKE else result.view()
 
+    def __abs__(self) -> "FakeSparse":
+        """_data_matrix.__abs__: ``_with_data(abs(self._deduped_data()))``."""
+        with _ModeFor():
+            self.sum_duplicates()
+            return self._with_data(np.abs(self.data))
+
+    def __getitem__(self, key: Any) -> Any:
+        return _unsupported(self, "__getitem__", "indexing is not modelled for fake sparse "
+                            "arrays")
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _unsupported(self, "__setitem__", "assignment is not modelled for fake sparse arrays")
+
+    def __iter__(self) -> Any:
+        return _unsupported(self, "__iter__", "iterating rows is not modelled for fake sparse "
+                            "arrays")
+
     # --- reductions and shapes that do not need values --------------------------------------
     def diagonal(self, k: int = 0) -> Any:
         return _unsupported(self, "diagonal", "not modelled")

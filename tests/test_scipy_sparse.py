@@ -264,6 +264,7 @@ ARITH = {
     "neg": lambda A: -A,
     "multiply-scalar": lambda A: A.multiply(0.5),
     "complex*": lambda A: A * (1 + 2j),
+    "abs": lambda A: abs(A),
     "+0": lambda A: A + 0,
     "-0": lambda A: A - 0,
     "0-": lambda A: 0 - A,
@@ -451,6 +452,10 @@ def test_unsupported_formats_refuse_fakes():
             sp.bsr_array(tri_array("csr"))
         with pytest.raises(ft.UnsupportedOperationError, match="power"):
             tri("csr").power(2)
+        with pytest.raises(ft.UnsupportedOperationError, match="__getitem__"):
+            tri("csr")[1:3]
+        with pytest.raises(ft.UnsupportedOperationError, match="sum"):
+            tri("csr").sum()
 
 
 def test_repr_and_attributes_do_not_read_values():
