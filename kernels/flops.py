@@ -677,3 +677,19 @@ def conjugate_method(res: Any, a: Any, *args: Any, **kwargs: Any) -> int:
     numbers are returned as they are (or copied into ``out``): no arithmetic."""
     dt = getattr(a, "dtype", None)
     return result_size(res) if dt is not None and dt.kind in "cO" else 0
+
+
+# --- sparse products ------------------------------------------------------------------------
+
+def sparse_product(nnz_at: int, k_at: int | None = None,
+                   nnz_is_count: bool = False) -> FlopRule:
+    """scipy.sparse's sparsetools products (``csr_matvec``, ``csr_matvecs``, ``dia_matvec``,
+    ``coo_matvec``, ...): a multiply-add per stored element per right-hand column,
+    2 * nnz * k. ``nnz_at``: the argument holding the stored count (the data array, or the
+    count itself with ``nnz_is_count``); ``k_at``: the one holding k (1 without)."""
+    def rule(res: Any, *args: Any, **kwargs: Any) -> int:
+        nnz = int(args[nnz_at]) if nnz_is_count else size_of(args[nnz_at])
+        k = 1 if k_at is None else int(args[k_at])
+        return 2 * nnz * k
+    rule.__name__ = "sparse_product"
+    return rule

@@ -457,6 +457,9 @@ def _patched_of(obj: Any) -> Any:
     return None
 
 
+patched_of = _patched_of  # the public name other modules import
+
+
 def _reduce_original(obj: Any) -> Any:
     """Pickle a NumPy original that a namespace patch replaced as the name it is bound to
     now: pickle looks ``numpy.ones_like`` up and refuses an object that is not the one bound

@@ -176,6 +176,12 @@ def imported(module: Any) -> None:
             _patch_pocketfft(module)
         if name == "scipy.linalg":
             _patch_linalg(module)
+        if name == "scipy.sparse":
+            from . import sparse
+            sparse.install(module)
+        if name == "scipy.sparse.linalg":
+            from . import sparse
+            sparse.install_linalg(module)
         if _public(name):
             for attr, obj in list(vars(module).items()):
                 if attr.startswith("_") or getattr(obj, "_ft_patch", False):

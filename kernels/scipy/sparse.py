@@ -1,0 +1,166 @@
+"""scipy.sparse's structure rules (scipy/sparse/_sputils.py, _dia.py) and its compiled
+products (scipy/sparse/sparsetools: ``csr_matvec`` and kin) as kernels.
+
+The rules are pure functions of shapes, dtypes and structure values that are known (Python
+numbers, real arrays): the index dtype SciPy picks, the dtype its products upcast to, the
+number of stored elements of a diagonal structure. The product kernels write into the
+output the caller allocated (in place on it, as sparsetools does) and count their FLOPs,
+2 per stored element per right-hand column.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.sparse import _sparsetools
+
+from .. import flops
+from ..registry import register, transient
+
+INT32_MAX = int(np.iinfo(np.int32).max)
+
+# scipy/sparse/_sputils.py ``supported_dtypes``: the dtypes sparse data may have
+SUPPORTED = tuple(np.dtype(t) for t in (
+    np.bool_, np.byte, np.ubyte, np.short, np.ushort, np.intc, np.uintc, np.long, np.ulong,
+    np.longlong, np.ulonglong, np.float32, np.float64, np.longdouble, np.complex64,
+    np.complex128, np.clongdouble))
+
+
+def upcast(*dtypes: Any) -> np.dtype:
+    """scipy.sparse._sputils.upcast: the first supported dtype the promoted one casts to."""
+    res = np.result_type(*[np.dtype(d) for d in dtypes])
+    for t in SUPPORTED:
+        if np.can_cast(res, t):
+            return t
+    raise TypeError(f"no supported conversion for types: {dtypes!r}")
+
+
+def index_dtype(maxval: int | None = None, dtypes: tuple = ()) -> np.dtype:
+    """scipy.sparse._sputils.get_index_dtype without ``check_contents``: int64 when
+    ``maxval`` exceeds int32 or an array's dtype does not cast to int32, else int32."""
+    if maxval is not None and int(maxval) > INT32_MAX:
+        return np.dtype(np.int64)
+    for dt in dtypes:
+        if not np.can_cast(dt, np.int32):
+            return np.dtype(np.int64)
+    return np.dtype(np.int32)
+
+
+def index_dtype_of(maxval: int | None, arrays: tuple[tuple[np.dtype, Any], ...]) -> Any:
+    """get_index_dtype with ``check_contents=True``: each array as (dtype, (min, max) of its
+    values or None when unknown). Returns the dtype, or None when SciPy would read values
+    this rule does not know (an int64 array of unknown values under an int32 ``maxval``)."""
+    if maxval is not None and int(maxval) > INT32_MAX:
+        return np.dtype(np.int64)
+    for dt, bounds in arrays:
+        if np.can_cast(dt, np.int32):
+            continue
+        if bounds is None:
+            if dt.kind in "iu":
+                return None
+            return np.dtype(np.int64)
+        if bounds == ():  # empty: a bigger type is not needed
+            continue
+        lo, hi = bounds
+        if dt.kind in "iu" and lo >= -INT32_MAX - 1 and hi <= INT32_MAX:
+            continue
+        return np.dtype(np.int64)
+    return np.dtype(np.int32)
+
+
+def dia_nnz(m: int, n: int, L: int, offsets: Any) -> int:
+    """dia_array._getnnz: stored positions of each offset's row of the (len(offsets), L) data
+    array that fall inside the (m, n) matrix (scipy/sparse/_dia.py)."""
+    Lc = min(L, n)
+    return sum(max(min(m + int(k), Lc) - max(int(k), 0), 0) for k in offsets)
+
+
+# --- products: sparsetools writes ``y`` in place; 2 FLOPs per stored element and column ----
+# sparsetools' thunk (scipy/sparse/sparsetools/sparsetools.cxx) converts every data-typed
+# argument to the output's type and C order first: a converted copy of each that is not
+# already, alive during the call.
+
+def _converted(y: Any, *arrays: Any) -> None:
+    """The copies sparsetools' thunk makes of each operand: a C-ordered copy of one that is
+    not C-contiguous (in its own dtype), and a copy converted to the output's dtype when
+    they differ (measured with tracemalloc: both, for an operand that needs both)."""
+    for a in arrays:
+        if a is None:
+            continue
+        n = flops.size_of(a)
+        flags = getattr(a, "flags", None)
+        if flags is not None and not flags.c_contiguous:
+            transient(n * np.dtype(a.dtype).itemsize, kind="implicit_copy")
+        if np.dtype(a.dtype) != np.dtype(y.dtype):
+            transient(n * np.dtype(y.dtype).itemsize, kind="implicit_copy")
+
+
+@register(_sparsetools.csr_matvec, _sparsetools.csc_matvec, tags=("inplace",),
+          flops=flops.sparse_product(4))
+def csr_matvec(M: Any, N: Any, indptr: Any, indices: Any, data: Any, x: Any, y: Any) -> Any:
+    """sparsetools csr_matvec/csc_matvec: y += A x, in place on y."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.csr_matvecs, _sparsetools.csc_matvecs, tags=("inplace",),
+          flops=flops.sparse_product(5, k_at=2))
+def csr_matvecs(M: Any, N: Any, k: Any, indptr: Any, indices: Any, data: Any, x: Any,
+                y: Any) -> Any:
+    """sparsetools csr_matvecs/csc_matvecs: Y += A X for k columns, in place on Y."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.dia_matvec, tags=("inplace",),
+          flops=flops.sparse_product(4, nnz_is_count=True))
+def dia_matvec(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, x: Any,
+               y: Any) -> Any:
+    """sparsetools dia_matvec: y += A x, in place on y. Called with the structure's stored
+    count ``nnz`` (an int: the positions of the offsets inside the matrix, which
+    dia_matvec loops over) where sparsetools takes the offsets array."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.dia_matvecs, tags=("inplace",),
+          flops=flops.sparse_product(4, k_at=6, nnz_is_count=True))
+def dia_matvecs(M: Any, N: Any, ndiag: Any, L: Any, nnz: Any, data: Any, k: Any, x: Any,
+                y: Any) -> Any:
+    """sparsetools dia_matvecs: Y += A X for k columns, in place on Y (``nnz`` as for
+    dia_matvec)."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.coo_matvec, tags=("inplace",),
+          flops=flops.sparse_product(0, nnz_is_count=True))
+def coo_matvec(nnz: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
+    """sparsetools coo_matvec: y += A x, in place on y."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.coo_matmat_dense, tags=("inplace",),
+          flops=flops.sparse_product(0, k_at=1, nnz_is_count=True))
+def coo_matmat_dense(nnz: Any, k: Any, row: Any, col: Any, data: Any, x: Any, y: Any) -> Any:
+    """sparsetools coo_matmat_dense: Y += A X for k columns, in place on Y."""
+    _converted(y, data, x)
+    return y
+
+
+@register(_sparsetools.csr_todense, tags=("inplace",), flops=flops.sparse_product(4))
+def csr_todense(M: Any, N: Any, indptr: Any, indices: Any, data: Any, y: Any) -> Any:
+    """sparsetools csr_todense: each stored element added into the dense ``y`` (toarray,
+    and a sparse plus a dense array), in place on y."""
+    _converted(y, data)
+    return y
+
+
+@register(_sparsetools.coo_todense, tags=("inplace",),
+          flops=flops.sparse_product(2, nnz_is_count=True))
+def coo_todense(M: Any, N: Any, nnz: Any, row: Any, col: Any, data: Any, y: Any,
+                fortran: Any) -> Any:
+    """sparsetools coo_todense: each stored element added into the dense ``y``, in place."""
+    _converted(y, data)
+    return y
