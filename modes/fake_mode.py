@@ -22,6 +22,7 @@ from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .io import IOLog, WRITERS, reading as _reading, write as _write
+from .loading import buffer_view
 from .patching import patch_callable
 from ..kernels.registry import ASSUMED, CALL, UNMODELLED
 
@@ -29,6 +30,7 @@ import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
 _NP_LOADS = (_np.load, patch_callable(_np.load))  # as called, and as the mode receives it
+_FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
 _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
@@ -159,6 +161,10 @@ class FakeMode(Mode):
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
             return _write(self.io, func, args, kwargs)
+        if func in _FROMBUFFER:  # a view of a real buffer's memory (modes/loading.py)
+            view = buffer_view(self, args, kwargs)
+            if view is not None:
+                return view
         if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
             args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []

@@ -431,6 +431,8 @@ def install() -> None:
     if "dask" in sys.modules:
         rebind_dask(_patched_of)
     _pickle_originals_as_patches()
+    from . import loading
+    loading.install()  # pickle's loaders hand fakes back in a mode (modes/loading.py)
     if "scipy" in sys.modules:
         _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)

@@ -1,0 +1,151 @@
+"""Data entering during a plan becomes fakes: unpickled arrays, ``np.frombuffer``.
+
+A program that loads its data set (``pickle.load(gzip.open(path))``, ``np.load(path,
+allow_pickle=True)``) gets real arrays from the loader. Left real, arithmetic on them would run
+for real through ndarray's operators, uncounted. Inside a FakeMode the loaders' results are
+handed back with every plain ndarray replaced by a fake, through the mode's own real -> fake
+conversion, and charged as NumPy charges them:
+
+- an array whose buffer NumPy allocated while loading (``ndarray.__setstate__`` copies a
+  buffer of at most 1000 bytes, or a byte-swapped or misaligned one, into memory of its own:
+  numpy/_core/src/multiarray/methods.c ``array_setstate``) is a fresh fake of its size,
+  charged at the user's line by the ``loaded`` op (kernels/numpy/index_tricks.py);
+- an array over the loader's bytes (a larger buffer, which NumPy keeps pointing into the
+  pickle's bytes object; protocol 5's ``frombuffer`` views) takes no memory from NumPy's
+  allocator: it is converted as pre-existing data, reported apart and never charged.
+
+The real arrays are dropped once converted, so no computation runs on them. Loaders called
+from a host library (pandas' ``read_pickle``, whose frames keep real blocks) are left alone.
+"""
+from __future__ import annotations
+
+import pickle
+import sys
+from typing import Any
+
+import numpy as np
+
+from .._dispatch import _STACK, dispatch
+from .._paths import HOSTS
+from .._stack import paused
+from ..kernels.numpy.index_tricks import loaded
+
+_installed = False
+_ORIGINALS: dict = {}
+
+
+def _fake_mode() -> Any:
+    """The innermost FakeMode on this context's stack, or None."""
+    from .fake_mode import FakeMode
+    for mode in reversed(_STACK.get()):
+        if isinstance(mode, FakeMode):
+            return mode
+    return None
+
+
+def _from_host(frame: Any) -> bool:
+    """True when the loader was called from a host library's code (pandas, xarray)."""
+    name = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return name.split(".")[0] in HOSTS
+
+
+def owns_new_buffer(x: np.ndarray) -> bool:
+    """True when x owns its buffer (NumPy allocated it), False when it views other memory."""
+    return x.base is None
+
+
+def to_fakes(mode: Any, obj: Any, memo: dict | None = None) -> Any:
+    """obj with its plain ndarrays (in tuples, lists, dicts, at any depth) made fakes."""
+    memo = {} if memo is None else memo
+    t = type(obj)
+    if t is np.ndarray:
+        got = memo.get(id(obj))
+        if got is not None:
+            return got[1]
+        if obj.dtype.hasobject:  # objects are values a fake cannot hold: left real
+            fake = obj
+        elif owns_new_buffer(obj):
+            fake = dispatch(loaded, (), (obj,), {})
+        else:
+            with paused():  # the conversion's own NumPy calls run for real
+                fake = mode._convert(obj)
+        memo[id(obj)] = (obj, fake)  # keeps obj alive while the walk runs (ids stay unique)
+        return fake
+    if t is tuple or t is list:
+        return t(to_fakes(mode, x, memo) for x in obj)
+    if isinstance(obj, tuple) and hasattr(t, "_make"):  # a namedtuple
+        return t._make(to_fakes(mode, x, memo) for x in obj)
+    if t is dict:
+        return {k: to_fakes(mode, v, memo) for k, v in obj.items()}
+    return obj
+
+
+def _entering(result: Any, depth: int = 2) -> Any:
+    """The loader's result, made fakes when a FakeMode is active and the caller is not a
+    host library."""
+    mode = _fake_mode()
+    if mode is None or _from_host(sys._getframe(depth)):
+        return result
+    return to_fakes(mode, result)
+
+
+def buffer_view(mode: Any, args: tuple, kwargs: dict) -> Any:
+    """``np.frombuffer`` of a real buffer in a mode: NumPy's array is a view of the buffer's
+    memory and allocates nothing (numpy/_core/src/multiarray/ctors.c PyArray_FromBuffer), so
+    the fake is the mode's conversion of that real view: pre-existing memory, never charged,
+    sharing storage with any converted array over the same buffer. None for a fake buffer
+    (its kernel refuses it)."""
+    from ..meta import is_fake
+    buffer = args[0] if args else kwargs.get("buffer")
+    if is_fake(buffer):
+        return None
+    return mode._convert(_ORIGINAL_FROMBUFFER(*args, **kwargs))
+
+
+_ORIGINAL_FROMBUFFER = np.frombuffer
+
+
+def _load(file: Any, *args: Any, **kwargs: Any) -> Any:
+    return _entering(_ORIGINALS["load"](file, *args, **kwargs))
+
+
+def _loads(data: Any, /, *args: Any, **kwargs: Any) -> Any:
+    return _entering(_ORIGINALS["loads"](data, *args, **kwargs))
+
+
+def _py_unpickler_load(self: Any) -> Any:
+    return _entering(_ORIGINALS["_Unpickler.load"](self))
+
+
+class Unpickler(pickle.Unpickler):
+    """pickle.Unpickler whose ``load`` hands fakes back in a FakeMode (subclasses made by
+    programs inherit it)."""
+
+    def load(self) -> Any:
+        return _entering(super().load())
+
+
+Unpickler.__module__ = "pickle"
+Unpickler.__qualname__ = "Unpickler"
+
+
+def install() -> None:
+    """Patch pickle's loaders once (outside a FakeMode they only add a stack check)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    _ORIGINALS["load"] = pickle.load
+    _ORIGINALS["loads"] = pickle.loads
+    _ORIGINALS["_Unpickler.load"] = pickle._Unpickler.load  # type: ignore[attr-defined]
+    _ORIGINALS["Unpickler"] = pickle.Unpickler
+    for fn, orig in ((_load, pickle.load), (_loads, pickle.loads)):
+        fn.__name__, fn.__qualname__, fn.__doc__ = orig.__name__, orig.__name__, orig.__doc__
+        fn.__module__ = "pickle"
+    pickle.load = _load
+    pickle.loads = _loads
+    pickle._Unpickler.load = _py_unpickler_load  # type: ignore[attr-defined]
+    pickle.Unpickler = Unpickler  # type: ignore[misc]
+
+
+__all__ = ["install", "to_fakes", "owns_new_buffer"]
