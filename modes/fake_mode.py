@@ -22,7 +22,7 @@ from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .io import IOLog, WRITERS, reading as _reading, write as _write
-from .loading import buffer_view
+from .loading import NOT_PICKLED, buffer_view, pickled_load
 from .patching import patch_callable
 from ..kernels.registry import ASSUMED, CALL, UNMODELLED
 
@@ -165,6 +165,10 @@ class FakeMode(Mode):
             view = buffer_view(self, args, kwargs)
             if view is not None:
                 return view
+        if func in _NP_LOADS:  # a pickle the program allows to be unpickled (modes/loading.py)
+            got = pickled_load(self, args, kwargs)
+            if got is not NOT_PICKLED:
+                return got
         if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
             args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []

@@ -19,6 +19,8 @@ from a host library (pandas' ``read_pickle``, whose frames keep real blocks) are
 """
 from __future__ import annotations
 
+import inspect
+import os
 import pickle
 import sys
 from typing import Any
@@ -54,29 +56,35 @@ def owns_new_buffer(x: np.ndarray) -> bool:
     return x.base is None
 
 
-def to_fakes(mode: Any, obj: Any, memo: dict | None = None) -> Any:
-    """obj with its plain ndarrays (in tuples, lists, dicts, at any depth) made fakes."""
+def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False) -> Any:
+    """obj with its plain ndarrays (in tuples, lists, dicts, at any depth) made fakes.
+    ``inside``: called from the mode's own handler (the mode is off the stack then)."""
     memo = {} if memo is None else memo
     t = type(obj)
     if t is np.ndarray:
         got = memo.get(id(obj))
         if got is not None:
             return got[1]
-        if obj.dtype.hasobject:  # objects are values a fake cannot hold: left real
-            fake = obj
+        if obj.dtype.hasobject:  # objects a fake cannot hold: the array stays real, and
+            fake = obj           # dicts in it (np.save of a dict) have their arrays made fakes
+            for idx in np.ndindex(obj.shape):
+                item = obj[idx]
+                if type(item) is dict:
+                    obj[idx] = to_fakes(mode, item, memo, inside)
         elif owns_new_buffer(obj):
-            fake = dispatch(loaded, (), (obj,), {})
+            fake = (mode._run(loaded, (), (obj,), {}) if inside
+                    else dispatch(loaded, (), (obj,), {}))
         else:
             with paused():  # the conversion's own NumPy calls run for real
                 fake = mode._convert(obj)
         memo[id(obj)] = (obj, fake)  # keeps obj alive while the walk runs (ids stay unique)
         return fake
     if t is tuple or t is list:
-        return t(to_fakes(mode, x, memo) for x in obj)
+        return t(to_fakes(mode, x, memo, inside) for x in obj)
     if isinstance(obj, tuple) and hasattr(t, "_make"):  # a namedtuple
-        return t._make(to_fakes(mode, x, memo) for x in obj)
+        return t._make(to_fakes(mode, x, memo, inside) for x in obj)
     if t is dict:
-        return {k: to_fakes(mode, v, memo) for k, v in obj.items()}
+        return {k: to_fakes(mode, v, memo, inside) for k, v in obj.items()}
     return obj
 
 
@@ -103,6 +111,62 @@ def buffer_view(mode: Any, args: tuple, kwargs: dict) -> Any:
 
 
 _ORIGINAL_FROMBUFFER = np.frombuffer
+
+
+NOT_PICKLED = object()
+_NP_LOAD = inspect.signature(np.load)
+
+
+def pickled_load(mode: Any, args: tuple, kwargs: dict) -> Any:
+    """``np.load(file, allow_pickle=True)`` of a pickle or of an .npy of Python objects in a
+    mode: the program asked for the unpickling, so it runs for real (as the loader's bytes do)
+    and what it gives back is made fakes (``to_fakes``). NOT_PICKLED for every other file,
+    which the mode reads from its header alone (meta_utils/files.py)."""
+    try:
+        bound = _NP_LOAD.bind(*args, **kwargs)
+    except TypeError:
+        return NOT_PICKLED
+    params = bound.arguments
+    if not params.get("allow_pickle", False) or params.get("mmap_mode") is not None:
+        return NOT_PICKLED
+    file = params["file"]
+    if not _holds_pickles(file):
+        return NOT_PICKLED
+    with paused():
+        result = _ORIGINAL_NP_LOAD(*args, **kwargs)
+    return to_fakes(mode, result, inside=True)
+
+
+def _holds_pickles(file: Any) -> bool:
+    """True for a pickle (no .npy or zip magic) or an .npy whose dtype holds objects."""
+    own = isinstance(file, (str, bytes, os.PathLike))
+    try:
+        fp = open(file, "rb") if own else file
+    except OSError:
+        return False
+    try:
+        pos = fp.tell()
+        try:
+            magic = fp.read(6)
+            if magic.startswith(b"PK\x03\x04") or magic.startswith(b"PK\x05\x06") or not magic:
+                return False
+            if magic != b"\x93NUMPY":
+                return True
+            fp.seek(pos)
+            version = np.lib.format.read_magic(fp)
+            header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                      else np.lib.format.read_array_header_2_0)(fp, max_header_size=1 << 20)
+            return bool(header[2].hasobject)
+        except Exception:  # a damaged header: np.load's own path gives its error
+            return False
+        finally:
+            fp.seek(pos)
+    finally:
+        if own:
+            fp.close()
+
+
+_ORIGINAL_NP_LOAD = np.load
 
 
 def _load(file: Any, *args: Any, **kwargs: Any) -> Any:
