@@ -113,6 +113,24 @@ def buffer_view(mode: Any, args: tuple, kwargs: dict) -> Any:
 _ORIGINAL_FROMBUFFER = np.frombuffer
 
 
+def exported_array(mode: Any, func: Any, args: tuple, kwargs: dict) -> Any:
+    """``np.asarray(image)`` / ``np.array(image)`` of an object exporting its memory through
+    ``__array_interface__`` or ``__array_struct__`` (a PIL image, a buffer-backed record):
+    NumPy's array over the exported memory (asarray: a view, no allocation) or its copy
+    (array: NumPy's buffer), made for real and handed back as fakes; None for other inputs."""
+    if not args:
+        return None
+    obj = args[0]
+    t = type(obj)
+    if (t is np.ndarray or t in (list, tuple, dict) or isinstance(obj, (np.ndarray, np.generic))
+            or getattr(t, "__module__", "").startswith(("faketensor", "numpy"))
+            or not (hasattr(t, "__array_interface__") or hasattr(t, "__array_struct__"))):
+        return None
+    with paused():
+        result = func(*args, **kwargs)
+    return to_fakes(mode, result, inside=True)
+
+
 NOT_PICKLED = object()
 _NP_LOAD = inspect.signature(np.load)
 
