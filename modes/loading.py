@@ -19,6 +19,7 @@ from a host library (pandas' ``read_pickle``, whose frames keep real blocks) are
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import pickle
@@ -28,8 +29,9 @@ from typing import Any
 import numpy as np
 
 from .._dispatch import _STACK, dispatch
-from .._paths import HOSTS
+from .._paths import HOSTS, is_user_file
 from .._stack import paused
+from .._array import make_fake
 from ..kernels.numpy.index_tricks import loaded
 
 _installed = False
@@ -56,35 +58,60 @@ def owns_new_buffer(x: np.ndarray) -> bool:
     return x.base is None
 
 
-def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False) -> Any:
+def _root(x: np.ndarray) -> np.ndarray:
+    """The last ndarray of x's base chain (the array owning the buffer, if one does)."""
+    while isinstance(x.base, np.ndarray):
+        x = x.base
+    return x
+
+
+def _fresh(mode: Any, x: np.ndarray, inside: bool) -> Any:
+    """A fresh fake of x's layout, charged at the user's line (the ``loaded`` op)."""
+    return mode._run(loaded, (), (x,), {}) if inside else dispatch(loaded, (), (x,), {})
+
+
+def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False,
+             kept: frozenset | None = None) -> Any:
     """obj with its plain ndarrays (in tuples, lists, dicts, at any depth) made fakes.
-    ``inside``: called from the mode's own handler (the mode is off the stack then)."""
+    ``inside``: called from the mode's own handler (the mode is off the stack then).
+    ``kept``: ids of the buffers a host object already held (None: a loader's result); a
+    view of an owned buffer not among them was allocated by the call and is charged."""
     memo = {} if memo is None else memo
     t = type(obj)
     if t is np.ndarray:
         got = memo.get(id(obj))
         if got is not None:
             return got[1]
+        if kept is not None and not obj.dtype.hasobject and obj.base is not None:
+            root = _root(obj)
+            if root.base is None and id(root) not in kept:  # a view of a new buffer (.T)
+                base = to_fakes(mode, root, memo, inside)
+                offset = (obj.__array_interface__["data"][0]
+                          - root.__array_interface__["data"][0])
+                fake = make_fake(obj.shape, obj.dtype, obj.strides, base.storage,
+                                 base.storage_offset + offset, base,
+                                 bool(obj.flags.writeable))
+                memo[id(obj)] = (obj, fake)
+                return fake
         if obj.dtype.hasobject:  # objects a fake cannot hold: the array stays real, and
             fake = obj           # dicts in it (np.save of a dict) have their arrays made fakes
             for idx in np.ndindex(obj.shape):
                 item = obj[idx]
                 if type(item) is dict:
                     obj[idx] = to_fakes(mode, item, memo, inside)
-        elif owns_new_buffer(obj):
-            fake = (mode._run(loaded, (), (obj,), {}) if inside
-                    else dispatch(loaded, (), (obj,), {}))
+        elif owns_new_buffer(obj) and (kept is None or id(obj) not in kept):
+            fake = _fresh(mode, obj, inside)
         else:
             with paused():  # the conversion's own NumPy calls run for real
                 fake = mode._convert(obj)
         memo[id(obj)] = (obj, fake)  # keeps obj alive while the walk runs (ids stay unique)
         return fake
     if t is tuple or t is list:
-        return t(to_fakes(mode, x, memo, inside) for x in obj)
+        return t(to_fakes(mode, x, memo, inside, kept) for x in obj)
     if isinstance(obj, tuple) and hasattr(t, "_make"):  # a namedtuple
-        return t._make(to_fakes(mode, x, memo, inside) for x in obj)
+        return t._make(to_fakes(mode, x, memo, inside, kept) for x in obj)
     if t is dict:
-        return {k: to_fakes(mode, v, memo, inside) for k, v in obj.items()}
+        return {k: to_fakes(mode, v, memo, inside, kept) for k, v in obj.items()}
     return obj
 
 
@@ -211,6 +238,82 @@ Unpickler.__module__ = "pickle"
 Unpickler.__qualname__ = "Unpickler"
 
 
+def _from_user(frame: Any) -> bool:
+    return frame is not None and is_user_file(frame.f_code.co_filename)
+
+
+def _held_buffers(obj: Any) -> frozenset:
+    """ids of the buffers (root ndarrays) a pandas or xarray object holds: its data handed out
+    as is is the library's memory, anything else was allocated by the call."""
+    arrays: list = []
+    mgr = getattr(obj, "_mgr", None)  # pandas: the block manager's arrays
+    if mgr is not None:
+        arrays += [getattr(b, "values", None) for b in getattr(mgr, "blocks", ())]
+    variable = getattr(obj, "variable", None)  # xarray: the variable's data
+    if variable is not None:
+        arrays.append(getattr(variable, "_data", None))
+    return frozenset(id(_root(a)) for a in arrays if isinstance(a, np.ndarray))
+
+
+def _host_method(fn: Any) -> Any:
+    """A pandas/xarray ``to_numpy`` that hands fakes to the program's own code in a mode."""
+    def to_numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
+        result = fn(self, *args, **kwargs)
+        if _STACK.get() and _from_user(sys._getframe(1)):
+            mode = _fake_mode()
+            if mode is not None:
+                return to_fakes(mode, result, kept=_held_buffers(self))
+        return result
+    functools.update_wrapper(to_numpy, fn)
+    to_numpy._ft_loading = True  # type: ignore[attr-defined]
+    return to_numpy
+
+
+def _host_property(prop: property) -> property:
+    """A pandas/xarray ``values`` property that hands fakes to the program's own code."""
+    get = prop.fget
+
+    def values(self: Any) -> Any:
+        result = get(self)
+        if _STACK.get() and _from_user(sys._getframe(1)):
+            mode = _fake_mode()
+            if mode is not None:
+                return to_fakes(mode, result, kept=_held_buffers(self))
+        return result
+    functools.update_wrapper(values, get)
+    new = property(values, prop.fset, prop.fdel, prop.__doc__)
+    return new
+
+
+# (module, class, attribute): where a host library hands its data to the program as ndarrays
+HOST_EXITS = (
+    ("pandas", "DataFrame", "to_numpy"), ("pandas", "Series", "to_numpy"),
+    ("pandas", "DataFrame", "values"), ("pandas", "Series", "values"),
+    ("xarray", "DataArray", "to_numpy"), ("xarray", "DataArray", "values"),
+)
+_HOSTS_PATCHED: set = set()
+
+
+def patch_hosts() -> None:
+    """Patch the data exits of pandas and xarray, once each, when they are imported: their
+    arrays reach the program as fakes (the frame's own blocks are the library's memory,
+    as data that existed before; a copy NumPy makes for ``to_numpy`` is charged at the line)."""
+    for module, cls, attr in HOST_EXITS:
+        if module not in sys.modules or (module, cls, attr) in _HOSTS_PATCHED:
+            continue
+        owner = getattr(sys.modules[module], cls, None)
+        if owner is None:
+            continue
+        current = inspect.getattr_static(owner, attr, None)
+        if isinstance(current, property):
+            setattr(owner, attr, _host_property(current))
+        elif callable(current):
+            setattr(owner, attr, _host_method(current))
+        else:
+            continue
+        _HOSTS_PATCHED.add((module, cls, attr))
+
+
 def install() -> None:
     """Patch pickle's loaders once (outside a FakeMode they only add a stack check)."""
     global _installed
@@ -228,6 +331,7 @@ def install() -> None:
     pickle.loads = _loads
     pickle._Unpickler.load = _py_unpickler_load  # type: ignore[attr-defined]
     pickle.Unpickler = Unpickler  # type: ignore[misc]
+    patch_hosts()
 
 
-__all__ = ["install", "to_fakes", "owns_new_buffer"]
+__all__ = ["install", "patch_hosts", "to_fakes", "owns_new_buffer"]
