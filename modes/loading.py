@@ -265,13 +265,12 @@ def _host_method(fn: Any) -> Any:
                 return to_fakes(mode, result, kept=_held_buffers(self))
         return result
     functools.update_wrapper(to_numpy, fn)
-    to_numpy._ft_loading = True  # type: ignore[attr-defined]
     return to_numpy
 
 
 def _host_property(prop: property) -> property:
     """A pandas/xarray ``values`` property that hands fakes to the program's own code."""
-    get = prop.fget
+    get: Any = prop.fget
 
     def values(self: Any) -> Any:
         result = get(self)
@@ -322,15 +321,16 @@ def install() -> None:
     _installed = True
     _ORIGINALS["load"] = pickle.load
     _ORIGINALS["loads"] = pickle.loads
-    _ORIGINALS["_Unpickler.load"] = pickle._Unpickler.load  # type: ignore[attr-defined]
+    py_unpickler: Any = getattr(pickle, "_Unpickler")  # the pure-Python Unpickler
+    _ORIGINALS["_Unpickler.load"] = py_unpickler.load
     _ORIGINALS["Unpickler"] = pickle.Unpickler
     for fn, orig in ((_load, pickle.load), (_loads, pickle.loads)):
         fn.__name__, fn.__qualname__, fn.__doc__ = orig.__name__, orig.__name__, orig.__doc__
         fn.__module__ = "pickle"
-    pickle.load = _load
-    pickle.loads = _loads
-    pickle._Unpickler.load = _py_unpickler_load  # type: ignore[attr-defined]
-    pickle.Unpickler = Unpickler  # type: ignore[misc]
+    setattr(pickle, "load", _load)
+    setattr(pickle, "loads", _loads)
+    py_unpickler.load = _py_unpickler_load
+    setattr(pickle, "Unpickler", Unpickler)
     patch_hosts()
 
 

@@ -347,7 +347,7 @@ def loaded(array: np.ndarray) -> np.ndarray:
     return array
 
 
-loaded.op_name = "loaded"  # type: ignore[attr-defined]  # its name in plans and traces
+setattr(loaded, "op_name", "loaded")  # its name in plans and traces
 
 
 @register(loaded, tags=("factory",))

@@ -83,7 +83,8 @@ PROGRAMS: tuple[Program, ...] = (
         "activematter", "pmocz/activematter-python",
         "8149292d693c964767b17b7a999dc8f80eefc754", "GPL-3.0", "activematter.py",
         (Source("activematter.py", (("Nt = 200 ", "Nt = 2 "), ("N = 500 ", "N = 20 "))),),
-        xfail=KNOWN),
+        # the neighbours within R are a boolean mask of the positions
+        stop=Stop("sx = np.sum(np.cos(theta[neighbors]))", "boolean mask"), xfail=KNOWN),
     Program(
         "pic", "pmocz/pic-python",
         "5a9bf93b5fb5dfbd58e069411fce33fb61fa730f", "GPL-3.0", "pic.py",
@@ -112,6 +113,11 @@ PROGRAMS: tuple[Program, ...] = (
         (Source("numpy/heat-equation/solution/heat_main.py"),
          Source("numpy/heat-equation/solution/heat.py")),
         argv=("-n", "6", "-i", "3"), data="bottle_dat", xfail=SINKS),
+    Program(
+        "game_of_life", "csc-training/hpc-python",
+        "a7625fd02e0e7b71a24c5893d21cb41a4320ea73", "MIT", "game-of-life.py",
+        (Source("numpy/game-of-life/solution/game-of-life.py"),),
+        argv=("-d", "20", "-n", "3"), xfail=KNOWN),
     Program(
         "min_char_rnn", "asmaloney/min-char-rnn",
         "583f026737ddf35072b96c3eb74549dfc2777bbe", "BSD-3-Clause", "min-char-rnn.py",
