@@ -14,8 +14,9 @@ conversion, and charged as NumPy charges them:
   pickle's bytes object; protocol 5's ``frombuffer`` views) takes no memory from NumPy's
   allocator: it is converted as pre-existing data, reported apart and never charged.
 
-The real arrays are dropped once converted, so no computation runs on them. Loaders called
-from a host library (pandas' ``read_pickle``, whose frames keep real blocks) are left alone.
+The real arrays are dropped once converted, so no computation runs on them. Only the
+program's own calls are converted: a library unpickling its own objects (pandas'
+``read_pickle``, dask's tasks) gets them as they are.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from .._dispatch import _STACK, dispatch
-from .._paths import HOSTS, is_user_file
+from .._paths import is_user_file
 from .._stack import paused
 from .._array import make_fake
 from ..kernels.numpy.index_tricks import loaded
@@ -45,12 +46,6 @@ def _fake_mode() -> Any:
         if isinstance(mode, FakeMode):
             return mode
     return None
-
-
-def _from_host(frame: Any) -> bool:
-    """True when the loader was called from a host library's code (pandas, xarray)."""
-    name = frame.f_globals.get("__name__", "") if frame is not None else ""
-    return name.split(".")[0] in HOSTS
 
 
 def owns_new_buffer(x: np.ndarray) -> bool:
@@ -116,10 +111,11 @@ def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False
 
 
 def _entering(result: Any, depth: int = 2) -> Any:
-    """The loader's result, made fakes when a FakeMode is active and the caller is not a
-    host library."""
+    """The loader's result, made fakes when a FakeMode is active and the caller is the
+    program's own code (a library unpickling its own objects, dask's tasks, pandas'
+    ``read_pickle``, gets them as they are)."""
     mode = _fake_mode()
-    if mode is None or _from_host(sys._getframe(depth)):
+    if mode is None or not _from_user(sys._getframe(depth)):
         return result
     return to_fakes(mode, result)
 
