@@ -514,12 +514,13 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     (modes/scipy_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        host = fullname in HOST_PACKAGES
         if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
-                and not _is_scipy(fullname) and fullname not in HOST_PACKAGES):
+                and not _is_scipy(fullname) and not host):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = _PausedExec(spec.loader)
+            spec.loader = (_HostExec if host else _PausedExec)(spec.loader)
         return spec
 
 
@@ -545,12 +546,29 @@ class _PausedExec(importlib.abc.Loader):
             _dask_imported(module)
         elif _is_scipy(module.__name__):
             _scipy_imported(module)
-        elif module.__name__ in HOST_PACKAGES:  # their data exits hand fakes over
-            from .loading import patch_hosts
-            patch_hosts()
 
 
 HOST_PACKAGES = ("pandas", "xarray")
+
+
+class _HostExec(importlib.abc.Loader):
+    """pandas' or xarray's own loader, run as it is (modes/imports.py pauses it in a mode);
+    then their data exits are patched (modes/loading.py)."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        from .loading import patch_hosts
+        patch_hosts()
 
 
 def _is_scipy(name: str) -> bool:
