@@ -97,6 +97,10 @@ def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False
         elif owns_new_buffer(obj) and (kept is None or id(obj) not in kept):
             fake = _fresh(mode, obj, inside)
         else:
+            if type(obj.base) is bytes and kept is None:
+                # ``__setstate__`` pointing into the pickle's bytes: the one-byte array
+                # ``_reconstruct`` made was freed just before (methods.c array_setstate)
+                mode._ledger._transient("cpu", 1)
             with paused():  # the conversion's own NumPy calls run for real
                 fake = mode._convert(obj)
         memo[id(obj)] = (obj, fake)  # keeps obj alive while the walk runs (ids stay unique)

@@ -75,6 +75,17 @@ def test_pickle_loads_keeps_the_containers_and_counts_ops(protocol):
     assert plan.flops >= 10 + 3000
 
 
+@pytest.mark.parametrize("protocol", [2, 4, 5])
+def test_a_large_array_unpickled_alone(protocol):
+    """NumPy points a large array into the pickle's bytes (nothing of its own), after making
+    and freeing a one-byte array in protocols before 5: the peak is that byte."""
+    blob = pickle.dumps(DATA["large"], protocol=protocol)
+    real, _ = measure_peak(lambda: pickle.loads(blob))
+    plan = ft.plan(lambda: pickle.loads(blob))
+    assert ft.is_fake(plan.result) and plan.result.shape == (60, 50)
+    assert plan.peak.get("cpu", 0) == real == (0 if protocol == 5 else 1)
+
+
 def test_python_unpickler_and_unpickler_subclasses(tmp_path):
     """pickle._Unpickler with latin1 (MNIST-style loaders) and a Unpickler subclass."""
     blob = pickle.dumps((DATA["labels"], DATA["large"]), protocol=2)
