@@ -66,11 +66,12 @@ def _fresh(mode: Any, x: np.ndarray, inside: bool) -> Any:
 
 
 def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False,
-             kept: frozenset | None = None) -> Any:
+             kept: frozenset | None = None, unpickled: bool = False) -> Any:
     """obj with its plain ndarrays (in tuples, lists, dicts, at any depth) made fakes.
     ``inside``: called from the mode's own handler (the mode is off the stack then).
     ``kept``: ids of the buffers a host object already held (None: a loader's result); a
-    view of an owned buffer not among them was allocated by the call and is charged."""
+    view of an owned buffer not among them was allocated by the call and is charged.
+    ``unpickled``: obj comes from an unpickler (NumPy's ``__setstate__`` made its arrays)."""
     memo = {} if memo is None else memo
     t = type(obj)
     if t is np.ndarray:
@@ -80,7 +81,7 @@ def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False
         if kept is not None and not obj.dtype.hasobject and obj.base is not None:
             root = _root(obj)
             if root.base is None and id(root) not in kept:  # a view of a new buffer (.T)
-                base = to_fakes(mode, root, memo, inside)
+                base = to_fakes(mode, root, memo, inside, kept)
                 offset = (obj.__array_interface__["data"][0]
                           - root.__array_interface__["data"][0])
                 fake = make_fake(obj.shape, obj.dtype, obj.strides, base.storage,
@@ -93,11 +94,11 @@ def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False
             for idx in np.ndindex(obj.shape):
                 item = obj[idx]
                 if type(item) is dict:
-                    obj[idx] = to_fakes(mode, item, memo, inside)
+                    obj[idx] = to_fakes(mode, item, memo, inside, kept, unpickled)
         elif owns_new_buffer(obj) and (kept is None or id(obj) not in kept):
             fake = _fresh(mode, obj, inside)
         else:
-            if type(obj.base) is bytes and kept is None:
+            if unpickled and type(obj.base) is bytes:
                 # ``__setstate__`` pointing into the pickle's bytes: the one-byte array
                 # ``_reconstruct`` made was freed just before (methods.c array_setstate)
                 mode._ledger._transient("cpu", 1)
@@ -106,11 +107,11 @@ def to_fakes(mode: Any, obj: Any, memo: dict | None = None, inside: bool = False
         memo[id(obj)] = (obj, fake)  # keeps obj alive while the walk runs (ids stay unique)
         return fake
     if t is tuple or t is list:
-        return t(to_fakes(mode, x, memo, inside, kept) for x in obj)
+        return t(to_fakes(mode, x, memo, inside, kept, unpickled) for x in obj)
     if isinstance(obj, tuple) and hasattr(t, "_make"):  # a namedtuple
-        return t._make(to_fakes(mode, x, memo, inside, kept) for x in obj)
+        return t._make(to_fakes(mode, x, memo, inside, kept, unpickled) for x in obj)
     if t is dict:
-        return {k: to_fakes(mode, v, memo, inside, kept) for k, v in obj.items()}
+        return {k: to_fakes(mode, v, memo, inside, kept, unpickled) for k, v in obj.items()}
     return obj
 
 
@@ -121,7 +122,7 @@ def _entering(result: Any, depth: int = 2) -> Any:
     mode = _fake_mode()
     if mode is None or not _from_user(sys._getframe(depth)):
         return result
-    return to_fakes(mode, result)
+    return to_fakes(mode, result, unpickled=True)
 
 
 def buffer_view(mode: Any, args: tuple, kwargs: dict) -> Any:
@@ -179,7 +180,7 @@ def pickled_load(mode: Any, args: tuple, kwargs: dict) -> Any:
         return NOT_PICKLED
     with paused():
         result = _ORIGINAL_NP_LOAD(*args, **kwargs)
-    return to_fakes(mode, result, inside=True)
+    return to_fakes(mode, result, inside=True, unpickled=True)
 
 
 def _holds_pickles(file: Any) -> bool:

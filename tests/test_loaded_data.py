@@ -158,6 +158,14 @@ def test_arrays_from_pil_images(tmp_path, how):
         return [x, x / 255.0, x.mean(axis=(0, 1))]
     _check(program)
 
+    def alone():
+        with Image.open(path) as img:
+            return getattr(np, how)(img)
+    real, _ = measure_peak(alone)
+    plan = ft.plan(alone)
+    assert ft.is_fake(plan.result)
+    assert plan.peak.get("cpu", 0) == real == (0 if how == "asarray" else 40 * 50 * 3)
+
 
 def test_loaders_outside_a_mode_are_unchanged():
     blob = pickle.dumps(DATA["large"])
