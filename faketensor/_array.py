@@ -996,6 +996,7 @@ class FakeArray(_FakeSlots):
     def __index__(self) -> int:
         return self._value("operator.index()", operator.index)
 
+
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(x)`` of a NumPy scalar reads its value; ndarrays have no ``__round__``."""
         if ndigits is None or self.pytype is not None:
@@ -1170,6 +1171,15 @@ def _fake_hook_types(args: Any, kwargs: Any) -> tuple[type, ...]:
     return _fake_types
 
 
+def _fake_hash(self: FakeArray) -> int:
+    """A fake NumPy scalar (or Python number) hashes by its value, as ``np.int64`` does (a
+    dict lookup ``table[ix]``), so it needs the value; a fake array is unhashable."""
+    if self.pytype is None and not (self.storage._tracker is SCALAR and self.shape == ()):
+        raise TypeError(f"unhashable type: '{type(self).__name__}'")
+    return self._value("hash()", hash)
+
+
+setattr(FakeArray, "__hash__", _fake_hash)  # ArrayHooks' None is ndarray's unhashability
 FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[method-assign]  # set after the class, for every fake
 
 

@@ -22,6 +22,7 @@ from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
 from .random_gen import default_rng
 from .io import IOLog, WRITERS, reading as _reading, write as _write
+from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
 from .patching import patch_callable
 from ..kernels.registry import ASSUMED, CALL, UNMODELLED
 
@@ -29,6 +30,9 @@ import numpy as _np
 
 _DEFAULT_RNG = patch_callable(_np.random.default_rng)
 _NP_LOADS = (_np.load, patch_callable(_np.load))  # as called, and as the mode receives it
+_FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
+_FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascontiguousarray")
+                           for f in (getattr(_np, name), patch_callable(getattr(_np, name))))
 _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
@@ -159,6 +163,18 @@ class FakeMode(Mode):
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
             return _write(self.io, func, args, kwargs)
+        if func in _FROM_EXPORTERS:  # an image's exported memory (modes/loading.py)
+            got = exported_array(self, func, args, kwargs)
+            if got is not None:
+                return got
+        if func in _FROMBUFFER:  # a view of a real buffer's memory (modes/loading.py)
+            view = buffer_view(self, args, kwargs)
+            if view is not None:
+                return view
+        if func in _NP_LOADS:  # a pickle the program allows to be unpickled (modes/loading.py)
+            got = pickled_load(self, args, kwargs)
+            if got is not NOT_PICKLED:
+                return got
         if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
             args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []

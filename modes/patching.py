@@ -435,6 +435,8 @@ def install() -> None:
     if "dask" in sys.modules:
         rebind_dask(_patched_of)
     _pickle_originals_as_patches()
+    from . import loading
+    loading.install()  # pickle's loaders hand fakes back in a mode (modes/loading.py)
     if "scipy" in sys.modules:
         _scipy_imported(None)
     sys.meta_path.insert(0, _HOOK)
@@ -519,12 +521,13 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     (modes/scipy_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        host = fullname in HOST_PACKAGES
         if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
-                and not _is_scipy(fullname)):
+                and not _is_scipy(fullname) and not host):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = _PausedExec(spec.loader)
+            spec.loader = (_HostExec if host else _PausedExec)(spec.loader)
         return spec
 
 
@@ -550,6 +553,29 @@ class _PausedExec(importlib.abc.Loader):
             _dask_imported(module)
         elif _is_scipy(module.__name__):
             _scipy_imported(module)
+
+
+HOST_PACKAGES = ("pandas", "xarray")
+
+
+class _HostExec(importlib.abc.Loader):
+    """pandas' or xarray's own loader, run as it is (modes/imports.py pauses it in a mode);
+    then their data exits are patched (modes/loading.py)."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        from .loading import patch_hosts
+        patch_hosts()
 
 
 def _is_scipy(name: str) -> bool:

@@ -171,19 +171,24 @@ def test_sparse_20gb_header_only(tmp_path):
 
 
 def test_object_npy_never_unpickled(tmp_path):
+    """ft.load never unpickles; np.load(allow_pickle=True) in a mode unpickles as the program
+    asks (modes/loading.py), its arrays made fakes (tests/test_loaded_data.py)."""
     p = tmp_path / "o.npy"
     np.save(p, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
     with pytest.raises(ValueError, match="allow_pickle=False"):
         ft.load(p)
-    with ft.FakeMode(), pytest.raises(ft.UnsupportedOperationError, match="never unpickles"):
-        np.load(p, allow_pickle=True)  # NumPy would unpickle: the shape is in the pickle
+    with pytest.raises(ft.UnsupportedOperationError, match="never unpickles"):
+        ft.load(p, allow_pickle=True)
+    with ft.FakeMode():
+        got = np.load(p, allow_pickle=True)  # NumPy unpickles: the shape is in the pickle
+    assert got.dtype == object and got.shape == (2,) and got[0] == {"a": 1}
     p2 = tmp_path / "plain.pkl"
     import pickle
     p2.write_bytes(pickle.dumps([1, 2, 3]))
     with ft.FakeMode(), pytest.raises(ValueError, match="pickled"):
         np.load(p2)
-    with ft.FakeMode(), pytest.raises(ft.UnsupportedOperationError, match="pickle"):
-        np.load(p2, allow_pickle=True)
+    with ft.FakeMode():
+        assert np.load(p2, allow_pickle=True) == [1, 2, 3]
 
 
 # --- hostile files: accepted and refused exactly as np.load / the safetensors library -------
