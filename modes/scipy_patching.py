@@ -30,7 +30,7 @@ from typing import Any
 from .. import _array
 from .._dispatch import _STACK, dispatch
 from .._errors import DataDependentError, UnsupportedOperationError
-from .._stack import LIVE
+from .._stack import LIVE, paused
 from . import patching
 
 _FAKE = _array.FakeArray
@@ -176,6 +176,8 @@ def imported(module: Any) -> None:
             _patch_pocketfft(module)
         if name == "scipy.linalg":
             _patch_linalg(module)
+        if name == "scipy.spatial._qhull":
+            _patch_qhull(module)
         if _public(name):
             for attr, obj in list(vars(module).items()):
                 if attr.startswith("_") or getattr(obj, "_ft_patch", False):
@@ -244,6 +246,40 @@ def _patch_linalg(module: Any) -> None:
         fn = getattr(module, attr, None)
         if fn is not None and not getattr(fn, "_ft_patch", False):
             setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
+
+
+# Qhull's classes: their constructors hand the array ``np.ascontiguousarray`` made (a fake,
+# in a mode) to the compiled ``_Qhull``, whose argument check fails before its lock exists
+# and whose deallocation then takes that NULL lock: the interpreter dies (SciPy 1.17
+# _qhull.pyx ``_Qhull.__dealloc__``; ``_Qhull(b"d", "x", b"")`` crashes without any fake).
+# Their answers (how many simplices, regions, facets) depend on the points' values anyway.
+QHULL = ("Delaunay", "ConvexHull", "Voronoi", "HalfspaceIntersection")
+
+
+def _patch_qhull(module: Any) -> None:
+    """Qhull's constructors given a fake raise DataDependentError before SciPy's compiled
+    code sees it (see ``QHULL``)."""
+    for attr in QHULL:
+        cls = getattr(module, attr, None)
+        init = None if cls is None else cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_ft_patch", False):
+            continue
+        setattr(cls, "__init__", _refusing_init(init, f"scipy.spatial.{attr}"))
+
+
+def _refusing_init(init: Any, name: str) -> Any:
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if _fake_among(args, kwargs):
+            raise DataDependentError(
+                f"{name}: Qhull's result (how many simplices, facets or regions) depends on "
+                "the values of the points, which a fake array does not have")
+        if _LIVE and _get_stack():  # real points: Qhull runs on them for real (its
+            with paused():          # compiled code would hand the mode its points)
+                return init(self, *args, **kwargs)
+        init(self, *args, **kwargs)
+    setattr(__init__, "_ft_patch", True)
+    return __init__
 
 
 def install() -> None:
