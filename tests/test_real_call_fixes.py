@@ -1,0 +1,42 @@
+"""Calls that real programs made and the fakes answered wrongly or crashed on, each checked
+differentially against real NumPy (and SciPy) on awkward layouts."""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+from faketensor.meta_utils.samples import A
+from oracle import check
+
+LAYOUTS = ("C", "F", "T", "neg", "strided", "bcast")
+
+
+# --- np.polyfit of a 2-d y: (c.T / scale).T laid out by the ufunc rule ----------------------
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+@pytest.mark.parametrize("deg", [0, 1, 2, 4])
+@pytest.mark.parametrize("lay", LAYOUTS)
+def test_polyfit_of_2d_y(k, deg, lay):
+    check(lambda x, y: np.polyfit(x, y, deg), np.arange(6.0), A(lay, (6, k), "f8").make(np))
+    check(lambda x, y: np.polyfit(x, y, deg), np.arange(6.0), A(lay, (6, k), "c16").make(np))
+
+
+def test_polyfit_of_a_broadcast_column():
+    y = np.broadcast_to(np.arange(5.0)[:, None], (5, 1))
+    check(lambda x, y: np.polyfit(x, y, 2), np.arange(5.0), y)
+
+
+# --- np.linspace(retstep=True) of array bounds: the step is (stop - start) / div ------------
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("axis", [0, -1])
+@pytest.mark.parametrize("endpoint", [True, False])
+def test_linspace_step_of_array_bounds(lay, axis, endpoint):
+    a = A(lay, (2, 3), "f8").make(np)
+    check(lambda a: np.linspace(a, 10, 4, axis=axis, endpoint=endpoint, retstep=True), a)
+    check(lambda a: np.linspace(0, a, 4, axis=axis, endpoint=endpoint, retstep=True), a)
+    check(lambda a, b: np.linspace(a, b, 4, axis=axis, endpoint=endpoint, retstep=True),
+          a, A("F", (2, 3), "f4").make(np))
