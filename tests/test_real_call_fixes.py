@@ -40,3 +40,23 @@ def test_linspace_step_of_array_bounds(lay, axis, endpoint):
     check(lambda a: np.linspace(0, a, 4, axis=axis, endpoint=endpoint, retstep=True), a)
     check(lambda a, b: np.linspace(a, b, 4, axis=axis, endpoint=endpoint, retstep=True),
           a, A("F", (2, 3), "f4").make(np))
+
+
+# --- scipy.fft with overwrite_x=True: a new array object over the input's data ----------------
+
+@pytest.mark.parametrize("fn", ["fft", "ifft", "fftn", "ifftn", "fft2"])
+@pytest.mark.parametrize("lay", ["C", "strided", "neg", "T"])
+@pytest.mark.parametrize("dt", ["c8", "c16"])
+def test_scipy_fft_overwrite_x_gives_a_view_of_the_input(fn, lay, dt):
+    sf = pytest.importorskip("scipy.fft")
+    f = getattr(sf, fn)
+    x = A(lay, (4, 6), dt).make(np)
+    real_in = x.copy() if lay == "C" else x
+    r = f(real_in, overwrite_x=True)
+    with ft.FakeMode():
+        fx = ft.to_fake(real_in)
+        fr = f(fx, overwrite_x=True)
+    assert (fr is fx) == (r is real_in)
+    assert np.shares_memory(fr, fx) == np.shares_memory(r, real_in)
+    assert (fr.shape, fr.dtype, fr.strides, fr.flags.owndata) == (r.shape, r.dtype, r.strides,
+                                                                    r.flags.owndata)
