@@ -60,3 +60,27 @@ def test_scipy_fft_overwrite_x_gives_a_view_of_the_input(fn, lay, dt):
     assert np.shares_memory(fr, fx) == np.shares_memory(r, real_in)
     assert (fr.shape, fr.dtype, fr.strides, fr.flags.owndata) == (r.shape, r.dtype, r.strides,
                                                                     r.flags.owndata)
+
+
+def _in_mode(fn):
+    def run(*args):
+        if any(ft.is_fake(a) for a in args):
+            with ft.FakeMode():
+                return fn(*args)
+        return fn(*args)
+    return run
+
+
+@pytest.mark.parametrize("x, dt", [
+    (np.ones(3), np.dtype("f8").newbyteorder("=")), (np.ones(3), np.dtype(float)),
+    (np.ones((4, 3), np.complex64).T, np.dtype("c8").newbyteorder("=")),
+    (np.array(["ab"], "U3"), "U3"), (np.ones(3, ">f8"), ">f8"), (np.ones(3, "M8[s]"), "M8[s]"),
+    (np.zeros(3, [("a", "i4")]), [("a", "i4")]), (np.ones(3, np.int64), np.int64)])
+def test_asarray_with_an_equal_but_other_descriptor_is_a_view(x, dt):
+    """np.asarray/np.array(copy=None) give the input itself only for its own descriptor
+    object; an equal other one gives a view (scipy.fft's ``_asfarray`` passes
+    ``x.dtype.newbyteorder('=')``: SciPy's overwrite_x results are views of the input)."""
+    check(_in_mode(lambda x: np.asarray(x, dtype=dt)), x)
+    check(_in_mode(lambda x: np.array(x, dtype=dt, copy=None)), x)
+    check(_in_mode(lambda x: np.asarray(x, dtype=x.dtype)), x)
+    check(_in_mode(lambda x: np.ascontiguousarray(x, dtype=dt)), x)

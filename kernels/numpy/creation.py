@@ -655,5 +655,8 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     elif need:
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     else:
-        out = m if dt == m.dtype else ArrayMeta(m.shape, dt, m.strides, view_of=m)
+        # PyArray_FromArray: the input itself only for the very descriptor it has; an
+        # equivalent other one (``dtype.newbyteorder('=')``, ``np.dtype('U3')`` made again)
+        # gives a view with that descriptor
+        out = m if dt is m.dtype else ArrayMeta(m.shape, dt, m.strides, view_of=m)
     return _prepend_ones(out, ndmin, o)
