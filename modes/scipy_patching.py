@@ -17,7 +17,8 @@ faketensor are patched by ``install``). Three kinds of patch:
   is involved and SciPy's code fails on it (its compiled code, Cython memoryviews or
   ``__array__`` got a fake), the error becomes ``UnsupportedOperationError`` naming the
   SciPy function the program called (the outermost guarded call), chained to the cause.
-  DataDependentError passes through: the function read values.
+  DataDependentError keeps its type and gains the name of that SciPy function (the
+  function read values).
 """
 from __future__ import annotations
 
@@ -128,25 +129,57 @@ def guard_patch(fn: Any, name: str) -> Any:
     def patched(*args, **kwargs):
         if not (_LIVE and _get_stack()) and not _fake_among(args, kwargs):
             return fn(*args, **kwargs)
-        _DEPTH.n += 1
-        try:
-            return fn(*args, **kwargs)
-        except DataDependentError:
-            raise
-        except UnsupportedOperationError as e:
-            if _DEPTH.n > 1 or getattr(e, "func", None) == name:
-                raise
-            raise UnsupportedOperationError(name, f"it reached {e.func if isinstance(e.func, str) else _op(e.func)} "
-                                            f"({e})") from e
-        except Exception as e:
-            if _DEPTH.n > 1 or not _about_fake(e):
-                raise
-            raise UnsupportedOperationError(
-                name, f"no rule for it; SciPy's implementation needs the data "
-                f"({type(e).__name__}: {str(e).splitlines()[0][:120]})") from e
-        finally:
-            _DEPTH.n -= 1
+        return _guarded(fn, name, args, kwargs)
     return _remember(fn, patched)
+
+
+def _guarded(fn: Any, name: str, args: tuple, kwargs: dict) -> Any:
+    """``fn(*args, **kwargs)`` with the outermost guarded call's errors naming ``name``."""
+    _DEPTH.n += 1
+    try:
+        return fn(*args, **kwargs)
+    except DataDependentError as e:  # the function read values: say which one did
+        if _DEPTH.n > 1 or str(e).startswith(name):
+            raise
+        raise type(e)(f"{name}: {e}") from e
+    except UnsupportedOperationError as e:
+        if _DEPTH.n > 1 or getattr(e, "func", None) == name:
+            raise
+        raise UnsupportedOperationError(name, f"it reached {e.func if isinstance(e.func, str) else _op(e.func)} "
+                                        f"({e})") from e
+    except Exception as e:
+        if _DEPTH.n > 1 or not _about_fake(e):
+            raise
+        raise UnsupportedOperationError(
+            name, f"no rule for it; SciPy's implementation needs the data "
+            f"({type(e).__name__}: {str(e).splitlines()[0][:120]})") from e
+    finally:
+        _DEPTH.n -= 1
+
+
+_GUARDED_CLASSES: set = set()
+
+
+def guard_class(cls: type, name: str) -> None:
+    """A public SciPy class (``scipy.sparse.csr_array``): its constructor guarded as a public
+    function is, under the class's public name (once per class, where it is defined)."""
+    if id(cls) in _GUARDED_CLASSES or issubclass(cls, BaseException):
+        return
+    init = cls.__init__
+    if not isinstance(init, types.FunctionType) or getattr(init, "_ft_class", None) is cls:
+        return
+    _GUARDED_CLASSES.add(id(cls))
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if not (_LIVE and _get_stack()) and not _fake_among(args, kwargs):
+            return init(self, *args, **kwargs)
+        return _guarded(init, name, (self, *args), kwargs)
+    setattr(__init__, "_ft_class", cls)
+    try:
+        setattr(cls, "__init__", __init__)
+    except (TypeError, AttributeError):  # an extension type
+        _GUARDED_CLASSES.discard(id(cls))
 
 
 def _op(func: Any) -> str:
@@ -184,6 +217,9 @@ def imported(module: Any) -> None:
                     continue
                 if _guardable(obj):
                     setattr(module, attr, _named(guard_patch(obj, f"{name}.{attr}"), name, attr))
+                elif (isinstance(obj, type) and (obj.__module__ or "").startswith("scipy")
+                      and obj.__name__ == attr):
+                    guard_class(obj, f"{name}.{attr}")
 
 
 def _named(w: Any, module: str, attr: str) -> Any:

@@ -84,3 +84,27 @@ def test_asarray_with_an_equal_but_other_descriptor_is_a_view(x, dt):
     check(_in_mode(lambda x: np.array(x, dtype=dt, copy=None)), x)
     check(_in_mode(lambda x: np.asarray(x, dtype=x.dtype)), x)
     check(_in_mode(lambda x: np.ascontiguousarray(x, dtype=dt)), x)
+
+
+_SOS = np.array([[1.0, 2.0, 1.0, 1.0, -0.5, 0.1]] * 2)  # real second-order sections
+
+
+# --- SciPy: a DataDependentError names the public SciPy function the program called ---------
+
+@pytest.mark.parametrize("name, call", [
+    ("scipy.ndimage.median_filter", lambda sp, x: sp.ndimage.median_filter(x, 3)),
+    ("scipy.signal.sosfilt", lambda sp, x: sp.signal.sosfilt(_SOS, x[0])),
+    ("scipy.sparse.csr_array", lambda sp, x: sp.sparse.csr_array(x)),
+    ("scipy.sparse.csr_matrix", lambda sp, x: sp.sparse.csr_matrix(x)),
+    ("scipy.interpolate.griddata", lambda sp, x: sp.interpolate.griddata(x[:, :2], x[:, 0], x[:3, :2])),
+])
+def test_scipy_data_dependent_errors_name_the_function(name, call):
+    import importlib
+    sp = pytest.importorskip("scipy")
+    for mod in ("ndimage", "signal", "sparse", "interpolate"):
+        importlib.import_module(f"scipy.{mod}")
+    with ft.FakeMode():
+        x = np.ones((8, 8))
+        with pytest.raises(ft.DataDependentError, match=f"^{name}: "):
+            call(sp, x)
+    assert sp.sparse.csr_array(np.eye(3)).nnz == 3  # outside a mode: SciPy as it is
