@@ -108,3 +108,20 @@ def test_scipy_data_dependent_errors_name_the_function(name, call):
         with pytest.raises(ft.DataDependentError, match=f"^{name}: "):
             call(sp, x)
     assert sp.sparse.csr_array(np.eye(3)).nnz == 3  # outside a mode: SciPy as it is
+
+
+# --- dask: from_array of one fake twice gives one name -----------------------------------------
+
+@pytest.mark.parametrize("in_mode", [False, True])
+def test_dask_from_array_of_one_fake_is_deterministic(in_mode):
+    da = pytest.importorskip("dask.array")
+    import contextlib
+    f = ft.to_fake(np.ones((4, 6)).T)
+    g = ft.to_fake(np.ones((4, 6)).T)
+    with ft.FakeMode() if in_mode else contextlib.nullcontext():
+        for chunks in ("auto", 2, (3, 1)):
+            a, b = da.from_array(f, chunks=chunks), da.from_array(f, chunks=chunks)
+            assert a.name == b.name and a.chunks == b.chunks
+            assert da.from_array(g, chunks=chunks).name != a.name  # other bytes, another name
+        real = np.ones((4, 6)).T
+        assert da.from_array(f).chunks == da.from_array(real).chunks
