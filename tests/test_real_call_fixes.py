@@ -125,3 +125,14 @@ def test_dask_from_array_of_one_fake_is_deterministic(in_mode):
             assert da.from_array(g, chunks=chunks).name != a.name  # other bytes, another name
         real = np.ones((4, 6)).T
         assert da.from_array(f).chunks == da.from_array(real).chunks
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_is_fake_of_fake_matrices_and_chararrays():
+    with ft.FakeMode():
+        m = np.asmatrix(np.ones((2, 3)))
+        b = np.bmat([[m, m]])
+        c = np.char.array(["ab", "c"])
+    assert type(m).__name__ == "FakeMatrix" and ft.is_fake(m) and ft.is_fake(b)
+    assert ft.is_fake(c) and not ft.is_fake(np.asmatrix(np.ones((2, 3))))
+    assert not ft.is_fake(np.ones(3)) and not ft.is_fake([1, 2])
