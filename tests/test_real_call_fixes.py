@@ -136,3 +136,16 @@ def test_is_fake_of_fake_matrices_and_chararrays():
     assert type(m).__name__ == "FakeMatrix" and ft.is_fake(m) and ft.is_fake(b)
     assert ft.is_fake(c) and not ft.is_fake(np.asmatrix(np.ones((2, 3))))
     assert not ft.is_fake(np.ones(3)) and not ft.is_fake([1, 2])
+
+
+# --- integer powers: a known negative exponent raises as NumPy does ---------------------------
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("exp", [np.int64(-1), np.int8(-3), -2, np.int64(2), 3])
+def test_integer_power_of_a_known_negative_exponent(lay, exp):
+    a = A(lay, (3, 4), "i8").make(np)
+    check(_in_mode(lambda a: a ** exp), a)
+    check(_in_mode(lambda a: np.power(a, exp)), a)
+    check(_in_mode(lambda a: np.power(a, np.full(4, exp))), a)  # a uniform known fake
+    check(_in_mode(lambda a: np.power(a.astype(np.float64), exp)), a)
+    check(_in_mode(lambda a: np.power(a[:0], exp)), a)  # no element: no error
