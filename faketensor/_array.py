@@ -1281,8 +1281,9 @@ _PYTYPES = {"bool": bool, "int": int, "float": float, "complex": complex}
 
 
 def is_fake(obj: object) -> bool:
-    """True for a FakeArray."""
-    return type(obj) is FakeArray
+    """True for a FakeArray, and for the fake np.matrix and np.char.chararray that
+    ``np.asmatrix``, ``np.bmat`` and ``np.char.array`` give in a mode (its subclasses)."""
+    return type(obj) is FakeArray or isinstance(obj, FakeArray)
 
 
 from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402

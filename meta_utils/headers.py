@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, NamedTuple, cast
 import numpy as np
 
 from .._errors import UnsupportedOperationError
-from ..layout import check_shape
+from ..layout import MAX_INTP, check_shape
 
 NPY_MAGIC = b"\x93NUMPY"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -247,6 +247,12 @@ def _npy_nbytes(shape: tuple, dtype: np.dtype, path: Any, memmap: bool) -> int:
     if len(shape) > MAX_NDIM:
         raise bad(path, f"maximum supported dimension for an ndarray is currently {MAX_NDIM}, "
                         f"found {len(shape)}")
+    if any(n > MAX_INTP for n in shape):  # a dimension no npy_intp holds
+        if memmap:  # np.memmap converts the shape to C longs
+            raise OverflowError(f"{path}: shape {shape!r:.60}: Python int too large to convert "
+                                "to C long")
+        raise bad(path, f"Maximum allowed dimension exceeded (shape {shape!r:.60})")
+    _constructed(shape, dtype.itemsize, path)  # the array NumPy makes (zero-size or not)
     nbytes = true_count * dtype.itemsize
     if count != true_count or nbytes > MAX_NBYTES:  # the int64 count wrapped: reshape fails
         raise bad(path, f"array is too big: shape {shape!r:.60} of {dtype} needs {nbytes} bytes")

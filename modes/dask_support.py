@@ -144,7 +144,8 @@ def _patch_from_array(core: Any) -> None:
     (``x = x.copy()``, dask/array/core.py) and slices the copy into chunks. Inside a FakeMode
     a real ndarray ``x`` is a pre-existing input: it becomes a fake first (as any real input
     of a call in the mode does), so the copy is a fake, charged as the real one is, and no
-    real data is copied."""
+    real data is copied. A fake, in a mode or not, takes the steps dask takes for the
+    ndarray it stands for (one name for one array, as its bytes would give)."""
     original = core.from_array
     if getattr(original, "_ft_patch", False):
         return
@@ -153,9 +154,9 @@ def _patch_from_array(core: Any) -> None:
 
     def from_array(x, *args, **kwargs):
         mode = _fake_mode()
-        if mode is None or _IN_TASK.get():
+        if _IN_TASK.get() or mode is None and type(x) is not FakeArray:
             return original(x, *args, **kwargs)
-        if type(x) is np.ndarray:
+        if mode is not None and type(x) is np.ndarray:
             with paused():
                 x = mode._convert(x)
         if type(x) is FakeArray and x.storage.device == "cpu":

@@ -17,7 +17,8 @@ faketensor are patched by ``install``). Three kinds of patch:
   is involved and SciPy's code fails on it (its compiled code, Cython memoryviews or
   ``__array__`` got a fake), the error becomes ``UnsupportedOperationError`` naming the
   SciPy function the program called (the outermost guarded call), chained to the cause.
-  DataDependentError passes through: the function read values.
+  DataDependentError keeps its type and gains the name of that SciPy function (the
+  function read values).
 """
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from typing import Any
 from .. import _array
 from .._dispatch import _STACK, dispatch
 from .._errors import DataDependentError, UnsupportedOperationError
-from .._stack import LIVE
+from .._stack import LIVE, paused
 from . import patching
 
 _FAKE = _array.FakeArray
@@ -128,25 +129,57 @@ def guard_patch(fn: Any, name: str) -> Any:
     def patched(*args, **kwargs):
         if not (_LIVE and _get_stack()) and not _fake_among(args, kwargs):
             return fn(*args, **kwargs)
-        _DEPTH.n += 1
-        try:
-            return fn(*args, **kwargs)
-        except DataDependentError:
-            raise
-        except UnsupportedOperationError as e:
-            if _DEPTH.n > 1 or getattr(e, "func", None) == name:
-                raise
-            raise UnsupportedOperationError(name, f"it reached {e.func if isinstance(e.func, str) else _op(e.func)} "
-                                            f"({e})") from e
-        except Exception as e:
-            if _DEPTH.n > 1 or not _about_fake(e):
-                raise
-            raise UnsupportedOperationError(
-                name, f"no rule for it; SciPy's implementation needs the data "
-                f"({type(e).__name__}: {str(e).splitlines()[0][:120]})") from e
-        finally:
-            _DEPTH.n -= 1
+        return _guarded(fn, name, args, kwargs)
     return _remember(fn, patched)
+
+
+def _guarded(fn: Any, name: str, args: tuple, kwargs: dict) -> Any:
+    """``fn(*args, **kwargs)`` with the outermost guarded call's errors naming ``name``."""
+    _DEPTH.n += 1
+    try:
+        return fn(*args, **kwargs)
+    except DataDependentError as e:  # the function read values: say which one did
+        if _DEPTH.n > 1 or str(e).startswith(name):
+            raise
+        raise type(e)(f"{name}: {e}") from e
+    except UnsupportedOperationError as e:
+        if _DEPTH.n > 1 or getattr(e, "func", None) == name:
+            raise
+        raise UnsupportedOperationError(name, f"it reached {e.func if isinstance(e.func, str) else _op(e.func)} "
+                                        f"({e})") from e
+    except Exception as e:
+        if _DEPTH.n > 1 or not _about_fake(e):
+            raise
+        raise UnsupportedOperationError(
+            name, f"no rule for it; SciPy's implementation needs the data "
+            f"({type(e).__name__}: {str(e).splitlines()[0][:120]})") from e
+    finally:
+        _DEPTH.n -= 1
+
+
+_GUARDED_CLASSES: set = set()
+
+
+def guard_class(cls: type, name: str) -> None:
+    """A public SciPy class (``scipy.sparse.csr_array``): its constructor guarded as a public
+    function is, under the class's public name (once per class, where it is defined)."""
+    if id(cls) in _GUARDED_CLASSES or issubclass(cls, BaseException):
+        return
+    init = cls.__init__
+    if not isinstance(init, types.FunctionType) or getattr(init, "_ft_class", None) is cls:
+        return
+    _GUARDED_CLASSES.add(id(cls))
+
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if not (_LIVE and _get_stack()) and not _fake_among(args, kwargs):
+            return init(self, *args, **kwargs)
+        return _guarded(init, name, (self, *args), kwargs)
+    setattr(__init__, "_ft_class", cls)
+    try:
+        setattr(cls, "__init__", __init__)
+    except (TypeError, AttributeError):  # an extension type
+        _GUARDED_CLASSES.discard(id(cls))
 
 
 def _op(func: Any) -> str:
@@ -182,12 +215,17 @@ def imported(module: Any) -> None:
         if name == "scipy.sparse.linalg":
             from . import sparse
             sparse.install_linalg(module)
+        if name == "scipy.spatial._qhull":
+            _patch_qhull(module)
         if _public(name):
             for attr, obj in list(vars(module).items()):
                 if attr.startswith("_") or getattr(obj, "_ft_patch", False):
                     continue
                 if _guardable(obj):
                     setattr(module, attr, _named(guard_patch(obj, f"{name}.{attr}"), name, attr))
+                elif (isinstance(obj, type) and (obj.__module__ or "").startswith("scipy")
+                      and obj.__name__ == attr):
+                    guard_class(obj, f"{name}.{attr}")
 
 
 def _named(w: Any, module: str, attr: str) -> Any:
@@ -250,6 +288,40 @@ def _patch_linalg(module: Any) -> None:
         fn = getattr(module, attr, None)
         if fn is not None and not getattr(fn, "_ft_patch", False):
             setattr(module, attr, _named(kernel_patch(fn), module.__name__, attr))
+
+
+# Qhull's classes: their constructors hand the array ``np.ascontiguousarray`` made (a fake,
+# in a mode) to the compiled ``_Qhull``, whose argument check fails before its lock exists
+# and whose deallocation then takes that NULL lock: the interpreter dies (SciPy 1.17
+# _qhull.pyx ``_Qhull.__dealloc__``; ``_Qhull(b"d", "x", b"")`` crashes without any fake).
+# Their answers (how many simplices, regions, facets) depend on the points' values anyway.
+QHULL = ("Delaunay", "ConvexHull", "Voronoi", "HalfspaceIntersection")
+
+
+def _patch_qhull(module: Any) -> None:
+    """Qhull's constructors given a fake raise DataDependentError before SciPy's compiled
+    code sees it (see ``QHULL``)."""
+    for attr in QHULL:
+        cls = getattr(module, attr, None)
+        init = None if cls is None else cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_ft_patch", False):
+            continue
+        setattr(cls, "__init__", _refusing_init(init, f"scipy.spatial.{attr}"))
+
+
+def _refusing_init(init: Any, name: str) -> Any:
+    @functools.wraps(init)
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if _fake_among(args, kwargs):
+            raise DataDependentError(
+                f"{name}: Qhull's result (how many simplices, facets or regions) depends on "
+                "the values of the points, which a fake array does not have")
+        if _LIVE and _get_stack():  # real points: Qhull runs on them for real (its
+            with paused():          # compiled code would hand the mode its points)
+                return init(self, *args, **kwargs)
+        init(self, *args, **kwargs)
+    setattr(__init__, "_ft_patch", True)
+    return __init__
 
 
 def install() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any
 
 from .._paths import SPAWNED_FROM  # a worker thread's walk goes on from its submitter
@@ -23,6 +24,7 @@ from .._paths import is_user_file  # the one rule for whose code a file is
 # FakeMode._record <- _run <- __array_dispatch__ <- _dispatch.dispatch <- the hook (FakeArray's
 # __array_ufunc__, operator or method); one more when _record is called from _account.
 RECORD_DEPTH = 6
+_INTERN = threading.RLock()
 
 
 class Sites:
@@ -97,9 +99,13 @@ class Sites:
     def _intern(self, key: tuple) -> int:
         i = self._index.get(key)
         if i is None:
-            i = self._index[key] = len(self.stacks)
-            codes = self._codes
-            self.stacks.append(tuple(codes[x] if j % 2 == 0 else x for j, x in enumerate(key)))
+            with _INTERN:  # threads sharing a mode: one index per stack, one stack per index
+                i = self._index.get(key)
+                if i is None:
+                    codes = self._codes
+                    self.stacks.append(tuple(codes[x] if j % 2 == 0 else x
+                                             for j, x in enumerate(key)))
+                    i = self._index[key] = len(self.stacks) - 1
         return i
 
     def frames(self, index: int) -> list[dict]:

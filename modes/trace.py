@@ -5,6 +5,7 @@ fakes' death (meta_utils/replay.py re-runs it)."""
 from __future__ import annotations
 
 import itertools
+import threading
 import weakref
 from typing import Any, Sequence
 
@@ -29,6 +30,9 @@ class TraceRef(int):
         return f"TraceRef(serial={int(self)})"
 
 
+SWEEP_MIN = 4096  # the id tables' rows before the first sweep of dead ones
+
+
 class TraceIds:
     """Serial numbers for the fakes (and their storages) a recording mode has seen.
 
@@ -46,10 +50,22 @@ class TraceIds:
         self.real_inputs: dict[int, Any] = {}     # fake serial -> the real array it came from
         self.generators: dict[int, tuple] = {}    # id(Generator) -> (generator, state at first use)
         self._count = itertools.count(1)  # next() is atomic: threads sharing a mode
-        self._sweep_at = 4096
+        self._sweep_at = SWEEP_MIN
+        # threads sharing a mode: the tables change only under this lock (a sweep iterates
+        # them; two threads meeting one new fake must give it one serial); lookups need none
+        self._lock = threading.RLock()
 
     def ref(self, fake: FakeArray) -> TraceRef:
         """The TraceRef of a fake (its serial assigned on first sight)."""
+        weak = self.weak
+        r = self._by_id.get(id(fake))
+        if r is not None and weak[r]() is fake:
+            return r
+        with self._lock:
+            return self._new_ref(fake)
+
+    def _new_ref(self, fake: FakeArray) -> TraceRef:
+        """ref's miss path (under the lock): another thread may have just assigned it."""
         weak = self.weak
         r = self._by_id.get(id(fake))
         if r is not None and weak[r]() is fake:
@@ -80,7 +96,7 @@ class TraceIds:
             dead = [k for k, s in table.items() if weak[s]() is None]
             for k in dead:
                 del table[k]
-        self._sweep_at = max(4096, 2 * len(self._by_id))
+        self._sweep_at = max(SWEEP_MIN, 2 * len(self._by_id))
 
     def spec(self, obj: Any) -> Any:
         """obj with every fake replaced by its TraceRef; generators' states noted."""

@@ -984,6 +984,30 @@ def _nan_dtype(name: str) -> Callable[[Sample], bool]:
     return pred
 
 
+def _nan_view(name: str) -> Callable[[Sample], bool]:
+    """The nan-function samples whose result is NumPy's own array if a slice is all NaN and
+    a view otherwise (nanmedian along an axis shorter than 600; nanquantile of one slice
+    with an array q; keepdims views either way): the fake refuses (a value decides)."""
+    def pred(s: Sample) -> bool:
+        args, kwargs = s.build(np)
+        a = args[0]
+        if a.dtype.kind not in "fcmM" or a.size == 0 or kwargs.get("keepdims"):
+            return False
+        try:
+            with np.errstate(all="ignore"):
+                getattr(np, name)(*args, **kwargs)
+        except Exception:
+            return False
+        axis = kwargs.get("axis")
+        if name == "nanmedian":
+            if axis is None or a.ndim < 2:
+                return False
+            n = math.prod(a.shape[i] for i in ((axis,) if isinstance(axis, int) else axis))
+            return n < 600 and a.ndim > (1 if isinstance(axis, int) else len(axis))
+        return (axis is None or a.ndim == 1) and np.ndim(args[1]) > 0
+    return pred
+
+
 _EINSUM = {"chain": ("ij,jk,kl->il", (A("C", (3, 4)), A("F", (4, 5)), A("T", (5, 6)))),
            "bmm": ("bij,bjk->bik", (A("perm", (2, 3, 4)), A("C", (2, 4, 5)))),
            "outer": ("i,j->ji", (A("neg", (3,)), A("C", (4,), "f4"))),
@@ -995,10 +1019,12 @@ _EINSUM = {"chain": ("ij,jk,kl->il", (A("C", (3, 4)), A("F", (4, 5)), A("T", (5,
 STATS_SETS = [
     OpInfo("quantile", on(STATS, *_QV)),
     OpInfo("percentile", on(STATS, *_PV)),
-    OpInfo("nanquantile", _refusing(on(STATS, *_QV), _nan_dtype("nanquantile"))),
-    OpInfo("nanpercentile", _refusing(on(STATS, *_PV), _nan_dtype("nanpercentile"))),
-    OpInfo("nanmedian", on(STATS, V(), V(axis=1), V(axis=(0, 2), keepdims=True), V(axis=-1, keepdims=True),
-                           V(axis=3))),
+    OpInfo("nanquantile", _refusing(on(STATS, *_QV), lambda s: _nan_dtype("nanquantile")(s)
+                                    or _nan_view("nanquantile")(s))),
+    OpInfo("nanpercentile", _refusing(on(STATS, *_PV), lambda s: _nan_dtype("nanpercentile")(s)
+                                      or _nan_view("nanpercentile")(s))),
+    OpInfo("nanmedian", _refusing(on(STATS, V(), V(axis=1), V(axis=(0, 2), keepdims=True),
+                                     V(axis=-1, keepdims=True), V(axis=3)), _nan_view("nanmedian"))),
     OpInfo("isin", on(STATS, V([1, 2]), V(A("C", (4,), "i4")), V([1.5], invert=True), V(A("F", (2, 30)), kind="sort"),
                       V([1, 2], kind="table"), V(A("C", (50,)), assume_unique=True), V([1], kind="bad"))),
     # the lengths are known with no element, or one (axis None): exact there

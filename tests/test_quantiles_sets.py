@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from tests.oracle import check
+from tests.oracle import check, compare_meta
 from memtools import op_peaks
 
 np.median(np.ones(4))  # its first call imports numpy.ma, whose module arrays stay alive
@@ -124,9 +124,51 @@ def test_quantile_memory(name):
 def test_nanmedian_nanquantile_layouts(a, kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        check(lambda x: np.nanmedian(x, **kw), a)
-        check(lambda x: np.nanquantile(x, [0.3, 0.6], **kw), a)
-        check(lambda x: np.nanpercentile(x, 40, method="nearest", **kw), a)
+        _nan_check(lambda x: np.nanmedian(x, **kw), a)
+        _nan_check(lambda x: np.nanquantile(x, [0.3, 0.6], **kw), a)
+        _nan_check(lambda x: np.nanpercentile(x, 40, method="nearest", **kw), a)
+
+
+def _nan_like(a: np.ndarray) -> np.ndarray | None:
+    """``a``'s layout (strides, offset, base chain) over a buffer of NaN (NaT), or None for a
+    dtype with no NaN."""
+    if a.dtype.kind not in "fcm":
+        return None
+    from oracle import _addr_range, _view_like
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    lo, hi = _addr_range(root)
+    buf = np.zeros(hi - lo + 128, np.uint8)
+    shift = (lo - buf.__array_interface__["data"][0]) % 64
+    filled = _view_like(root, buf, shift + root.__array_interface__["data"][0] - lo)
+    filled[...] = np.timedelta64("NaT") if a.dtype.kind == "m" else np.nan
+    out = _view_like(a, buf, shift + a.__array_interface__["data"][0] - lo)
+    out.flags.writeable = a.flags.writeable
+    return out
+
+
+def _nan_check(fn, a):
+    """The fake answers for every values, all-NaN slices included (checked on both), or
+    refuses exactly where NumPy's result owns its data for all-NaN slices and is a view
+    otherwise (the answer depends on the values)."""
+    nan = _nan_like(a)
+    with ft.FakeMode():
+        try:
+            fn(ft.to_fake(a))
+            refused = False
+        except ft.DataDependentError:
+            refused = True
+    if refused:
+        assert nan is not None
+        assert fn(a).flags.owndata != fn(nan).flags.owndata
+        return
+    check(fn, a)
+    if nan is not None:  # the same answer for all-NaN values (NumPy warns on those: a value)
+        from oracle import _copy_tree
+        real_in = _copy_tree(nan)
+        fake_in = ft.to_fake(real_in)
+        compare_meta(fn(real_in), fn(fake_in), [real_in], [fake_in], "all NaN")
 
 
 def test_nan_functions_out():
@@ -156,7 +198,7 @@ def test_nanquantile_all_nan_dtype_refuses():
 
 def test_nan_functions_memory_is_a_lower_bound():
     """NumPy's NaN removal copies depend on how many NaNs there are: the fake counts less."""
-    for op in (lambda a: np.nanmedian(a, axis=0), lambda a: np.nanquantile(a, 0.3),
+    for op in (lambda a: np.nanmedian(a, axis=0, keepdims=True), lambda a: np.nanquantile(a, 0.3),
                lambda a: np.nanpercentile(a, [10, 90], axis=1)):
         (rp, rl), (fp, fl) = op_peaks(_one((64, 32)), op)
         assert fl == rl and fp <= rp
@@ -281,3 +323,22 @@ def test_q_a_list_of_fake_scalars(call, layout):
     with ft.FakeMode() as mode:
         call(ft.to_fake(a))
     assert mode.memory_unmodelled  # how many partition indices depends on q's values
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "g", "c8", "c16", "m8[s]"])
+def test_nanmedian_of_all_nan_slices_is_not_answered_as_if_none_were(dt):
+    """np.nanmedian(a, axis=0) owns its data when a slice is all NaN and is a view otherwise:
+    the fake refuses (placeholder mode answers for no all-NaN slice and lists the assumption);
+    keepdims=True is a view either way and is answered."""
+    a = np.ones((3, 3), dt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _nan_check(lambda x: np.nanmedian(x, axis=0), a)
+        _nan_check(lambda x: np.nanmedian(x, axis=0, keepdims=True), a)
+        if dt[0] != "c":  # quantiles of complex numbers: NumPy's TypeError
+            _nan_check(lambda x: np.nanpercentile(x, [50, 10]), np.ones((4, 3), dt))
+    with pytest.raises(ft.DataDependentError, match="all NaN"):
+        np.nanmedian(ft.to_fake(a), axis=0)
+    with ft.FakeMode(data_dependent="placeholder") as mode:
+        r = np.nanmedian(ft.empty((3, 3), dt), axis=0)
+    assert not r.flags.owndata and "all NaN" in mode.placeholders[0]["message"]

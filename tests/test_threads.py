@@ -179,3 +179,82 @@ def test_nested_user_mode_dispatch_allocates_one_stack():
             x = x + 1
         assert len(LIVE) == live and Count.n == 6 and ft.is_fake(x)
     assert len(LIVE) == before  # both stacks gone with the block
+
+
+def _mixed_ops(t: int, n: int) -> list:
+    """n rounds of small mixed ops (new fakes on every op: the trace's id tables fill and
+    sweep); returns the last round's arrays."""
+    a = np.zeros((t + 2, 6))
+    keep: list = []
+    for i in range(n):
+        b = a + i
+        c = b.T @ a
+        d = c.sum(0)
+        e = d[::2].copy()
+        f = np.concatenate([np.ones(3) for _ in range(3)])
+        keep = [e, f, np.sort(f)[None, :]]
+    return keep
+
+
+def test_one_recording_mode_entered_by_eight_threads_keeps_exact_totals(monkeypatch):
+    """One FakeMode(record=True) entered by 8 threads at once, kernel cache on, a few
+    seconds of mixed ops: no thread fails, and the trace, FLOPs, allocations and live bytes
+    equal a serial run of the same ops in one thread; the peak lies between the serial
+    run's and the sum of every thread's."""
+    import time
+
+    from faketensor.modes import trace
+    monkeypatch.setattr(trace, "SWEEP_MIN", 128)  # sweeps of the id tables every few ops
+    assert ft.cache_info().enabled
+    n_threads, stop_at = 8, time.monotonic() + 4.0
+    rounds = [0] * n_threads
+    kept: list = [None] * n_threads
+    errors: list = []
+    mode = ft.FakeMode(record=True)
+    barrier = threading.Barrier(n_threads)
+
+    def work(t: int) -> None:
+        try:
+            barrier.wait()
+            with mode:
+                while time.monotonic() < stop_at:
+                    kept[t] = _mixed_ops(t, 50)
+                    rounds[t] += 50
+        except BaseException as e:  # reported below, with the thread
+            errors.append((t, repr(e)))
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-4)
+    try:
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(n_threads)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert errors == []
+    assert len(mode.trace) > 40 * 128  # enough new fakes to sweep the id tables many times
+
+    serial = ft.FakeMode(record=True)
+    with serial:
+        serial_kept: list = [None] * n_threads
+        for t in range(n_threads):
+            for _ in range(rounds[t] // 50):
+                serial_kept[t] = _mixed_ops(t, 50)
+    assert len(mode.trace) == len(serial.trace)
+    assert mode.flops == serial.flops
+    assert mode.memory.allocations == serial.memory.allocations
+    assert mode.memory.live == serial.memory.live
+    one_peak = []
+    for t in range(n_threads):
+        alone = ft.FakeMode(record=True)
+        with alone:
+            _ = _mixed_ops(t, 2)
+        one_peak.append(alone.memory.peak["cpu"])
+    assert serial.memory.peak["cpu"] <= mode.memory.peak["cpu"] <= sum(one_peak) + serial.memory.live["cpu"]
+    serials = [i for e in mode.trace for i in e.out_ids]  # one serial per fake, never two
+    assert len(set(serials)) == len(serials)
+    del kept, serial_kept
+    gc.collect()
+    assert mode.memory.live["cpu"] == 0 == serial.memory.live["cpu"]

@@ -465,8 +465,14 @@ def _linspace_step(start: Any, stop: Any, div: int, bshape: tuple, dt: np.dtype)
     (``delta / div``) for array bounds; NaN when there is no step."""
     if div <= 0:
         return math.nan
-    if bshape:
-        return ArrayMeta(bshape, dt, c_strides(bshape, dt.itemsize))
+    if bshape:  # ``(stop - start) / div``: the subtraction's layout (the bounds' K order)
+        from .umath import ufunc_call
+        from ..registry import quiet
+        keep = not (type(start) in _PY_NUMBERS and type(stop) in _PY_NUMBERS)
+        with quiet():
+            delta = ufunc_call(np.subtract, _bound(stop, keep), _bound(start, keep), dtype=dt)
+            step = ufunc_call(np.true_divide, delta, div)
+        return ArrayMeta(bshape, dt, tuple(step.strides))
     if is_fake(start) or is_fake(stop):
         raise DataDependentError("np.linspace(retstep=True): the step of fake bounds is a value")
     delta = np.zeros((), dt)
@@ -649,5 +655,8 @@ def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
     elif need:
         raise ValueError("Unable to avoid copy while creating an array as requested.")
     else:
-        out = m if dt == m.dtype else ArrayMeta(m.shape, dt, m.strides, view_of=m)
+        # PyArray_FromArray: the input itself only for the very descriptor it has; an
+        # equivalent other one (``dtype.newbyteorder('=')``, ``np.dtype('U3')`` made again)
+        # gives a view with that descriptor
+        out = m if dt is m.dtype else ArrayMeta(m.shape, dt, m.strides, view_of=m)
     return _prepend_ones(out, ndmin, o)

@@ -17,7 +17,7 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
-from ..registry import register, unmodelled
+from ..registry import assume, register, unmodelled
 from .reductions import nanmean
 from .statistics import _c, _quantile_func, _ureduce, quantile_args
 
@@ -51,7 +51,7 @@ def _along(m: Any, ax: int, res_shape: tuple, dt: np.dtype) -> ArrayMeta:
 # --- nanquantile, nanpercentile -------------------------------------------------------
 
 def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
-                      method: Any, weak_q: bool, name: str) -> Any:
+                      method: Any, weak_q: bool, name: str, kept: bool = False) -> Any:
     """_nanquantile_ureduce_func: one _nanquantile_1d of the raveled input, else
     apply_along_axis over the slices (q's axes moved to the front), else (weights) a loop
     into ``empty_like(a moved, shape=q.shape + a.shape[:-1])``."""
@@ -61,6 +61,8 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
         _all_nan_dtype(m.dtype, res.dtype, name)
         if out is not None:
             return _assign_out(out, res)
+        if res.ndim and not kept:  # _nanquantile_1d of an all-NaN input: a view of np.full (q's shape)
+            _no_all_nan(m.dtype, name, "the input is all NaN")
         return res
     ax = normalize_axis(axis, m.ndim)
     if weights is None:
@@ -109,6 +111,19 @@ def _all_nan_dtype(adt: np.dtype, rdt: np.dtype, name: str) -> None:
                                  f"({adt}); pass q as a Python float or the data as float64")
 
 
+def _no_all_nan(dt: np.dtype, name: str, when: str) -> None:
+    """Where NumPy's result owns its data or is a view depending on whether a slice is all
+    NaN (layout, dtype and shape agree on both paths; ``owndata`` and ``base`` do not), the
+    fake answers for inputs with no such slice only as a listed assumption (placeholder
+    mode); otherwise DataDependentError. Integers and booleans hold no NaN."""
+    if dt.kind in "fcmM" and not assume(f"{name}: no slice was taken to be all NaN (when {when}, NumPy's result "
+                  "owns its data instead of being a view)"):
+        raise DataDependentError(
+            f"{name}: whether the result owns its data depends on the values (when {when}, "
+            "NumPy's result is a new array, else a view); keepdims=True or out= give one "
+            "answer for any values")
+
+
 # numpy/lib/_nanfunctions_impl.py: each slice's copy without its NaNs (_remove_nan_1d,
 # _nanmedian_small's masked array) is as long as the values that are not NaN
 _WITHOUT_NANS = "the copies without NaNs are as long as the values that are not NaN"
@@ -121,7 +136,8 @@ def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any
         return nanmean(m, axis, out=out, keepdims=keepdims)
     unmodelled(_WITHOUT_NANS)
     return _ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
-                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name)
+                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
+                    kept=keepdims is not _NoValue and bool(keepdims))
 
 
 @register(np.nanquantile, tags=("reduction",))
@@ -156,7 +172,7 @@ def _median_dtype(dt: np.dtype) -> np.dtype:
         return np.asarray(np.nanmedian(np.zeros((1, 1), dt), axis=1)).dtype
 
 
-def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any) -> Any:
+def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any, kept: bool) -> Any:
     """_nanmedian: a NumPy scalar for one slice; else np.ma.median (axis shorter than 600,
     the input's order; ``filled`` gives a view) or apply_along_axis (a C array, viewed)."""
     dt = _median_dtype(m.dtype)
@@ -178,6 +194,8 @@ def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any) -> Any:
         st = tuple(mask.strides[:ax]) + tuple(mask.strides[ax + 1:])
         c, f = contiguity(rest, st, m.dtype.itemsize)
         r = ArrayMeta(rest, dt, like_strides(rest, st, dt.itemsize, c, f), base_shape=rest)
+        if out is None and not kept and rest:  # MaskedArray.filled: a copy if any is masked
+            _no_all_nan(m.dtype, "np.nanmedian", "a slice is all NaN")
     else:  # apply_along_axis: a transposed view of its buffer
         r = ArrayMeta(rest, dt, c_strides(rest, dt.itemsize), base_shape=rest)
     if out is not None:
@@ -196,4 +214,5 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
         raise UnsupportedOperationError("np.nanmedian", "a non-array out")
     unmodelled(_WITHOUT_NANS)
     return _ureduce(m, _nanmedian_func, keepdims, axis, out, "np.nanmedian",
-                    overwrite_input=overwrite_input)
+                    overwrite_input=overwrite_input,
+                    kept=keepdims is not _NoValue and bool(keepdims))

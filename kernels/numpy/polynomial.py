@@ -7,7 +7,7 @@ from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
-from ..registry import register, scalar_result, unmodelled
+from ..registry import quiet, register, scalar_result, unmodelled
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
 from .index_tricks import F8, INTP, _WEAK
@@ -245,7 +245,15 @@ def polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, w: 
     dt = np.dtype(np.complex128 if "c" in (xm.dtype.kind, ym.dtype.kind) else np.float64)
     shape = (order,) + tuple(ym.shape[1:])
     _polyfit_steps(as_meta(x), as_meta(y), xm, ym, order, dt)
-    return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize), base_shape=shape[::-1])
+    if len(shape) == 1:
+        return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize), base_shape=shape)
+    # (c.T / scale).T with c lstsq's C (order, k) solution: the division's layout by the
+    # ufunc rule (a (1, order) or (k, 1) c.T is C- and F-contiguous: C wins)
+    c = ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
+    ct = ArrayMeta(shape[::-1], dt, tuple(c.strides[::-1]))
+    with quiet():
+        q = ufunc_call(np.true_divide, ct, ArrayMeta((order,), np.dtype(np.float64), (8,)))
+    return ArrayMeta(shape, dt, tuple(q.strides[::-1]), base_shape=tuple(q.shape))
 
 
 def _polyfit_steps(x: Any, y: Any, xm: Any, ym: Any, order: int, dt: np.dtype) -> None:

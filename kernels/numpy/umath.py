@@ -19,6 +19,7 @@ from ...meta import (ArrayMeta, as_meta, check_writeable, contig, is_aligned, is
                      weak_type)
 from ...converters import Casting
 from ..._storage import SCALAR
+from ... import _known
 from .convert_datatype import cast_loop, legacy_cast_bytes
 from .hidden import cast_copy_bytes, overlap_copy_bytes, scalar_bytes, unbuffered_out_copy_bytes
 from .overlap import fake_shares_memory
@@ -622,8 +623,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
                 raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
                                  f"doesn't match the broadcast shape {full}")
         shape = full
-    if ufunc is np.power and len(inputs) == 2 and type(inputs[1]) is int and inputs[1] < 0 \
-            and loop[1].kind in "iu" and 0 not in shape:
+    if ufunc is np.power and len(inputs) == 2 and loop[1].kind in "iu" and 0 not in shape \
+            and _negative_exponent(inputs[1]):
         raise ValueError("Integers to negative integer powers are not allowed.")
     dummies = operand_casts(metas, outs, loop, wm is not None)
     if all(o is not None for o in outs):
@@ -708,12 +709,30 @@ def _equivalently_iterable(m: Any, out: Any) -> bool:
 _fast_loops = BoundedCache("ufuncs fast_loops", 512 * 1024)
 
 
+def _negative_exponent(e: Any) -> bool:
+    """Whether an integer power's exponent is known to hold a negative value (NumPy's
+    integer power loops raise ValueError on one): a Python int, a NumPy scalar, or a fake
+    whose every element holds one known value (faketensor/_known.py). Exponents of unknown
+    values are not known to be negative: the fake answers, where NumPy may raise."""
+    if type(e) is int:
+        return e < 0
+    if isinstance(e, np.generic) or is_fake(e):
+        k = _known.value(e)
+        if k is None:
+            return False
+        if is_fake(e):
+            uncached()  # the kernel cache keys on metadata, not values
+        return bool(np.any(np.asarray(k) < 0))
+    return False
+
+
 def _fast_call(ufunc: np.ufunc, args: tuple, report: bool = False) -> Any:
     """The common case (fakes only, no keywords, one output) without the general machinery.
 
     Returns None to fall back to the general path.
     """
-    if len(args) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None:
+    if len(args) != ufunc.nin or ufunc.nout != 1 or ufunc.signature is not None \
+            or ufunc is np.power:  # the general path checks integer powers' known exponents
         return None
     try:
         dts = tuple(a.dtype for a in args)
