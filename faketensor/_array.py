@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-from . import _elide, _known
+from . import _elide, _known, _sinks
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
@@ -907,12 +907,15 @@ class FakeArray(_FakeSlots):
             f"{what} needs the values of a fake array, which has no data "
             f"(shape={self.shape}, dtype={self.dtype})")
 
-    def _value(self, what: str, get: Callable[[Any], Any], limit: bool = False) -> Any:
+    def _value(self, what: str, get: Callable[[Any], Any], limit: bool = False,
+               spec: str | None = None) -> Any:
         """A value read from the array. ``get`` runs first on an all-zero array of this shape
         and dtype, so a read NumPy refuses for the shape or dtype raises NumPy's error
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
-        '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
+        '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line. In a
+        mode that skips sinks, a read for output only (``spec``: ``format(x, spec)``) gives
+        what ``_sink`` renders instead of raising (faketensor/_sinks.py)."""
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
@@ -934,10 +937,53 @@ class FakeArray(_FakeSlots):
         with paused():
             value = get(self._zeros())
         if mode is None:
-            self._needs_data(what)
+            out = self._sink(what, spec)
+            if out is _NO_SINK:
+                self._needs_data(what)
+            return out
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
+
+    def _sink(self, what: str, spec: str | None) -> Any:
+        """The stand-in for an unknown value that only goes to output, recorded in the
+        mode's ``sinks`` (faketensor/_sinks.py): ``format(x, spec)`` renders ``nan`` or
+        ``?``; ``float()``, ``int()``, ``item()`` read by ``%``-formatting or straight into
+        an f-string give NaN (0 for an int: Python requires one; ``?`` for a non-float
+        ``item()``). ``_NO_SINK`` when the read may steer the program."""
+        mode = _sinks.sink_mode()
+        if mode is None:
+            return _NO_SINK
+        desc = f"a fake array (shape={self.shape}, dtype={self.dtype})"
+        if spec is not None:
+            text = _sinks.render(self.dtype.kind, spec, self._nan())
+            mode.sinks.add("format", f"format(x, {spec!r})", f"{desc} rendered as {text!r}")
+            return text
+        if what not in _SINK_READS:
+            return _NO_SINK
+        use = _sinks.output_use(_sinks.caller(3))  # _sink <- _value <- __float__ <- caller
+        if not use:
+            return _NO_SINK
+        nan = self._nan()
+        if what in ("int()", "operator.index()"):
+            out: Any = 0  # int() and operator.index() must return an int: no marker fits
+        elif what == "ndarray.item()":
+            out = nan.item() if nan is not None else _sinks.MARKER
+        elif what == "complex()":
+            out = complex(float("nan"), float("nan"))
+        else:
+            out = float("nan")
+        mode.sinks.add(use, what, f"{what} of {desc} for output gave {out!r}")
+        return out
+
+    def _nan(self) -> Any:
+        """A NaN of this fake's type (a scalar), or None for a dtype with no NaN."""
+        if self.dtype.kind not in "fc":
+            return None
+        if self.pytype is not None:
+            return self.pytype(float("nan"))
+        with paused():
+            return np.full((), np.nan, self.dtype)[()]
 
     def _zeros(self) -> Any:
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
@@ -1034,7 +1080,7 @@ class FakeArray(_FakeSlots):
 
     def __format__(self, spec: str) -> str:
         if spec:
-            return self._value("format()", lambda z: format(z, spec))
+            return self._value("format()", lambda z: format(z, spec), spec=spec)
         return repr(self)
 
     def __repr__(self) -> str:
@@ -1053,6 +1099,8 @@ class FakeArray(_FakeSlots):
 
 
 _fake_types = (FakeArray,)
+_NO_SINK = object()  # FakeArray._sink: the read is not for output
+_SINK_READS = frozenset(("float()", "int()", "operator.index()", "ndarray.item()", "complex()"))
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
 
 
