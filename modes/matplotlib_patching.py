@@ -195,7 +195,8 @@ def _bases() -> tuple:
                        ("matplotlib.backend_bases", ("FigureCanvasBase",)),
                        ("matplotlib.colorbar", ("Colorbar",)),
                        ("matplotlib.cm", ("ScalarMappable",)),
-                       ("matplotlib.colorizer", ("Colorizer", "_ScalarMappable"))):
+                       ("matplotlib.colorizer", ("Colorizer", "_ColorizerInterface",
+                                                 "_ScalarMappable"))):
         m = sys.modules.get(mod)
         for n in names:
             c = getattr(m, n, None) if m is not None else None
