@@ -915,7 +915,7 @@ class FakeArray(_FakeSlots):
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
         '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line. In a
         mode that skips sinks, a read for output only (``spec``: ``format(x, spec)``) gives
-        what ``_sink`` renders instead of raising (faketensor/_sinks.py)."""
+        what ``_sinks.for_output`` renders instead of raising."""
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
@@ -937,53 +937,13 @@ class FakeArray(_FakeSlots):
         with paused():
             value = get(self._zeros())
         if mode is None:
-            out = self._sink(what, spec)
-            if out is _NO_SINK:
+            out = _sinks.for_output(self, what, spec, 3)  # <- _value <- __float__ <- caller
+            if out is _sinks.NOT_OUTPUT:
                 self._needs_data(what)
             return out
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
-
-    def _sink(self, what: str, spec: str | None) -> Any:
-        """The stand-in for an unknown value that only goes to output, recorded in the
-        mode's ``sinks`` (faketensor/_sinks.py): ``format(x, spec)`` renders ``nan`` or
-        ``?``; ``float()``, ``int()``, ``item()`` read by ``%``-formatting or straight into
-        an f-string give NaN (0 for an int: Python requires one; ``?`` for a non-float
-        ``item()``). ``_NO_SINK`` when the read may steer the program."""
-        mode = _sinks.sink_mode()
-        if mode is None:
-            return _NO_SINK
-        desc = f"a fake array (shape={self.shape}, dtype={self.dtype})"
-        if spec is not None:
-            text = _sinks.render(self.dtype.kind, spec, self._nan())
-            mode.sinks.add("format", f"format(x, {spec!r})", f"{desc} rendered as {text!r}")
-            return text
-        if what not in _SINK_READS:
-            return _NO_SINK
-        use = _sinks.output_use(_sinks.caller(3))  # _sink <- _value <- __float__ <- caller
-        if not use:
-            return _NO_SINK
-        nan = self._nan()
-        if what in ("int()", "operator.index()"):
-            out: Any = 0  # int() and operator.index() must return an int: no marker fits
-        elif what == "ndarray.item()":
-            out = nan.item() if nan is not None else _sinks.MARKER
-        elif what == "complex()":
-            out = complex(float("nan"), float("nan"))
-        else:
-            out = float("nan")
-        mode.sinks.add(use, what, f"{what} of {desc} for output gave {out!r}")
-        return out
-
-    def _nan(self) -> Any:
-        """A NaN of this fake's type (a scalar), or None for a dtype with no NaN."""
-        if self.dtype.kind not in "fc":
-            return None
-        if self.pytype is not None:
-            return self.pytype(float("nan"))
-        with paused():
-            return np.full((), np.nan, self.dtype)[()]
 
     def _zeros(self) -> Any:
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
@@ -1099,8 +1059,6 @@ class FakeArray(_FakeSlots):
 
 
 _fake_types = (FakeArray,)
-_NO_SINK = object()  # FakeArray._sink: the read is not for output
-_SINK_READS = frozenset(("float()", "int()", "operator.index()", "ndarray.item()", "complex()"))
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
 
 

@@ -28,9 +28,11 @@ import threading
 from types import CodeType, FrameType
 from typing import Any
 
+import numpy as np
+
 from ._bounded import BoundedCache
 from ._paths import user_frame
-from ._stack import _STACK
+from ._stack import _STACK, paused
 
 _FORMATS = {"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "CONVERT_VALUE"}
 _CALLS = {"CALL", "CALL_KW", "CALL_FUNCTION_EX"}
@@ -148,6 +150,58 @@ def render(kind: str, spec: str, nan: Any) -> str:
     return marker(spec)
 
 
+# --- a value read from a fake (FakeArray._value) -------------------------------------------
+
+NOT_OUTPUT = object()  # for_output: the read may steer the program
+# the reads %-formatting or an f-string may make: float(), int(), operator.index(), item()
+_READS = frozenset(("float()", "int()", "operator.index()", "ndarray.item()", "complex()"))
+
+
+def for_output(x: Any, what: str, spec: str | None, depth: int) -> Any:
+    """What fake ``x``'s unknown value gives when it only goes to output, recorded in the
+    mode's ``sinks``; ``NOT_OUTPUT`` when no mode skips sinks or the read may steer.
+
+    ``format(x, spec)`` (``spec`` given) renders ``nan`` or ``?``. ``float()``, ``item()`` of a
+    float, ``complex()`` read by %-formatting or straight into an f-string (the instruction
+    of the frame ``depth`` frames above this call) give NaN; ``int()`` and
+    ``operator.index()`` give 0 (Python requires an int); ``item()`` of a non-float gives
+    ``MARKER``, which formats as ``?``."""
+    mode = sink_mode()
+    if mode is None:
+        return NOT_OUTPUT
+    desc = f"a fake array (shape={x.shape}, dtype={x.dtype})"
+    if spec is not None:
+        text = render(x.dtype.kind, spec, nan_of(x))
+        mode.sinks.add("format", f"format(x, {spec!r})", f"{desc} rendered as {text!r}")
+        return text
+    if what not in _READS:
+        return NOT_OUTPUT
+    use = output_use(caller(depth))
+    if not use:
+        return NOT_OUTPUT
+    nan = nan_of(x)
+    if what in ("int()", "operator.index()"):
+        out: Any = 0  # int() and operator.index() must return an int: no marker fits
+    elif what == "ndarray.item()":
+        out = nan.item() if nan is not None else MARKER
+    elif what == "complex()":
+        out = complex(float("nan"), float("nan"))
+    else:
+        out = float("nan")
+    mode.sinks.add(use, what, f"{what} of {desc} for output gave {out!r}")
+    return out
+
+
+def nan_of(x: Any) -> Any:
+    """A NaN of fake ``x``'s type (a Python or NumPy scalar), or None for a dtype with none."""
+    if x.dtype.kind not in "fc":
+        return None
+    if x.pytype is not None:
+        return x.pytype(float("nan"))
+    with paused():
+        return np.full((), np.nan, x.dtype)[()]
+
+
 # --- the record ---------------------------------------------------------------------------
 
 class SinkLog(list):
@@ -181,7 +235,7 @@ class SinkLog(list):
 
 
 def caller(depth: int) -> FrameType | None:
-    """The frame ``depth`` frames above the caller of this function."""
+    """The frame ``depth`` frames above the function calling this one."""
     try:
         return sys._getframe(depth + 1)
     except ValueError:
