@@ -14,14 +14,18 @@ says so.
 
 Whether a value read (``float(x)``, ``x.item()``) is for output is read from the calling
 frame's current instruction, with ``dis`` (the bytecode differs between Python 3.11, 3.12
-and 3.13): a ``%`` ``BINARY_OP`` (str or bytes %-formatting, logging's ``getMessage``), or a
+and 3.13): a ``%`` ``BINARY_OP`` (str or bytes %-formatting, logging's ``getMessage``), a
 call whose result goes straight to an f-string's ``FORMAT_VALUE`` (3.11, 3.12) /
-``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``, ``CONVERT_VALUE`` (3.13), the spec a constant.
+``FORMAT_SIMPLE``, ``FORMAT_WITH_SPEC``, ``CONVERT_VALUE`` (3.13), the spec a constant, or a
+call written as an argument of the builtin ``print`` (the call's source position, from the
+instruction, found among print's arguments in the file's ``ast``).
 """
 from __future__ import annotations
 
+import ast
 import bisect
 import dis
+import linecache
 import re
 import sys
 import threading
@@ -82,13 +86,46 @@ def _verdict(code: CodeType, lasti: int) -> str:
         return "f-string"
     if nxt.opname in _FORMATS and not (nxt.opname == "FORMAT_VALUE" and (nxt.arg or 0) & 4):
         return "f-string"
+    pos = getattr(op, "positions", None)
+    if pos is not None and pos.lineno is not None and _span(pos) in _print_args(code.co_filename):
+        return "print"
     return ""
+
+
+def _span(pos: Any) -> tuple:
+    return (pos.lineno, pos.col_offset, pos.end_lineno, pos.end_col_offset)
+
+
+_PRINT_ARGS: dict = {}  # file name -> spans of the calls that are arguments of print()
+
+
+def _print_args(filename: str) -> frozenset:
+    """The source spans (line, column, end line, end column) of the calls written directly
+    as arguments of ``print(...)`` in a file (``print(loss.item())``, ``print("x",
+    float(x))``), read from its source with ``ast``; empty when the source is unavailable."""
+    got = _PRINT_ARGS.get(filename)
+    if got is None:
+        spans = set()
+        try:
+            tree = ast.parse("".join(linecache.getlines(filename)))
+        except (SyntaxError, ValueError):
+            tree = None
+        for node in ast.walk(tree) if tree is not None else ():
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "print"):
+                spans.update((a.lineno, a.col_offset, a.end_lineno, a.end_col_offset)
+                              for a in node.args if isinstance(a, ast.Call))
+        if len(_PRINT_ARGS) > 64:
+            _PRINT_ARGS.clear()
+        got = _PRINT_ARGS[filename] = frozenset(spans)
+    return got
 
 
 def output_use(frame: FrameType | None) -> str:
     """How ``frame`` uses the value it is reading now: ``"%"`` (%-formatting; ``"logging"``
     when the frame is logging's ``LogRecord.getMessage``), ``"f-string"`` (a call whose result
-    an f-string formats at once), or ``""`` (anything else: the value may steer the program)."""
+    an f-string formats at once), ``"print"`` (a call written as an argument of the builtin
+    ``print``), or ``""`` (anything else: the value may steer the program)."""
     if frame is None:
         return ""
     code = frame.f_code
@@ -102,6 +139,8 @@ def output_use(frame: FrameType | None) -> str:
         _VERDICTS.put(key, v)
     if v == "%" and code.co_name == "getMessage" and frame.f_globals.get("__name__") == "logging":
         return "logging"
+    if v == "print" and ("print" in frame.f_globals or "print" in frame.f_locals):
+        return ""  # a print of the program's own, which may do anything with the value
     return v
 
 

@@ -127,6 +127,23 @@ def test_logging_percent_args_log_nan_and_no_logging_error(capsys):
     assert all(s["function"] == "program" for s in sinks)  # the user's line, not logging's
 
 
+def test_value_reads_printed_at_once(capsys):
+    """``print(x.item())``, ``print("loss", float(x))``: a call written as an argument of the
+    builtin print is output; ``print(round(x.item(), 2))`` is not (round may do anything)."""
+    def program(x):
+        print(x.sum().item())
+        print("loss", float(x.mean()), "best", x.argmax().item(), int(x.argmax()))
+        return capsys.readouterr().out
+    real, fake, sinks = run_both(program, np.arange(4.0))
+    assert real == "6.0\nloss 1.5 best 3 3\n" and fake == "nan\nloss nan best ? 0\n"
+    assert [(s["kind"], s["call"], s["line"] - program.__code__.co_firstlineno) for s in sinks] == [
+        ("print", "ndarray.item()", 1), ("print", "float()", 2), ("print", "ndarray.item()", 2),
+        ("print", "int()", 2)]
+    with ft.FakeMode(skip_sinks=True):
+        with pytest.raises(ft.DataDependentError):
+            print(round(np.empty(3).sum().item(), 2))
+
+
 def test_values_that_steer_the_program_still_stop():
     with ft.FakeMode(skip_sinks=True) as mode:
         x = np.empty(10)
@@ -188,6 +205,9 @@ INSTRUCTIONS = textwrap.dedent("""\
     h = x.item()
     if float(x) > 0: pass
     logging.basicConfig(stream=io.StringIO()); logging.warning("%.2f", x)
+    print("value", float(x), x.item(),
+          int(x), file=io.StringIO())
+    print(round(x.item()), file=io.StringIO())
     print(",".join(got))
 """)
 # this interpreter, and the other supported ones where pyenv has them (the bytecode differs)
@@ -205,7 +225,8 @@ def test_output_use_reads_the_bytecode_of_each_python(python, tmp_path):
     r = subprocess.run([python, str(script)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == [",".join(["%", "%", "%", "f-string", "f-string", "f-string",
-                                          "f-string", "", "", "", "logging"])]
+                                          "f-string", "", "", "", "logging", "print", "print",
+                                          "print", ""])]
 
 
 # --- matplotlib ------------------------------------------------------------------------------
