@@ -20,9 +20,11 @@ and calls the original. Inside a mode:
   is real (``line, = ax.plot(x, y)`` then ``line.set_ydata(y2)``; ``plt.colorbar(im)``), but
   arrays among its results (``n, bins, _ = ax.hist(x)``) are fakes: their values are unknown.
   Without ``skip_sinks`` it raises DataDependentError naming the call;
-- in a mode that skips sinks, what only draws or writes the figure (``savefig``, ``show``,
-  ``pause``, ``draw``, a canvas's ``draw``/``draw_idle``/``flush_events``) is recorded and
-  skipped: nothing is rendered and no file is written.
+- in a mode that skips sinks, what only draws or writes the figure (``savefig``,
+  ``imsave``, ``show``, ``pause``, ``draw``, a canvas's ``draw``/``draw_idle``/
+  ``flush_events``) is recorded and skipped: nothing is rendered and no file is written.
+
+``imread`` is left alone: an image read is data entering the program.
 """
 from __future__ import annotations
 
@@ -45,8 +47,11 @@ KEEP = 16  # axes up to this length keep it in a stand-in (RGB(A) channels, a fe
 GAP = 3    # the largest gap kept between two longer lengths (pcolormesh's edges: n + 1)
 
 # what only draws or writes the figure: skipped in a plan
-OUTPUT = frozenset({"savefig", "show", "pause", "draw", "draw_idle", "flush_events",
-                    "start_event_loop", "print_figure", "waitforbuttonpress"})
+OUTPUT = frozenset({"savefig", "imsave", "show", "pause", "draw", "draw_idle",
+                    "flush_events", "start_event_loop", "print_figure", "waitforbuttonpress"})
+# pyplot functions left alone: data entering the program (an image read is the program's
+# data, made as NumPy makes it, not matplotlib's own work)
+_PYPLOT_SKIP = frozenset({"imread"})
 # left alone: getters and hooks matplotlib calls while drawing (never given user data)
 _SKIP_PREFIX = ("get_", "is_", "_")
 _SKIP = frozenset({"draw", "draw_artist", "pchanged", "stale_callback", "contains",
@@ -226,8 +231,11 @@ def imported(module: types.ModuleType) -> None:
     if name == "matplotlib.pyplot":
         for attr, fn in list(vars(module).items()):
             if (isinstance(fn, types.FunctionType) and not attr.startswith("_")
-                    and getattr(fn, "__module__", None) == name):
+                    and attr not in _PYPLOT_SKIP and getattr(fn, "__module__", None) == name):
                 setattr(module, attr, wrap(fn, f"pyplot.{attr}"))
+    if name == "matplotlib.image" and isinstance(getattr(module, "imsave", None),
+                                                 types.FunctionType):
+        module.imsave = wrap(module.imsave, "matplotlib.image.imsave")
     bases = _bases()
     if not bases:
         return

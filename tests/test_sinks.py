@@ -330,6 +330,25 @@ def test_artist_updates_and_colorbar(tmp_path):
             "pyplot.show"} <= calls
 
 
+def test_imsave_and_savefig_write_nothing_in_a_plan(tmp_path):
+    import matplotlib.image as mimage
+
+    def program(u, tag):
+        plt.imsave(tmp_path / f"{tag}-a.png", u)
+        mimage.imsave(tmp_path / f"{tag}-b.png", u)
+        fig = plt.figure()
+        fig.savefig(tmp_path / f"{tag}-c.png")  # a figure of real data only: skipped too
+        plt.close(fig)
+        return sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(tag))
+
+    real = program(np.ones((20, 30)), "real")
+    with ft.FakeMode(skip_sinks=True) as mode:
+        fake = program(np.empty((20, 30)), "fake")
+    assert real == ["real-a.png", "real-b.png", "real-c.png"] and fake == []
+    assert [s["call"] for s in mode.sinks] == ["pyplot.imsave", "matplotlib.image.imsave",
+                                              "Figure.savefig"]
+
+
 def test_figure_setup_runs_for_real_in_any_mode(tmp_path):
     """matplotlib's own NumPy work on its own values is real inside a mode; a figure with
     only real data is saved outside a plan; fakes in plain FakeMode raise naming the call."""
