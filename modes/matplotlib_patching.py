@@ -2,10 +2,10 @@
 
 Installed module by module as matplotlib imports them (the import hook in modes/patching.py
 calls ``imported`` after each ``matplotlib.*`` module's code; modules imported before
-faketensor are patched by ``install``). Patched: pyplot's functions, and the public methods
-of matplotlib's artists (Figure, Axes, Axis, Line2D, AxesImage, collections, Text, ...),
-colorbars, scalar mappables and canvases; getters (``get_*``, ``is_*``) and the artists'
-own ``draw`` are left alone. Outside any mode a patched callable reads one module global
+faketensor are patched by ``install``; mpl_toolkits' too). Patched: pyplot's functions, and
+the constructors and public methods of matplotlib's artists (Figure, Axes, Axis, Line2D,
+AxesImage, collections, patches, Text, ...), colorbars, scalar mappables and canvases;
+getters (``get_*``, ``is_*``) and the artists' own ``draw`` are left alone. Outside any mode a patched callable reads one module global
 and calls the original. Inside a mode:
 
 - a call with no fake among its arguments runs with the modes paused: matplotlib's own
@@ -217,8 +217,8 @@ def _patch_class(cls: type) -> None:
             continue
         if attr in OUTPUT and (canvas or attr != "draw"):
             pass  # a canvas's draw, a figure's savefig: skipped in a plan
-        elif attr.startswith(_SKIP_PREFIX) or attr in _SKIP:
-            continue
+        elif attr != "__init__" and (attr.startswith(_SKIP_PREFIX) or attr in _SKIP):
+            continue  # constructors are patched: Rectangle((x0, y0), w, h) given fakes
         setattr(cls, attr, wrap(fn, f"{cls.__name__}.{attr}", cls))
 
 
@@ -247,7 +247,7 @@ def imported(module: types.ModuleType) -> None:
 def install() -> None:
     """Patch the matplotlib modules imported so far."""
     for name in sorted(n for n in list(sys.modules)
-                       if n == "matplotlib" or n.startswith("matplotlib.")):
+                       if n == "matplotlib" or n.startswith(("matplotlib.", "mpl_toolkits."))):
         module = sys.modules.get(name)
         if module is not None:
             imported(module)

@@ -565,7 +565,7 @@ def _is_scipy(name: str) -> bool:
 
 
 def _is_matplotlib(name: str) -> bool:
-    return name == "matplotlib" or name[:11] == "matplotlib."
+    return name == "matplotlib" or name[:11] == "matplotlib." or name[:13] == "mpl_toolkits."
 
 
 _HOOK = _ImportHook()

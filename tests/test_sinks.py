@@ -330,6 +330,27 @@ def test_artist_updates_and_colorbar(tmp_path):
             "pyplot.show"} <= calls
 
 
+def test_artists_made_from_fakes_and_3d_axes():
+    from matplotlib.patches import Circle, Rectangle
+
+    def program(x, z):
+        fig = plt.figure()
+        ax = fig.add_subplot(1, 2, 1)
+        ax.add_patch(Rectangle((x.min(), 0), x.max(), 1))
+        ax.add_patch(Circle((0, 0), x.std()))
+        ax3 = fig.add_subplot(1, 2, 2, projection="3d")
+        gx, gy = np.meshgrid(np.arange(50.0), np.arange(40.0))
+        surf = ax3.plot_surface(gx, gy, z)
+        lines = ax3.plot(x, x, x)
+        plt.close(fig)
+        return type(surf).__name__, len(lines), len(ax.patches)
+
+    real, fake, sinks = run_both(program, np.linspace(0, 1, 100), np.ones((40, 50)))
+    assert real == fake == ("Poly3DCollection", 1, 2)
+    assert [s["call"] for s in sinks] == ["Rectangle.__init__", "Circle.__init__",
+                                          "Axes3D.plot_surface", "Axes3D.plot"]
+
+
 def test_imsave_and_savefig_write_nothing_in_a_plan(tmp_path):
     import matplotlib.image as mimage
 
