@@ -41,9 +41,9 @@ from ._stack import _STACK, paused
 _FORMATS = {"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "CONVERT_VALUE"}
 _CALLS = {"CALL", "CALL_KW", "CALL_FUNCTION_EX"}
 
-#: (code, instruction offset) -> "%" | "f-string" | "" (not output)
-_VERDICTS = BoundedCache("sinks.instructions", 64 * 1024)
-_INSTRUCTIONS: dict = {}  # code -> (instructions, offset -> index); cleared with _VERDICTS
+#: (hash of the code's file, first line, name and bytecode; instruction offset) -> "%" |
+#: "f-string" | "print" | "" (not output): an entry keeps no code object alive and is small
+_VERDICTS = BoundedCache("sink instructions", 16 * 1024)
 
 
 def sink_mode() -> Any:
@@ -55,18 +55,9 @@ def sink_mode() -> Any:
     return None
 
 
-def _instructions(code: CodeType) -> tuple:
-    got = _INSTRUCTIONS.get(code)
-    if got is None:
-        if len(_INSTRUCTIONS) > 256:
-            _INSTRUCTIONS.clear()
-        ins = list(dis.get_instructions(code))
-        got = _INSTRUCTIONS[code] = (ins, [x.offset for x in ins])
-    return got
-
-
 def _verdict(code: CodeType, lasti: int) -> str:
-    ins, offsets = _instructions(code)
+    ins = list(dis.get_instructions(code))
+    offsets = [x.offset for x in ins]
     # the instruction running: a call into Python code leaves f_lasti on the call's last
     # inline cache entry (3.11, 3.12), so the one whose span holds it
     i = bisect.bisect_right(offsets, lasti) - 1
@@ -96,29 +87,21 @@ def _span(pos: Any) -> tuple:
     return (pos.lineno, pos.col_offset, pos.end_lineno, pos.end_col_offset)
 
 
-_PRINT_ARGS: dict = {}  # file name -> spans of the calls that are arguments of print()
-
-
-def _print_args(filename: str) -> frozenset:
+def _print_args(filename: str) -> set:
     """The source spans (line, column, end line, end column) of the calls written directly
     as arguments of ``print(...)`` in a file (``print(loss.item())``, ``print("x",
     float(x))``), read from its source with ``ast``; empty when the source is unavailable."""
-    got = _PRINT_ARGS.get(filename)
-    if got is None:
-        spans = set()
-        try:
-            tree = ast.parse("".join(linecache.getlines(filename)))
-        except (SyntaxError, ValueError):
-            tree = None
-        for node in ast.walk(tree) if tree is not None else ():
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "print"):
-                spans.update((a.lineno, a.col_offset, a.end_lineno, a.end_col_offset)
-                              for a in node.args if isinstance(a, ast.Call))
-        if len(_PRINT_ARGS) > 64:
-            _PRINT_ARGS.clear()
-        got = _PRINT_ARGS[filename] = frozenset(spans)
-    return got
+    spans: set = set()
+    try:
+        tree = ast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return spans
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "print"):
+            spans.update((a.lineno, a.col_offset, a.end_lineno, a.end_col_offset)
+                         for a in node.args if isinstance(a, ast.Call))
+    return spans
 
 
 def output_use(frame: FrameType | None) -> str:
@@ -129,7 +112,8 @@ def output_use(frame: FrameType | None) -> str:
     if frame is None:
         return ""
     code = frame.f_code
-    key = (code, frame.f_lasti)
+    key = (hash((code.co_filename, code.co_firstlineno, code.co_name, code.co_code)),
+           frame.f_lasti)
     v = _VERDICTS.get(key)
     if v is None:
         try:
