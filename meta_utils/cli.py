@@ -336,7 +336,8 @@ def _run_parser(sub: Any) -> None:
     p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",
                    help="stop (exit 2) at the first value needed, or go on with placeholders")
     p.add_argument("--top", type=int, default=10, help="allocation sites and lines listed")
-    p.add_argument("-m", dest="module", metavar="MODULE", help="run a module as python -m")
+    p.add_argument("-m", dest="module", metavar="MODULE",
+                   help="run a module as python -m (every argument after MODULE is the module's)")
     p.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
 
 
