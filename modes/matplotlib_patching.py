@@ -233,9 +233,9 @@ def imported(module: types.ModuleType) -> None:
             if (isinstance(fn, types.FunctionType) and not attr.startswith("_")
                     and attr not in _PYPLOT_SKIP and getattr(fn, "__module__", None) == name):
                 setattr(module, attr, wrap(fn, f"pyplot.{attr}"))
-    if name == "matplotlib.image" and isinstance(getattr(module, "imsave", None),
-                                                 types.FunctionType):
-        module.imsave = wrap(module.imsave, "matplotlib.image.imsave")
+    imsave = getattr(module, "imsave", None) if name == "matplotlib.image" else None
+    if isinstance(imsave, types.FunctionType):
+        setattr(module, "imsave", wrap(imsave, "matplotlib.image.imsave"))
     bases = _bases()
     if not bases:
         return
