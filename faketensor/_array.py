@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-from . import _elide, _known
+from . import _elide, _known, _sinks
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
@@ -907,12 +907,15 @@ class FakeArray(_FakeSlots):
             f"{what} needs the values of a fake array, which has no data "
             f"(shape={self.shape}, dtype={self.dtype})")
 
-    def _value(self, what: str, get: Callable[[Any], Any], limit: bool = False) -> Any:
+    def _value(self, what: str, get: Callable[[Any], Any], limit: bool = False,
+               spec: str | None = None) -> Any:
         """A value read from the array. ``get`` runs first on an all-zero array of this shape
         and dtype, so a read NumPy refuses for the shape or dtype raises NumPy's error
         (``bool()`` of a 3x4 array, ``item(99)``). Then DataDependentError, or under
         ``FakeMode(data_dependent="placeholder")`` that zero array's answer (0, 0.0, 0j, False,
-        '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line."""
+        '', b'', the epoch), recorded in ``mode.placeholders`` at the user's line. In a
+        mode that skips sinks, a read for output only (``spec``: ``format(x, spec)``) gives
+        what ``_sinks.for_output`` renders instead of raising."""
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
@@ -934,7 +937,10 @@ class FakeArray(_FakeSlots):
         with paused():
             value = get(self._zeros())
         if mode is None:
-            self._needs_data(what)
+            out = _sinks.for_output(self, what, spec, 3)  # <- _value <- __float__ <- caller
+            if out is _sinks.NOT_OUTPUT:
+                self._needs_data(what)
+            return out
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
@@ -1035,7 +1041,7 @@ class FakeArray(_FakeSlots):
 
     def __format__(self, spec: str) -> str:
         if spec:
-            return self._value("format()", lambda z: format(z, spec))
+            return self._value("format()", lambda z: format(z, spec), spec=spec)
         return repr(self)
 
     def __repr__(self) -> str:

@@ -369,6 +369,38 @@ def _sweep_parser(sub: Any) -> None:
     p.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
 
 
+# the options of ``faketensor run`` that take a value (split_run uses them to find where the
+# program's own arguments start)
+RUN_VALUE_OPTIONS = ("--device", "--memory-limit", "--fail-on", "--json", "--html",
+                     "--data-dependent", "--top")
+
+
+def split_run(tokens: Sequence[str]) -> tuple[list[str], str | None, list[str]]:
+    """``faketensor run``'s arguments as (its own options, MODULE of ``-m`` or None, the
+    program's: SCRIPT and its arguments, or the module's arguments). As with ``python``,
+    everything after ``-m MODULE`` or the script goes to the program, options included
+    (``run -m pkg --vocab 256``)."""
+    tokens = list(tokens)
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "--":
+            return tokens[:i], None, tokens[i + 1:]
+        if t == "-m":
+            if i + 1 == len(tokens):
+                return tokens, None, []  # argparse says -m needs a value
+            return tokens[:i], tokens[i + 1], tokens[i + 2:]
+        if t.startswith("-m") and not t.startswith("--"):
+            return tokens[:i], t[2:], tokens[i + 1:]
+        if t.startswith("-") and t != "-":
+            name = t.split("=", 1)[0]
+            takes = [o for o in RUN_VALUE_OPTIONS if o.startswith(name)] if name[:2] == "--" else []
+            i += 2 if "=" not in t and (name in RUN_VALUE_OPTIONS or len(takes) == 1) else 1
+            continue
+        return tokens[:i], None, tokens[i:]
+    return tokens, None, []
+
+
 def _run_parser(sub: Any) -> None:
     p = sub.add_parser("run", help="plan a script's memory and FLOPs without running it",
                        description="Run SCRIPT (or -m MODULE) as python would, on fake arrays, "
@@ -385,7 +417,8 @@ def _run_parser(sub: Any) -> None:
     p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",
                    help="stop (exit 2) at the first value needed, or go on with placeholders")
     p.add_argument("--top", type=int, default=10, help="allocation sites and lines listed")
-    p.add_argument("-m", dest="module", metavar="MODULE", help="run a module as python -m")
+    p.add_argument("-m", dest="module", metavar="MODULE",
+                   help="run a module as python -m (every argument after MODULE is the module's)")
     p.add_argument("target", nargs=argparse.REMAINDER, metavar="SCRIPT [ARGS...]")
 
 
@@ -412,7 +445,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="only whether a call on fakes reaches a kernel (no measurement)")
     p.add_argument("--memory", action="store_true",
                    help="peak and live bytes of each exact call against NumPy's allocator (numpy only)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    program: list[str] | None = None
+    if "run" in argv and all(t.startswith("-") for t in argv[:argv.index("run")]):
+        at = argv.index("run") + 1
+        opts, module, program = split_run(argv[at:])
+        argv = argv[:at] + opts + (["-m", module] if module is not None else [])
     args = parser.parse_args(argv)
+    if program is not None:
+        args.target = program
     if args.cmd == "run":
         if args.device is not None:
             from .._storage import parse_device

@@ -80,6 +80,13 @@ def _render(report: dict) -> str:
                          [(_loc_file(p), _int(p.get("line")), _text(p.get("function")),
                            _text(p.get("message"))) for p in report["placeholders"]],
                          numeric=(1,))]
+    if report.get("sinks"):
+        parts += ['<h2 id="sinks">Sinks: output skipped (formatting, logging, plotting)</h2>',
+                  _table(["file", "line", "function", "kind", "call", "count", "message"],
+                         [(_loc_file(s), _int(s.get("line")), _text(s.get("function")),
+                           _text(s.get("kind")), _text(s.get("call")), _int(s.get("count")),
+                           _text(s.get("message"))) for s in report["sinks"]],
+                         numeric=(1, 5))]
     if report.get("io"):
         parts += ['<h2 id="io">Files written</h2>',
                   _table(["file", "line", "call", "path", "bytes", "exact", "note"],

@@ -53,6 +53,9 @@ class Plan:
       "written", "arrays", "note"}`` each.
     - ``findings``: ``[{"kind", "file", "line", "function", "bytes", "count", "message"}]``,
       the upcasts and hidden copies (modes/findings.py), one row per (kind, file, line).
+    - ``sinks``: ``[{"kind", "call", "file", "line", "function", "message", "count"}]``, the
+      values sent to output and skipped (formatting, logging, plotting; faketensor/_sinks.py):
+      a plan stops only where a value steers the program.
     """
 
     result: Any  # what the planned function returned (set by ft.plan only)
@@ -84,6 +87,7 @@ class Plan:
         self.program_fake_modes = getattr(mode, "program_modes", 0)
         self.placeholders = list(getattr(mode, "placeholders", ()) or ())
         self.io = [dict(e) for e in getattr(mode, "io", ()) or ()]
+        self.sinks = [dict(e) for e in getattr(mode, "sinks", ()) or ()]
         log = cast(RecordingStats, mode.memory).log
         log = log if log_end is None else log[:log_end]
         devices, self.timeline = analyze(log)
@@ -150,6 +154,7 @@ class Plan:
             "wall_seconds": round(self.wall_time, 6),
             "placeholders": self.placeholders,
             "io": self.io,
+            "sinks": self.sinks,
             "findings": self.findings,
             "cluster": self.cluster,
             **({"other_clusters": self.other_clusters} if self.other_clusters else {}),
@@ -221,7 +226,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
-    mode = FakeMode(device=device, record=True, **kw)
+    mode = FakeMode(device=device, record=True, skip_sinks=True, **kw)
     mode.planning = True
     mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
     status, code, stopped, result = "completed", 0, None, None

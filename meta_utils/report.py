@@ -138,6 +138,14 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
         lines.append(f"placeholder values used ({len(data['placeholders'])}):")
         for ph in data["placeholders"][:top]:
             lines.append(f"    {_loc(ph)}: {ph.get('message', '')}")
+    if data.get("sinks"):
+        sinks = data["sinks"]
+        lines.append(f"sinks: output skipped ({len(sinks)} lines, "
+                     f"{sum(s['count'] for s in sinks)} uses; the plan went on):")
+        for s in sinks[:top]:
+            lines.append(f"    {_loc(s)}: {s['kind']} {s['call']} {s['count']}x: {s['message']}")
+        if len(sinks) > top:
+            lines.append(f"    ... {len(sinks) - top} more (--top, or the JSON report)")
     if data.get("io"):
         known = sum(e["bytes"] or 0 for e in data["io"])
         lines.append(f"files written ({len(data['io'])}, {human(known)} where the size is known):")

@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from .._array import FakeArray, PlaceholderLog
+from .._sinks import SinkLog
 from .._errors import op_name
 from .._runner import _first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
@@ -73,16 +74,22 @@ class FakeMode(Mode):
     ``data_dependent`` is what reading a value does (``bool(x)``, ``x.item()``, ``float(x)``,
     ...): ``"stop"`` raises DataDependentError, ``"placeholder"`` returns the value of an
     all-zero array and lists the use in ``placeholders`` (faketensor/_array.py FakeArray._value).
+    ``skip_sinks=True`` (every plan): a value that only goes to output (formatting, logging,
+    plotting with matplotlib) renders a marker or is skipped, and the use is listed in
+    ``sinks`` (faketensor/_sinks.py, modes/matplotlib_patching.py); otherwise it raises.
     """
 
     _is_fake_mode = True
 
     def __init__(self, *, device: Any = None, allow_real_inputs: bool = True,
-                 record: bool = False, data_dependent: str = "stop") -> None:
+                 record: bool = False, data_dependent: str = "stop",
+                 skip_sinks: bool = False) -> None:
         if data_dependent not in ("stop", "placeholder"):
             raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
         self.data_dependent = data_dependent
         self.placeholders = PlaceholderLog()
+        self.skip_sinks = bool(skip_sinks)
+        self.sinks = SinkLog()  # values sent to output and skipped: faketensor/_sinks.py
         self.io = IOLog()  # files written (or that would be): modes/io.py
         self.device = parse_device(device) if device is not None else None
         self.allow_real_inputs = allow_real_inputs

@@ -439,6 +439,8 @@ def install() -> None:
     loading.install()  # pickle's loaders hand fakes back in a mode (modes/loading.py)
     if "scipy" in sys.modules:
         _scipy_imported(None)
+    if "matplotlib" in sys.modules:
+        _matplotlib_imported(None)
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -510,6 +512,17 @@ def _scipy_imported(module: Any) -> None:
             scipy_patching.imported(module)
 
 
+def _matplotlib_imported(module: Any) -> None:
+    """Patch a matplotlib module after its code ran (modes/matplotlib_patching.py: its own
+    work runs for real in a mode, fakes given to it are sinks); None: every one so far."""
+    with paused():
+        from . import matplotlib_patching
+        if module is None:
+            matplotlib_patching.install()
+        else:
+            matplotlib_patching.imported(module)
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
@@ -517,13 +530,13 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
     before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
     After the code of dask's modules in ``dask_support.HOOKED`` it sets them up for fakes
-    (never importing dask). SciPy's modules are patched the same way after their code
-    (modes/scipy_patching.py)."""
+    (never importing dask). SciPy's and matplotlib's modules are patched the same way after
+    their code (modes/scipy_patching.py, modes/matplotlib_patching.py)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         host = fullname in HOST_PACKAGES
         if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
-                and not _is_scipy(fullname) and not host):
+                and not _is_scipy(fullname) and not _is_matplotlib(fullname) and not host):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -553,6 +566,8 @@ class _PausedExec(importlib.abc.Loader):
             _dask_imported(module)
         elif _is_scipy(module.__name__):
             _scipy_imported(module)
+        elif _is_matplotlib(module.__name__):
+            _matplotlib_imported(module)
 
 
 HOST_PACKAGES = ("pandas", "xarray")
@@ -580,6 +595,10 @@ class _HostExec(importlib.abc.Loader):
 
 def _is_scipy(name: str) -> bool:
     return name == "scipy" or name[:6] == "scipy."
+
+
+def _is_matplotlib(name: str) -> bool:
+    return name == "matplotlib" or name[:11] == "matplotlib." or name[:13] == "mpl_toolkits."
 
 
 _HOOK = _ImportHook()
