@@ -84,8 +84,26 @@ def test_python_examples_run(page, tmp_path):
     assert f"ran {len(runnable)} examples" in r.stdout
 
 
-STATUS = re.compile(r"^faketensor plan of (\S+): (\w+)", re.M)
-BYTES = re.compile(r"\(([\d,]+) B\)")
+VOLATILE = [(re.compile(r"planned in [\d.]+ s"), "planned in <t> s"),
+            (re.compile(r"available memory [\d.]+ \w+"), "available memory <m>")]
+
+
+def normalized(line: str) -> str:
+    """A line of output with what differs between runs and machines (times, the machine's
+    free memory) replaced by placeholders."""
+    for pattern, repl in VOLATILE:
+        line = pattern.sub(repl, line)
+    return line.rstrip()
+
+
+def check_output(shown: str, out: str, where: str) -> None:
+    """Every line the docs show is in the output (in any order; ``...`` stands for lines
+    left out), times and the machine's memory aside."""
+    lines = {normalized(ln) for ln in out.split("\n")}
+    for ln in shown.split("\n"):
+        if ln.strip() in ("", "...") or ln.strip().startswith("..."):
+            continue
+        assert normalized(ln) in lines, f"{where}: shown line not in the output: {ln!r}\n{out}"
 
 
 def run_command(argv: str, tmp_path: Path) -> subprocess.CompletedProcess:
@@ -103,8 +121,8 @@ def run_command(argv: str, tmp_path: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("page", sorted(CONSOLE))
 def test_console_examples_run(page, tmp_path):
-    """Each command runs; its output shows the documented status and byte figures, and the
-    exit status is the one ``echo $?`` shows."""
+    """Each command runs; every line of output the docs show is in its output (times and
+    the machine's free memory aside), and the exit status is the one ``echo $?`` shows."""
     ran = 0
     for b in CONSOLE[page]:
         if b.notest is not None:
@@ -116,13 +134,7 @@ def test_console_examples_run(page, tmp_path):
                     f"{b.page}:{b.line}: exit {last.returncode if last else None}, shown {c.shown!r}"
                 continue
             last = run_command(c.argv, tmp_path)
-            out = last.stdout + last.stderr
-            for shown in STATUS.findall(c.shown):
-                assert shown in STATUS.findall(out), f"{b.page}:{b.line}: {shown} not in\n{out}"
-            for n in BYTES.findall(c.shown):
-                assert f"({n} B)" in out, f"{b.page}:{b.line}: ({n} B) not in\n{out}"
-            if not c.argv.startswith("echo"):
-                assert last.returncode in (0, 2, 3, 4) or "echo $?" in b.code, out
+            check_output(c.shown, last.stdout + last.stderr, f"{b.page}:{b.line}")
             ran += 1
     if not ran:
         pytest.skip(f"{page}: every console example is marked notest")
