@@ -171,8 +171,10 @@ def test_schema_is_valid_draft_2020_12():
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["additionalProperties"] is True  # keys are added within a version
     keys = set(ft.plan(lambda: np.ones(3)).to_json())
-    assert keys <= set(schema["properties"]), keys - set(schema["properties"])
-    assert set(schema["required"]) == keys - {"other_clusters"}
+    # every key the schema requires is emitted; keys added later validate as they are
+    # (additionalProperties) and are described in the schema when they settle
+    assert set(schema["required"]) <= keys, set(schema["required"]) - keys
+    assert set(schema["required"]) <= set(schema["properties"])
 
 
 def _plan_cli(tmp_path: Path, *args: str) -> dict:
