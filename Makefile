@@ -1,12 +1,12 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: example test test-main test-matrix bench chromium clean
+.PHONY: example test test-main test-matrix docs bench chromium clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,matrix]'
+	$(PY) -m pip install -q -e '.[test,docs,matrix]'
 	touch $@
 
 # The example needs only the package and its required dependencies (numpy, wrapt), in a venv
@@ -33,6 +33,11 @@ test-main: $(VENV)/.installed chromium
 test-matrix: $(VENV)/.installed
 	$(VENV)/bin/nox --reuse-venv=yes -s compat package
 
+# The documentation site: docs/_build/html/index.html. Any warning fails the build
+# (the full suite builds it too: tests/test_docs.py, where every example runs).
+docs: $(VENV)/.installed
+	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
+
 # Headless Chromium for tests/test_html_report.py, installed when absent and apt-get can (root,
 # or sudo without a password); never fails: without it those tests skip.
 chromium:
@@ -48,4 +53,4 @@ bench: $(VENV)/.installed
 	$(PY) benchmarks/bench_ops.py
 
 clean:
-	rm -rf $(VENV) $(EXAMPLE_VENV) build *.egg-info
+	rm -rf $(VENV) $(EXAMPLE_VENV) build *.egg-info docs/_build docs/reference/generated

@@ -1,6 +1,6 @@
 """faketensor: fake (metadata-only) NumPy/CuPy arrays and a mode stack.
 
-``import faketensor as ft``; see README.md for the tour.
+``import faketensor as ft``; see docs/getting-started.md for the tour.
 """
 from typing import Any
 

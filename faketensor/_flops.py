@@ -2,7 +2,7 @@
 
 Each kernel's rule sits beside its ``register`` (``flops=``) or comes from its tags
 (``kernels/registry.py FLOP_DEFAULTS``); the formulas are in ``kernels/flops.py`` and the
-README's FLOPs table. CuPy kernels share NumPy's rules: a CuPy kernel without a rule of its
+FLOPs table of docs/guide/flops.md. CuPy kernels share NumPy's rules: a CuPy kernel without a rule of its
 own takes the one of the NumPy function of the same name (``cupy.linalg.svd`` ->
 ``numpy.linalg.svd``, ``cupy.add`` -> the ``np.add`` ufunc rule).
 """

@@ -111,7 +111,7 @@ def parse_device(device: object) -> str:
     raise ValueError(f"unknown device {device!r}; use 'cpu' or 'cuda:N'")
 
 
-PICKLE_VERSION = 1  # the payload of a pickled fake or storage (README, "Pickle and copy")
+PICKLE_VERSION = 1  # the payload of a pickled fake or storage (docs/guide/files.md, pickle)
 
 
 def rebuild_storage(version: int, nbytes: int, device: str, alignment: int,

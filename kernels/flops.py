@@ -4,7 +4,7 @@ A rule is ``rule(result, *args, **kwargs) -> int``: the call's result first, the
 arguments as the kernel gets them (a ufunc first for ``ufunc.*`` ops). Rules read shapes
 only (fakes, real arrays, lists, scalars alike) and never allocate arrays. Each kernel's
 rule is given beside its ``register`` (``flops=``) or comes from its tags
-(``registry.flop_rule``); the table of formulas is in the README ("FLOPs").
+(``registry.flop_rule``); the table of formulas is in docs/guide/flops.md.
 
 Conventions (those of PyTorch's ``torch.utils.flop_counter`` and JAX's cost analysis where
 they count the op): a multiply-add is 2 FLOPs; counts do not depend on the dtype (a complex

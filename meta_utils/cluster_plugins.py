@@ -330,7 +330,7 @@ class ClusterRecorder(SchedulerPlugin):
             self.add_worker(sched, w)
 
     def summary(self, top: int = 10) -> dict:
-        """The plan's "cluster" section (README, "Planning dask.distributed programs")."""
+        """The plan's "cluster" section (docs/guide/dask-distributed.md)."""
         return summarize(self, top)
 
 

@@ -1,7 +1,7 @@
 """The HTML form of a plan report: one self-contained page that opens offline.
 
 ``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
-schema in the README) and returns a page with the status, live memory per device over the program
+schema in docs/reference/json-report.md) and returns a page with the status, live memory per device over the program
 (peak marked and labelled with its source line), the allocation sites holding the most memory at
 the peak, the FLOPs per source line and the findings (upcasts, hidden copies). The plot is drawn by matplotlib as inline SVG (the
 ``report`` extra): no script, no fetched resource, text kept as text. Every string taken from the

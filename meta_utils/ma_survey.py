@@ -422,7 +422,7 @@ def _signature(out: Any) -> Any:
 # (data, mask pattern) of the runs that find value dependence: other values (ones, zeros,
 # negative, out of domain), other masks (every element, none of a 0-d). Not the dtype's
 # largest: a full reduction that overflows gives ``masked`` in numpy.ma (its domain check of
-# the division), the fake the scalar (README, numpy.ma)
+# the division), the fake the scalar (docs/guide/masked-arrays.md)
 _VARIANTS = (("arange", (3, 0)), ("arange", (2, 0)), (1, (3, 0)), (0, (4, 0)),
              ("arange", (1, 0)), (-1, (3, 0)), ("arange", (2, 1)), (7, (3, 0)))
 

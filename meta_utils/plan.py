@@ -36,8 +36,8 @@ EXIT_FINDINGS = 4  # faketensor run --fail-on KIND: a finding of that kind occur
 
 
 class Plan:
-    """What planning a program found. ``to_json()`` is the stable machine form (README,
-    "JSON report"); the attributes hold the same figures:
+    """What planning a program found. ``to_json()`` is the stable machine form (docs/reference/json-report.md,
+    schema in docs/schema/plan-report.schema.json); the attributes hold the same figures:
 
     - ``status``: "completed" | "error" | "data_dependent" | "unsupported";
       ``exit_code``: what ``faketensor run`` exits with (before memory limits);
@@ -134,7 +134,7 @@ class Plan:
         return [f for f in self.findings if f["kind"] in kinds]
 
     def to_json(self) -> dict[str, Any]:
-        """The report as JSON-ready data (version 1; README, "JSON report")."""
+        """The report as JSON-ready data (version 1; docs/reference/json-report.md)."""
         return {
             "version": JSON_VERSION,
             "status": self.status,

@@ -6,7 +6,7 @@ already imported, and ``rebind_dask`` points their NumPy originals at the patche
 order of ``import dask`` and ``import faketensor`` does not matter. Chunks: ``sizeof`` is
 registered here; ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives dask's tokens;
 pickling is ``FakeArray.__reduce__`` (plain metadata, no buffers). Computing: see the
-comment above ``_IN_TASK``; README "dask.array".
+comment above ``_IN_TASK``; docs/guide/dask-array.md.
 """
 from __future__ import annotations
 

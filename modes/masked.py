@@ -582,7 +582,7 @@ _ANY_KEEP = ("return True", "raise ValueError", "allow_masked and")
 
 
 def _any(x: Any) -> Any:
-    """``x.any()`` in numpy.ma's copy: True for a fake (see the README's numpy.ma section:
+    """``x.any()`` in numpy.ma's copy: True for a fake (see docs/guide/masked-arrays.md:
     a fake mask is taken to hold a masked element), the real answer otherwise."""
     if isinstance(x, FakeArray):
         r = x.any()  # the reduction's 0-d result, allocated and freed as for real

@@ -1,6 +1,7 @@
 import os
 import sys
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -30,3 +31,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         total = sum(reasons.values())
         parts = "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
         terminalreporter.write_line(f"{total} skipped: {parts}")
+
+
+@pytest.fixture(autouse=True)
+def _plan_reports_match_schema(request, monkeypatch):
+    """Every plan report a test makes validates against the published JSON Schema
+    (docs/schema/plan-report.schema.json): each ``Plan.to_json()`` result in this process,
+    and, after the test, every report ``faketensor run --json`` wrote under its tmp_path."""
+    import report_schema
+    if report_schema.VALIDATOR is None:
+        yield
+        return
+    from faketensor.meta_utils.plan import Plan
+    to_json = Plan.to_json
+
+    def checked(self):
+        data = to_json(self)
+        report_schema.validate(data)
+        return data
+
+    monkeypatch.setattr(Plan, "to_json", checked)
+    yield
+    tmp = request.node.funcargs.get("tmp_path") if hasattr(request.node, "funcargs") else None
+    if tmp is not None:
+        report_schema.validate_files(tmp)

@@ -280,7 +280,7 @@ def test_matmul_and_einsum_match_torch(sa, sb):
 
 def test_where_torch_counts_nothing():
     """Documented differences: torch counts 0 for elementwise ops, reductions, matrix-vector
-    products, linalg and fft; faketensor counts them (README FLOPs table)."""
+    products, linalg and fft; faketensor counts them (the FLOPs table of docs/guide/flops.md)."""
     torch = pytest.importorskip("torch")
     from torch.utils.flop_counter import FlopCounterMode
     t = torch.ones(8, 5)

@@ -185,7 +185,7 @@ def test_strings_are_escaped(name, tmp_path):
 
 
 def test_minimal_report():
-    """Only the keys the README's schema requires; no timeline; a completed run."""
+    """Only the keys the HTML page needs; no timeline; a completed run."""
     page = render_html({"version": 1, "status": "completed", "exit_code": 0, "stopped_at": None,
                         "devices": {}, "top_sites": [], "flops": 0, "ops": 0, "timeline": []})
     dom = Dom(page)

@@ -71,7 +71,7 @@ def test_survey(kind, name):
 
 
 def test_survey_figure():
-    """The share the README states: exact numpy.ma functions of those tested whose output
+    """The share docs/guide/masked-arrays.md states: exact numpy.ma functions of those tested whose output
     metadata do not depend on values."""
     rows = ma_survey.survey()
     ma_rows = [r for r in rows if r.kind == "ma" and r.status != "untested"]

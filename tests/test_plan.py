@@ -78,7 +78,7 @@ def line_of(script: str, marker: str) -> int:
     ("stencil.py", "37", "3"),
     ("-m", "mlpkg", "16", "3", "4"),      # a package run with -m (relative imports)
     ("../../examples/transformer_1b.py", "--layers", "2", "--d-model", "64", "--heads", "4",
-     "--seq", "16", "--vocab", "100", "--batch", "2"),  # the README's example, tiny
+     "--seq", "16", "--vocab", "100", "--batch", "2"),  # the README's and docs' example, tiny
 ])
 def test_predicted_cpu_peak_equals_real_peak(target, tmp_path):
     rc, out, err, data = run_cli(*target, tmp_path=tmp_path)

@@ -5,7 +5,7 @@ copies made and whether a slice is all NaN depend on values, the layout of the r
 not, except where an all-NaN slice changes the result dtype (below). Memory: the fake counts
 the result and, for one slice (axis None or 1-d input), the quantile of the whole input as
 if it held no NaN; NumPy's NaN scans, masks and per-slice copies are not counted, so the
-fake is a lower bound of NumPy's peak (README, memory section).
+fake is a lower bound of NumPy's peak (docs/guide/memory.md).
 """
 from __future__ import annotations
 
