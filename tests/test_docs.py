@@ -156,8 +156,7 @@ def test_readme_links_resolve():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     links = re.findall(r"\]\(((?:docs|examples)/[^)#]+)", text)
     assert links
-    missing = [ln for ln in links if not (ROOT / ln).exists()
-               and ln != "docs/guide/install.md"]  # the install page comes with its own change
+    missing = [ln for ln in links if not (ROOT / ln).exists()]
     assert not missing, missing
 
 
