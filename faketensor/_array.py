@@ -916,6 +916,10 @@ class FakeArray(_FakeSlots):
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
+        r = self._real()
+        if r is not None:  # its values are known (faketensor/_known.py)
+            with paused():
+                return get(r)
         k = _known.value(self)
         if k is not None:  # every element holds one known value (faketensor/_known.py)
             with paused():
@@ -938,6 +942,18 @@ class FakeArray(_FakeSlots):
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
         return value
+
+    def _real(self) -> Any:
+        """The known values as a real read-only stand-in (a NumPy scalar for a fake scalar,
+        a Python number for a fake one), or None."""
+        if self.storage.content is None:
+            return None
+        r = _known.real(self)
+        if r is None:
+            return None
+        if self.pytype is not None:
+            return self.pytype(r.item())
+        return r[()] if self.storage._tracker is SCALAR and self.shape == () else r
 
     def _zeros(self) -> Any:
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's

@@ -16,11 +16,13 @@ as an n-d one; Python scalars stay weak).
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 
 from ._stack import paused
+from ._storage import SCALAR
 
 _PY = (int, float, complex, bool)
 
@@ -474,3 +476,319 @@ def _written_part(x: Any, v: Any) -> None:
     except Exception:
         pass
     st.known = None
+
+
+# --- content: every byte of a small storage, known ------------------------------------
+#
+# Beside ``known`` (one value in every element, any size), a storage of at most
+# ``MAX_CONTENT_BYTES`` may hold ``content``: a real uint8 array with a copy of all its bytes.
+# A fake on it then knows its values: ``np.ndarray(shape, dtype, content, offset, strides)``
+# is a real array with the fake's exact layout over that copy (``real``). A call whose inputs
+# all know their values and whose outputs are small runs for real on such stand-ins, modes
+# paused (``compute``); each fresh output's values are copied into a new content laid out as
+# the fake's metadata says (the kernel stays the authority on metadata), and writes into an
+# input land in its content. Any write whose values are not computed forgets the content
+# (``forget_written``). Nothing proportional to a requested size is computed: every input
+# and output of a computed call is at most ``MAX_CONTENT_BYTES`` (and ``MAX_CONTENT_ITEMS``
+# elements), whatever its storage.
+
+MAX_CONTENT_BYTES = 1 << 16  # 64 KiB: 8192 float64
+MAX_CONTENT_ITEMS = 1 << 14  # elements of one stand-in or output, and Python numbers in one call
+
+# ops whose results are not a function of their inputs' values (draws, uninitialized
+# memory, files, the clock): never computed for real
+_NEVER = frozenset({"np.empty", "np.empty_like", "ndarray.__new__", "np.load", "np.fromfile",
+                    "np.memmap", "np.loadtxt", "np.genfromtxt", "np.save", "np.savez",
+                    "np.savez_compressed", "np.savetxt", "ndarray.tofile", "ndarray.dump",
+                    "ndarray.dumps", "np.lib.format.open_memmap", "np.frombuffer",
+                    "ndarray.resize", "np.resize_buffer"})
+
+
+def _small_storage(st: Any) -> bool:
+    return st.nbytes <= MAX_CONTENT_BYTES and st.device == "cpu"
+
+
+def has_values(x: Any) -> bool:
+    """Whether the fake ``x`` knows the value of each of its elements (a small storage
+    whose content is known, or whose one known value fills it)."""
+    st = x.storage
+    if st.content is not None:
+        return True
+    k = st.known
+    return (k is not None and k.dtype == x.dtype and _small_storage(st)
+            and st.nbytes % x.dtype.itemsize == 0)
+
+
+def _content(x: Any) -> Any:
+    """x's storage content, made from its one known value when small (None when unknown)."""
+    st = x.storage
+    c = st.content
+    if c is not None:
+        return c
+    k = st.known
+    if k is None or k.dtype != x.dtype or not _small_storage(st) \
+            or st.nbytes % k.dtype.itemsize or k.dtype.hasobject:
+        return None
+    with paused():
+        c = np.empty(st.nbytes, np.uint8)
+        c.view(k.dtype)[...] = k
+    st.content = c
+    return c
+
+
+def real(x: Any, writeable: bool = False) -> Any:
+    """A real array with the fake ``x``'s exact layout over its storage's content (its
+    values), or None when they are not known or ``x`` is too large to compute on. Read-only
+    unless ``writeable`` (then writes land in the content)."""
+    dt = x.dtype
+    if dt.hasobject or x.size > MAX_CONTENT_ITEMS:
+        return None
+    c = _content(x)
+    if c is None:
+        return None
+    try:
+        with paused():
+            r = np.ndarray(x.shape, dt, c, x.storage_offset, x.strides)
+            if not writeable:
+                r.flags.writeable = False
+    except (TypeError, ValueError):
+        return None
+    return r
+
+
+def remember(fake: Any, arr: Any) -> None:
+    """The fake ``fake`` stands for the real array ``arr`` (same shape and dtype): keep its
+    values when ``fake``'s storage is small (its content; bytes outside ``fake``'s elements
+    not written before stay unknown, so this keeps them only when ``fake`` covers every byte
+    of its storage or the storage already had content). For code that turns real data into
+    fakes (loaded arrays, ``np.frombuffer``): small labels then stay known."""
+    st = fake.storage
+    if not _small_storage(st) or fake.dtype.hasobject or not isinstance(arr, np.ndarray) \
+            or arr.shape != fake.shape or arr.dtype != fake.dtype:
+        return
+    if st.content is None and not (_covers(fake) or fake.size * fake.dtype.itemsize
+                                   == st.nbytes and 0 not in fake.strides):
+        return
+    with paused():
+        if st.content is None:
+            st.content = np.zeros(st.nbytes, np.uint8)
+        try:
+            np.ndarray(fake.shape, fake.dtype, st.content, fake.storage_offset,
+                       fake.strides)[...] = arr
+        except (TypeError, ValueError):
+            st.content = None
+            return
+    st.known = None if not (fake.size == 1 and st.nbytes == fake.dtype.itemsize) else \
+        st.known
+
+
+def remember_bytes(storage: Any, data: Any) -> None:
+    """``storage`` (small, cpu) holds exactly the bytes ``data`` (a real converted buffer's)."""
+    if _small_storage(storage) and len(data) == storage.nbytes:
+        with paused():
+            storage.content = np.frombuffer(bytes(data), np.uint8).copy()
+
+
+def same_bytes(storage: Any, data: bytes) -> bool:
+    """Whether the content known for ``storage`` is still ``data`` (forgotten if not)."""
+    c = storage.content
+    if c is None:
+        return False
+    if c.tobytes() == data:
+        return True
+    storage.content = None
+    return False
+
+
+def forget(x: Any) -> None:
+    """Nothing is known about the values of x's storage any more."""
+    st = x.storage
+    st.content = None
+    st.known = None
+
+
+def holds_values(args: tuple, kwargs: dict) -> bool:
+    """Whether a fake among the arguments (one level of lists) has a known content."""
+    for a in args:
+        st = getattr(a, "storage", None)
+        if st is not None:
+            if getattr(st, "content", None) is not None:
+                return True
+        elif type(a) is list or type(a) is tuple:
+            for b in a:
+                st = getattr(b, "storage", None)
+                if st is not None and getattr(st, "content", None) is not None:
+                    return True
+    return bool(kwargs) and holds_values(tuple(kwargs.values()), {})
+
+
+def forget_written(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """A call that was not computed for real may have written into fakes among its
+    arguments: forget their contents (a result that is an argument, ``out=``, a call
+    returning None: setitem, fill, sort, put, ufunc.at, ...)."""
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    if not given:
+        return
+    if res is None:
+        name = _name(func)
+        if name == "ndarray.__setitem__" and args and _is_fake(args[0]):
+            args[0].storage.content = None
+            return
+        for g in given:
+            if g._writeable:
+                g.storage.content = None
+        return
+    out = kwargs.get("out")
+    if out is not None:
+        for o in (out if type(out) is tuple else (out,)):
+            if _is_fake(o):
+                o.storage.content = None
+    if isinstance(func, np.ufunc) and len(args) > func.nin:
+        for o in args[func.nin:]:
+            if _is_fake(o):
+                o.storage.content = None
+    for r in (res if type(res) is tuple else (res,)):
+        if _is_fake(r) and any(r is g for g in given):
+            r.storage.content = None
+
+
+class _NoValue(Exception):
+    """An argument's values are not known (or too many to compute on)."""
+
+
+def _stand_in(x: Any, budget: list) -> Any:
+    """A real stand-in for one argument: fakes by their values (writeable views over their
+    contents), lists and tuples item by item, plain values as they are."""
+    t = type(x)
+    if t in _PY or x is None or t is str or t is bytes or t is slice or x is Ellipsis \
+            or isinstance(x, (np.dtype, type, np.ufunc)):
+        budget[0] -= 1
+        return x
+    if t is list or t is tuple:
+        budget[0] -= len(x)
+        if budget[0] < 0:
+            raise _NoValue
+        return t(_stand_in(v, budget) for v in x)
+    if _is_fake(x):
+        budget[0] -= x.size
+        if budget[0] < 0 or x.size > MAX_CONTENT_ITEMS:
+            raise _NoValue
+        r = real(x, writeable=bool(x._writeable))
+        if r is None:
+            raise _NoValue
+        p = getattr(x, "pytype", None)
+        if p is not None:
+            return p(r.item())
+        if x.storage._tracker is SCALAR and x.shape == ():
+            return r[()]
+        return r
+    if isinstance(x, np.generic):
+        if x.dtype.hasobject:
+            raise _NoValue
+        return x
+    if t is range:
+        budget[0] -= len(x)
+        if budget[0] < 0:
+            raise _NoValue
+        return x
+    if isinstance(x, np.ndarray):  # kept real (an index array): read, never written here
+        budget[0] -= x.size
+        if budget[0] < 0 or x.dtype.hasobject or type(x) is not np.ndarray:
+            raise _NoValue
+        v = x.view()
+        v.flags.writeable = False
+        return v
+    raise _NoValue
+
+
+def _fill(res: Any, r: Any, given: list) -> bool:
+    """Copy the real result ``r`` into the contents of the fake result ``res`` (fresh
+    storages only; views and arguments returned share their storage's content)."""
+    if _is_fake(res):
+        st = res.storage
+        if st.content is not None or any(st is g.storage for g in given):
+            return True
+        dt = res.dtype
+        if dt.hasobject or not _small_storage(st) or res.size > MAX_CONTENT_ITEMS:
+            return False
+        try:
+            with paused():
+                a = np.asarray(r)
+                if a.shape != res.shape or a.dtype != dt:
+                    return False
+                if res.size * dt.itemsize != st.nbytes:
+                    return False  # a view of a part of a temporary: the rest is unknown
+                c = np.zeros(st.nbytes, np.uint8)
+                np.ndarray(res.shape, dt, c, res.storage_offset, res.strides)[...] = a
+        except (TypeError, ValueError):
+            return False
+        st.content = c
+        return True
+    t = type(res)
+    if (t is tuple or t is list or isinstance(res, tuple)) and isinstance(r, (tuple, list)) \
+            and len(r) == len(res):
+        ok = True
+        for a, b in zip(res, r):
+            ok = _fill(a, b, given) and ok
+        return ok
+    return not _fakes(res, [])
+
+
+def _call_name(func: Any) -> Any:
+    try:
+        return _name(func)
+    except Exception:
+        return None
+
+
+def small_outputs(res: Any) -> bool:
+    """Whether every fake in a call's result is small enough to compute (None: a write)."""
+    if res is None:
+        return True
+    if _is_fake(res):
+        return (res.size <= MAX_CONTENT_ITEMS and res.storage.nbytes <= MAX_CONTENT_BYTES
+                and res.storage.device == "cpu" and not res.dtype.hasobject)
+    outs = _fakes(res, [])
+    return bool(outs) and all(small_outputs(o) for o in outs)
+
+
+def compute(func: Any, args: tuple, kwargs: dict, res: Any, random: bool = False) -> bool:
+    """Run ``func`` for real on the values of its arguments when all are known and small,
+    and give the fakes in ``res`` the values it returns (writes land in the arguments'
+    contents). True when done; False when the values stay unknown (nothing is changed)."""
+    if random or _call_name(func) in _NEVER:
+        return False
+    if not small_outputs(res):
+        return False
+    outs = _fakes(res, [])
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    for g in given:
+        if not has_values(g):
+            return False
+    budget = [MAX_CONTENT_ITEMS]
+    try:
+        rargs = tuple(_stand_in(a, budget) for a in args)
+        rkw = {k: _stand_in(v, budget) for k, v in kwargs.items()}
+    except _NoValue:
+        return False
+    # the call writes into contents: keep them to set back if it fails half-way
+    saved = [(g.storage, g.storage.content.copy()) for g in given if g._writeable]
+    try:
+        with paused(), np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = func(*rargs, **rkw)
+    except Exception:
+        for st, c in saved:
+            st.content[...] = c
+        return False
+    for st, c in saved:
+        if st.known is not None and not np.array_equal(st.content, c):
+            st.known = None  # _known.after decides a uniform value anew
+    if res is None:
+        return True
+    if not _fill(res, r, given):
+        for o in outs:
+            if not any(o.storage is g.storage for g in given):
+                o.storage.content = None
+        return False
+    return True

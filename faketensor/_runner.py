@@ -348,6 +348,10 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     (``_known.SOURCE``, worked out once per callable)."""
     fakes: list = []
     res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
+    if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]):
+        _values(func, args, kwargs, res, convert, prepared, fakes)
+    elif fakes[0].storage.content is not None or _known.holds_values(args, kwargs):
+        _known.forget_written(func, args, kwargs, res)
     for f in fakes:
         if f is _UNSEEN or f.storage.known is not None:
             _known.after(func, args, kwargs, res)
@@ -362,6 +366,36 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
 
 
 _UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
+_HAS_VALUES = _known.has_values
+
+
+def _values(func: Any, args: tuple, kwargs: dict, res: Any, convert: Callable | None,
+            prepared: bool, fakes: list) -> None:
+    """Known values (faketensor/_known.py ``compute``): a call whose inputs all know their
+    values and whose outputs are small runs for real on them; otherwise every content the
+    call may have written is forgotten."""
+    unseen = bool(fakes) and fakes[-1] is _UNSEEN
+    ok = _known.small_outputs(res)
+    if ok and not unseen:
+        ok = all(_HAS_VALUES(f) for f in fakes)
+    if ok:
+        try:
+            entry = _resolved[func][0]
+        except (KeyError, TypeError):
+            entry = None
+        if entry is not None and ("random" in entry.tags or entry.backend != "numpy"):
+            ok = False
+        elif unseen and not prepared:  # real arrays stand for their fakes (the mode's memo)
+            try:
+                args, kwargs = prepare_call(func, args, kwargs, convert or
+                                            LocalConverter().to_fake, entry)
+            except Exception:
+                ok = False
+        if ok and _known.compute(func, args, kwargs, res):
+            return
+    if not unseen and not any(f.storage.content is not None for f in fakes):
+        return
+    _known.forget_written(func, args, kwargs, res)
 _SOURCE_GET = _known.SOURCE.get
 
 
