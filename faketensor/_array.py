@@ -5,6 +5,7 @@ import operator
 import sys
 import threading
 import warnings
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, cast
 
 import numpy as np
@@ -266,6 +267,9 @@ def py_number(pyop: Callable[..., Any], *operands: Any) -> Any:
     a fake Python number of the type Python gives (``draw * draw`` is a float, ``n // 2`` an
     int, ``draw < 0.5`` a bool). Known operands keep their values, so ``1 / 0`` raises
     ZeroDivisionError; a type that depends on a fake's value raises DataDependentError."""
+    reals = [x._real() if type(x) is FakeArray else x for x in operands]
+    if all(r is not None for r in reals):  # every value is known: Python's own answer
+        return pyop(*reals)
     choices = [_STAND_INS[x.pytype] if type(x) is FakeArray else (x,) for x in operands]
     types: set = set()
     error: Exception | None = None
@@ -286,7 +290,10 @@ def py_number(pyop: Callable[..., Any], *operands: Any) -> Any:
         raise DataDependentError(f"the type of a Python number from {pyop.__name__} on a fake "
                                  f"Python number depends on its value ({names})")
     t = types.pop()
-    return tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+    res = tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+    if _placeholder_mode() is not None:  # replayed on its operands' placeholders when read
+        _known.note_recipe(pyop, operands, {}, res)
+    return res
 
 
 def _product(choices: list) -> Iterator[tuple]:
@@ -929,6 +936,12 @@ class FakeArray(_FakeSlots):
                     return get(k[()])
                 return get(np.broadcast_to(k, self.shape))
         mode = _placeholder_mode()
+        if mode is not None and self.storage.recipe is not None \
+                and _known.replay(self, lambda x: _assume_placeholder(x, what)):
+            r = self._real()  # made by a call replayed on its inputs' placeholders
+            if r is not None:
+                with paused():
+                    return get(r)
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:
                 self._needs_data(what)
@@ -941,6 +954,7 @@ class FakeArray(_FakeSlots):
             self._needs_data(what)
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
+        _known.assume_zeros(self)  # from now on it holds what it was read to hold
         return value
 
     def _real(self) -> Any:
@@ -1072,13 +1086,33 @@ _fake_types = (FakeArray,)
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
 
 
+# The FakeMode making placeholders whose kernel is running (its mode is then off the stack):
+# a kernel's read of a fake index or size (``a[s:s + 33]``, ``np.arange(n)``) gets the
+# placeholder too, and the fake is from then on known to hold it.
+KERNEL_PLACEHOLDERS: ContextVar[Any] = ContextVar("faketensor_kernel_placeholders",
+                                                  default=None)
+
+
+def _assume_placeholder(x: FakeArray, what: str) -> None:
+    """An input of a replayed call read as its placeholder (listed at the user's line)."""
+    try:
+        x._value(f"{what} (through a result computed from it)", _first)
+    except DataDependentError:
+        pass
+
+
+def _first(z: Any) -> Any:
+    """The first element of a placeholder stand-in (what the log shows)."""
+    return z.flat[0].item() if isinstance(z, np.ndarray) and z.size else z
+
+
 def _placeholder_mode() -> Any:
-    """The innermost FakeMode of this context when it makes placeholders, else None. Kernels
-    run with their mode off the stack, so their own value reads always raise."""
+    """The innermost FakeMode of this context when it makes placeholders, else None; while
+    a placeholder mode's kernel runs (``KERNEL_PLACEHOLDERS``), that mode."""
     for m in reversed(_STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m if m.data_dependent == "placeholder" else None
-    return None
+    return KERNEL_PLACEHOLDERS.get()
 
 
 class PlaceholderLog(list):

@@ -17,6 +17,7 @@ as an n-d one; Python scalars stay weak).
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -603,21 +604,22 @@ def same_bytes(storage: Any, data: bytes) -> bool:
 def forget(x: Any) -> None:
     """Nothing is known about the values of x's storage any more."""
     st = x.storage
-    st.content = None
+    st.content = st.recipe = None
     st.known = None
 
 
 def holds_values(args: tuple, kwargs: dict) -> bool:
-    """Whether a fake among the arguments (one level of lists) has a known content."""
+    """Whether a fake among the arguments (one level of lists) has a known content or a
+    recipe."""
     for a in args:
         st = getattr(a, "storage", None)
         if st is not None:
-            if getattr(st, "content", None) is not None:
+            if st.content is not None or st.recipe is not None:
                 return True
         elif type(a) is list or type(a) is tuple:
             for b in a:
                 st = getattr(b, "storage", None)
-                if st is not None and getattr(st, "content", None) is not None:
+                if st is not None and (st.content is not None or st.recipe is not None):
                     return True
     return bool(kwargs) and holds_values(tuple(kwargs.values()), {})
 
@@ -632,24 +634,28 @@ def forget_written(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     if res is None:
         name = _name(func)
         if name == "ndarray.__setitem__" and args and _is_fake(args[0]):
-            args[0].storage.content = None
+            _unknown(args[0].storage)
             return
         for g in given:
             if g._writeable:
-                g.storage.content = None
+                _unknown(g.storage)
         return
     out = kwargs.get("out")
     if out is not None:
         for o in (out if type(out) is tuple else (out,)):
             if _is_fake(o):
-                o.storage.content = None
+                _unknown(o.storage)
     if isinstance(func, np.ufunc) and len(args) > func.nin:
         for o in args[func.nin:]:
             if _is_fake(o):
-                o.storage.content = None
+                _unknown(o.storage)
     for r in (res if type(res) is tuple else (res,)):
         if _is_fake(r) and any(r is g for g in given):
-            r.storage.content = None
+            _unknown(r.storage)
+
+
+def _unknown(st: Any) -> None:
+    st.content = st.recipe = None
 
 
 class _NoValue(Exception):
@@ -792,3 +798,126 @@ def compute(func: Any, args: tuple, kwargs: dict, res: Any, random: bool = False
                 o.storage.content = None
         return False
     return True
+
+
+def assume_zeros(x: Any) -> None:
+    """A placeholder (zeros) was read from the fake ``x``: its storage is from now on taken
+    to hold zeros (its known value in x's dtype), so arithmetic on it follows the value the
+    program was given (``s + 33`` after ``s`` read as 0)."""
+    st = x.storage
+    dt = x.dtype
+    st.recipe = None
+    if dt.hasobject:
+        return
+    if dt.fields is not None or st.nbytes % dt.itemsize:  # zero bytes are NumPy's zeros
+        if _small_storage(st):
+            with paused():
+                st.content = np.zeros(st.nbytes, np.uint8)
+            st.known = None
+        return
+    st.content = None
+    key = ("zeros", dt)
+    k = _FILLS.get(key)
+    if k is None:
+        with paused():
+            k = _FILLS[key] = np.zeros((), dt)
+            k.flags.writeable = False
+    st.known = k
+
+
+# --- recipes: placeholders that arithmetic follows -----------------------------------
+#
+# In placeholder mode a small result of a call whose inputs are not all known keeps the call
+# (``Recipe``: the function, its arguments with fakes held weakly, its results held weakly).
+# Reading a value of it then first reads its unknown inputs (placeholders, each listed at
+# the line), which makes them known, and replays the call on their values: ``s + 33`` read
+# after (or before) ``s`` gives 33 when ``s`` was read as 0, as the real program gets a
+# slice of 33 characters. A recipe never keeps a fake alive, and a write forgets it.
+
+MAX_REPLAY_DEPTH = 32
+
+
+class _Ref:
+    """A fake in a recipe, held weakly."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, fake: Any) -> None:
+        self.ref = weakref.ref(fake)
+
+
+class Recipe:
+    """The call that made a storage's fakes: replayed on placeholders (see above)."""
+
+    __slots__ = ("func", "args", "kwargs", "res")
+
+    def __init__(self, func: Any, args: Any, kwargs: Any, res: Any) -> None:
+        self.func, self.args, self.kwargs, self.res = func, args, kwargs, res
+
+
+def _weak(obj: Any, depth: int = 0) -> Any:
+    if _is_fake(obj):
+        return _Ref(obj)
+    t = type(obj)
+    if (t is list or t is tuple) and depth < 3:
+        return t(_weak(v, depth + 1) for v in obj)
+    if t is dict:
+        return {k: _weak(v, depth + 1) for k, v in obj.items()}
+    return obj
+
+
+class _Dead(Exception):
+    """A fake a recipe needs has died."""
+
+
+def _strong(obj: Any, refs: list) -> Any:
+    t = type(obj)
+    if t is _Ref:
+        f = obj.ref()
+        if f is None:
+            raise _Dead
+        refs.append(f)
+        return f
+    if t is list or t is tuple:
+        return t(_strong(v, refs) for v in obj)
+    if t is dict:
+        return {k: _strong(v, refs) for k, v in obj.items()}
+    return obj
+
+
+def note_recipe(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """Keep the call on each small fresh result's storage (placeholder mode only)."""
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    outs = _fakes(res, [])
+    if not outs or kwargs.get("out") is not None or not small_outputs(res):
+        return
+    fresh = [o for o in outs if not any(o.storage is g.storage for g in given)]
+    if len(fresh) != len(outs):
+        return  # a view or an argument returned: not a fresh result
+    r = Recipe(func, _weak(args), _weak(kwargs), _weak(res))
+    for o in fresh:
+        o.storage.recipe = r
+
+
+def replay(x: Any, assume: Any, depth: int = 0) -> bool:
+    """Give the fake ``x`` values by replaying its storage's recipe, after ``assume(fake)``
+    (a placeholder read) for each input whose values are still unknown. True when done."""
+    st = x.storage
+    r = st.recipe
+    if r is None or depth > MAX_REPLAY_DEPTH:
+        return False
+    st.recipe = None  # replayed once (also ends a cycle)
+    try:
+        refs: list = []
+        args = _strong(r.args, refs)
+        kwargs = _strong(r.kwargs, refs)
+        res = _strong(r.res, [])
+    except _Dead:
+        return False
+    for f in refs:
+        if not has_values(f) and not (f.storage.recipe is not None
+                                      and replay(f, assume, depth + 1)):
+            assume(f)
+            if not has_values(f):
+                return False
+    return compute(r.func, args, kwargs, res)

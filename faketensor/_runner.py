@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _cache, _dispatch, _known
 from ._bounded import BoundedCache
-from ._array import FakeArray, make_fake
+from ._array import KERNEL_PLACEHOLDERS, FakeArray, make_fake
 from ._convert import Converter
 from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, SCALAR, FakeStorage
@@ -348,9 +348,11 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     (``_known.SOURCE``, worked out once per callable)."""
     fakes: list = []
     res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
-    if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]):
+    if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]) \
+            or _PLACEHOLDERS_GET() is not None:
         _values(func, args, kwargs, res, convert, prepared, fakes)
-    elif fakes[0].storage.content is not None or _known.holds_values(args, kwargs):
+    elif fakes[0].storage.content is not None or fakes[0].storage.recipe is not None \
+            or _known.holds_values(args, kwargs):
         _known.forget_written(func, args, kwargs, res)
     for f in fakes:
         if f is _UNSEEN or f.storage.known is not None:
@@ -367,36 +369,39 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
 
 _UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
 _HAS_VALUES = _known.has_values
+_PLACEHOLDERS_GET = KERNEL_PLACEHOLDERS.get
+_SOURCE_GET = _known.SOURCE.get
 
 
 def _values(func: Any, args: tuple, kwargs: dict, res: Any, convert: Callable | None,
             prepared: bool, fakes: list) -> None:
     """Known values (faketensor/_known.py ``compute``): a call whose inputs all know their
-    values and whose outputs are small runs for real on them; otherwise every content the
-    call may have written is forgotten."""
+    values and whose outputs are small runs for real on them; in placeholder mode one whose
+    inputs do not all know theirs keeps its recipe; otherwise every content the call may have
+    written is forgotten."""
     unseen = bool(fakes) and fakes[-1] is _UNSEEN
-    ok = _known.small_outputs(res)
-    if ok and not unseen:
-        ok = all(_HAS_VALUES(f) for f in fakes)
-    if ok:
+    if _known.small_outputs(res):
         try:
             entry = _resolved[func][0]
         except (KeyError, TypeError):
             entry = None
-        if entry is not None and ("random" in entry.tags or entry.backend != "numpy"):
-            ok = False
-        elif unseen and not prepared:  # real arrays stand for their fakes (the mode's memo)
-            try:
-                args, kwargs = prepare_call(func, args, kwargs, convert or
-                                            LocalConverter().to_fake, entry)
-            except Exception:
-                ok = False
-        if ok and _known.compute(func, args, kwargs, res):
-            return
-    if not unseen and not any(f.storage.content is not None for f in fakes):
+        if entry is None or "random" not in entry.tags and entry.backend == "numpy":
+            ok = True
+            if unseen and not prepared:  # real arrays stand for their fakes (the mode's memo)
+                try:
+                    args, kwargs = prepare_call(func, args, kwargs, convert or
+                                                LocalConverter().to_fake, entry)
+                except Exception:
+                    ok = False
+            if ok and (unseen or all(_HAS_VALUES(f) for f in fakes)) \
+                    and _known.compute(func, args, kwargs, res):
+                return
+            if ok and KERNEL_PLACEHOLDERS.get() is not None:
+                _known.note_recipe(func, args, kwargs, res)  # replayed when a value is read
+    if not unseen and not any(f.storage.content is not None or f.storage.recipe is not None
+                              for f in fakes):
         return
     _known.forget_written(func, args, kwargs, res)
-_SOURCE_GET = _known.SOURCE.get
 
 
 def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,

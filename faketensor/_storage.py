@@ -9,7 +9,7 @@ class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
 
     __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "known", "content",
-                 "__weakref__")
+                 "recipe", "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", alignment: int = 64) -> None:
         self.nbytes = int(nbytes)
@@ -19,6 +19,7 @@ class FakeStorage:
         self._key: Any = None  # content_key(): drawn on first use
         self.known: Any = None  # a real 0-d array every element holds, if known (_known.py)
         self.content: Any = None  # a real uint8 copy of all its bytes, if known and small
+        self.recipe: Any = None  # the call that made it, to replay on placeholders (_known.py)
 
     def __del__(self) -> None:
         tracker = self._tracker
