@@ -1103,6 +1103,8 @@ def _assume_placeholder(x: FakeArray, what: str) -> None:
 
 def _first(z: Any) -> Any:
     """The first element of a placeholder stand-in (what the log shows)."""
+    if isinstance(z, np.generic):
+        return z.item()
     return z.flat[0].item() if isinstance(z, np.ndarray) and z.size else z
 
 
