@@ -189,9 +189,14 @@ def _fakes(obj: Any, acc: list, depth: int = 0) -> list:
     if _is_fake(obj):
         acc.append(obj)
     elif depth < 2 and type(obj) in (list, tuple):
+        if len(obj) > 64 and _NUMBERS.issuperset(map(type, obj)):
+            return acc  # a long list of numbers (an index): tested at C speed
         for v in obj:
             _fakes(v, acc, depth + 1)
     return acc
+
+
+_NUMBERS = frozenset({int, float, bool, complex, type(None)})
 
 
 def _forget_all(args: tuple, kwargs: dict) -> None:
@@ -249,6 +254,8 @@ def _holds_known(args: tuple, kwargs: dict) -> bool:
             if getattr(st, "known", None) is not None:
                 return True
         elif type(a) is list or type(a) is tuple:
+            if len(a) > 64 and _NUMBERS.issuperset(map(type, a)):
+                continue
             for b in a:
                 st = getattr(b, "storage", None)
                 if st is not None and getattr(st, "known", None) is not None:
@@ -617,6 +624,8 @@ def holds_values(args: tuple, kwargs: dict) -> bool:
             if st.content is not None or st.recipe is not None:
                 return True
         elif type(a) is list or type(a) is tuple:
+            if len(a) > 64 and _NUMBERS.issuperset(map(type, a)):
+                continue
             for b in a:
                 st = getattr(b, "storage", None)
                 if st is not None and (st.content is not None or st.recipe is not None):

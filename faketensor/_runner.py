@@ -118,10 +118,16 @@ def _all_fake(seq: Any) -> bool:
         t = type(a)
         if t is FakeArray or t in _PLAIN:
             continue
-        if (t is tuple or t is list) and _all_fake(a):
-            continue
+        if t is tuple or t is list:
+            if len(a) > 64 and _PLAIN_OR_FAKE.issuperset(map(type, a)):
+                continue  # a long index list of numbers: tested at C speed
+            if _all_fake(a):
+                continue
         return False
     return True
+
+
+_PLAIN_OR_FAKE = _PLAIN | {FakeArray}
 
 
 def _as_real(x: Any) -> Any:
@@ -182,6 +188,8 @@ def _cuda_among(args: tuple, kwargs: dict) -> bool:
             if a.storage.device != "cpu":
                 return True
         elif t is list or t is tuple:
+            if len(a) > 64 and FakeArray not in set(map(type, a)):
+                continue  # a long index list of numbers: tested at C speed
             for x in a:
                 if type(x) is FakeArray and x.storage.device != "cpu":
                     return True
