@@ -907,6 +907,12 @@ class FakeArray(_FakeSlots):
         if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
             raise TypeError("Implicit conversion to a NumPy array is not allowed. "
                             "Please use `.get()` to construct a NumPy array explicitly.")
+        if _STACK.get() and self.storage.content is not None:
+            # inside a mode, C code handed a fake whose values are known gets them (a copy)
+            r = _known.real(self)
+            if r is not None:
+                with paused():
+                    return np.array(r, dtype=dtype, copy=True)
         raise _no_data()
 
     def _needs_data(self, what: str) -> NoReturn:
@@ -1187,7 +1193,11 @@ class FakeFlatIter:
     def __next__(self) -> Any:
         self.base._needs_data("iterating over ndarray.flat")
 
-    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        r = self.base._real() if self.base.pytype is None else None
+        if isinstance(r, np.ndarray):  # known values: NumPy's flat copy of them
+            with paused():
+                return np.array(r.ravel(), dtype=dtype)
         self.base._needs_data("ndarray.flat as an array")
 
     def __repr__(self) -> str:

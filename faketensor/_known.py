@@ -701,6 +701,8 @@ def _stand_in(x: Any, budget: list) -> Any:
         if x.dtype.hasobject:
             raise _NoValue
         return x
+    if t.__name__ == "FakeFlatIter" and _is_fake(getattr(x, "base", None)):
+        return _stand_in(x.base, budget).flat  # ``x.flat`` of a fake: the values' flat
     if t is range:
         budget[0] -= len(x)
         if budget[0] < 0:
@@ -716,37 +718,52 @@ def _stand_in(x: Any, budget: list) -> Any:
     raise _NoValue
 
 
-def _fill(res: Any, r: Any, given: list) -> bool:
-    """Copy the real result ``r`` into the contents of the fake result ``res`` (fresh
-    storages only; views and arguments returned share their storage's content)."""
+def _pairs(res: Any, r: Any, acc: list) -> bool:
+    """(fake, real value) for each fake in a result, matched by position; False when the
+    real result has another structure."""
     if _is_fake(res):
-        st = res.storage
-        if st.content is not None or any(st is g.storage for g in given):
-            return True
-        dt = res.dtype
-        if dt.hasobject or not _small_storage(st) or res.size > MAX_CONTENT_ITEMS:
-            return False
-        try:
-            with paused():
-                a = np.asarray(r)
-                if a.shape != res.shape or a.dtype != dt:
-                    return False
-                if res.size * dt.itemsize != st.nbytes:
-                    return False  # a view of a part of a temporary: the rest is unknown
-                c = np.zeros(st.nbytes, np.uint8)
-                np.ndarray(res.shape, dt, c, res.storage_offset, res.strides)[...] = a
-        except (TypeError, ValueError):
-            return False
-        st.content = c
+        acc.append((res, r))
         return True
     t = type(res)
     if (t is tuple or t is list or isinstance(res, tuple)) and isinstance(r, (tuple, list)) \
             and len(r) == len(res):
-        ok = True
-        for a, b in zip(res, r):
-            ok = _fill(a, b, given) and ok
-        return ok
+        return all(_pairs(a, b, acc) for a, b in zip(res, r))
     return not _fakes(res, [])
+
+
+def _fill(res: Any, r: Any, given: list) -> bool:
+    """Copy the real result ``r`` into the contents of the fake result ``res``: fresh
+    storages only (views and arguments returned share their storage's content), each
+    covered exactly by the outputs on it (outputs viewing one buffer, as unravel_index's)."""
+    pairs: list = []
+    if not _pairs(res, r, pairs):
+        return False
+    by_storage: dict = {}
+    for f, v in pairs:
+        st = f.storage
+        if st.content is not None or any(st is g.storage for g in given):
+            continue
+        if f.dtype.hasobject or not _small_storage(st) or f.size > MAX_CONTENT_ITEMS:
+            return False
+        by_storage.setdefault(id(st), (st, []))[1].append((f, v))
+    done = []
+    for st, outs in by_storage.values():
+        if sum(f.size * f.dtype.itemsize for f, _ in outs) != st.nbytes:
+            return False  # a view of a part of a temporary: the rest is unknown
+        try:
+            with paused():
+                c = np.zeros(st.nbytes, np.uint8)
+                for f, v in outs:
+                    a = np.asarray(v)
+                    if a.shape != f.shape or a.dtype != f.dtype:
+                        return False
+                    np.ndarray(f.shape, f.dtype, c, f.storage_offset, f.strides)[...] = a
+        except (TypeError, ValueError):
+            return False
+        done.append((st, c))
+    for st, c in done:
+        st.content = c
+    return True
 
 
 def _call_name(func: Any) -> Any:
