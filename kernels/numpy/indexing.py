@@ -46,8 +46,17 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
 # ndarray, values known (``_values``).
 
 def _values(arr: Any) -> np.ndarray | None:
-    """The values of an index array: a real ndarray's own, None for a fake or ArrayMeta."""
-    return arr if isinstance(arr, np.ndarray) else None
+    """The values of an index array: a real ndarray's own, a fake's when known (its content,
+    faketensor/_known.py; the result then depends on values, so it is not cached), None for
+    other fakes and ArrayMetas."""
+    if isinstance(arr, np.ndarray):
+        return arr
+    if is_fake(arr) and arr.storage.content is not None:
+        r = _known.real(arr)
+        if r is not None:
+            uncached()
+        return r
+    return None
 
 
 def _fresh_intp(shape: tuple) -> ArrayMeta:
@@ -515,8 +524,9 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     it = p.index_type
     if it == BOOL:
         mask = p.entries[0][2]
-        if isinstance(mask, np.ndarray):
-            n = int(np.count_nonzero(mask))
+        known = _values(mask)
+        if known is not None:
+            n = int(np.count_nonzero(known))
         elif mask.size == 0:
             n = 0
         else:
@@ -711,8 +721,9 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     if it == BOOL:
         transient(packed)
         mask = p.entries[0][2]
-        if isinstance(mask, np.ndarray):
-            count: int | None = int(np.count_nonzero(mask))
+        known = _values(mask)
+        if known is not None:
+            count: int | None = int(np.count_nonzero(known))
         else:
             count = 0 if mask.size == 0 else None
         v = _array_value(value, dt)
