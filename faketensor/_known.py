@@ -947,3 +947,22 @@ def replay(x: Any, assume: Any, depth: int = 0) -> bool:
             if not has_values(f):
                 return False
     return compute(r.func, args, kwargs, res)
+
+
+def scalar_value(x: Any) -> Any:
+    """The real value standing for a 0-d fake whose value is known (its NumPy scalar, its
+    Python number for a fake one, else a 0-d array), or None: for kernels whose result
+    depends on a bound's value (``np.arange(n)``); they then call ``registry.uncached()``."""
+    if not _is_fake(x) or x.ndim != 0:
+        return None
+    r = real(x)
+    if r is None:
+        k = value(x)
+        if k is None:
+            return None
+        return k if getattr(x, "pytype", None) is not None else k[()] \
+            if x.storage._tracker is SCALAR else k
+    p = getattr(x, "pytype", None)
+    if p is not None:
+        return p(r.item())
+    return r[()] if x.storage._tracker is SCALAR else r.copy()
