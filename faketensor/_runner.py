@@ -347,8 +347,10 @@ def _run_watched(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False, costs: list | None = None,
              entry_out: list | None = None) -> Any:
-    """Run func's kernel on fakes (``_run_fake``), then update which storages are known to
-    hold one value (faketensor/_known.py: set on results, forgotten on writes).
+    """Run func's kernel on fakes (``_run_fake``), then update what is known of the values:
+    computed for real where every input knows its values and the outputs are small
+    (``_values``), forgotten on other writes, and which storages hold one value
+    (faketensor/_known.py: set on results, forgotten on writes).
 
     A call with a cache key has had every fake among its arguments collected by the
     signature: when none of them holds a known value, ``_known.after``'s walk over the
@@ -359,9 +361,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]) \
             or _PLACEHOLDERS_GET() is not None:
         _values(func, args, kwargs, res, convert, prepared, fakes)
-    elif fakes[0].storage.content is not None or fakes[0].storage.recipe is not None \
-            or _known.holds_values(args, kwargs):
-        _known.forget_written(func, args, kwargs, res)
+    else:
+        for f in fakes:  # every fake of the call (the cache signature collected them)
+            st = f.storage
+            if st.content is not None or st.recipe is not None:
+                _known.forget_written(func, args, kwargs, res)
+                break
     for f in fakes:
         if f is _UNSEEN or f.storage.known is not None:
             _known.after(func, args, kwargs, res)
