@@ -966,3 +966,8 @@ def scalar_value(x: Any) -> Any:
     if p is not None:
         return p(r.item())
     return r[()] if x.storage._tracker is SCALAR else r.copy()
+
+
+def hold(x: Any, v: Any) -> None:
+    """The fresh fake ``x`` holds ``v`` in every element (a kernel's ``ArrayMeta.value``)."""
+    _set(x, v)

@@ -270,9 +270,12 @@ def _realize_out(res: ArrayMeta, v: Any, device: str) -> FakeArray:
             storage._tracker = SCALAR
             f = make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
             f.pytype = res.pytype
-            return f
-        return make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
-                         None, res.writeable is not False)
+        else:
+            f = make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
+                          None, res.writeable is not False)
+        if res.value is not None:  # the kernel knows the value (faketensor/_known.py)
+            _known.hold(f, res.value)
+        return f
     b = v._base
     base = v if (b is None or type(b) is not FakeArray) else b
     f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
@@ -463,7 +466,7 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
                     if i >= 0:
                         return _realize_out(tmpl[1], fakes[i], dev)
                     res = tmpl[1]
-                    if res.base_shape is None and not res.scalar:
+                    if res.base_shape is None and not res.scalar and res.value is None:
                         return make_fake(res.shape, res.dtype, res.strides,
                                          FakeStorage(tmpl[3], res.device or dev), res.offset,
                                          None, res.writeable is not False)

@@ -108,6 +108,7 @@ class TraceIds:
             return hit[1]
         bg = gen.bit_generator
         state = bg.state
+        ref: Any
         try:
             ref = weakref.ref(gen)
             with paused():

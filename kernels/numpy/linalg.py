@@ -451,9 +451,10 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     rrt = real_of(rt)
     if rcond is not None and len(getattr(rcond, "shape", np.shape(rcond))):
         raise UnsupportedOperationError(_L.lstsq, "an array rcond")
-    if m > n > 0 and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
-                                "(residuals of one element per right-hand side; a "
-                                "rank-deficient one has none)"):
+    full = m > n > 0
+    if full and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
+                           "(residuals of one element per right-hand side; a "
+                           "rank-deficient one has none)"):
         raise DataDependentError("lstsq with more rows than columns: the residuals are empty "
                                  "unless the rank is full, which depends on the values")
     k = max(nrhs, 1)
@@ -475,7 +476,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
                                         xm.flags.c_contiguous, xm.flags.f_contiguous))
     p = min(m, n)
     _lstsq_steps(a, b, rcond, m, n, nrhs, t, rt)
-    rank = ArrayMeta((), np.dtype(np.int32), (), scalar=True)  # the gufunc's 0-d output
+    # the gufunc's 0-d output; under the full-rank assumption its value is that rank
+    rank = ArrayMeta((), np.dtype(np.int32), (), scalar=True, value=n if full else None)
     return (xo, res, rank, ArrayMeta((p,), rrt, c_strides((p,), rrt.itemsize)))
 
 
