@@ -260,7 +260,8 @@ class Converter:
             if arr.size == 1:
                 _known.seed(f, arr, False)  # still the value known? (either may be written)
             st = f.storage
-            if st.content is not None and not _known.same_bytes(st, _read(st, addr - f.storage_offset)):
+            if st.content is not None and not _known.same_bytes(
+                    st, _read(st, addr - f.storage_offset)):
                 _known.forget(f)  # either the real array or its fake was written since
             return f
         if arr.dtype.hasobject:

@@ -508,8 +508,7 @@ MAX_CONTENT_ITEMS = 1 << 14  # elements of one stand-in or output, and Python nu
 _NEVER = frozenset({"np.empty", "np.empty_like", "ndarray.__new__", "np.load", "np.fromfile",
                     "np.memmap", "np.loadtxt", "np.genfromtxt", "np.save", "np.savez",
                     "np.savez_compressed", "np.savetxt", "ndarray.tofile", "ndarray.dump",
-                    "ndarray.dumps", "np.lib.format.open_memmap", "np.frombuffer",
-                    "ndarray.resize", "np.resize_buffer"})
+                    "ndarray.dumps", "np.frombuffer", "ndarray.resize"})
 
 
 def _small_storage(st: Any) -> bool:
@@ -586,8 +585,7 @@ def remember(fake: Any, arr: Any) -> None:
         except (TypeError, ValueError):
             st.content = None
             return
-    st.known = None if not (fake.size == 1 and st.nbytes == fake.dtype.itemsize) else \
-        st.known
+    st.known = None  # the one-value knowledge may no longer hold: the content does
 
 
 def remember_bytes(storage: Any, data: Any) -> None:
@@ -613,24 +611,6 @@ def forget(x: Any) -> None:
     st = x.storage
     st.content = st.recipe = None
     st.known = None
-
-
-def holds_values(args: tuple, kwargs: dict) -> bool:
-    """Whether a fake among the arguments (one level of lists) has a known content or a
-    recipe."""
-    for a in args:
-        st = getattr(a, "storage", None)
-        if st is not None:
-            if st.content is not None or st.recipe is not None:
-                return True
-        elif type(a) is list or type(a) is tuple:
-            if len(a) > 64 and _NUMBERS.issuperset(map(type, a)):
-                continue
-            for b in a:
-                st = getattr(b, "storage", None)
-                if st is not None and (st.content is not None or st.recipe is not None):
-                    return True
-    return bool(kwargs) and holds_values(tuple(kwargs.values()), {})
 
 
 def forget_written(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
@@ -784,11 +764,11 @@ def small_outputs(res: Any) -> bool:
     return bool(outs) and all(small_outputs(o) for o in outs)
 
 
-def compute(func: Any, args: tuple, kwargs: dict, res: Any, random: bool = False) -> bool:
+def compute(func: Any, args: tuple, kwargs: dict, res: Any) -> bool:
     """Run ``func`` for real on the values of its arguments when all are known and small,
     and give the fakes in ``res`` the values it returns (writes land in the arguments'
     contents). True when done; False when the values stay unknown (nothing is changed)."""
-    if random or _call_name(func) in _NEVER:
+    if _call_name(func) in _NEVER:
         return False
     if not small_outputs(res):
         return False

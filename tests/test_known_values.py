@@ -60,7 +60,8 @@ PROGRAMS = {
     "bool of a comparison": lambda: bool(np.all(np.arange(3) < 3)),
     "complex": lambda: complex(np.sqrt(np.array(-4.0 + 0j))),
     "float32 rounding": lambda: float(np.float32(0.1) * np.ones(1, np.float32)[0]),
-    "eigvals of a symmetric matrix": lambda: str(np.linalg.eigvals(np.array([[2.0, 1], [1, 3]])).dtype),
+    "eigvals of a symmetric matrix":
+        lambda: str(np.linalg.eigvals(np.array([[2.0, 1], [1, 3]])).dtype),
     "eigvals of a rotation": lambda: str(np.linalg.eigvals(np.array([[0.0, -1], [1, 0]])).dtype),
     "eig vectors of float32": lambda: np.linalg.eig(np.eye(2, dtype=np.float32))[1].dtype.str,
 }
