@@ -558,12 +558,20 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
         raise _datadep(p.datadep)
     rshape, rstrides, base_shape = fancy_layout(p, dt.itemsize, view)
     check_fancy_bounds(shape, p, fancy_shape(p))
-    transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
     return ArrayMeta(rshape, dt, rstrides, base_shape=base_shape)
 
 
-keep_real(getitem, 1)
-register("ndarray.__getitem__", tags=("view", "copy"))(getitem)
+def getitem_op(self: Any, key: Any) -> ArrayMeta:
+    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges and
+    lists (alive while the result is made)."""
+    res = getitem(self, key)
+    if type(res) is ArrayMeta and res.view_of is None and not res.scalar:
+        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
+    return res
+
+
+keep_real(getitem_op, 1)
+register("ndarray.__getitem__", tags=("view", "copy"))(getitem_op)
 
 
 # --- __setitem__ -------------------------------------------------------------------
