@@ -5,6 +5,7 @@ import operator
 import sys
 import threading
 import warnings
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, cast
 
 import numpy as np
@@ -266,6 +267,9 @@ def py_number(pyop: Callable[..., Any], *operands: Any) -> Any:
     a fake Python number of the type Python gives (``draw * draw`` is a float, ``n // 2`` an
     int, ``draw < 0.5`` a bool). Known operands keep their values, so ``1 / 0`` raises
     ZeroDivisionError; a type that depends on a fake's value raises DataDependentError."""
+    reals = [x._real() if type(x) is FakeArray else x for x in operands]
+    if all(r is not None for r in reals):  # every value is known: Python's own answer
+        return pyop(*reals)
     choices = [_STAND_INS[x.pytype] if type(x) is FakeArray else (x,) for x in operands]
     types: set = set()
     error: Exception | None = None
@@ -286,7 +290,10 @@ def py_number(pyop: Callable[..., Any], *operands: Any) -> Any:
         raise DataDependentError(f"the type of a Python number from {pyop.__name__} on a fake "
                                  f"Python number depends on its value ({names})")
     t = types.pop()
-    return tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+    res = tuple(_py_fake(x) for x in t) if type(t) is tuple else _py_fake(t)
+    if _placeholder_mode() is not None:  # replayed on its operands' placeholders when read
+        _known.note_recipe(pyop, operands, {}, res)
+    return res
 
 
 def _product(choices: list) -> Iterator[tuple]:
@@ -900,6 +907,12 @@ class FakeArray(_FakeSlots):
         if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
             raise TypeError("Implicit conversion to a NumPy array is not allowed. "
                             "Please use `.get()` to construct a NumPy array explicitly.")
+        if _STACK.get() and self.storage.content is not None:
+            # inside a mode, C code handed a fake whose values are known gets them (a copy)
+            r = _known.real(self)
+            if r is not None:
+                with paused():
+                    return np.array(r, dtype=dtype, copy=True)
         raise _no_data()
 
     def _needs_data(self, what: str) -> NoReturn:
@@ -919,6 +932,10 @@ class FakeArray(_FakeSlots):
         if self.size == 0 and self.pytype is None:  # no elements: no values to read
             with paused():
                 return get(self._zeros())
+        r = self._real()
+        if r is not None:  # its values are known (faketensor/_known.py)
+            with paused():
+                return get(r)
         k = _known.value(self)
         if k is not None:  # every element holds one known value (faketensor/_known.py)
             with paused():
@@ -928,6 +945,12 @@ class FakeArray(_FakeSlots):
                     return get(k[()])
                 return get(np.broadcast_to(k, self.shape))
         mode = _placeholder_mode()
+        if mode is not None and self.storage.recipe is not None \
+                and _known.replay(self, lambda x: _assume_placeholder(x, what)):
+            r = self._real()  # made by a call replayed on its inputs' placeholders
+            if r is not None:
+                with paused():
+                    return get(r)
         if limit and self.size > PLACEHOLDER_MAX_ITEMS:
             if mode is None:
                 self._needs_data(what)
@@ -943,7 +966,20 @@ class FakeArray(_FakeSlots):
             return out
         mode.placeholders.add(f"{what} of a fake array (shape={self.shape}, "
                               f"dtype={self.dtype}) gave the placeholder {value!r:.60}")
+        _known.assume_zeros(self)  # from now on it holds what it was read to hold
         return value
+
+    def _real(self) -> Any:
+        """The known values as a real read-only stand-in (a NumPy scalar for a fake scalar,
+        a Python number for a fake one), or None."""
+        if self.storage.content is None:
+            return None
+        r = _known.real(self)
+        if r is None:
+            return None
+        if self.pytype is not None:
+            return self.pytype(r.item())
+        return r[()] if self.storage._tracker is SCALAR and self.shape == () else r
 
     def _zeros(self) -> Any:
         """A real all-zero stand-in with this shape and dtype (zero strides, one element's
@@ -1063,13 +1099,35 @@ _fake_types = (FakeArray,)
 PLACEHOLDER_MAX_ITEMS = 1 << 20  # tolist()/tobytes() placeholders: a bigger one is refused
 
 
+# The FakeMode making placeholders whose kernel is running (its mode is then off the stack):
+# a kernel's read of a fake index or size (``a[s:s + 33]``, ``np.arange(n)``) gets the
+# placeholder too, and the fake is from then on known to hold it.
+KERNEL_PLACEHOLDERS: ContextVar[Any] = ContextVar("faketensor_kernel_placeholders",
+                                                  default=None)
+
+
+def _assume_placeholder(x: FakeArray, what: str) -> None:
+    """An input of a replayed call read as its placeholder (listed at the user's line)."""
+    try:
+        x._value(f"{what} (through a result computed from it)", _first)
+    except DataDependentError:
+        pass
+
+
+def _first(z: Any) -> Any:
+    """The first element of a placeholder stand-in (what the log shows)."""
+    if isinstance(z, np.generic):
+        return z.item()
+    return z.flat[0].item() if isinstance(z, np.ndarray) and z.size else z
+
+
 def _placeholder_mode() -> Any:
-    """The innermost FakeMode of this context when it makes placeholders, else None. Kernels
-    run with their mode off the stack, so their own value reads always raise."""
+    """The innermost FakeMode of this context when it makes placeholders, else None; while
+    a placeholder mode's kernel runs (``KERNEL_PLACEHOLDERS``), that mode."""
     for m in reversed(_STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m if m.data_dependent == "placeholder" else None
-    return None
+    return KERNEL_PLACEHOLDERS.get()
 
 
 class PlaceholderLog(list):
@@ -1142,7 +1200,11 @@ class FakeFlatIter:
     def __next__(self) -> Any:
         self.base._needs_data("iterating over ndarray.flat")
 
-    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        r = self.base._real() if self.base.pytype is None else None
+        if isinstance(r, np.ndarray):  # known values: NumPy's flat copy of them
+            with paused():
+                return np.array(r.ravel(), dtype=dtype)
         self.base._needs_data("ndarray.flat as an array")
 
     def __repr__(self) -> str:

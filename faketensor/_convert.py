@@ -8,6 +8,7 @@ The memo holds real arrays by weak reference only: entries vanish when the array
 from __future__ import annotations
 
 import bisect
+import ctypes
 import warnings
 import weakref
 from typing import Any, Callable
@@ -96,6 +97,11 @@ def _buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
                 hi += (n - 1) * s
     pad = lo % _ALIGN
     return lo - pad, hi - lo + pad
+
+
+def _read(storage: FakeStorage, start: int) -> bytes:
+    """The bytes of the real buffer at ``start`` that ``storage`` stands for (alive now)."""
+    return ctypes.string_at(start, storage.nbytes) if storage.nbytes else b""
 
 
 def _exported_range(obj: Any) -> tuple[int, int] | None:
@@ -253,6 +259,10 @@ class Converter:
         if f is not None:
             if arr.size == 1:
                 _known.seed(f, arr, False)  # still the value known? (either may be written)
+            st = f.storage
+            if st.content is not None and not _known.same_bytes(
+                    st, _read(st, addr - f.storage_offset)):
+                _known.forget(f)  # either the real array or its fake was written since
             return f
         if arr.dtype.hasobject:
             self.object_arrays += 1
@@ -270,6 +280,9 @@ class Converter:
                 self._by_owner[okey] = buf
             else:
                 buf = self._new_buffer(start, nbytes, self.device or "cpu", okey)
+                if nbytes <= _known.MAX_CONTENT_BYTES and not arr.dtype.hasobject \
+                        and buf.storage.device == "cpu":  # small: its values are kept
+                    _known.remember_bytes(buf.storage, _read(buf.storage, start))
         self._track_root(buf, root)
         if arr.size and not buf.start <= addr <= buf.end:
             # a zero-size array touches no memory, so NumPy lets its pointer lie anywhere

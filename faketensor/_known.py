@@ -16,11 +16,14 @@ as an n-d one; Python scalars stay weak).
 """
 from __future__ import annotations
 
+import warnings
+import weakref
 from typing import Any
 
 import numpy as np
 
 from ._stack import paused
+from ._storage import SCALAR
 
 _PY = (int, float, complex, bool)
 
@@ -186,9 +189,14 @@ def _fakes(obj: Any, acc: list, depth: int = 0) -> list:
     if _is_fake(obj):
         acc.append(obj)
     elif depth < 2 and type(obj) in (list, tuple):
+        if len(obj) > 64 and _NUMBERS.issuperset(map(type, obj)):
+            return acc  # a long list of numbers (an index): tested at C speed
         for v in obj:
             _fakes(v, acc, depth + 1)
     return acc
+
+
+_NUMBERS = frozenset({int, float, bool, complex, type(None)})
 
 
 def _forget_all(args: tuple, kwargs: dict) -> None:
@@ -246,6 +254,8 @@ def _holds_known(args: tuple, kwargs: dict) -> bool:
             if getattr(st, "known", None) is not None:
                 return True
         elif type(a) is list or type(a) is tuple:
+            if len(a) > 64 and _NUMBERS.issuperset(map(type, a)):
+                continue
             for b in a:
                 st = getattr(b, "storage", None)
                 if st is not None and getattr(st, "known", None) is not None:
@@ -474,3 +484,470 @@ def _written_part(x: Any, v: Any) -> None:
     except Exception:
         pass
     st.known = None
+
+
+# --- content: every byte of a small storage, known ------------------------------------
+#
+# Beside ``known`` (one value in every element, any size), a storage of at most
+# ``MAX_CONTENT_BYTES`` may hold ``content``: a real uint8 array with a copy of all its bytes.
+# A fake on it then knows its values: ``np.ndarray(shape, dtype, content, offset, strides)``
+# is a real array with the fake's exact layout over that copy (``real``). A call whose inputs
+# all know their values and whose outputs are small runs for real on such stand-ins, modes
+# paused (``compute``); each fresh output's values are copied into a new content laid out as
+# the fake's metadata says (the kernel stays the authority on metadata), and writes into an
+# input land in its content. Any write whose values are not computed forgets the content
+# (``forget_written``). Nothing proportional to a requested size is computed: every input
+# and output of a computed call is at most ``MAX_CONTENT_BYTES`` (and ``MAX_CONTENT_ITEMS``
+# elements), whatever its storage.
+
+MAX_CONTENT_BYTES = 1 << 16  # 64 KiB: 8192 float64
+MAX_CONTENT_ITEMS = 1 << 14  # elements of one stand-in or output, and Python numbers in one call
+
+# ops whose results are not a function of their inputs' values (draws, uninitialized
+# memory, files, the clock): never computed for real
+_NEVER = frozenset({"np.empty", "np.empty_like", "ndarray.__new__", "np.load", "np.fromfile",
+                    "np.memmap", "np.loadtxt", "np.genfromtxt", "np.save", "np.savez",
+                    "np.savez_compressed", "np.savetxt", "ndarray.tofile", "ndarray.dump",
+                    "ndarray.dumps", "np.frombuffer", "ndarray.resize"})
+
+
+def _small_storage(st: Any) -> bool:
+    return st.nbytes <= MAX_CONTENT_BYTES and st.device == "cpu"
+
+
+def has_values(x: Any) -> bool:
+    """Whether the fake ``x`` knows the value of each of its elements (a small storage
+    whose content is known, or whose one known value fills it)."""
+    st = x.storage
+    if st.content is not None:
+        return True
+    k = st.known
+    return (k is not None and k.dtype == x.dtype and _small_storage(st)
+            and st.nbytes % x.dtype.itemsize == 0)
+
+
+def _content(x: Any) -> Any:
+    """x's storage content, made from its one known value when small (None when unknown)."""
+    st = x.storage
+    c = st.content
+    if c is not None:
+        return c
+    k = st.known
+    if k is None or k.dtype != x.dtype or not _small_storage(st) \
+            or st.nbytes % k.dtype.itemsize or k.dtype.hasobject:
+        return None
+    with paused():
+        c = np.empty(st.nbytes, np.uint8)
+        c.view(k.dtype)[...] = k
+    st.content = c
+    return c
+
+
+def real(x: Any, writeable: bool = False) -> Any:
+    """A real array with the fake ``x``'s exact layout over its storage's content (its
+    values), or None when they are not known or ``x`` is too large to compute on. Read-only
+    unless ``writeable`` (then writes land in the content)."""
+    dt = x.dtype
+    if dt.hasobject or x.size > MAX_CONTENT_ITEMS:
+        return None
+    c = _content(x)
+    if c is None:
+        return None
+    try:
+        with paused():
+            r = np.ndarray(x.shape, dt, c, x.storage_offset, x.strides)
+            if not writeable:
+                r.flags.writeable = False
+    except (TypeError, ValueError):
+        return None
+    return r
+
+
+def remember(fake: Any, arr: Any) -> None:
+    """The fake ``fake`` stands for the real array ``arr`` (same shape and dtype): keep its
+    values when ``fake``'s storage is small (its content; bytes outside ``fake``'s elements
+    not written before stay unknown, so this keeps them only when ``fake`` covers every byte
+    of its storage or the storage already had content). For code that turns real data into
+    fakes (loaded arrays, ``np.frombuffer``): small labels then stay known."""
+    st = fake.storage
+    if not _small_storage(st) or fake.dtype.hasobject or not isinstance(arr, np.ndarray) \
+            or arr.shape != fake.shape or arr.dtype != fake.dtype:
+        return
+    if st.content is None and not (_covers(fake) or fake.size * fake.dtype.itemsize
+                                   == st.nbytes and 0 not in fake.strides):
+        return
+    with paused():
+        if st.content is None:
+            st.content = np.zeros(st.nbytes, np.uint8)
+        try:
+            np.ndarray(fake.shape, fake.dtype, st.content, fake.storage_offset,
+                       fake.strides)[...] = arr
+        except (TypeError, ValueError):
+            st.content = None
+            return
+    st.known = None  # the one-value knowledge may no longer hold: the content does
+
+
+def remember_bytes(storage: Any, data: Any) -> None:
+    """``storage`` (small, cpu) holds exactly the bytes ``data`` (a real converted buffer's)."""
+    if _small_storage(storage) and len(data) == storage.nbytes:
+        with paused():
+            storage.content = np.frombuffer(bytes(data), np.uint8).copy()
+
+
+def same_bytes(storage: Any, data: bytes) -> bool:
+    """Whether the content known for ``storage`` is still ``data`` (forgotten if not)."""
+    c = storage.content
+    if c is None:
+        return False
+    if c.tobytes() == data:
+        return True
+    storage.content = None
+    return False
+
+
+def forget(x: Any) -> None:
+    """Nothing is known about the values of x's storage any more."""
+    st = x.storage
+    st.content = st.recipe = None
+    st.known = None
+
+
+def forget_written(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """A call that was not computed for real may have written into fakes among its
+    arguments: forget their contents (a result that is an argument, ``out=``, a call
+    returning None: setitem, fill, sort, put, ufunc.at, ...)."""
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    if not given:
+        return
+    if res is None:
+        name = _name(func)
+        if name == "ndarray.__setitem__" and args and _is_fake(args[0]):
+            _unknown(args[0].storage)
+            return
+        for g in given:
+            if g._writeable:
+                _unknown(g.storage)
+        return
+    out = kwargs.get("out")
+    if out is not None:
+        for o in (out if type(out) is tuple else (out,)):
+            if _is_fake(o):
+                _unknown(o.storage)
+    if isinstance(func, np.ufunc) and len(args) > func.nin:
+        for o in args[func.nin:]:
+            if _is_fake(o):
+                _unknown(o.storage)
+    for r in (res if type(res) is tuple else (res,)):
+        if _is_fake(r) and any(r is g for g in given):
+            _unknown(r.storage)
+
+
+def _unknown(st: Any) -> None:
+    st.content = st.recipe = None
+
+
+class _NoValue(Exception):
+    """An argument's values are not known (or too many to compute on)."""
+
+
+def _stand_in(x: Any, budget: list) -> Any:
+    """A real stand-in for one argument: fakes by their values (writeable views over their
+    contents), lists and tuples item by item, plain values as they are."""
+    t = type(x)
+    if t in _PY or x is None or t is str or t is bytes or t is slice or x is Ellipsis \
+            or isinstance(x, (np.dtype, type, np.ufunc)):
+        budget[0] -= 1
+        return x
+    if t is list or t is tuple:
+        budget[0] -= len(x)
+        if budget[0] < 0:
+            raise _NoValue
+        return t(_stand_in(v, budget) for v in x)
+    if _is_fake(x):
+        budget[0] -= x.size
+        if budget[0] < 0 or x.size > MAX_CONTENT_ITEMS:
+            raise _NoValue
+        r = real(x, writeable=bool(x._writeable))
+        if r is None:
+            raise _NoValue
+        p = getattr(x, "pytype", None)
+        if p is not None:
+            return p(r.item())
+        if x.storage._tracker is SCALAR and x.shape == ():
+            return r[()]
+        return r
+    if isinstance(x, np.generic):
+        if x.dtype.hasobject:
+            raise _NoValue
+        return x
+    if t.__name__ == "FakeFlatIter" and _is_fake(getattr(x, "base", None)):
+        return _stand_in(x.base, budget).flat  # ``x.flat`` of a fake: the values' flat
+    if t is range:
+        budget[0] -= len(x)
+        if budget[0] < 0:
+            raise _NoValue
+        return x
+    if isinstance(x, np.ndarray):  # kept real (an index array): read, never written here
+        budget[0] -= x.size
+        if budget[0] < 0 or x.dtype.hasobject or type(x) is not np.ndarray:
+            raise _NoValue
+        v = x.view()
+        v.flags.writeable = False
+        return v
+    raise _NoValue
+
+
+def _pairs(res: Any, r: Any, acc: list) -> bool:
+    """(fake, real value) for each fake in a result, matched by position; False when the
+    real result has another structure."""
+    if _is_fake(res):
+        acc.append((res, r))
+        return True
+    t = type(res)
+    if (t is tuple or t is list or isinstance(res, tuple)) and isinstance(r, (tuple, list)) \
+            and len(r) == len(res):
+        return all(_pairs(a, b, acc) for a, b in zip(res, r))
+    return not _fakes(res, [])
+
+
+def _fill(res: Any, r: Any, given: list) -> bool:
+    """Copy the real result ``r`` into the contents of the fake result ``res``: fresh
+    storages only (views and arguments returned share their storage's content), each
+    covered exactly by the outputs on it (outputs viewing one buffer, as unravel_index's)."""
+    pairs: list = []
+    if not _pairs(res, r, pairs):
+        return False
+    by_storage: dict = {}
+    for f, v in pairs:
+        st = f.storage
+        if st.content is not None or any(st is g.storage for g in given):
+            continue
+        if f.dtype.hasobject or not _small_storage(st) or f.size > MAX_CONTENT_ITEMS:
+            return False
+        by_storage.setdefault(id(st), (st, []))[1].append((f, v))
+    done = []
+    for st, outs in by_storage.values():
+        if sum(f.size * f.dtype.itemsize for f, _ in outs) != st.nbytes:
+            return False  # a view of a part of a temporary: the rest is unknown
+        try:
+            with paused():
+                c = np.zeros(st.nbytes, np.uint8)
+                for f, v in outs:
+                    a = np.asarray(v)
+                    if a.shape != f.shape or a.dtype != f.dtype:
+                        return False
+                    np.ndarray(f.shape, f.dtype, c, f.storage_offset, f.strides)[...] = a
+        except (TypeError, ValueError):
+            return False
+        done.append((st, c))
+    for st, c in done:
+        st.content = c
+    return True
+
+
+def _call_name(func: Any) -> Any:
+    try:
+        return _name(func)
+    except Exception:
+        return None
+
+
+def small_outputs(res: Any) -> bool:
+    """Whether every fake in a call's result is small enough to compute (None: a write)."""
+    if res is None:
+        return True
+    if _is_fake(res):
+        return (res.size <= MAX_CONTENT_ITEMS and res.storage.nbytes <= MAX_CONTENT_BYTES
+                and res.storage.device == "cpu" and not res.dtype.hasobject)
+    outs = _fakes(res, [])
+    return bool(outs) and all(small_outputs(o) for o in outs)
+
+
+def compute(func: Any, args: tuple, kwargs: dict, res: Any) -> bool:
+    """Run ``func`` for real on the values of its arguments when all are known and small,
+    and give the fakes in ``res`` the values it returns (writes land in the arguments'
+    contents). True when done; False when the values stay unknown (nothing is changed)."""
+    if _call_name(func) in _NEVER:
+        return False
+    if not small_outputs(res):
+        return False
+    outs = _fakes(res, [])
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    for g in given:
+        if not has_values(g):
+            return False
+    budget = [MAX_CONTENT_ITEMS]
+    try:
+        rargs = tuple(_stand_in(a, budget) for a in args)
+        rkw = {k: _stand_in(v, budget) for k, v in kwargs.items()}
+    except _NoValue:
+        return False
+    # the call writes into contents: keep them to set back if it fails half-way
+    saved = [(g.storage, g.storage.content.copy()) for g in given if g._writeable]
+    try:
+        with paused(), np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = func(*rargs, **rkw)
+    except Exception:
+        for st, c in saved:
+            st.content[...] = c
+        return False
+    for st, c in saved:
+        if st.known is not None and not np.array_equal(st.content, c):
+            st.known = None  # _known.after decides a uniform value anew
+    if res is None:
+        return True
+    if not _fill(res, r, given):
+        for o in outs:
+            if not any(o.storage is g.storage for g in given):
+                o.storage.content = None
+        return False
+    return True
+
+
+def assume_zeros(x: Any) -> None:
+    """A placeholder (zeros) was read from the fake ``x``: its storage is from now on taken
+    to hold zeros (its known value in x's dtype), so arithmetic on it follows the value the
+    program was given (``s + 33`` after ``s`` read as 0)."""
+    st = x.storage
+    dt = x.dtype
+    st.recipe = None
+    if dt.hasobject:
+        return
+    if dt.fields is not None or st.nbytes % dt.itemsize:  # zero bytes are NumPy's zeros
+        if _small_storage(st):
+            with paused():
+                st.content = np.zeros(st.nbytes, np.uint8)
+            st.known = None
+        return
+    st.content = None
+    key = ("zeros", dt)
+    k = _FILLS.get(key)
+    if k is None:
+        with paused():
+            k = _FILLS[key] = np.zeros((), dt)
+            k.flags.writeable = False
+    st.known = k
+
+
+# --- recipes: placeholders that arithmetic follows -----------------------------------
+#
+# In placeholder mode a small result of a call whose inputs are not all known keeps the call
+# (``Recipe``: the function, its arguments with fakes held weakly, its results held weakly).
+# Reading a value of it then first reads its unknown inputs (placeholders, each listed at
+# the line), which makes them known, and replays the call on their values: ``s + 33`` read
+# after (or before) ``s`` gives 33 when ``s`` was read as 0, as the real program gets a
+# slice of 33 characters. A recipe never keeps a fake alive, and a write forgets it.
+
+MAX_REPLAY_DEPTH = 32
+
+
+class _Ref:
+    """A fake in a recipe, held weakly."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, fake: Any) -> None:
+        self.ref = weakref.ref(fake)
+
+
+class Recipe:
+    """The call that made a storage's fakes: replayed on placeholders (see above)."""
+
+    __slots__ = ("func", "args", "kwargs", "res")
+
+    def __init__(self, func: Any, args: Any, kwargs: Any, res: Any) -> None:
+        self.func, self.args, self.kwargs, self.res = func, args, kwargs, res
+
+
+def _weak(obj: Any, depth: int = 0) -> Any:
+    if _is_fake(obj):
+        return _Ref(obj)
+    t = type(obj)
+    if (t is list or t is tuple) and depth < 3:
+        return t(_weak(v, depth + 1) for v in obj)
+    if t is dict:
+        return {k: _weak(v, depth + 1) for k, v in obj.items()}
+    return obj
+
+
+class _Dead(Exception):
+    """A fake a recipe needs has died."""
+
+
+def _strong(obj: Any, refs: list) -> Any:
+    t = type(obj)
+    if t is _Ref:
+        f = obj.ref()
+        if f is None:
+            raise _Dead
+        refs.append(f)
+        return f
+    if t is list or t is tuple:
+        return t(_strong(v, refs) for v in obj)
+    if t is dict:
+        return {k: _strong(v, refs) for k, v in obj.items()}
+    return obj
+
+
+def note_recipe(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """Keep the call on each small fresh result's storage (placeholder mode only)."""
+    given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
+    outs = _fakes(res, [])
+    if not outs or kwargs.get("out") is not None or not small_outputs(res):
+        return
+    fresh = [o for o in outs if not any(o.storage is g.storage for g in given)]
+    if len(fresh) != len(outs):
+        return  # a view or an argument returned: not a fresh result
+    r = Recipe(func, _weak(args), _weak(kwargs), _weak(res))
+    for o in fresh:
+        o.storage.recipe = r
+
+
+def replay(x: Any, assume: Any, depth: int = 0) -> bool:
+    """Give the fake ``x`` values by replaying its storage's recipe, after ``assume(fake)``
+    (a placeholder read) for each input whose values are still unknown. True when done."""
+    st = x.storage
+    r = st.recipe
+    if r is None or depth > MAX_REPLAY_DEPTH:
+        return False
+    st.recipe = None  # replayed once (also ends a cycle)
+    try:
+        refs: list = []
+        args = _strong(r.args, refs)
+        kwargs = _strong(r.kwargs, refs)
+        res = _strong(r.res, [])
+    except _Dead:
+        return False
+    for f in refs:
+        if not has_values(f) and not (f.storage.recipe is not None
+                                      and replay(f, assume, depth + 1)):
+            assume(f)
+            if not has_values(f):
+                return False
+    return compute(r.func, args, kwargs, res)
+
+
+def scalar_value(x: Any) -> Any:
+    """The real value standing for a 0-d fake whose value is known (its NumPy scalar, its
+    Python number for a fake one, else a 0-d array), or None: for kernels whose result
+    depends on a bound's value (``np.arange(n)``); they then call ``registry.uncached()``."""
+    if not _is_fake(x) or x.ndim != 0:
+        return None
+    r = real(x)
+    if r is None:
+        k = value(x)
+        if k is None:
+            return None
+        return k if getattr(x, "pytype", None) is not None else k[()] \
+            if x.storage._tracker is SCALAR else k
+    p = getattr(x, "pytype", None)
+    if p is not None:
+        return p(r.item())
+    return r[()] if x.storage._tracker is SCALAR else r.copy()
+
+
+def hold(x: Any, v: Any) -> None:
+    """The fresh fake ``x`` holds ``v`` in every element (a kernel's ``ArrayMeta.value``)."""
+    _set(x, v)

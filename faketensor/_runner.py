@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _cache, _dispatch, _known
 from ._bounded import BoundedCache
-from ._array import FakeArray, make_fake
+from ._array import KERNEL_PLACEHOLDERS, FakeArray, make_fake
 from ._convert import Converter
 from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, SCALAR, FakeStorage
@@ -118,10 +118,16 @@ def _all_fake(seq: Any) -> bool:
         t = type(a)
         if t is FakeArray or t in _PLAIN:
             continue
-        if (t is tuple or t is list) and _all_fake(a):
-            continue
+        if t is tuple or t is list:
+            if len(a) > 64 and _PLAIN_OR_FAKE.issuperset(map(type, a)):
+                continue  # a long index list of numbers: tested at C speed
+            if _all_fake(a):
+                continue
         return False
     return True
+
+
+_PLAIN_OR_FAKE = _PLAIN | {FakeArray}
 
 
 def _as_real(x: Any) -> Any:
@@ -182,6 +188,8 @@ def _cuda_among(args: tuple, kwargs: dict) -> bool:
             if a.storage.device != "cpu":
                 return True
         elif t is list or t is tuple:
+            if len(a) > 64 and FakeArray not in set(map(type, a)):
+                continue  # a long index list of numbers: tested at C speed
             for x in a:
                 if type(x) is FakeArray and x.storage.device != "cpu":
                     return True
@@ -262,9 +270,12 @@ def _realize_out(res: ArrayMeta, v: Any, device: str) -> FakeArray:
             storage._tracker = SCALAR
             f = make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
             f.pytype = res.pytype
-            return f
-        return make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
-                         None, res.writeable is not False)
+        else:
+            f = make_fake(res.shape, res.dtype, res.strides, storage, res.offset,
+                          None, res.writeable is not False)
+        if res.value is not None:  # the kernel knows the value (faketensor/_known.py)
+            _known.hold(f, res.value)
+        return f
     b = v._base
     base = v if (b is None or type(b) is not FakeArray) else b
     f = make_fake(res.shape, res.dtype, res.strides, v.storage, v.storage_offset + res.offset,
@@ -339,8 +350,10 @@ def _run_watched(fn: Callable, args: tuple, kwargs: dict, func: Any, costs: list
 def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
              device: str | None = None, prepared: bool = False, costs: list | None = None,
              entry_out: list | None = None) -> Any:
-    """Run func's kernel on fakes (``_run_fake``), then update which storages are known to
-    hold one value (faketensor/_known.py: set on results, forgotten on writes).
+    """Run func's kernel on fakes (``_run_fake``), then update what is known of the values:
+    computed for real where every input knows its values and the outputs are small
+    (``_values``), forgotten on other writes, and which storages hold one value
+    (faketensor/_known.py: set on results, forgotten on writes).
 
     A call with a cache key has had every fake among its arguments collected by the
     signature: when none of them holds a known value, ``_known.after``'s walk over the
@@ -348,6 +361,15 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     (``_known.SOURCE``, worked out once per callable)."""
     fakes: list = []
     res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
+    if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]) \
+            or _PLACEHOLDERS_GET() is not None:
+        _values(func, args, kwargs, res, convert, prepared, fakes)
+    else:
+        for f in fakes:  # every fake of the call (the cache signature collected them)
+            st = f.storage
+            if st.content is not None or st.recipe is not None:
+                _known.forget_written(func, args, kwargs, res)
+                break
     for f in fakes:
         if f is _UNSEEN or f.storage.known is not None:
             _known.after(func, args, kwargs, res)
@@ -362,7 +384,40 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
 
 
 _UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
+_HAS_VALUES = _known.has_values
+_PLACEHOLDERS_GET = KERNEL_PLACEHOLDERS.get
 _SOURCE_GET = _known.SOURCE.get
+
+
+def _values(func: Any, args: tuple, kwargs: dict, res: Any, convert: Callable | None,
+            prepared: bool, fakes: list) -> None:
+    """Known values (faketensor/_known.py ``compute``): a call whose inputs all know their
+    values and whose outputs are small runs for real on them; in placeholder mode one whose
+    inputs do not all know theirs keeps its recipe; otherwise every content the call may have
+    written is forgotten."""
+    unseen = bool(fakes) and fakes[-1] is _UNSEEN
+    if _known.small_outputs(res):
+        try:
+            entry = _resolved[func][0]
+        except (KeyError, TypeError):
+            entry = None
+        if entry is None or "random" not in entry.tags and entry.backend == "numpy":
+            ok = True
+            if unseen and not prepared:  # real arrays stand for their fakes (the mode's memo)
+                try:
+                    args, kwargs = prepare_call(func, args, kwargs, convert or
+                                                LocalConverter().to_fake, entry)
+                except Exception:
+                    ok = False
+            if ok and (unseen or all(_HAS_VALUES(f) for f in fakes)) \
+                    and _known.compute(func, args, kwargs, res):
+                return
+            if ok and KERNEL_PLACEHOLDERS.get() is not None:
+                _known.note_recipe(func, args, kwargs, res)  # replayed when a value is read
+    if not unseen and not any(f.storage.content is not None or f.storage.recipe is not None
+                              for f in fakes):
+        return
+    _known.forget_written(func, args, kwargs, res)
 
 
 def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
@@ -411,7 +466,7 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
                     if i >= 0:
                         return _realize_out(tmpl[1], fakes[i], dev)
                     res = tmpl[1]
-                    if res.base_shape is None and not res.scalar:
+                    if res.base_shape is None and not res.scalar and res.value is None:
                         return make_fake(res.shape, res.dtype, res.strides,
                                          FakeStorage(tmpl[3], res.device or dev), res.offset,
                                          None, res.writeable is not False)

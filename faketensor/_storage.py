@@ -8,7 +8,8 @@ import os
 class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
 
-    __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "known", "__weakref__")
+    __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "known", "content",
+                 "recipe", "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", alignment: int = 64) -> None:
         self.nbytes = int(nbytes)
@@ -17,6 +18,8 @@ class FakeStorage:
         self._tracker: Any = None  # a mode's tracker (its _free runs on release), or Untracked
         self._key: Any = None  # content_key(): drawn on first use
         self.known: Any = None  # a real 0-d array every element holds, if known (_known.py)
+        self.content: Any = None  # a real uint8 copy of all its bytes, if known and small
+        self.recipe: Any = None  # the call that made it, to replay on placeholders (_known.py)
 
     def __del__(self) -> None:
         tracker = self._tracker

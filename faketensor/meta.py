@@ -28,6 +28,7 @@ class ArrayMeta(NamedTuple):
     (the kernel reports the 0-d array it was made from with ``transient``).
     ``pytype`` (int, float, complex or bool) on a ``scalar`` record marks a Python number
     whose value is unknown (``rng.normal()``): a weak operand under NEP 50, see ``weak_type``.
+    ``value``, when not None, is the value every element of a fresh result holds.
     """
 
     shape: tuple
@@ -41,6 +42,9 @@ class ArrayMeta(NamedTuple):
     warn_on_write: bool | None = False
     scalar: bool = False
     pytype: type | None = None
+    # the value every element of a fresh result holds, when the kernel knows it from the
+    # metadata alone (lstsq's rank under its full-rank assumption): faketensor/_known.py
+    value: Any = None
 
     # the ndarray attributes a kernel reads from its inputs, so records and fakes mix
     @property

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-from .._array import FakeArray, PlaceholderLog
+from .._array import KERNEL_PLACEHOLDERS, FakeArray, PlaceholderLog
 from .._sinks import SinkLog
 from .._errors import op_name
 from .._runner import _first_device, leaves, prepare_call, run_fake
@@ -185,7 +185,16 @@ class FakeMode(Mode):
         if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
             args, kwargs = _reading(self.io, args, kwargs)
         costs: list = []
-        CALL.placeholders = self.data_dependent == "placeholder"
+        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
+        if placeholders:
+            token = KERNEL_PLACEHOLDERS.set(self)
+            try:
+                return self._run_op(func, args, kwargs, costs)
+            finally:
+                KERNEL_PLACEHOLDERS.reset(token)
+        return self._run_op(func, args, kwargs, costs)
+
+    def _run_op(self, func: Any, args: tuple, kwargs: dict, costs: list) -> Any:
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)

@@ -14,6 +14,7 @@ import numpy as np
 from .._array import FakeArray
 from .._errors import op_name
 from .._runner import _PLAIN, resolve
+from .._stack import paused
 
 
 class TraceRef(int):
@@ -49,6 +50,7 @@ class TraceIds:
         self.weak: dict[int, Any] = {}            # fake or storage serial -> weak reference
         self.real_inputs: dict[int, Any] = {}     # fake serial -> the real array it came from
         self.generators: dict[int, tuple] = {}    # id(Generator) -> (generator, state at first use)
+        self._twins: dict[int, tuple] = {}        # id(program's Generator) -> (weakref, twin)
         self._count = itertools.count(1)  # next() is atomic: threads sharing a mode
         self._sweep_at = SWEEP_MIN
         # threads sharing a mode: the tables change only under this lock (a sweep iterates
@@ -109,9 +111,31 @@ class TraceIds:
             return t([self.spec(x) for x in obj])
         if t is dict:
             return {k: self.spec(v) for k, v in obj.items()} if obj else _NO_KWARGS
-        if isinstance(obj, np.random.Generator) and id(obj) not in self.generators:
-            self.generators[id(obj)] = (obj, obj.bit_generator.state)
+        if isinstance(obj, np.random.Generator):
+            return self._generator(obj)
         return obj
+
+    def _generator(self, gen: Any) -> Any:
+        """The generator a trace keeps for ``gen``: a twin on a copy of its bit generator in
+        its state at first use, so the trace never keeps the program's generator alive (nor
+        the seed pool a FakeMode charges for it as long as it lives)."""
+        hit = self._twins.get(id(gen))
+        if hit is not None and hit[0]() is gen:
+            return hit[1]
+        bg = gen.bit_generator
+        state = bg.state
+        ref: Any
+        try:
+            ref = weakref.ref(gen)
+            with paused():
+                twin_bg = type(bg)()
+                twin_bg.state = state
+                twin = np.random.Generator(twin_bg)
+        except TypeError:  # a generator without weak references: kept as it is
+            twin, ref = gen, (lambda: gen)
+        self._twins[id(gen)] = (ref, twin)
+        self.generators[id(twin)] = (twin, state)
+        return twin
 
     def call_spec(self, args: tuple, kwargs: dict) -> tuple:
         """``spec((args, kwargs))`` with the common case inline: positional fakes and

@@ -159,6 +159,38 @@ def test_large_grids_allocate_nothing_real():
     assert mode.memory.peak["cpu"] >= 16 * 10**12
 
 
+def test_size_arithmetic_on_known_values_allocates_nothing_real():
+    """Known values (faketensor/_known.py) are computed for real only on small inputs with
+    small outputs: size arithmetic that reaches 10**12 elements gives the sizes, and the
+    arrays of those sizes stay fakes (nothing real in proportion, in memory or in time)."""
+    import time
+    import tracemalloc
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    try:
+        with ft.FakeMode() as mode:
+            n = int(np.prod((10**6, 10**6)))
+            x = np.zeros(n)
+            half = int(np.ceil(n / 2))
+            y = np.ones((half // 10**6, 2 * 10**6), np.float32)
+            r = np.arange(n)
+            b = np.broadcast_to(np.arange(3.0), (10**6, 10**6, 3))
+            total = b.sum()  # a large input: not computed, so its value is unknown
+            with pytest.raises(ft.DataDependentError):
+                float(total)
+            with pytest.raises(ft.DataDependentError):
+                float(x[::10**6].sum())  # 10**6 elements: more than a content holds
+            assert float(x[5]) == 0.0  # the one value known of all of np.zeros (any size)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert n == 10**12 and half == 5 * 10**11
+    assert x.shape == (10**12,) and y.shape == (5 * 10**5, 2 * 10**6) and r.shape == (n,)
+    assert ft.is_fake(x) and ft.is_fake(r) and b.shape == (10**6, 10**6, 3)
+    assert mode.memory.peak["cpu"] >= 8 * 10**12 * 2
+    assert peak < 8 << 20 and time.perf_counter() - t0 < 30
+
+
 def test_fromiter_consumes_without_storing():
     n = 10**6
     with ft.FakeMode() as mode:

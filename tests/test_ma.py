@@ -29,7 +29,6 @@ _REAL_MASK = ("an all-False mask given as a real array of several elements: its 
               "not read (that would be work proportional to its size), so numpy.ma's "
               "shrinking to nomask is not followed")
 KNOWN = {
-    "ma:allclose": "returns a Python bool or a NumPy bool depending on where infinities are",
     "ma:median": "numpy.ma's median asks whether the middle elements are masked (is_masked)",
     "ma:std": ("std of a full reduction is sqrt's domain check on the variance (masked for a "
                "NaN or negative variance): the survey's values never make it masked"),
@@ -40,9 +39,10 @@ KNOWN = {
     "ma:make_mask": _REAL_MASK, "ma:mask_or": _REAL_MASK,
     "ma:round": ("np.round(bool masked array, 1): MaskedArray.round raises, and NumPy's "
                  "fallback (fromnumeric._wrapit) converts the array with np.asarray"),
-    "ma:is_masked": "returns whether any element is masked: a value (the survey's masks "
-    "always hold one)",
     "ma:bool_": "np.bool_(fake masked array) reads the data",
+    "ma:apply_over_axes": ("on a known all-masked array numpy.ma's sum gives ``masked``, and "
+                           "ma.expand_dims of it called from numpy.ma's own frame gives a "
+                           "plain fake where NumPy gives a MaskedArray"),
 }
 
 

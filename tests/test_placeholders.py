@@ -42,11 +42,14 @@ def test_training_loop_plans_to_the_end_with_placeholders(tmp_path):
     with ft.FakeMode(data_dependent="placeholder") as mode:
         w, best, msg = train(7)
     assert ft.is_fake(w) and w.shape == (64, 10)
-    assert best == np.inf and msg == "loss 0.000 after 0 sweeps"
+    # ``loss < best`` reads loss as its placeholder 0.0, which it holds from then on: the
+    # first loss is the best, and float(loss) reads the known 0.0 (no placeholder)
+    assert ft.is_fake(best) and float(best) == 0.0 and msg == "loss 0.000 after 0 sweeps"
     sites = [(p["file"], p["line"], p["function"], p["count"]) for p in mode.placeholders]
-    assert sites == [(path, 9, "train", 7), (path, 13, "train", 1), (path, 16, "train", 1)]
-    assert mode.placeholders[0]["message"].startswith("bool() of a fake array (shape=(), dtype=bool)")
-    assert mode.placeholders[2]["message"].startswith("float()")
+    assert sites == [(path, 9, "train", 7), (path, 13, "train", 1)]
+    assert mode.placeholders[0]["message"].startswith(
+        "bool() (through a result computed from it) of a fake array (shape=(), dtype=float64) "
+        "gave the placeholder 0.0")
 
 
 def test_training_loop_stops_in_stop_mode(tmp_path):
@@ -99,7 +102,9 @@ def test_placeholders_are_what_numpy_gives_for_zeros(shape, dtype):
     reads = sum(1 for r in VALUE_READS.values() if isinstance(_outcome(lambda: r(real)), tuple))
     if real.size == 0:  # an empty array's values are known (none): read with no placeholder
         reads = 0
-    assert sum(p["count"] for p in mode.placeholders) == reads
+    # the first read's placeholder is from then on the fake's known value: later reads of
+    # it are no placeholders
+    assert sum(p["count"] for p in mode.placeholders) == min(reads, 1)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -202,7 +207,7 @@ def test_the_line_is_the_users_not_the_librarys(tmp_path):
     finally:
         sys.path.remove(str(lib))
         sys.modules.pop("solver_lib", None)
-    assert ns["done"] is False
+    assert ns["done"] is True  # err read as its placeholder 0: 0 < 1e-3
     assert [(p["file"], p["line"], p["function"], p["count"]) for p in mode.placeholders] == [
         (str(main), 4, "<module>", 1)]
 

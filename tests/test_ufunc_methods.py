@@ -63,7 +63,9 @@ def test_at_real_index_out_of_bounds_raises_fake_index_is_accepted():
         a = np.zeros(4)
         with pytest.raises(IndexError, match="index 7 is out of bounds"):
             np.add.at(a, [0, 7], 1.0)
-        np.add.at(a, np.full(3, 7), 1.0)  # values unknown: accepted
+        np.add.at(a, np.empty(3, np.intp), 1.0)  # values unknown: accepted
+        with pytest.raises(IndexError, match="out of bounds"):
+            np.add.at(a, np.full(3, 7), 1.0)  # known values (faketensor/_known.py): checked
         with pytest.raises(IndexError):
             np.add.at(np.zeros(0), np.zeros(2, np.intp), 1.0)  # an empty axis has no valid index
 
@@ -72,7 +74,8 @@ def test_at_fake_boolean_index_is_data_dependent():
     with ft.FakeMode():
         a = np.zeros(4)
         with pytest.raises(ft.DataDependentError):
-            np.add.at(a, a > 0, 1.0)
+            np.add.at(a, np.empty(4, bool), 1.0)  # values unknown
+        np.add.at(a, a > 0, 1.0)  # a known mask (faketensor/_known.py): selects none
         np.add.at(a, np.zeros(0, bool), 1.0)  # empty: nothing is selected whatever the values
 
 

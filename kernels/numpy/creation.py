@@ -12,10 +12,10 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, check_shape, conti
                      like_strides, new_buffer_dtype, normalize_axis, prepend_ones_strides,
                      shape_args, wrap_intp)
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ... import converters
+from ... import _known, converters
 from ..._storage import SCALAR
 from ...meta import ArrayMeta, as_meta, has_values, is_fake, is_meta, nested_fakes, stack_shape
-from ..registry import register, transient
+from ..registry import register, transient, uncached
 from .hidden import kept_bytes, stepped, steps
 from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes, setitem_bytes
 
@@ -202,9 +202,16 @@ def arange(start_or_stop=None, /, stop=None, step=None, dtype=None, *, device=No
         start_or_stop, stop = kw.pop("start"), (start_or_stop if stop is None else stop)
     if kw:
         raise TypeError(f"arange() got an unexpected keyword argument '{next(iter(kw))}'")
+    bounds = []
     for v in (start_or_stop, stop, step):
         if is_meta(v) and not isinstance(v, np.ndarray):
-            raise DataDependentError("np.arange with a fake array bound needs its value")
+            k = _known.scalar_value(v)  # a bound whose value is known (faketensor/_known.py)
+            if k is None:
+                raise DataDependentError("np.arange with a fake array bound needs its value")
+            uncached()  # the result depends on the value, which the cache does not key on
+            v = k
+        bounds.append(v)
+    start_or_stop, stop, step = bounds
     if start_or_stop is None and stop is None:
         raise TypeError("arange() requires stop to be specified.")
     dt = _arange_dtype((start_or_stop, stop, step)) if dtype is None else np.dtype(dtype)

@@ -46,8 +46,17 @@ _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`No
 # ndarray, values known (``_values``).
 
 def _values(arr: Any) -> np.ndarray | None:
-    """The values of an index array: a real ndarray's own, None for a fake or ArrayMeta."""
-    return arr if isinstance(arr, np.ndarray) else None
+    """The values of an index array: a real ndarray's own, a fake's when known (its content,
+    faketensor/_known.py; the result then depends on values, so it is not cached), None for
+    other fakes and ArrayMetas."""
+    if isinstance(arr, np.ndarray):
+        return arr
+    if is_fake(arr) and arr.storage.content is not None:
+        r = _known.real(arr)
+        if r is not None:
+            uncached()
+        return r
+    return None
 
 
 def _fresh_intp(shape: tuple) -> ArrayMeta:
@@ -59,8 +68,13 @@ def _has_fake(obj: Any) -> bool:
     if is_fake(obj):
         return True
     if type(obj) in (list, tuple):
+        if len(obj) > 64 and _NUMBERS.issuperset(map(type, obj)):
+            return False  # a long list of numbers: tested at C speed
         return any(_has_fake(x) for x in obj)
     return False
+
+
+_NUMBERS = frozenset({int, float, bool, complex})
 
 
 def _check_index_array_count(entries: list, shape: tuple) -> None:
@@ -102,8 +116,46 @@ def _intp_or_none(obj: Any) -> int | None:
     return v
 
 
+class RangeIndex(np.ndarray):
+    """A ``range`` used as an index array, in O(1): a zero-byte intp stand-in of its length
+    (every element reads 0) that carries the range's ``extremes`` (lowest, highest) for the
+    bounds checks, the only use of an index's values here (``check_fancy_bounds``). NumPy
+    converts the range element by element into an intp array; so did this rule, at 0.1 us
+    per element and per use."""
+
+    extremes: tuple | None
+
+
+def _range_index(r: range) -> RangeIndex:
+    n = len(r)
+    arr = np.lib.stride_tricks.as_strided(np.zeros(1, INTP), (n,), (0,), writeable=False)
+    out = arr.view(RangeIndex)
+    out.extremes = None if not n else (r[0], r[-1]) if r.step > 0 else (r[-1], r[0])
+    return out
+
+
+def _extremes(vals: np.ndarray) -> tuple:
+    """(lowest, highest) value of a non-empty index array."""
+    ext = getattr(vals, "extremes", None)
+    return ext if ext is not None else (int(vals.min()), int(vals.max()))
+
+
+def converted_bytes(obj: Any) -> int:
+    """Bytes of the array NumPy makes from an index that is not an array (a range, a list or
+    tuple of ints: PyArray_FromAny, alive while the indexing runs); 0 for arrays."""
+    if type(obj) is range:
+        return len(obj) * INTP.itemsize
+    if type(obj) in (list, tuple) and obj:
+        first = obj[0]
+        if type(first) is int or isinstance(first, np.integer):
+            return len(obj) * INTP.itemsize
+    return 0
+
+
 def _as_index_array(obj: Any) -> Any:
     """PyArray_FROM_O for an index that is not an array (empty ones become intp)."""
+    if type(obj) is range:
+        return _range_index(obj)
     if _has_fake(obj):
         raise UnsupportedOperationError("ndarray.__getitem__",
                                         "a list index containing fake arrays")
@@ -345,8 +397,7 @@ def check_fancy_bounds(shape: tuple, p: Parsed, fshape: tuple) -> None:
             n = shape[d]
             vals = _values(obj)
             if vals is not None and vals.size:
-                lo = int(vals.min())
-                hi = int(vals.max())
+                lo, hi = _extremes(vals)
                 if lo < -n:
                     _check_index(lo, n, d)
                 if hi >= n:
@@ -473,8 +524,9 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     it = p.index_type
     if it == BOOL:
         mask = p.entries[0][2]
-        if isinstance(mask, np.ndarray):
-            n = int(np.count_nonzero(mask))
+        known = _values(mask)
+        if known is not None:
+            n = int(np.count_nonzero(known))
         elif mask.size == 0:
             n = 0
         else:
@@ -509,8 +561,17 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     return ArrayMeta(rshape, dt, rstrides, base_shape=base_shape)
 
 
-keep_real(getitem, 1)
-register("ndarray.__getitem__", tags=("view", "copy"))(getitem)
+def getitem_op(self: Any, key: Any) -> ArrayMeta:
+    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges and
+    lists (alive while the result is made)."""
+    res = getitem(self, key)
+    if type(res) is ArrayMeta and res.view_of is None and not res.scalar:
+        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
+    return res
+
+
+keep_real(getitem_op, 1)
+register("ndarray.__getitem__", tags=("view", "copy"))(getitem_op)
 
 
 # --- __setitem__ -------------------------------------------------------------------
@@ -668,8 +729,9 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     if it == BOOL:
         transient(packed)
         mask = p.entries[0][2]
-        if isinstance(mask, np.ndarray):
-            count: int | None = int(np.count_nonzero(mask))
+        known = _values(mask)
+        if known is not None:
+            count: int | None = int(np.count_nonzero(known))
         else:
             count = 0 if mask.size == 0 else None
         v = _array_value(value, dt)
@@ -765,13 +827,15 @@ def _index_values(ind: Any, casting: Casting) -> Any:
         return ind
     if _has_fake(ind):
         raise UnsupportedOperationError("np.take", "an index list containing fakes")
+    if type(ind) is range:
+        return _range_index(ind)
     return np.asarray(ind, dtype=INTP)
 
 
 def _check_values(ind: Any, n: int, axis: int) -> None:
     v = _values(ind)
     if v is not None and v.size:
-        lo, hi = int(v.min()), int(v.max())
+        lo, hi = _extremes(v)
         if lo < -n:
             _check_index(lo, n, axis)
         if hi >= n:

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.linalg import LinAlgError
 
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ... import _known
 from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
                      like_strides, reshape_strides, strides_in_order)
 from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
@@ -25,7 +26,7 @@ from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
 from .. import flops
-from ..registry import assume, note, quiet, register, scalar_result, scratch
+from ..registry import assume, note, quiet, register, scalar_result, scratch, uncached
 
 _L = np.linalg
 from numpy.linalg._linalg import EigResult, EighResult, QRResult, SlogdetResult, SVDResult  # noqa: E402
@@ -274,32 +275,67 @@ def eigvalsh(a: Any, UPLO: str = "L") -> ArrayMeta:
     return out(_eigvalsh_meta(a, _L.eigvalsh))
 
 
+_EIG_ASSUMED = ("{}: the eigenvalues of a real matrix were taken not to be all real (complex "
+                "results, as for a typical non-symmetric matrix; one whose eigenvalues are all "
+                "real gives real results: eigh/eigvalsh for a symmetric one)")
+
+
 def _eig_common(a: Any, name: Any) -> tuple:
+    """(a, result dtype, loop dtype, whether the results are real). For real input NumPy
+    returns real results when every eigenvalue is real (numpy/linalg/_linalg.py eig:
+    ``all(w.imag == 0.0)``), else complex ones: known values decide (faketensor/_known.py),
+    else placeholder mode assumes complex ones (``assume``), else DataDependentError."""
     a = _arr(a, name)
     stacked_square(a)
     t, rt = common_type(name, a)
-    if t.kind != "c":
+    if t.kind == "c":
+        return a, rt, t, False
+    vals = _known.real(a) if is_fake(a) else None
+    if vals is not None:
+        uncached()  # the outcome depends on the values, which the kernel cache does not key on
+        try:
+            with np.errstate(all="ignore"):
+                w = np.linalg.eigvals(vals)
+        except Exception:  # NumPy's own error: a non-finite matrix, ...
+            w = None
+        if w is not None:
+            return a, rt, t, bool(w.dtype.kind != "c")
+    if not assume(_EIG_ASSUMED.format(f"np.linalg.{name.__name__}")):
         raise DataDependentError(f"{name.__name__} of a real matrix: the result is real only "
                                  "when every eigenvalue is, which depends on the values")
-    return a, rt
+    return a, rt, t, False
+
+
+def _eig_results(ms: list, rt: np.dtype, real: bool) -> list:
+    """The complex gufunc outputs as NumPy's wrapper returns them: complex of the result
+    type, or (all eigenvalues real) their ``.real`` views, cast to the real result type."""
+    if not real:
+        crt = rt if rt.kind == "c" else np.dtype(np.complex64) if rt.itemsize == 4 else _C16
+        return [out(astype(m, crt)) for m in ms]
+    res = []
+    for m in ms:
+        view = ArrayMeta(m.shape, _F8, m.strides, view_of=m)
+        res.append(view if rt == _F8 else out(astype(view, rt)))
+    return res
 
 
 @register(_L.eig, tags=("copy",), flops=flops.eig)
 @stepped
 def eig(a: Any) -> Any:
-    """Complex input only: for real input the result dtype depends on the eigenvalues."""
-    a, rt = _eig_common(a, _L.eig)
+    """EigResult(eigenvalues (..., m), eigenvectors (..., m, m)): complex, or real when the
+    input is real and every eigenvalue is (``_eig_common``)."""
+    a, rt, t, real = _eig_common(a, _L.eig)
     n = a.shape[-1]
-    w, v = gufunc_outs([(a, 2)], [((n,), _C16), ((n, n), _C16)], _C16)
-    return EigResult(out(astype(w, rt)), out(astype(v, rt)))
+    w, v = gufunc_outs([(a, 2)], [((n,), _C16), ((n, n), _C16)], t)
+    return EigResult(*_eig_results([w, v], rt, real))
 
 
 @register(_L.eigvals, tags=("copy",), flops=flops.eigvals)
 @stepped
 def eigvals(a: Any) -> ArrayMeta:
-    a, rt = _eig_common(a, _L.eigvals)
-    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), _C16)], _C16)
-    return out(astype(w, rt))
+    a, rt, t, real = _eig_common(a, _L.eigvals)
+    (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), _C16)], t)
+    return _eig_results([w], rt, real)[0]
 
 
 def _svdvals_meta(a: Any, name: Any) -> ArrayMeta:
@@ -415,9 +451,10 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     rrt = real_of(rt)
     if rcond is not None and len(getattr(rcond, "shape", np.shape(rcond))):
         raise UnsupportedOperationError(_L.lstsq, "an array rcond")
-    if m > n > 0 and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
-                                "(residuals of one element per right-hand side; a "
-                                "rank-deficient one has none)"):
+    full = m > n > 0
+    if full and not assume("np.linalg.lstsq: the matrix was taken to have full rank "
+                           "(residuals of one element per right-hand side; a "
+                           "rank-deficient one has none)"):
         raise DataDependentError("lstsq with more rows than columns: the residuals are empty "
                                  "unless the rank is full, which depends on the values")
     k = max(nrhs, 1)
@@ -439,7 +476,8 @@ def lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
                                         xm.flags.c_contiguous, xm.flags.f_contiguous))
     p = min(m, n)
     _lstsq_steps(a, b, rcond, m, n, nrhs, t, rt)
-    rank = ArrayMeta((), np.dtype(np.int32), (), scalar=True)  # the gufunc's 0-d output
+    # the gufunc's 0-d output; under the full-rank assumption its value is that rank
+    rank = ArrayMeta((), np.dtype(np.int32), (), scalar=True, value=n if full else None)
     return (xo, res, rank, ArrayMeta((p,), rrt, c_strides((p,), rrt.itemsize)))
 
 
