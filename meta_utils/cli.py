@@ -454,22 +454,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if program is not None:
         args.target = program
-    if args.cmd == "run":
+    if args.cmd in ("run", "sweep"):
         if args.device is not None:
             from .._storage import parse_device
             try:
                 args.device = parse_device(args.device)
             except ValueError as e:
                 parser.error(str(e))
-        return run(args)
-    if args.cmd == "sweep":
-        if args.device is not None:
-            from .._storage import parse_device
-            try:
-                args.device = parse_device(args.device)
-            except ValueError as e:
-                parser.error(str(e))
-        return sweep(args)
+        return run(args) if args.cmd == "run" else sweep(args)
     if args.cmd == "inspect":
         return inspect(args.files)
     if args.cmd == "ops":
