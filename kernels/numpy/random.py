@@ -1314,7 +1314,7 @@ def _method_of(rule: Callable) -> Callable:
     ``faketensor ops`` names the rule's own line through ``method.rule``."""
     def method(self: Any, *args: Any, **kwargs: Any) -> Any:
         return rule(*args, **kwargs)
-    method.rule = rule  # type: ignore[attr-defined]
+    setattr(method, "rule", rule)  # read by Kernel.source
     return method
 
 
