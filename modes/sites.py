@@ -28,7 +28,7 @@ RECORD_DEPTH = 6
 class Sites:
     """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
 
-    __slots__ = ("_user", "_codes", "_index", "_at", "stacks", "stop")
+    __slots__ = ("_user", "_codes", "_index", "_at", "stacks", "stop", "whole")
 
     def __init__(self) -> None:
         # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
@@ -39,6 +39,7 @@ class Sites:
         self._at: dict = {(): 0}          # (id(code), f_lasti, ...) -> stack index
         self.stacks: list[tuple] = [()]   # stack index -> (code, line, ...), innermost first
         self.stop: Any = None             # a code object: frames from it up are not looked at
+        self.whole: set[int] = set()      # indices a whole-stack walk produced (``complete``)
 
     def here(self, whole: bool = False, depth: int = RECORD_DEPTH) -> int:
         """The index of the innermost user frame's (file, line), or with ``whole`` of the
@@ -87,6 +88,7 @@ class Sites:
             for j, f in enumerate(frames):
                 key[2 * j + 1] = f.f_lineno
             i = self._at[at] = self._intern(tuple(key))
+            self.whole.add(i)
         return i
 
     def _see(self, code: Any) -> bool:
@@ -108,6 +110,14 @@ class Sites:
         k = self.stacks[index]
         return [{"file": os.path.abspath(k[j].co_filename), "line": k[j + 1],
                  "function": k[j].co_name} for j in range(0, len(k), 2)]
+
+    def complete(self, index: int) -> bool:
+        """Whether the stack of an index is the op's whole user call stack: a whole walk made
+        it, and it has several frames or its one frame is a module's top level (most ops keep
+        their innermost frame only, and a one-frame index may be shared with such ops)."""
+        k = self.stacks[index]
+        return index in self.whole and (len(k) > 2 or (len(k) == 2 and
+                                                        k[0].co_name == "<module>"))
 
     def line(self, index: int) -> tuple:
         """(file, line, function) of the innermost user frame, or (None, None, None)."""
