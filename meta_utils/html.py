@@ -45,7 +45,7 @@ pre.src { margin: 0; white-space: pre-wrap; }
 """
 
 #: the page's one script: sortable tables, click-to-zoom flame graphs (no resource fetched)
-_JS = """
+_JS = r"""
 document.querySelectorAll("table").forEach(function (t) {
   t.querySelectorAll("th").forEach(function (th, col) {
     th.addEventListener("click", function () {
@@ -406,10 +406,16 @@ OTHER_COLOUR = "#c7c7c7"
 
 
 def source_line(file: Any, line: Any) -> str | None:
-    """The text of ``file``'s line ``line`` (stripped), read now; None where it cannot be read."""
+    """The text of ``file``'s line ``line`` (stripped), read now; None where it cannot be read.
+    Only absolute paths are read (plans name files so), never a name looked up on sys.path."""
     if not isinstance(file, str) or not isinstance(line, int) or line < 1:
         return None
-    text = linecache.getline(file, line)
+    try:
+        if not os.path.isabs(file) or not os.path.isfile(file):
+            return None
+        text = linecache.getline(file, line)
+    except (ValueError, OSError, UnicodeError):  # NUL or a lone surrogate in the name
+        return None
     return text.strip() or None
 
 
@@ -419,6 +425,8 @@ def _source(rec: dict) -> str:
 
 
 def _frame_label(f: dict) -> str:
+    if f.get("file") is None:
+        return str(f.get("function") or "?")
     return f"{f.get('function') or '?'}  {os.path.basename(str(f.get('file')))}:{f.get('line')}"
 
 
@@ -485,7 +493,7 @@ def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
             share = 100 * child.bytes / peak
             label = f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)"
             src = source_line(f.get("file"), f.get("line"))
-            title = (f"{f.get('function')} at {f.get('file')}:{f.get('line')}\n"
+            title = (f"{_frame_label(f)}\n"
                      f"{child.bytes:,} B ({share:.1f}% of the peak) in {child.count} "
                      f"allocation(s)" + (f"\n{src}" if src else ""))
             partial = f.get("file") is None and f.get("function") == "(callers not recorded)"

@@ -33,7 +33,7 @@ def peak_stacks(held: Sequence[tuple[int, int]], trace: Sequence, sites: Any) ->
     merged: dict[tuple, list] = {}
     for site, (b, c) in by_site.items():
         frames = tuple((f["file"], f["line"], f["function"]) for f in sites.frames(site)[::-1])
-        row = merged.setdefault((frames, site == 0 or sites.complete(site)), [0, 0])
+        row = merged.setdefault((frames, sites.complete(site)), [0, 0])
         row[0] += b
         row[1] += c
     out = [{"frames": [{"file": f, "line": ln, "function": fn} for f, ln, fn in frames],

@@ -28,7 +28,7 @@ RECORD_DEPTH = 6
 class Sites:
     """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
 
-    __slots__ = ("_user", "_codes", "_index", "_at", "stacks", "stop", "whole")
+    __slots__ = ("_user", "_codes", "_index", "_at", "_whole_at", "stacks", "stop", "whole")
 
     def __init__(self) -> None:
         # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
@@ -36,10 +36,13 @@ class Sites:
         self._user: dict = {}             # id(code) -> is it the user's
         self._codes: dict = {}            # id(code) -> code
         self._index: dict = {(): 0}       # (id(code), line, ...) -> stack index
-        self._at: dict = {(): 0}          # (id(code), f_lasti, ...) -> stack index
+        self._at: dict = {(): 0}          # (id(code), f_lasti) -> stack index
+        self._whole_at: dict = {}         # (id(code), f_lasti, ...) -> stack index, whole walks
         self.stacks: list[tuple] = [()]   # stack index -> (code, line, ...), innermost first
         self.stop: Any = None             # a code object: frames from it up are not looked at
-        self.whole: set[int] = set()      # indices a whole-stack walk produced (``complete``)
+        # the indices of whole walks, interned apart from the innermost-frame ones even where
+        # the frames agree, so that ``complete`` is exact
+        self.whole: set[int] = set()
 
     def here(self, whole: bool = False, depth: int = RECORD_DEPTH) -> int:
         """The index of the innermost user frame's (file, line), or with ``whole`` of the
@@ -83,11 +86,11 @@ class Sites:
             if f is None:
                 f, parent = parent, None
         at = tuple(key)
-        i = self._at.get(at)
+        i = self._whole_at.get(at)
         if i is None:
             for j, f in enumerate(frames):
                 key[2 * j + 1] = f.f_lineno
-            i = self._at[at] = self._intern(tuple(key))
+            i = self._whole_at[at] = self._intern(tuple(key), True)
             self.whole.add(i)
         return i
 
@@ -96,10 +99,11 @@ class Sites:
         self._codes[id(code)] = code
         return u
 
-    def _intern(self, key: tuple) -> int:
-        i = self._index.get(key)
+    def _intern(self, key: tuple, whole: bool = False) -> int:
+        at = ("whole", *key) if whole else key
+        i = self._index.get(at)
         if i is None:
-            i = self._index[key] = len(self.stacks)
+            i = self._index[at] = len(self.stacks)
             codes = self._codes
             self.stacks.append(tuple(codes[x] if j % 2 == 0 else x for j, x in enumerate(key)))
         return i
@@ -112,12 +116,9 @@ class Sites:
                  "function": k[j].co_name} for j in range(0, len(k), 2)]
 
     def complete(self, index: int) -> bool:
-        """Whether the stack of an index is the op's whole user call stack: a whole walk made
-        it, and it has several frames or its one frame is a module's top level (most ops keep
-        their innermost frame only, and a one-frame index may be shared with such ops)."""
-        k = self.stacks[index]
-        return index in self.whole and (len(k) > 2 or (len(k) == 2 and
-                                                        k[0].co_name == "<module>"))
+        """Whether the stack of an index is the op's whole user call stack (a whole walk made
+        it), not its innermost user frame alone; index 0 (no user frame) is complete."""
+        return index == 0 or index in self.whole
 
     def line(self, index: int) -> tuple:
         """(file, line, function) of the innermost user frame, or (None, None, None)."""
