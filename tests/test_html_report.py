@@ -443,3 +443,23 @@ def test_browser_flame_names_the_peak_stack(tmp_path):
     for colour in [SITE_COLOURS[i] for i in big if i]:  # 0's is also the per-device line's
         rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
         assert pixels_of(img, rgb, tol=12) > 500, colour
+
+
+def _mk(n):
+    return np.ones(n)
+
+
+def _partial():
+    a = _mk(1000)  # raises the running peak: its whole stack is recorded
+    del a
+    b = _mk(500)   # below the highest so far: its innermost frame only
+    c = _mk(2000)
+    return b, c
+
+
+def test_peak_stacks_say_where_callers_are_unknown():
+    stacks = ft.plan(_partial).to_json()["devices"]["cpu"]["peak_stacks"]
+    got = sorted((s["complete"], s["bytes"], tuple(f["function"] for f in s["frames"]))
+                 for s in stacks)
+    # np.ones(2000): its 16,000 B and the 16 B scalar it fills from, alive during the call
+    assert got == [(False, 4000, ("_mk",)), (True, 16016, ("_partial", "_mk"))]
