@@ -60,9 +60,11 @@ def site_timeline(log: Sequence, trace: Sequence, sites: Any, dev: str,
     line_of: dict[int, int] = {}  # site index -> column (n: other)
     held: dict[int, tuple[int, int]] = {}  # storage id -> (column, bytes)
     live = [0] * (n + 1)
-    rows: list[list] = []  # [op, live per column...]
-    for r in range(0, len(log), 4):
-        op, sid, d_, d = log[r:r + 4]
+    total = 0
+    ops: list[int] = []     # an op that changed the device's live bytes
+    totals: list[int] = []  # live bytes after it
+    cols: list[tuple] = []  # live bytes per column after it
+    for op, sid, d_, d in zip(log[0::4], log[1::4], log[2::4], log[3::4]):
         if d_ != dev or sid == 0:
             continue
         if d > 0:
@@ -72,15 +74,18 @@ def site_timeline(log: Sequence, trace: Sequence, sites: Any, dev: str,
                 c = line_of[site] = col.get(sites.line(site)[:2], n)
             b = pool_bytes(d) if pool else d
             held[sid] = (c, b)
-            live[c] += b
         else:
             c, b = held.pop(sid, (n, pool_bytes(-d) if pool else -d))
-            live[c] -= b
-        if rows and rows[-1][0] == op:
-            rows[-1][1:] = live
+            b = -b
+        live[c] += b
+        total += b
+        if ops and ops[-1] == op:
+            totals[-1], cols[-1] = total, tuple(live)
         else:
-            rows.append([op, *live])
-    rows = _thin(rows, max_points)
+            ops.append(op)
+            totals.append(total)
+            cols.append(tuple(live))
+    keep = _thin(totals, max_points)
     by_line: dict[tuple, list] = {}
     for s in stacks:  # the largest stack ending at each line is the one shown for it
         if s["frames"]:
@@ -92,20 +97,21 @@ def site_timeline(log: Sequence, trace: Sequence, sites: Any, dev: str,
             names[c] = sites.line(site)[2]
     return {"sites": [{"file": f, "line": ln, "function": names.get(i),
                        "stack": by_line.get((f, ln), [])} for i, (f, ln) in enumerate(keys)],
-            "ops": [r[0] for r in rows],
-            "bytes": [[r[1 + i] for r in rows] for i in range(n)],
-            "other": [r[1 + n] for r in rows]}
+            "ops": [ops[k] for k in keep],
+            "bytes": [[cols[k][i] for k in keep] for i in range(n)],
+            "other": [cols[k][n] for k in keep]}
 
 
-def _thin(rows: list[list], max_points: int) -> list[list]:
-    """The first and last rows and, per bucket, those with the most and the least in all."""
-    if len(rows) <= max_points:
-        return rows
-    k = -(-len(rows) // (max_points // 2))
-    keep = {0, len(rows) - 1}
-    for lo in range(0, len(rows), k):
-        bucket = range(lo, min(lo + k, len(rows)))
-        totals = [sum(rows[i][1:]) for i in bucket]
-        keep.add(lo + totals.index(max(totals)))
-        keep.add(lo + totals.index(min(totals)))
-    return [rows[i] for i in sorted(keep)]
+def _thin(totals: list[int], max_points: int) -> list[int]:
+    """Indices of the first and last points and, per bucket of consecutive points, of the
+    highest and the lowest total (so the peak and the troughs are kept)."""
+    m = len(totals)
+    if m <= max_points:
+        return list(range(m))
+    k = -(-m // (max_points // 2))
+    keep = {0, m - 1}
+    for lo in range(0, m, k):
+        bucket = totals[lo:lo + k]
+        keep.add(lo + bucket.index(max(bucket)))
+        keep.add(lo + bucket.index(min(bucket)))
+    return sorted(keep)
