@@ -456,3 +456,28 @@ def test_peak_stacks_say_where_callers_are_unknown():
                  for s in stacks)
     # np.ones(2000): its 16,000 B and the 16 B scalar it fills from, alive during the call
     assert got == [(False, 4000, ("_mk",)), (True, 16016, ("_partial", "_mk"))]
+
+
+@needs_chromium
+def test_browser_flame_zoom_and_sort(tmp_path):
+    """A click on a frame widens it to the whole graph and hides the frames beside it; a click
+    on a numeric header sorts the table by value (the page's script, run by Chromium)."""
+    page = render_html(ft.plan(_nested, 256).to_json())
+    clicks = ('<script>document.querySelector("#flame-0 .fr[data-d=\\"2\\"]").click();'
+              'var th = document.querySelectorAll("#top-sites + table th")[3];'
+              'th.click(); th.click();</script>')  # bytes, descending then ascending
+    path = tmp_path / "zoom.html"
+    path.write_text(page.replace("</body>", clicks + "</body>"), encoding="utf-8")
+    run = chromium(["--dump-dom"], path, tmp_path)
+    assert console_messages(run) == []
+    dom = run.stdout
+    frames = re.findall(r'<div class="fr[^"]*" data-d="(\d+)"[^>]*style="([^"]*)"', dom)
+    d2 = [st for d, st in frames if d == "2"]
+    assert "left: 0%" in d2[0] and "width: 100%" in d2[0]
+    d1 = [st for d, st in frames if d == "1"]  # its caller stays, spanning all; the rest hide
+    shown = [st for st in d1 if "display: none" not in st]
+    assert len(shown) == 1 and "width: 100%" in shown[0] and len(d1) >= 2
+    table = dom.split('id="top-sites"', 1)[1].split("</table>", 1)[0]
+    sizes = [int(v.replace(",", "")) for v in re.findall(r"\(([\d,]+) B\)", table)]
+    assert len(sizes) >= 2 and sizes == sorted(sizes)
+    assert 'aria-sort="ascending"' in table
