@@ -2,10 +2,13 @@
 
 ``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
 schema in the README) and returns a page with the status, live memory per device over the program
-(peak marked and labelled with its source line), the allocation sites holding the most memory at
-the peak, the FLOPs per source line and the findings (upcasts, hidden copies). The plot is drawn by matplotlib as inline SVG (the
-``report`` extra): no script, no fetched resource, text kept as text. Every string taken from the
-report is escaped, so a file or function name cannot inject markup.
+(peak marked and named with its source line), a flame graph of what is held at the peak by call
+stack, live memory stacked by allocation site, the sites holding the most at the peak with their
+source lines, the FLOPs per source line and the findings (upcasts, hidden copies); tables sort
+on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
+boxes; the one inline script (``_JS``) only sorts and zooms. No fetched resource, text kept as
+text; every string taken from the report is escaped, and none becomes script
+(docs/guide/html-report.md).
 """
 from __future__ import annotations
 
@@ -391,10 +394,6 @@ def _unit(n: int) -> tuple[str, int]:
             return unit, scale
     return "B", 1
 
-
-def _frac(x: float, xs: Any) -> float:
-    lo, hi = int(xs[0]), int(xs[-1])
-    return 0.5 if hi == lo else (x - lo) / (hi - lo)
 
 
 # --- flame graph, timeline by site, source lines --------------------------------------------
