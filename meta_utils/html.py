@@ -36,7 +36,8 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .completed { background: #e3f4e3; } .stopped { background: #fbe3e3; }
 code { font-size: 95%; } svg { max-width: 100%; height: auto; }
 th { cursor: pointer; user-select: none; background: #f4f4f4; }
-th[aria-sort=ascending]::after { content: " \\25B2"; } th[aria-sort=descending]::after { content: " \\25BC"; }
+th[aria-sort=ascending]::after { content: " \\25B2"; }
+th[aria-sort=descending]::after { content: " \\25BC"; }
 .flame { position: relative; border: 1px solid #ddd; margin: .4em 0 1em; overflow: hidden; }
 .fr { position: absolute; height: 20px; box-sizing: border-box; border: 1px solid #fff;
       font: 12px/18px system-ui, sans-serif; padding: 0 4px; overflow: hidden;
@@ -480,7 +481,8 @@ def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
         nonlocal depth_max
         depth_max = max(depth_max, depth)
         hi = lo + node.bytes / total
-        colour = "#d9d9d9" if depth == 0 else palette[zlib.crc32(label.encode('utf-8', 'backslashreplace')) % len(palette)]
+        name = label.split("  ")[0].encode("utf-8", "backslashreplace")  # one colour a function
+        colour = "#d9d9d9" if depth == 0 else palette[zlib.crc32(name) % len(palette)]
         divs.append(
             f'<div class="fr{cls}" data-d="{depth}" data-lo="{lo:.9f}" data-hi="{hi:.9f}" '
             f'data-bytes="{node.bytes}" style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
@@ -492,7 +494,9 @@ def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
             share = 100 * child.bytes / peak
             label = f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)"
             src = source_line(f.get("file"), f.get("line"))
-            title = (f"{_frame_label(f)}\n"
+            where = (f"{f.get('function')} at {f.get('file')}:{f.get('line')}"
+                     if f.get("file") is not None else _frame_label(f))
+            title = (f"{where}\n"
                      f"{child.bytes:,} B ({share:.1f}% of the peak) in {child.count} "
                      f"allocation(s)" + (f"\n{src}" if src else ""))
             partial = f.get("file") is None and f.get("function") == "(callers not recorded)"

@@ -3,8 +3,8 @@
 The page is opened in headless Chromium (Debian's ``chromium``; those tests skip where it is
 absent): the DOM after rendering, a screenshot (timeline and peak marker drawn in their colours)
 and the browser's console (no message at all). The page's one script is the module's own
-(sortable tables, zooming the flame graph); nothing taken from the report becomes script. Each browser check is
-first shown to fail on a page made to fail it. Escaping, downsampling and the drawn peak are
+(sortable tables, zooming the flame graph); nothing taken from the report becomes script.
+Each browser check is first shown to fail on a page made to fail it. Escaping, downsampling and the drawn peak are
 checked on the page's source.
 """
 from __future__ import annotations
