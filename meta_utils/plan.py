@@ -25,6 +25,7 @@ from ..modes.fake_mode import FakeMode
 from ..modes.imports import script_imports
 from ..modes.threads import inherit_mode_in_threads
 from ..modes.memory import RecordingStats, analyze
+from .peakstacks import peak_stacks, site_timeline
 from .._paths import is_user_file
 from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
 from .progress import Progress
@@ -46,7 +47,8 @@ class Plan:
       pool counts them); ``peak_at``: per device ``{"file", "line", "function", "stack",
       "op", "op_index"}``, the stack outermost call first.
     - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
-      sites holding the most at each device's peak; ``timeline``: ``[[op_index, device,
+      sites holding the most at each device's peak; ``peak_stacks`` and ``site_timeline``
+      per device (meta_utils/peakstacks.py); ``timeline``: ``[[op_index, device,
       live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
     - ``io``: the files the program wrote or would have written (``mode.io``,
       modes/io.py): ``{"file", "line", "function", "op", "path", "bytes", "exact",
@@ -99,11 +101,16 @@ class Plan:
         self.allocated: dict[str, int] = {}
         self.peak_at: dict[str, dict] = {}
         self.top_sites: list[dict] = []
+        #: per device: what is held at the peak by call stack, live memory by site over time
+        self.peak_stacks: dict[str, list] = {}
+        self.site_timeline: dict[str, dict] = {}
         for dev in sorted(devices, key=lambda d: (d != "cpu", d)):
             rep = devices[dev]
             if rep is None:
                 self.peak[dev] = self.live_end[dev] = self.allocated[dev] = 0
                 self.peak_at[dev] = _where(None, sites, -1)
+                self.peak_stacks[dev] = []
+                self.site_timeline[dev] = {"sites": [], "ops": [], "bytes": [], "other": []}
                 continue
             self.peak[dev], self.live_end[dev] = rep.peak, rep.live_end
             self.allocated[dev] = rep.allocated
@@ -117,8 +124,12 @@ class Plan:
                 row[0] += nbytes
                 row[1] += 1
             rows = sorted(held.items(), key=lambda kv: -kv[1][0])[:top]
-            self.top_sites += [{"device": dev, "file": f, "line": ln, "bytes": b, "count": c}
-                               for (f, ln), (b, c) in rows]
+            dev_sites = [{"device": dev, "file": f, "line": ln, "bytes": b, "count": c}
+                         for (f, ln), (b, c) in rows]
+            self.top_sites += dev_sites
+            self.peak_stacks[dev] = peak_stacks(rep.held, trace, sites)
+            self.site_timeline[dev] = site_timeline(log, trace, sites, dev, dev_sites,
+                                                    self.peak_stacks[dev])
         by_line: dict[tuple, int] = {}
         for e in trace:
             if e.flops:
@@ -142,7 +153,9 @@ class Plan:
             "stopped_at": self.stopped_at,
             "devices": {dev: {"peak_bytes": self.peak[dev], "peak_at": self.peak_at[dev],
                               "live_end_bytes": self.live_end[dev],
-                              "allocated_bytes": self.allocated[dev]} for dev in self.peak},
+                              "allocated_bytes": self.allocated[dev],
+                              "peak_stacks": self.peak_stacks[dev],
+                              "site_timeline": self.site_timeline[dev]} for dev in self.peak},
             "top_sites": self.top_sites,
             "flops": self.flops,
             "flops_by_line": self.flops_by_line,

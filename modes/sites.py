@@ -30,7 +30,7 @@ _INTERN = threading.RLock()
 class Sites:
     """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
 
-    __slots__ = ("_user", "_codes", "_index", "_at", "stacks", "stop")
+    __slots__ = ("_user", "_codes", "_index", "_at", "_whole_at", "stacks", "stop", "whole")
 
     def __init__(self) -> None:
         # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
@@ -38,9 +38,13 @@ class Sites:
         self._user: dict = {}             # id(code) -> is it the user's
         self._codes: dict = {}            # id(code) -> code
         self._index: dict = {(): 0}       # (id(code), line, ...) -> stack index
-        self._at: dict = {(): 0}          # (id(code), f_lasti, ...) -> stack index
+        self._at: dict = {(): 0}          # (id(code), f_lasti) -> stack index
+        self._whole_at: dict = {}         # (id(code), f_lasti, ...) -> stack index, whole walks
         self.stacks: list[tuple] = [()]   # stack index -> (code, line, ...), innermost first
         self.stop: Any = None             # a code object: frames from it up are not looked at
+        # the indices of whole walks, interned apart from the innermost-frame ones even where
+        # the frames agree, so that ``complete`` is exact
+        self.whole: set[int] = set()
 
     def here(self, whole: bool = False, depth: int = RECORD_DEPTH) -> int:
         """The index of the innermost user frame's (file, line), or with ``whole`` of the
@@ -84,11 +88,12 @@ class Sites:
             if f is None:
                 f, parent = parent, None
         at = tuple(key)
-        i = self._at.get(at)
+        i = self._whole_at.get(at)
         if i is None:
             for j, f in enumerate(frames):
                 key[2 * j + 1] = f.f_lineno
-            i = self._at[at] = self._intern(tuple(key))
+            i = self._whole_at[at] = self._intern(tuple(key), True)
+            self.whole.add(i)
         return i
 
     def _see(self, code: Any) -> bool:
@@ -96,16 +101,17 @@ class Sites:
         self._codes[id(code)] = code
         return u
 
-    def _intern(self, key: tuple) -> int:
-        i = self._index.get(key)
+    def _intern(self, key: tuple, whole: bool = False) -> int:
+        at = ("whole", *key) if whole else key
+        i = self._index.get(at)
         if i is None:
             with _INTERN:  # threads sharing a mode: one index per stack, one stack per index
-                i = self._index.get(key)
+                i = self._index.get(at)
                 if i is None:
                     codes = self._codes
                     self.stacks.append(tuple(codes[x] if j % 2 == 0 else x
                                              for j, x in enumerate(key)))
-                    i = self._index[key] = len(self.stacks) - 1
+                    i = self._index[at] = len(self.stacks) - 1
         return i
 
     def frames(self, index: int) -> list[dict]:
@@ -114,6 +120,11 @@ class Sites:
         k = self.stacks[index]
         return [{"file": os.path.abspath(k[j].co_filename), "line": k[j + 1],
                  "function": k[j].co_name} for j in range(0, len(k), 2)]
+
+    def complete(self, index: int) -> bool:
+        """Whether the stack of an index is the op's whole user call stack (a whole walk made
+        it), not its innermost user frame alone; index 0 (no user frame) is complete."""
+        return index == 0 or index in self.whole
 
     def line(self, index: int) -> tuple:
         """(file, line, function) of the innermost user frame, or (None, None, None)."""

@@ -2,8 +2,9 @@
 
 The page is opened in headless Chromium (Debian's ``chromium``; those tests skip where it is
 absent): the DOM after rendering, a screenshot (timeline and peak marker drawn in their colours)
-and the browser's console (no message at all: the page has no script). Each browser check is
-first shown to fail on a page made to fail it. Escaping, downsampling and the drawn peak are
+and the browser's console (no message at all). The page's one script is the module's own
+(sortable tables, zooming the flame graph); nothing taken from the report becomes script.
+Each browser check is first shown to fail on a page made to fail it. Escaping, downsampling and the drawn peak are
 checked on the page's source.
 """
 from __future__ import annotations
@@ -18,7 +19,10 @@ import numpy as np
 import pytest
 
 from faketensor.meta_utils.report import human
-from faketensor.meta_utils.html import MAX_POINTS, downsample, render_html, save_html
+import faketensor as ft
+from faketensor.meta_utils import html as html_mod
+from faketensor.meta_utils.html import (MAX_POINTS, SITE_COLOURS, downsample, render_html,
+                                        save_html)
 
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
@@ -59,6 +63,12 @@ def make_report(n: int = 200_000, *, name: str = "model.py", seed: int = 0) -> d
                        "peak_at": {"file": "gpu.py", "line": 7, "function": "k", "stack": []}}},
         "top_sites": [{"file": name, "line": 42, "bytes": 123_456_789, "count": 3},
                       {"file": "data.py", "line": 9, "bytes": 4096, "count": 1}],
+        # what is held at the cpu peak by stack, and a short timeline by site
+        "_stacks": [{"frames": stack, "complete": True, "bytes": 3 * 2**20, "count": 3},
+                    {"frames": [stack[0], {"file": "data.py", "line": 9, "function": "load"}],
+                     "complete": True, "bytes": 2**20, "count": 1},
+                    {"frames": [{"file": "util.py", "line": 3, "function": "helper"}],
+                     "complete": False, "bytes": 2**19, "count": 2}],
         "flops": 10**12,
         "flops_by_line": [{"file": name, "line": 50, "flops": 4 * 10**11},
                           {"file": name, "line": 42, "flops": 6 * 10**11}],
@@ -66,6 +76,22 @@ def make_report(n: int = 200_000, *, name: str = "model.py", seed: int = 0) -> d
         "placeholders": [{"file": "train.py", "line": 88, "function": "step",
                           "message": "bool() -> False"}],
     }
+
+
+def _with_stacks(rep: dict) -> dict:
+    """``rep`` with its ``_stacks`` as the cpu device's ``peak_stacks`` and a timeline by site
+    (three sites and "other" over four ops)."""
+    stacks = rep.pop("_stacks")
+    cpu = rep["devices"]["cpu"]
+    cpu["peak_stacks"] = stacks
+    st = stacks[0]["frames"]
+    cpu["site_timeline"] = {
+        "sites": [{**st[-1], "stack": st}, {"file": "data.py", "line": 9, "function": "load",
+                                            "stack": stacks[1]["frames"]}],
+        "ops": [0, 10, 20, 30], "bytes": [[0, 2**20, 3 * 2**20, 3 * 2**20],
+                                          [2**20, 2**20, 2**20, 0]],
+        "other": [0, 2**19, 2**19, 0]}
+    return rep
 
 
 def peak_label(rep: dict, dev: str = "cpu") -> str:
@@ -95,7 +121,7 @@ class Dom(html.parser.HTMLParser):
 
 @pytest.fixture(scope="module")
 def report() -> dict:
-    return make_report()
+    return _with_stacks(make_report())
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +132,9 @@ def page(report) -> str:
 def test_self_contained(page):
     dom = Dom(page)
     tags = {t for t, _ in dom.elements}
-    assert not tags & {"script", "link", "img", "iframe", "object", "embed"}
+    assert not tags & {"link", "img", "iframe", "object", "embed"}
+    assert [a for t, a in dom.elements if t == "script"] == [{}]  # one, inline
+    assert page.count("<script") == 1 and f"<script>{html_mod._JS}</script>" in page
     for tag, attrs in dom.elements:
         for k, v in attrs.items():
             if k in ("src", "href", "xlink:href"):
@@ -167,14 +195,16 @@ def _path_points(page: str, gid: str) -> list[tuple[float, float]]:
 
 @pytest.mark.parametrize("name", HOSTILE)
 def test_strings_are_escaped(name, tmp_path):
-    rep = make_report(300, name=name)
+    rep = _with_stacks(make_report(300, name=name))
+    rep["devices"]["cpu"]["site_timeline"]["sites"][1]["file"] = name
     rep["devices"][name] = dict(rep["devices"]["cpu"])
     rep["timeline"] += [[i, name, 1000 * i] for i in range(10)]
     rep["stopped_at"]["message"] = name
     rep["placeholders"][0]["function"] = name
     page = render_html(rep)
     dom = Dom(page)
-    assert [t for t, _ in dom.elements if t in ("script", "img", "iframe")] == []
+    assert [t for t, _ in dom.elements if t in ("img", "iframe")] == []
+    assert page.count("<script") == 1 and f"<script>{html_mod._JS}</script>" in page
     assert not any(k.startswith("on") for _, a in dom.elements for k in a)
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202e\ud800-\udfff]", page)
     shown = "".join(c if c.isprintable() else ascii(c)[1:-1] for c in name)
@@ -260,10 +290,11 @@ def console_messages(run: subprocess.CompletedProcess) -> list[str]:
     return [ln for ln in run.stderr.splitlines() if ":CONSOLE" in ln or "Uncaught" in ln]
 
 
-def screenshot(page_path, tmp_path):
+def screenshot(page_path, tmp_path, size=None):
     from PIL import Image  # matplotlib's own dependency
     png = tmp_path / f"{page_path.stem}.png"
-    run = chromium([f"--screenshot={png}"], page_path, tmp_path)
+    extra = [f"--window-size={size[0]},{size[1]}"] if size else []
+    run = chromium([f"--screenshot={png}", *extra], page_path, tmp_path)
     return np.asarray(Image.open(png).convert("RGB")).astype(int), run
 
 
@@ -315,3 +346,138 @@ def test_browser_checks_can_fail(tmp_path):
     logged = tmp_path / "logged.html"
     logged.write_text('<html><body><script>console.error("x")</script></body></html>')
     assert console_messages(chromium(["--dump-dom"], logged, tmp_path)) != []
+
+
+# --- flame graph and timeline by site ---------------------------------------------------------
+
+def _nested(n):
+    def inner(k):
+        return np.ones((k, 1024))          # 8 KiB a row
+
+    def outer(k):
+        return [inner(k), inner(2 * k)]
+
+    keep = outer(n)
+    scratch = np.zeros(n * 1024)
+    return keep, scratch.sum()
+
+
+def test_peak_stacks_of_a_plan():
+    """peak_stacks sum to the peak, name each frame of the held buffers' stacks outermost
+    first, and the timeline by site sums to the timeline at every op kept."""
+    p = ft.plan(_nested, 64)
+    js = p.to_json()
+    cpu = js["devices"]["cpu"]
+    stacks = cpu["peak_stacks"]
+    assert sum(s["bytes"] for s in stacks) == cpu["peak_bytes"] == p.peak["cpu"]
+    fns = {tuple(f["function"] for f in s["frames"]): s for s in stacks}
+    nested = [k for k in fns if k[-2:] == ("outer", "inner")]
+    assert nested and sum(fns[k]["bytes"] for k in nested) == 3 * 64 * 8192
+    assert all(k[0] == "_nested" for k in nested)
+    assert all(isinstance(s["complete"], bool) for s in stacks)
+    st = cpu["site_timeline"]
+    live = {op: b for op, dev, b in js["timeline"] if dev == "cpu"}
+    for i, op in enumerate(st["ops"]):
+        assert sum(col[i] for col in st["bytes"]) + st["other"][i] == live[op]
+    assert {(s["file"], s["line"]) for s in st["sites"]} == {
+        (s["file"], s["line"]) for s in js["top_sites"] if s["device"] == "cpu"}
+
+
+def test_flame_and_site_timeline_from_a_plan():
+    page = render_html(ft.plan(_nested, 64).to_json())
+    dom = Dom(page)
+    assert "inner" in dom.text and "outer" in dom.text
+    assert "return np.ones((k, 1024))" in dom.text  # the source line, read at report time
+    assert re.search(r'<g id="site-0-0"><title>', page)
+
+
+def test_flame_tree_marks_unknown_callers(report):
+    page = render_html(report)
+    flame = re.search(r'<div class="flame" id="flame-0".*?</div></div>', page, re.S).group(0)
+    text = Dom(flame).text
+    assert "(callers not recorded)" in text and "helper  util.py:3" in text
+    assert "model.py:42  3.00 MiB (" in text
+
+
+def _flame_frames(dom_page: str, index: int = 0) -> list[tuple[int, str, int]]:
+    """(depth, label, bytes) of each frame drawn in flame graph ``index`` of a page's DOM."""
+    out = []
+    texts = re.findall(r'<div class="fr[^"]*" data-d="(\d+)"[^>]*data-bytes="(\d+)"[^>]*>'
+                       r'([^<]*)</div>', dom_page.split(f'id="flame-{index}"', 1)[1]
+                       .split('class="flame"', 1)[0])
+    for depth, b, label in texts:
+        out.append((int(depth), html.unescape(label), int(b)))
+    return out
+
+
+@needs_chromium
+def test_browser_flame_names_the_peak_stack(tmp_path):
+    """In the rendered DOM, the flame graph of a real plan names every frame of the stack
+    holding the most at the peak, outermost on top, with its bytes; and the timeline by
+    site is drawn stacked, one colour per site (screenshot in the test's folder)."""
+    js = ft.plan(_nested, 256).to_json()
+    page_path = tmp_path / "flame.html"
+    save_html(js, page_path)
+    run = chromium(["--dump-dom"], page_path, tmp_path)
+    assert console_messages(run) == []
+    frames = _flame_frames(run.stdout)
+    top = js["devices"]["cpu"]["peak_stacks"][0]
+    assert frames[0][0] == 0 and frames[0][2] == js["devices"]["cpu"]["peak_bytes"]
+    for depth, f in enumerate(top["frames"], 1):
+        drawn = [(lbl, b) for d, lbl, b in frames
+                 if d == depth and lbl.startswith(f"{f['function']}  ") and f":{f['line']}" in lbl]
+        assert drawn, (depth, f)
+        assert any(b >= top["bytes"] and human(b) in lbl for lbl, b in drawn)
+    img, run = screenshot(page_path, tmp_path, size=(1280, 3000))
+    print(f"screenshot: {tmp_path / 'flame.png'}")
+    st = js["devices"]["cpu"]["site_timeline"]
+    big = [i for i, col in enumerate(st["bytes"]) if max(col) > 2**20]
+    assert len(big) >= 2
+    for colour in [SITE_COLOURS[i] for i in big if i]:  # 0's is also the per-device line's
+        rgb = tuple(int(colour[k:k + 2], 16) for k in (1, 3, 5))
+        assert pixels_of(img, rgb, tol=12) > 500, colour
+
+
+def _mk(n):
+    return np.ones(n)
+
+
+def _partial():
+    a = _mk(1000)  # raises the running peak: its whole stack is recorded
+    del a
+    b = _mk(500)   # below the highest so far: its innermost frame only
+    c = _mk(2000)
+    return b, c
+
+
+def test_peak_stacks_say_where_callers_are_unknown():
+    stacks = ft.plan(_partial).to_json()["devices"]["cpu"]["peak_stacks"]
+    got = sorted((s["complete"], s["bytes"], tuple(f["function"] for f in s["frames"]))
+                 for s in stacks)
+    # np.ones(2000): its 16,000 B and the 16 B scalar it fills from, alive during the call
+    assert got == [(False, 4000, ("_mk",)), (True, 16016, ("_partial", "_mk"))]
+
+
+@needs_chromium
+def test_browser_flame_zoom_and_sort(tmp_path):
+    """A click on a frame widens it to the whole graph and hides the frames beside it; a click
+    on a numeric header sorts the table by value (the page's script, run by Chromium)."""
+    page = render_html(ft.plan(_nested, 256).to_json())
+    clicks = ('<script>document.querySelector("#flame-0 .fr[data-d=\\"2\\"]").click();'
+              'var th = document.querySelectorAll("#top-sites + table th")[3];'
+              'th.click(); th.click();</script>')  # bytes, descending then ascending
+    path = tmp_path / "zoom.html"
+    path.write_text(page.replace("</body>", clicks + "</body>"), encoding="utf-8")
+    run = chromium(["--dump-dom"], path, tmp_path)
+    assert console_messages(run) == []
+    dom = run.stdout
+    frames = re.findall(r'<div class="fr[^"]*" data-d="(\d+)"[^>]*style="([^"]*)"', dom)
+    d2 = [st for d, st in frames if d == "2"]
+    assert "left: 0%" in d2[0] and "width: 100%" in d2[0]
+    d1 = [st for d, st in frames if d == "1"]  # its caller stays, spanning all; the rest hide
+    shown = [st for st in d1 if "display: none" not in st]
+    assert len(shown) == 1 and "width: 100%" in shown[0] and len(d1) >= 2
+    table = dom.split('id="top-sites"', 1)[1].split("</table>", 1)[0]
+    sizes = [int(v.replace(",", "")) for v in re.findall(r"\(([\d,]+) B\)", table)]
+    assert len(sizes) >= 2 and sizes == sorted(sizes)
+    assert 'aria-sort="ascending"' in table

@@ -230,8 +230,20 @@ def test_json_schema_field_by_field(tmp_path):
     assert isinstance(data["flops"], int) and isinstance(data["ops"], int) and data["ops"] > 20
     assert data["flops"] > 0 and data["flops_uncounted"] == []
     cpu = data["devices"]["cpu"]
-    assert set(cpu) == {"peak_bytes", "peak_at", "live_end_bytes", "allocated_bytes"}
+    assert set(cpu) == {"peak_bytes", "peak_at", "live_end_bytes", "allocated_bytes",
+                        "peak_stacks", "site_timeline"}
     assert 0 < cpu["live_end_bytes"] <= cpu["peak_bytes"] <= cpu["allocated_bytes"]
+    # held at the peak by call stack (outermost first), summing to the peak
+    assert sum(s["bytes"] for s in cpu["peak_stacks"]) == cpu["peak_bytes"]
+    for s in cpu["peak_stacks"]:
+        assert set(s) == {"frames", "complete", "bytes", "count"} and s["count"] >= 1
+        assert all(set(f) == {"file", "line", "function"} for f in s["frames"])
+    # live memory by site: the --top sites, columns as long as the ops kept
+    st = cpu["site_timeline"]
+    assert set(st) == {"sites", "ops", "bytes", "other"} and len(st["sites"]) <= 3
+    assert len(st["bytes"]) == len(st["sites"])
+    assert all(len(col) == len(st["ops"]) for col in [*st["bytes"], st["other"]])
+    assert all(set(s) == {"file", "line", "function", "stack"} for s in st["sites"])
     at = cpu["peak_at"]
     assert set(at) >= {"file", "line", "function", "stack"}
     assert at["file"] == os.path.join(SCRIPTS, "train_mlp.py") and isinstance(at["line"], int)
