@@ -200,6 +200,7 @@ def _bases() -> tuple:
                        ("matplotlib.backend_bases", ("FigureCanvasBase",)),
                        ("matplotlib.colorbar", ("Colorbar",)),
                        ("matplotlib.cm", ("ScalarMappable",)),
+                       ("matplotlib.gridspec", ("GridSpecBase", "SubplotSpec")),
                        ("matplotlib.colorizer", ("Colorizer", "_ColorizerInterface",
                                                  "_ScalarMappable"))):
         m = sys.modules.get(mod)
@@ -212,12 +213,16 @@ def _bases() -> tuple:
 
 def _patch_class(cls: type) -> None:
     canvas = any(c.__name__ == "FigureCanvasBase" for c in cls.__mro__)
+    # a grid spec's indexing computes the cell numbers with NumPy: matplotlib's own work
+    # (``grid[0:2, 0]``), real as the rest of the figure's layout
+    ctors = ("__init__", "__getitem__") if any(
+        c.__name__ == "GridSpecBase" for c in cls.__mro__) else ("__init__",)
     for attr, fn in list(vars(cls).items()):
         if not isinstance(fn, types.FunctionType) or getattr(fn, _WRAPPED, False):
             continue
         if attr in OUTPUT and (canvas or attr != "draw"):
             pass  # a canvas's draw, a figure's savefig: skipped in a plan
-        elif attr != "__init__" and (attr.startswith(_SKIP_PREFIX) or attr in _SKIP):
+        elif attr not in ctors and (attr.startswith(_SKIP_PREFIX) or attr in _SKIP):
             continue  # constructors are patched: Rectangle((x0, y0), w, h) given fakes
         setattr(cls, attr, wrap(fn, f"{cls.__name__}.{attr}", cls))
 
