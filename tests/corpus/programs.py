@@ -60,7 +60,10 @@ PROGRAMS: tuple[Program, ...] = (
         "4dbe2ed9e7aeb6d9b303acae80a5fff7f88795d5", "GPL-3.0", "latticeboltzmann.py",
         (Source("latticeboltzmann.py", (("Nx = 400 ", "Nx = 40 "), ("Ny = 100 ", "Ny = 20 "),
                                         ("Nt = 4000 ", "Nt = 3 "))),),
-        stop=Stop("bndryF = F[cylinder, :]", "boolean index")),
+        # the cylinder mask follows from meshgrid(range(Nx), range(Ny)): at 40x20 a small
+        # known content, so F[cylinder, :] plans exactly (at the original 400x100 grid it is
+        # past the known-values limit and the plan stops there, on a boolean index)
+    ),
     Program(
         "nbody", "pmocz/nbody-python",
         "980b2ab41e673b8a793751b32c85290f3c02f10e", "GPL-3.0", "nbody.py",
