@@ -4,7 +4,8 @@ Installed module by module as matplotlib imports them (the import hook in modes/
 calls ``imported`` after each ``matplotlib.*`` module's code; modules imported before
 faketensor are patched by ``install``; mpl_toolkits' too). Patched: pyplot's functions, and
 the constructors and public methods of matplotlib's artists (Figure, Axes, Axis, Line2D,
-AxesImage, collections, patches, Text, ...), colorbars, scalar mappables and canvases;
+AxesImage, collections, patches, Text, ...), colorbars, scalar mappables, canvases and grid
+specs (their indexing too: ``grid[0:2, 0]`` computes cell numbers with NumPy);
 getters (``get_*``, ``is_*``) and the artists' own ``draw`` are left alone. Outside any mode a patched callable reads one module global
 and calls the original. Inside a mode:
 
