@@ -4,7 +4,8 @@ Installed module by module as matplotlib imports them (the import hook in modes/
 calls ``imported`` after each ``matplotlib.*`` module's code; modules imported before
 faketensor are patched by ``install``; mpl_toolkits' too). Patched: pyplot's functions, and
 the constructors and public methods of matplotlib's artists (Figure, Axes, Axis, Line2D,
-AxesImage, collections, patches, Text, ...), colorbars, scalar mappables and canvases;
+AxesImage, collections, patches, Text, ...), colorbars, scalar mappables, canvases and grid
+specs (their indexing too: ``grid[0:2, 0]`` computes cell numbers with NumPy);
 getters (``get_*``, ``is_*``) and the artists' own ``draw`` are left alone. Outside any mode a patched callable reads one module global
 and calls the original. Inside a mode:
 
@@ -200,6 +201,7 @@ def _bases() -> tuple:
                        ("matplotlib.backend_bases", ("FigureCanvasBase",)),
                        ("matplotlib.colorbar", ("Colorbar",)),
                        ("matplotlib.cm", ("ScalarMappable",)),
+                       ("matplotlib.gridspec", ("GridSpecBase", "SubplotSpec")),
                        ("matplotlib.colorizer", ("Colorizer", "_ColorizerInterface",
                                                  "_ScalarMappable"))):
         m = sys.modules.get(mod)
@@ -212,12 +214,16 @@ def _bases() -> tuple:
 
 def _patch_class(cls: type) -> None:
     canvas = any(c.__name__ == "FigureCanvasBase" for c in cls.__mro__)
+    # a grid spec's indexing computes the cell numbers with NumPy: matplotlib's own work
+    # (``grid[0:2, 0]``), real as the rest of the figure's layout
+    ctors = ("__init__", "__getitem__") if any(
+        c.__name__ == "GridSpecBase" for c in cls.__mro__) else ("__init__",)
     for attr, fn in list(vars(cls).items()):
         if not isinstance(fn, types.FunctionType) or getattr(fn, _WRAPPED, False):
             continue
         if attr in OUTPUT and (canvas or attr != "draw"):
             pass  # a canvas's draw, a figure's savefig: skipped in a plan
-        elif attr != "__init__" and (attr.startswith(_SKIP_PREFIX) or attr in _SKIP):
+        elif attr not in ctors and (attr.startswith(_SKIP_PREFIX) or attr in _SKIP):
             continue  # constructors are patched: Rectangle((x0, y0), w, h) given fakes
         setattr(cls, attr, wrap(fn, f"{cls.__name__}.{attr}", cls))
 

@@ -72,11 +72,16 @@ def _isscalarlike(x: Any) -> bool:
 
 def known_values(x: Any, what: str, fn: str) -> np.ndarray:
     """The values of a structure argument (offsets, indices, index pointers) as a real
-    array: from Python numbers and sequences, real arrays, and fakes known to hold one value
-    in every element; DataDependentError naming ``fn`` when a fake's values are unknown."""
+    array: from Python numbers and sequences, real arrays, and fakes whose values are known
+    (a small known content, ``np.array([-1, 1])`` made in the mode, or one value in every
+    element); DataDependentError naming ``fn`` when a fake's values are unknown."""
     if isinstance(x, FakeSparse):
         raise TypeError(f"{what}: a sparse array where an array of integers is expected")
     if _is_fake(x):
+        r = _known.real(x)
+        if r is not None:
+            with paused():
+                return np.array(r)
         v = _known.value(x)
         if v is None:
             raise DataDependentError(f"{fn}: the {what} are the values of a fake array "
@@ -95,6 +100,12 @@ def _value_bounds(x: Any) -> Any:
     """(min, max) of an integer structure array whose values are known, () when empty,
     None when unknown."""
     if _is_fake(x):
+        r = _known.real(x)
+        if r is not None:
+            with paused():
+                if r.size == 0:
+                    return ()
+                return (int(r.min()), int(r.max())) if r.dtype.kind in "iub" else None
         v = _known.value(x)
         if v is None:
             return None

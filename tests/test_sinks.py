@@ -388,6 +388,25 @@ def test_figure_setup_runs_for_real_in_any_mode(tmp_path):
     assert mode.memory.peak == alone.memory.peak  # np.ones(5), nothing of matplotlib's
 
 
+def test_grid_spec_cells_are_matplotlib_work():
+    """``grid[0:2, 0]`` computes the cell numbers with NumPy inside matplotlib: real, as
+    without a mode (the axes land where they do for real), nothing charged."""
+    def layout() -> tuple:
+        fig = plt.figure(figsize=(4, 5), dpi=80)
+        grid = plt.GridSpec(3, 1, wspace=0.0, hspace=0.3)
+        return fig, [plt.subplot(grid[0:2, 0]), plt.subplot(grid[2, 0])]
+
+    def bounds(fig: object, axes: list) -> list:
+        out = [tuple(ax.get_position().bounds) for ax in axes]
+        plt.close(fig)
+        return out
+    want = bounds(*layout())
+    with ft.FakeMode() as mode:
+        made = layout()
+    assert bounds(*made) == want and list(mode.sinks) == []
+    assert mode.memory.peak.get("cpu", 0) == 0
+
+
 def test_stand_ins_are_small_and_keep_shape_relations():
     from faketensor.modes.matplotlib_patching import KEEP, lengths, stand_in
     assert lengths([(3, 4), (10**9,), (10**9 + 1, 20)]) == {20: KEEP + 1, 10**9: KEEP + 4,
