@@ -209,7 +209,7 @@ def test_cli_reports_validate(args, status, tmp_path):
 @needs_jsonschema
 def test_reports_with_io_findings_and_unmodelled_validate(tmp_path):
     def program():
-        a = np.ones((64, 64), np.float32)
+        a = np.random.rand(64, 64).astype(np.float32)  # unknown values
         b = a.T.reshape(-1)                      # an implicit copy
         c = a / np.sqrt(np.float64(2.0))         # an upcast
         np.save(tmp_path / "never_written.npy", c)
