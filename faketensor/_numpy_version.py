@@ -169,3 +169,29 @@ def private_names() -> list[tuple[str, str]]:
             if (first is None or VERSION >= first) and (last is None or VERSION <= last):
                 out.append((module, name))
     return out
+
+
+# --- SciPy: what differs between the SciPy versions the SciPy rules support ----------------
+def scipy_version() -> tuple[int, int] | None:
+    """SciPy's (major, minor) as installed, read from its metadata (SciPy is not imported)."""
+    from importlib import metadata
+    try:
+        return _parse(metadata.version("scipy"))
+    except metadata.PackageNotFoundError:
+        return None
+
+
+class FFTCore(NamedTuple):
+    """scipy.fft's compiled backend: its package, and the pybind11 module of transforms."""
+    package: str
+    module: str
+
+
+def scipy_fft_core() -> FFTCore:
+    """SciPy 1.18 moved scipy.fft from pocketfft (``scipy.fft._pocketfft.pypocketfft``) to
+    ducc0 (``scipy.fft._duccfft.pyduccfft``); both expose the same transforms with the same
+    signatures (c2c, r2c, c2r, r2r_fftpack, dct, dst)."""
+    v = scipy_version()
+    if v is not None and v >= (1, 18):
+        return FFTCore("scipy.fft._duccfft", "pyduccfft")
+    return FFTCore("scipy.fft._pocketfft", "pypocketfft")

@@ -31,6 +31,7 @@ from typing import Any
 from .. import _array
 from .._dispatch import _STACK, dispatch
 from .._errors import DataDependentError, UnsupportedOperationError
+from .._numpy_version import scipy_fft_core
 from .._stack import LIVE, paused
 from . import patching
 
@@ -205,8 +206,8 @@ def imported(module: Any) -> None:
         if name in _done:
             return
         _done.add(name)
-        if name == "scipy.fft._pocketfft":
-            _patch_pocketfft(module)
+        if name == FFT_CORE.package:
+            _patch_fft_core(module)
         if name == "scipy.linalg":
             _patch_linalg(module)
         if name == "scipy.sparse":
@@ -236,21 +237,23 @@ def _named(w: Any, module: str, attr: str) -> Any:
     return w
 
 
-# pypocketfft's transforms with a rule (kernels/scipy/fft.py)
+# scipy.fft's compiled transforms with a rule (kernels/scipy/fft.py): pypocketfft before
+# SciPy 1.18, pyduccfft from 1.18 (the same names and signatures)
+FFT_CORE = scipy_fft_core()
 POCKETFFT = ("c2c", "r2c", "c2r", "r2r_fftpack", "dct", "dst")
 
 
-def _patch_pocketfft(pkg: Any) -> None:
-    """pypocketfft's transforms become rules; realtransforms' partials bound them at import,
+def _patch_fft_core(pkg: Any) -> None:
+    """The core's transforms become rules; realtransforms' partials bound them at import,
     so they are rebuilt over the patched cores (here and in the backend's namespace);
     ``_datacopied`` learns that a fake is an array."""
     from ..kernels.scipy import fft  # noqa: F401  (registers the rules)
-    pfft = pkg.pypocketfft
+    pfft = getattr(pkg, FFT_CORE.module)
     for name in POCKETFFT:
         fn = getattr(pfft, name)
         if not getattr(fn, "_ft_patch", False):
             setattr(pfft, name, core_patch(fn))
-    rt = sys.modules["scipy.fft._pocketfft.realtransforms"]
+    rt = sys.modules[f"{FFT_CORE.package}.realtransforms"]
     for attr in ("dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"):
         old = getattr(rt, attr)
         new: Any = functools.partial(old.func, old.args[0], core_patch(old.args[1]))
@@ -258,7 +261,7 @@ def _patch_pocketfft(pkg: Any) -> None:
         setattr(rt, attr, new)
         if getattr(pkg, attr, None) is old:
             setattr(pkg, attr, new)
-    for modname in ("scipy.fft._pocketfft.basic", "scipy.fft._pocketfft.realtransforms"):
+    for modname in (f"{FFT_CORE.package}.basic", f"{FFT_CORE.package}.realtransforms"):
         mod = sys.modules[modname]
         setattr(mod, "_datacopied", _datacopied(getattr(mod, "_datacopied")))
 

@@ -1,6 +1,8 @@
-"""scipy.fft's compiled core, ``scipy.fft._pocketfft.pypocketfft`` (pypocketfft.cxx).
+"""scipy.fft's compiled core: ``scipy.fft._pocketfft.pypocketfft`` (pypocketfft.cxx) before
+SciPy 1.18, ``scipy.fft._duccfft.pyduccfft`` from 1.18 (the same transforms and signatures;
+``_numpy_version.scipy_fft_core`` decides which).
 
-scipy.fft's Python layer (scipy/fft/_pocketfft/basic.py, realtransforms.py, helper.py:
+scipy.fft's Python layer (scipy/fft/_pocketfft|_duccfft/basic.py, realtransforms.py, helper.py:
 ``_asfarray``, ``_fix_shape``, the norm and worker checks, the n-d loops) runs on fakes
 through NumPy's kernels; only the pybind11 transforms it ends in are rules here. Each
 allocates its output with ``py::array_t<T>(shape)`` (C order) unless ``out`` is given, and
@@ -11,12 +13,19 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+import importlib
+
 import numpy as np
-from scipy.fft._pocketfft import pypocketfft as _pocketfft
+
+from ..._numpy_version import scipy_fft_core
+
+_CORE = scipy_fft_core()
+_pocketfft = importlib.import_module(f"{_CORE.package}.{_CORE.module}")
+_DUCC = _CORE.module == "pyduccfft"
 
 
 class _Originals:
-    """pypocketfft's own transforms (not their patches, when SciPy was patched first)."""
+    """The core's own transforms (not their patches, when SciPy was patched first)."""
 
     def __getattr__(self, name: str):
         fn = getattr(_pocketfft, name)
@@ -64,10 +73,21 @@ def _axes(axes: Any, ndim: int) -> list:
 
 
 def _output(shape: tuple, dt: np.dtype, out: Any) -> Any:
-    """prepare_output (pypocketfft.cxx): a fresh C array, or ``out`` of that shape and type."""
+    """prepare_output (pypocketfft.cxx; ducc0's pybind_utils.h from SciPy 1.18): a fresh C
+    array, or ``out`` of that shape and type."""
     if out is None:
         return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
     o = as_meta(out)
+    if _DUCC:  # get_optional_Pyarr / to_vmav: type, then shape, then strides and writeability
+        if o.dtype != dt:
+            raise RuntimeError("out: incorrect data type")
+        if tuple(o.shape) != tuple(shape):
+            raise RuntimeError("out: dimension mismatch")
+        if any(st == 0 and n > 1 for n, st in zip(o.shape, o.strides)):
+            raise RuntimeError("detected zero stride in writable array")
+        if not o.flags.writeable:
+            raise ValueError("array is not writeable")
+        return out
     if o.dtype != dt:
         raise RuntimeError("unexpected data type for output array")
     if tuple(o.shape) != tuple(shape):
