@@ -239,8 +239,8 @@ class FakeMode(Mode):
         if costs is not None:
             dev = outs[0].storage.device if outs else (
                 _first_device(args, kwargs) or self.device or "cpu")
-            if costs[2]:  # before the outputs exist
-                ledger._transient(dev, costs[2])
+            if costs.early:  # before the outputs exist
+                ledger._transient(dev, costs.early)
         nbytes = 0
         for o in outs:
             st = o.storage
@@ -249,12 +249,12 @@ class FakeMode(Mode):
             elif st._tracker is MAPPED:
                 ledger._preexisting(st)
         if costs is not None:
-            if costs[0]:
-                ledger._transient(dev, costs[0])
-            if costs[1]:
-                ledger._scratch(dev, costs[1])
-            if costs[3]:
-                self._unmodelled(func, costs[3])
+            if costs.transient:
+                ledger._transient(dev, costs.transient)
+            if costs.scratch:
+                ledger._scratch(dev, costs.scratch)
+            if costs.notes:
+                self._unmodelled(func, costs.notes)
         if self.record:
             self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1, used)
 
@@ -284,7 +284,7 @@ class FakeMode(Mode):
         args_spec = ids.args_spec(args)
         kwargs_spec = ids.kwargs_spec(kwargs) if kwargs else _NO_KWARGS
         entry = used[0] if used else None
-        flops = entry[2] if entry is not None else None
+        flops = entry.flops if entry is not None else None
         if flops is None:
             try:
                 flops = count_flops(func, args, kwargs, out)
@@ -293,14 +293,14 @@ class FakeMode(Mode):
                 self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
             else:
                 if entry is not None:
-                    entry[2] = flops
+                    entry.flops = flops
         self.flops += flops
         stats: Any = self.memory  # a RecordingStats (record=True)
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         stats.rising = False
         site = self.sites.here(whole, depth)
         if self.find:
-            found = entry[3] if entry is not None else None
+            found = entry.findings if entry is not None else None
             if found is None:
                 acc = self.findings
                 n = len(acc)
@@ -310,7 +310,7 @@ class FakeMode(Mode):
                     self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
                 else:
                     if entry is not None:  # the same signature finds the same, at its own line
-                        entry[3] = tuple(f._replace(site=-1) for f in acc[n:])
+                        entry.findings = tuple(f._replace(site=-1) for f in acc[n:])
             elif found:
                 self.findings.extend(f._replace(site=site) for f in found)
         if len(outs) == 1:
@@ -318,11 +318,11 @@ class FakeMode(Mode):
             self.trace.append(_one_entry(
                 func, args_spec, kwargs_spec, ids.ref(o),
                 (o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device), nbytes,
-                costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+                costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
                 site, flops, ids))
             return
         self.trace.append(TraceEntry(
             func, (args_spec, kwargs_spec), [ids.ref(o) for o in outs],
             [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
-            nbytes, costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+            nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))
