@@ -296,8 +296,7 @@ class FakeMode(Mode):
                     entry.flops = flops
         self.flops += flops
         stats: Any = self.memory  # a RecordingStats (record=True)
-        whole = stats.rising  # this op may be the peak: keep its whole call stack
-        stats.rising = False
+        whole = stats.rose()  # this op may be the peak: keep its whole call stack
         site = self.sites.here(whole, depth)
         if self.find:
             found = entry.findings if entry is not None else None
