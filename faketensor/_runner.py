@@ -437,28 +437,20 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
     there for the next call with that signature. ``fakes``, when given, receives the fakes among the arguments (the cache
     signature's), ending with ``_UNSEEN`` when they were not all collected.
     """
-    try:
-        entry, prefix = _resolved[func]
-    except (KeyError, TypeError):
-        try:
-            entry, prefix = resolve(func)
-        except UnsupportedOperationError:
-            if not _cuda_among(args, kwargs):
-                raise
-            entry, prefix = _CUDA_ONLY, ()  # the CuPy rule of the same name may exist
     info = _cache.INFO
     if fakes is None:
         fakes = []
-    if entry.cacheable and info.enabled:
+    key = _cache.NOKEY
+    if info.enabled:  # the signature first: a hit is one probe, with no kernel looked up
         key = _cache.signature(func, args, kwargs, fakes)
         if key is not _cache.NOKEY:
-            dev = fakes[0].storage.device if fakes else (device or "cpu")
             try:
                 hit = _cache._ENTRIES.get(key)
             except TypeError:  # an unhashable func
-                hit = key = _cache.NOKEY
-            if hit is not None and key is not _cache.NOKEY:
+                hit, key = None, _cache.NOKEY
+            if hit is not None:  # stored by a cacheable kernel of this func
                 info.hits += 1
+                dev = fakes[0].storage.device if fakes else (device or "cpu")
                 tmpl, c = hit.template, hit.costs
                 if entry_out is not None:
                     entry_out.append(hit)
@@ -475,19 +467,30 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
                 if t is _ViewOut:
                     return _realize_out(tmpl.meta, fakes[tmpl.source], dev)
                 return _instantiate(tmpl, fakes, dev)
-            if key is not _cache.NOKEY:
-                CALL.skip_cache = False
-                res, c, warned = _run_watched(entry.fn, prefix + tuple(args), kwargs, func, costs)
-                tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
-                if tmpl is not _cache.NOKEY:
-                    info.misses += 1
-                    hit = _cache.CacheEntry(tmpl, c)
-                    _cache.store(key, hit)
-                    if entry_out is not None:
-                        entry_out.append(hit)
-                    return _instantiate(tmpl, fakes, dev)
-                info.bypass(_cache.BYPASS_WARNED if warned else _cache.BYPASS_RESULT)
-                return realize(res, dev)
+    try:
+        entry, prefix = _resolved[func]
+    except (KeyError, TypeError):
+        try:
+            entry, prefix = resolve(func)
+        except UnsupportedOperationError:
+            if not _cuda_among(args, kwargs):
+                raise
+            entry, prefix = _CUDA_ONLY, ()  # the CuPy rule of the same name may exist
+    if entry.cacheable and info.enabled:
+        if key is not _cache.NOKEY:
+            dev = fakes[0].storage.device if fakes else (device or "cpu")
+            CALL.skip_cache = False
+            res, c, warned = _run_watched(entry.fn, prefix + tuple(args), kwargs, func, costs)
+            tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
+            if tmpl is not _cache.NOKEY:
+                info.misses += 1
+                hit = _cache.CacheEntry(tmpl, c)
+                _cache.store(key, hit)
+                if entry_out is not None:
+                    entry_out.append(hit)
+                return _instantiate(tmpl, fakes, dev)
+            info.bypass(_cache.BYPASS_WARNED if warned else _cache.BYPASS_RESULT)
+            return realize(res, dev)
         info.bypass(_cache.BYPASS_ARGUMENTS)
     else:
         info.bypass(entry.nocache or _cache.BYPASS_DISABLED)

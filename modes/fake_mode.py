@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -35,6 +35,15 @@ _FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
 _FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascontiguousarray")
                            for f in (getattr(_np, name), patch_callable(getattr(_np, name))))
 _one_entry = TraceEntry.one
+# the callables a mode answers itself (``FakeMode._special``), tested with one probe per call
+_SPECIAL = frozenset((_DEFAULT_RNG, *WRITERS, *_FROM_EXPORTERS, *_FROMBUFFER, *_NP_LOADS))
+
+
+class _Ordinary(NamedTuple):
+    """A special callable's call that runs as any other, with these arguments."""
+
+    args: tuple
+    kwargs: dict
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
 # its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
@@ -166,6 +175,24 @@ class FakeMode(Mode):
 
     def _run(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         self._current = func
+        if func in _SPECIAL:  # one probe: the few callables the mode answers itself
+            got = self._special(func, args, kwargs)
+            if type(got) is not _Ordinary:
+                return got
+            args, kwargs = got.args, got.kwargs
+        costs: list = []
+        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
+        if placeholders:
+            token = KERNEL_PLACEHOLDERS.set(self)
+            try:
+                return self._run_op(func, args, kwargs, costs)
+            finally:
+                KERNEL_PLACEHOLDERS.reset(token)
+        return self._run_op(func, args, kwargs, costs)
+
+    def _special(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        """The answer to a callable in ``_SPECIAL``, or ``_Ordinary(args, kwargs)`` for the
+        call to run as any other (its arguments possibly rewritten)."""
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
@@ -182,17 +209,9 @@ class FakeMode(Mode):
             got = pickled_load(self, args, kwargs)
             if got is not NOT_PICKLED:
                 return got
-        if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
-            args, kwargs = _reading(self.io, args, kwargs)
-        costs: list = []
-        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
-        if placeholders:
-            token = KERNEL_PLACEHOLDERS.set(self)
-            try:
-                return self._run_op(func, args, kwargs, costs)
-            finally:
-                KERNEL_PLACEHOLDERS.reset(token)
-        return self._run_op(func, args, kwargs, costs)
+            if self.io.unwritten:  # a file this mode declined to write
+                args, kwargs = _reading(self.io, args, kwargs)
+        return _Ordinary(args, kwargs)
 
     def _run_op(self, func: Any, args: tuple, kwargs: dict, costs: list) -> Any:
         record = self.record
@@ -296,7 +315,11 @@ class FakeMode(Mode):
                     entry.flops = flops
         self.flops += flops
         stats: Any = self.memory  # a RecordingStats (record=True)
-        whole = stats.rose()  # this op may be the peak: keep its whole call stack
+        if stats._pos != len(stats.log):  # stats.rose(), inlined: the fold after each op
+            stats._fold()
+        whole = stats.rising  # this op may be the peak: keep its whole call stack
+        if whole:
+            stats.rising = False
         site = self.sites.here(whole, depth)
         if self.find:
             found = entry.findings if entry is not None else None
