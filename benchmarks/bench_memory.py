@@ -208,7 +208,7 @@ def line_diff(name: str, n: int, min_diff: int = 0, limit: int = 60) -> None:
             return mem.live.get("cpu", 0), mem.peak.get("cpu", 0)
 
         def reset(live):
-            mem.peak["cpu"] = live
+            mem.reset_peak("cpu")
         fake = LineTracer(files, read, reset).run(fn)
     if len(real) != len(fake):
         print(f"the real and fake runs took different paths ({len(real)} vs {len(fake)} segments)")

@@ -16,12 +16,12 @@ kernel's own ``Kernel.nocache``).
 from __future__ import annotations
 
 from types import EllipsisType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._array import FakeArray
-from ._bounded import CACHES, BoundedCache
+from ._bounded import CACHES, BoundedCache, approx_size
 from ._storage import SCALAR
 from .meta import ArrayMeta
 
@@ -187,23 +187,54 @@ def _nbytes(res: ArrayMeta) -> int:
     return n
 
 
+class FreshOut(NamedTuple):
+    """Template of a fresh output: its metadata and its bytes."""
+
+    meta: ArrayMeta
+    nbytes: int
+
+
+class ViewOut(NamedTuple):
+    """Template of a view of the call's fake at ``source`` (its position in the signature's
+    fakes: the cache never keeps a fake alive); ``meta.view_of`` is None."""
+
+    meta: ArrayMeta
+    source: int
+
+
+class InputOut(NamedTuple):
+    """Template of an input returned as is (in place, ``out=``), by position."""
+
+    position: int
+
+
+class SeqOut(NamedTuple):
+    """Template of a tuple, list or named tuple of outputs (``kind`` is its type)."""
+
+    kind: type
+    items: tuple
+
+
+Template = FreshOut | ViewOut | InputOut | SeqOut
+
+
 def template(res: Any, fakes: list) -> Any:
     """A kernel result with inputs replaced by their positions; NOKEY if it is not all arrays."""
     t = type(res)
     if t is ArrayMeta:
         v = res.view_of
         if v is None:
-            return (0, res, -1, _nbytes(res))
+            return FreshOut(res, _nbytes(res))
         if type(v) is ArrayMeta:  # a view of a sibling output: realize() keeps them together
             return NOKEY
         i = _position(v, fakes)
         if i < 0 or v.storage._tracker is SCALAR:  # a view of a scalar views a new 0-d array
             return NOKEY
         # the input is named by position only: the cache must never keep a fake alive
-        return (0, res._replace(view_of=None), i)
+        return ViewOut(res._replace(view_of=None), i)
     if t is FakeArray:
         i = _position(res, fakes)
-        return NOKEY if i < 0 else (1, i)
+        return NOKEY if i < 0 else InputOut(i)
     if t is tuple or t is list or (isinstance(res, tuple) and hasattr(t, "_make")):
         if len({id(r) for r in res if type(r) is ArrayMeta}) < sum(type(r) is ArrayMeta for r in res):
             return NOKEY  # one ArrayMeta twice: one fake twice, which the template cannot say
@@ -213,18 +244,38 @@ def template(res: Any, fakes: list) -> Any:
             if k is NOKEY:
                 return NOKEY
             items.append(k)
-        return (2, t, tuple(items))
+        return SeqOut(t, tuple(items))
     return NOKEY
 
 
-def lookup(key: Any) -> Any:
+class CacheEntry:
+    """What the kernel cache keeps for one call signature: the result's ``template``, the
+    call's ``costs`` (registry.Costs or None), and, once a recording mode has worked them
+    out, its ``flops`` and ``findings`` (findings.Finding rows with ``site=-1``): all
+    functions of the signature, so later calls read them instead of working them out."""
+
+    __slots__ = ("template", "costs", "flops", "findings")
+
+    def __init__(self, template: Template, costs: Any) -> None:
+        self.template = template
+        self.costs = costs
+        self.flops: int | None = None
+        self.findings: tuple | None = None
+
+    def __sizeof__(self) -> int:  # what the entry keeps alive, for the cache's byte budget
+        return object.__sizeof__(self) + approx_size(self.template) + approx_size(self.costs)
+
+    def __repr__(self) -> str:
+        return (f"CacheEntry(template={self.template!r}, costs={self.costs!r}, "
+                f"flops={self.flops!r}, findings={self.findings!r})")
+
+
+def lookup(key: Any) -> CacheEntry | None:
     return _ENTRIES.get(key)
 
 
-def store(key: Any, entry: list) -> None:
-    """Keep a call's ``[template, costs, flops, findings]`` under its signature (flops and
-    findings: None until a recording mode works them out; both are functions of the
-    signature)."""
+def store(key: Any, entry: CacheEntry) -> None:
+    """Keep a call's entry under its signature."""
     _ENTRIES.put(key, entry)
 
 

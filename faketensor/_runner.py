@@ -292,17 +292,21 @@ def _scalar_as_array(v: FakeArray) -> FakeArray:
     return make_fake((), v.dtype, (), FakeStorage(v.storage.nbytes, v.storage.device))
 
 
-def _instantiate(tmpl: tuple, fakes: list, device: str) -> Any:
+def _instantiate(tmpl: Any, fakes: list, device: str) -> Any:
     """Fakes from a cached result template (see _cache.template) for this call's inputs."""
-    kind = tmpl[0]
-    if kind == 0:
-        i = tmpl[2]
-        return _realize_out(tmpl[1], fakes[i] if i >= 0 else None, device)
-    if kind == 1:
-        return fakes[tmpl[1]]
-    t = tmpl[1]
-    items = (_instantiate(x, fakes, device) for x in tmpl[2])
-    return t._make(items) if hasattr(t, "_make") else t(items)
+    t = type(tmpl)
+    if t is _FreshOut:
+        return _realize_out(tmpl.meta, None, device)
+    if t is _ViewOut:
+        return _realize_out(tmpl.meta, fakes[tmpl.source], device)
+    if t is _InputOut:
+        return fakes[tmpl.position]
+    kind = tmpl.kind
+    items = (_instantiate(x, fakes, device) for x in tmpl.items)
+    return kind._make(items) if hasattr(kind, "_make") else kind(items)
+
+
+_FreshOut, _ViewOut, _InputOut = _cache.FreshOut, _cache.ViewOut, _cache.InputOut
 
 
 def _size(shape: tuple) -> int:
@@ -428,12 +432,41 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
     ``costs``, when given, receives the call's ``(transient, scratch, early)`` bytes if it
     has any (registry.CallRecord), from the kernel or from the cache. ``entry_out``, when
-    given, receives the cache entry the call used or made (``[template, costs, flops,
-    findings]``): everything in it is a function of the signature, so a recording mode keeps
-    the call's FLOP count and findings in its last slots for the next call with that
-    signature. ``fakes``, when given, receives the fakes among the arguments (the cache
+    given, receives the ``_cache.CacheEntry`` the call used or made: everything in it is a
+    function of the signature, so a recording mode keeps the call's FLOP count and findings
+    there for the next call with that signature. ``fakes``, when given, receives the fakes among the arguments (the cache
     signature's), ending with ``_UNSEEN`` when they were not all collected.
     """
+    info = _cache.INFO
+    if fakes is None:
+        fakes = []
+    key = _cache.NOKEY
+    if info.enabled:  # the signature first: a hit is one probe, with no kernel looked up
+        key = _cache.signature(func, args, kwargs, fakes)
+        if key is not _cache.NOKEY:
+            try:
+                hit = _cache._ENTRIES.get(key)
+            except TypeError:  # an unhashable func
+                hit, key = None, _cache.NOKEY
+            if hit is not None:  # stored by a cacheable kernel of this func
+                info.hits += 1
+                dev = fakes[0].storage.device if fakes else (device or "cpu")
+                tmpl, c = hit.template, hit.costs
+                if entry_out is not None:
+                    entry_out.append(hit)
+                if c is not None and costs is not None:
+                    costs.append(c)
+                t = type(tmpl)
+                if t is _FreshOut:  # one fresh array: the common case, inlined
+                    res = tmpl.meta
+                    if res.base_shape is None and not res.scalar and res.value is None:
+                        return make_fake(res.shape, res.dtype, res.strides,
+                                         FakeStorage(tmpl.nbytes, res.device or dev), res.offset,
+                                         None, res.writeable is not False)
+                    return _realize_out(res, None, dev)
+                if t is _ViewOut:
+                    return _realize_out(tmpl.meta, fakes[tmpl.source], dev)
+                return _instantiate(tmpl, fakes, dev)
     try:
         entry, prefix = _resolved[func]
     except (KeyError, TypeError):
@@ -443,48 +476,21 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
             if not _cuda_among(args, kwargs):
                 raise
             entry, prefix = _CUDA_ONLY, ()  # the CuPy rule of the same name may exist
-    info = _cache.INFO
-    if fakes is None:
-        fakes = []
     if entry.cacheable and info.enabled:
-        key = _cache.signature(func, args, kwargs, fakes)
         if key is not _cache.NOKEY:
             dev = fakes[0].storage.device if fakes else (device or "cpu")
-            try:
-                hit = _cache._ENTRIES.get(key)
-            except TypeError:  # an unhashable func
-                hit = key = _cache.NOKEY
-            if hit is not None and key is not _cache.NOKEY:
-                info.hits += 1
-                tmpl, c = hit[0], hit[1]
+            CALL.skip_cache = False
+            res, c, warned = _run_watched(entry.fn, prefix + tuple(args), kwargs, func, costs)
+            tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
+            if tmpl is not _cache.NOKEY:
+                info.misses += 1
+                hit = _cache.CacheEntry(tmpl, c)
+                _cache.store(key, hit)
                 if entry_out is not None:
                     entry_out.append(hit)
-                if c is not None and costs is not None:
-                    costs.append(c)
-                if tmpl[0] == 0:  # one ArrayMeta: the common case, inlined
-                    i = tmpl[2]
-                    if i >= 0:
-                        return _realize_out(tmpl[1], fakes[i], dev)
-                    res = tmpl[1]
-                    if res.base_shape is None and not res.scalar and res.value is None:
-                        return make_fake(res.shape, res.dtype, res.strides,
-                                         FakeStorage(tmpl[3], res.device or dev), res.offset,
-                                         None, res.writeable is not False)
-                    return _realize_out(res, None, dev)
                 return _instantiate(tmpl, fakes, dev)
-            if key is not _cache.NOKEY:
-                CALL.skip_cache = False
-                res, c, warned = _run_watched(entry.fn, prefix + tuple(args), kwargs, func, costs)
-                tmpl = _cache.NOKEY if CALL.skip_cache or warned else _cache.template(res, fakes)
-                if tmpl is not _cache.NOKEY:
-                    info.misses += 1
-                    hit = [tmpl, c, None, None]
-                    _cache.store(key, hit)
-                    if entry_out is not None:
-                        entry_out.append(hit)
-                    return _instantiate(tmpl, fakes, dev)
-                info.bypass(_cache.BYPASS_WARNED if warned else _cache.BYPASS_RESULT)
-                return realize(res, dev)
+            info.bypass(_cache.BYPASS_WARNED if warned else _cache.BYPASS_RESULT)
+            return realize(res, dev)
         info.bypass(_cache.BYPASS_ARGUMENTS)
     else:
         info.bypass(entry.nocache or _cache.BYPASS_DISABLED)

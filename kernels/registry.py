@@ -106,10 +106,19 @@ class DuplicateKernelError(ValueError):
     """A second kernel registered for an (op, backend) that has one."""
 
 
+class Costs(NamedTuple):
+    """The bytes a real call allocates besides its outputs (see ``CallRecord``)."""
+
+    transient: int = 0
+    scratch: int = 0
+    early: int = 0
+    notes: tuple = ()
+
+
 class CallRecord(threading.local):
     """What the running kernel reports besides its outputs (one record per thread).
 
-    ``costs`` is None or ``(transient, scratch, early, notes)``. ``transient``: bytes the real
+    ``costs`` is None or a ``Costs(transient, scratch, early, notes)``. ``transient``: bytes the real
     call takes from the library's data allocator and frees before returning (casting
     copies of operands, fft's complex copy, sort buffers), alive together with the
     outputs; they raise the peak, not the final live. ``early``: the most such bytes
@@ -122,7 +131,7 @@ class CallRecord(threading.local):
     the cache on a hit.
     """
 
-    costs: tuple | None = None
+    costs: Costs | None = None
     skip_cache: bool = False
     # set by FakeMode for each call: the mode makes placeholders (``assume`` may answer)
     placeholders: bool = False
@@ -152,13 +161,12 @@ def transient(nbytes: int, before_outputs: bool = False, kind: str | None = None
     (one of ``FINDING_KINDS``) also notes what the bytes were (``note``)."""
     if not nbytes:
         return
-    t, s, e, n = CALL.costs or _NONE
-    if kind is not None:
-        n = n + ((kind, int(nbytes)),)
+    c = CALL.costs or _NONE
+    notes = c.notes if kind is None else c.notes + ((kind, int(nbytes)),)
     if before_outputs:
-        CALL.costs = (t, s, max(e, int(nbytes)), n)
+        CALL.costs = Costs(c.transient, c.scratch, max(c.early, int(nbytes)), notes)
     else:
-        CALL.costs = (t + int(nbytes), s, e, n)
+        CALL.costs = Costs(c.transient + int(nbytes), c.scratch, c.early, notes)
 
 
 def note(kind: str, nbytes: int) -> None:
@@ -167,8 +175,8 @@ def note(kind: str, nbytes: int) -> None:
     helper that decides a copy happens notes it, so its callers keep one rule."""
     if not nbytes:
         return
-    t, s, e, n = CALL.costs or _NONE
-    CALL.costs = (t, s, e, n + ((kind, int(nbytes)),))
+    c = CALL.costs or _NONE
+    CALL.costs = Costs(c.transient, c.scratch, c.early, c.notes + ((kind, int(nbytes)),))
 
 
 UNMODELLED = "memory_unmodelled"
@@ -178,8 +186,8 @@ def unmodelled(reason: str) -> None:
     """The running kernel's outputs are exact but the bytes the real call allocates besides
     them are not modelled: the mode lists the function under ``memory_unmodelled`` (with
     ``reason``) instead of reporting a peak that may be too low without a word."""
-    t, s, e, n = CALL.costs or _NONE
-    CALL.costs = (t, s, e, n + ((UNMODELLED, reason),))
+    c = CALL.costs or _NONE
+    CALL.costs = Costs(c.transient, c.scratch, c.early, c.notes + ((UNMODELLED, reason),))
 
 
 ASSUMED = "assumed"
@@ -194,8 +202,8 @@ def assume(reason: str) -> bool:
     if not CALL.placeholders:
         return False
     CALL.skip_cache = True
-    t, s, e, n = CALL.costs or _NONE
-    CALL.costs = (t, s, e, n + ((ASSUMED, reason),))
+    c = CALL.costs or _NONE
+    CALL.costs = Costs(c.transient, c.scratch, c.early, c.notes + ((ASSUMED, reason),))
     return True
 
 
@@ -203,11 +211,11 @@ def scratch(nbytes: int) -> None:
     """The real call holds ``nbytes`` of C-heap scratch at its largest (not the data allocator)."""
     if not nbytes:
         return
-    t, s, e, n = CALL.costs or _NONE
-    CALL.costs = (t, max(s, int(nbytes)), e, n)
+    c = CALL.costs or _NONE
+    CALL.costs = Costs(c.transient, max(c.scratch, int(nbytes)), c.early, c.notes)
 
 
-_NONE = (0, 0, 0, ())
+_NONE = Costs()
 
 
 def pyarray_return(res: Any) -> Any:

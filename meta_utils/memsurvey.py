@@ -99,7 +99,7 @@ def _fake_figures(build: Callable[[], tuple[tuple, dict]], make: Callable[[], Ca
             fn = make()  # a Generator made inside the mode draws fakes
             stats = mode.memory
             base = stats.live.get("cpu", 0)
-            stats.peak["cpu"] = base
+            stats.reset_peak("cpu")
             res = call(fn, args, kwargs)
             figures = stats.peak["cpu"] - base, stats.live.get("cpu", 0) - base
             del res

@@ -151,7 +151,7 @@ def op_peaks(setup: Callable[[], list], op: Callable[..., Any]) -> tuple[tuple[i
     with ft.FakeMode() as mode:
         inputs = setup()
         base = mode.memory.live.get("cpu", 0)
-        mode.memory.peak["cpu"] = base
+        mode.memory.reset_peak("cpu")
         out = as_program(op, inputs, {})  # noqa: F841  (alive while live is read)
         fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
     return real, fake

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -35,6 +35,15 @@ _FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
 _FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascontiguousarray")
                            for f in (getattr(_np, name), patch_callable(getattr(_np, name))))
 _one_entry = TraceEntry.one
+# the callables a mode answers itself (``FakeMode._special``), tested with one probe per call
+_SPECIAL = frozenset((_DEFAULT_RNG, *WRITERS, *_FROM_EXPORTERS, *_FROMBUFFER, *_NP_LOADS))
+
+
+class _Ordinary(NamedTuple):
+    """A special callable's call that runs as any other, with these arguments."""
+
+    args: tuple
+    kwargs: dict
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
 # its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
@@ -166,6 +175,24 @@ class FakeMode(Mode):
 
     def _run(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         self._current = func
+        if func in _SPECIAL:  # one probe: the few callables the mode answers itself
+            got = self._special(func, args, kwargs)
+            if type(got) is not _Ordinary:
+                return got
+            args, kwargs = got.args, got.kwargs
+        costs: list = []
+        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
+        if placeholders:
+            token = KERNEL_PLACEHOLDERS.set(self)
+            try:
+                return self._run_op(func, args, kwargs, costs)
+            finally:
+                KERNEL_PLACEHOLDERS.reset(token)
+        return self._run_op(func, args, kwargs, costs)
+
+    def _special(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        """The answer to a callable in ``_SPECIAL``, or ``_Ordinary(args, kwargs)`` for the
+        call to run as any other (its arguments possibly rewritten)."""
         if func is _DEFAULT_RNG:
             return self._default_rng(*args, **kwargs)
         if func in WRITERS:
@@ -182,17 +209,9 @@ class FakeMode(Mode):
             got = pickled_load(self, args, kwargs)
             if got is not NOT_PICKLED:
                 return got
-        if self.io.unwritten and func in _NP_LOADS:  # a file this mode declined to write
-            args, kwargs = _reading(self.io, args, kwargs)
-        costs: list = []
-        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
-        if placeholders:
-            token = KERNEL_PLACEHOLDERS.set(self)
-            try:
-                return self._run_op(func, args, kwargs, costs)
-            finally:
-                KERNEL_PLACEHOLDERS.reset(token)
-        return self._run_op(func, args, kwargs, costs)
+            if self.io.unwritten:  # a file this mode declined to write
+                args, kwargs = _reading(self.io, args, kwargs)
+        return _Ordinary(args, kwargs)
 
     def _run_op(self, func: Any, args: tuple, kwargs: dict, costs: list) -> Any:
         record = self.record
@@ -239,8 +258,8 @@ class FakeMode(Mode):
         if costs is not None:
             dev = outs[0].storage.device if outs else (
                 _first_device(args, kwargs) or self.device or "cpu")
-            if costs[2]:  # before the outputs exist
-                ledger._transient(dev, costs[2])
+            if costs.early:  # before the outputs exist
+                ledger._transient(dev, costs.early)
         nbytes = 0
         for o in outs:
             st = o.storage
@@ -249,12 +268,12 @@ class FakeMode(Mode):
             elif st._tracker is MAPPED:
                 ledger._preexisting(st)
         if costs is not None:
-            if costs[0]:
-                ledger._transient(dev, costs[0])
-            if costs[1]:
-                ledger._scratch(dev, costs[1])
-            if costs[3]:
-                self._unmodelled(func, costs[3])
+            if costs.transient:
+                ledger._transient(dev, costs.transient)
+            if costs.scratch:
+                ledger._scratch(dev, costs.scratch)
+            if costs.notes:
+                self._unmodelled(func, costs.notes)
         if self.record:
             self._record(func, args, kwargs, out, outs, nbytes, costs, RECORD_DEPTH + 1, used)
 
@@ -284,7 +303,7 @@ class FakeMode(Mode):
         args_spec = ids.args_spec(args)
         kwargs_spec = ids.kwargs_spec(kwargs) if kwargs else _NO_KWARGS
         entry = used[0] if used else None
-        flops = entry[2] if entry is not None else None
+        flops = entry.flops if entry is not None else None
         if flops is None:
             try:
                 flops = count_flops(func, args, kwargs, out)
@@ -293,14 +312,17 @@ class FakeMode(Mode):
                 self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
             else:
                 if entry is not None:
-                    entry[2] = flops
+                    entry.flops = flops
         self.flops += flops
         stats: Any = self.memory  # a RecordingStats (record=True)
+        if stats._pos != len(stats.log):  # stats.rose(), inlined: the fold after each op
+            stats._fold()
         whole = stats.rising  # this op may be the peak: keep its whole call stack
-        stats.rising = False
+        if whole:
+            stats.rising = False
         site = self.sites.here(whole, depth)
         if self.find:
-            found = entry[3] if entry is not None else None
+            found = entry.findings if entry is not None else None
             if found is None:
                 acc = self.findings
                 n = len(acc)
@@ -310,7 +332,7 @@ class FakeMode(Mode):
                     self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
                 else:
                     if entry is not None:  # the same signature finds the same, at its own line
-                        entry[3] = tuple(f._replace(site=-1) for f in acc[n:])
+                        entry.findings = tuple(f._replace(site=-1) for f in acc[n:])
             elif found:
                 self.findings.extend(f._replace(site=site) for f in found)
         if len(outs) == 1:
@@ -318,11 +340,11 @@ class FakeMode(Mode):
             self.trace.append(_one_entry(
                 func, args_spec, kwargs_spec, ids.ref(o),
                 (o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device), nbytes,
-                costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+                costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
                 site, flops, ids))
             return
         self.trace.append(TraceEntry(
             func, (args_spec, kwargs_spec), [ids.ref(o) for o in outs],
             [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
-            nbytes, costs[0] if costs is not None else 0, costs[1] if costs is not None else 0,
+            nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))

@@ -150,10 +150,10 @@ def _category(func: Any) -> int:
 def scan(func: Any, args: tuple, kwargs: dict, outs: list, costs: Any, site: int,
          acc: list) -> None:
     """Append the findings of one recorded op to ``acc``: the copies its kernel noted
-    (``costs[3]``, registry.CallRecord), an upcast, a reshape that copied."""
-    if costs is not None and costs[3]:
+    (``costs.notes``, registry.Costs), an upcast, a reshape that copied."""
+    if costs is not None and costs.notes:
         name = op_name(func)
-        for kind, n in costs[3]:
+        for kind, n in costs.notes:
             if kind not in (UNMODELLED, ASSUMED):  # not copies: the mode lists them
                 acc.append(Finding(kind, name, site, n))
     if not outs:

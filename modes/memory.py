@@ -8,10 +8,9 @@ ones it converted or mapped in ``preexisting``.
 """
 from __future__ import annotations
 
-import collections
 import threading
 import weakref
-from typing import Any
+from typing import Any, cast
 
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 
@@ -33,6 +32,111 @@ def charged_bytes(storage: FakeStorage) -> int:
     return n if n or storage.device != "cpu" else 1
 
 
+class DeviceFold:
+    """One device's figures over an event log, as ``PeakFold`` counts them.
+
+    ``live`` / ``peak``: data-allocator bytes held now / at most (a call's transient
+    buffers count with the buffers alive then); ``pool_live`` / ``pool_peak``: the same
+    rounded as CuPy's pool rounds each allocation (CUDA devices only); ``allocations``: how
+    many storages were charged, ``allocated``: their bytes together. The report's figures
+    are pool bytes on a CUDA device and allocator bytes on the cpu: ``peak_op`` and
+    ``peak_row`` are the op index and log row of the event that first reached the report's
+    peak, ``report_live`` / ``report_peak`` those figures.
+    """
+
+    __slots__ = ("pool", "live", "peak", "pool_live", "pool_peak", "allocations", "allocated",
+                 "peak_op", "peak_row")
+
+    def __init__(self, pool: bool) -> None:
+        self.pool = pool  # counted as CuPy's pool counts too (a CUDA device)
+        self.live = self.peak = self.pool_live = self.pool_peak = 0
+        self.allocations = self.allocated = 0
+        self.peak_op = self.peak_row = -1
+
+    @property
+    def report_live(self) -> int:
+        return self.pool_live if self.pool else self.live
+
+    @property
+    def report_peak(self) -> int:
+        return self.pool_peak if self.pool else self.peak
+
+
+class PeakFold:
+    """The peak rule: one fold over the event log, used while a mode runs (``MemoryStats``
+    folds its log when a figure is read; a recording mode after each op, to learn whether
+    that op may be the peak) and afterwards (``analyze``, which also keeps the timeline).
+
+    The log is flat, four items per event: ``op, sid, device, delta``. ``sid != 0`` and
+    ``delta > 0`` allocates the storage whose ``id()`` is ``sid`` (``1`` in a log that is not
+    kept), ``delta < 0`` frees it, ``sid == 0`` is a transient of ``delta`` bytes: buffers
+    alive together with the live set for the length of one call. ``op`` is the index of
+    the op that caused the event. An event on the cpu is counted in bytes; on a CUDA device
+    in bytes and in CuPy pool bytes (``pool_bytes``).
+    """
+
+    __slots__ = ("devices", "timeline", "_last")
+
+    def __init__(self, timeline: bool = False) -> None:
+        self.devices: dict[str, DeviceFold] = {}
+        #: ``[op, device, live]`` after each op that changed a device's live bytes (the
+        #: report's bytes), when asked for
+        self.timeline: list | None = [] if timeline else None
+        self._last: dict[str, list] = {}
+
+    def feed(self, log: list, start: int, end: int) -> bool:
+        """Fold the events of ``log[start:end]``; True when one took a device's report peak
+        above its highest so far."""
+        devices, timeline = self.devices, self.timeline
+        rose = False
+        cur: Any = None
+        f: Any = None
+        for r in range(start, end, 4):
+            sid, dev, d = log[r + 1], log[r + 2], log[r + 3]
+            if dev != cur:
+                f = devices.get(dev)
+                if f is None:
+                    f = devices[dev] = DeviceFold(dev != "cpu")
+                cur = dev
+            pool = f.pool
+            if sid == 0:  # a transient: alive with the live set, for one call
+                if f.live + d > f.peak:
+                    f.peak = f.live + d
+                    if not pool:
+                        f.peak_op, f.peak_row, rose = log[r], r, True
+                if pool:
+                    p = f.pool_live + pool_bytes(d)
+                    if p > f.pool_peak:
+                        f.pool_peak, f.peak_op, f.peak_row, rose = p, log[r], r, True
+                continue
+            live = f.live = f.live + d
+            if d > 0:
+                f.allocations += 1
+                if not pool:
+                    f.allocated += d
+                    if live > f.peak:
+                        f.peak, f.peak_op, f.peak_row, rose = live, log[r], r, True
+                elif live > f.peak:
+                    f.peak = live
+            if pool:
+                b = pool_bytes(d) if d > 0 else -pool_bytes(-d)
+                p = f.pool_live = f.pool_live + b
+                if b > 0:
+                    f.allocated += b
+                    if p > f.pool_peak:
+                        f.pool_peak, f.peak_op, f.peak_row, rose = p, log[r], r, True
+                live = p
+            if timeline is not None:
+                op = log[r]
+                pt = self._last.get(dev)
+                if pt is not None and pt[0] == op:
+                    pt[2] = live
+                else:
+                    pt = self._last[dev] = [op, dev, live]
+                    timeline.append(pt)
+        return rose
+
+
 class MemoryStats:
     """Bytes per device (``"cpu"``, ``"cuda:0"``, ...) for one FakeMode.
 
@@ -47,22 +151,19 @@ class MemoryStats:
     - ``preexisting``: bytes of the real buffers converted and files mapped in this mode;
       never in ``live`` or ``peak``.
 
-    Allocations, frees and transients are appended to a queue (``deque.append`` is atomic,
-    so threads sharing a mode never lose an update and the hot path takes no lock) and
-    folded, in order, into the figures when they are read or the queue grows long.
+    Allocations, frees and transients are appended to ``log`` in ``PeakFold``'s encoding
+    (extending a list by a tuple is atomic, so threads sharing a mode never lose an update
+    and the hot path takes no lock) and folded, in order, into the figures when they are
+    read or the log grows long; the events folded are then dropped.
     """
 
-    FOLD_AT = 4096
+    FOLD_AT = 4096  # events
 
     def __init__(self) -> None:
-        self._live: dict[str, int] = {}
-        self._peak: dict[str, int] = {}
-        self._pool_live: dict[str, int] = {}
-        self._pool_peak: dict[str, int] = {}
-        self._allocations = 0
+        self.log: list = []
+        self._figures = PeakFold()
         self.scratch_peak: dict[str, int] = {}
         self.preexisting: dict[str, int] = {}
-        self._events: collections.deque = collections.deque()
         self._lock = threading.RLock()  # folding, scratch and preexisting (RLock: a storage
         self._seen: weakref.WeakSet = weakref.WeakSet()  # may die, and be freed, mid-fold)
 
@@ -75,31 +176,41 @@ class MemoryStats:
     @property
     def live(self) -> dict[str, int]:
         """Bytes held now, per device."""
-        return self._folded("_live")
+        return {d: f.live for d, f in self.figures().items()}
 
     @property
     def peak(self) -> dict[str, int]:
         """Most bytes held, per device."""
-        return self._folded("_peak")
+        return {d: f.peak for d, f in self.figures().items()}
 
     @property
     def pool_live(self) -> dict[str, int]:
         """CUDA devices: bytes held now as CuPy's pool counts them."""
-        return self._folded("_pool_live")
+        return {d: f.pool_live for d, f in self.figures().items() if f.pool}
 
     @property
     def pool_peak(self) -> dict[str, int]:
         """CUDA devices: most bytes held as CuPy's pool counts them."""
-        return self._folded("_pool_peak")
+        return {d: f.pool_peak for d, f in self.figures().items() if f.pool}
 
     @property
     def allocations(self) -> int:
         """How many storages were charged."""
-        return self._folded("_allocations")
+        return sum(f.allocations for f in self.figures().values())
 
-    def _folded(self, name: str) -> Any:
+    def figures(self) -> dict[str, DeviceFold]:
+        """Each device's figures, up to the last event (``PeakFold``)."""
         self._fold()
-        return getattr(self, name)
+        return self._figures.devices
+
+    def reset_peak(self, device: str = "cpu") -> None:
+        """Start a device's peak (and pool peak) over from the bytes it holds now, to measure
+        the peak of what follows (as ``tracemalloc.reset_peak`` does)."""
+        f = self.figures().get(device)
+        if f is None:
+            f = self._figures.devices[device] = DeviceFold(device != "cpu")
+        f.peak, f.pool_peak = f.live, f.pool_live
+        f.peak_op = f.peak_row = -1
 
     # --- events -----------------------------------------------------------------------
     def _alloc(self, storage: FakeStorage) -> int:
@@ -111,72 +222,35 @@ class MemoryStats:
 
     def _charge(self, storage: FakeStorage) -> int:
         n = storage.nbytes
-        ev = self._events
-        if storage.device == "cpu":
+        dev = storage.device
+        if dev == "cpu":
             n = n or 1  # charged_bytes, inlined: the hot path of every fresh cpu array
-            ev.append(n)
-        else:
-            ev.append((storage.device, n, 0))
-        if len(ev) > self.FOLD_AT:
+        log = self.log
+        log += (0, 1, dev, n)
+        if len(log) > 4 * self.FOLD_AT:
             self._fold()
         return n
 
     def _free(self, storage: FakeStorage) -> None:
-        if storage.device == "cpu":
-            self._events.append(-(storage.nbytes or 1))
-        else:
-            self._events.append((storage.device, -storage.nbytes, 0))
+        dev = storage.device
+        self.log += (0, 1, dev, -(storage.nbytes or 1) if dev == "cpu" else -storage.nbytes)
 
     def _transient(self, dev: str, nbytes: int) -> None:
         """Buffers alive together with the current live set for the length of one call."""
-        self._events.append((dev, 0, nbytes))
+        if nbytes:
+            self.log += (0, 0, dev, nbytes)
 
-    def _fold(self) -> None:
-        """Apply the queued events in order (cpu ints inline, other events by device)."""
-        ev = self._events
-        if not ev:
-            return
+    def _fold(self) -> bool:
+        """Fold the log into the figures and drop what was folded; True when a device's peak
+        rose."""
+        log = self.log
+        if not log:
+            return False
         with self._lock:
-            live_d, peak_d = self._live, self._peak
-            cpu = "cpu" in live_d
-            live = live_d.get("cpu", 0)
-            peak = peak_d.get("cpu", -1)
-            allocs = self._allocations
-            pop = ev.popleft
-            while ev:
-                e = pop()
-                if type(e) is int:
-                    cpu = True
-                    live += e
-                    if e > 0:
-                        allocs += 1
-                        if live > peak:
-                            peak = live
-                    continue
-                dev, n, transient = e
-                if dev == "cpu":
-                    cpu = True
-                    live += n
-                    if n > 0:
-                        allocs += 1
-                    if live + transient > peak:
-                        peak = live + transient
-                    continue
-                d_live = live_d.get(dev, 0) + n
-                live_d[dev] = d_live
-                if d_live + transient > peak_d.get(dev, -1):
-                    peak_d[dev] = d_live + transient
-                p = self._pool_live.get(dev, 0) + (pool_bytes(n) if n > 0 else -pool_bytes(-n))
-                self._pool_live[dev] = p
-                p += pool_bytes(transient)
-                if p > self._pool_peak.get(dev, -1):
-                    self._pool_peak[dev] = p
-                if n > 0:
-                    allocs += 1
-            if cpu:
-                live_d["cpu"] = live
-                peak_d["cpu"] = max(peak, 0)
-            self._allocations = allocs
+            end = len(log)
+            rose = self._figures.feed(log, 0, end)
+            del log[:end]
+        return rose
 
     def _scratch(self, dev: str, nbytes: int) -> None:
         with self._lock:
@@ -203,106 +277,61 @@ class MemoryStats:
 
 
 class RecordingStats(MemoryStats):
-    """MemoryStats that also keeps every event, tagged with the index of the op that
-    caused it, for a recording mode's report (``analyze``).
+    """MemoryStats that keeps its whole log, each event tagged with the index of the op that
+    caused it and the storage's ``id()``, for a recording mode's report (``analyze``).
 
-    ``log`` is flat (ints and device names, nothing for the garbage collector to visit):
-    four items per event, ``op, sid, device, delta``. ``delta > 0`` allocates the storage
-    whose ``id()`` is ``sid``, ``delta < 0`` frees it, ``sid == 0`` is a transient of
-    ``delta`` bytes. A storage's id is not reused before its free is logged (``__del__``
-    runs while it still holds it), so events pair up. ``op`` is the length of the mode's
-    trace: an op's own bytes are charged before its entry is appended, and frees between
-    ops carry the next op's index.
+    ``log`` is flat (ints and device names, nothing for the garbage collector to visit), in
+    ``PeakFold``'s encoding. A storage's id is not reused before its free is logged
+    (``__del__`` runs while it still holds it), so events pair up. ``op`` is the length of
+    the mode's trace: an op's own bytes are charged before its entry is appended, and frees
+    between ops carry the next op's index.
 
-    ``rising`` turns True when an event takes a device above its highest figure so far
-    (counted as ``analyze`` counts): the mode then records that op's whole call stack,
-    since it may be the peak. A running estimate, exact in one thread; the figures
-    themselves come from the log.
+    The mode folds the log after each op (``rose``): when an event took a device above its
+    highest figure so far, it records that op's whole call stack, since it may be the peak.
     """
 
     def __init__(self, trace: list) -> None:
         super().__init__()
         self._trace = trace
-        self.log: list = []
         self.mode: Any = None  # the Recording ft.explain reads (set by a recording FakeMode)
         self._pos = 0  # how much of the log the figures include
-        self.rising = False
-        self._run: dict[str, list] = {}  # device -> [live, highest], as analyze counts
-        self._cpu = self._run["cpu"] = [0, 0]
+        self.rising = False  # a fold saw a peak rise since the mode last asked (``rose``)
 
-    def _bump(self, dev: str, delta: int, transient: int) -> None:
-        r = self._run.get(dev)
-        if r is None:
-            r = self._run[dev] = [0, 0]
-        r[0] += delta
-        if r[0] + transient > r[1]:
-            r[1] = r[0] + transient
-            self.rising = True
-
-    # The log replaces MemoryStats' event queue: appending to a list is as atomic, and
-    # _fold reads the log from where it last stopped.
     def _charge(self, storage: FakeStorage) -> int:
         n = storage.nbytes
         dev = storage.device
-        if dev == "cpu":  # charged_bytes and _bump inlined: the common case
-            n = n or 1
-            self.log += (len(self._trace), id(storage), dev, n)
-            r = self._cpu
-            r[0] += n
-            if r[0] > r[1]:
-                r[1] = r[0]
-                self.rising = True
-        else:
-            self.log += (len(self._trace), id(storage), dev, n)
-            self._bump(dev, pool_bytes(n), 0)
+        if dev == "cpu":
+            n = n or 1  # charged_bytes, inlined
+        self.log += (len(self._trace), id(storage), dev, n)
         return n
 
     def _free(self, storage: FakeStorage) -> None:
         dev = storage.device
-        if dev == "cpu":
-            n = storage.nbytes or 1
-            self.log += (len(self._trace), id(storage), dev, -n)
-            self._cpu[0] -= n
-        else:
-            n = storage.nbytes
-            self.log += (len(self._trace), id(storage), dev, -n)
-            self._run[dev][0] -= pool_bytes(n)
+        self.log += (len(self._trace), id(storage), dev,
+                     -(storage.nbytes or 1) if dev == "cpu" else -storage.nbytes)
 
     def _transient(self, dev: str, nbytes: int) -> None:
         if nbytes:
             self.log += (len(self._trace), 0, dev, nbytes)
-            self._bump(dev, 0, nbytes if dev == "cpu" else pool_bytes(nbytes))
 
-    def _fold(self) -> None:
-        """Bring the figures up to the end of the log (MemoryStats._fold's rules)."""
+    def _fold(self) -> bool:
+        """Bring the figures up to the end of the log (which is kept)."""
         log = self.log
         if self._pos == len(log):
-            return
+            return False
         with self._lock:
-            live_d, peak_d = self._live, self._peak
-            pool_live, pool_peak = self._pool_live, self._pool_peak
-            allocs = self._allocations
             end = len(log)
-            for r in range(self._pos, end, 4):
-                sid, dev, d = log[r + 1], log[r + 2], log[r + 3]
-                live = live_d.get(dev, 0)
-                if sid == 0:  # a transient: alive with the live set, for one call
-                    t, n = d, 0
-                else:
-                    t, n = 0, d
-                    live += d
-                    if d > 0:
-                        allocs += 1
-                live_d[dev] = live
-                if live + t > peak_d.get(dev, -1):
-                    peak_d[dev] = live + t
-                if dev != "cpu":
-                    p = pool_live.get(dev, 0) + (pool_bytes(n) if n > 0 else -pool_bytes(-n))
-                    pool_live[dev] = p
-                    if p + pool_bytes(t) > pool_peak.get(dev, -1):
-                        pool_peak[dev] = p + pool_bytes(t)
+            rose = self._figures.feed(log, self._pos, end)
             self._pos = end
-            self._allocations = allocs
+            if rose:
+                self.rising = True
+        return rose
+
+    def rose(self) -> bool:
+        """Whether a device's peak rose since the last call (the log folded first)."""
+        self._fold()
+        r, self.rising = self.rising, False
+        return r
 
 
 class DeviceReport:
@@ -320,56 +349,40 @@ class DeviceReport:
 
 def analyze(log: list) -> tuple[dict, list]:
     """Per device figures and the timeline ``[[op, device, live_bytes], ...]`` (live
-    bytes after each op that changed them) from a RecordingStats log.
+    bytes after each op that changed them) from a RecordingStats log: ``PeakFold`` over the
+    whole log, then what was alive at each device's peak.
 
     The peak counts an op's transient buffers with the buffers alive then, as
     ``MemoryStats.peak`` does; CUDA devices count as CuPy's pool does (``pool_bytes``).
     """
+    fold = PeakFold(timeline=True)
+    fold.feed(log, 0, len(log))
     devs: dict[str, DeviceReport] = {}
-    peak_row: dict[str, int] = {}
-    timeline: list = []
-    last: dict[str, list] = {}
-    for r in range(0, len(log), 4):
-        op, sid, dev, d = log[r:r + 4]
-        rep = devs.get(dev)
-        if rep is None:
-            rep = devs[dev] = DeviceReport()
-            peak_row[dev] = -1
-        pool = dev != "cpu"
-        if sid == 0:
-            t = pool_bytes(d) if pool else d
-            if rep.live_end + t > rep.peak:
-                rep.peak, rep.peak_op, peak_row[dev] = rep.live_end + t, op, r
+    for dev, f in fold.devices.items():
+        rep = devs[dev] = DeviceReport()
+        rep.peak, rep.peak_op = f.report_peak, f.peak_op
+        rep.live_end, rep.allocated = f.report_live, f.allocated
+        rep.held = held_at(log, dev, f.peak_row)
+    return devs, cast(list, fold.timeline)
+
+
+def held_at(log: list, dev: str, end: int) -> list:
+    """``(op, bytes)`` of each buffer of ``dev`` alive at log row ``end`` (its transient
+    too, when that row is one), in the order they were allocated; CUDA in pool bytes."""
+    pool = dev != "cpu"
+    alive: dict[int, tuple] = {}
+    for r in range(0, end + 1, 4):
+        op, sid, d_, d = log[r:r + 4]
+        if d_ != dev:
             continue
-        b = d if not pool else (pool_bytes(d) if d > 0 else -pool_bytes(-d))
-        rep.live_end += b
-        if b > 0:
-            rep.allocated += b
-            if rep.live_end > rep.peak:
-                rep.peak, rep.peak_op, peak_row[dev] = rep.live_end, op, r
-        pt = last.get(dev)
-        if pt is not None and pt[0] == op:
-            pt[2] = rep.live_end
+        if sid == 0:
+            if r == end:
+                alive[0] = (op, pool_bytes(d) if pool else d)
+        elif d > 0:
+            alive[sid] = (op, pool_bytes(d) if pool else d)
         else:
-            pt = last[dev] = [op, dev, rep.live_end]
-            timeline.append(pt)
-    for dev, rep in devs.items():
-        pool = dev != "cpu"
-        alive: dict[int, tuple] = {}
-        end = peak_row[dev]
-        for r in range(0, end + 1, 4):
-            op, sid, d_, d = log[r:r + 4]
-            if d_ != dev:
-                continue
-            if sid == 0:
-                if r == end:
-                    alive[0] = (op, pool_bytes(d) if pool else d)
-            elif d > 0:
-                alive[sid] = (op, pool_bytes(d) if pool else d)
-            else:
-                alive.pop(sid, None)
-        rep.held = list(alive.values())
-    return devs, timeline
+            alive.pop(sid, None)
+    return list(alive.values())
 
 
 class Ledger:
@@ -406,4 +419,4 @@ class Ledger:
             s._preexisting(storage)
 
 
-__all__ = ["MemoryStats", "RecordingStats", "DeviceReport", "analyze", "Ledger", "pool_bytes", "EXTERNAL", "MAPPED", "PREEXISTING"]
+__all__ = ["MemoryStats", "RecordingStats", "PeakFold", "DeviceFold", "DeviceReport", "analyze", "held_at", "Ledger", "pool_bytes", "EXTERNAL", "MAPPED", "PREEXISTING"]

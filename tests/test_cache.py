@@ -237,3 +237,31 @@ def test_overlapping_operands_are_cached_by_their_distance():
         assert peaks() == cached
     finally:
         ft.set_cache_enabled(old)
+
+
+def test_entries_are_named_records_holding_costs_flops_and_findings():
+    """Each entry names its parts (``CacheEntry``: template, costs, flops, findings), each
+    template its kind (fresh, view, input, sequence), and the costs their fields; a recording
+    mode keeps the call's FLOPs and findings in the entry for the next call of that signature."""
+    from faketensor.kernels.registry import Costs
+    a = ft.empty((4, 5), np.float32)
+    with ft.FakeMode(record=True) as mode:
+        b = a.astype(np.float64)    # fresh output, no costs
+        v = b.T                     # a view of the input at position 0
+        c = np.add(b, 1, out=b)     # the input returned as is
+        q, r = np.linalg.qr(b)      # a tuple of fresh outputs
+        mode.trace.clear()
+        a.astype(np.float64)        # the same signature again: a hit, FLOPs read from the entry
+    entries = list(_cache._ENTRIES.values())
+    assert all(type(e) is _cache.CacheEntry for e in entries)
+    kinds = {type(e.template) for e in entries}
+    assert {_cache.FreshOut, _cache.ViewOut, _cache.InputOut, _cache.SeqOut} <= kinds
+    view = next(e.template for e in entries if type(e.template) is _cache.ViewOut)
+    assert view.source == 0 and view.meta.view_of is None and view.meta.shape == (5, 4)
+    seq = next(e.template for e in entries if type(e.template) is _cache.SeqOut)
+    assert seq.kind is not None and all(type(t) is _cache.FreshOut for t in seq.items)
+    assert all(e.costs is None or type(e.costs) is Costs for e in entries)
+    assert any(type(e.costs) is Costs and e.costs.transient == 8 for e in entries)  # the 0-d of 1
+    assert all(e.flops is not None and e.findings is not None for e in entries)
+    assert mode.trace[0].flops == 0 and ft.cache_info().hits >= 1
+    del v, c, q, r

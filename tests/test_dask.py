@@ -122,7 +122,7 @@ def test_compute_matches_real(name, scheduler):
     with ft.FakeMode() as mode:
         gf = build()
         base = mode.memory.live.get("cpu", 0)
-        mode.memory.peak["cpu"] = base
+        mode.memory.reset_peak("cpu")
         f = _compute(gf, **scheduler)
         fake = mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
     _check_graph(g, gf, names=name not in FRESH_NAMES | FAKE_SOURCE,
@@ -143,7 +143,7 @@ def test_var_over_all_axes_reads_a_value():
     with ft.FakeMode(data_dependent="placeholder") as mode:
         gf = build()
         base = mode.memory.live["cpu"]
-        mode.memory.peak["cpu"] = base
+        mode.memory.reset_peak("cpu")
         f = gf.compute(scheduler="threads", num_workers=1)
         fake = mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base
     _check_result(keep[0], f)
@@ -167,7 +167,7 @@ def test_from_array_of_a_fake():
         gf, parts_f = program(fake_x)  # from_array copies its input (charged, as for real)
         assert mode.memory.live["cpu"] == fake_x.nbytes + 1  # and a 0-size meta: 1 byte
         base = mode.memory.live["cpu"]
-        mode.memory.peak["cpu"] = base
+        mode.memory.reset_peak("cpu")
         f = dask.compute(*parts_f, scheduler="sync")
         fake = mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base
     assert type(gf._meta) is ft.FakeArray and _meta(gf._meta)[:2] == _meta(g._meta)[:2]

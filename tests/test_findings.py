@@ -233,11 +233,11 @@ def test_notes_pass_through_captured_blocks_and_drop_with_quiet():
     try:
         with captured() as cap:
             transient(16, kind="implicit_copy")
-        assert cap.transient == 16 and CALL.costs[3] == (("implicit_copy", 16),)
-        assert CALL.costs[0] == 0  # the bytes are the caller's to place
+        assert cap.transient == 16 and CALL.costs.notes == (("implicit_copy", 16),)
+        assert CALL.costs.transient == 0  # the bytes are the caller's to place
         with quiet():
             note("overlap_copy", 8)
-        assert CALL.costs[3] == (("implicit_copy", 16),)
+        assert CALL.costs.notes == (("implicit_copy", 16),)
     finally:
         CALL.costs = saved
 

@@ -263,3 +263,51 @@ def test_transient_bytes_raise_the_peak_not_the_live(monkeypatch):
                     assert [(e.transient, e.scratch) for e in mode.trace[1:]] == [(1000, 64)] * 2
         finally:
             ft.set_cache_enabled(old)
+
+
+def _cnn_program():
+    import importlib.util
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "programs", "cnn.py")
+    spec = importlib.util.spec_from_file_location("_peak_rule_cnn", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_one_peak_rule_online_and_offline_agree_on_a_real_plan():
+    """The figures a mode folds while it runs (``MemoryStats``, dropping its log; a recording
+    mode, keeping it) and ``analyze`` over the kept log are one fold (``PeakFold``): on a
+    real program, with a CUDA device beside the cpu, they agree to the byte, and the op that
+    ``analyze`` names for each peak is one the recording mode saw rise (its whole stack kept)."""
+    from faketensor.modes.memory import analyze
+    from faketensor.meta_utils.plan import plan
+
+    cnn = _cnn_program()
+
+    def program():
+        cnn.main(8)
+        a = ft.empty((1000,), np.float32, device="cuda:0")
+        b = a + a
+        del a
+        return b.sum()
+
+    p = plan(program)
+    rec = p.mode
+    with ft.FakeMode() as plain:
+        program()
+    devs, timeline = analyze(rec.memory.log)
+    assert set(devs) == {"cpu", "cuda:0"}
+    for dev, rep in devs.items():
+        pool = dev != "cpu"
+        online_peak = (rec.memory.pool_peak if pool else rec.memory.peak)[dev]
+        online_live = (rec.memory.pool_live if pool else rec.memory.live)[dev]
+        assert rep.peak == online_peak == p.peak[dev] > 0
+        assert rep.live_end == online_live
+        assert plain.memory.peak[dev] == rec.memory.peak[dev]
+        assert rec.memory.figures()[dev].peak_op == rep.peak_op
+        # the op of the peak rose when it ran: the mode kept its whole call stack
+        assert rep.peak_op >= 0 and rec.sites.complete(rec.trace[rep.peak_op].site)
+        assert [pt[2] for pt in timeline if pt[1] == dev][-1] == rep.live_end
+    assert plain.memory.allocations == rec.memory.allocations
+    assert not plain.memory.log  # a mode that does not record drops what it folded

@@ -507,7 +507,7 @@ def _fake_figures(setup, op) -> tuple[int, int]:
     with ft.FakeMode() as mode:
         inputs = setup()
         base = mode.memory.live.get("cpu", 0)
-        mode.memory.peak["cpu"] = base
+        mode.memory.reset_peak("cpu")
         out = op(*inputs)  # noqa: F841
         return mode.memory.peak["cpu"] - base, mode.memory.live.get("cpu", 0) - base
 

@@ -195,7 +195,7 @@ class captured:
         got = CALL.costs
         CALL.costs = self._saved
         if got is not None:
-            self.transient = got[0]
-            scratch(got[1])
-            for kind, n in got[3]:
+            self.transient = got.transient
+            scratch(got.scratch)
+            for kind, n in got.notes:
                 note(kind, n)

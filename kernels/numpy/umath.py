@@ -925,12 +925,13 @@ def ufunc_steps(st: Any, ufunc: np.ufunc, *args: Any, **kwargs: Any) -> tuple[An
     and returns (result, bytes of its fresh outputs, for the caller to free when NumPy drops
     them). A 0-d result comes back as a NumPy scalar of its dtype (values are not known),
     an array result as a metadata stand-in; C-heap buffers pass through as scratch."""
-    from ..registry import CALL
+    from ..registry import CALL, Costs
     saved, CALL.costs = CALL.costs, None
     notes: Any
     try:
         res = ufunc_call(ufunc, *args, _report=True, **kwargs)
-        late, heap, early, notes = CALL.costs or (0, 0, 0, ())
+        got = CALL.costs or Costs()
+        late, heap, early, notes = got.transient, got.scratch, got.early, got.notes
     finally:
         CALL.costs = saved
     scratch(heap)
