@@ -29,7 +29,9 @@ _REBOUND: dict[int, Callable] = {}
 _STRING_SCALARS = (type(np.str_("")), type(np.bytes_(b"")))  # the classes, not their patches
 # np.NAME functions with no kernel whose Python code builds arrays from Python values, or
 # computes with ufuncs and ndarray methods on its (real) arguments
-PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
+PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix",
+                  # np.nonzero's composites: their lengths are bounded sizes (faketensor/_sizes.py)
+                  "flatnonzero", "argwhere", "extract")
 
 
 class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]  # a metaclass computed at runtime
