@@ -157,6 +157,11 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     for the same unwritten array and ``kind`` of count ("nonzero": its true or nonzero
     entries, so ``x[m]``, ``np.nonzero(m)`` and ``F[m] = G`` agree; "unique": its distinct
     values)."""
+    ov = _COUNTING.get()
+    if ov is not None:  # a mask of np.unique's: its count is the distinct values of its input
+        lo, op, source, kind = max(lo, ov.lo if hi else 0), ov.op, ov.source, ov.kind
+        if ov.hi is not None:
+            hi = min(hi, ov.hi)
     lo, hi = int(lo), int(hi)
     if lo >= hi:
         return lo
@@ -180,6 +185,34 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
     return k
+
+
+class _Counting(NamedTuple):
+    lo: int
+    op: str
+    source: Any
+    kind: str
+    hi: int | None
+
+
+_COUNTING: ContextVar[_Counting | None] = ContextVar("faketensor_size_counting", default=None)
+
+
+class counting:
+    """Inside, every bounded size made counts what ``op`` counts of ``source`` (at least
+    ``lo`` of them, at most ``hi``): np.unique's masks count the distinct values of its
+    input, np.intersect1d's the common ones (at most the shorter input's length)."""
+
+    __slots__ = ("spec", "token")
+
+    def __init__(self, lo: int, op: str, source: Any, kind: str, hi: int | None = None) -> None:
+        self.spec = _Counting(lo, op, source, kind, hi)
+
+    def __enter__(self) -> None:
+        self.token = _COUNTING.set(self.spec)
+
+    def __exit__(self, *exc: Any) -> None:
+        _COUNTING.reset(self.token)
 
 
 def tracking() -> bool:

@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import dispatch
+from .._stack import paused
 from . import patching
 
 _REBOUND: dict[int, Callable] = {}
@@ -31,7 +32,11 @@ _STRING_SCALARS = (type(np.str_("")), type(np.bytes_(b"")))  # the classes, not 
 # computes with ufuncs and ndarray methods on its (real) arguments
 PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix",
                   # np.nonzero's composites: their lengths are bounded sizes (faketensor/_sizes.py)
-                  "flatnonzero", "argwhere", "extract")
+                  "flatnonzero", "argwhere", "extract",
+                  # the distinct values: _unique1d's masks make the bounded sizes
+                  "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
+                  "intersect1d", "union1d", "setdiff1d", "setxor1d")
+_UNIQUE_USERS = ("unique", "unique_values", "unique_counts", "unique_inverse", "unique_all")
 
 
 class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]  # a metaclass computed at runtime
@@ -368,6 +373,59 @@ def _set(owner: Any, name: str, value: Any) -> None:
         setattr(owner, name, value)
 
 
+class _Converter:
+    """``_array_converter`` (a C class) as rebound _unique1d uses it: the arrays as given,
+    results as they are (a fake is no ndarray subclass to wrap back into)."""
+
+    def __init__(self, *arrays: Any) -> None:
+        self.arrays = arrays
+
+    def __iter__(self) -> Any:
+        return iter(self.arrays)
+
+    def wrap(self, arr: Any, **kwargs: Any) -> Any:
+        return arr
+
+
+def _install_unique() -> None:
+    """_unique1d rebound for the unique functions: the counts its masks make are the
+    distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
+    array: faketensor/_sizes.py ``counting``), and its one C call on the values,
+    ``_unique_hash`` (NumPy >= 2.3), reaches the mode (kernels/numpy/arraysetops.py)."""
+    from numpy.lib import _arraysetops_impl as impl
+    from .._numpy_version import UNIQUE_HASH
+    from .. import _sizes
+    u1 = rebound(impl._unique1d)
+    if UNIQUE_HASH:
+        real_hash = impl._unique_hash
+
+        def unique_hash(ar: Any, *, equal_nan: bool = True) -> Any:
+            if not isinstance(ar, _array.FakeArray):
+                return real_hash(ar, equal_nan=equal_nan)
+            with paused():  # whether the dtype has a hash path: asked of one element
+                if real_hash(np.zeros(1, ar.dtype), equal_nan=equal_nan) is NotImplemented:
+                    return NotImplemented
+            return dispatch(real_hash, (_array.FakeArray,), (ar,), {"equal_nan": equal_nan})
+        u1.__globals__["_unique_hash"] = unique_hash
+        u1.__globals__["_array_converter"] = _Converter
+
+    def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
+        with _sizes.counting(1, "np.unique", ar, "unique"):
+            return u1(ar, *args, **kwargs)
+    for name in _UNIQUE_USERS:
+        fn = getattr(impl, name)
+        rebound(getattr(fn, "_implementation", fn)).__globals__["_unique1d"] = unique1d
+    # setdiff1d's _isin: the isin rule (its table path reads the values' range)
+    rebound(impl.setdiff1d._implementation).__globals__["_isin"] = impl.isin
+    inter = rebound(impl.intersect1d._implementation)
+
+    def intersect1d(ar1: Any, ar2: Any, *args: Any, **kwargs: Any) -> Any:
+        hi = min(np.size(ar1), np.size(ar2))  # common values: at most the shorter input's
+        with _sizes.counting(0, "np.intersect1d", None, "intersect", hi):
+            return inter(ar1, ar2, *args, **kwargs)
+    _REBOUND[id(impl.intersect1d._implementation)] = intersect1d  # what python_entry runs
+
+
 def install() -> None:
     """Patch the entry points (once, from ``patching.install``)."""
     from numpy.lib import _index_tricks_impl as it
@@ -377,6 +435,7 @@ def install() -> None:
         fn = owner.__dict__[name]
         if not getattr(fn, "_ft_patch", False):
             _set(owner, name, python_entry(fn))
+    _install_unique()
     for name in PYTHON_ENTRIES:
         fn = getattr(np, name)
         if not getattr(fn, "_ft_patch", False):
