@@ -569,12 +569,33 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     return ArrayMeta(rshape, dt, rstrides, base_shape=base_shape)
 
 
+def bool_index_bytes(shape: tuple, key: Any) -> int:
+    """The intp arrays prepare_index (mapping.c) makes of the boolean arrays of an index
+    other than one mask of the array's own shape: PyArray_Nonzero's (count, ndim) positions,
+    alive while the indexing runs; the count is known or a bounded size (``mask_count``)."""
+    keys = key if type(key) is tuple else (key,)
+    total = 0
+    for k in keys:
+        if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b" or k.ndim == 0:
+            continue
+        if len(keys) == 1 and k.ndim == len(shape) and tuple(k.shape) == tuple(shape):
+            return 0  # one mask of the array's shape: array_boolean_subscript, no positions
+        if k.size == 0:
+            n = 0
+        else:
+            vals = _values(k)
+            n = int(np.count_nonzero(vals)) if vals is not None else mask_count(k)
+        total += max(n * k.ndim * INTP.itemsize, 1)
+    return total
+
+
 def getitem_op(self: Any, key: Any) -> ArrayMeta:
-    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges and
-    lists (alive while the result is made)."""
+    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges,
+    lists and boolean arrays (alive while the result is made)."""
     res = getitem(self, key)
     if type(res) is ArrayMeta and res.view_of is None and not res.scalar:
-        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
+        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,)))
+                  + bool_index_bytes(tuple(self.shape), key))
     return res
 
 
@@ -766,7 +787,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         if off is not None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
-    transient(packed)
+    transient(packed + bool_index_bytes(shape, key))
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)
