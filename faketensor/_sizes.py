@@ -159,6 +159,8 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     values)."""
     ov = _COUNTING.get()
     if ov is not None:  # a mask of np.unique's: its count is the distinct values of its input
+        if ov.exact is not None:
+            return ov.exact  # its input's values are known
         lo, op, source, kind = max(lo, ov.lo if hi else 0), ov.op, ov.source, ov.kind
         if ov.hi is not None:
             hi = min(hi, ov.hi)
@@ -193,6 +195,7 @@ class _Counting(NamedTuple):
     source: Any
     kind: str
     hi: int | None
+    exact: int | None
 
 
 _COUNTING: ContextVar[_Counting | None] = ContextVar("faketensor_size_counting", default=None)
@@ -200,13 +203,15 @@ _COUNTING: ContextVar[_Counting | None] = ContextVar("faketensor_size_counting",
 
 class counting:
     """Inside, every bounded size made counts what ``op`` counts of ``source`` (at least
-    ``lo`` of them, at most ``hi``): np.unique's masks count the distinct values of its
-    input, np.intersect1d's the common ones (at most the shorter input's length)."""
+    ``lo`` of them, at most ``hi``; ``exact`` of them when the values are known): np.unique's
+    masks count the distinct values of its input, np.intersect1d's the common ones (at most
+    the shorter input's length)."""
 
     __slots__ = ("spec", "token")
 
-    def __init__(self, lo: int, op: str, source: Any, kind: str, hi: int | None = None) -> None:
-        self.spec = _Counting(lo, op, source, kind, hi)
+    def __init__(self, lo: int, op: str, source: Any, kind: str, hi: int | None = None,
+                 exact: int | None = None) -> None:
+        self.spec = _Counting(lo, op, source, kind, hi, exact)
 
     def __enter__(self) -> None:
         self.token = _COUNTING.set(self.spec)
@@ -246,15 +251,27 @@ def in_shape(shape: Any) -> list:
 
 
 def check_same(a: Any, b: Any) -> None:
-    """Two lengths a rule needs equal (or one of them 1): two different bounded sizes whose
-    ranges meet could be equal or not, depending on the data: DataDependentError naming both.
-    Everything else is the caller's plain comparison (errors that hold at every value stay
-    NumPy's own)."""
-    if type(a) is BoundedSize and type(b) is BoundedSize and a is not b \
-            and a.name != b.name and (a.lo <= b.hi and b.lo <= a.hi or min(a.lo, b.lo) <= 1):
+    """Two lengths a rule needs equal, either of them a bounded size. Two different bounded
+    sizes whose ranges meet may be equal or not, depending on the data: DataDependentError
+    naming both; so is a bounded size assumed unequal to a plain length within its bounds.
+    Everything else is the caller's plain comparison: equal at this assumption, or an error
+    that holds at every value (NumPy's own)."""
+    ta, tb = type(a) is BoundedSize, type(b) is BoundedSize
+    if not (ta or tb):
+        return
+    if ta and tb:
+        if a is b or a.name == b.name:
+            return
+        if a.lo <= b.hi and b.lo <= a.hi:
+            raise DataDependentError(
+                f"two data-dependent sizes must agree here: {a.where()} and {b.where()}; "
+                "whether they are equal depends on the values")
+        return
+    k, v = (a, b) if ta else (b, a)
+    if int(k) != int(v) and k.lo <= int(v) <= k.hi:
         raise DataDependentError(
-            f"two data-dependent sizes must agree here: {a.where()} and {b.where()}; whether "
-            "they are equal depends on the values")
+            f"the data-dependent size {k.where()} must equal {int(v)} here; whether it does "
+            f"depends on the values (this run assumes {k.name} = {int(k)})")
 
 
 def _fake_mode() -> Any:

@@ -218,6 +218,7 @@ def try_broadcast(shapes: Sequence[tuple]) -> tuple | None:
             if cur == 1:
                 out[off + i] = n
             elif n != 1 and n != cur:
+                check_same(cur, n)  # unequal here, but perhaps not for other values
                 return None
     return tuple(out)
 

@@ -387,6 +387,23 @@ class _Converter:
         return arr
 
 
+def _known_values(x: Any) -> Any:
+    """A fake's (or a real argument's) values when known (faketensor/_known.py), else None."""
+    from .. import _known
+    if isinstance(x, _array.FakeArray):
+        return _known.real(x) if x.storage.content is not None else None
+    if isinstance(x, (list, tuple, np.ndarray)) and not _has_fakes(x):
+        with paused():
+            return np.asarray(x)
+    return None
+
+
+def _has_fakes(x: Any) -> bool:
+    if isinstance(x, _array.FakeArray):
+        return True
+    return isinstance(x, (list, tuple)) and any(_has_fakes(v) for v in x)
+
+
 def _install_unique() -> None:
     """_unique1d rebound for the unique functions: the counts its masks make are the
     distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
@@ -410,7 +427,12 @@ def _install_unique() -> None:
         u1.__globals__["_array_converter"] = _Converter
 
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
-        with _sizes.counting(1, "np.unique", ar, "unique"):
+        vals = _known_values(ar)
+        exact = None
+        if vals is not None:  # known values: the count itself
+            with paused():
+                exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
+        with _sizes.counting(1, "np.unique", ar, "unique", exact=exact):
             return u1(ar, *args, **kwargs)
     for name in _UNIQUE_USERS:
         fn = getattr(impl, name)
@@ -421,7 +443,12 @@ def _install_unique() -> None:
 
     def intersect1d(ar1: Any, ar2: Any, *args: Any, **kwargs: Any) -> Any:
         hi = min(np.size(ar1), np.size(ar2))  # common values: at most the shorter input's
-        with _sizes.counting(0, "np.intersect1d", None, "intersect", hi):
+        v1, v2 = _known_values(ar1), _known_values(ar2)
+        exact = None
+        if v1 is not None and v2 is not None:
+            with paused():
+                exact = impl.intersect1d(v1, v2).size
+        with _sizes.counting(0, "np.intersect1d", None, "intersect", hi, exact):
             return inter(ar1, ar2, *args, **kwargs)
     _REBOUND[id(impl.intersect1d._implementation)] = intersect1d  # what python_entry runs
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 
-from ... import _sizes
+from ... import _known, _sizes
 from ..._numpy_version import UNIQUE_HASH
 from ...layout import c_strides, reshape_strides
-from ...meta import ArrayMeta, as_meta, is_meta
+from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, uncached, unmodelled
 from .temporaries import Steps, array_bytes, asarray_bytes
 
@@ -104,7 +104,11 @@ def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
     The hash set itself lives in C++'s allocator, outside NumPy's data memory."""
     m = as_meta(ar)
     uncached()
-    k = _sizes.make(1 if m.size else 0, m.size, "np.unique", ar, kind="unique")
+    vals = _known.real(ar) if is_fake(ar) and ar.storage.content is not None else None
+    if vals is not None:  # known values (faketensor/_known.py): the count itself
+        k: int = len(_impl._unique_hash(vals, equal_nan=equal_nan))
+    else:
+        k = _sizes.make(1 if m.size else 0, m.size, "np.unique", ar, kind="unique")
     return ArrayMeta((k,), m.dtype, c_strides((k,), m.dtype.itemsize))
 
 
