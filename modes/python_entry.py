@@ -36,6 +36,7 @@ PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "f
                   # the distinct values: _unique1d's masks make the bounded sizes
                   "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
                   "intersect1d", "union1d", "setdiff1d", "setxor1d")
+_REBOUND_INTERSECT: list = [None]  # np.intersect1d's rebound copy (under its wrapper)
 _UNIQUE_USERS = ("unique", "unique_values", "unique_counts", "unique_inverse", "unique_all")
 
 
@@ -163,7 +164,11 @@ def _entry_for_protocol(r: Callable) -> Callable:
     def run(args: tuple, kwargs: dict) -> Any:
         stack = patching._get_stack()
         if not (stack and stack[0]._is_fake_mode):
-            return _array.NOT_RUN
+            if stack or not any(isinstance(a, _array.FakeArray) for a in (*args, *kwargs.values())):
+                return _array.NOT_RUN
+            from .fake_mode import FakeMode
+            with FakeMode():  # fakes outside a mode: NumPy's code steps through one
+                return r(*args, **kwargs)
         conv = stack[0]._convert
         args = tuple(_converted(a, conv) for a in args)
         kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
@@ -440,6 +445,7 @@ def _install_unique() -> None:
     # setdiff1d's _isin: the isin rule (its table path reads the values' range)
     rebound(impl.setdiff1d._implementation).__globals__["_isin"] = impl.isin
     inter = rebound(impl.intersect1d._implementation)
+    _REBOUND_INTERSECT[0] = inter
 
     def intersect1d(ar1: Any, ar2: Any, *args: Any, **kwargs: Any) -> Any:
         hi = min(np.size(ar1), np.size(ar2))  # common values: at most the shorter input's
@@ -451,6 +457,22 @@ def _install_unique() -> None:
         with _sizes.counting(0, "np.intersect1d", None, "intersect", hi, exact):
             return inter(ar1, ar2, *args, **kwargs)
     _REBOUND[id(impl.intersect1d._implementation)] = intersect1d  # what python_entry runs
+
+
+def _refresh_unique() -> None:
+    """After the entries are patched: the set functions' rebound globals see the patches
+    (``unique`` in ``setdiff1d`` is the patched np.unique), the overrides above kept."""
+    from numpy.lib import _arraysetops_impl as impl
+    keep = ("_unique1d", "_isin", "_unique_hash", "_array_converter")
+    for name in (*_UNIQUE_USERS, "intersect1d", "union1d", "setdiff1d", "setxor1d"):
+        fn = getattr(impl, name)
+        fn = getattr(fn, "_implementation", fn)
+        g = rebound(fn).__globals__ if name != "intersect1d" else None
+        for target in ([g] if g is not None else []) + (
+                [_REBOUND_INTERSECT[0].__globals__] if name == "intersect1d" else []):
+            for k, v in fn.__globals__.items():
+                if k not in keep and k != "__name__" and k != "__builtins__":
+                    target[k] = _patched_value(v)
 
 
 def install() -> None:
@@ -467,6 +489,7 @@ def install() -> None:
         fn = getattr(np, name)
         if not getattr(fn, "_ft_patch", False):
             setattr(np, name, (_bmat_entry if name == "bmat" else python_entry)(fn))
+    _refresh_unique()
     for name in ("array", "asarray"):  # a chararray view of the converted array: refused
         fn = getattr(np.char, name)
         if not getattr(fn, "_ft_patch", False):
