@@ -352,6 +352,8 @@ def view_from_index(shape: tuple, strides: tuple, p: Parsed) -> tuple:
             n = len(range(start, stop, step))
             if n <= 0:
                 n, step, start = 0, 1, 0
+            elif n == shape[d]:
+                n = shape[d]  # the whole axis: a data-dependent length stays one (_sizes.py)
             if off is not None:
                 off += strides[d] * start
             nshape.append(n)
