@@ -282,7 +282,7 @@ def _bytes_by_size(rep: Any, trace: Any) -> dict:
         if not 0 <= op_i < len(trace):
             continue
         meta = trace[op_i].meta
-        names = set()
+        names: set = set()
         for m in (meta if meta and type(meta[0]) is tuple else (meta,)):
             if m and type(m[0]) is tuple:
                 names.update(n.name for n in m[0] if type(n) is BoundedSize)

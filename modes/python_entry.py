@@ -417,9 +417,9 @@ def _install_unique() -> None:
     from numpy.lib import _arraysetops_impl as impl
     from .._numpy_version import UNIQUE_HASH
     from .. import _sizes
-    u1 = rebound(impl._unique1d)
+    u1 = rebound(getattr(impl, "_unique1d"))
     if UNIQUE_HASH:
-        real_hash = impl._unique_hash
+        real_hash = getattr(impl, "_unique_hash")
 
         def unique_hash(ar: Any, *, equal_nan: bool = True) -> Any:
             if not isinstance(ar, _array.FakeArray):
@@ -443,8 +443,8 @@ def _install_unique() -> None:
         fn = getattr(impl, name)
         rebound(getattr(fn, "_implementation", fn)).__globals__["_unique1d"] = unique1d
     # setdiff1d's _isin: the isin rule (its table path reads the values' range)
-    rebound(impl.setdiff1d._implementation).__globals__["_isin"] = impl.isin
-    inter = rebound(impl.intersect1d._implementation)
+    rebound(getattr(impl.setdiff1d, "_implementation")).__globals__["_isin"] = impl.isin
+    inter = rebound(getattr(impl.intersect1d, "_implementation"))
     _REBOUND_INTERSECT[0] = inter
 
     def intersect1d(ar1: Any, ar2: Any, *args: Any, **kwargs: Any) -> Any:
@@ -456,7 +456,7 @@ def _install_unique() -> None:
                 exact = impl.intersect1d(v1, v2).size
         with _sizes.counting(0, "np.intersect1d", None, "intersect", hi, exact):
             return inter(ar1, ar2, *args, **kwargs)
-    _REBOUND[id(impl.intersect1d._implementation)] = intersect1d  # what python_entry runs
+    _REBOUND[id(getattr(impl.intersect1d, "_implementation"))] = intersect1d  # python_entry's
 
 
 def _refresh_unique() -> None:

@@ -106,7 +106,7 @@ def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
     uncached()
     vals = _known.real(ar) if is_fake(ar) and ar.storage.content is not None else None
     if vals is not None:  # known values (faketensor/_known.py): the count itself
-        k: int = len(_impl._unique_hash(vals, equal_nan=equal_nan))
+        k: int = len(_UNIQUE_HASH(vals, equal_nan=equal_nan))
     else:
         k = _sizes.make(1 if m.size else 0, m.size, "np.unique", ar, kind="unique")
     return ArrayMeta((k,), m.dtype, c_strides((k,), m.dtype.itemsize))
@@ -114,4 +114,5 @@ def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
 
 if UNIQUE_HASH:
     from numpy.lib import _arraysetops_impl as _impl
-    register(_impl._unique_hash, tags=("data-dependent",))(unique_hash)
+    _UNIQUE_HASH: Any = getattr(_impl, "_unique_hash")  # a C function (NumPy >= 2.3)
+    register(_UNIQUE_HASH, tags=("data-dependent",))(unique_hash)

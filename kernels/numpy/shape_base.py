@@ -138,7 +138,9 @@ def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: Casting) -
         for d in range(ndim):
             if d == axis:
                 shape[d] += m.shape[d]
-            elif check_same(shape[d], m.shape[d]) or shape[d] != m.shape[d]:
+                continue
+            check_same(shape[d], m.shape[d])  # data-dependent lengths (faketensor/_sizes.py)
+            if shape[d] != m.shape[d]:
                 raise ValueError("all the input array dimensions except for the concatenation "
                                  f"axis must match exactly, but along dimension {d}, the array "
                                  f"at index 0 has size {shape[d]} and the array at index {i} has "
