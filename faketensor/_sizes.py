@@ -31,7 +31,9 @@ from ._errors import DataDependentError
 from ._paths import is_user_file, user_frame
 from ._stack import STACK as _STACK
 
-ASSUME = ("upper", "lower")
+# "refuse": no assumption, DataDependentError (comparisons against particular real values:
+# the oracle and the coverage surveys)
+ASSUME = ("upper", "lower", "refuse")
 
 
 class BoundedSize(int):
@@ -115,7 +117,7 @@ class SizePolicy:
 
     def __init__(self, assume: str = "upper", fixed: dict | None = None) -> None:
         if assume not in ASSUME:
-            raise ValueError(f"assume must be 'upper' or 'lower', not {assume!r}")
+            raise ValueError(f"assume must be 'upper', 'lower' or 'refuse', not {assume!r}")
         self.assume = assume
         self.fixed = {str(k): float(v) for k, v in (fixed or {}).items()}
         for k, f in self.fixed.items():
@@ -175,6 +177,9 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
         if got is not None and key in got:
             return got[key]
     policy = POLICY.get()
+    if policy.assume == "refuse":
+        raise DataDependentError(f"{op}: the length depends on the values (between {lo} and "
+                                 f"{hi})")
     frame = user_frame(1)
     file = frame.f_code.co_filename if frame is not None else None
     line = frame.f_lineno if frame is not None else None
@@ -218,6 +223,21 @@ class counting:
 
     def __exit__(self, *exc: Any) -> None:
         _COUNTING.reset(self.token)
+
+
+class using:
+    """Inside, bounded sizes are made under ``policy`` (a FakeMode sets its own)."""
+
+    __slots__ = ("policy", "token")
+
+    def __init__(self, policy: SizePolicy) -> None:
+        self.policy = policy
+
+    def __enter__(self) -> None:
+        self.token = POLICY.set(self.policy)
+
+    def __exit__(self, *exc: Any) -> None:
+        POLICY.reset(self.token)
 
 
 def tracking() -> bool:

@@ -395,9 +395,9 @@ class _Converter:
 def _known_values(x: Any) -> Any:
     """A fake's (or a real argument's) values when known (faketensor/_known.py), else None."""
     from .. import _known
-    if isinstance(x, _array.FakeArray):
+    if type(x) is _array.FakeArray:  # (a masked array's values are not its data's)
         return _known.real(x) if x.storage.content is not None else None
-    if isinstance(x, (list, tuple, np.ndarray)) and not _has_fakes(x):
+    if (type(x) in (list, tuple, np.ndarray)) and not _has_fakes(x):
         with paused():
             return np.asarray(x)
     return None
