@@ -144,8 +144,9 @@ class Plan:
         #: the data-dependent lengths the program made (faketensor/_sizes.py) and the range
         #: of the figures they make (``bounded_sizes``); None when it made none
         self.bounded_sizes: dict | None = None
+        made = getattr(getattr(mode, "sizes", None), "made", None)
         self._size_bytes = {dev: _bytes_by_size(devices[dev], trace) for dev in devices
-                            if devices[dev] is not None}
+                            if devices[dev] is not None} if made else {}
 
     def _bound(self, upper: SizePolicy, lower: "Plan | None", lower_policy: SizePolicy | None,
                fixed: dict) -> None:
