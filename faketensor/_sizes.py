@@ -240,6 +240,13 @@ class using:
         POLICY.reset(self.token)
 
 
+def inherited() -> SizePolicy | None:
+    """The policy a FakeMode made for one call (a Python entry on fakes outside any mode)
+    takes: the one set around it, if any."""
+    p = POLICY.get()
+    return None if p is DEFAULT else p
+
+
 def tracking() -> bool:
     """Whether any mask's size is remembered (``written`` has work to do)."""
     return bool(_MASKS)

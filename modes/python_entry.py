@@ -167,7 +167,8 @@ def _entry_for_protocol(r: Callable) -> Callable:
             if stack or not any(isinstance(a, _array.FakeArray) for a in (*args, *kwargs.values())):
                 return _array.NOT_RUN
             from .fake_mode import FakeMode
-            with FakeMode():  # fakes outside a mode: NumPy's code steps through one
+            from .._sizes import inherited
+            with FakeMode(sizes=inherited()):  # fakes outside a mode: NumPy's code in one
                 return r(*args, **kwargs)
         conv = stack[0]._convert
         args = tuple(_converted(a, conv) for a in args)
@@ -434,7 +435,9 @@ def _install_unique() -> None:
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
         vals = _known_values(ar)
         exact = None
-        if vals is not None:  # known values: the count itself
+        if isinstance(ar, _array.FakeArray) and ar.dtype.itemsize == 0 and ar.size:
+            exact = 1  # rows of no elements (unique along an axis of an empty array): all equal
+        elif vals is not None:  # known values: the count itself
             with paused():
                 exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
         with _sizes.counting(1, "np.unique", ar, "unique", exact=exact):
