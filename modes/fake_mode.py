@@ -134,12 +134,16 @@ class FakeMode(Mode):
         outer = tuple(m.memory for m in enclosing if not m.planning)
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
         self._nested = bool(enclosing)
-        self.__dict__.setdefault("_size_tokens", []).append(POLICY.set(self.sizes))
+        self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
         return super().__enter__()
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)
-        POLICY.reset(self.__dict__["_size_tokens"].pop())
+        before, token = self.__dict__["_size_tokens"].pop()
+        try:
+            POLICY.reset(token)
+        except ValueError:  # left in another context (a mode shared by threads)
+            POLICY.set(before)
 
     def _charge(self, storage: Any) -> None:
         """Charge a storage made in this mode outside any kernel (see _dispatch.claim)."""

@@ -28,7 +28,7 @@ from ... import _known, _sizes, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
-from .temporaries import along_axis_bytes, carray_bytes, copyto_bytes
+from .temporaries import along_axis_bytes, asarray_bytes, carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -1122,6 +1122,8 @@ def _nonzero(name: str):
             else:  # a bounded size, 0 <= k <= size (faketensor/_sizes.py)
                 uncached()
                 n = _sizes.make(0, m.size, name, a)
+        if not is_meta(a) and not isinstance(a, np.ndarray):
+            transient(asarray_bytes(a))  # _wrapit's np.asarray of a list, alive through it
         whole = ArrayMeta((n, m.ndim), INTP, c_strides((n, m.ndim), INTP.itemsize))
         return tuple(ArrayMeta((n,), INTP, (m.ndim * INTP.itemsize,), view_of=whole,
                                offset=i * INTP.itemsize) for i in range(m.ndim))
