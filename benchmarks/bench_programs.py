@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(HERE), os.path.join(os.path.dirname(HERE), "tests")]
 
 import faketensor as ft  # noqa: E402
-from benchmarks.programs import FULL, MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
+from benchmarks.programs import BOUNDED, FULL, MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
 from memtools import measure_peak  # noqa: E402
 
 np.random.default_rng(0)  # NumPy's first Generator caches 16 bytes for good
@@ -38,7 +38,7 @@ def _size(n: float) -> str:
 def full_plan(name: str, repeat: int) -> tuple:
     """(plan, seconds of the first plan with the kernel cache cleared, best seconds of the
     repeats) of the program planned at its full size."""
-    mod = PROGRAMS[name][0] if name in PROGRAMS else STOPS[name][0]
+    mod = PROGRAMS[name][0] if name in PROGRAMS else {**STOPS, **BOUNDED}[name][0]
     dd = MODE_OPTIONS.get(name, {}).get("data_dependent", "stop")
     ft.clear_cache()
     times, plan = [], None
@@ -77,7 +77,7 @@ def main() -> None:
         notes += [f"unmodelled: {u['function']}" for u in plan.memory_unmodelled]
         if plan.placeholders:
             notes.append(f"{sum(p['count'] for p in plan.placeholders)} placeholder uses")
-        n_small = PROGRAMS[name][1] if name in PROGRAMS else STOPS[name][1]
+        n_small = PROGRAMS[name][1] if name in PROGRAMS else {**STOPS, **BOUNDED}[name][1]
         ok = "" if real is None else ("=" if real == fake else f"({fake / real:.5f})")
         print(f"{name:15} {FULL[name]:>11,} {_size(plan.peak.get('cpu', 0)):>13} {first:>7.3f} "
               f"{secs:>7.3f} {plan.ops:>5}  {n_small:>7} {real if real is not None else '-':>9} "

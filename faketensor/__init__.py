@@ -7,6 +7,7 @@ from typing import Any
 from . import _numpy_version  # noqa: F401  (first: ImportError below the supported NumPy)
 from ._version import __version__
 from ._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError
+from ._sizes import BoundedSize, SizePolicy
 from ._storage import FakeCudaDevice, FakeStorage
 from ._array import FakeArray, FakeFlags, empty, empty_strided, is_fake
 from ._wrapped import WrappedArray, unwrap, wrap
@@ -35,6 +36,7 @@ __all__ = [
     "FakeMode", "Mode", "MemoryStats", "TraceEntry", "CrossRefMode",
     "cache_info", "clear_cache", "set_cache_enabled", "Plan", "plan", "plan_script", "plan_module",
     "inherit_mode_in_threads", "explain", "Explanation", "sweep", "SweepResult",
+    "BoundedSize", "SizePolicy",
 ]
 
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from . import _elide, _known, _sinks
+from ._sizes import steer_shape
 from ._dispatch import _STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
@@ -232,11 +233,16 @@ class ArrayHooks:
     def __len__(self) -> int:
         if not self.shape:
             raise TypeError("len() of unsized object")
-        return self.shape[0]
+        n = self.shape[0]
+        if type(n) is not int:  # a data-dependent length (faketensor/_sizes.py)
+            steer_shape(self.shape, "len()")
+        return n
 
     def __iter__(self) -> Iterator[Any]:
         if not self.shape:  # raised by iter() itself, as ndarray does (np.iterable reads it)
             raise TypeError("iteration over a 0-d array")
+        if type(self.shape[0]) is not int:  # a data-dependent length (faketensor/_sizes.py)
+            steer_shape(self.shape, "iteration")
         caller = sys._getframe(1)
         if caller.f_globals.get("__name__") not in NOT_HOST:  # pandas iterating a fake (Categorical)
             host = host_of(caller)

@@ -617,30 +617,35 @@ def forget_written(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     """A call that was not computed for real may have written into fakes among its
     arguments: forget their contents (a result that is an argument, ``out=``, a call
     returning None: setitem, fill, sort, put, ufunc.at, ...)."""
+    for st in written_storages(func, args, kwargs, res):
+        _unknown(st)
+
+
+def written_storages(func: Any, args: tuple, kwargs: dict, res: Any) -> list:
+    """The storages of the fakes among a call's arguments that it may have written (see
+    ``forget_written``)."""
     given = _fakes(args, []) + _fakes(tuple(kwargs.values()), [])
     if not given:
-        return
+        return []
     if res is None:
         name = _name(func)
         if name == "ndarray.__setitem__" and args and _is_fake(args[0]):
-            _unknown(args[0].storage)
-            return
-        for g in given:
-            if g._writeable:
-                _unknown(g.storage)
-        return
+            return [args[0].storage]
+        return [g.storage for g in given if g._writeable]
+    out_st = []
     out = kwargs.get("out")
     if out is not None:
         for o in (out if type(out) is tuple else (out,)):
             if _is_fake(o):
-                _unknown(o.storage)
+                out_st.append(o.storage)
     if isinstance(func, np.ufunc) and len(args) > func.nin:
         for o in args[func.nin:]:
             if _is_fake(o):
-                _unknown(o.storage)
+                out_st.append(o.storage)
     for r in (res if type(res) is tuple else (res,)):
         if _is_fake(r) and any(r is g for g in given):
-            _unknown(r.storage)
+            out_st.append(r.storage)
+    return out_st
 
 
 def _unknown(st: Any) -> None:

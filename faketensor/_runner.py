@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from . import _cache, _dispatch, _known
+from . import _cache, _dispatch, _known, _sizes
 from ._bounded import BoundedCache
 from ._array import KERNEL_PLACEHOLDERS, FakeArray, make_fake
 from ._convert import Converter
@@ -365,6 +365,9 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     (``_known.SOURCE``, worked out once per callable)."""
     fakes: list = []
     res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
+    if _sizes.tracking():  # a written mask counts anew (faketensor/_sizes.py)
+        for st in _known.written_storages(func, args, kwargs, res):
+            _sizes.written(st)
     if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]) \
             or _PLACEHOLDERS_GET() is not None:
         _values(func, args, kwargs, res, convert, prepared, fakes)

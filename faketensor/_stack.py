@@ -49,6 +49,7 @@ def as_stack(modes: tuple) -> tuple:
 
 
 _STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
+STACK = _STACK  # the same variable, under a public name for other core modules
 
 
 class paused:

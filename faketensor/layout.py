@@ -7,6 +7,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ._sizes import BoundedSize, check_same
+
 AxisError = np.exceptions.AxisError
 
 MAX_INTP = 2**63 - 1  # npy_intp: NumPy computes sizes in it and reports overflow
@@ -211,9 +213,12 @@ def try_broadcast(shapes: Sequence[tuple]) -> tuple | None:
         off = nd - len(s)
         for i, n in enumerate(s):
             cur = out[off + i]
+            if n is not cur and type(n) is BoundedSize and type(cur) is BoundedSize:
+                check_same(cur, n)  # two data-dependent lengths (faketensor/_sizes.py)
             if cur == 1:
                 out[off + i] = n
             elif n != 1 and n != cur:
+                check_same(cur, n)  # unequal here, but perhaps not for other values
                 return None
     return tuple(out)
 

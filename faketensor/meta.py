@@ -53,7 +53,10 @@ class ArrayMeta(NamedTuple):
 
     @property
     def size(self) -> int:
-        return math.prod(self.shape)
+        shape = self.shape
+        if len(shape) == 1:  # the length itself: a data-dependent one stays one (_sizes.py)
+            return shape[0]
+        return math.prod(shape)
 
     @property
     def itemsize(self) -> int:

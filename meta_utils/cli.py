@@ -246,7 +246,13 @@ def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
     except ValueError as e:
         print(f"faketensor run: --memory-limit: {e}", file=err)
         return 2
-    kw = dict(device=device, data_dependent=args.data_dependent, top=args.top)
+    try:
+        sizes = parse_assume_sizes(args.assume_size or [])
+    except ValueError as e:
+        print(f"faketensor run: --assume-size: {e}", file=err)
+        return 2
+    kw = dict(device=device, data_dependent=args.data_dependent, top=args.top,
+              assume_sizes=sizes)
     if args.module:
         p = plan_module(args.module, args.target, **kw)
     else:
@@ -272,6 +278,24 @@ def run(args: argparse.Namespace, err: TextIO | None = None) -> int:
         print(f"faketensor run: failing on findings: {', '.join(fail_on)}", file=err)
         return EXIT_FINDINGS
     return p.exit_code
+
+
+def parse_assume_sizes(texts: Sequence[str]) -> dict[str, float]:
+    """``["12=0.5", "lbm.py:30=0"]`` -> ``{"12": 0.5, "lbm.py:30": 0.0}``: the data-dependent
+    sizes made at those lines, fixed at that fraction of their range."""
+    out: dict[str, float] = {}
+    for text in texts:
+        where, sep, frac = text.rpartition("=")
+        line = where.rpartition(":")[2]
+        try:
+            f = float(frac)
+        except ValueError:
+            f = -1.0
+        if not sep or not line.isdigit() or not 0.0 <= f <= 1.0:
+            raise ValueError(f"{text!r}: write LINE=FRACTION or FILE:LINE=FRACTION, the "
+                             "fraction between 0 and 1")
+        out[where] = f
+    return out
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:
@@ -372,7 +396,7 @@ def _sweep_parser(sub: Any) -> None:
 # the options of ``faketensor run`` that take a value (split_run uses them to find where the
 # program's own arguments start)
 RUN_VALUE_OPTIONS = ("--device", "--memory-limit", "--fail-on", "--json", "--html",
-                     "--data-dependent", "--top")
+                     "--data-dependent", "--top", "--assume-size")
 
 
 def split_run(tokens: Sequence[str]) -> tuple[list[str], str | None, list[str]]:
@@ -416,6 +440,9 @@ def _run_parser(sub: Any) -> None:
     p.add_argument("--html", metavar="PATH", help="write the report as one HTML page")
     p.add_argument("--data-dependent", choices=("stop", "placeholder"), default="stop",
                    help="stop (exit 2) at the first value needed, or go on with placeholders")
+    p.add_argument("--assume-size", action="append", default=[], metavar="LINE=FRACTION",
+                   help="fix the data-dependent sizes made at LINE (or FILE:LINE) at that "
+                        "fraction of their range (repeatable; docs/guide/bounded-sizes.md)")
     p.add_argument("--top", type=int, default=10, help="allocation sites and lines listed")
     p.add_argument("-m", dest="module", metavar="MODULE",
                    help="run a module as python -m (every argument after MODULE is the module's)")

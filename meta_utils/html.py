@@ -142,6 +142,9 @@ def _render(report: dict) -> str:
                   _table(["function", "calls", "reason"],
                          [(_text(u.get("function")), _int(u.get("calls")), _text(u.get("reason")))
                           for u in report["memory_unmodelled"]], numeric=(1,))]
+    bounded = report.get("bounded_sizes")
+    if bounded:
+        parts += _bounded_section(bounded)
     if report.get("placeholders"):
         parts += ['<h2 id="placeholders">Placeholder values used</h2>',
                   _table(["file", "line", "function", "message"],
@@ -253,6 +256,31 @@ def _where(rec: dict | None) -> str:
         return "unknown"
     out = f"{rec.get('file', '?')}:{rec.get('line', '?')}"
     return f"{out} ({rec['function']})" if rec.get("function") else out
+
+
+def _bounded_section(b: dict) -> list[str]:
+    """The range the data-dependent lengths make: each device's peak at the lower and the
+    upper assumption, and the sizes (docs/guide/bounded-sizes.md)."""
+    def low(v: Any) -> str:
+        return _bytes(v) if v is not None else _text("not known")
+    out = ['<h2 id="bounded-sizes">Data-dependent sizes: the peak as a range</h2>',
+           _table(["device", "peak, lower bounds", "peak, upper bounds", "dominated by"],
+                  [(_text(dev), low(r.get("lower")), _bytes(r.get("upper")),
+                    _text((b.get("dominant") or {}).get(dev, {}).get("name", "")))
+                   for dev, r in (b.get("peak") or {}).items()], numeric=(1, 2))]
+    run = b.get("lower_run")
+    if run is not None and not run.get("exact"):
+        stop = run.get("stopped_at") or {}
+        out.append(f'<p id="lower-run">The run at the lower bounds ended {_text(run.get("status"))}'
+                   f': {_text(stop.get("message", ""))}</p>')
+    out.append(_table(["size", "file", "line", "op", "lo", "hi", "upper run", "lower run",
+                       "fixed"],
+                      [(_text(k.get("name")), _loc_file(k), _int(k.get("line")),
+                        _text(k.get("op")), _int(k.get("lo")), _int(k.get("hi")),
+                        _int(k.get("upper")), _int(k.get("lower")),
+                        _text("" if k.get("fixed") is None else k.get("fixed")))
+                       for k in b.get("sizes") or []], numeric=(2, 4, 5, 6, 7)))
+    return out
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()

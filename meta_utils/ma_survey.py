@@ -30,6 +30,7 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
+from .._sizes import SizePolicy
 from .._errors import DataDependentError, UnsupportedOperationError
 from ..modes import masked as fake_ma
 from ..modes.fake_mode import FakeMode
@@ -377,7 +378,7 @@ def run_sample(kind: str, name: str, tmpl: T, spec: Any) -> str | None:
     real_in = _real_leaves((args, kwargs))
     r = _run_real(fn, args, kwargs)
     args2, kwargs2 = _fill((tmpl.args, tmpl.kwargs), spec)
-    with FakeMode() as mode:
+    with FakeMode(sizes=SizePolicy("refuse")) as mode:  # particular values: no assumption
         (fargs, fkwargs), fin = _to_fakes((args2, kwargs2), mode._convert)
         try:
             with warnings.catch_warnings():

@@ -9,6 +9,7 @@ script runs as ``python SCRIPT ARGS`` would run it: ``sys.argv``, ``__name__ ==
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import runpy
@@ -21,6 +22,7 @@ import numpy as np
 
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._pytree import tree_map
+from .._sizes import BoundedSize, SizePolicy
 from ..modes.fake_mode import FakeMode
 from ..modes.imports import script_imports
 from ..modes.threads import inherit_mode_in_threads
@@ -139,6 +141,51 @@ class Plan:
                               for (f, ln), n in sorted(by_line.items(), key=lambda kv: -kv[1])]
         self.findings = _aggregate_findings(getattr(mode, "findings", []), sites)
         self.findings_failed = dict(getattr(mode, "findings_failed", {}))
+        #: the data-dependent lengths the program made (faketensor/_sizes.py) and the range
+        #: of the figures they make (``bounded_sizes``); None when it made none
+        self.bounded_sizes: dict | None = None
+        made = getattr(getattr(mode, "sizes", None), "made", None)
+        self._size_bytes = {dev: _bytes_by_size(devices[dev], trace) for dev in devices
+                            if devices[dev] is not None} if made else {}
+
+    def _bound(self, upper: SizePolicy, lower: "Plan | None", lower_policy: SizePolicy | None,
+               fixed: dict) -> None:
+        """Figures as ranges: this plan ran with every bounded size at its upper bound,
+        ``lower`` (when run) at its lower bound; each bound exact for its assumption."""
+        lows = {k.name: int(k) for k in lower_policy.made} if lower_policy is not None else {}
+        rows = []
+        for k in upper.made:
+            f = upper.fraction(k.file, k.line)
+            rows.append({"name": k.name, "file": k.file, "line": k.line, "op": k.op,
+                         "lo": k.lo, "hi": k.hi, "upper": int(k), "lower": lows.get(k.name),
+                         "fixed": f,
+                         "bytes_at_peak": {d: b.get(k.name, 0)
+                                           for d, b in self._size_bytes.items()}})
+        lower_ok = lower is not None and (lower.status == self.status or
+                                          lower.status == "completed")
+        ranges: dict = {}
+        for key, figs in (("peak", self.peak), ("live_end", self.live_end)):
+            # every size fixed (no lower run): the one assumption is both ends
+            low = (getattr(lower, key) if lower_ok and lower is not None
+                   else figs if lower_policy is None else None)
+            ranges[key] = {d: {"lower": (low.get(d, 0) if low is not None else None),
+                               "upper": v} for d, v in figs.items()}
+        dominant = {}
+        for d, b in self._size_bytes.items():
+            if b:
+                name = max(b, key=lambda n: b[n])
+                dominant[d] = {"name": name, "bytes": b[name]}
+        self.bounded_sizes = {
+            "sizes": rows,
+            "peak": ranges["peak"],
+            "live_end": ranges["live_end"],
+            "dominant": dominant,
+            "lower_run": None if lower is None else {
+                "status": lower.status, "stopped_at": lower.stopped_at, "ops": lower.ops,
+                "exact": lower_ok},
+            "fixed": [{"spec": k, "fraction": v, "used": k in upper.used}
+                      for k, v in fixed.items()],
+        }
 
     def failing(self, kinds: Sequence[str]) -> list[dict]:
         """The findings of these kinds (``faketensor run --fail-on``)."""
@@ -171,6 +218,7 @@ class Plan:
             "findings": self.findings,
             "cluster": self.cluster,
             **({"other_clusters": self.other_clusters} if self.other_clusters else {}),
+            "bounded_sizes": self.bounded_sizes,
         }
 
     def save_json(self, path: str) -> None:
@@ -228,8 +276,44 @@ def _stopped_at(exc: BaseException) -> dict:
     return where
 
 
+def _bytes_by_size(rep: Any, trace: Any) -> dict:
+    """Bytes held at a device's peak by buffers whose shape carries each bounded size."""
+    out: dict = {}
+    for op_i, nbytes in rep.held:
+        if not 0 <= op_i < len(trace):
+            continue
+        meta = trace[op_i].meta
+        names: set = set()
+        for m in (meta if meta and type(meta[0]) is tuple else (meta,)):
+            if m and type(m[0]) is tuple:
+                names.update(n.name for n in m[0] if type(n) is BoundedSize)
+        for n in names:
+            out[n] = out.get(n, 0) + nbytes
+    return out
+
+
+def _bounded(run_once: Callable[[SizePolicy], tuple[Plan, Any]],
+             assume_sizes: dict | None) -> tuple[Plan, Any]:
+    """Run at the upper assumption; when the program made a bounded size that is not fixed,
+    again at the lower one: the plan's figures become ranges (``Plan.bounded_sizes``)."""
+    fixed = {str(k): float(v) for k, v in (assume_sizes or {}).items()}
+    upper = SizePolicy("upper", fixed)
+    p, result = run_once(upper)
+    if not upper.made:
+        return p, result
+    lower_policy: SizePolicy | None = None
+    lower = None
+    if any(upper.fraction(k.file, k.line) is None for k in upper.made):
+        lower_policy = SizePolicy("lower", fixed)
+        with contextlib.redirect_stdout(io.StringIO()):  # the program printed once already
+            lower, _ = run_once(lower_policy)
+    p._bound(upper, lower, lower_policy, fixed)
+    return p, result
+
+
 def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, top: int,
-         name: str, script_dir: str | None = None, clients: tuple = ()) -> tuple[Plan, Any]:
+         name: str, script_dir: str | None = None, clients: tuple = (),
+         sizes: SizePolicy | None = None) -> tuple[Plan, Any]:
     """Run ``body(mode)`` under a recording FakeMode; (the Plan, what body returned).
 
     Threads the program starts run under the same mode; with ``script_dir``, only modules
@@ -239,7 +323,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}
-    mode = FakeMode(device=device, record=True, skip_sinks=True, **kw)
+    mode = FakeMode(device=device, record=True, skip_sinks=True, sizes=sizes, **kw)
     mode.planning = True
     mode.sites.stop = body.__code__  # the frames above are the planner's and its caller's
     status, code, stopped, result = "completed", 0, None, None
@@ -277,11 +361,16 @@ def _exit_code(code: Any) -> int:
     return 1
 
 
-def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
+def plan(fn: Callable, *args: Any, assume_sizes: dict | None = None, **kwargs: Any) -> Plan:
     """Plan ``fn(*args, **kwargs)`` on fakes: real arrays among the arguments are
     converted (their bytes are pre-existing, not the plan's). ``plan.result`` is what fn
     returned (fakes). A dask.distributed ``Client`` among the arguments gets the planner's
-    plugins for the call: its cluster's tasks run on fakes and ``plan.cluster`` reports them."""
+    plugins for the call: its cluster's tasks run on fakes and ``plan.cluster`` reports them.
+
+    When fn makes a data-dependent length (a boolean mask's count, np.unique's: see
+    docs/guide/bounded-sizes.md), fn runs twice, every such size at its upper and then at
+    its lower bound, and ``plan.bounded_sizes`` holds the ranges; ``assume_sizes`` (``{LINE
+    or "FILE:LINE": FRACTION}``) fixes the sizes made at those lines."""
     name = getattr(fn, "__qualname__", None) or repr(fn)
 
     def call(mode: FakeMode) -> Any:
@@ -289,8 +378,9 @@ def plan(fn: Callable, *args: Any, **kwargs: Any) -> Plan:
         return fn(*a, **k)
 
     clients = tuple(x for x in (*args, *kwargs.values()) if _is_client(x))
-    p, result = _run(call, device=None, data_dependent="stop", top=10, name=name,
-                     clients=clients)
+    p, result = _bounded(lambda sizes: _run(call, device=None, data_dependent="stop", top=10,
+                                            name=name, clients=clients, sizes=sizes),
+                         assume_sizes)
     p.result = result
     return p
 
@@ -328,25 +418,33 @@ class _ScriptState:
 
 
 def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
-                data_dependent: str = "stop", top: int = 10) -> Plan:
-    """Plan the script at ``path`` run as ``python path *argv`` would run it."""
+                data_dependent: str = "stop", top: int = 10,
+                assume_sizes: dict | None = None) -> Plan:
+    """Plan the script at ``path`` run as ``python path *argv`` would run it (twice when it
+    makes data-dependent lengths: see ``plan``)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"can't open file {path!r}: no such file")
     folder = os.path.dirname(os.path.realpath(path))
-    with _ScriptState(path, argv, folder):
-        p, _ = _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"), device=device,
-                    data_dependent=data_dependent, top=top, name=path, script_dir=folder)
-    return p
+
+    def once(sizes: SizePolicy) -> tuple[Plan, Any]:
+        with _ScriptState(path, argv, folder):
+            return _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"),
+                        device=device, data_dependent=data_dependent, top=top, name=path,
+                        script_dir=folder, sizes=sizes)
+    return _bounded(once, assume_sizes)[0]
 
 
 def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
-                data_dependent: str = "stop", top: int = 10) -> Plan:
+                data_dependent: str = "stop", top: int = 10,
+                assume_sizes: dict | None = None) -> Plan:
     """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
-    with _ScriptState(name, argv, os.getcwd()):
-        p, _ = _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
-                    device=device, data_dependent=data_dependent, top=top, name=f"-m {name}",
-                    script_dir=os.getcwd())
-    return p
+    def once(sizes: SizePolicy) -> tuple[Plan, Any]:
+        with _ScriptState(name, argv, os.getcwd()):
+            return _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__",
+                                           alter_sys=True),
+                        device=device, data_dependent=data_dependent, top=top,
+                        name=f"-m {name}", script_dir=os.getcwd(), sizes=sizes)
+    return _bounded(once, assume_sizes)[0]
 
 
 def _exec(run: Callable, target: str, **kw: Any) -> dict:

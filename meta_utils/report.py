@@ -86,6 +86,40 @@ def _loc(d: dict) -> str:
     return f"{_path(d['file'])}:{d['line']}" + (f" in {fn}" if fn and fn != "<module>" else "")
 
 
+def _bounded_lines(b: dict | None) -> list[str]:
+    """The range the data-dependent lengths make (docs/guide/bounded-sizes.md)."""
+    if not b:
+        return []
+    out = ["data-dependent sizes: the figures above assume each at its upper bound (or "
+           "where fixed); the range, each end exact for its assumption:"]
+    for dev, r in b["peak"].items():
+        lo = r["lower"]
+        low = f"{human(lo)} ({lo:,} B)" if lo is not None else "not known"
+        out.append(f"    {dev}: peak {low} .. {human(r['upper'])} ({r['upper']:,} B)")
+    run = b.get("lower_run")
+    if run is not None and not run["exact"]:
+        stop = run.get("stopped_at") or {}
+        out.append(f"    the run at the lower bounds ended {run['status']} at {_loc(stop)}: "
+                   f"{stop.get('message', '')}")
+    for k in b["sizes"]:
+        fixed = (f", fixed at {k['fixed']:g} of its range" if k.get("fixed") is not None
+                 else "")
+        low = "" if k["lower"] is None else f", lower run {k['lower']:,}"
+        held = ", ".join(f"{dev} {human(n)} at the peak"
+                         for dev, n in k["bytes_at_peak"].items() if n)
+        out.append(f"    {k['name']}: {k['lo']:,} <= {k['name']} <= {k['hi']:,} "
+                   f"({k['op']} at {_path(k['file'])}:{k['line']}; upper run "
+                   f"{k['upper']:,}{low}{fixed}){'; ' + held if held else ''}")
+    for dev, d in b.get("dominant", {}).items():
+        out.append(f"    {dev}: {d['name']} dominates the upper bound ({human(d['bytes'])} "
+                   "held at the peak by arrays of its length)")
+    for f in b.get("fixed", []):
+        if not f["used"]:
+            out.append(f"    --assume-size {f['spec']}={f['fraction']:g}: no size was made "
+                       "at that line")
+    return out
+
+
 def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
                   name: str = "") -> str:
     """The plan's report as text lines: per device the peak, where (with the call stack),
@@ -109,6 +143,7 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
             for s in sites:
                 lines.append(f"    {human(s['bytes']):>12} {s['count']:>6}x  "
                              f"{_path(s['file'])}:{s['line']}")
+    lines += _bounded_lines(data.get("bounded_sizes"))
     own = data.get("program_fake_modes") or 0
     if own:
         lines.append(f"the program entered a FakeMode of its own {own}x: what ran there is on "

@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import numpy as np
 
+from .._sizes import SizePolicy
 from .._array import is_fake
 from .._convert import Converter
 from .._errors import DataDependentError, UnsupportedOperationError
@@ -692,7 +693,7 @@ def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
     except Exception as e:  # compared by type with the fake's
         r = e
     try:
-        with FakeMode():
+        with FakeMode(sizes=SizePolicy("refuse")):  # particular values: no assumption
             # from a program's frame, as user code calls it (a Generator is made inside the mode)
             f: Any = _as_program(c.make(), fake_in[0], fake_in[1])
     except DataDependentError as e:
@@ -729,7 +730,7 @@ def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
     except Exception as e:  # compared by type with the fake's
         want_exc = e
     try:
-        with FakeMode():
+        with FakeMode(sizes=SizePolicy("refuse")):
             got = _as_program(c.make(), fake[0], fake[1])
     except DataDependentError as e:
         return Outcome("dd", str(e))

@@ -6,12 +6,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._array import FakeArray
+from .._array import NOT_RUN, PYTHON_ENTRIES, FakeArray
 from .._dispatch import _STACK
 from .._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError, op_name
 from .._runner import leaves, _rewrap_known, _wrappers_in, run_fake, unwrap_call
 from .._wrapped import WrappedArray
 from .._convert import Converter
+from .._sizes import SizePolicy, using
 from .base import Mode
 
 _FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata")
@@ -32,6 +33,9 @@ def _is_array(x: Any) -> bool:
 
 def _arrays(obj: Any, acc: list) -> list:
     return leaves(obj, _is_array, acc)
+
+
+_REFUSE = SizePolicy("refuse")  # compared with one real run: no assumed lengths
 
 
 class CrossRefMode(Mode):
@@ -76,8 +80,13 @@ class CrossRefMode(Mode):
         real_in = _arrays((real_args, real_kwargs), [])
         fake_in = _arrays((fake_args, fake_kwargs), [])
         fake_exc: Exception | None
-        try:
-            fake_out, fake_exc = run_fake(func, fake_args, fake_kwargs, self._converter.to_fake), None
+        try:  # one real run's values: a data-dependent length refuses (faketensor/_sizes.py)
+            with using(_REFUSE):
+                entry = PYTHON_ENTRIES.get(func)
+                fake_out = NOT_RUN if entry is None else entry(fake_args, fake_kwargs)
+                if fake_out is NOT_RUN:  # else NumPy's own Python ran on fakes (python_entry)
+                    fake_out = run_fake(func, fake_args, fake_kwargs, self._converter.to_fake)
+                fake_exc = None
         except (DataDependentError, UnsupportedOperationError) as e:
             fake_out, fake_exc = None, e
         except Exception as e:  # compared with the real exception below

@@ -8,6 +8,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from .._array import KERNEL_PLACEHOLDERS, FakeArray, PlaceholderLog
+from .._sizes import POLICY, SizePolicy
 from .._sinks import SinkLog
 from .._errors import op_name
 from .._runner import _first_device, leaves, prepare_call, run_fake
@@ -92,10 +93,13 @@ class FakeMode(Mode):
 
     def __init__(self, *, device: Any = None, allow_real_inputs: bool = True,
                  record: bool = False, data_dependent: str = "stop",
-                 skip_sinks: bool = False) -> None:
+                 skip_sinks: bool = False, sizes: SizePolicy | None = None) -> None:
         if data_dependent not in ("stop", "placeholder"):
             raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
         self.data_dependent = data_dependent
+        #: which value each data-dependent length takes (faketensor/_sizes.py); ``sizes.made``
+        #: lists the bounded sizes the program made
+        self.sizes = sizes if sizes is not None else SizePolicy()
         self.placeholders = PlaceholderLog()
         self.skip_sinks = bool(skip_sinks)
         self.sinks = SinkLog()  # values sent to output and skipped: faketensor/_sinks.py
@@ -139,7 +143,16 @@ class FakeMode(Mode):
         outer = tuple(m.memory for m in enclosing if not m.planning)
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
         self._nested = bool(enclosing)
+        self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
         return super().__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        super().__exit__(*exc)
+        before, token = self.__dict__["_size_tokens"].pop()
+        try:
+            POLICY.reset(token)
+        except ValueError:  # left in another context (a mode shared by threads)
+            POLICY.set(before)
 
     def _charge(self, storage: Any) -> None:
         """Charge a storage made in this mode outside any kernel (see _dispatch.claim)."""

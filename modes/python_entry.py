@@ -23,13 +23,21 @@ import numpy as np
 
 from .. import _array
 from .._dispatch import dispatch
+from .._stack import paused
 from . import patching
 
 _REBOUND: dict[int, Callable] = {}
 _STRING_SCALARS = (type(np.str_("")), type(np.bytes_(b"")))  # the classes, not their patches
 # np.NAME functions with no kernel whose Python code builds arrays from Python values, or
 # computes with ufuncs and ndarray methods on its (real) arguments
-PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix")
+PYTHON_ENTRIES = ("fromfunction", "bmat", "asmatrix", "isposinf", "isneginf", "fix",
+                  # np.nonzero's composites: their lengths are bounded sizes (faketensor/_sizes.py)
+                  "flatnonzero", "argwhere", "extract",
+                  # the distinct values: _unique1d's masks make the bounded sizes
+                  "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all",
+                  "intersect1d", "union1d", "setdiff1d", "setxor1d")
+_REBOUND_INTERSECT: list = [None]  # np.intersect1d's rebound copy (under its wrapper)
+_UNIQUE_USERS = ("unique", "unique_values", "unique_counts", "unique_inverse", "unique_all")
 
 
 class _AnyArrayMeta(type(np.ndarray)):  # type: ignore[misc]  # a metaclass computed at runtime
@@ -156,7 +164,12 @@ def _entry_for_protocol(r: Callable) -> Callable:
     def run(args: tuple, kwargs: dict) -> Any:
         stack = patching._get_stack()
         if not (stack and stack[0]._is_fake_mode):
-            return _array.NOT_RUN
+            if stack or not any(isinstance(a, _array.FakeArray) for a in (*args, *kwargs.values())):
+                return _array.NOT_RUN
+            from .fake_mode import FakeMode
+            from .._sizes import inherited
+            with FakeMode(sizes=inherited()):  # fakes outside a mode: NumPy's code in one
+                return r(*args, **kwargs)
         conv = stack[0]._convert
         args = tuple(_converted(a, conv) for a in args)
         kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
@@ -366,6 +379,105 @@ def _set(owner: Any, name: str, value: Any) -> None:
         setattr(owner, name, value)
 
 
+class _Converter:
+    """``_array_converter`` (a C class) as rebound _unique1d uses it: the arrays as given,
+    results as they are (a fake is no ndarray subclass to wrap back into)."""
+
+    def __init__(self, *arrays: Any) -> None:
+        self.arrays = arrays
+
+    def __iter__(self) -> Any:
+        return iter(self.arrays)
+
+    def wrap(self, arr: Any, **kwargs: Any) -> Any:
+        return arr
+
+
+def _known_values(x: Any) -> Any:
+    """A fake's (or a real argument's) values when known (faketensor/_known.py), else None."""
+    from .. import _known
+    if type(x) is _array.FakeArray:  # (a masked array's values are not its data's)
+        return _known.real(x) if x.storage.content is not None else None
+    if (type(x) in (list, tuple, np.ndarray)) and not _has_fakes(x):
+        with paused():
+            return np.asarray(x)
+    return None
+
+
+def _has_fakes(x: Any) -> bool:
+    if isinstance(x, _array.FakeArray):
+        return True
+    return isinstance(x, (list, tuple)) and any(_has_fakes(v) for v in x)
+
+
+def _install_unique() -> None:
+    """_unique1d rebound for the unique functions: the counts its masks make are the
+    distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
+    array: faketensor/_sizes.py ``counting``), and its one C call on the values,
+    ``_unique_hash`` (NumPy >= 2.3), reaches the mode (kernels/numpy/arraysetops.py)."""
+    from numpy.lib import _arraysetops_impl as impl
+    from .._numpy_version import UNIQUE_HASH
+    from .. import _sizes
+    u1 = rebound(getattr(impl, "_unique1d"))
+    if UNIQUE_HASH:
+        real_hash = getattr(impl, "_unique_hash")
+
+        def unique_hash(ar: Any, *, equal_nan: bool = True) -> Any:
+            if not isinstance(ar, _array.FakeArray):
+                return real_hash(ar, equal_nan=equal_nan)
+            with paused():  # whether the dtype has a hash path: asked of one element
+                if real_hash(np.zeros(1, ar.dtype), equal_nan=equal_nan) is NotImplemented:
+                    return NotImplemented
+            return dispatch(real_hash, (_array.FakeArray,), (ar,), {"equal_nan": equal_nan})
+        u1.__globals__["_unique_hash"] = unique_hash
+        u1.__globals__["_array_converter"] = _Converter
+
+    def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
+        vals = _known_values(ar)
+        exact = None
+        if isinstance(ar, _array.FakeArray) and ar.dtype.itemsize == 0 and ar.size:
+            exact = 1  # rows of no elements (unique along an axis of an empty array): all equal
+        elif vals is not None:  # known values: the count itself
+            with paused():
+                exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
+        with _sizes.counting(1, "np.unique", ar, "unique", exact=exact):
+            return u1(ar, *args, **kwargs)
+    for name in _UNIQUE_USERS:
+        fn = getattr(impl, name)
+        rebound(getattr(fn, "_implementation", fn)).__globals__["_unique1d"] = unique1d
+    # setdiff1d's _isin: the isin rule (its table path reads the values' range)
+    rebound(getattr(impl.setdiff1d, "_implementation")).__globals__["_isin"] = impl.isin
+    inter = rebound(getattr(impl.intersect1d, "_implementation"))
+    _REBOUND_INTERSECT[0] = inter
+
+    def intersect1d(ar1: Any, ar2: Any, *args: Any, **kwargs: Any) -> Any:
+        hi = min(np.size(ar1), np.size(ar2))  # common values: at most the shorter input's
+        v1, v2 = _known_values(ar1), _known_values(ar2)
+        exact = None
+        if v1 is not None and v2 is not None:
+            with paused():
+                exact = impl.intersect1d(v1, v2).size
+        with _sizes.counting(0, "np.intersect1d", None, "intersect", hi, exact):
+            return inter(ar1, ar2, *args, **kwargs)
+    _REBOUND[id(getattr(impl.intersect1d, "_implementation"))] = intersect1d  # python_entry's
+
+
+def _refresh_unique() -> None:
+    """After the entries are patched: the set functions' rebound globals see the patches
+    (``unique`` in ``setdiff1d`` is the patched np.unique), the overrides above kept."""
+    from numpy.lib import _arraysetops_impl as impl
+    keep = ("_unique1d", "_isin", "_unique_hash", "_array_converter")
+    for name in (*_UNIQUE_USERS, "intersect1d", "union1d", "setdiff1d", "setxor1d"):
+        fn = getattr(impl, name)
+        fn = getattr(fn, "_implementation", fn)
+        g = rebound(fn).__globals__ if name != "intersect1d" else None
+        for target in ([g] if g is not None else []) + (
+                [_REBOUND_INTERSECT[0].__globals__] if name == "intersect1d" else []):
+            for k, v in fn.__globals__.items():
+                if k not in keep and k != "__name__" and k != "__builtins__":
+                    target[k] = _patched_value(v)
+
+
 def install() -> None:
     """Patch the entry points (once, from ``patching.install``)."""
     from numpy.lib import _index_tricks_impl as it
@@ -375,10 +487,12 @@ def install() -> None:
         fn = owner.__dict__[name]
         if not getattr(fn, "_ft_patch", False):
             _set(owner, name, python_entry(fn))
+    _install_unique()
     for name in PYTHON_ENTRIES:
         fn = getattr(np, name)
         if not getattr(fn, "_ft_patch", False):
             setattr(np, name, (_bmat_entry if name == "bmat" else python_entry)(fn))
+    _refresh_unique()
     for name in ("array", "asarray"):  # a chararray view of the converted array: refused
         fn = getattr(np.char, name)
         if not getattr(fn, "_ft_patch", False):

@@ -1031,8 +1031,10 @@ STATS_SETS = [
     OpInfo("unique", _refusing(on(STATS, V(), V(axis=0), V(return_inverse=True), V(axis=5)),
                                lambda s: (s.kwargs.get("axis") is None
                                           or s.kwargs["axis"] < len(s.args[0].shape))
-                               and math.prod(s.args[0].shape) > (1 if s.kwargs.get("axis") is None
-                                                                 else 0))),
+                               and (math.prod(s.args[0].shape) > 1 if s.kwargs.get("axis") is None
+                                    # one slice along the axis: one distinct, whatever the values
+                                    else s.args[0].shape[s.kwargs["axis"]] > 1
+                                    and math.prod(s.args[0].shape) > 0))),
     *[OpInfo(f, samples(Sample((A("C", (3, 4)),), refuses=True), Sample((A("T", (3, 4), "i4"),), refuses=True)))
       for f in ("unique_values", "unique_counts", "unique_inverse", "unique_all")],
     *[OpInfo(f, samples(Sample((A("C", (3, 4)), A("F", (2, 2))), refuses=True),

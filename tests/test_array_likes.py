@@ -110,6 +110,11 @@ SQ = _arr((3, 3)) + np.eye(3) * 10  # invertible
 # (id, function, args, kwargs): results and exception types must equal NumPy's
 CASES = [
     # --- lists, nested lists, tuples, scalars ---------------------------------------------
+    # their values are known (faketensor/_known.py): a data-dependent length is exact
+    ("where1", np.where, ([True, False],), {}),
+    ("nonzero", np.nonzero, ([0, 1],), {}),
+    ("unique", np.unique, ([1, 1, 2],), {}),
+    ("unique-inverse", np.unique, ([3, 1, 3, 2],), {"return_inverse": True}),
     ("squeeze-nested", np.squeeze, ([[1], [2]],), {}),
     ("squeeze-axis", np.squeeze, ([[[1.5, 2.5]]],), {"axis": 0}),
     ("squeeze-scalar", np.squeeze, (2.5,), {}),
@@ -221,9 +226,6 @@ def test_array_likes_in_fake_mode(name: str, fn, args: tuple, kwargs: dict) -> N
 # Calls whose answer needs the values the converted array-likes no longer carry, or that no
 # kernel reproduces: the fake side raises these, never a real result or a bare "no data"
 NOT_FAKEABLE = [
-    ("where1", np.where, ([True, False],), {}, ft.DataDependentError),
-    ("nonzero", np.nonzero, ([0, 1],), {}, ft.DataDependentError),
-    ("unique", np.unique, ([1, 1, 2],), {}, ft.DataDependentError),
     ("histogram-auto-bins", np.histogram, ([1.0, 2.0],), {"bins": "auto"}, ft.DataDependentError),
     ("array_split", np.array_split, ([1, 2, 3, 4, 5], 2), {}, ft.UnsupportedOperationError),
     ("astype-numpy-scalar", np.astype, (np.int64(10), np.float64), {}, ft.UnsupportedOperationError),

@@ -252,18 +252,26 @@ def test_integer_index_is_a_scalar_and_item_needs_data():
         x.item()
 
 
-def test_fake_masks_are_data_dependent():
+def test_fake_masks_give_bounded_sizes():
+    """A fake mask's count is a bounded size (faketensor/_sizes.py), assumed at its upper
+    bound outside a plan; a 0-d fake boolean index still needs its value."""
     f = ft.empty((3, 4))
     m = ft.empty((3, 4), bool)
-    for key in (m, (m[:, 0], slice(None)), (slice(None), m[0]), m[0, 0], (m[0, 0], 1)):
+    for key, shape in ((m, (12,)), ((m[:, 0], slice(None)), (3, 4)),
+                       ((slice(None), m[0]), (3, 4))):
+        r = f[key]
+        assert r.shape == shape and any(type(n) is ft.BoundedSize for n in r.shape)
+    for key in (m[0, 0], (m[0, 0], 1)):
         with pytest.raises(ft.DataDependentError):
             f[key]
     with pytest.raises(IndexError):          # a wrong shape is known without values
         f[m[0], :]
     with pytest.raises(IndexError):
         f[ft.empty((5,), bool)]
-    with pytest.raises(ft.DataDependentError):
-        f[m] = np.ones(3)
+    with pytest.raises(ft.DataDependentError, match="must equal 3"):
+        f[m] = np.ones(3)                     # 3 true entries or not: it depends
+    with pytest.raises(ValueError):           # 13 never fits 12 entries
+        f[m] = np.ones(13)
     f[m] = 1.0                                # one value: the count is not needed
     f[m] = np.ones(1)
     with pytest.raises(TypeError):
@@ -499,8 +507,8 @@ def test_put_and_compress_with_fakes():
     assert np.put(f, ft.empty(2, np.intp), ft.empty(2)) is None
     with pytest.raises(ft.DataDependentError):
         np.put(f, [0], ft.empty(1, "U3"))
-    with pytest.raises(ft.DataDependentError):
-        np.compress(ft.empty(5, bool), f)
+    k = np.compress(ft.empty(5, bool), f).shape[0]   # a bounded size, 0 <= k <= 5
+    assert type(k) is ft.BoundedSize and (k.lo, k.hi, int(k)) == (0, 5, 5)
     assert np.compress(ft.empty(0, bool), f).shape == (0,)
     with pytest.raises(ValueError):
         np.compress(ft.empty((1, 1), bool), f)
@@ -510,12 +518,23 @@ def test_put_and_compress_with_fakes():
 
 
 @pytest.mark.parametrize("call", [
-    np.nonzero, np.argwhere, np.flatnonzero, np.where,
-    lambda f: f.nonzero(), lambda f: 1.0 in f, lambda f: int(np.count_nonzero(f)),
+    lambda f: 1.0 in f, lambda f: int(np.count_nonzero(f)),
 ])
 def test_data_dependent(call):
     with pytest.raises(ft.DataDependentError):
         call(ft.empty((3, 4)))
+
+
+@pytest.mark.parametrize("call", [
+    np.nonzero, np.where, lambda f: f.nonzero(),
+])
+def test_nonzero_gives_bounded_sizes(call):
+    """np.nonzero's count is a bounded size 0 <= k <= size (faketensor/_sizes.py)."""
+    with ft.FakeMode():
+        f = np.empty((3, 4))
+        r = call(f)
+    k = r[0].shape[0]
+    assert len(r) == 2 and type(k) is ft.BoundedSize and (k.lo, k.hi) == (0, 12)
 
 
 def test_count_nonzero_is_an_intp_scalar():

@@ -166,8 +166,7 @@ def test_a_known_nonzero_is_not_cached_for_unknown_values():
     a later call on unknown values of the same metadata."""
     with ft.FakeMode():
         assert np.nonzero(np.ones(6))[0].shape == (6,)
-        with pytest.raises(ft.DataDependentError):
-            np.nonzero(np.empty(6))
+        assert type(np.nonzero(np.empty(6))[0].shape[0]) is ft.BoundedSize
 
 
 def test_real_one_element_array_written_is_forgotten():

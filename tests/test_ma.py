@@ -141,10 +141,21 @@ def test_real_inputs_are_converted_and_never_modified():
 def test_value_dependent_functions_refuse():
     with ft.FakeMode():
         x = np.ma.masked_invalid(np.empty((5, 3)))  # np.ones' mask would be known: nomask
-        for fn in (np.ma.compressed, np.ma.unique, np.ma.flatnotmasked_contiguous,
-                   np.ma.is_masked, np.ma.notmasked_edges):
+        for fn in (np.ma.flatnotmasked_contiguous, np.ma.is_masked, np.ma.notmasked_edges):
             with pytest.raises(ft.DataDependentError):
                 fn(x)
+
+
+def test_value_dependent_lengths_are_bounded_sizes():
+    """The unmasked entries' count (compressed) is a bounded size (faketensor/_sizes.py),
+    at its upper bound in a plain mode; np.ma.unique reads values on its way (a masked
+    comparison's mask)."""
+    with ft.FakeMode() as mode:
+        x = np.ma.masked_invalid(np.empty((5, 3)))
+        c = np.ma.compressed(x)
+        with pytest.raises(ft.DataDependentError):
+            np.ma.unique(x)
+    assert type(c.shape[0]) is ft.BoundedSize and c.shape == (15,) and mode.sizes.made
 
 
 def test_known_masks_follow_the_real_branches():

@@ -159,7 +159,9 @@ def test_table(name):
 def test_data_dependent():
     x = ft.to_fake(np.ones((3, 4)))
     m = ft.to_fake(np.ones((3, 4), bool))
-    for fn in (lambda: np.extract(m, x), lambda: np.trim_zeros(x),
+    k = np.extract(ft.empty((3, 4), bool), x).shape[0]  # a bounded size (faketensor/_sizes.py)
+    assert type(k) is ft.BoundedSize and (k.lo, k.hi) == (0, 12)
+    for fn in (lambda: np.trim_zeros(x),
                lambda: np.delete(x, ft.to_fake(np.zeros(2, int))),
                lambda: np.insert(x, ft.to_fake(np.zeros(2, int)), 1),
                lambda: np.piecewise(x, [m], [np.sin]),

@@ -22,7 +22,7 @@ from memtools import measure_peak
 import numpy_differences
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from benchmarks.programs import MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
+from benchmarks.programs import BOUNDED, MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
 
 # NumPy's first Generator in a process caches 16 bytes for good (2512 at its peak): make it
 # here, so every measured run starts from the same state whatever the test order.
@@ -142,3 +142,15 @@ def test_program_stops_where_it_needs_a_value(name):
     assert "DataDependentError" in plan.stopped_at["message"]
     assert text.rstrip("(") in plan.stopped_at["message"]
     assert plan.peak["cpu"] == _real_until(mod.main, n, line) > 0
+
+
+@pytest.mark.parametrize("name", list(BOUNDED))
+def test_program_with_a_data_dependent_length_bounds_the_real_peak(name):
+    """The plan runs at each end of the bounded sizes (docs/guide/bounded-sizes.md) and
+    completes; the real run's peak lies in the range."""
+    mod, n = BOUNDED[name]
+    real = measure_peak(lambda: mod.main(n))[0]
+    plan = ft.plan(mod.main, n)
+    assert plan.status == "completed", plan.stopped_at
+    rng = plan.bounded_sizes["peak"]["cpu"]
+    assert rng["lower"] <= real <= rng["upper"] == plan.peak["cpu"]

@@ -236,25 +236,40 @@ def test_isin_memory(name):
 
 @pytest.mark.parametrize("name, args", [("union1d", ([1], [2])), ("setdiff1d", ([1, 2], [2])),
                                         ("intersect1d", ([1.5], np.arange(3))), ("setxor1d", ([1], [1]))])
-def test_set_functions_of_lists_refuse(name, args):
-    """Real list arguments inside a mode: the kernel refuses; NumPy's C code never sees a fake."""
-    with ft.FakeMode(), pytest.raises(ft.DataDependentError, match=name):
-        getattr(np, name)(*args)
-
-
-def test_set_functions_refuse_after_numpy_errors():
+def test_set_functions_of_lists(name, args):
+    """Real list arguments inside a mode: their values are known, so the length is exact
+    (NumPy's own Python runs on fakes: modes/python_entry.py)."""
+    real = getattr(np, name)(*args)
     with ft.FakeMode():
-        x = np.ones((3, 4))
-        for fn in (np.unique, np.unique_values, np.unique_counts, np.unique_inverse, np.unique_all,
-                   lambda v: np.unique(v, axis=1, return_counts=True),
-                   lambda v: np.union1d(v, v), lambda v: np.intersect1d(v, v, return_indices=True),
-                   lambda v: np.setdiff1d(v, v), lambda v: np.setxor1d(v, v)):
-            with pytest.raises(ft.DataDependentError, match="distinct values"):
-                fn(x)
+        fake = getattr(np, name)(*args)
+    assert ft.is_fake(fake) and fake.shape == real.shape and fake.dtype == real.dtype
+
+
+def test_set_functions_of_unknown_values_give_bounded_sizes():
+    """Unknown values: the length is a bounded size (faketensor/_sizes.py), from the inputs'
+    sizes; NumPy's own argument errors come first. (Integers: for floats, np.unique's
+    ``equal_nan`` check reads whether the last sorted value is NaN.)"""
+    with ft.FakeMode():
+        x = np.random.randint(0, 9, (3, 4))
+        y = np.random.randint(0, 9, 5)
+        bounds = {}
+        for name, fn in (("unique", np.unique), ("unique_values", np.unique_values),
+                         ("unique_counts", lambda v: np.unique_counts(v).values),
+                         ("unique_inverse", lambda v: np.unique_inverse(v).values),
+                         ("unique_all", lambda v: np.unique_all(v).values),
+                         ("union1d", lambda v: np.union1d(v, y)),
+                         ("intersect1d", lambda v: np.intersect1d(v, y, return_indices=True)[0]),
+                         ("setdiff1d", lambda v: np.setdiff1d(v, y)),
+                         ("setxor1d", lambda v: np.setxor1d(v, y))):
+            k = fn(x).shape[0]
+            assert type(k) is ft.BoundedSize, name
+            bounds[name] = (k.lo, k.hi)
         with pytest.raises(np.exceptions.AxisError):
             np.unique(x, axis=2)
         with pytest.raises(TypeError, match="dtype object"):
             np.unique(np.ones((3, 4), object), axis=0)
+    assert bounds["unique"] == (1, 12) and bounds["intersect1d"] == (0, 5)
+    assert bounds["union1d"] == (1, 17) and bounds["setdiff1d"] == (0, 12)
 
 
 # --- einsum(optimize=...), einsum_path --------------------------------------------------------

@@ -2,8 +2,8 @@
 
 ``isin`` is exact: a bool array of the element's shape, a view of the 1-d mask ``_isin``
 makes, whatever the values. ``unique*``, ``intersect1d``, ``union1d``, ``setdiff1d`` and
-``setxor1d`` return arrays whose lengths are the number of distinct values: after NumPy's
-own argument errors they raise DataDependentError naming that reason.
+``setxor1d`` return arrays whose lengths are the number of distinct values: bounded sizes
+(faketensor/_sizes.py), NumPy's own Python run on fakes (see below).
 """
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from typing import Any
 
 import numpy as np
 
-from ..._errors import DataDependentError
-from ..._numpy_version import UNIQUE_SORTED
-from ...layout import normalize_axis, reshape_strides
-from ...meta import ArrayMeta, as_meta, is_meta
-from ..registry import register, unmodelled
+from ... import _known, _sizes
+from ..._numpy_version import UNIQUE_HASH
+from ...layout import c_strides, reshape_strides
+from ...meta import ArrayMeta, as_meta, is_fake, is_meta
+from ..registry import register, uncached, unmodelled
 from .temporaries import Steps, array_bytes, asarray_bytes
 
 _BOOL = np.dtype(bool)
@@ -91,106 +91,28 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
 
 
 # --- value-dependent sizes ------------------------------------------------------------------
-
-def _sizes(what: str) -> DataDependentError:
-    return DataDependentError(f"{what}: the output length is the number of distinct values")
-
-
-@register(np.unique, tags=("data-dependent",))
-def unique(ar: Any, return_index: bool = False, return_inverse: bool = False,
-           return_counts: bool = False, axis: Any = None, *, equal_nan: bool = True,
-           sorted: bool = True) -> Any:
-    """np.unique: NumPy's axis checks (AxisError, object arrays with an axis), then refused."""
-    if not UNIQUE_SORTED and sorted is not True:
-        raise TypeError("unique() got an unexpected keyword argument 'sorted'")
-    m = _meta(ar)
-    if axis is not None:
-        if m.ndim == 1:
-            normalize_axis(axis, m.ndim)
-        else:
-            try:
-                normalize_axis(axis, m.ndim)
-            except np.exceptions.AxisError:
-                raise np.exceptions.AxisError(axis, m.ndim) from None
-            if m.dtype.hasobject:
-                raise TypeError(f"The axis argument to unique is not supported for dtype "
-                                f"{m.dtype}")
-    if m.size == 0 or (m.size == 1 and axis is None):
-        # no values, or one: every length is known (0 or 1) whatever the value, so NumPy's
-        # own unique runs on a stand-in of at most one element for the outputs' metadata
-        stand = np.zeros(m.shape, m.dtype)
-        run: Any = np.unique  # (its overloads want literal flags)
-        since_23 = {"sorted": sorted} if UNIQUE_SORTED else {}
-        res = run(stand, return_index, return_inverse, return_counts, axis,
-                  equal_nan=equal_nan, **since_23)
-        return tuple(_fresh(r) for r in res) if isinstance(res, tuple) else _fresh(res)
-    raise _sizes("np.unique")
+# np.unique, the unique_* functions and the set functions run NumPy's own Python on fakes
+# (modes/python_entry.py): their lengths are bounded sizes (faketensor/_sizes.py) made by the
+# boolean masks of _unique1d (``aux[mask]``; 1 <= k <= n for n > 0) and of the set functions,
+# and every step is charged as NumPy allocates it. The hash-table path of _unique1d (NumPy
+# >= 2.3) is the one C call among them:
 
 
-def _fresh(r: np.ndarray) -> ArrayMeta:
-    """A real result of NumPy's unique on a stand-in as a fresh record: a view (a reshape
-    of the inverse, the values of ``axis=``) stays a view of a temporary owner."""
-    root = r
-    while isinstance(root.base, np.ndarray):
-        root = root.base
-    if root is r:
-        return ArrayMeta(r.shape, r.dtype, r.strides)
-    off = r.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-    return ArrayMeta(r.shape, r.dtype, r.strides, offset=off,
-                     base_shape=(root.nbytes // r.dtype.itemsize,))
+def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
+    """_unique_hash (numpy/_core/src/multiarray/unique.cpp): the distinct values of a 1-d
+    array in a fresh 1-d array of its dtype, their count a bounded size ``1 <= k <= n``.
+    The hash set itself lives in C++'s allocator, outside NumPy's data memory."""
+    m = as_meta(ar)
+    uncached()
+    vals = _known.real(ar) if is_fake(ar) and ar.storage.content is not None else None
+    if vals is not None:  # known values (faketensor/_known.py): the count itself
+        k: int = len(_UNIQUE_HASH(vals, equal_nan=equal_nan))
+    else:
+        k = _sizes.make(1 if m.size else 0, m.size, "np.unique", ar, kind="unique")
+    return ArrayMeta((k,), m.dtype, c_strides((k,), m.dtype.itemsize))
 
 
-@register(np.unique_values, tags=("data-dependent",))
-def unique_values(x: Any) -> Any:
-    """np.unique_values: refused (its length depends on the values)."""
-    raise _sizes("np.unique_values")
-
-
-@register(np.unique_counts, tags=("data-dependent",))
-def unique_counts(x: Any) -> Any:
-    """np.unique_counts: refused (values and counts have one entry per distinct value)."""
-    raise _sizes("np.unique_counts")
-
-
-@register(np.unique_inverse, tags=("data-dependent",))
-def unique_inverse(x: Any) -> Any:
-    """np.unique_inverse: the inverse indices have x's shape, but ``values`` does not: the
-    whole call is refused."""
-    raise _sizes("np.unique_inverse (values)")
-
-
-@register(np.unique_all, tags=("data-dependent",))
-def unique_all(x: Any) -> Any:
-    """np.unique_all: refused (values, indices and counts have one entry per distinct value)."""
-    raise _sizes("np.unique_all")
-
-
-def _two(ar1: Any, ar2: Any, name: str) -> None:
-    a, b = _meta(ar1), _meta(ar2)
-    _promoted(a, b)
-    raise _sizes(name)
-
-
-@register(np.intersect1d, tags=("data-dependent",))
-def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
-                return_indices: bool = False) -> Any:
-    """np.intersect1d: refused after the concatenation's dtype check."""
-    _two(ar1, ar2, "np.intersect1d")
-
-
-@register(np.union1d, tags=("data-dependent",))
-def union1d(ar1: Any, ar2: Any) -> Any:
-    """np.union1d: refused after the concatenation's dtype check."""
-    _two(ar1, ar2, "np.union1d")
-
-
-@register(np.setdiff1d, tags=("data-dependent",))
-def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
-    """np.setdiff1d: refused after the dtype check."""
-    _two(ar1, ar2, "np.setdiff1d")
-
-
-@register(np.setxor1d, tags=("data-dependent",))
-def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Any:
-    """np.setxor1d: refused after the concatenation's dtype check."""
-    _two(ar1, ar2, "np.setxor1d")
+if UNIQUE_HASH:
+    from numpy.lib import _arraysetops_impl as _impl
+    _UNIQUE_HASH: Any = getattr(_impl, "_unique_hash")  # a C function (NumPy >= 2.3)
+    register(_UNIQUE_HASH, tags=("data-dependent",))(unique_hash)

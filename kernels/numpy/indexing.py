@@ -24,11 +24,11 @@ from ..._storage import SCALAR
 from ...layout import (attempt_nocopy_reshape, c_strides, contiguity, extent, f_strides,
                      iterator_order, like_strides, normalize_axis, sorted_stride_perm,
                      strides_in_order, try_broadcast)
-from ... import _known, converters
+from ... import _known, _sizes, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
-from .temporaries import along_axis_bytes, carray_bytes, copyto_bytes
+from .temporaries import along_axis_bytes, asarray_bytes, carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -257,9 +257,9 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
                 parts: list[Any] = list(np.nonzero(vals))
             elif arr.size == 0:
                 parts = [np.zeros(0, INTP) for _ in range(arr.ndim)]
-            else:
-                datadep = "a boolean index array"
-                parts = [_fresh_intp((1,)) for _ in range(arr.ndim)]
+            else:  # a bounded size (faketensor/_sizes.py): nonzero's count, 0 <= k <= size
+                k = mask_count(arr)
+                parts = [_fresh_intp((k,)) for _ in range(arr.ndim)]
             if len(entries) + len(parts) >= 2 * MAXDIMS:
                 raise IndexError("too many indices for array")
             itype |= FANCY
@@ -352,6 +352,8 @@ def view_from_index(shape: tuple, strides: tuple, p: Parsed) -> tuple:
             n = len(range(start, stop, step))
             if n <= 0:
                 n, step, start = 0, 1, 0
+            elif n == shape[d]:
+                n = shape[d]  # the whole axis: a data-dependent length stays one (_sizes.py)
             if off is not None:
                 off += strides[d] * start
             nshape.append(n)
@@ -506,6 +508,14 @@ def _structured_key(self: Any, key: Any) -> bool:
     return False
 
 
+def mask_count(mask: Any) -> int:
+    """How many entries of a fake boolean mask of unknown values are true: a bounded size
+    ``0 <= k <= mask.size`` (faketensor/_sizes.py), the same object for the same unwritten
+    mask. The result depends on the mask's identity, so the call is not cached."""
+    uncached()
+    return _sizes.make(0, mask.size, "a boolean mask", mask)
+
+
 def _datadep(what: str) -> DataDependentError:
     return DataDependentError(f"indexing with {what} of a fake array: the result shape "
                               "depends on its values")
@@ -530,7 +540,7 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
         elif mask.size == 0:
             n = 0
         else:
-            raise _datadep("a boolean mask")
+            n = mask_count(mask)
         return ArrayMeta((n,), dt, c_strides((n,), dt.itemsize))
     if it == INTEGER:
         _, _, off = view_from_index(shape, self.strides, p)
@@ -561,12 +571,33 @@ def getitem(self: Any, key: Any) -> ArrayMeta:
     return ArrayMeta(rshape, dt, rstrides, base_shape=base_shape)
 
 
+def bool_index_bytes(shape: tuple, key: Any) -> int:
+    """The intp arrays prepare_index (mapping.c) makes of the boolean arrays of an index
+    other than one mask of the array's own shape: PyArray_Nonzero's (count, ndim) positions,
+    alive while the indexing runs; the count is known or a bounded size (``mask_count``)."""
+    keys = key if type(key) is tuple else (key,)
+    total = 0
+    for k in keys:
+        if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b" or k.ndim == 0:
+            continue
+        if len(keys) == 1 and k.ndim == len(shape) and tuple(k.shape) == tuple(shape):
+            return 0  # one mask of the array's shape: array_boolean_subscript, no positions
+        if k.size == 0:
+            n = 0
+        else:
+            vals = _values(k)
+            n = int(np.count_nonzero(vals)) if vals is not None else mask_count(k)
+        total += max(n * k.ndim * INTP.itemsize, 1)
+    return total
+
+
 def getitem_op(self: Any, key: Any) -> ArrayMeta:
-    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges and
-    lists (alive while the result is made)."""
+    """``ndarray.__getitem__``: ``getitem`` and the index arrays NumPy makes from ranges,
+    lists and boolean arrays (alive while the result is made)."""
     res = getitem(self, key)
     if type(res) is ArrayMeta and res.view_of is None and not res.scalar:
-        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
+        transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,)))
+                  + bool_index_bytes(tuple(self.shape), key))
     return res
 
 
@@ -731,16 +762,15 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         mask = p.entries[0][2]
         known = _values(mask)
         if known is not None:
-            count: int | None = int(np.count_nonzero(known))
+            count: int = int(np.count_nonzero(known))
         else:
-            count = 0 if mask.size == 0 else None
+            count = 0 if mask.size == 0 else mask_count(mask)
         v = _array_value(value, dt)
         if v.ndim > 1:
             raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
                             f"1-dimensional input, input has {v.ndim} dimensions")
         if v.ndim and v.shape[0] != 1:
-            if count is None:
-                raise _datadep("a boolean mask")
+            _sizes.check_same(v.shape[0], count)
             if v.shape[0] != count:
                 raise ValueError(f"NumPy boolean array indexing assignment cannot assign "
                                  f"{v.shape[0]} input values to the {count} output values "
@@ -759,7 +789,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         if off is not None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
-    transient(packed)
+    transient(packed + bool_index_bytes(shape, key))
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)
@@ -783,6 +813,8 @@ def setitem(self: Any, key: Any, value: Any) -> None:
             ok = False
             break
         vs = vs[1:]
+    for a, b in zip(vs, rshape[len(rshape) - len(vs):]):
+        _sizes.check_same(a, b)
     if not ok or not all(a == b or a == 1 for a, b in zip(vs, rshape[len(rshape) - len(vs):])):
         raise ValueError(f"shape mismatch: value array of shape {_shp(tuple(v.shape))} could "
                          f"not be broadcast to indexing result of shape {_shp(rshape)}")
@@ -1013,17 +1045,22 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
         cond = np.asarray(condition, dtype=bool)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
-    if is_fake(cond):
-        if cond.size:
-            raise DataDependentError("np.compress with a fake condition: the result shape "
-                                     "depends on its values")
-        nz = np.zeros(0, INTP)
+    known = _values(cond) if is_fake(cond) and cond.size else None
+    if is_fake(cond) and known is None:
+        if cond.size:  # PyArray_Nonzero's (k, 1) indices, k bounded (faketensor/_sizes.py)
+            uncached()
+            k = _sizes.make(0, cond.size, "np.compress", cond)
+            nz: Any = _fresh_intp((k,))
+            transient(max(k * INTP.itemsize, 1))
+        else:
+            nz = np.zeros(0, INTP)
     else:
+        cond = known if known is not None else cond
         nz = np.nonzero(cond)[0]
         # item_selection.c PyArray_Compress: the condition as an array (a list's made here,
         # freed before the take), PyArray_Nonzero's (n, 1) indices alive through the take
         nz_bytes = max(nz.size * INTP.itemsize, 1)
-        if not isinstance(condition, np.ndarray):
+        if not isinstance(condition, np.ndarray) and not is_fake(condition):
             transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
         transient(nz_bytes)
     m = as_meta(a)
@@ -1064,20 +1101,29 @@ def _needs_values(name: str):
 def _nonzero(name: str):
     def kernel(a: Any) -> Any:
         """np.nonzero (item_selection.c PyArray_Nonzero): ValueError for a 0-d array; the
-        count is known for an empty array or one known to hold one value (all or none
-        nonzero, faketensor/_known.py), else it depends on the values. The indices are
-        the columns of one fresh (count, ndim) intp array."""
+        count is known for an empty array or one whose values are known
+        (faketensor/_known.py), else it is a bounded size ``0 <= k <= a.size``
+        (faketensor/_sizes.py). The indices are the columns of one fresh (count, ndim)
+        intp array."""
         m = as_meta(a) if is_meta(a) else np.asarray(a)
         if m.ndim == 0:
             raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
                              "np.atleast_1d(scalar).nonzero() instead.")
         v = None if m.size == 0 else _known.value(a)
-        if m.size and v is None:
-            raise DataDependentError(f"{name} on a fake array: the result depends on its "
-                                     "values")
         if v is not None:
             uncached()  # the count comes from the value, not the metadata
-        n = m.size if v is not None and bool(v) else 0
+            n = m.size if bool(v) else 0
+        elif m.size == 0:
+            n = 0
+        else:
+            known = _values(a) if is_fake(a) else m
+            if known is not None:
+                n = int(np.count_nonzero(known))
+            else:  # a bounded size, 0 <= k <= size (faketensor/_sizes.py)
+                uncached()
+                n = _sizes.make(0, m.size, name, a)
+        if not is_meta(a) and not isinstance(a, np.ndarray):
+            transient(asarray_bytes(a))  # _wrapit's np.asarray of a list, alive through it
         whole = ArrayMeta((n, m.ndim), INTP, c_strides((n, m.ndim), INTP.itemsize))
         return tuple(ArrayMeta((n,), INTP, (m.ndim * INTP.itemsize,), view_of=whole,
                                offset=i * INTP.itemsize) for i in range(m.ndim))
@@ -1085,10 +1131,14 @@ def _nonzero(name: str):
     return kernel
 
 
+def nonzero_of(a: Any, name: str) -> Any:
+    """np.nonzero's result for another function that returns it (np.where(condition))."""
+    return _nonzero(name)(a)
+
+
 register(np.nonzero, tags=("data-dependent",))(_nonzero("np.nonzero"))
 register("ndarray.nonzero", tags=("data-dependent",))(_nonzero("ndarray.nonzero"))
-for _op, _name in ((np.argwhere, "np.argwhere"), (np.flatnonzero, "np.flatnonzero"),
-                   ("ndarray.__contains__", "ndarray.__contains__")):
+for _op, _name in (("ndarray.__contains__", "ndarray.__contains__"),):
     register(_op, tags=("data-dependent",))(_needs_values(_name))
 
 

@@ -72,9 +72,11 @@ def where_meta(cond: Any, x: Any, y: Any) -> ArrayMeta:
 
 @register(np.where, tags=("copy",))
 def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
-    """The three-argument form; the one-argument form depends on values."""
+    """The three-argument form; the one-argument form is np.nonzero (PyArray_Where:
+    ``PyArray_Nonzero`` of the condition), its length a bounded size."""
     if x is None and y is None:
-        raise DataDependentError("np.where(condition) returns the indices of true values")
+        from .indexing import nonzero_of
+        return nonzero_of(condition, "np.where")
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)

@@ -9,6 +9,7 @@ import numpy as np
 
 from .convert_datatype import cast_loop, legacy_cast_bytes
 from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._sizes import check_same
 from ... import converters
 from ...layout import (MAX_INTP, as_shape, attempt_nocopy_reshape, c_strides, check_shape,
                      contiguity, like_strides, normalize_axis, prepend_ones_strides, shape_args,
@@ -137,7 +138,9 @@ def concat_metas(ops: list, axis: Any, out: Any, dtype: Any, casting: Casting) -
         for d in range(ndim):
             if d == axis:
                 shape[d] += m.shape[d]
-            elif shape[d] != m.shape[d]:
+                continue
+            check_same(shape[d], m.shape[d])  # data-dependent lengths (faketensor/_sizes.py)
+            if shape[d] != m.shape[d]:
                 raise ValueError("all the input array dimensions except for the concatenation "
                                  f"axis must match exactly, but along dimension {d}, the array "
                                  f"at index 0 has size {shape[d]} and the array at index {i} has "

@@ -12,6 +12,7 @@ from numpy._core import _exceptions as _np_exc
 from ..._bounded import BoundedCache, memoized
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import WHERE_WITHOUT_OUT_WARNS, check_out_ellipsis
+from ..._sizes import bounded_shape, check_same
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
                      iterator_out_strides)
 from ... import converters
@@ -762,7 +763,7 @@ def _fast_call(ufunc: np.ufunc, args: tuple, report: bool = False) -> Any:
             return None
     shape = args[0].shape
     for a in args:
-        if a.shape != shape:
+        if a.shape != shape or a.shape is not shape and bounded_shape(a.shape):
             shape = broadcast_shapes(*[a.shape for a in args])
             break
     # try_trivial_single_output_loop (ufunc_object.c)
@@ -852,6 +853,8 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
         cshape = m.shape[nd - ncore:] if ncore else ()
         loop_shapes.append(m.shape[:nd - ncore])
         for d, n in zip(core, cshape):
+            if d in dims:
+                check_same(dims[d], n)
             if d in dims and dims[d] != n:
                 raise ValueError(
                     f"{name}: Input operand {1 if i else 0} has a mismatch in its core dimension "

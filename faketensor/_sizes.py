@@ -1,0 +1,336 @@
+"""Bounded sizes: lengths that depend on the data (a boolean mask's count, ``np.nonzero``'s,
+``np.unique``'s), planned by concrete evaluation at one end of their bounds.
+
+A ``BoundedSize`` is an ``int`` whose value is the size assumed in this run, carrying a name
+(``k0``, ``k1``, ...), its bounds ``lo <= k <= hi``, the user's line that made it and the op.
+Shape rules keep working because it is an int; a rule that passes a dimension through keeps
+the object, one that computes a new length gets a plain int (each run is exact for its
+assumption). The mode's ``SizePolicy`` decides the assumed value: every size at its upper
+bound (the default), at its lower bound, or fixed per line (``LINE=FRACTION``).
+
+The same mask (one fake storage, layout and op, not written since) gives the same size, so
+``F[m]`` and a later ``F[m] = G`` agree; two different sizes meeting in one rule where they
+must be equal raise ``DataDependentError`` naming both (``check_same``).
+
+In user code, control flow on a bounded size (comparisons, ``bool()``, ``len()`` and
+iteration of an array whose first axis is one) needs the value: ``DataDependentError`` under
+``data_dependent="stop"``, the assumed value listed among the placeholders otherwise. Inside
+faketensor and NumPy (kernels, the mode's own code) it is a plain int. ``range(k)`` and
+``int(k)`` cannot be intercepted (CPython reads an int subclass's value directly): they
+follow the assumption of the run.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import weakref
+from contextvars import ContextVar
+from typing import Any, NamedTuple
+
+from ._errors import DataDependentError
+from ._paths import is_user_file, user_frame
+from ._stack import STACK as _STACK
+
+# "refuse": no assumption, DataDependentError (comparisons against particular real values:
+# the oracle and the coverage surveys)
+ASSUME = ("upper", "lower", "refuse")
+
+
+class BoundedSize(int):
+    """A data-dependent length: its int value is the size assumed in this run."""
+
+    name: str
+    lo: int
+    hi: int
+    file: str | None
+    line: int | None
+    op: str
+
+    def __new__(cls, value: int, name: str, lo: int, hi: int, file: str | None,
+                line: int | None, op: str) -> "BoundedSize":
+        self = int.__new__(cls, value)
+        self.name, self.lo, self.hi = name, int(lo), int(hi)
+        self.file, self.line, self.op = file, line, op
+        return self
+
+    def where(self) -> str:
+        """``k0 (0 <= k0 <= 100, np.nonzero at script.py:12)``."""
+        at = f" at {os.path.basename(self.file)}:{self.line}" if self.file else ""
+        return f"{self.name} ({self.lo} <= {self.name} <= {self.hi}, {self.op}{at})"
+
+    def record(self) -> "SizeRecord":
+        return SizeRecord(self.name, self.lo, self.hi, int(self), self.file, self.line, self.op)
+
+    def __reduce__(self) -> tuple:
+        return (int, (int(self),))  # pickled as the plain value it stands for
+
+    # control flow in user code (see ``steer``); plain int arithmetic everywhere
+    __hash__ = int.__hash__
+
+    def __bool__(self) -> bool:
+        steer(self, "bool()")
+        return int(self) != 0
+
+    def __eq__(self, other: Any) -> Any:
+        steer(self, "a comparison (==)")
+        return int.__eq__(self, other)
+
+    def __ne__(self, other: Any) -> Any:
+        steer(self, "a comparison (!=)")
+        return int.__ne__(self, other)
+
+    def __lt__(self, other: Any) -> Any:
+        steer(self, "a comparison (<)")
+        return int.__lt__(self, other)
+
+    def __le__(self, other: Any) -> Any:
+        steer(self, "a comparison (<=)")
+        return int.__le__(self, other)
+
+    def __gt__(self, other: Any) -> Any:
+        steer(self, "a comparison (>)")
+        return int.__gt__(self, other)
+
+    def __ge__(self, other: Any) -> Any:
+        steer(self, "a comparison (>=)")
+        return int.__ge__(self, other)
+
+
+class SizeRecord(NamedTuple):
+    """A bounded size as the plan reports it."""
+
+    name: str
+    lo: int
+    hi: int
+    value: int
+    file: str | None
+    line: int | None
+    op: str
+
+
+class SizePolicy:
+    """Which value each bounded size takes in a run: ``assume`` "upper" or "lower", or
+    ``fixed`` per user line (``{"12": 0.5, "script.py:30": 0.0}``: ``lo + round(f * (hi -
+    lo))``). ``made`` lists the sizes made under it, in order."""
+
+    __slots__ = ("assume", "fixed", "made", "used", "__weakref__")
+
+    def __init__(self, assume: str = "upper", fixed: dict | None = None) -> None:
+        if assume not in ASSUME:
+            raise ValueError(f"assume must be 'upper', 'lower' or 'refuse', not {assume!r}")
+        self.assume = assume
+        self.fixed = {str(k): float(v) for k, v in (fixed or {}).items()}
+        for k, f in self.fixed.items():
+            if not 0.0 <= f <= 1.0:
+                raise ValueError(f"the fraction for line {k} must be in [0, 1], not {f}")
+        self.made: list[BoundedSize] = []
+        self.used: set = set()  # the fixed specs that matched a size
+
+    def fraction(self, file: str | None, line: int | None) -> float | None:
+        """The fixed fraction for a size made at file:line, if one was given."""
+        if line is None or not self.fixed:
+            return None
+        base = os.path.basename(file or "")
+        for key in (f"{base}:{line}", str(line), f"{file}:{line}"):
+            if key in self.fixed:
+                self.used.add(key)
+                return self.fixed[key]
+        return None
+
+    def value(self, lo: int, hi: int, file: str | None, line: int | None) -> int:
+        f = self.fraction(file, line)
+        if f is not None:
+            return lo + round(f * (hi - lo))
+        return hi if self.assume == "upper" else lo
+
+
+DEFAULT = SizePolicy()
+POLICY: ContextVar[SizePolicy] = ContextVar("faketensor_size_policy", default=DEFAULT)
+
+# how many bounded sizes were ever made: while 0, nothing needs to look for them
+MADE = [0]
+# storage -> {(op, offset, shape, strides): size}: the sizes of masks not written since
+_MASKS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+
+
+def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -> int:
+    """A bounded size ``lo <= k <= hi`` made by ``op``, at the value the active policy
+    assumes; a plain int when the bounds meet. ``source`` (a fake) makes it the same object
+    for the same unwritten array and ``kind`` of count ("nonzero": its true or nonzero
+    entries, so ``x[m]``, ``np.nonzero(m)`` and ``F[m] = G`` agree; "unique": its distinct
+    values)."""
+    ov = _COUNTING.get()
+    if ov is not None:  # a mask of np.unique's: its count is the distinct values of its input
+        if ov.exact is not None:
+            return ov.exact  # its input's values are known
+        lo, op, source, kind = max(lo, ov.lo if hi else 0), ov.op, ov.source, ov.kind
+        if ov.hi is not None:
+            hi = min(hi, ov.hi)
+    lo, hi = int(lo), int(hi)
+    if lo >= hi:
+        return lo
+    key = None
+    if source is not None and hasattr(source, "storage_offset"):
+        key = (kind, source.storage_offset, tuple(source.shape), tuple(source.strides),
+               source.dtype)
+        got = _MASKS.get(source.storage)
+        if got is not None and key in got:
+            return got[key]
+    policy = POLICY.get()
+    if policy.assume == "refuse":
+        raise DataDependentError(f"{op}: the length depends on the values (between {lo} and "
+                                 f"{hi})")
+    frame = user_frame(1)
+    file = frame.f_code.co_filename if frame is not None else None
+    line = frame.f_lineno if frame is not None else None
+    k = BoundedSize(policy.value(lo, hi, file, line),
+                    f"k{len(policy.made) if policy is not DEFAULT else MADE[0]}", lo, hi, file,
+                    line, op)
+    MADE[0] += 1
+    if policy is not DEFAULT:
+        policy.made.append(k)
+    if key is not None:
+        _MASKS.setdefault(source.storage, {})[key] = k
+    return k
+
+
+class _Counting(NamedTuple):
+    lo: int
+    op: str
+    source: Any
+    kind: str
+    hi: int | None
+    exact: int | None
+
+
+_COUNTING: ContextVar[_Counting | None] = ContextVar("faketensor_size_counting", default=None)
+
+
+class counting:
+    """Inside, every bounded size made counts what ``op`` counts of ``source`` (at least
+    ``lo`` of them, at most ``hi``; ``exact`` of them when the values are known): np.unique's
+    masks count the distinct values of its input, np.intersect1d's the common ones (at most
+    the shorter input's length)."""
+
+    __slots__ = ("spec", "token")
+
+    def __init__(self, lo: int, op: str, source: Any, kind: str, hi: int | None = None,
+                 exact: int | None = None) -> None:
+        self.spec = _Counting(lo, op, source, kind, hi, exact)
+
+    def __enter__(self) -> None:
+        self.token = _COUNTING.set(self.spec)
+
+    def __exit__(self, *exc: Any) -> None:
+        _COUNTING.reset(self.token)
+
+
+class using:
+    """Inside, bounded sizes are made under ``policy`` (a FakeMode sets its own)."""
+
+    __slots__ = ("policy", "token")
+
+    def __init__(self, policy: SizePolicy) -> None:
+        self.policy = policy
+
+    def __enter__(self) -> None:
+        self.token = POLICY.set(self.policy)
+
+    def __exit__(self, *exc: Any) -> None:
+        POLICY.reset(self.token)
+
+
+def inherited() -> SizePolicy | None:
+    """The policy a FakeMode made for one call (a Python entry on fakes outside any mode)
+    takes: the one set around it, if any."""
+    p = POLICY.get()
+    return None if p is DEFAULT else p
+
+
+def tracking() -> bool:
+    """Whether any mask's size is remembered (``written`` has work to do)."""
+    return bool(_MASKS)
+
+
+def written(storage: Any) -> None:
+    """``storage`` was written: its masks' sizes are forgotten (a new count is a new size)."""
+    _MASKS.pop(storage, None)
+
+
+def is_bounded(n: Any) -> bool:
+    return type(n) is BoundedSize
+
+
+def bounded_shape(shape: tuple) -> bool:
+    """Whether a shape carries a bounded size (never, cheaply, before one was made): the
+    kernel cache keys on values, and a hit would hand back another size's object."""
+    if not MADE[0]:
+        return False
+    for n in shape:
+        if type(n) is BoundedSize:
+            return True
+    return False
+
+
+def in_shape(shape: Any) -> list:
+    """The bounded sizes among a shape's lengths."""
+    return [n for n in shape if type(n) is BoundedSize]
+
+
+def check_same(a: Any, b: Any) -> None:
+    """Two lengths a rule needs equal, either of them a bounded size. Two different bounded
+    sizes whose ranges meet may be equal or not, depending on the data: DataDependentError
+    naming both; so is a bounded size assumed unequal to a plain length within its bounds.
+    Everything else is the caller's plain comparison: equal at this assumption, or an error
+    that holds at every value (NumPy's own)."""
+    ta, tb = type(a) is BoundedSize, type(b) is BoundedSize
+    if not (ta or tb):
+        return
+    if ta and tb:
+        if a is b or a.name == b.name:
+            return
+        if a.lo <= b.hi and b.lo <= a.hi:
+            raise DataDependentError(
+                f"two data-dependent sizes must agree here: {a.where()} and {b.where()}; "
+                "whether they are equal depends on the values")
+        return
+    k, v = (a, b) if ta else (b, a)
+    if int(k) != int(v) and k.lo <= int(v) <= k.hi:
+        raise DataDependentError(
+            f"the data-dependent size {k.where()} must equal {int(v)} here; whether it does "
+            f"depends on the values (this run assumes {k.name} = {int(k)})")
+
+
+def _fake_mode() -> Any:
+    """The innermost FakeMode on this context's stack (None while a kernel runs: its mode
+    is then off the stack)."""
+    for m in reversed(_STACK.get()):
+        if getattr(m, "_is_fake_mode", False):
+            return m
+    return None
+
+
+def steer(k: Any, what: str, depth: int = 2) -> None:
+    """User code reads bounded size ``k`` to decide something (``what``): in a FakeMode that
+    stops, DataDependentError; in placeholder mode the assumed value is used and listed at
+    the user's line. Code of faketensor and libraries reads it as a plain int."""
+    if type(k) is not BoundedSize or not _STACK.get():
+        return
+    if not is_user_file(sys._getframe(depth).f_code.co_filename):
+        return
+    mode = _fake_mode()
+    if mode is None:
+        return
+    if mode.data_dependent != "placeholder":
+        raise DataDependentError(
+            f"{what} on the data-dependent size {k.where()}: the program's control flow "
+            "depends on the values")
+    mode.placeholders.add(f"{what} on the data-dependent size {k.where()} assumed "
+                          f"{k.name} = {int(k)}")
+
+
+def steer_shape(shape: tuple, what: str) -> None:
+    """``len()`` or iteration of an array whose first length is bounded (the caller's caller
+    is the user's code)."""
+    if shape and type(shape[0]) is BoundedSize:
+        steer(shape[0], what, 3)
