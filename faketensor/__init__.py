@@ -20,11 +20,11 @@ from .meta_utils.plan import Plan, plan, plan_module, plan_script
 from .meta_utils.sweep import SweepResult, sweep
 from .meta_utils.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
-from .modes import patching as _patching
+from .modes import installer as _installer
 from .modes import imports as _imports
 from .modes.threads import inherit_mode_in_threads
 
-_patching.install()
+_installer.install()
 _imports.install()  # library imports inside a mode run paused (modes/imports.py)
 
 __all__ = [

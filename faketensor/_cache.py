@@ -62,7 +62,7 @@ class CacheInfo:
     @property
     def entries(self) -> int:
         """Entries in the kernel-result cache."""
-        return len(_ENTRIES)
+        return len(ENTRIES)
 
     @property
     def nbytes(self) -> int:
@@ -82,7 +82,7 @@ class CacheInfo:
 
 INFO = CacheInfo()
 # Kernel results by call signature: positions and metadata only, never a fake or a storage.
-_ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
+ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
 def _value_key(x: Any, fakes: list) -> Any:
     t = type(x)
     if t is FakeArray:
@@ -218,14 +218,14 @@ def template(res: Any, fakes: list) -> Any:
 
 
 def lookup(key: Any) -> Any:
-    return _ENTRIES.get(key)
+    return ENTRIES.get(key)
 
 
 def store(key: Any, entry: list) -> None:
     """Keep a call's ``[template, costs, flops, findings]`` under its signature (flops and
     findings: None until a recording mode works them out; both are functions of the
     signature)."""
-    _ENTRIES.put(key, entry)
+    ENTRIES.put(key, entry)
 
 
 def cache_info() -> CacheInfo:
@@ -246,5 +246,5 @@ def set_cache_enabled(on: bool) -> bool:
     old = INFO.enabled
     INFO.enabled = bool(on)
     if not on:
-        _ENTRIES.clear()
+        ENTRIES.clear()
     return old

@@ -33,11 +33,14 @@ import os
 import sys
 from typing import Any, Iterator
 
-PLUGIN = "faketensor-tasks"
-RECORDER = "faketensor-cluster"
+from . import cluster_summary as summary
+from .cluster_summary import summarize, workers_over
+from .report import cluster_lines as report_lines
+
+PLUGIN = summary.PLUGIN
+RECORDER = summary.RECORDER
 _PRELOAD = __name__
-#: recorders started in this process, by uid (the planner reads them directly)
-_LOCAL: dict[str, Any] = {}
+
 _CONFIG = ("distributed.scheduler.preload", "distributed.client.preload")
 #: the workers' own memory management, off while planning: its thresholds compare the
 #: managed bytes (a fake's virtual size) with the memory limit, so workers would spill
@@ -48,153 +51,17 @@ _MEMORY = {f"distributed.worker.memory.{k}": False for k in ("target", "spill", 
                                                              "terminate")}
 
 
-def _key(k: Any) -> str:
-    return k if isinstance(k, str) else str(k)
-
-
-def summarize(rec: Any, top: int = 10) -> dict:
-    """Per worker: peak, the task at it and the timeline; per task (the ``top`` by peak):
-    inputs, output and peak; transfers between workers; the largest task."""
-    by_worker: dict = {}
-    for key, row in rec.tasks.items():
-        by_worker.setdefault(row[0], []).append((key, row))
-    samples: dict = {}
-    for seq, w, b in rec.samples:
-        samples.setdefault(w, []).append((seq, b))
-    workers = {}
-    for w in sorted(set(rec.workers) | set(by_worker)):
-        info = rec.workers.get(w, {})
-        rows = by_worker.get(w, [])
-        over = _overlaps(rows) if (info.get("nthreads") or 1) > 1 else {}
-        timeline = []
-        best, at, upper = 0, None, 0
-        for key, r in rows:
-            peak = r[2] if r[2] is not None else r[1]
-            spike = r[7] - r[1] + peak + over.get(key, 0)
-            timeline.append((r[8], spike))
-            timeline.append((r[8], r[7]))
-            if spike > best:
-                best, at = spike, key
-            if spike + r[9] > upper:
-                upper = spike + r[9]
-        timeline += samples.get(w, [])
-        timeline.sort(key=lambda t: t[0])
-        workers[w] = {"name": info.get("name"), "nthreads": info.get("nthreads"),
-                      "memory_limit": info.get("memory_limit"), "peak_bytes": best,
-                      "peak_upper_bytes": max(upper, best),
-                      "peak_task": _key(at) if at is not None else None,
-                      "tasks": len(rows), "output_bytes": sum(r[1] for _, r in rows),
-                      "timeline": [list(t) for t in timeline]}
-    items = list(rec.tasks.items())
-    measured = sum(1 for _, r in items if r[2] is not None)
-
-    def task(key: Any, r: list) -> dict:
-        return {"key": _key(key), "worker": r[0], "inputs": [_key(k) for k in r[4]],
-                "input_bytes": r[3], "output_bytes": r[1], "peak_bytes": r[2],
-                "unaligned_extra_bytes": r[9]}
-
-    ranked = sorted(items, key=lambda kv: -(kv[1][2] if kv[1][2] is not None else kv[1][1]))
-    largest = max(items, key=lambda kv: kv[1][1], default=None)
-    moves = [{"from": a, "to": b, "bytes": n, "count": c}
-             for (a, b), (n, c) in sorted(rec.transfers.items(), key=lambda kv: -kv[1][0])]
-    return {
-        "scheduler": getattr(rec.scheduler, "address", None),
-        "graphs": rec.graphs,
-        "workers": workers,
-        "tasks": {"count": len(items), "measured": measured,
-                  "lower_bounds": sum(1 for _, r in items if r[9]),
-                  "top": [task(k, r) for k, r in ranked[:top]]},
-        "largest_task": task(*largest) if largest else None,
-        "transfers": {"bytes": sum(m["bytes"] for m in moves),
-                      "count": sum(m["count"] for m in moves), "between": moves},
-    }
-
-
-def workers_over(summary: dict, limit: int | None = None) -> list[str]:
-    """The workers whose predicted peak exceeds ``limit`` (else their own memory limit)."""
-    out = []
-    for w, d in summary["workers"].items():
-        lim = limit or d.get("memory_limit")
-        if lim and d["peak_bytes"] > lim:
-            out.append(w)
-    return out
-
-
-def report_lines(summary: dict, limit: int | None = None, top: int = 10) -> list[str]:
-    """The cluster part of the text report: per worker its predicted peak, the task at it
-    and the verdict against its memory limit; the tasks with the largest peaks; transfers."""
-    from .report import human
-    ws = summary["workers"]
-    t = summary["tasks"]
-    lines = [f"cluster {summary.get('scheduler')}: {len(ws)} workers, {t['count']:,} tasks "
-             f"({t['measured']:,} measured on fakes), {summary['graphs']} graphs"]
-    ranked = sorted(ws.items(), key=lambda kv: -kv[1]["peak_bytes"])
-    for w, d in ranked[:top]:
-        lim = limit or d.get("memory_limit")
-        verdict = ("no memory limit" if not lim else
-                   f"{'fits within' if d['peak_bytes'] <= lim else 'EXCEEDS'} its limit "
-                   f"{human(lim)} ({100 * d['peak_bytes'] / lim:.0f}%)")
-        lines.append(f"  worker {d.get('name')} ({w}): peak {human(d['peak_bytes'])} "
-                     f"({d['peak_bytes']:,} B), {verdict}")
-        if d.get("peak_task"):
-            lines.append(f"      at task {d['peak_task']}; {d['tasks']:,} tasks, outputs "
-                         f"{human(d['output_bytes'])} in all")
-        upper = d.get("peak_upper_bytes", 0)
-        if upper > d["peak_bytes"]:
-            lines.append(f"      a lower bound: up to {human(upper)} ({upper:,} B) if the "
-                         "arrays its tasks receive arrive unaligned")
-    if len(ranked) > top:
-        lines.append(f"  ... {len(ranked) - top} more workers (--top, or the JSON report)")
-    if t.get("lower_bounds"):
-        lines.append(f"  {t['lower_bounds']:,} tasks' peaks are lower bounds (+N: the copies "
-                     "NumPy makes of received arrays that arrive unaligned)")
-    if t["top"]:
-        lines.append("  tasks with the largest peaks (peak, output, inputs):")
-        for r in t["top"][:top]:
-            peak = "?" if r["peak_bytes"] is None else human(r["peak_bytes"])
-            if r.get("unaligned_extra_bytes"):
-                peak += f" +{human(r['unaligned_extra_bytes'])}"
-            lines.append(f"    {peak:>12} {human(r['output_bytes']):>12} "
-                         f"{human(r['input_bytes']):>12}  {r['key']} on {r['worker']}")
-    big = summary.get("largest_task")
-    if big:
-        lines.append(f"  largest task output: {human(big['output_bytes'])} ({big['key']})")
-    tr = summary["transfers"]
-    lines.append(f"  transferred between workers: {human(tr['bytes'])} in {tr['count']:,} "
-                 "transfers")
-    return lines
-
-
-def _overlaps(rows: list) -> dict:
-    """key -> sum of the peaks of the worker's other tasks running when it finished: those
-    started before its end and ending at or after it (sorted starts and ends, prefix sums)."""
-    import bisect
-    from itertools import accumulate
-    spans = [(r[5], r[6], r[2] if r[2] is not None else r[1], k) for k, r in rows
-             if r[5] is not None and r[6] is not None]
-    starts = sorted((s, p) for s, _, p, _ in spans)
-    ends = sorted((e, p) for _, e, p, _ in spans)
-    s_keys, s_sums = [s for s, _ in starts], [0, *accumulate(p for _, p in starts)]
-    e_keys, e_sums = [e for e, _ in ends], [0, *accumulate(p for _, p in ends)]
-    out = {}
-    for s, e, p, k in spans:
-        begun = s_sums[bisect.bisect_left(s_keys, e)]   # started before e
-        ended = e_sums[bisect.bisect_left(e_keys, e)]   # ended before e
-        out[k] = begun - ended - (p if s < e else 0)    # not itself
-    return out
-
-
 # --- registration: preloads and the planning session ---------------------------------------
 
 class _Session:
     """Recorders and summaries of the clusters a planned program used."""
 
     def __init__(self) -> None:
-        self.uids: set = set(_LOCAL)  # recorders that existed before: not this program's
+        self.uids: set = set(summary.recorders())  # recorders that existed before: not this program's
         self.remote: dict = {}
 
     def summaries(self, top: int = 10) -> list[dict]:
-        out = {uid: r.summary(top) for uid, r in list(_LOCAL.items()) if uid not in self.uids}
+        out = {uid: r.summary(top) for uid, r in list(summary.recorders().items()) if uid not in self.uids}
         for uid, s in self.remote.items():
             out.setdefault(uid, s)
         return [s for s in out.values() if s["tasks"]["count"] or s["workers"]]
@@ -227,7 +94,7 @@ async def dask_teardown(obj: Any) -> None:
     session = _SESSION
     with contextlib.suppress(Exception):
         s = await obj._run_on_scheduler(_remote_summary)
-        if session is not None and s is not None and s["uid"] not in _LOCAL:
+        if session is not None and s is not None and s["uid"] not in summary.recorders():
             session.remote[s["uid"]] = s["summary"]
     with contextlib.suppress(Exception):
         await obj.scheduler.unregister_worker_plugin(name=PLUGIN)

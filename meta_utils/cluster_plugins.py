@@ -19,7 +19,7 @@ from ..layout import c_strides, contiguity
 from .._storage import FakeStorage
 from ..modes.dask_support import in_task, task_inputs_to_fakes
 from ..modes.fake_mode import FakeMode
-from .cluster import _LOCAL, PLUGIN, RECORDER, summarize
+from .cluster_summary import PLUGIN, RECORDER, register_recorder, summarize
 
 
 class FakeMeter:
@@ -265,7 +265,7 @@ class ClusterRecorder(SchedulerPlugin):
 
     def _attach(self, scheduler: Any) -> None:
         self.scheduler = scheduler
-        _LOCAL[self.uid] = self
+        register_recorder(self.uid, self)
         for addr in scheduler.workers:
             self.add_worker(scheduler, addr)
 

@@ -78,7 +78,7 @@ class CoverageRow(NamedTuple):
     source: str
 
 
-def _public_callables(backend: str) -> Iterator[tuple[str, Any, Any]]:
+def public_callables(backend: str) -> Iterator[tuple[str, Any, Any]]:
     """(name, object, dispatch key) for the public callables of a backend's namespaces."""
     for modname in NAMESPACES[backend]:
         try:
@@ -106,7 +106,7 @@ def _public_callables(backend: str) -> Iterator[tuple[str, Any, Any]]:
                 yield f"numpy.random.Generator.{name}", None, f"Generator.{name}"
 
 
-def _kernel_for(obj: Any, key: Any, backend: str) -> Kernel | None:
+def kernel_for(obj: Any, key: Any, backend: str) -> Kernel | None:
     if obj is None:
         return REGISTRY.get((key, backend)) or REGISTRY.get((key, "numpy"))
     try:
@@ -115,7 +115,7 @@ def _kernel_for(obj: Any, key: Any, backend: str) -> Kernel | None:
         return None
 
 
-def _dispatched(obj: Any) -> bool:
+def is_dispatched(obj: Any) -> bool:
     """Whether NumPy hands a call with fake arguments to faketensor at all."""
     if obj is None or isinstance(obj, np.ufunc) or type(obj).__name__ == "ufunc":
         return True
@@ -127,13 +127,13 @@ def _dispatched(obj: Any) -> bool:
 def coverage(backend: str = "numpy") -> list[CoverageRow]:
     """The status of every public callable of ``backend``'s namespaces on fakes."""
     rows = []
-    for name, obj, key in _public_callables(backend):
-        kernel = _kernel_for(obj, key, backend)
+    for name, obj, key in public_callables(backend):
+        kernel = kernel_for(obj, key, backend)
         if kernel is not None:
             status = "data-dependent" if "data-dependent" in kernel.tags else "kernel"
             rows.append(CoverageRow(name, status, _source(kernel)))
         else:
-            rows.append(CoverageRow(name, "unsupported" if _dispatched(obj) else "not dispatched",
+            rows.append(CoverageRow(name, "unsupported" if is_dispatched(obj) else "not dispatched",
                                     ""))
     return rows
 

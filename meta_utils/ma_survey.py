@@ -35,7 +35,7 @@ from ..modes import masked as fake_ma
 from ..modes.fake_mode import FakeMode
 from .memtrace import traced_call
 from .oracle import Mismatch, compare_meta, compare_outcome
-from .samples import _base, _layout
+from .samples import base, laid_out
 
 STATUSES = ("exact", "data-dependent", "refuses", "wrong", "unsupported", "untested")
 GOAL = 0.90
@@ -57,7 +57,7 @@ class M(NamedTuple):
 
     def make(self) -> Any:
         dt = np.dtype(self.dtype)
-        data = _layout(np, self.layout, self.shape, lambda s: _base(np, s, dt, "arange"))
+        data = laid_out(np, self.layout, self.shape, lambda s: base(np, s, dt, "arange"))
         if self.fill == "max":  # the largest value of the dtype (overflow, domains)
             data[...] = np.finfo(dt).max if dt.kind in "fc" else np.iinfo(dt).max \
                 if dt.kind in "iu" else True
@@ -66,7 +66,7 @@ class M(NamedTuple):
         if self.mask == "nomask":
             return np.ma.MaskedArray(data)
         p, rem = self.pattern
-        mask = _layout(np, self.layout, self.shape, lambda s: np.zeros(s, bool))
+        mask = laid_out(np, self.layout, self.shape, lambda s: np.zeros(s, bool))
         # masked where the flat index (C order of the array as seen) % p == rem
         mask[...] = (np.arange(math.prod(self.shape)) % p == rem).reshape(self.shape)
         return np.ma.MaskedArray(data, mask=mask)
@@ -89,7 +89,7 @@ class Plain(NamedTuple):
 
     def make(self) -> Any:
         dt = np.dtype(self.dtype)
-        data = _layout(np, self.layout, self.shape, lambda s: _base(np, s, dt, "arange"))
+        data = laid_out(np, self.layout, self.shape, lambda s: base(np, s, dt, "arange"))
         if self.fill != "arange":  # other values, the same layout
             data[...] = self.fill
         return data

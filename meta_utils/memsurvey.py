@@ -26,9 +26,9 @@ import numpy as np
 
 from .._convert import Converter
 from .memtrace import as_program, traced_call
-from .oracle import _copy_tree, to_fakes
+from .oracle import copy_tree, to_fakes
 from .samples import Sample
-from .survey import Callee, _build, callees, no_array, recipe, run_sample, survey_session
+from .survey import Callee, build_sample, callees, no_array, recipe, run_sample, survey_session
 
 MEMORY_STATUSES = ("exact", "differs", "unmodelled", "not measured")
 
@@ -123,7 +123,7 @@ class MemRow(NamedTuple):
 def _builder(c: Callee, s: Sample) -> Callable[[], tuple[tuple, dict]]:
     """Fresh real inputs of sample ``s`` (copies with the same layouts) at each call."""
     def build() -> tuple[tuple, dict]:
-        return _copy_tree(_build(c, s))
+        return copy_tree(build_sample(c, s))
     return build
 
 

@@ -35,9 +35,9 @@ class Mismatch(AssertionError):
 
 def root_range(a: np.ndarray) -> int:
     """Address of the start of the buffer a lives in (as the converter defines it)."""
-    from .._convert import _buffer_range, _root_of
-    root, owner = _root_of(a)
-    return _buffer_range(root, owner)[0]
+    from .._convert import buffer_range, root_of
+    root, owner = root_of(a)
+    return buffer_range(root, owner)[0]
 
 
 def _leaves(obj: Any) -> list:
@@ -49,7 +49,7 @@ def _leaves(obj: Any) -> list:
     return [obj]
 
 
-def _arrays(obj: Any) -> list:
+def arrays_in(obj: Any) -> list:
     return [x for x in _leaves(obj) if isinstance(x, np.ndarray) or is_fake(x)]
 
 
@@ -199,13 +199,13 @@ def to_fakes(obj: Any, conv: Converter) -> Any:
 def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
     """(real result or exception, fake result or exception, real inputs, fake inputs)."""
     real_kwargs = real_kwargs or {}
-    real_args_c, real_kwargs_c = _copy_tree((real_args, real_kwargs))
+    real_args_c, real_kwargs_c = copy_tree((real_args, real_kwargs))
     with warnings.catch_warnings():
         # object arrays become fakes of their metadata: the comparison needs nothing else
         warnings.simplefilter("ignore", ObjectArrayWarning)
         fake_args, fake_kwargs = to_fakes((real_args_c, real_kwargs_c), Converter())
         # a second set of fakes: the second call reuses the cached result
-        again_args, again_kwargs = to_fakes(_copy_tree((real_args, real_kwargs)), Converter())
+        again_args, again_kwargs = to_fakes(copy_tree((real_args, real_kwargs)), Converter())
     name = getattr(fn, "__name__", repr(fn))
     with warnings.catch_warnings(record=True) as real_warned:
         warnings.simplefilter("always")
@@ -227,9 +227,9 @@ def run_both(fn: Callable, real_args: tuple, real_kwargs: dict | None = None):
             warnings.simplefilter("always")
             f2 = fn(*again_args, **again_kwargs)
         compare_warnings(real_warned, again_warned, f"{name} (second call, kernel cache)")
-        same_fake_meta(f, f2, _arrays((fake_args, fake_kwargs)),
-                       _arrays((again_args, again_kwargs)), "second call (kernel cache)")
-    return r, f, _arrays((real_args_c, real_kwargs_c)), _arrays((fake_args, fake_kwargs))
+        same_fake_meta(f, f2, arrays_in((fake_args, fake_kwargs)),
+                       arrays_in((again_args, again_kwargs)), "second call (kernel cache)")
+    return r, f, arrays_in((real_args_c, real_kwargs_c)), arrays_in((fake_args, fake_kwargs))
 
 
 def value_warning(w: warnings.WarningMessage) -> bool:
@@ -307,7 +307,7 @@ def _same_family(r: Exception, f: Exception) -> bool:
     return False
 
 
-def _copy_tree(obj: Any) -> Any:
+def copy_tree(obj: Any) -> Any:
     """Copies of the real arrays with the same layout: strides, offsets, alignment, flags,
     and views of one buffer still views of one (new) buffer."""
     memo: dict = {}

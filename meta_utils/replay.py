@@ -111,7 +111,7 @@ def replay(mode: Any, obj: Any, *, inputs: Any = (), check: bool = True) -> Any:
         if "random" in entries[i].tags:
             todo[i] = True
     restored: set = set()
-    token = _dispatch._STACK.set(())
+    token = _dispatch.STACK.set(())
     try:
         for i, e in enumerate(entries):
             if not todo[i]:
@@ -136,7 +136,7 @@ def replay(mode: Any, obj: Any, *, inputs: Any = (), check: bool = True) -> Any:
                     _check(e, k, r, ins)
                 env[s] = r
     finally:
-        _dispatch._STACK.reset(token)
+        _dispatch.STACK.reset(token)
     missing = [s for s in targets if s not in env]
     if missing:
         raise ValueError(f"replay: {len(missing)} requested fake(s) have no recorded producer")

@@ -155,8 +155,7 @@ def format_report(data: dict, *, top: int = 10, limits: dict | None = None,
             done = " (real arrays: written)" if e.get("written") else ""
             lines.append(f"    {_loc(e)}: {e['op']} {e['path']}: {size}{done}")
     if data.get("cluster"):
-        from .cluster import report_lines
-        lines += report_lines(data["cluster"], (limits or {}).get("worker"), top)
+        lines += cluster_lines(data["cluster"], (limits or {}).get("worker"), top)
     if data["stopped_at"]:
         s = data["stopped_at"]
         lines.append(f"stopped ({data['status']}) at {_loc(s)}: {s['message']}")
@@ -174,3 +173,47 @@ def _verdict(dev: str, peak: int, limits: dict | None) -> str:
             word = "fits in" if peak <= avail else "EXCEEDS"
             return f"{word} this machine's available memory {human(avail)}"
     return "no limit given"
+
+
+def cluster_lines(summary: dict, limit: int | None = None, top: int = 10) -> list[str]:
+    """The cluster part of the text report: per worker its predicted peak, the task at it
+    and the verdict against its memory limit; the tasks with the largest peaks; transfers."""
+    ws = summary["workers"]
+    t = summary["tasks"]
+    lines = [f"cluster {summary.get('scheduler')}: {len(ws)} workers, {t['count']:,} tasks "
+             f"({t['measured']:,} measured on fakes), {summary['graphs']} graphs"]
+    ranked = sorted(ws.items(), key=lambda kv: -kv[1]["peak_bytes"])
+    for w, d in ranked[:top]:
+        lim = limit or d.get("memory_limit")
+        verdict = ("no memory limit" if not lim else
+                   f"{'fits within' if d['peak_bytes'] <= lim else 'EXCEEDS'} its limit "
+                   f"{human(lim)} ({100 * d['peak_bytes'] / lim:.0f}%)")
+        lines.append(f"  worker {d.get('name')} ({w}): peak {human(d['peak_bytes'])} "
+                     f"({d['peak_bytes']:,} B), {verdict}")
+        if d.get("peak_task"):
+            lines.append(f"      at task {d['peak_task']}; {d['tasks']:,} tasks, outputs "
+                         f"{human(d['output_bytes'])} in all")
+        upper = d.get("peak_upper_bytes", 0)
+        if upper > d["peak_bytes"]:
+            lines.append(f"      a lower bound: up to {human(upper)} ({upper:,} B) if the "
+                         "arrays its tasks receive arrive unaligned")
+    if len(ranked) > top:
+        lines.append(f"  ... {len(ranked) - top} more workers (--top, or the JSON report)")
+    if t.get("lower_bounds"):
+        lines.append(f"  {t['lower_bounds']:,} tasks' peaks are lower bounds (+N: the copies "
+                     "NumPy makes of received arrays that arrive unaligned)")
+    if t["top"]:
+        lines.append("  tasks with the largest peaks (peak, output, inputs):")
+        for r in t["top"][:top]:
+            peak = "?" if r["peak_bytes"] is None else human(r["peak_bytes"])
+            if r.get("unaligned_extra_bytes"):
+                peak += f" +{human(r['unaligned_extra_bytes'])}"
+            lines.append(f"    {peak:>12} {human(r['output_bytes']):>12} "
+                         f"{human(r['input_bytes']):>12}  {r['key']} on {r['worker']}")
+    big = summary.get("largest_task")
+    if big:
+        lines.append(f"  largest task output: {human(big['output_bytes'])} ({big['key']})")
+    tr = summary["transfers"]
+    lines.append(f"  transferred between workers: {human(tr['bytes'])} in {tr['count']:,} "
+                 "transfers")
+    return lines

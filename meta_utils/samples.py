@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..modes.crossref import _map as _walk  # f over the leaves of tuples, lists, dicts
+from ..modes.crossref import map_leaves as walk  # f over the leaves of tuples, lists, dicts
 
 # --- array specs -------------------------------------------------------------------------------
 
@@ -39,7 +39,7 @@ def _text(shape: tuple, dt: np.dtype, fill: str):
     return np.array(items, dtype=dt).reshape(shape)
 
 
-def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
+def base(xp, shape: tuple, dt: np.dtype, fill: Any):
     """A fresh C array of shape: ones (zeros for non-numbers), ``"arange"`` (1, 2, ... 5, 1, ...),
     ``"extreme"`` (the dtype's most negative value, a complex one with an imaginary part),
     ``"wellcond"`` (4 I + arange / 20 over the last two axes: invertible matrices) or, for
@@ -68,7 +68,7 @@ def _base(xp, shape: tuple, dt: np.dtype, fill: Any):
     return xp.full(shape, fill, dt)
 
 
-def _layout(xp, kind: str, shape: tuple, make: Callable):
+def laid_out(xp, kind: str, shape: tuple, make: Callable):
     """An array of ``shape`` laid out as ``kind`` (built from fresh C arrays made by ``make``)."""
     nd = len(shape)
     if kind == "C" or (nd == 0 and kind != "C"):
@@ -104,7 +104,7 @@ def _layout(xp, kind: str, shape: tuple, make: Callable):
 
 @dataclass(frozen=True)
 class A:
-    """An input array, described: layout over shape, dtype, fill (see ``_base``)."""
+    """An input array, described: layout over shape, dtype, fill (see ``base``)."""
     layout: str = "C"
     shape: tuple = (3, 4)
     dtype: str = "f8"
@@ -112,7 +112,7 @@ class A:
 
     def make(self, xp) -> Any:
         dt = np.dtype(self.dtype)
-        return _layout(xp, self.layout, tuple(self.shape), lambda s: _base(xp, s, dt, self.fill))
+        return laid_out(xp, self.layout, tuple(self.shape), lambda s: base(xp, s, dt, self.fill))
 
     @property
     def id(self) -> str:
@@ -128,7 +128,7 @@ class A:
 def leaves(obj: Any) -> list:
     """The leaves of nested tuples, lists and dicts (the arrays and values of a call)."""
     found: list = []
-    _walk(obj, found.append)
+    walk(obj, found.append)
     return found
 
 
@@ -172,7 +172,7 @@ class Sample:
         return "-".join(parts)
 
     def build(self, xp) -> tuple[tuple, dict]:
-        return _walk((self.args, self.kwargs), lambda x: x.make(xp) if isinstance(x, A) else x)
+        return walk((self.args, self.kwargs), lambda x: x.make(xp) if isinstance(x, A) else x)
 
     def on_cupy(self) -> bool:
         return all(a.on_cupy() for a in _specs((self.args, self.kwargs)))

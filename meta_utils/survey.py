@@ -2,7 +2,7 @@
 
 Every public callable of numpy, numpy.linalg, numpy.fft, numpy.random (module functions and
 ``Generator`` methods), the ndarray methods and the ufunc methods (the list of
-``coverage._public_callables``) is called on a set of awkward inputs (the sample specs of
+``coverage.public_callables``) is called on a set of awkward inputs (the sample specs of
 ``samples.py``: C, F, transposed, negative-stride, strided, broadcast, offset, permuted, 0-d,
 empty, read-only and unaligned arrays of several dtypes), once on real NumPy and once on the
 fakes of the same inputs inside ``FakeMode``; ``oracle.compare_outcome`` compares shape,
@@ -48,10 +48,10 @@ import numpy as np
 from .._array import is_fake
 from .._convert import Converter
 from .._errors import DataDependentError, UnsupportedOperationError
-from .coverage import _dispatched, _kernel_for, _public_callables
+from .coverage import is_dispatched, kernel_for, public_callables
 from ..kernels.numpy.random import FakeBytes
-from .oracle import Mismatch, _arrays, _copy_tree, compare_outcome, to_fakes
-from .samples import LAYOUTS, SHAPE, A, Sample, _walk, arrays, dtype_arrays
+from .oracle import Mismatch, arrays_in, copy_tree, compare_outcome, to_fakes
+from .samples import LAYOUTS, SHAPE, A, Sample, walk, arrays, dtype_arrays
 
 STATUSES = ("exact", "data-dependent", "wrong", "unsupported", "not dispatched", "untested",
             "no array")
@@ -177,7 +177,7 @@ class T:
             if v is J:
                 return A("C", (2,), "i8", 0)  # in range for every axis that is not empty
             return v
-        args, kwargs = _walk((self.args, self.kwargs), put)
+        args, kwargs = walk((self.args, self.kwargs), put)
         return Sample(args, kwargs, refuses=self.refuses)
 
 
@@ -187,7 +187,7 @@ def t(*args: Any, _on: str = "awkward", _refuses: bool = False, **kwargs: Any) -
 
 def _has_slot(obj: Any) -> bool:
     found: list = []
-    _walk(obj, lambda v: found.append(v) if isinstance(v, _Slot) else None)
+    walk(obj, lambda v: found.append(v) if isinstance(v, _Slot) else None)
     return bool(found)
 
 
@@ -202,7 +202,7 @@ class Callee(NamedTuple):
     name: str           # numpy.sum, numpy.ndarray.reshape, numpy.ufunc.reduce, ...
     namespace: str      # numpy, numpy.linalg, numpy.fft, numpy.random, ndarray, ufunc
     obj: Any            # the function (None for methods)
-    key: Any            # the registry key (coverage._public_callables)
+    key: Any            # the registry key (coverage.public_callables)
     make: Callable[..., Callable]  # (seed) -> the callable to run (a fresh Generator for its methods)
     backend: str = "numpy"
 
@@ -230,7 +230,7 @@ def _namespace(name: str) -> str:
 def callees(backend: str = "numpy") -> list[Callee]:
     """Every public callable surveyed, with how to call it."""
     out = []
-    for name, obj, key in _public_callables(backend):
+    for name, obj, key in public_callables(backend):
         meth = name.rsplit(".", 1)[1]
         if name.startswith(f"{backend}.ndarray."):
             make = (lambda seed=0, m=meth: lambda self, *a, **k: getattr(self, m)(*a, **k))
@@ -568,7 +568,7 @@ def _accepts(c: Callee, tmpl: T) -> bool:
     s = tmpl.expand(c.backend)
     if not s:
         return False
-    args, kwargs = _build(c, s[0])
+    args, kwargs = build_sample(c, s[0])
     try:
         c.make()(*args, **kwargs)
     except Exception:  # any refusal: the form does not fit this callable
@@ -581,13 +581,13 @@ def _accepts(c: Callee, tmpl: T) -> bool:
 _FILLS = (1, 0, "arange", "mixed", "extreme")
 
 
-def _build(c: Callee, sample: Sample) -> tuple[tuple, dict]:
+def build_sample(c: Callee, sample: Sample) -> tuple[tuple, dict]:
     """The sample's arrays made on the callee's backend (NumPy's ufuncs named in a template
     become CuPy's namesakes there)."""
     xp = c.xp
     args, kwargs = sample.build(xp)
     if c.backend != "numpy":
-        args, kwargs = _walk((args, kwargs), lambda v: getattr(xp, v.__name__, v)
+        args, kwargs = walk((args, kwargs), lambda v: getattr(xp, v.__name__, v)
                              if isinstance(v, np.ufunc) else v)
     return args, kwargs
 
@@ -598,7 +598,7 @@ def _device_array(x: Any) -> bool:
 
 def _array_leaves(obj: Any) -> list:
     found: list = []
-    _walk(obj, lambda v: found.append(v) if isinstance(v, np.ndarray) or _device_array(v) else None)
+    walk(obj, lambda v: found.append(v) if isinstance(v, np.ndarray) or _device_array(v) else None)
     return found
 
 
@@ -636,7 +636,7 @@ def _refill(sample: Sample, fill: Any) -> Sample:
         if isinstance(v.fill, str) and v.fill.startswith("text"):
             f = f"text:{f}"  # string operands get other strings
         return dataclasses.replace(v, fill=f)
-    args, kwargs = _walk((sample.args, sample.kwargs), put)
+    args, kwargs = walk((sample.args, sample.kwargs), put)
     return Sample(args, kwargs)
 
 
@@ -647,7 +647,7 @@ def value_dependent(c: Callee, sample: Sample, numbers: bool = False) -> bool:
     answered with a fake Python number, which stands for any value of its type), compared."""
     seen: dict = {}
     for seed, fill in enumerate(_FILLS):
-        args, kwargs = _build(c, _refill(sample, fill))
+        args, kwargs = build_sample(c, _refill(sample, fill))
         inputs = _signature(_array_leaves((args, kwargs)))  # an empty array's strides follow its fill
         c.xp.random.seed(seed)
         try:
@@ -682,10 +682,10 @@ def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
     if c.backend != "numpy":
         return _run_device_sample(c, sample)
     args, kwargs = sample.build(np)
-    real_in = _copy_tree((args, kwargs))
+    real_in = copy_tree((args, kwargs))
     fake_in = to_fakes(real_in, Converter())
     if fill is not None:
-        real_in = _copy_tree(_refill(sample, fill).build(np))
+        real_in = copy_tree(_refill(sample, fill).build(np))
     fn = c.make()
     try:
         r: Any = fn(*real_in[0], **real_in[1])
@@ -705,7 +705,7 @@ def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
         return Outcome("skip", str(r))  # a singular matrix: which one is, only values tell
     answered = not isinstance(r, Exception)
     try:
-        compare_outcome(r, f, _arrays(real_in), _arrays(fake_in), "")
+        compare_outcome(r, f, arrays_in(real_in), arrays_in(fake_in), "")
     except Mismatch as e:
         return Outcome("wrong", str(e).lstrip(": "), answered)
     numbers = any(getattr(x, "pytype", None) is not None if is_fake(x) else isinstance(x, FakeBytes)
@@ -718,8 +718,8 @@ def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
     (oracle.compare_cupy_outcome compares them)."""
     from ..modes import FakeMode
     from .oracle import compare_cupy_outcome
-    real = _build(c, sample)
-    fake = Converter().to_fake(_build(c, sample))  # one memo: aliasing between inputs is kept
+    real = build_sample(c, sample)
+    fake = Converter().to_fake(build_sample(c, sample))  # one memo: aliasing between inputs is kept
     want: Any = None
     want_exc: BaseException | None = None
     got: Any = None
@@ -748,7 +748,7 @@ def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
 
 def _leaves_of(obj: Any) -> list:
     found: list = []
-    _walk(obj, found.append)
+    walk(obj, found.append)
     return found
 
 
@@ -807,8 +807,8 @@ def measure(c: Callee) -> Row:
     for verdict, status in (("wrong", "wrong"), ("unsupported", "unsupported"), ("dd", "data-dependent"),
                             ("refused", "data-dependent")):
         if verdict in firsts:
-            if verdict in ("wrong", "unsupported") and not _dispatched(c.obj) \
-                    and _kernel_for(c.obj, c.key, c.backend) is None:
+            if verdict in ("wrong", "unsupported") and not is_dispatched(c.obj) \
+                    and kernel_for(c.obj, c.key, c.backend) is None:
                 status = "not dispatched"
             detail, sid = firsts[verdict]
             return Row(c.name, c.namespace, status, vd, n, agree, refused, over, _one_line(detail), sid)

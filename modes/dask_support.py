@@ -1,7 +1,7 @@
 """dask integration: fakes as first-class dask chunks, and dask.array computed in a mode.
 
 Nothing here imports dask: the import hook in ``modes/patching.py`` calls ``dask_imported``
-with each module of ``HOOKED`` once its code has run (``patching.install`` does it for those
+with each module of ``HOOKED`` once its code has run (``installer.install`` does it for those
 already imported, and ``rebind_dask`` points their NumPy originals at the patches), so the
 order of ``import dask`` and ``import faketensor`` does not matter. Chunks: ``sizeof`` is
 registered here; ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives dask's tokens;
@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .._array import FakeArray
-from .._dispatch import _STACK
+from .._dispatch import STACK
 from .._errors import UnsupportedOperationError
 from .._paths import SPAWNED_FROM
 from .._stack import paused
@@ -75,7 +75,7 @@ def _set_up(module: Any) -> None:
     if name == "dask.sizeof":
         module.sizeof.register(FakeArray, sizeof_fake)
     elif name == "dask.tokenize":
-        from .patching import original  # NumPy's dispatcher type, behind a patch or not
+        from .patch_tables import original  # NumPy's dispatcher type, behind a patch or not
         module.normalize_token.register(type(original(np.sum)), _dispatcher_normalizer(module))
     elif name == "dask.local":
         _patch_execute_task(module)
@@ -329,7 +329,7 @@ def _dispatcher_normalizer(tokenize: Any) -> Any:
     default = tokenize.normalize_token.dispatch(object)
 
     def normalize_numpy_function(f: Any) -> Any:
-        from .patching import PATCH_TABLES
+        from .patch_tables import PATCH_TABLES
         for table in PATCH_TABLES:
             patched = table.get(id(f))
             if patched is not None:
@@ -451,7 +451,7 @@ def task_inputs_to_fakes(value: Any, mode: Any) -> Any:
 
 def _fake_mode() -> Any:
     """The innermost FakeMode on the stack, or None."""
-    for m in reversed(_STACK.get()):
+    for m in reversed(STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m
     return None

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from faketensor.meta_utils.oracle import (  # noqa: F401  (one definition, re-exported)
-    Mismatch, _addr_range, _arrays, _copy_tree, _leaves, _same_family, _view_like, check,
+    Mismatch, _addr_range, _leaves, _same_family, _view_like, check,
     compare_meta, compare_outcome, root_range, run_both, same_fake_meta)
+from faketensor.meta_utils.oracle import arrays_in as _arrays, copy_tree as _copy_tree  # noqa: F401
 
 # --- awkward real inputs --------------------------------------------------------
 

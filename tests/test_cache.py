@@ -157,18 +157,18 @@ def test_disabled_cache_gives_the_same_results():
     cached = [meta(f(a)) for f in (lambda x: x.T, lambda x: x.reshape(-1), lambda x: x[::2])]
     ft.set_cache_enabled(False)
     plain = [meta(f(a)) for f in (lambda x: x.T, lambda x: x.reshape(-1), lambda x: x[::2])]
-    assert cached == plain and not _cache._ENTRIES
+    assert cached == plain and not _cache.ENTRIES
 
 
 def test_oldest_entries_are_evicted_by_bytes(monkeypatch):
     ft.clear_cache()
     ft.empty((1,)).sum()
-    one = _cache._ENTRIES.nbytes
-    monkeypatch.setattr(_cache._ENTRIES, "max_bytes", 4 * one + one // 2)
+    one = _cache.ENTRIES.nbytes
+    monkeypatch.setattr(_cache.ENTRIES, "max_bytes", 4 * one + one // 2)
     for n in range(1, 10):
         ft.empty((n,)).sum()
-    assert len(_cache._ENTRIES) == 4
-    assert _cache._ENTRIES.nbytes <= _cache._ENTRIES.max_bytes
+    assert len(_cache.ENTRIES) == 4
+    assert _cache.ENTRIES.nbytes <= _cache.ENTRIES.max_bytes
 
 
 def test_a_view_of_a_larger_temporary_counts_the_temporary():

@@ -190,7 +190,7 @@ def test_script_connecting_by_address(threads, tmp_path):
 def test_overlaps_sum_the_tasks_running_at_each_end():
     """A worker with several threads: at each task's end, the peaks of the other tasks
     running then (started before it ended, ending at or after) count with its own."""
-    from faketensor.meta_utils.cluster import _overlaps
+    from faketensor.meta_utils.cluster_summary import _overlaps
     spans = {"a": (0.0, 4.0, 10), "b": (1.0, 2.0, 20), "c": (2.0, 5.0, 40), "d": (4.5, 4.5, 80),
              "e": (6.0, 7.0, 160)}
     rows = [(k, [None, 1, p, 0, (), s, e, 0, 0]) for k, (s, e, p) in spans.items()]

@@ -178,7 +178,7 @@ def test_one_mode_shared_by_threads_keeps_exact_totals():
 
 def test_threads_hammering_the_caches_raise_nothing(monkeypatch):
     """Eight threads, shared and private fakes, a cache small enough to evict all the time."""
-    monkeypatch.setattr(_cache._ENTRIES, "max_bytes", 20_000)
+    monkeypatch.setattr(_cache.ENTRIES, "max_bytes", 20_000)
     shared = ft.empty((32, 16))
     errors = []
     stop = time.monotonic() + 10.0
@@ -203,34 +203,34 @@ def test_threads_hammering_the_caches_raise_nothing(monkeypatch):
     for t in threads:
         t.join()
     assert errors == []
-    assert _cache._ENTRIES.nbytes <= 20_000
+    assert _cache.ENTRIES.nbytes <= 20_000
 
 
 def test_every_cache_is_bounded_and_reported():
     assert _bounded.total_budget() <= 32 * 1024 * 1024
     info = ft.cache_info()
     assert info.nbytes == sum(n for _, n in info.caches.values())
-    assert "kernel results" in info.caches and info.entries == len(_cache._ENTRIES)
+    assert "kernel results" in info.caches and info.entries == len(_cache.ENTRIES)
     for c in _bounded.CACHES:
         assert isinstance(c, _bounded.BoundedCache)
 
 
 def test_kernel_cache_stays_within_its_budget(monkeypatch):
     ft.clear_cache()
-    monkeypatch.setattr(_cache._ENTRIES, "max_bytes", 50_000)
+    monkeypatch.setattr(_cache.ENTRIES, "max_bytes", 50_000)
     for n in range(1, 400):
         ft.empty((n, 3)).sum(axis=1)
-    assert 0 < _cache._ENTRIES.nbytes <= 50_000
-    assert len(_cache._ENTRIES) < 399
+    assert 0 < _cache.ENTRIES.nbytes <= 50_000
+    assert len(_cache.ENTRIES) < 399
 
 
 def test_long_index_lists_bypass_the_cache():
     ft.clear_cache()
     a = ft.empty((2000,))
-    before = len(_cache._ENTRIES)
+    before = len(_cache.ENTRIES)
     r = a[[0] * 1024]
     assert r.shape == (1024,)
-    assert len(_cache._ENTRIES) == before
+    assert len(_cache.ENTRIES) == before
     assert ft.cache_info().nbytes < 32 * 1024 * 1024
 
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import faketensor as ft  # noqa: F401  (installs the patches)
-from faketensor.modes import patching
+from faketensor.modes import patch_tables
 
-PATCHED = sorted(patching._PATCHED.values(), key=lambda f: (f.__module__ or "", f.__qualname__))
+PATCHED = sorted(patch_tables._PATCHED.values(), key=lambda f: (f.__module__ or "", f.__qualname__))
 
 
 def _ids(f):
@@ -22,7 +22,7 @@ def _ids(f):
 
 def test_every_factory_is_patched():
     for fn in (np.zeros, np.random.randn, np.load, np.fft.fftfreq):
-        assert getattr(fn, "_ft_patch", False) and patching.original(fn) is not fn
+        assert getattr(fn, "_ft_patch", False) and patch_tables.original(fn) is not fn
     assert len(PATCHED) > 40
 
 
@@ -32,7 +32,7 @@ def _global_draw(orig):
 
 @pytest.mark.parametrize("fn", PATCHED, ids=_ids)
 def test_copy_and_deepcopy_as_original(fn):
-    orig = patching.original(fn)
+    orig = patch_tables.original(fn)
     assert orig is not fn
     c = copy.copy(orig)
     assert c is orig or c == orig  # functions are atomic; methods copy as equal methods

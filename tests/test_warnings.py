@@ -155,7 +155,7 @@ def test_metadata_warnings_as_numpy(name: str) -> None:
     """The fake warns as NumPy does: same categories and messages, as many times, in the
     same order, before the same exception."""
     fn, args, kwargs = METADATA_WARNINGS[name]
-    want = _warned(fn, *fo._copy_tree(args), **kwargs)
+    want = _warned(fn, *fo.copy_tree(args), **kwargs)
     with ft.FakeMode():
         got = _warned(fn, *args, **kwargs)
     assert got == want
@@ -164,7 +164,7 @@ def test_metadata_warnings_as_numpy(name: str) -> None:
 def test_every_family_warns_in_the_table() -> None:
     """The table holds calls that warn each way (so it tests the warnings, not silence)."""
     said = {m for fn, args, kwargs in METADATA_WARNINGS.values()
-            for _, m in _warned(fn, *fo._copy_tree(args), **kwargs)[0]}
+            for _, m in _warned(fn, *fo.copy_tree(args), **kwargs)[0]}
     assert {"Mean of empty slice", "Degrees of freedom <= 0 for slice",
             "Degrees of freedom <= 0 for slice.",
             "Casting complex values to real discards the imaginary part"} <= said
