@@ -15,7 +15,7 @@ from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, SCALAR, FakeStorage
 from ._wrapped import WrappedArray
 from .layout import c_strides, check_shape
-from .kernels.cupy.core import run_rule
+from ._backends import run_rule
 from .kernels.registry import CALL, REGISTRY, Kernel
 from .meta import ArrayMeta
 

@@ -155,7 +155,7 @@ def _default_rng(wrapped, instance, args, kwargs):
 
 
 def _get_array_module(wrapped, instance, args, kwargs):
-    import cupy
+    cupy = cupy_rules.cupy_module()
     for a in args:
         if type(a) is FakeArray and a.storage.device != "cpu":
             return cupy
@@ -235,7 +235,7 @@ def _fromfunction(wrapped, instance, args, kwargs):
 
 
 def _fromfunction_in_mode(function, shape, *, dtype=float, like=None, **kwargs):
-    import cupy
+    cupy = cupy_rules.cupy_module()
     if like is not None:
         raise UnsupportedOperationError("cupy.fromfunction", "like=")
     dims = tuple(shape)

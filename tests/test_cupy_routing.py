@@ -1,5 +1,5 @@
 """Which registered rule a call reaches: CUDA fakes and cupy callables run the (op, "cupy")
-rule that CuPy's protocols route them to (kernels/cupy/core.py ``run_rule``)."""
+rule that CuPy's protocols route them to (faketensor/_backends.py ``run_rule``)."""
 import numpy as np
 import pytest
 

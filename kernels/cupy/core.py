@@ -1108,26 +1108,3 @@ def cupy_rule(func: Any, args: tuple, kwargs: dict) -> tuple[Kernel, tuple, dict
         raise UnsupportedOperationError(func, "no CuPy rule for it yet" if _cp is not None else
                                         "CUDA fakes follow CuPy's rules; install cupy")
     return kernel, prefix + tuple(args), kwargs
-
-
-def run_rule(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict,
-             device: str | None, on_cuda: bool) -> Any:
-    """Run a call (real arrays already converted) by the rules of its backend.
-
-    The one place the backend is decided: "cupy" when CUDA fakes are among the inputs
-    (``on_cuda``) or func is a cupy op; then the (op, "cupy") rule ``cupy_rule`` finds runs
-    on the current device (``device``, the mode's, unless ``cupy.cuda.Device`` chose one).
-    Otherwise "numpy": ``entry`` with ``prefix``, the (op, "numpy") rule the runner resolved."""
-    if not (on_cuda or (entry.backend != "numpy" and is_cupy_op(func))):
-        if entry.backend != "numpy":
-            raise UnsupportedOperationError(func, "no kernel is registered for it yet")
-        return entry.fn(*prefix, *args, **kwargs)
-    if _cp is None:
-        load_cupy()  # the first CUDA fake's op (a FakeMode on a CUDA device before cupy's import)
-    kernel, args, kwargs = cupy_rule(func, args, kwargs)
-    token = MODE_DEVICE.set(device) if device is not None and MODE_DEVICE.get() is None else None
-    try:
-        return kernel.fn(*args, **kwargs)
-    finally:
-        if token is not None:
-            MODE_DEVICE.reset(token)

@@ -416,8 +416,8 @@ class NpzFile:
         self.npz_file.__exit__(typ, val, tb)
 
     def __getitem__(self, key: str) -> Any:
-        import cupy  # the patched namespace: a CPU fake argument dispatches to the rule
-        return cupy.array(self.npz_file[key])
+        # the patched namespace: a CPU fake argument dispatches to the rule
+        return cupy_module().array(self.npz_file[key])
 
     def close(self) -> None:
         self.npz_file.close()
