@@ -420,7 +420,7 @@ def graph_code(frame: Any) -> bool:
     toolz's ``compose`` and the like): its NumPy calls on real values are bookkeeping (chunk
     sizes, 0-size metas) and run for real. So are dask.distributed's (its comms' receive
     buffers, ``numpy.empty(n, "u1").data``, on event loops whose callbacks carry the context
-    of the program's thread, modes included: meta_utils/cluster.py)."""
+    of the program's thread, modes included: meta_utils/planner/cluster.py)."""
     name = frame.f_globals.get("__name__") or ""
     while name.startswith(_GLUE) and frame.f_back is not None:
         frame = frame.f_back
@@ -522,7 +522,7 @@ def _patch_execute_task(local: Any) -> None:
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
         _check_setup()
-        # read by the progress line (meta_utils/progress.py); racy across threads, a count only
+        # read by the progress line (meta_utils/planner/progress.py); racy across threads, a count only
         mode.dask_tasks = getattr(mode, "dask_tasks", 0) + 1
         with in_task():
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,

@@ -37,7 +37,7 @@ _FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascont
 _one_entry = TraceEntry.one
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
-# its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
+# its ``with`` block has ended (meta_utils/planner/explain.py); nothing is added per op. A fake made
 # in a recording mode keeps what explain needs of it alive: its storage's tracker is
 # ``mode.memory``, which holds the mode's ``Recording`` (``memory.mode``).
 RECORDING: "weakref.WeakSet[FakeMode]" = weakref.WeakSet()
@@ -106,7 +106,7 @@ class FakeMode(Mode):
         self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
         self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
         self._ledger: Any = self.memory
-        # a planner's mode (meta_utils/plan.py) stands for the real machine: a FakeMode the
+        # a planner's mode (meta_utils/planner/plan.py) stands for the real machine: a FakeMode the
         # program enters itself allocates nothing there, so it is not charged, only counted
         self.planning = False
         self.program_modes = 0

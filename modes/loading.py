@@ -166,7 +166,7 @@ def pickled_load(mode: Any, args: tuple, kwargs: dict) -> Any:
     """``np.load(file, allow_pickle=True)`` of a pickle or of an .npy of Python objects in a
     mode: the program asked for the unpickling, so it runs for real (as the loader's bytes do)
     and what it gives back is made fakes (``to_fakes``). NOT_PICKLED for every other file,
-    which the mode reads from its header alone (meta_utils/files.py)."""
+    which the mode reads from its header alone (meta_utils/convert/files.py)."""
     try:
         bound = _NP_LOAD.bind(*args, **kwargs)
     except TypeError:

@@ -1,7 +1,7 @@
 """The trace of a recording FakeMode: one ``TraceEntry`` per op, and ``TraceIds``, which
 gives every fake a recording mode sees a serial number, so that an entry keeps its
 arguments with fakes replaced by ``TraceRef(serial)`` and the op graph survives the
-fakes' death (meta_utils/replay.py re-runs it)."""
+fakes' death (meta_utils/convert/replay.py re-runs it)."""
 from __future__ import annotations
 
 import itertools

@@ -42,7 +42,7 @@ def _plan_reports_match_schema(request, monkeypatch):
     if report_schema.VALIDATOR is None:
         yield
         return
-    from faketensor.meta_utils.plan import Plan
+    from faketensor.meta_utils.planner.plan import Plan
     to_json = Plan.to_json
 
     def checked(self):

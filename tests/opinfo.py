@@ -17,11 +17,11 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 import faketensor as ft
-from faketensor.meta_utils.samples import (  # noqa: F401  (one definition, re-exported)
+from faketensor.meta_utils.surveys.samples import (  # noqa: F401  (one definition, re-exported)
     ALL, COMPLEX, EVERY, FLOATS, INTS, LAYOUTS, NUMERIC, SHAPE, TIMES, A, Sample, V, _short, _specs,
     arrays, binary, call_by_name, dtype_arrays, join, leaves, on, reduction,
     samples, sequences, ternary, unary)
-from faketensor.meta_utils.samples import base as _base, laid_out as _layout, walk as _walk  # noqa: F401
+from faketensor.meta_utils.surveys.samples import base as _base, laid_out as _layout, walk as _walk  # noqa: F401
 
 REFUSALS = (ft.DataDependentError, ft.UnsupportedOperationError)
 WAYS = ("numpy", "crossref", "cupy")

@@ -1,7 +1,7 @@
 """An airtight FakeMode: NumPy entry points that build arrays from Python values or real
 arrays produce fakes (exact metadata, memory charged as NumPy allocates) instead of
 allocating real memory (modes/python_entry.py, kernels/numpy/subclasses.py, the memmap
-kernel in meta_utils/files.py, fromiter/loadtxt/genfromtxt in kernels/numpy/index_tricks.py).
+kernel in meta_utils/convert/files.py, fromiter/loadtxt/genfromtxt in kernels/numpy/index_tricks.py).
 
 ``test_survey`` runs tests/airtight_survey.py (every public callable with large arguments,
 NumPy's allocations traced) in a subprocess and compares the entry points that still

@@ -12,7 +12,7 @@ import pytest
 import faketensor as ft
 from faketensor import _known
 from faketensor._chararray import FakeCharArray
-from faketensor.meta_utils.samples import A
+from faketensor.meta_utils.surveys.samples import A
 
 from memtools import op_peaks
 from test_cover import mode_check

@@ -12,7 +12,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from faketensor.meta_utils import cli
+from faketensor.meta_utils.planner import cli
 
 HOSTILE_NAMES = [
     "\x1b[31mred\x1b[0m",            # ANSI colour
@@ -118,7 +118,7 @@ def test_command_never_crashes(tmp_path, encoding):
         np.save(raw.decode("utf-8", "surrogateescape"), np.zeros(3))
         files.append(raw)
     env = dict(os.environ, PYTHONIOENCODING=encoding)
-    res = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.cli", "inspect", *files],
+    res = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "inspect", *files],
                          capture_output=True, env=env, timeout=120)
     assert res.returncode == 0, res.stderr.decode(errors="replace")
     out = res.stdout.decode(encoding)
@@ -127,7 +127,7 @@ def test_command_never_crashes(tmp_path, encoding):
         assert "\\udcff\\x1b[1m.npy" in out and f"total: {4 * 9 + 8 * 9 + 24:,d} B" in out
     bad = tmp_path / "\udcff.safetensors"  # refused (surrogate names): a clean error, no crash
     _safetensors(bad, SURROGATE_NAMES)
-    res = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.cli", "inspect", str(bad)],
+    res = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "inspect", str(bad)],
                          capture_output=True, env=env, timeout=120)
     assert res.returncode == 1 and b"Traceback" not in res.stderr
     assert _is_clean(res.stderr.decode(encoding))
@@ -153,7 +153,7 @@ def test_ops_lists_each_kernel_with_its_source():
 
 
 def test_coverage_statuses_and_share():
-    from faketensor.meta_utils.coverage import coverage, share
+    from faketensor.meta_utils.surveys.coverage import coverage, share
     rows = {r.name: r for r in coverage("numpy")}
     assert rows["numpy.sum"].status == "kernel" and rows["numpy.sum"].source
     assert rows["numpy.unique"].status == "data-dependent"
@@ -167,7 +167,7 @@ def test_coverage_statuses_and_share():
 
 def test_cli_ops_and_coverage_run_as_commands():
     for args in (["ops", "--backend", "numpy"], ["coverage", "--kernels"]):
-        run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.cli", *args],
+        run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", *args],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stderr
     assert "dispatched callables reach a kernel" in run.stdout

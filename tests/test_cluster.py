@@ -1,4 +1,4 @@
-"""Planning dask.distributed programs (meta_utils/cluster.py): tasks on fakes on a real
+"""Planning dask.distributed programs (meta_utils/planner/cluster.py): tasks on fakes on a real
 LocalCluster, per-task and per-worker figures against real runs measured in the workers
 (tests/cluster_real.py), the plan's cluster section, ``--memory-limit`` for workers.
 
@@ -24,7 +24,7 @@ import dask.array as da  # noqa: E402
 from distributed import Client, LocalCluster  # noqa: E402
 
 import cluster_real as cr  # noqa: E402
-from faketensor.meta_utils.plan import plan_script  # noqa: E402
+from faketensor.meta_utils.planner.plan import plan_script  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "plan_scripts", "cluster_futures.py")
@@ -190,7 +190,7 @@ def test_script_connecting_by_address(threads, tmp_path):
 def test_overlaps_sum_the_tasks_running_at_each_end():
     """A worker with several threads: at each task's end, the peaks of the other tasks
     running then (started before it ended, ending at or after) count with its own."""
-    from faketensor.meta_utils.cluster_summary import _overlaps
+    from faketensor.meta_utils.planner.cluster_summary import _overlaps
     spans = {"a": (0.0, 4.0, 10), "b": (1.0, 2.0, 20), "c": (2.0, 5.0, 40), "d": (4.5, 4.5, 80),
              "e": (6.0, 7.0, 160)}
     rows = [(k, [None, 1, p, 0, (), s, e, 0, 0]) for k, (s, e, p) in spans.items()]
@@ -226,7 +226,7 @@ import dask, dask.array as da, distributed
 from distributed import Client, LocalCluster
 import numpy as np
 import faketensor as ft
-from faketensor.meta_utils import cluster
+from faketensor.meta_utils.planner import cluster
 
 x = da.ones((10**6, 10**6), chunks=5 * 10**5)  # wrap.py keeps np.ones_like from before
 pickle.dumps(dict(x.__dask_graph__()))  # the original pickles as the name's binding now
@@ -370,7 +370,7 @@ def test_fake_arrives_as_distributed_rebuilds_an_ndarray(make):
     """A fake sent between worker processes arrives with the layout distributed's numpy
     serializer gives the real array (strides, offset 0 in a buffer of its own, flags)."""
     from distributed.protocol import deserialize, serialize
-    from faketensor.meta_utils import cluster_plugins  # noqa: F401  (registers the serializer)
+    from faketensor.meta_utils.planner import cluster_plugins  # noqa: F401  (registers the serializer)
     real = make(np.arange(24.0).reshape(4, 6))
     header, frames = serialize(real, serializers=("dask",))
     got = deserialize(header, [bytearray(bytes(memoryview(f))) for f in frames])

@@ -15,7 +15,7 @@ import pytest
 
 import faketensor as ft
 from faketensor._convert import Converter
-from faketensor.meta_utils.samples import A, NUMERIC, TIMES, arrays, dtype_arrays
+from faketensor.meta_utils.surveys.samples import A, NUMERIC, TIMES, arrays, dtype_arrays
 
 import oracle
 from memtools import op_peaks

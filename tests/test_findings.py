@@ -288,7 +288,7 @@ def test_cli_reports_findings_and_fails_on_kinds(tmp_path):
 
 
 def test_html_lists_findings():
-    from faketensor.meta_utils.html import render_html
+    from faketensor.meta_utils.planner.html import render_html
     p = planned(scalar_upcast, f32, SMALL)
     page = render_html(p.to_json())
     assert 'id="findings"' in page and "widened float32 to float64" in page

@@ -79,7 +79,7 @@ def test_every_kernel_has_a_flop_rule():
 
 
 def test_ops_json_shows_the_flop_rule():
-    from faketensor.meta_utils import cli
+    from faketensor.meta_utils.planner import cli
     has_cupy = importlib.util.find_spec("cupy") is not None
     if has_cupy:  # CuPy's rules register when cupy is imported (an import hook)
         importlib.import_module("cupy")

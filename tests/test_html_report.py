@@ -1,4 +1,4 @@
-"""The HTML plan report (meta_utils/html.py), checked as a person sees it.
+"""The HTML plan report (meta_utils/planner/html.py), checked as a person sees it.
 
 The page is opened in headless Chromium (Debian's ``chromium``; those tests skip where it is
 absent): the DOM after rendering, a screenshot (timeline and peak marker drawn in their colours)
@@ -18,15 +18,15 @@ import sys
 import numpy as np
 import pytest
 
-from faketensor.meta_utils.report import human
+from faketensor.meta_utils.planner.report import human
 import faketensor as ft
-from faketensor.meta_utils import html as html_mod
-from faketensor.meta_utils.html import (MAX_POINTS, SITE_COLOURS, downsample, render_html,
+from faketensor.meta_utils.planner import html as html_mod
+from faketensor.meta_utils.planner.html import (MAX_POINTS, SITE_COLOURS, downsample, render_html,
                                         save_html)
 
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
-LINE_RGB = (0x1F, 0x77, 0xB4)  # the timeline's colour in meta_utils/html.py
+LINE_RGB = (0x1F, 0x77, 0xB4)  # the timeline's colour in meta_utils/planner/html.py
 PEAK_RGB = (0xD6, 0x27, 0x28)  # the peak marker's
 
 HOSTILE = [
@@ -235,7 +235,7 @@ def test_inside_a_mode():
 
 def test_without_matplotlib_names_the_extra():
     code = ("import sys; sys.modules['matplotlib'] = None\n"
-            "from faketensor.meta_utils.html import render_html\n"
+            "from faketensor.meta_utils.planner.html import render_html\n"
             "try:\n    render_html({'timeline': []})\n"
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -61,7 +61,7 @@ CYCLES = [  # (file, an import closing a cycle, the package it is in)
     ("layout.py", "from . import meta  # noqa", "faketensor"),  # meta imports layout
     ("kernels/cupy/core.py", "from . import views  # noqa", "faketensor.kernels.cupy"),
     ("modes/base.py", "from . import fake_mode  # noqa", "faketensor.modes"),
-    ("meta_utils/report.py", "def _f():\n    from . import plan  # noqa", "faketensor.meta_utils"),
+    ("meta_utils/planner/report.py", "def _f():\n    from . import plan  # noqa", "faketensor.meta_utils"),
 ]
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils import ma_survey
+from faketensor.meta_utils.surveys import ma_survey
 from faketensor.modes import masked
 from memtools import measure_peak
 

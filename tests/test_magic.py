@@ -1,4 +1,4 @@
-"""The ``%%faketensor`` cell magic (meta_utils/magic.py) in an in-process IPython shell."""
+"""The ``%%faketensor`` cell magic (meta_utils/planner/magic.py) in an in-process IPython shell."""
 import textwrap
 
 import numpy as np

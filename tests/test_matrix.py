@@ -10,7 +10,7 @@ import pytest
 
 import faketensor as ft
 from faketensor._matrix import FakeMatrix
-from faketensor.meta_utils.samples import A
+from faketensor.meta_utils.surveys.samples import A
 
 from test_cover import mode_check
 

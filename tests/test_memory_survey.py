@@ -1,7 +1,7 @@
 """Memory differential over two corpora of real calls: every call whose fake metadata is exact
 must charge what NumPy's allocator hands out, peak and live, to the byte.
 
-- the coverage survey (meta_utils/survey.py, every public callable on awkward samples;
+- the coverage survey (meta_utils/surveys/survey.py, every public callable on awkward samples;
   ``faketensor coverage --memory`` prints the same table), measured by
   ``memsurvey.memory_survey``;
 - the NumPy-test replay corpus (tests/replay/, decoded by tests/test_numpy_replay.py), each
@@ -21,7 +21,7 @@ import os
 import sys
 from typing import Any
 
-from faketensor.meta_utils.memsurvey import Measured, measure_call, memory_survey, prime
+from faketensor.meta_utils.surveys.memsurvey import Measured, measure_call, memory_survey, prime
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KNOWN_FILE = os.path.join(HERE, "memory_not_exact.txt")

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.report import parse_limits, parse_size
+from faketensor.meta_utils.planner.report import parse_limits, parse_size
 from faketensor.modes.memory import analyze, pool_bytes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -432,7 +432,7 @@ def test_html_report_from_the_command(tmp_path):
 def test_a_fake_mode_the_program_enters_is_not_planned():
     """Run for real, a program's own FakeMode allocates nothing: the plan neither charges
     nor records what runs there (the program's mode still sees all of it), and says so."""
-    from faketensor.meta_utils.report import format_report
+    from faketensor.meta_utils.planner.report import format_report
     seen = {}
 
     def program():

@@ -1,4 +1,4 @@
-"""The progress line of long plans (meta_utils/progress.py): one self-rewriting line on a
+"""The progress line of long plans (meta_utils/planner/progress.py): one self-rewriting line on a
 terminal's stderr, erased at the end; nothing on a stderr that is not a terminal."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.progress import CLEAR, LABEL, Progress
+from faketensor.meta_utils.planner.progress import CLEAR, LABEL, Progress
 from test_plan import FAKETENSOR, SCRIPTS
 
 pty = pytest.importorskip("pty")

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.samples import A
+from faketensor.meta_utils.surveys.samples import A
 from oracle import check
 
 LAYOUTS = ("C", "F", "T", "neg", "strided", "bcast")

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.samples import A
+from faketensor.meta_utils.surveys.samples import A
 from memtools import measure_peak, op_peaks
 from oracle import check, compare_meta
 
@@ -439,8 +439,8 @@ def test_linalg_memory_large(name, n):
 def test_linalg_memory_unmodelled_is_flagged(call, name):
     """A call whose bytes are not modelled is listed (with its count) in the mode and in
     the plan's JSON, text and HTML reports; a modelled call is not."""
-    from faketensor.meta_utils.html import render_html
-    from faketensor.meta_utils.report import format_report
+    from faketensor.meta_utils.planner.html import render_html
+    from faketensor.meta_utils.planner.report import format_report
 
     def program():
         a = np.eye(6) * 4 + 0.1

@@ -566,7 +566,7 @@ def test_cg_with_placeholders(dtype, b_dtype):
 
 # --- awkward dense operands -----------------------------------------------------------------
 
-from faketensor.meta_utils.samples import A as Spec, LAYOUTS  # noqa: E402
+from faketensor.meta_utils.surveys.samples import A as Spec, LAYOUTS  # noqa: E402
 
 
 @pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8", "?"])

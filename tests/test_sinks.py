@@ -465,7 +465,7 @@ def test_plan_reports_sinks_in_text_json_and_html(tmp_path):
     text = p.report()
     assert "sinks: output skipped (3 lines, 3 uses; the plan went on):" in text
     assert "Axes.imshow 1x" in text
-    from faketensor.meta_utils.html import render_html
+    from faketensor.meta_utils.planner.html import render_html
     page = render_html(data)
     assert 'id="sinks"' in page and "Figure.savefig" in page
 
@@ -554,7 +554,7 @@ def test_run_script_passes_options_after_the_script(tmp_path):
     (["-m"], (["-m"], None, [])),
 ])
 def test_split_run(tokens, split):
-    from faketensor.meta_utils.cli import split_run
+    from faketensor.meta_utils.planner.cli import split_run
     assert split_run(tokens) == split
 
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils.oracle import check, compare_outcome, run_both
-from faketensor.meta_utils.samples import laid_out as _layout
+from faketensor.meta_utils.surveys.oracle import check, compare_outcome, run_both
+from faketensor.meta_utils.surveys.samples import laid_out as _layout
 from memtools import op_peaks
 
 pytestmark = pytest.mark.filterwarnings("ignore::faketensor.ObjectArrayWarning")

@@ -1,4 +1,4 @@
-"""``faketensor coverage`` (meta_utils/survey.py): the measurement itself, run once, and its
+"""``faketensor coverage`` (meta_utils/surveys/survey.py): the measurement itself, run once, and its
 classification of a few callables whose status is known."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils import cli
-from faketensor.meta_utils.survey import STATUSES, Callee, T, X, measure, not_exact, t
+from faketensor.meta_utils.planner import cli
+from faketensor.meta_utils.surveys.survey import STATUSES, Callee, T, X, measure, not_exact, t
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,7 @@ def _copy_on_fakes(x):
 
 def test_a_wrong_answer_names_the_first_difference():
     c = Callee("example.identity", "example", None, None, lambda seed=0: _copy_on_fakes)
-    import faketensor.meta_utils.survey as survey
+    import faketensor.meta_utils.surveys.survey as survey
     survey.RECIPES["example.identity"] = (t(X, _on="few"),)
     try:
         row = measure(c)
@@ -86,7 +86,7 @@ def test_a_wrong_answer_names_the_first_difference():
 
 
 def test_value_dependence_is_measured_by_refilling():
-    import faketensor.meta_utils.survey as survey
+    import faketensor.meta_utils.surveys.survey as survey
     c = next(c for c in survey.callees() if c.name == "numpy.nonzero")
     assert survey.value_dependent(c, T((X,), {}).expand()[0])
     c = next(c for c in survey.callees() if c.name == "numpy.sum")
@@ -115,7 +115,7 @@ def test_text_output_lists_what_is_not_exact(report):
 
 
 def _row_of(d: dict):
-    from faketensor.meta_utils.survey import Row
+    from faketensor.meta_utils.surveys.survey import Row
     return Row(**d)
 
 
@@ -144,7 +144,7 @@ def test_only_measures_the_callables_named():
 def test_global_state_is_left_as_it_was():
     """The samples of np.random.seed, set_state, seterrcall and set_printoptions run for real:
     the survey puts the state back."""
-    from faketensor.meta_utils.survey import survey
+    from faketensor.meta_utils.surveys.survey import survey
 
     def callback(*args):
         return None
@@ -168,9 +168,9 @@ def test_global_state_is_left_as_it_was():
 def test_values_numpy_refuses_are_left_out():
     """hypergeometric(ngood, nbad, 3) with fake ngood, nbad: NumPy raises for some values
     (ngood + nbad < nsample) and accepts others; the fake answers for the accepted ones."""
-    import faketensor.meta_utils.survey as survey
+    import faketensor.meta_utils.surveys.survey as survey
     c = next(c for c in survey.callees() if c.name == "numpy.random.hypergeometric")
-    from faketensor.meta_utils.samples import A, Sample
+    from faketensor.meta_utils.surveys.samples import A, Sample
     s = Sample((A("F", (3, 4), "i4", "arange"), A("C", (3, 4), "i4", "arange"), 3))
     assert survey.run_sample(c, s).verdict == "wrong"  # the arange filling: NumPy refuses
     assert survey._refused_for_values(c, s)            # another filling: accepted and equal
@@ -181,7 +181,7 @@ def test_values_numpy_refuses_are_left_out():
 def test_fillings_find_the_dependence_on_values():
     """The dtype's extreme value: min_scalar_type of a 0-d array, real_if_close of complex
     data, polydiv's remainder length depend on values; sum's metadata does not."""
-    import faketensor.meta_utils.survey as survey
+    import faketensor.meta_utils.surveys.survey as survey
     rows = survey.survey(names=["numpy.min_scalar_type", "numpy.real_if_close", "numpy.polydiv",
                                 "numpy.sum"])["rows"]
     by = {r.name: r for r in rows}
@@ -192,7 +192,7 @@ def test_fillings_find_the_dependence_on_values():
 
 def test_file_samples_live_in_a_removed_directory():
     import os
-    import faketensor.meta_utils.survey as survey
+    import faketensor.meta_utils.surveys.survey as survey
     rows = survey.survey(names=["numpy.load", "numpy.save", "numpy.loadtxt"])["rows"]
     assert [r.status for r in rows] == ["exact"] * 3
     assert not os.path.exists(survey._FILES)

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils import cli
-from faketensor.meta_utils.sweep import (Trial, fit_peak, interpolate, poly_text, substitute,
+from faketensor.meta_utils.planner import cli
+from faketensor.meta_utils.planner.sweep import (Trial, fit_peak, interpolate, poly_text, substitute,
                                          sweep_program)
 from test_plan import FAKETENSOR, SCRIPTS, real_peak
 

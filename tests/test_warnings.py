@@ -1,4 +1,4 @@
-"""The oracle compares warnings (meta_utils/oracle.py compare_warnings), and the known gaps
+"""The oracle compares warnings (meta_utils/surveys/oracle.py compare_warnings), and the known gaps
 it leaves aside (oracle.UNMIRRORED) each have a strict xfail here: fixed, it fails, and
 its entry goes from the list."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.meta_utils import oracle as fo
+from faketensor.meta_utils.surveys import oracle as fo
 
 
 def _categories(fn, *args, **kwargs) -> list[str]:

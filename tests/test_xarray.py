@@ -21,7 +21,7 @@ import pytest
 import faketensor as ft
 from memtools import measure_peak
 from oracle import Mismatch, _copy_tree, compare_meta
-from faketensor.meta_utils.samples import A
+from faketensor.meta_utils.surveys.samples import A
 
 xr = pytest.importorskip("xarray")
 # xarray imports its optional duck-array libraries (dask.array, and through it scipy) on the

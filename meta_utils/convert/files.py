@@ -18,12 +18,12 @@ from typing import Any, BinaryIO, Iterator
 
 import numpy as np
 
-from .._array import FakeArray, make_fake
-from .._dispatch import claim, dispatch, mode_stack
-from .._errors import UnsupportedOperationError
-from .._storage import MAPPED, FakeStorage
-from ..layout import c_strides
-from ..kernels.registry import register
+from ..._array import FakeArray, make_fake
+from ..._dispatch import claim, dispatch, mode_stack
+from ..._errors import UnsupportedOperationError
+from ..._storage import MAPPED, FakeStorage
+from ...layout import c_strides
+from ...kernels.registry import register
 from .headers import (EMPTY_ZIP_MAGIC, MAX_HEADER_SIZE, NPY_MAGIC, ZIP_MAGIC, ArrayInfo, bad,
                       finish_shape, npy_header, npz_member_header, open_zip, safetensors_header)
 

@@ -22,8 +22,8 @@ from typing import Any, BinaryIO, NamedTuple, cast
 
 import numpy as np
 
-from .._errors import UnsupportedOperationError
-from ..layout import MAX_INTP, check_shape
+from ..._errors import UnsupportedOperationError
+from ...layout import MAX_INTP, check_shape
 
 NPY_MAGIC = b"\x93NUMPY"
 ZIP_MAGIC = b"PK\x03\x04"

@@ -5,10 +5,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .._array import FakeArray
-from .._errors import UnsupportedOperationError
-from ..layout import extent
-from .._pytree import tree_leaves, tree_map
+from ..._array import FakeArray
+from ..._errors import UnsupportedOperationError
+from ...layout import extent
+from ..._pytree import tree_leaves, tree_map
 
 __all__ = ["materialize", "replay"]
 

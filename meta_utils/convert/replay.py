@@ -12,11 +12,11 @@ from typing import Any, cast
 
 import numpy as np
 
-from .. import _dispatch
-from .._array import FakeArray
-from .._errors import MetadataMismatchError
-from .._pytree import tree_leaves, tree_map
-from ..modes.trace import TraceIds, TraceRef
+from ... import _dispatch
+from ..._array import FakeArray
+from ..._errors import MetadataMismatchError
+from ..._pytree import tree_leaves, tree_map
+from ...modes.trace import TraceIds, TraceRef
 
 __all__ = ["TraceRef", "TraceIds", "replay"]
 

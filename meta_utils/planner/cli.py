@@ -7,7 +7,7 @@ when it needed a value or an unsupported function, 3 when a peak exceeds ``--mem
 4 when a finding of a kind named in ``--fail-on`` occurred (upcast, implicit_copy, overlap_copy).
 ``faketensor sweep --memory-limit SIZE --param NAME=LO:HI [--param NAME=VALUE] [--step N] SCRIPT
 ARGS...``: the largest NAME in [LO, HI] whose plan fits (``{NAME}`` in ARGS replaced by each value
-tried; meta_utils/sweep.py); the value on stdout; exit 0 when one fits, 3 when none does.
+tried; meta_utils/planner/sweep.py); the value on stdout; exit 0 when one fits, 3 when none does.
 ``faketensor inspect FILE...``: list the arrays in .npy / .npz / .safetensors files from headers.
 ``faketensor ops [--backend numpy|cupy] [--json]``: every registered kernel: source, tags, FLOP rule.
 ``faketensor coverage [--backend numpy|cupy] [--json] [--all] [--check] [--only NAME] [--kernels]
@@ -25,8 +25,8 @@ import os
 import sys
 from typing import Any, Sequence, TextIO
 
-from .._version import __version__
-from .files import inspect_file
+from ..._version import __version__
+from ..convert.files import inspect_file
 from .report import human
 
 
@@ -89,7 +89,7 @@ def inspect(paths: Sequence[str], out: TextIO | None = None, err: TextIO | None 
 
 def list_ops(backend: str | None, as_json: bool, out: TextIO | None = None) -> int:
     """Print every registered kernel: op, backend, kernel name, file:line, tags."""
-    from .coverage import ops
+    from ..surveys.coverage import ops
     out = out if out is not None else sys.stdout
     rows = ops(backend)
     if as_json:
@@ -105,7 +105,7 @@ def list_ops(backend: str | None, as_json: bool, out: TextIO | None = None) -> i
 
 def show_kernel_coverage(backend: str, as_json: bool, out: TextIO | None = None) -> int:
     """Print each public callable's status and the share that reaches a kernel."""
-    from .coverage import coverage, share
+    from ..surveys.coverage import coverage, share
     out = out if out is not None else sys.stdout
     rows = coverage(backend)
     summary = share(rows)
@@ -141,10 +141,10 @@ def coverage_table(namespaces: dict) -> list[str]:
 
 def show_coverage(backend: str, as_json: bool, show_all: bool = False, check: bool = False,
                   out: TextIO | None = None, only: Sequence[str] | None = None) -> int:
-    """Measure every public callable on fakes against the real library (meta_utils/survey.py)
+    """Measure every public callable on fakes against the real library (meta_utils/surveys/survey.py)
     and print the table, the callables that are not exact grouped by status, and the goal;
     with ``check``, exit 1 unless the goal is met; ``only``: measure just these callables."""
-    from .survey import not_exact, survey
+    from ..surveys.survey import not_exact, survey
     out = out if out is not None else sys.stdout
     res = survey(backend, only)
     if not res["measured"]:
@@ -201,9 +201,9 @@ def _dump_rows(res: dict, out: TextIO) -> None:
 def show_memory_coverage(as_json: bool, show_all: bool = False, out: TextIO | None = None,
                          only: Sequence[str] | None = None) -> int:
     """Compare the memory figures of every surveyed NumPy call whose metadata is exact with
-    NumPy's allocator (meta_utils/memsurvey.py): the callables not exact with their first
+    NumPy's allocator (meta_utils/surveys/memsurvey.py): the callables not exact with their first
     difference, then the memory-exact share per namespace."""
-    from .memsurvey import memory_survey, memory_table
+    from ..surveys.memsurvey import memory_survey, memory_table
     out = out if out is not None else sys.stdout
     res = memory_survey(only)
     rows = res["rows"]
@@ -456,7 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.target = program
     if args.cmd in ("run", "sweep"):
         if args.device is not None:
-            from .._storage import parse_device
+            from ..._storage import parse_device
             try:
                 args.device = parse_device(args.device)
             except ValueError as e:

@@ -1,5 +1,5 @@
 """distributed's plugins for planning on a cluster (imported only where distributed is used):
-``FakeTasks`` on the workers, ``ClusterRecorder`` on the scheduler (see meta_utils/cluster.py)."""
+``FakeTasks`` on the workers, ``ClusterRecorder`` on the scheduler (see meta_utils/planner/cluster.py)."""
 from __future__ import annotations
 
 import math
@@ -12,13 +12,13 @@ from distributed.diagnostics.plugin import SchedulerPlugin, WorkerPlugin
 from distributed.protocol.serialize import dask_deserialize, dask_serialize
 from distributed.worker import _run_task, _run_task_simple
 
-from .._array import FakeArray, make_fake
-from .._dispatch import claim
-from .._stack import paused
-from ..layout import c_strides, contiguity
-from .._storage import FakeStorage
-from ..modes.dask_support import in_task, task_inputs_to_fakes
-from ..modes.fake_mode import FakeMode
+from ..._array import FakeArray, make_fake
+from ..._dispatch import claim
+from ..._stack import paused
+from ...layout import c_strides, contiguity
+from ..._storage import FakeStorage
+from ...modes.dask_support import in_task, task_inputs_to_fakes
+from ...modes.fake_mode import FakeMode
 from .cluster_summary import PLUGIN, RECORDER, register_recorder, summarize
 
 
@@ -240,7 +240,7 @@ class FakeTasks(WorkerPlugin):
 
 
 class ClusterRecorder(SchedulerPlugin):
-    """What the scheduler sees of a run (meta_utils/cluster.py); ``summary()``."""
+    """What the scheduler sees of a run (meta_utils/planner/cluster.py); ``summary()``."""
 
     name = RECORDER
     idempotent = True

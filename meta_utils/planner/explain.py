@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from .._array import FakeArray
-from .._storage import SCALAR
-from .._stack import paused
-from .._dispatch import mode_stack
-from .._wrapped import WrappedArray, unwrap
-from ..layout import (contiguity, cupy_reshape, dense_in_stride_order, reshape_strides,
+from ..._array import FakeArray
+from ..._storage import SCALAR
+from ..._stack import paused
+from ..._dispatch import mode_stack
+from ..._wrapped import WrappedArray, unwrap
+from ...layout import (contiguity, cupy_reshape, dense_in_stride_order, reshape_strides,
                       resolve_shape)
-from ..kernels.numpy.overlap import fake_shares_memory
-from ..modes.fake_mode import RECORDING
-from ..modes.trace import TraceRef
+from ...kernels.numpy.overlap import fake_shares_memory
+from ...modes.fake_mode import RECORDING
+from ...modes.trace import TraceRef
 
 __all__ = ["Explanation", "Step", "Sharer", "explain"]
 

@@ -20,7 +20,7 @@ import re
 import zlib
 from typing import Any, Iterable, Sequence
 
-from .._stack import paused
+from ..._stack import paused
 from .report import human
 
 #: points per device drawn at most; longer timelines keep each bucket's min and max
@@ -362,7 +362,7 @@ MAX_WORKERS = 8
 
 def _cluster_section(cluster: dict) -> list[str]:
     """Per-worker managed memory over the scheduler's transitions (with running tasks'
-    peaks), the table of workers and the tasks with the largest peaks (meta_utils/cluster.py)."""
+    peaks), the table of workers and the tasks with the largest peaks (meta_utils/planner/cluster.py)."""
     workers = cluster.get("workers") or {}
     ranked = sorted(workers.items(), key=lambda kv: -(kv[1].get("peak_bytes") or 0))
     rows, devices = [], {}

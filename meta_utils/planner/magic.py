@@ -12,10 +12,10 @@ import shlex
 import weakref
 from typing import Any
 
-from .._errors import DataDependentError, UnsupportedOperationError, op_name
-from .._paths import user_frame
-from ..modes import FakeMode, Mode
-from ..modes.threads import inherit_mode_in_threads
+from ..._errors import DataDependentError, UnsupportedOperationError, op_name
+from ..._paths import user_frame
+from ...modes import FakeMode, Mode
+from ...modes.threads import inherit_mode_in_threads
 from .report import human
 
 # mode -> {device: (file, line, op)}: where each device's peak was last raised (_PeakSites)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..modes.memory import pool_bytes
+from ...modes.memory import pool_bytes
 
 #: sites drawn in the stacked timeline per device (the rest are "other")
 TIMELINE_SITES = 8

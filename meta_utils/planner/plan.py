@@ -2,7 +2,7 @@
 report memory per device (peak, where, what holds it), FLOPs and where it stopped.
 
 ``plan(fn, *args, **kwargs)``, ``plan_script(path, argv)`` and ``plan_module(name,
-argv)`` return a ``Plan``; ``faketensor run`` (meta_utils/cli.py) prints its report. A
+argv)`` return a ``Plan``; ``faketensor run`` (meta_utils/planner/cli.py) prints its report. A
 script runs as ``python SCRIPT ARGS`` would run it: ``sys.argv``, ``__name__ ==
 "__main__"``, ``sys.path[0]`` (the script's folder; the current one for ``-m``), exit codes.
 """
@@ -19,15 +19,15 @@ from typing import Any, Callable, Sequence, cast
 
 import numpy as np
 
-from .._errors import DataDependentError, UnsupportedOperationError
-from .._pytree import tree_map
-from ..modes.fake_mode import FakeMode
-from ..modes.imports import script_imports
-from ..modes.threads import inherit_mode_in_threads
-from ..modes.memory import RecordingStats, analyze
+from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._pytree import tree_map
+from ...modes.fake_mode import FakeMode
+from ...modes.imports import script_imports
+from ...modes.threads import inherit_mode_in_threads
+from ...modes.memory import RecordingStats, analyze
 from .peakstacks import peak_stacks, site_timeline
-from .._paths import is_user_file
-from ..modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
+from ..._paths import is_user_file
+from ...modes.findings import KINDS as FINDING_KINDS, aggregate as _aggregate_findings
 from .progress import Progress
 
 JSON_VERSION = 1
@@ -48,7 +48,7 @@ class Plan:
       "op", "op_index"}``, the stack outermost call first.
     - ``top_sites``: ``[{"device", "file", "line", "bytes", "count"}]``, the allocation
       sites holding the most at each device's peak; ``peak_stacks`` and ``site_timeline``
-      per device (meta_utils/peakstacks.py); ``timeline``: ``[[op_index, device,
+      per device (meta_utils/planner/peakstacks.py); ``timeline``: ``[[op_index, device,
       live_bytes], ...]``; ``flops`` and ``flops_by_line``; ``ops``; ``wall_time``.
     - ``io``: the files the program wrote or would have written (``mode.io``,
       modes/io.py): ``{"file", "line", "function", "op", "path", "bytes", "exact",
@@ -67,7 +67,7 @@ class Plan:
                  error: BaseException | None = None, top: int = 10, name: str = "",
                  clusters: list | None = None) -> None:
         self.mode = mode
-        #: what the program's dask.distributed clusters did (meta_utils/cluster.py); the
+        #: what the program's dask.distributed clusters did (meta_utils/planner/cluster.py); the
         #: one that ran the most tasks is ``cluster``, any others ``other_clusters``
         ranked = sorted(clusters or [], key=lambda c: -c["tasks"]["count"])
         self.cluster = ranked[0] if ranked else None
@@ -180,13 +180,13 @@ class Plan:
 
     def save_html(self, path: str) -> None:
         """One self-contained HTML page: live memory over the program, the peak, top sites
-        and FLOPs per line (meta_utils/html.py)."""
+        and FLOPs per line (meta_utils/planner/html.py)."""
         from .html import render_html
         with open(path, "w", encoding="utf-8") as f:
             f.write(render_html(self.to_json()))
 
     def report(self, top: int = 10, limits: dict | None = None) -> str:
-        """The text report ``faketensor run`` prints (meta_utils/report.py)."""
+        """The text report ``faketensor run`` prints (meta_utils/planner/report.py)."""
         from .report import format_report
         return format_report(self.to_json(), top=top, limits=limits, name=self.name)
 
@@ -235,7 +235,7 @@ def _run(body: Callable[[FakeMode], Any], *, device: Any, data_dependent: str, t
     Threads the program starts run under the same mode; with ``script_dir``, only modules
     under that folder run their module code under the mode (libraries import paused).
     dask.distributed clusters and clients the program starts, and ``clients`` given, run
-    their tasks on fakes and are recorded (meta_utils/cluster.py ``planning``)."""
+    their tasks on fakes and are recorded (meta_utils/planner/cluster.py ``planning``)."""
     if data_dependent not in ("stop", "placeholder"):
         raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
     kw: dict = {"data_dependent": data_dependent} if data_dependent != "stop" else {}

@@ -25,7 +25,7 @@ def parse_size(text: str) -> int:
 def parse_limits(text: str, default_device: str = "cpu") -> dict[str, int]:
     """``"24GiB"`` (for ``default_device``) or ``"cpu=24GiB,cuda:0=80GB"`` -> device -> bytes;
     ``worker=16GiB``: each dask.distributed worker's limit (instead of the cluster's own)."""
-    from .._storage import parse_device
+    from ..._storage import parse_device
     out: dict[str, int] = {}
     for part in text.split(","):
         if "=" in part:

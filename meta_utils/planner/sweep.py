@@ -3,7 +3,7 @@ find, by bisection, the largest whose planned peak fits a memory limit on every 
 
 ``sweep(fn, params, memory_limit=...)`` plans ``fn`` (a Python function taking the parameter
 values); ``sweep_script(path, argv, ...)`` / ``sweep_module(name, argv, ...)`` plan a program
-whose arguments hold ``{NAME}`` (``faketensor sweep``, meta_utils/cli.py). Each plan runs in a
+whose arguments hold ``{NAME}`` (``faketensor sweep``, meta_utils/planner/cli.py). Each plan runs in a
 fresh state: a new recording FakeMode, the script run again as ``__main__``, and the modules
 it imported from its own folder imported again.
 
@@ -25,7 +25,7 @@ import time
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TextIO, Union
 
-from .._paths import SCRIPT_DIRS, is_user_file, script_dirs
+from ..._paths import SCRIPT_DIRS, is_user_file, script_dirs
 from .plan import Plan, plan, plan_module, plan_script
 from .progress import LABEL, STARTED
 from .report import human, parse_limits

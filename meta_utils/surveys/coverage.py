@@ -10,12 +10,14 @@ from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
-from .._flops import kernel_rule
-from .._runner import resolve
-from .._errors import UnsupportedOperationError
-from ..kernels.registry import REGISTRY, Kernel
+from ..._flops import kernel_rule
+from ..._runner import resolve
+from ..._errors import UnsupportedOperationError
+from ...kernels import registry as _registry
+from ...kernels.registry import REGISTRY, Kernel
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the folder rules' files are named from: above kernels/ (the checkout, or the installed package)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(_registry.__file__)))
 
 NAMESPACES = {
     "numpy": ("numpy", "numpy.linalg", "numpy.fft", "numpy.random", "numpy.strings", "numpy.char"),

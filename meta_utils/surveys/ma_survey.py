@@ -30,9 +30,9 @@ from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
-from .._errors import DataDependentError, UnsupportedOperationError
-from ..modes import masked as fake_ma
-from ..modes.fake_mode import FakeMode
+from ..._errors import DataDependentError, UnsupportedOperationError
+from ...modes import masked as fake_ma
+from ...modes.fake_mode import FakeMode
 from .memtrace import traced_call
 from .oracle import Mismatch, compare_meta, compare_outcome
 from .samples import base, laid_out

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, NamedTuple
 
 import numpy as np
 
-from .._convert import Converter
+from ..._convert import Converter
 from .memtrace import as_program, traced_call
 from .oracle import copy_tree, to_fakes
 from .samples import Sample
@@ -92,7 +92,7 @@ def measure_call(build: Callable[[], tuple[tuple, dict]], make: Callable[[], Cal
 
 def _fake_figures(build: Callable[[], tuple[tuple, dict]], make: Callable[[], Callable],
                   call: Callable[..., Any]) -> tuple[tuple[int, int], str] | BaseException:
-    from ..modes import FakeMode
+    from ...modes import FakeMode
     args, kwargs = to_fakes(build(), Converter())
     try:
         with FakeMode() as mode:

@@ -7,7 +7,7 @@ flags, byte offset from the root buffer, ``shares_memory`` with every input, sca
 ``Mismatch`` (an AssertionError) naming the first field that differs.
 
 One definition, used by the tests (tests/oracle.py) and by ``faketensor coverage``
-(meta_utils/survey.py).
+(meta_utils/surveys/survey.py).
 """
 from __future__ import annotations
 
@@ -17,16 +17,16 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from .._array import FakeArray
-from .._matrix import FakeMatrix
-from .._chararray import FakeCharArray
+from ..._array import FakeArray
+from ..._matrix import FakeMatrix
+from ..._chararray import FakeCharArray
 
 
 def is_fake(obj: Any) -> bool:
     """A FakeArray, or a FakeMatrix (the fake of an np.matrix)."""
     return isinstance(obj, FakeArray)
-from .._errors import UnsupportedOperationError
-from .._convert import Converter, ObjectArrayWarning
+from ..._errors import UnsupportedOperationError
+from ..._convert import Converter, ObjectArrayWarning
 
 
 class Mismatch(AssertionError):
@@ -35,7 +35,7 @@ class Mismatch(AssertionError):
 
 def root_range(a: np.ndarray) -> int:
     """Address of the start of the buffer a lives in (as the converter defines it)."""
-    from .._convert import buffer_range, root_of
+    from ..._convert import buffer_range, root_of
     root, owner = root_of(a)
     return buffer_range(root, owner)[0]
 
@@ -343,7 +343,7 @@ def copy_tree(obj: Any) -> Any:
 
 def _addr_range(a: np.ndarray) -> tuple[int, int]:
     """The addresses a real array touches (layout.extent, from its first element)."""
-    from ..layout import extent
+    from ...layout import extent
     start = a.__array_interface__["data"][0]
     lo, hi = extent(a.shape, a.strides, a.itemsize)
     return start + lo, start + hi

@@ -4,7 +4,7 @@ and the generators that draw awkward layouts (C, F, transposed, negative-stride,
 broadcast, offset, permuted, 0-d, empty, read-only, unaligned) over every dtype family.
 
 One definition, used by the op table (tests/opinfo.py) and by ``faketensor coverage``
-(meta_utils/survey.py), which runs them on real NumPy and on fakes.
+(meta_utils/surveys/survey.py), which runs them on real NumPy and on fakes.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..modes.crossref import map_leaves as walk  # f over the leaves of tuples, lists, dicts
+from ...modes.crossref import map_leaves as walk  # f over the leaves of tuples, lists, dicts
 
 # --- array specs -------------------------------------------------------------------------------
 

@@ -45,11 +45,11 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 import numpy as np
 
-from .._array import is_fake
-from .._convert import Converter
-from .._errors import DataDependentError, UnsupportedOperationError
+from ..._array import is_fake
+from ..._convert import Converter
+from ..._errors import DataDependentError, UnsupportedOperationError
 from .coverage import is_dispatched, kernel_for, public_callables
-from ..kernels.numpy.random import FakeBytes
+from ...kernels.numpy.random import FakeBytes
 from .oracle import Mismatch, arrays_in, copy_tree, compare_outcome, to_fakes
 from .samples import LAYOUTS, SHAPE, A, Sample, walk, arrays, dtype_arrays
 
@@ -678,7 +678,7 @@ _as_program = _PROGRAM["call"]
 def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
     """The sample on real NumPy and on fakes inside FakeMode, compared (``fill``: the real
     side's operands refilled, see ``_refill``; a fake holds no values to refill)."""
-    from ..modes import FakeMode
+    from ...modes import FakeMode
     if c.backend != "numpy":
         return _run_device_sample(c, sample)
     args, kwargs = sample.build(np)
@@ -716,7 +716,7 @@ def run_sample(c: Callee, sample: Sample, fill: Any = None) -> Outcome:
 def _run_device_sample(c: Callee, sample: Sample) -> Outcome:
     """The sample on real CuPy and on CUDA fakes of the same inputs inside FakeMode
     (oracle.compare_cupy_outcome compares them)."""
-    from ..modes import FakeMode
+    from ...modes import FakeMode
     from .oracle import compare_cupy_outcome
     real = build_sample(c, sample)
     fake = Converter().to_fake(build_sample(c, sample))  # one memo: aliasing between inputs is kept
