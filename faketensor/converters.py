@@ -11,7 +11,7 @@ Mirrors numpy/_core/src/multiarray/conversion_utils.c (``convert_with_str_parser
 ``PyArray_ConvertMultiAxis``, ``PyArray_PyIntAsIntp``, ``PyArray_IntpConverter``,
 ``PyArray_CopyConverter``), ctors.c ``PyArray_NewFromDescr_int`` and numpy/_core/numeric.py
 ``normalize_axis_tuple``; checked against NumPy's own
-``numpy._core._multiarray_tests.run_*_converter`` in tests/test_converters.py.
+``numpy._core._multiarray_tests.run_*_converter`` in tests/core/test_converters.py.
 """
 from __future__ import annotations
 

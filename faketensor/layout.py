@@ -581,7 +581,7 @@ def size_of(shape: tuple) -> int:
 
 
 # --- CuPy's rules (cupy/_core) ---
-# Each rule mirrors the CuPy 14 source it names; tests/test_cupy_layout.py checks each.
+# Each rule mirrors the CuPy 14 source it names; tests/kernels/cupy/test_cupy_layout.py checks each.
 
 
 def cupy_contiguous_strides(shape: tuple, itemsize: int, c: bool = True,

@@ -270,7 +270,7 @@ def _legacy_seeding_bytes(state_data: Any) -> int:
     ``RandomState.__init__`` seeds an ``MT19937()`` from a SeedSequence (624 uint32 words
     and two 8-byte scalars: 2512 bytes), then ``_mt19937.pyx`` ``_legacy_seeding`` holds the
     seed as int64 (8n) while making its uint32 copy (4n), plus 16 bytes of 0-d operands of
-    its range check (checked against tracemalloc in tests/test_dask.py)."""
+    its range check (checked against tracemalloc in tests/modes/test_dask.py)."""
     if not isinstance(state_data, (np.ndarray, FakeArray)):  # an int seed: no array copies
         return 2512
     return max(2512, 12 * state_data.size + 16)

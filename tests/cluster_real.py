@@ -1,5 +1,5 @@
 """Real runs on a dask.distributed cluster, measured inside the workers: the oracle for the
-cluster plans of meta_utils/planner/cluster.py (tests/test_cluster.py, benchmarks/bench_distributed.py).
+cluster plans of meta_utils/planner/cluster.py (tests/planner/test_cluster.py, benchmarks/bench_distributed.py).
 
 ``RealMeter`` plugs into the same worker plugin as the planner's ``FakeMeter``: each task's
 peak is the most NumPy data (tracemalloc, NumPy's domain alone: memtools) allocated above what

@@ -381,7 +381,8 @@ def _qr_raw_2d(a: Any, mode: str) -> Any:
     if mode == "r":
         return astype_meta(_T(_slice_last(x, 1, k)), out_dtype, copy=False)
     if mode == "raw":
-        return astype_meta(x, out_dtype, copy=False), astype_meta(new_meta((k,), dtype), out_dtype, copy=False)
+        return (astype_meta(x, out_dtype, copy=False),
+                astype_meta(new_meta((k,), dtype), out_dtype, copy=False))
     if mode == "complete" and m > n:
         mc, q = m, new_meta((m, m), dtype)
     else:
@@ -411,7 +412,8 @@ def _qr_batched(a: Any, mode: str) -> Any:
         out = astype_meta(_swap(_slice_last(x, 2, k)), out_dtype, copy=False)
         return reshape_meta(out, batch + out.shape[-2:])
     if mode == "raw":
-        q, r = astype_meta(x, out_dtype, copy=False), astype_meta(new_meta((bs, k), dtype), out_dtype, copy=False)
+        q = astype_meta(x, out_dtype, copy=False)
+        r = astype_meta(new_meta((bs, k), dtype), out_dtype, copy=False)
         return reshape_meta(q, batch + q.shape[-2:]), reshape_meta(r, batch + r.shape[-1:])
     if mode == "complete" and m > n:
         mc, q = m, new_meta((bs, m, m), dtype)
@@ -703,7 +705,8 @@ def _slogdet(a: Any) -> tuple:
     if a.size == 0:
         return new_meta(shape, sign_dtype), new_meta(shape, logdet_dtype)
     # cupy.where(singular, ..., sign).reshape(shape): a view of the where result
-    return reshape_meta(new_meta(shape, sign_dtype), shape), reshape_meta(new_meta(shape, logdet_dtype), shape)
+    return (reshape_meta(new_meta(shape, sign_dtype), shape),
+            reshape_meta(new_meta(shape, logdet_dtype), shape))
 
 
 def cp_slogdet(a: Any) -> tuple:

@@ -27,7 +27,8 @@ from ..registry import keep_real
 from . import core as _cr
 from ..numpy.polynomial import check_polyfit_args
 from .ops import concat_meta, fresh_c, view_of
-from .core import (cupy_module, may_share_bounds, check_array, check_dtype, copy_out, cupy_reduce, cupy_ufunc_call,
+from .core import (cupy_module, may_share_bounds, check_array, check_dtype, copy_out, cupy_reduce,
+                   cupy_ufunc_call,
                    current_device, device_of, is_device_array, register_rules,
                    temp, temp_reshape)
 from ...layout import cupy_broadcast_shapes

@@ -61,11 +61,14 @@ def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
     ay = ufunc_meta(np.absolute, y) if type(y) not in WEAK else abs(y)
     lhs = ufunc_meta(np.absolute, ufunc_meta(np.subtract, x, y))
     rhs = ufunc_meta(np.add, atol, ufunc_meta(np.multiply, rtol, ay))
-    res = ufunc_meta(np.bitwise_or, ufunc_meta(np.bitwise_and, ufunc_meta(np.less_equal, lhs, rhs), ufunc_meta(np.isfinite, y)),
-             ufunc_meta(np.equal, x, y))
+    res = ufunc_meta(np.bitwise_or,
+                     ufunc_meta(np.bitwise_and, ufunc_meta(np.less_equal, lhs, rhs),
+                                ufunc_meta(np.isfinite, y)),
+                     ufunc_meta(np.equal, x, y))
     if equal_nan:
-        res = ufunc_meta(np.bitwise_or, res, ufunc_meta(np.bitwise_and, ufunc_meta(np.isnan, x), ufunc_meta(np.isnan, y)),
-                 out=res)
+        res = ufunc_meta(np.bitwise_or, res,
+                         ufunc_meta(np.bitwise_and, ufunc_meta(np.isnan, x), ufunc_meta(np.isnan, y)),
+                         out=res)
     if res.ndim == 0:
         return ArrayMeta((), res.dtype, ())
     return ArrayMeta(res.shape, res.dtype, res.strides, base_shape=res.shape)

@@ -1902,8 +1902,8 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     held = [st.new(array_bytes(arr.shape, BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
     st.temp(copyto_bytes(arr.dtype, 0))
     inv = st.new(array_bytes(arr.shape, BOOL))
-    cnt = kw_reduce(np.add, ArrayMeta(tuple(arr.shape), BOOL, tuple(arr.strides)), axis, _INTP, None, True,
-                     _NoValue, where)
+    cnt = kw_reduce(np.add, ArrayMeta(tuple(arr.shape), BOOL, tuple(arr.strides)), axis, _INTP,
+                    None, True, _NoValue, where)
     held.append(st.new(array_bytes(cnt.shape, cnt.dtype)))
     st.free(inv)
     if mean is not _NoValue:

@@ -19,7 +19,8 @@ from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .indexing import FANCY, fancy_shape, getitem, parse_index, view_from_index
 from .overlap import fake_shares_memory
-from .reductions import check_reduce_ufunc, reduce_loop, split_out, reduce_casts, reduce_strides, single_axis
+from .reductions import (check_reduce_ufunc, reduce_casts, reduce_loop, reduce_strides, single_axis,
+                         split_out)
 from .temporaries import asarray_bytes
 from .. import flops
 from ..registry import register, transient, uncached

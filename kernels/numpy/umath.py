@@ -558,7 +558,7 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
         # ufunc_object.c ufunc_generic_fastcall: a mask with no output array given (the
         # out keyword absent) leaves the masked-off elements of a new output uninitialized.
         # An explicit out=None, which NumPy does not warn for, never reaches a kernel: the
-        # override protocol drops it (a strict xfail in tests/test_warnings.py)
+        # override protocol drops it (a strict xfail in tests/kernels/numpy/test_warnings.py)
         warnings.warn("'where' used without 'out', expect unitialized memory in output. "
                       "If this is intentional, use out=None.", UserWarning, stacklevel=2)
     check_out_ellipsis(kwargs.get("out"), "'out' must be a tuple of arrays" if ufunc.nout > 1

@@ -61,7 +61,8 @@ class _Session:
         self.remote: dict = {}
 
     def summaries(self, top: int = 10) -> list[dict]:
-        out = {uid: r.summary(top) for uid, r in list(summary.recorders().items()) if uid not in self.uids}
+        out = {uid: r.summary(top) for uid, r in list(summary.recorders().items())
+               if uid not in self.uids}
         for uid, s in self.remote.items():
             out.setdefault(uid, s)
         return [s for s in out.values() if s["tasks"]["count"] or s["workers"]]

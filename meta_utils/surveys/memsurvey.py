@@ -14,7 +14,7 @@ differs, some said so), ``not measured`` (no sample whose metadata is exact: not
 compare). The share is exact / measured, per namespace.
 
 ``measure_call`` is the comparison of one call, also used on other corpora of real calls
-(tests/test_memory_survey.py replays NumPy's own test calls with it).
+(tests/planner/test_memory_survey.py replays NumPy's own test calls with it).
 """
 from __future__ import annotations
 

@@ -246,7 +246,7 @@ def value_warning(w: warnings.WarningMessage) -> bool:
 
 
 # Warnings NumPy gives from metadata that the fakes do not give yet (message start -> where):
-# the comparison leaves them aside on both sides, and tests/test_warnings.py holds a strict
+# the comparison leaves them aside on both sides, and tests/kernels/numpy/test_warnings.py holds a strict
 # xfail for each, which fails once the fakes give it (then its entry goes). Empty: "Mean of
 # empty slice", "Degrees of freedom <= 0 for slice" (kernels/numpy/reductions.py
 # ``few_items``) and ComplexWarning (kernels/numpy/convert_datatype.py ``cast_loop``) are

@@ -344,7 +344,7 @@ with ft.FakeMode():
 
 @pytest.mark.parametrize("name, args, outcome", [
     # (union1d and setdiff1d were such functions; their kernels refuse with DataDependentError:
-    # tests/test_quantiles_sets.py)
+    # tests/kernels/numpy/test_quantiles_sets.py)
     # its Python code (modes/python_entry.py) gives the list to a ufunc, which runs for real:
     # ufuncs with only real operands are the standing limit; an ndarray argument is converted
     ("fix", "[1.5, -2.5]", "real"),

@@ -20,6 +20,7 @@ import pytest
 
 import faketensor as ft
 from bad_shapes_cases import TEMPORARY_FIRST, cases, encode, exc_types, run_case
+from locations import TESTS  # tests/ and the checkout
 
 CASES = {cid: (fn, mk) for cid, fn, mk in cases()}
 
@@ -36,7 +37,7 @@ KNOWN: dict[str, str] = {
 @pytest.fixture(scope="module")
 def real() -> dict:
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-    here = os.path.dirname(__file__)
+    here = str(TESTS)
     proc = subprocess.run([sys.executable, os.path.join(here, "bad_shapes_cases.py")],
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]

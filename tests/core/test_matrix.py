@@ -134,7 +134,7 @@ def test_real_matrices_convert_to_fake_matrices():
 
 def test_pickle_and_copy_keep_the_class():
     """A pickled fake matrix is the same fake (its view of its storage, as every pickled
-    fake: tests/test_pickle_copy.py); copies are laid out as NumPy's; all stay matrices."""
+    fake: tests/core/test_pickle_copy.py); copies are laid out as NumPy's; all stay matrices."""
     import copy
     import pickle
     real = np.asmatrix(np.zeros((3, 4)))[:, ::2]

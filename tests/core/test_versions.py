@@ -17,8 +17,9 @@ import faketensor as ft
 from faketensor import _numpy_version as npv
 from faketensor import _paths
 from faketensor.kernels.registry import REGISTRY, lookup, register
+from locations import REPO  # tests/ and the checkout
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(REPO)
 
 
 def test_running_numpy_is_in_the_window():

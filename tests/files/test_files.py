@@ -172,7 +172,7 @@ def test_sparse_20gb_header_only(tmp_path):
 
 def test_object_npy_never_unpickled(tmp_path):
     """ft.load never unpickles; np.load(allow_pickle=True) in a mode unpickles as the program
-    asks (modes/loading.py), its arrays made fakes (tests/test_loaded_data.py)."""
+    asks (modes/loading.py), its arrays made fakes (tests/modes/test_loaded_data.py)."""
     p = tmp_path / "o.npy"
     np.save(p, np.array([{"a": 1}, None], dtype=object), allow_pickle=True)
     with pytest.raises(ValueError, match="allow_pickle=False"):

@@ -1,6 +1,6 @@
 """CuPy's memory pool against the fake's pool figures. Run only where a GPU is present
-(``pytest tests/test_cupy_gpu.py``); skipped, never faked, elsewhere. The differential
-tests of CuPy's ops are the table's (tests/opinfo.py, ``pytest tests/test_opinfo.py -k cupy``)."""
+(``pytest tests/gpu/test_cupy_gpu.py``); skipped, never faked, elsewhere. The differential
+tests of CuPy's ops are the table's (tests/opinfo.py, ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 
 from gpu_oracle import cupy, needs_gpu  # noqa: E402
 

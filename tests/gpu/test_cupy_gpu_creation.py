@@ -1,6 +1,6 @@
 """Differential tests of kernels/cupy/creation.py: CUDA fakes (inside FakeMode for the
 factories) against real CuPy. Run only where a GPU is present; skipped elsewhere.
-The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/test_opinfo.py -k cupy``)."""
+The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 import io
 
 import numpy as np

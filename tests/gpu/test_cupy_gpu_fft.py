@@ -1,6 +1,6 @@
 """Differential tests of kernels/cupy/fft.py: CUDA fakes against real cupy.fft. Run only
 where a GPU is present; skipped, never faked, elsewhere.
-The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/test_opinfo.py -k cupy``)."""
+The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 import numpy as np
 import pytest
 

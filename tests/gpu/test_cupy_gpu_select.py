@@ -2,7 +2,7 @@
 add.reduceat rules): CUDA fakes against real CuPy. Run only where a GPU is present;
 skipped, never faked, elsewhere. A fake may refuse (DataDependentError /
 UnsupportedOperationError) where CuPy answers, never answer differently.
-The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/test_opinfo.py -k cupy``)."""
+The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 import pytest
 
 from gpu_oracle import compare_with_cupy, cupy, needs_gpu, meta  # noqa: E402

@@ -1,6 +1,6 @@
 """Differential tests of kernels/cupy/sorting.py: CUDA fakes against real CuPy. Run only
 where a GPU is present; skipped, never faked, elsewhere.
-The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/test_opinfo.py -k cupy``)."""
+The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 from gpu_oracle import cupy, needs_gpu, meta  # noqa: E402
 
 pytestmark = needs_gpu

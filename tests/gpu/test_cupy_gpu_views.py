@@ -1,7 +1,7 @@
 """Differential tests of CuPy's indexing and shape/view rules: CUDA fakes against real
-CuPy. Run only where a GPU is present (``pytest tests/test_cupy_gpu_views.py``);
+CuPy. Run only where a GPU is present (``pytest tests/gpu/test_cupy_gpu_views.py``);
 skipped, never faked, elsewhere.
-The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/test_opinfo.py -k cupy``)."""
+The operand loops of this file are table entries now (tests/opinfo.py; ``pytest tests/kernels/numpy/test_opinfo.py -k cupy``)."""
 import numpy as np
 import pytest
 

@@ -21,6 +21,7 @@ import pytest
 import faketensor as ft
 from memtools import measure_peak
 from oracle import compare_meta
+from locations import TESTS  # tests/ and the checkout
 
 # np.matrix, np.bmat, r_/c_ with "matrix": NumPy's PendingDeprecationWarning for the matrix
 # subclass, given by the real and the faked entry point alike.
@@ -344,7 +345,7 @@ STILL_REAL: dict[str, str] = {
 
 @pytest.fixture(scope="module")
 def survey():
-    here = os.path.dirname(__file__)
+    here = str(TESTS)
     r = subprocess.run([sys.executable, os.path.join(here, "airtight_survey.py")],
                        capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr[-3000:]

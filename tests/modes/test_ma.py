@@ -13,7 +13,8 @@ from faketensor.meta_utils.surveys import ma_survey
 from faketensor.modes import masked
 from memtools import measure_peak
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from locations import TESTS  # tests/ and the checkout
+HERE = str(TESTS)
 EXAMPLE = os.path.join(os.path.dirname(HERE), "examples", "masked_sensors.py")
 sys.path.insert(0, os.path.dirname(EXAMPLE))
 import masked_sensors  # noqa: E402

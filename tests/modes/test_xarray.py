@@ -22,13 +22,14 @@ import faketensor as ft
 from memtools import measure_peak
 from oracle import Mismatch, _copy_tree, compare_meta
 from faketensor.meta_utils.surveys.samples import A
+from locations import TESTS  # tests/ and the checkout
 
 xr = pytest.importorskip("xarray")
 # xarray imports its optional duck-array libraries (dask.array, and through it scipy) on the
 # first DataArray: done here, so no case runs that deep import chain under its frame limit
 xr.DataArray(np.zeros((2, 2)), dims=("a", "b")).sum("a")
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 SCRIPT = os.path.join(HERE, "plan_scripts", "xarray_anomalies.py")
 
 

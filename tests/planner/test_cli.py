@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from faketensor.meta_utils.planner import cli
+from locations import ROOT  # tests/ and the checkout
 
 HOSTILE_NAMES = [
     "\x1b[31mred\x1b[0m",            # ANSI colour
@@ -142,7 +143,7 @@ def test_ops_lists_each_kernel_with_its_source():
     by_op = {r["op"]: r for r in rows}
     row = by_op["numpy.transpose"]
     path, line = row["source"].rsplit(":", 1)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = str(ROOT)
     with open(os.path.join(root, path)) as f:
         text = f.read().splitlines()
     assert "def " in text[int(line) - 1] or "@" in text[int(line) - 1]

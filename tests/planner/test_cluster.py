@@ -25,8 +25,9 @@ from distributed import Client, LocalCluster  # noqa: E402
 
 import cluster_real as cr  # noqa: E402
 from faketensor.meta_utils.planner.plan import plan_script  # noqa: E402
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 SCRIPT = os.path.join(HERE, "plan_scripts", "cluster_futures.py")
 FAKETENSOR = os.path.join(os.path.dirname(sys.executable), "faketensor")
 TIMEOUT = 120

@@ -3,7 +3,7 @@ awkward layouts: histograms of complex data, kron in every layout, tril/triu of 
 fftn's deprecated ``s`` forms, ndarray.resize in place, datetime_as_string, from_dlpack,
 percentile of an empty q, the printing functions, np.random.get_state/set_state,
 genfromtxt's squeezed view, and NumPy's Python entry points bound before faketensor patched
-them. ``np.matrix`` has its own file (tests/test_matrix.py)."""
+them. ``np.matrix`` has its own file (tests/core/test_matrix.py)."""
 from __future__ import annotations
 
 import subprocess

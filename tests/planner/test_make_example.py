@@ -8,8 +8,9 @@ import shutil
 import subprocess
 
 import pytest
+from locations import REPO  # tests/ and the checkout
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = str(REPO)
 ALLOWED = {"faketensor", "numpy", "wrapt", "pip", "setuptools"}  # pip's own, and the package's
 
 

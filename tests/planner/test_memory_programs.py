@@ -21,7 +21,8 @@ import faketensor as ft
 from memtools import measure_peak
 import numpy_differences
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from locations import ROOT  # tests/ and the checkout
+sys.path.insert(0, str(ROOT))
 from benchmarks.programs import MODE_OPTIONS, PROGRAMS, STOPS  # noqa: E402
 
 # NumPy's first Generator in a process caches 16 bytes for good (2512 at its peak): make it

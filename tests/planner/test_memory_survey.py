@@ -4,7 +4,7 @@ must charge what NumPy's allocator hands out, peak and live, to the byte.
 - the coverage survey (meta_utils/surveys/survey.py, every public callable on awkward samples;
   ``faketensor coverage --memory`` prints the same table), measured by
   ``memsurvey.memory_survey``;
-- the NumPy-test replay corpus (tests/replay/, decoded by tests/test_numpy_replay.py), each
+- the NumPy-test replay corpus (tests/replay/, decoded by tests/kernels/numpy/test_numpy_replay.py), each
   call that matches there measured by ``memsurvey.measure_call``.
 
 A call whose kernel says its other bytes depend on values (``registry.unmodelled``) is
@@ -12,7 +12,7 @@ counted apart. The callables (survey) and functions (replay) with a call that di
 listed in tests/memory_not_exact.txt with their first measured difference; the list must be
 exactly what is measured (a fix fails the test until its line is removed), and the share of
 memory-exact callables per namespace must not drop below ``FLOOR``.
-``python tests/test_memory_survey.py`` rewrites the list from a fresh measurement.
+``python tests/planner/test_memory_survey.py`` rewrites the list from a fresh measurement.
 """
 from __future__ import annotations
 
@@ -22,8 +22,11 @@ import sys
 from typing import Any
 
 from faketensor.meta_utils.surveys.memsurvey import Measured, measure_call, memory_survey, prime
+import pathlib
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # run as a script
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 KNOWN_FILE = os.path.join(HERE, "memory_not_exact.txt")
 
 # memory-exact share of the measured callables per namespace (numpy 2.4), never lower
@@ -107,8 +110,8 @@ def _write() -> None:
     with open(KNOWN_FILE, "w") as fh:
         fh.write("# Calls whose memory figures differ from NumPy's allocator (real and fake peak\n"
                  "# and live bytes above the inputs, first differing sample): corpus name difference\n"
-                 "# Written by `python tests/test_memory_survey.py`; checked by\n"
-                 "# tests/test_memory_survey.py (fails on a new difference and on a fixed one).\n")
+                 "# Written by `python tests/planner/test_memory_survey.py`; checked by\n"
+                 "# tests/planner/test_memory_survey.py (fails on a new difference and on a fixed one).\n")
         for corpus, got in (("survey", s), ("replay", r)):
             for name, why in sorted(got["differs"].items()):
                 fh.write(f"{corpus} {name} {why}\n")

@@ -18,7 +18,8 @@ import faketensor as ft
 from faketensor.meta_utils.planner.report import parse_limits, parse_size
 from faketensor.modes.memory import analyze, pool_bytes
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+from locations import TESTS  # tests/ and the checkout
+HERE = str(TESTS)
 SCRIPTS = os.path.join(HERE, "plan_scripts")
 ROOT = os.path.dirname(HERE)
 FAKETENSOR = os.path.join(os.path.dirname(sys.executable), "faketensor")

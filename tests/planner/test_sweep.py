@@ -1,7 +1,7 @@
 """``faketensor sweep`` and ``ft.sweep``: the largest parameter value whose plan fits a limit.
 
 The scripts of tests/plan_scripts/sweep_*.py have peaks known in closed form; each closed form
-is checked against real runs at small sizes (NumPy's tracemalloc domain, as tests/test_plan.py
+is checked against real runs at small sizes (NumPy's tracemalloc domain, as tests/planner/test_plan.py
 measures), and the sweep's answer against the largest value the closed form lets fit.
 """
 from __future__ import annotations

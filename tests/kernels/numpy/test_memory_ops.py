@@ -457,7 +457,7 @@ OTHERS = {
     "insert_many": (_one((16, 16)), lambda a: np.insert(a, [1, 3], 0, axis=0)),
     "gradient_array_spacing": (_one((16, 16)), lambda a: np.gradient(a, np.arange(16.0), axis=0)),
     "swv[1-d]": (_one(100), lambda a: np.lib.stride_tricks.sliding_window_view(a, 5)),
-    # found by the memory survey (tests/test_memory_survey.py)
+    # found by the memory survey (tests/planner/test_memory_survey.py)
     "add[f4, np.int64 after]": (_one((16, 16), np.float32), lambda a: np.add(a, np.int64(3))),
     "setitem[0-d view scalar]": (_one((4, 5)), lambda a: a.__setitem__((1, 2, Ellipsis), 2.5)),
     "take[F axis 0]": (lambda: [np.ones((16, 16), order="F")], lambda a: np.take(a, [1, 5], axis=0)),

@@ -76,13 +76,13 @@ def test_buffer_attributes_need_the_data(what):
         with pytest.raises(ft.DataDependentError, match="data buffer"):
             v = getattr(x, what)
             v()
-        if what != "__dlpack__":  # np.from_dlpack(x) is a view of x (tests/test_cover.py)
+        if what != "__dlpack__":  # np.from_dlpack(x) is a view of x (tests/planner/test_cover.py)
             with pytest.raises(ft.DataDependentError):
                 getattr(x, what)
 
 
 # ndarray.resize: exact where metadata decides (the fake's own geometry and storage change in
-# place: tests/test_cover.py), UnsupportedOperationError where NumPy's answer depends on
+# place: tests/planner/test_cover.py), UnsupportedOperationError where NumPy's answer depends on
 # reference counts
 
 def _resize_cases():

@@ -29,8 +29,9 @@ import pytest
 
 import faketensor as ft
 from oracle import _same_family, compare_meta
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "replay")
+HERE = os.path.join(str(TESTS), "replay")
 KNOWN_FILE = os.path.join(HERE, "known_mismatches.txt")
 CHUNKS = 4
 

@@ -5,7 +5,7 @@
 - ``test_crossref``: the same call on wrapped real NumPy arrays under ``ft.CrossRefMode``;
 - ``test_cupy``: CUDA fakes against real CuPy, skipped (never faked) without a GPU.
 
-Select with ``-k``: ``pytest tests/test_opinfo.py -k "numpy and sqrt"``, ``-k crossref``,
+Select with ``-k``: ``pytest tests/kernels/numpy/test_opinfo.py -k "numpy and sqrt"``, ``-k crossref``,
 ``-k cupy``. Expected failures are each entry's ``xfail`` (strict).
 """
 from __future__ import annotations

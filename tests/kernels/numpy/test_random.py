@@ -19,8 +19,9 @@ from faketensor.modes.random_gen import FakeGenerator, RealDrawInModeError
 
 from oracle import compare_meta
 import random_corpus
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 N_CALLS = len(random_corpus.calls())
 CHUNKS = 2
 

@@ -24,8 +24,9 @@ import scipy.ndimage as nd  # noqa: E402
 import scipy.signal as sg  # noqa: E402
 import scipy.spatial.distance as sd  # noqa: E402
 import scipy.special as sp  # noqa: E402
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 UFUNCS = sorted(n for n in dir(sp) if isinstance(getattr(sp, n), np.ufunc))
 # real SciPy does not return for these loops on all-ones inputs (spheroidal wave functions'
 # float32 loops), so the fake cannot be compared with it there

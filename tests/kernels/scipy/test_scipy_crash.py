@@ -2,7 +2,7 @@
 tests/scipy_crash_cases.py runs on fakes inside a FakeMode in a subprocess (a batch per
 process; after a death by a signal the batch goes on in a new process from the next case),
 and none may end by a signal. An answer, DataDependentError, UnsupportedOperationError or
-SciPy's own exception are all fine here; tests/test_scipy.py checks the answers."""
+SciPy's own exception are all fine here; tests/kernels/scipy/test_scipy.py checks the answers."""
 from __future__ import annotations
 
 import os
@@ -14,8 +14,11 @@ import pytest
 
 pytest.importorskip("scipy")
 import scipy_crash_cases  # noqa: E402
+import pathlib
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2]))  # run as a script
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 
 RUNNER = textwrap.dedent("""
     import sys, warnings, importlib

@@ -22,8 +22,9 @@ from oracle import compare_meta
 pytest.importorskip("scipy")
 import scipy.sparse as sp  # noqa: E402
 import scipy.sparse.linalg as spla  # noqa: E402
+from locations import TESTS  # tests/ and the checkout
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = str(TESTS)
 N = 12
 # structure arrays made before the mode: real, so their values are known in it (an array
 # made in the mode is a fake of unknown values)
