@@ -93,9 +93,9 @@ def _naming_lines(filename: str) -> dict:
     except (OSError, SyntaxError):
         return {}
     places: list = []
-    for node in tree.body:
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            places.append(node.value)
+    for top in tree.body:
+        if isinstance(top, (ast.Assign, ast.AnnAssign)) and top.value is not None:
+            places.append(top.value)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and "register" in ast.unparse(node.func):
             places.extend(node.args)
@@ -105,14 +105,11 @@ def _naming_lines(filename: str) -> dict:
             places.append(node.iter)  # for name in ("unique_all", ...): the rules of a loop
     out: dict = {}
     for place in places:
-        for node in ast.walk(place):
-            if isinstance(node, (ast.Lambda, ast.Call)) and node is not place:
-                if not (isinstance(node, ast.Call) and "register" in ast.unparse(node.func)):
-                    continue
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                out.setdefault(node.value, []).append(node.lineno)
-            elif isinstance(node, ast.Attribute):
-                out.setdefault(node.attr, []).append(node.lineno)
+        for sub in ast.walk(place):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                out.setdefault(sub.value, []).append(sub.lineno)
+            elif isinstance(sub, ast.Attribute):
+                out.setdefault(sub.attr, []).append(sub.lineno)
     return {k: sorted(set(v)) for k, v in out.items()}
 
 

@@ -51,7 +51,7 @@ def view_of(x: Any, shape: tuple | None = None, dtype: Any = None) -> ArrayMeta:
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(cupy_module, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 

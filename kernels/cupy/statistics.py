@@ -56,7 +56,7 @@ def _cuda(a: Any, name: str) -> Any:
 
 
 def _uf(name: str) -> Any:
-    f = getattr(cupy_module, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
