@@ -132,6 +132,6 @@ def materialize(obj: Any, *, fill: str | Callable = "empty", replay: bool = Fals
 
 
 def replay(trace: Any, obj: Any, **kw: Any) -> Any:
-    """Recompute the fakes in obj for real from a recorded FakeMode (see ``meta_utils.replay``)."""
+    """Recompute the fakes in obj for real from a recorded FakeMode (see ``meta_utils.convert.replay``)."""
     from .replay import replay as _replay
     return _replay(trace, obj, **kw)

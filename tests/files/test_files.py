@@ -424,7 +424,7 @@ def test_loads_charge_what_numpy_allocates(tmp_path):
         z.close()
     ops = [e.op for e in m.trace]
     assert ops[:3] == ["np.load", "np.load", "NpzFile.__getitem__"]
-    assert mm.storage._tracker is ft.meta_utils.files.MAPPED
+    assert mm.storage._tracker is ft.meta_utils.convert.files.MAPPED
     assert mm.storage._tracker.kind == "mapped" and a.storage._tracker is m.memory
     del a, x
     assert m.memory.live["cpu"] == v.nbytes
