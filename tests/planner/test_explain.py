@@ -13,6 +13,7 @@ import pytest
 import faketensor as ft
 
 HERE = os.path.abspath(__file__)
+from locations import ROOT  # noqa: E402  (the checkout, for examples/)
 
 
 def _root(a):
@@ -372,7 +373,7 @@ def _lines_marked(fn, mark):
 def test_example_attention_against_the_real_run():
     """examples/explain_attention.py at a small size: each account against the real arrays."""
     import importlib.util
-    path = os.path.join(os.path.dirname(HERE), "..", "examples", "explain_attention.py")
+    path = str(ROOT / "examples" / "explain_attention.py")
     spec = importlib.util.spec_from_file_location("explain_attention", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
