@@ -43,7 +43,7 @@ test-matrix-full: $(VENV)/.installed
 docs: $(VENV)/.installed
 	$(PY) -m sphinx -W --keep-going -b html docs docs/_build/html
 
-# Headless Chromium for tests/test_html_report.py, installed when absent and apt-get can (root,
+# Headless Chromium for tests/planner/test_html_report.py, installed when absent and apt-get can (root,
 # or sudo without a password); never fails: without it those tests skip.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \

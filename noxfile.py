@@ -53,12 +53,12 @@ LIGHT = ["wrapt", "scipy<1.18", *TEST_TOOLS]
 
 # The compatibility subset: what must be exact on every combination, against its NumPy.
 COMPAT = [
-    "tests/test_versions.py",
-    "tests/test_opinfo.py::test_numpy",
-    "tests/test_memory_ops.py",
-    "tests/test_memory_programs.py::test_predicted_peak_equals_real_peak",
+    "tests/core/test_versions.py",
+    "tests/kernels/numpy/test_opinfo.py::test_numpy",
+    "tests/kernels/numpy/test_memory_ops.py",
+    "tests/planner/test_memory_programs.py::test_predicted_peak_equals_real_peak",
     # the README example (examples/transformer_1b.py) at a small size, real vs planned peak
-    "tests/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
+    "tests/planner/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
 ]
 # What a Python version (rather than a NumPy version) can change: imports and the import
 # hook, the version module, planning whole programs (frames, tracebacks, sysconfig).

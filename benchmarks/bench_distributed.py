@@ -4,7 +4,7 @@ A blocked matmul plus a reduction, ``(x @ y).sum(axis=0)`` on float64 arrays of 
 chunks, at two sizes with the same graph:
 
 - planned: ``x`` and ``y`` together 1 PB (chunks of about 1e15 / (2 k^2) bytes each), the
-  tasks run on fakes on a LocalCluster with the planner's plugins (meta_utils/cluster.py:
+  tasks run on fakes on a LocalCluster with the planner's plugins (meta_utils/planner/cluster.py:
   each task in its own FakeMode, the scheduler plugin recording every task and worker);
 - real: the same graph with 1x1 chunks, computed by dask on the same kind of LocalCluster
   with no plugin: dask's own overhead per task (the arithmetic is nothing).
@@ -30,7 +30,7 @@ import faketensor as ft  # before dask: graphs refer to NumPy's functions as pat
 import dask.array as da
 from distributed import Client, LocalCluster
 
-from faketensor.meta_utils import cluster
+from faketensor.meta_utils.planner import cluster
 
 PB = 10 ** 15
 CPU = [0.0]  # the last compute's CPU seconds, all of the process's threads

@@ -8,7 +8,7 @@ prints every figure (times: best of 3 runs; fake runs with the cache on are warm
 
 ``--ops`` prints real vs fake figures of single operations that allocate more than their
 outputs (rules the memory model still has to learn; see NOT_EXACT in
-tests/test_memory_programs.py). ``--lines PROGRAM [N]`` finds where a prediction goes
+tests/planner/test_memory_programs.py). ``--lines PROGRAM [N]`` finds where a prediction goes
 wrong: it runs the program for real and under FakeMode with a line tracer and prints every
 program line whose figures differ (peak above the live bytes at the line's start, and
 live change); ``--min-diff BYTES`` hides the small differences.

@@ -1,7 +1,7 @@
 """Masked sensor readings with numpy.ma: mask invalid and out-of-range values, per-column
 statistics, anomalies masked too, filled and concatenated. Runs as is, under
 ``faketensor run examples/masked_sensors.py`` (the plan of a full-size run), and at small
-sizes in tests/test_ma.py against the same run for real."""
+sizes in tests/modes/test_ma.py against the same run for real."""
 import sys
 
 import numpy as np

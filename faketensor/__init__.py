@@ -15,17 +15,17 @@ from . import kernels  # noqa: F401  (registers every kernel)
 from . import _runner  # noqa: F401  (installs the default dispatch)
 from ._cache import cache_info, clear_cache, set_cache_enabled
 from .meta_utils import Converter, ObjectArrayWarning, load, to_fake
-from .meta_utils.materialize import materialize, replay
-from .meta_utils.pickling import SafeUnpickler, unpickle
-from .meta_utils.plan import Plan, plan, plan_module, plan_script
-from .meta_utils.sweep import SweepResult, sweep
-from .meta_utils.explain import Explanation, explain
+from .meta_utils.convert.materialize import materialize, replay
+from .meta_utils.convert.pickling import SafeUnpickler, unpickle
+from .meta_utils.planner.plan import Plan, plan, plan_module, plan_script
+from .meta_utils.planner.sweep import SweepResult, sweep
+from .meta_utils.planner.explain import Explanation, explain
 from .modes import CrossRefMode, FakeMode, MemoryStats, Mode, TraceEntry
-from .modes import patching as _patching
+from .modes import installer as _installer
 from .modes import imports as _imports
 from .modes.threads import inherit_mode_in_threads
 
-_patching.install()
+_installer.install()
 _imports.install()  # library imports inside a mode run paused (modes/imports.py)
 
 __all__ = [
@@ -41,6 +41,6 @@ __all__ = [
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """``%load_ext faketensor``: the ``%%faketensor`` cell magic (meta_utils/magic.py)."""
-    from .meta_utils.magic import load_ipython_extension as load
+    """``%load_ext faketensor``: the ``%%faketensor`` cell magic (meta_utils/planner/magic.py)."""
+    from .meta_utils.planner.magic import load_ipython_extension as load
     load(ipython)

@@ -1,6 +1,6 @@
-"""``python -m faketensor ...``: the ``faketensor`` command (meta_utils/cli.py)."""
+"""``python -m faketensor ...``: the ``faketensor`` command (meta_utils/planner/cli.py)."""
 import sys
 
-from faketensor.meta_utils.cli import main
+from faketensor.meta_utils.planner.cli import main
 
 sys.exit(main())

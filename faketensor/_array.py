@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 from . import _elide, _known, _sinks
 from ._sizes import steer_shape
-from ._dispatch import _STACK, claim, dispatch, method_op
+from ._dispatch import STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
 from ._stack import paused
@@ -50,7 +50,7 @@ def _no_data() -> Exception:
     host = host_of(caller, ("numpy", "faketensor"))  # past the patches too
     if host is not None and (host[1] == "real" or host_of(caller, ("faketensor",))):
         return host_error(host[0], host[2])
-    if _STACK.get():
+    if STACK.get():
         frame: FrameType | None = sys._getframe(2)  # past the hook (__array__, __array_interface__)
         entry = None
         while frame is not None:
@@ -85,15 +85,15 @@ DISPATCHED_METHODS = (
     "get",  # cupy.ndarray.get (CUDA fakes; kernels/cupy/core.py)
 )
 
-_BINARY = {
+BINARY = {
     "add": np.add, "sub": np.subtract, "mul": np.multiply, "truediv": np.true_divide,
     "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power,
     "lshift": np.left_shift, "rshift": np.right_shift, "and": np.bitwise_and,
     "or": np.bitwise_or, "xor": np.bitwise_xor, "matmul": np.matmul,
 }
-_COMPARE = {"lt": np.less, "le": np.less_equal, "eq": np.equal, "ne": np.not_equal,
+COMPARE = {"lt": np.less, "le": np.less_equal, "eq": np.equal, "ne": np.not_equal,
             "gt": np.greater, "ge": np.greater_equal}
-_UNARY = {"neg": np.negative, "pos": np.positive, "abs": np.absolute, "invert": np.invert}
+UNARY = {"neg": np.negative, "pos": np.positive, "abs": np.absolute, "invert": np.invert}
 
 
 class ArrayHooks:
@@ -417,7 +417,7 @@ def _pyop(name: str) -> Callable[..., Any]:
     return getattr(operator, name + "_" if name in ("and", "or") else name)
 
 
-for _n, _u in _BINARY.items():
+for _n, _u in BINARY.items():
     _f, _r, _i = _binary(_u, _pyop(_n))
     setattr(ArrayHooks, f"__{_n}__", _f)
     setattr(ArrayHooks, f"__r{_n}__", _r)
@@ -443,9 +443,9 @@ def _compare(name: str, ufunc: Any) -> Any:
 
 
 _NO_LOOP = _np_exc._UFuncNoLoopError
-for _n, _u in _COMPARE.items():
+for _n, _u in COMPARE.items():
     setattr(ArrayHooks, f"__{_n}__", _compare(_n, _u))
-for _n, _u in _UNARY.items():
+for _n, _u in UNARY.items():
     setattr(ArrayHooks, f"__{_n}__", _unary(_u, _pyop(_n)))
 for _n in DISPATCHED_METHODS:
     setattr(ArrayHooks, _n, _method(_n))
@@ -454,6 +454,11 @@ _VIEW_METHOD: Any = getattr(ArrayHooks, "view")
 # NumPy ndarray subclasses a fake can be viewed as (``x.view(np.char.chararray)``): the class
 # -> ``view_as(fake, dtype)`` making that view (faketensor/_chararray.py registers its own)
 VIEW_AS: dict = {}
+
+
+def register_view_as(cls: type, view_as: Callable) -> None:
+    """Let ``x.view(cls)`` on a fake make ``view_as(fake, dtype)`` (a subclass's own view)."""
+    VIEW_AS[cls] = view_as
 
 
 def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -725,7 +730,7 @@ _NS_PROBE = np.empty(0)  # asked for the array API namespace (no data read)
 _GETITEM_CODE = FakeFlags.__getitem__.__code__
 
 
-class _FakeSlots(ArrayHooks):
+class FakeSlots(ArrayHooks):
     """FakeArray's fields. ``make_fake`` fills an instance of this class and retypes it as a
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
@@ -752,7 +757,12 @@ PYTHON_ENTRIES: dict = {}
 NOT_RUN = object()
 
 
-class FakeArray(_FakeSlots):
+def register_python_entry(original: Any, entry: Callable) -> None:
+    """Run ``entry(args, kwargs)`` when ``original`` is reached through ``__array_function__``."""
+    PYTHON_ENTRIES[original] = entry
+
+
+class FakeArray(FakeSlots):
     """An array with shape, dtype, strides, storage and flags, but no data."""
 
     __slots__ = ()
@@ -913,7 +923,7 @@ class FakeArray(_FakeSlots):
         if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
             raise TypeError("Implicit conversion to a NumPy array is not allowed. "
                             "Please use `.get()` to construct a NumPy array explicitly.")
-        if _STACK.get() and self.storage.content is not None:
+        if STACK.get() and self.storage.content is not None:
             # inside a mode, C code handed a fake whose values are known gets them (a copy)
             r = _known.real(self)
             if r is not None:
@@ -1130,7 +1140,7 @@ def _first(z: Any) -> Any:
 def _placeholder_mode() -> Any:
     """The innermost FakeMode of this context when it makes placeholders, else None; while
     a placeholder mode's kernel runs (``KERNEL_PLACEHOLDERS``), that mode."""
-    for m in reversed(_STACK.get()):
+    for m in reversed(STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m if m.data_dependent == "placeholder" else None
     return KERNEL_PLACEHOLDERS.get()
@@ -1260,7 +1270,7 @@ FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[method-as
 def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
               offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
     """Build a FakeArray from metadata that is already known to be valid."""
-    a: Any = object.__new__(_FakeSlots)  # retyped as a FakeArray below
+    a: Any = object.__new__(FakeSlots)  # retyped as a FakeArray below
     a.shape = shape
     a.dtype = dtype
     a.strides = strides
@@ -1361,5 +1371,5 @@ def is_fake(obj: object) -> bool:
 
 
 from ._meta_setters import META_SETTERS as _META_SETTERS  # noqa: E402
-_SET_CF = _FakeSlots.__dict__["_cf"].__set__  # the contiguity cache, written without the checked setter
-_SET_AL = _FakeSlots.__dict__["_al"].__set__  # the alignment cache
+_SET_CF = FakeSlots.__dict__["_cf"].__set__  # the contiguity cache, written without the checked setter
+_SET_AL = FakeSlots.__dict__["_al"].__set__  # the alignment cache

@@ -63,7 +63,7 @@ class CacheInfo:
     @property
     def entries(self) -> int:
         """Entries in the kernel-result cache."""
-        return len(_ENTRIES)
+        return len(ENTRIES)
 
     @property
     def nbytes(self) -> int:
@@ -83,7 +83,7 @@ class CacheInfo:
 
 INFO = CacheInfo()
 # Kernel results by call signature: positions and metadata only, never a fake or a storage.
-_ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
+ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
 def _value_key(x: Any, fakes: list) -> Any:
     t = type(x)
     if t is FakeArray:
@@ -272,12 +272,12 @@ class CacheEntry:
 
 
 def lookup(key: Any) -> CacheEntry | None:
-    return _ENTRIES.get(key)
+    return ENTRIES.get(key)
 
 
 def store(key: Any, entry: CacheEntry) -> None:
     """Keep a call's entry under its signature."""
-    _ENTRIES.put(key, entry)
+    ENTRIES.put(key, entry)
 
 
 def cache_info() -> CacheInfo:
@@ -298,5 +298,5 @@ def set_cache_enabled(on: bool) -> bool:
     old = INFO.enabled
     INFO.enabled = bool(on)
     if not on:
-        _ENTRIES.clear()
+        ENTRIES.clear()
     return old

@@ -27,10 +27,10 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from ._array import DISPATCHED_METHODS, VIEW_AS, FakeArray, rebuild
+from ._array import DISPATCHED_METHODS, FakeArray, rebuild, register_view_as
 from ._dispatch import dispatch
 from ._errors import DataDependentError, UnsupportedOperationError
-from ._matrix import NEW, _unpatched, _view, as_it_was, plain_of, ufunc_operands_of
+from ._matrix import NEW, unpatched, plain_view, as_it_was, plain_of, ufunc_operands_of
 from ._storage import SCALAR
 
 _STRING_CHARS = "VSUbc"  # chararray.__array_finalize__: the dtype chars a chararray may hold
@@ -189,13 +189,13 @@ def retype(f: FakeArray) -> FakeCharArray:
 
 def as_chararray_view(f: FakeArray, dtype: Any = None) -> FakeCharArray:
     """``f.view(chararray)`` (or ``f.view(dtype, chararray)``): a new view, finalized."""
-    v = _view(f) if dtype is None else _plain(f, {}).view(dtype)
+    v = plain_view(f) if dtype is None else _plain(f, {}).view(dtype)
     if v is f:
-        v = _view(f)
+        v = plain_view(f)
     return retype(v)
 
 
-VIEW_AS[np.char.chararray] = as_chararray_view
+register_view_as(np.char.chararray, as_chararray_view)
 
 
 def _plain(x: Any, pairs: dict) -> Any:
@@ -252,7 +252,7 @@ _PLAIN_FUNCS = {np.asarray, np.ascontiguousarray, np.asfortranarray, np.copy, np
 
 def _how(func: Any) -> str | None:
     """How a NumPy function treats a chararray argument (None: not reproduced)."""
-    func = _unpatched(func)
+    func = unpatched(func)
     if func in _WRAPPED_FUNCS:
         return _WRAP
     if func in _PARTITIONS:
@@ -274,16 +274,16 @@ def _ufunc_backed(func: Any) -> bool:
     """An np.strings / np.char function that gives its argument to a ufunc as it is (so a
     0-d result goes through ``__array_wrap__`` as a 0-d array)."""
     return getattr(func, "__module__", "") in ("numpy.strings", "numpy.char") \
-        and _unpatched(func) not in _CONVERTING
+        and unpatched(func) not in _CONVERTING
 
 
 # np.strings functions that convert their argument with np.asarray first
 _CONVERTING: set = set()
-_WRAPPED_FUNCS = {_unpatched(f) for f in _WRAPPED_FUNCS}
-_PARTITIONS = {_unpatched(f) for f in _PARTITIONS}
-_KEPT_FUNCS = {_unpatched(f) for f in _KEPT_FUNCS}
-_METHOD_FUNCS = {_unpatched(f) for f in _METHOD_FUNCS}
-_PLAIN_FUNCS = {_unpatched(f) for f in _PLAIN_FUNCS}
-_ARRAY = _unpatched(_ARRAY)
+_WRAPPED_FUNCS = {unpatched(f) for f in _WRAPPED_FUNCS}
+_PARTITIONS = {unpatched(f) for f in _PARTITIONS}
+_KEPT_FUNCS = {unpatched(f) for f in _KEPT_FUNCS}
+_METHOD_FUNCS = {unpatched(f) for f in _METHOD_FUNCS}
+_PLAIN_FUNCS = {unpatched(f) for f in _PLAIN_FUNCS}
+_ARRAY = unpatched(_ARRAY)
 
 del _n

@@ -47,7 +47,7 @@ def _is_cupy(x: Any) -> bool:
     return type(x).__module__.startswith("cupy") and hasattr(x, "__cuda_array_interface__")
 
 
-def _root_of(arr: np.ndarray) -> Any:
+def root_of(arr: np.ndarray) -> Any:
     """The array that owns arr's buffer, or the last array in arr's base chain."""
     root = arr
     while True:
@@ -61,7 +61,7 @@ def _root_of(arr: np.ndarray) -> Any:
 _ALIGN = 16  # buffer starts are rounded down to this, so the aligned flag is exact
 
 
-def _buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
+def buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
     """(start address, nbytes) of the whole real buffer root lies in.
 
     A non-array owner (bytes, bytearray, mmap, memoryview of those, an interface holder
@@ -81,8 +81,8 @@ def _buffer_range(root: np.ndarray, owner_obj: Any) -> tuple[int, int]:
         else:
             break
     if isinstance(owner_obj, np.ndarray):
-        r2, o2 = _root_of(owner_obj)
-        return _buffer_range(r2, o2)
+        r2, o2 = root_of(owner_obj)
+        return buffer_range(r2, o2)
     lo = hi = addr
     if owner_obj is not None:
         got = _exported_range(owner_obj)
@@ -168,8 +168,8 @@ class Converter:
         if isinstance(arr, WrappedArray):
             arr = arr._array
         if isinstance(arr, np.matrix):
-            from ._matrix import _retype
-            return _retype(self._convert_numpy(arr), finalize=False)
+            from ._matrix import retype_matrix
+            return retype_matrix(self._convert_numpy(arr), finalize=False)
         if isinstance(arr, np.char.chararray):
             from ._chararray import retype
             return retype(self._convert_numpy(arr))
@@ -269,11 +269,11 @@ class Converter:
             warnings.warn(
                 "converting an object-dtype array to a fake: only its metadata is kept, "
                 "materialize() will not restore the objects", ObjectArrayWarning, stacklevel=4)
-        root, owner = _root_of(arr)
+        root, owner = root_of(arr)
         okey = ("np", id(owner) if owner is not None else id(root))
         buf = self._by_owner.get(okey)
         if buf is None:
-            start, nbytes = _buffer_range(root, owner)
+            start, nbytes = buffer_range(root, owner)
             buf = self._find_by_address(start, start + nbytes)
             if buf is not None:
                 buf.keys.append(okey)

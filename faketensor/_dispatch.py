@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ._stack import _STACK, as_stack, below
+from ._stack import STACK, as_stack, below
 from ._storage import PREEXISTING
 
 
@@ -47,12 +47,12 @@ def method_op(name: str, owner: str = "ndarray") -> MethodOp:
 
 def mode_stack() -> tuple:
     """The modes active in this context, bottom first."""
-    return _STACK.get()
+    return STACK.get()
 
 
 def push_mode(mode: Any, bottom: bool = False):
     """Push a mode (FakeModes go below user modes); returns a token for pop_mode."""
-    stack = _STACK.get()
+    stack = STACK.get()
     if bottom:
         i = 0
         while i < len(stack) and getattr(stack[i], "_is_fake_mode", False):
@@ -60,15 +60,15 @@ def push_mode(mode: Any, bottom: bool = False):
         new = stack[:i] + (mode,) + stack[i:]
     else:
         new = stack + (mode,)
-    return _STACK.set(as_stack(new))
+    return STACK.set(as_stack(new))
 
 
 def pop_mode(mode: Any, token) -> None:
     """Undo push_mode; a mode left out of order is removed wherever it sits."""
     try:
-        _STACK.reset(token)
+        STACK.reset(token)
     except ValueError:  # token from another context or not the latest change
-        _STACK.set(as_stack(tuple(m for m in _STACK.get() if m is not mode)))
+        STACK.set(as_stack(tuple(m for m in STACK.get() if m is not mode)))
 
 
 def claim(storage: Any) -> None:
@@ -76,7 +76,7 @@ def claim(storage: Any) -> None:
     charged to the innermost FakeMode active in this context, else marked pre-existing."""
     if storage._tracker is not None:
         return
-    for mode in reversed(_STACK.get()):
+    for mode in reversed(STACK.get()):
         charge = getattr(mode, "_charge", None)
         if charge is not None:
             charge(storage)
@@ -86,14 +86,14 @@ def claim(storage: Any) -> None:
 
 def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     """Hand an intercepted call to the top mode (popped while it runs), or run the default."""
-    stack = _STACK.get()
+    stack = STACK.get()
     if stack:
         mode = stack[-1]
-        token = _STACK.set(() if len(stack) == 1 else below(stack))
+        token = STACK.set(() if len(stack) == 1 else below(stack))
         try:
             return mode.__array_dispatch__(func, types, args, kwargs)
         finally:
-            _STACK.reset(token)
+            STACK.reset(token)
     return _default(func, types, args, kwargs)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, cast
 
 import numpy as np
 
-from ._array import _BINARY, _COMPARE, _UNARY, DISPATCHED_METHODS, FakeArray, make_fake, rebuild
+from ._array import BINARY, COMPARE, UNARY, DISPATCHED_METHODS, FakeArray, make_fake, rebuild
 from ._errors import UnsupportedOperationError
 from ._storage import SCALAR
 
@@ -63,8 +63,8 @@ class FakeMatrix(FakeArray):
         if type(out) is not FakeArray or out.storage._tracker is SCALAR:
             return out
         if out.base is None:  # a fancy index: NumPy wraps the ndarray it made
-            out = _view(out)
-        _retype(out, finalize=False)
+            out = plain_view(out)
+        retype_matrix(out, finalize=False)
         if out.ndim == 0:
             return _plain(out, {})[()]
         if out.ndim == 1:
@@ -271,23 +271,23 @@ def _ufunc_ops(ufunc: np.ufunc) -> tuple:
     return fwd, rev, inplace
 
 
-for _n, _u in _BINARY.items():
+for _n, _u in BINARY.items():
     if _n in ("mul", "pow"):
         continue
     _f, _r, _i = _ufunc_ops(_u)
     setattr(FakeMatrix, f"__{_n}__", _f)
     setattr(FakeMatrix, f"__r{_n}__", _r)
     setattr(FakeMatrix, f"__i{_n}__", _i)
-for _n, _u in _COMPARE.items():
+for _n, _u in COMPARE.items():
     setattr(FakeMatrix, f"__{_n}__", _ufunc_ops(_u)[0])
-for _n, _u in _UNARY.items():
+for _n, _u in UNARY.items():
     setattr(FakeMatrix, f"__{_n}__", (lambda uf: lambda self: uf(self))(_u))
 FakeMatrix.__hash__ = None  # type: ignore[assignment]  # unhashable, as np.matrix is
 
 
 # --- views and retyping --------------------------------------------------------------------
 
-def _view(f: FakeArray, shape: tuple | None = None, strides: tuple | None = None) -> FakeArray:
+def plain_view(f: FakeArray, shape: tuple | None = None, strides: tuple | None = None) -> FakeArray:
     """A plain fake viewing all of f (``f.view()``): base collapsed to the owner as NumPy does."""
     b = f._base
     base = f if (b is None or not isinstance(b, FakeArray)) else b
@@ -301,9 +301,9 @@ def _view(f: FakeArray, shape: tuple | None = None, strides: tuple | None = None
 
 def _set_shape(f: FakeArray, shape: tuple) -> None:
     """``self.shape = shape`` as defmatrix does it (a reshape that must not copy)."""
-    from ._meta_setters import _adopt
+    from ._meta_setters import adopt
     from .kernels.registry import REGISTRY
-    _adopt(f, REGISTRY[("ndarray.reshape", "numpy")].fn(f, shape))
+    adopt(f, REGISTRY[("ndarray.reshape", "numpy")].fn(f, shape))
     object.__setattr__(f, "_cf", None)
     object.__setattr__(f, "_al", None)
 
@@ -333,7 +333,7 @@ def _finalize(m: FakeArray) -> None:
 MADE = [False]  # set once a FakeMatrix exists (the namespace patches then look for them)
 
 
-def _retype(f: FakeArray, finalize: bool = True) -> FakeMatrix:
+def retype_matrix(f: FakeArray, finalize: bool = True) -> FakeMatrix:
     """f, made a matrix in place (a result NumPy allocates with the matrix subtype)."""
     MADE[0] = True
     object.__setattr__(f, "__class__", FakeMatrix)
@@ -344,19 +344,19 @@ def _retype(f: FakeArray, finalize: bool = True) -> FakeMatrix:
 
 def rebuild_matrix(*payload: Any) -> FakeMatrix:
     """A pickled FakeMatrix: ``_array.rebuild``'s checked fake, made a matrix."""
-    return _retype(rebuild(*payload))
+    return retype_matrix(rebuild(*payload))
 
 
 def as_matrix_view(f: FakeArray) -> FakeMatrix:
     """``f.view(matrix)``: a new view, finalized."""
-    return _retype(_view(f))
+    return retype_matrix(plain_view(f))
 
 
 def plain_of(x: Any, pairs: dict, cls: type) -> Any:
     """A fake of subclass ``cls`` as a plain FakeArray view (remembered in ``pairs``); lists
     and tuples of them item by item; anything else as it is (matrix and chararray alike)."""
     if type(x) is cls:
-        v = _view(cast(FakeArray, x))
+        v = plain_view(cast(FakeArray, x))
         pairs[id(v)] = (v, x)
         return v
     if type(x) in (list, tuple) and any(type(i) is cls for i in x):
@@ -412,7 +412,7 @@ def _wrap(res: Any, pairs: dict, keep: set, how: str = _RETYPE) -> Any:
     kept = as_it_was(res, pairs, keep)
     if kept is not NEW:
         return kept
-    return as_matrix_view(res) if how == _WRAP else _retype(res)
+    return as_matrix_view(res) if how == _WRAP else retype_matrix(res)
 
 
 # ndarray methods that run a ufunc (or its reduction) and wrap its ndarray result (round:
@@ -475,7 +475,7 @@ def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, **kwargs: Any) -> 
     return _wrap(np.concatenate(plain, axis, _plain(out, pairs), **kwargs), pairs, keep)
 
 
-def _unpatched(fn: Any) -> Any:
+def unpatched(fn: Any) -> Any:
     """NumPy's own function behind a namespace patch (the one ``__array_function__`` gets)."""
     while getattr(fn, "_ft_patch", False):
         fn = fn.__wrapped__
@@ -490,11 +490,11 @@ def _on_plain(fn: Any) -> Callable:
     return rule
 
 
-_FUNCTIONS: dict = {_unpatched(np.dot): _dot, _unpatched(np.concatenate): _concatenate,
-                    _unpatched(np.shares_memory): _on_plain(np.shares_memory),
-                    _unpatched(np.may_share_memory): _on_plain(np.may_share_memory),
-                    _unpatched(np.ndim): _on_plain(np.ndim), _unpatched(np.shape): _on_plain(np.shape),
-                    _unpatched(np.size): _on_plain(np.size)}
+_FUNCTIONS: dict = {unpatched(np.dot): _dot, unpatched(np.concatenate): _concatenate,
+                    unpatched(np.shares_memory): _on_plain(np.shares_memory),
+                    unpatched(np.may_share_memory): _on_plain(np.may_share_memory),
+                    unpatched(np.ndim): _on_plain(np.ndim), unpatched(np.shape): _on_plain(np.shape),
+                    unpatched(np.size): _on_plain(np.size)}
 
 
 # --- construction (defmatrix.py matrix.__new__ / asmatrix) ---------------------------------
@@ -534,7 +534,7 @@ def matrix_from_array(arr: FakeArray) -> FakeMatrix:
     fortran = ndim == 2 and arr.flags.f_contiguous
     st = (f_strides if fortran else c_strides)(shape, arr.dtype.itemsize)
     v = make_fake(shape, arr.dtype, st, arr.storage, arr.storage_offset, arr, arr._writeable)
-    return _retype(v, finalize=False)
+    return retype_matrix(v, finalize=False)
 
 
 def asmatrix(data: Any, dtype: Any = None) -> Any:

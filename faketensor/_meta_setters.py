@@ -24,7 +24,7 @@ def _deprecated(what: str, since: str, hint: str) -> None:
                       f"{since[:3]}.\n{hint}", DeprecationWarning, stacklevel=3)
 
 
-def _adopt(a: Any, out: Any) -> None:
+def adopt(a: Any, out: Any) -> None:
     """Take a kernel's view of ``a`` as ``a``'s own geometry; AttributeError if it copied."""
     if out.view_of is not a or out.offset != 0:
         raise AttributeError("Incompatible shape for in-place modification. Use `.reshape()` "
@@ -38,13 +38,13 @@ def set_shape(a: Any, value: Any) -> None:
     from .kernels.registry import REGISTRY
     if a.storage.device != "cpu":
         from .kernels.cupy import views as cupy_views
-        _adopt(a, cupy_views.shape_setter_view(a, value))
+        adopt(a, cupy_views.shape_setter_view(a, value))
         return
     _deprecated("shape", "2.5.0", "As an alternative, you can create a new view using "
                 "np.reshape (with copy=False if needed).")
     if value is None:  # PyArray_IntpConverter
         raise TypeError("Use () not None as shape arguments")
-    _adopt(a, REGISTRY[("ndarray.reshape", "numpy")].fn(a, value))
+    adopt(a, REGISTRY[("ndarray.reshape", "numpy")].fn(a, value))
 
 
 def set_dtype(a: Any, value: Any) -> None:
@@ -58,7 +58,7 @@ def set_dtype(a: Any, value: Any) -> None:
         dt = np.dtype(value)
     except Exception:
         raise TypeError("invalid data-type for array") from None
-    _adopt(a, REGISTRY[("ndarray.view", "numpy")].fn(a, dt))
+    adopt(a, REGISTRY[("ndarray.view", "numpy")].fn(a, dt))
 
 
 def _intp_tuple(value: Any) -> tuple:

@@ -133,7 +133,7 @@ COUNT_NONZERO_INTP: bool = at_least(2, 3)
 
 # --- NumPy's private names the rules use, and the versions they exist in -------------------
 # module -> {name: (first, last) NumPy version the rules use it on; None = no bound}. A rule
-# uses a name only on the versions listed (tests/test_versions.py resolves every one on the
+# uses a name only on the versions listed (tests/core/test_versions.py resolves every one on the
 # running NumPy), so a NumPy that moves one fails that test, not a user's call.
 PRIVATE: dict[str, dict[str, tuple[Any, Any]]] = {
     "numpy._core._exceptions": {n: (None, None) for n in (

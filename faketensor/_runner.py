@@ -15,11 +15,11 @@ from ._errors import UnsupportedOperationError
 from ._storage import PREEXISTING, SCALAR, FakeStorage
 from ._wrapped import WrappedArray
 from .layout import c_strides, check_shape
-from .kernels.cupy.core import run_rule
+from ._backends import run_rule
 from .kernels.registry import CALL, REGISTRY, Kernel
 from .meta import ArrayMeta
 
-_PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
+PLAIN = frozenset({int, float, complex, bool, str, type(None), slice, EllipsisType,
                     np.dtype, type})
 _resolved = BoundedCache("resolved kernels", 512 * 1024)
 
@@ -96,7 +96,7 @@ def fake_from_real(arr: Any, memo: Any = None, device: str | None = None) -> Fak
 def prepare(obj: Any, convert: Callable) -> Any:
     """Replace real arrays (also inside lists and tuples) by fakes through ``convert``."""
     t = type(obj)
-    if t is FakeArray or t in _PLAIN:
+    if t is FakeArray or t in PLAIN:
         return obj
     if t is tuple or t is list:
         new = [prepare(x, convert) for x in obj]
@@ -116,7 +116,7 @@ def _all_fake(seq: Any) -> bool:
     """True when no real array hides among these arguments (nothing for prepare to do)."""
     for a in seq:
         t = type(a)
-        if t is FakeArray or t in _PLAIN:
+        if t is FakeArray or t in PLAIN:
             continue
         if t is tuple or t is list:
             if len(a) > 64 and _PLAIN_OR_FAKE.issuperset(map(type, a)):
@@ -127,7 +127,7 @@ def _all_fake(seq: Any) -> bool:
     return True
 
 
-_PLAIN_OR_FAKE = _PLAIN | {FakeArray}
+_PLAIN_OR_FAKE = PLAIN | {FakeArray}
 
 
 def _as_real(x: Any) -> Any:
@@ -165,7 +165,7 @@ def prepare_call(func: Any, args: tuple, kwargs: dict, convert: Callable,
     return args, kwargs
 
 
-def _first_device(args: tuple, kwargs: dict) -> str | None:
+def first_device(args: tuple, kwargs: dict) -> str | None:
     for a in args:
         t = type(a)
         if t is FakeArray:
@@ -448,7 +448,7 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
         key = _cache.signature(func, args, kwargs, fakes)
         if key is not _cache.NOKEY:
             try:
-                hit = _cache._ENTRIES.get(key)
+                hit = _cache.ENTRIES.get(key)
             except TypeError:  # an unhashable func
                 hit, key = None, _cache.NOKEY
             if hit is not None:  # stored by a cacheable kernel of this func
@@ -502,7 +502,7 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
         if convert is None:
             convert = LocalConverter().to_fake
         args, kwargs = prepare_call(func, args, kwargs, convert, entry)
-    dev = _first_device(args, kwargs)
+    dev = first_device(args, kwargs)
     # run_rule decides the backend (CUDA fakes or a cupy op: CuPy's rules) and runs its rule
     res = _run_kernel(run_rule, (func, entry, prefix, args, kwargs, device,
                                  _cuda_among(args, kwargs)), {}, func, costs)[0]
@@ -549,10 +549,10 @@ def run_real(func: Any, args: tuple, kwargs: dict) -> Any:
     """
     f, rargs, rkwargs = unwrap_call(func, args, kwargs)
     out = f(*rargs, **rkwargs)
-    if out is None or type(out) in _PLAIN:
+    if out is None or type(out) in PLAIN:
         return out
-    wrappers = {id(w._array): w for w in _wrappers_in((args, kwargs), [])} if kwargs else {}
-    return _rewrap_known(out, wrappers)
+    wrappers = {id(w._array): w for w in wrappers_in((args, kwargs), [])} if kwargs else {}
+    return rewrap_known(out, wrappers)
 
 
 def leaves(obj: Any, keep: Callable[[Any], bool], acc: list | None = None) -> list:
@@ -576,14 +576,14 @@ def _is_wrapped(x: Any) -> bool:
     return type(x) is WrappedArray
 
 
-def _wrappers_in(obj: Any, acc: list) -> list:
+def wrappers_in(obj: Any, acc: list) -> list:
     return leaves(obj, _is_wrapped, acc)
 
 
-def _rewrap_known(obj: Any, wrappers: dict) -> Any:
+def rewrap_known(obj: Any, wrappers: dict) -> Any:
     t = type(obj)
     if t is tuple or t is list:
-        return t(_rewrap_known(x, wrappers) for x in obj)
+        return t(rewrap_known(x, wrappers) for x in obj)
     if isinstance(obj, np.ndarray) or (hasattr(obj, "__cuda_array_interface__")
                                        and t.__module__.startswith("cupy")):
         w = wrappers.get(id(obj))

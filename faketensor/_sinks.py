@@ -36,7 +36,7 @@ import numpy as np
 
 from ._bounded import BoundedCache
 from ._paths import user_frame
-from ._stack import _STACK, paused
+from ._stack import STACK, paused
 
 _FORMATS = {"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC", "CONVERT_VALUE"}
 _CALLS = {"CALL", "CALL_KW", "CALL_FUNCTION_EX"}
@@ -49,7 +49,7 @@ _VERDICTS = BoundedCache("sink instructions", 16 * 1024)
 def sink_mode() -> Any:
     """The innermost FakeMode of this context when it skips sinks (``skip_sinks=True``),
     else None. Kernels run with their mode off the stack: their value reads always raise."""
-    for m in reversed(_STACK.get()):
+    for m in reversed(STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m if getattr(m, "skip_sinks", False) else None
     return None

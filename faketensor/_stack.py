@@ -48,8 +48,7 @@ def as_stack(modes: tuple) -> tuple:
     return Stack(modes) if modes else ()
 
 
-_STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
-STACK = _STACK  # the same variable, under a public name for other core modules
+STACK: ContextVar[tuple] = ContextVar("faketensor_mode_stack", default=())
 
 
 class paused:
@@ -60,7 +59,7 @@ class paused:
     __slots__ = ("_token",)
 
     def __enter__(self) -> None:
-        self._token = _STACK.set(())
+        self._token = STACK.set(())
 
     def __exit__(self, *exc: object) -> None:
-        _STACK.reset(self._token)
+        STACK.reset(self._token)

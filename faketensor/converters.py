@@ -11,7 +11,7 @@ Mirrors numpy/_core/src/multiarray/conversion_utils.c (``convert_with_str_parser
 ``PyArray_ConvertMultiAxis``, ``PyArray_PyIntAsIntp``, ``PyArray_IntpConverter``,
 ``PyArray_CopyConverter``), ctors.c ``PyArray_NewFromDescr_int`` and numpy/_core/numeric.py
 ``normalize_axis_tuple``; checked against NumPy's own
-``numpy._core._multiarray_tests.run_*_converter`` in tests/test_converters.py.
+``numpy._core._multiarray_tests.run_*_converter`` in tests/core/test_converters.py.
 """
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ from typing import Any, Callable, Literal, cast, overload
 import numpy as np
 
 from ._errors import DataDependentError, UnsupportedOperationError
-from .layout import alloc_dtype, as_shape, new_buffer_dtype  # noqa: F401  (alloc_dtype re-exported)
+# alloc_dtype and the integer and axis converters live in layout.py (its axis rules use
+# them) and are re-exported here, where the kernels look for NumPy's converters.
+from .layout import (alloc_dtype, as_shape, axis_index, axis_tuple, index,  # noqa: F401
+                     new_buffer_dtype, tp_name)
 from .meta import is_fake
 
 
@@ -29,14 +32,6 @@ _NoValue = np._NoValue
 AxisError = np.exceptions.AxisError
 
 CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
-
-
-def tp_name(obj: Any) -> str:
-    """``Py_TYPE(obj)->tp_name`` as C error messages print it: 'int', 'numpy.int64'."""
-    t = type(obj)
-    if t.__flags__ & (1 << 9) or t.__module__ == "builtins":  # Py_TPFLAGS_HEAPTYPE
-        return t.__name__
-    return f"{t.__module__}.{t.__name__}"
 
 
 def _string(obj: Any, name: str, parse: Callable[[str], Any], message: str) -> Any:
@@ -158,35 +153,6 @@ def clipmodes(obj: Any, n: int) -> tuple:
     return (clipmode(obj),) * n
 
 
-def index(obj: Any, allow_bool: bool = False, msg: str = "an integer is required") -> int:
-    """``PyArray_PyIntAsIntp_ErrMsg``: ``__index__`` (ints, NumPy integers, integer 0-d
-    arrays), else TypeError; bools are refused with ``msg`` unless ``allow_bool`` (the
-    Python-level ``normalize_axis_index`` and ``ndarray.sort`` take them); out of the intp
-    range OverflowError."""
-    if not allow_bool and isinstance(obj, (bool, np.bool_)):
-        raise TypeError(msg)
-    try:
-        v = operator.index(obj)
-    except TypeError:
-        if getattr(obj, "ndim", None) is not None:  # arrays, real or fake
-            raise TypeError("only integer scalar arrays can be converted to a scalar index") from None
-        raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an integer") from None
-    if not -2 ** 63 <= v < 2 ** 63:
-        raise OverflowError("Python int too large to convert to C long")
-    return v
-
-
-
-def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool = True,
-               msg: str = "an integer is required") -> int:
-    """One axis in range(ndim): ``normalize_axis_index`` (bools taken) or, with
-    ``allow_bool=False``, ``check_and_adjust_axis`` after ``PyArray_PyIntAsInt``."""
-    ax = index(obj, allow_bool, msg)
-    if not -ndim <= ax < ndim:
-        raise AxisError(ax, ndim, argname)
-    return ax + ndim if ax < 0 else ax
-
-
 @overload
 def axis(obj: None, ndim: int, argname: str | None = None) -> None: ...
 @overload
@@ -216,23 +182,6 @@ def multi_axis(obj: Any, ndim: int) -> tuple:
             raise ValueError("duplicate value in 'axis'")
         return axes
     return (axis_index(obj, ndim, None, False),)
-
-
-def axis_tuple(obj: Any, ndim: int, argname: str | None = None,
-               allow_duplicate: bool = False) -> tuple:
-    """``normalize_axis_tuple`` (numpy/_core/numeric.py): one integer-like, or any iterable
-    of them (lists, integer arrays); repeats raise ValueError unless allowed."""
-    if type(obj) not in (tuple, list):
-        try:
-            obj = [operator.index(obj)]
-        except TypeError:
-            pass
-    axes = tuple(axis_index(a, ndim, argname) for a in obj)
-    if not allow_duplicate and len(set(axes)) != len(axes):
-        if argname:
-            raise ValueError(f"repeated axis in `{argname}` argument")
-        raise ValueError("repeated axis")
-    return axes
 
 
 # The descriptor of a new array: one rule, in layout.py.

@@ -188,10 +188,67 @@ def contiguity(shape: tuple, strides: tuple, itemsize: int) -> tuple:
     return c, f
 
 
+# --- NumPy's integer and axis converters (conversion_utils.c ``PyArray_PyIntAsIntp``,
+# numeric.py ``normalize_axis_tuple``), here because the axis rules below use them;
+# converters.py re-exports them with the other argument converters.
+
+def tp_name(obj: Any) -> str:
+    """``Py_TYPE(obj)->tp_name`` as C error messages print it: 'int', 'numpy.int64'."""
+    t = type(obj)
+    if t.__flags__ & (1 << 9) or t.__module__ == "builtins":  # Py_TPFLAGS_HEAPTYPE
+        return t.__name__
+    return f"{t.__module__}.{t.__name__}"
+
+
+def index(obj: Any, allow_bool: bool = False, msg: str = "an integer is required") -> int:
+    """``PyArray_PyIntAsIntp_ErrMsg``: ``__index__`` (ints, NumPy integers, integer 0-d
+    arrays), else TypeError; bools are refused with ``msg`` unless ``allow_bool`` (the
+    Python-level ``normalize_axis_index`` and ``ndarray.sort`` take them); out of the intp
+    range OverflowError."""
+    if not allow_bool and isinstance(obj, (bool, np.bool_)):
+        raise TypeError(msg)
+    try:
+        v = operator.index(obj)
+    except TypeError:
+        if getattr(obj, "ndim", None) is not None:  # arrays, real or fake
+            raise TypeError("only integer scalar arrays can be converted to a scalar index") from None
+        raise TypeError(f"'{tp_name(obj)}' object cannot be interpreted as an integer") from None
+    if not -2 ** 63 <= v < 2 ** 63:
+        raise OverflowError("Python int too large to convert to C long")
+    return v
+
+
+
+def axis_index(obj: Any, ndim: int, argname: str | None = None, allow_bool: bool = True,
+               msg: str = "an integer is required") -> int:
+    """One axis in range(ndim): ``normalize_axis_index`` (bools taken) or, with
+    ``allow_bool=False``, ``check_and_adjust_axis`` after ``PyArray_PyIntAsInt``."""
+    ax = index(obj, allow_bool, msg)
+    if not -ndim <= ax < ndim:
+        raise AxisError(ax, ndim, argname)
+    return ax + ndim if ax < 0 else ax
+
+
+def axis_tuple(obj: Any, ndim: int, argname: str | None = None,
+               allow_duplicate: bool = False) -> tuple:
+    """``normalize_axis_tuple`` (numpy/_core/numeric.py): one integer-like, or any iterable
+    of them (lists, integer arrays); repeats raise ValueError unless allowed."""
+    if type(obj) not in (tuple, list):
+        try:
+            obj = [operator.index(obj)]
+        except TypeError:
+            pass
+    axes = tuple(axis_index(a, ndim, argname) for a in obj)
+    if not allow_duplicate and len(set(axes)) != len(axes):
+        if argname:
+            raise ValueError(f"repeated axis in `{argname}` argument")
+        raise ValueError("repeated axis")
+    return axes
+
+
 def normalize_axis(axis, ndim: int, argname: str | None = None) -> int:
     """An axis in range(ndim), or NumPy's AxisError (``normalize_axis_index``; see
-    converters.axis_index for the C converters that refuse bools)."""
-    from .converters import axis_index
+    axis_index for the C converters that refuse bools)."""
     return axis_index(axis, ndim, argname)
 
 
@@ -200,7 +257,6 @@ def normalize_axes(axis, ndim: int, argname: str | None = None) -> tuple:
     lists taken)."""
     if axis is None:
         return tuple(range(ndim))
-    from .converters import axis_tuple
     return axis_tuple(axis, ndim, argname)
 
 
@@ -530,7 +586,7 @@ def size_of(shape: tuple) -> int:
 
 
 # --- CuPy's rules (cupy/_core) ---
-# Each rule mirrors the CuPy 14 source it names; tests/test_cupy_layout.py checks each.
+# Each rule mirrors the CuPy 14 source it names; tests/kernels/cupy/test_cupy_layout.py checks each.
 
 
 def cupy_contiguous_strides(shape: tuple, itemsize: int, c: bool = True,

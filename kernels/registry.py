@@ -7,8 +7,10 @@ follows: ``"numpy"``, or ``"cupy"`` for CUDA fakes and the cupy namespace.
 """
 from __future__ import annotations
 
-import inspect
+import ast
 import contextlib
+import functools
+import inspect
 import threading
 from typing import Any, Callable, Collection, NamedTuple, Protocol, cast
 
@@ -74,7 +76,59 @@ class Kernel(NamedTuple):
         code = getattr(fn, "__code__", None)
         if code is None:
             return "?"
-        return f"{code.co_filename}:{code.co_firstlineno}"
+        line = code.co_firstlineno
+        if "<locals>" in getattr(fn, "__qualname__", ""):  # made by a factory, one per op
+            line = naming_line(code, self.name.rpartition(".")[2]) or line
+        return f"{code.co_filename}:{line}"
+
+
+@functools.lru_cache(maxsize=None)
+def _naming_lines(filename: str) -> dict:
+    """name -> the lines of ``filename`` naming it as a string or an attribute (``np.NAME``)
+    where rules are described: a module-level table, a dict's key, the names a loop
+    runs over, an argument of a ``register...`` call."""
+    try:
+        with open(filename, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError):
+        return {}
+    places: list = []
+    for top in tree.body:
+        if isinstance(top, (ast.Assign, ast.AnnAssign)) and top.value is not None:
+            places.append(top.value)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and "register" in ast.unparse(node.func):
+            places.extend(node.args)
+        elif isinstance(node, ast.Dict):  # a table of rules, where it is built
+            places.extend(k for k in node.keys if k is not None)
+        elif isinstance(node, ast.For) and isinstance(node.iter, (ast.Tuple, ast.List)):
+            places.append(node.iter)  # for name in ("unique_all", ...): the rules of a loop
+    out: dict = {}
+    for place in places:
+        for sub in ast.walk(place):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                out.setdefault(sub.value, []).append(sub.lineno)
+            elif isinstance(sub, ast.Attribute):
+                out.setdefault(sub.attr, []).append(sub.lineno)
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+_NAME_PREFIXES = frozenset({"np", "cp", "cupy", "ndarray", "query"})  # rules' names: PREFIX_op
+
+
+def naming_line(code: Any, name: str) -> int | None:
+    """Where a rule made by a factory (one function per op) is defined: the first line of
+    its module naming the op where rules are described (its entry in a table of parameters,
+    its registration), outside the factory; None if none does (the factory is the rule)."""
+    lines = _naming_lines(code.co_filename)
+    body = range(code.co_firstlineno, max((n for _, _, n in code.co_lines() if n), default=0) + 1)
+    short = name.rpartition(".")[2]
+    prefix, _, rest = short.partition("_")
+    for cand in (short, rest if prefix in _NAME_PREFIXES else ""):  # np_nonzero: nonzero
+        for line in lines.get(cand, ()):
+            if line not in body:
+                return line
+    return None
 
 
 # Parameters whose value a kernel reads (converters.axis, ...): a real array passed there
@@ -290,7 +344,9 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
             if isinstance(op, Absent):  # a function the running NumPy lacks (_numpy_version)
                 continue
             prefix = 1 if isinstance(op, str) and op.startswith("ufunc.") else 0
-            kernel = Kernel(fn, frozenset(tags), name or fn.__name__, backend,
+            # an adapter in a rule's place (``fn.rule``) is named after the op it serves
+            kname = name or (op if isinstance(op, str) and hasattr(fn, "rule") else fn.__name__)
+            kernel = Kernel(fn, frozenset(tags), kname, backend,
                             backend == "numpy" and NOCACHE.isdisjoint(tags),
                             _value_params(fn, prefix), flops)
             old = REGISTRY.get((op, backend))

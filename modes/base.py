@@ -22,17 +22,10 @@ class Mode:
         return func(*args, **kwargs)
 
     def __enter__(self) -> Self:
-        from . import patching
-        patching.install()
+        # the namespace patches are installed by ``import faketensor`` (modes/installer.py)
         tokens = self.__dict__.setdefault("_tokens", [])
         tokens.append(push_mode(self, bottom=self._is_fake_mode))
-        if self._is_fake_mode:  # numpy.random's C code refuses to draw (modes/random_gen.py)
-            from .random_gen import fake_mode_entered
-            fake_mode_entered()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         pop_mode(self, self.__dict__["_tokens"].pop())
-        if self._is_fake_mode:
-            from .random_gen import fake_mode_exited
-            fake_mode_exited()

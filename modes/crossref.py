@@ -7,9 +7,9 @@ from typing import Any, Callable
 import numpy as np
 
 from .._array import NOT_RUN, PYTHON_ENTRIES, FakeArray
-from .._dispatch import _STACK
+from .._dispatch import STACK
 from .._errors import DataDependentError, MetadataMismatchError, UnsupportedOperationError, op_name
-from .._runner import leaves, _rewrap_known, _wrappers_in, run_fake, unwrap_call
+from .._runner import leaves, rewrap_known, wrappers_in, run_fake, unwrap_call
 from .._wrapped import WrappedArray
 from .._convert import Converter
 from .._sizes import SizePolicy, using
@@ -18,12 +18,12 @@ from .base import Mode
 _FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata")
 
 
-def _map(obj: Any, fn: Callable[[Any], Any]) -> Any:
+def map_leaves(obj: Any, fn: Callable[[Any], Any]) -> Any:
     t = type(obj)
     if t is tuple or t is list:
-        return t(_map(x, fn) for x in obj)
+        return t(map_leaves(x, fn) for x in obj)
     if t is dict:
-        return {k: _map(v, fn) for k, v in obj.items()}
+        return {k: map_leaves(v, fn) for k, v in obj.items()}
     return fn(obj)
 
 
@@ -73,10 +73,10 @@ class CrossRefMode(Mode):
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         name = op_name(func)
-        fake_args = _map(args, self._fake_of)
-        fake_kwargs = _map(kwargs, self._fake_of)
-        real_args = _map(args, self._real_of)
-        real_kwargs = _map(kwargs, self._real_of)
+        fake_args = map_leaves(args, self._fake_of)
+        fake_kwargs = map_leaves(kwargs, self._fake_of)
+        real_args = map_leaves(args, self._real_of)
+        real_kwargs = map_leaves(kwargs, self._real_of)
         real_in = _arrays((real_args, real_kwargs), [])
         fake_in = _arrays((fake_args, fake_kwargs), [])
         fake_exc: Exception | None
@@ -91,14 +91,14 @@ class CrossRefMode(Mode):
             fake_out, fake_exc = None, e
         except Exception as e:  # compared with the real exception below
             fake_out, fake_exc = None, e
-        token = _STACK.set(())
+        token = STACK.set(())
         try:
             f, _, _ = unwrap_call(func, (), {})
             real_out, real_exc = f(*real_args, **real_kwargs), None
         except Exception as e:  # compared with the fake exception below
             real_out, real_exc = None, e
         finally:
-            _STACK.reset(token)
+            STACK.reset(token)
         self.checked += 1
         if isinstance(fake_exc, (DataDependentError, UnsupportedOperationError)):
             if isinstance(fake_exc, UnsupportedOperationError):
@@ -114,7 +114,7 @@ class CrossRefMode(Mode):
             if fake_exc is not None:
                 raise fake_exc
             return fake_out
-        return _rewrap_known(real_out, {id(w._array): w for w in _wrappers_in((args, kwargs), [])})
+        return rewrap_known(real_out, {id(w._array): w for w in wrappers_in((args, kwargs), [])})
 
     # --- comparing -------------------------------------------------------------
     def _compare(self, name: str, real: Any, fake: Any, real_in: Any, fake_in: Any,

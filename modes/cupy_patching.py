@@ -1,6 +1,6 @@
 """Interception of the ``cupy`` namespace: factories, cupy.random, functions, ufuncs, devices.
 
-Installed once cupy is imported: by ``patching.install`` when it already is, else by an
+Installed once cupy is imported: by ``installer.install`` when it already is, else by an
 import hook on ``cupy`` (``import faketensor`` never imports CuPy itself). A patched
 cupy callable runs the real one unless a mode is active or a fake is among its arguments;
 then it goes through ``dispatch`` and the CuPy-flavoured kernels (kernels/cupy/core.py).
@@ -18,12 +18,12 @@ import wrapt
 
 from .. import _array
 from .._array import FakeArray
-from .._dispatch import _STACK, dispatch, method_op
+from .._dispatch import STACK, dispatch, method_op
 from .._errors import UnsupportedOperationError
 from ..kernels.cupy import core as cupy_rules
 from ..kernels.registry import REGISTRY
 from . import patching
-from .patching import _by_name, _lookup
+from .patching import by_name, lookup
 
 
 class PatchedFunction(wrapt.FunctionWrapper):
@@ -50,12 +50,12 @@ class PatchedFunction(wrapt.FunctionWrapper):
         w = self.__wrapped__
         if isinstance(w, (types.FunctionType, types.BuiltinFunctionType)):
             try:
-                found = _lookup(w.__module__, w.__qualname__)
+                found = lookup(w.__module__, w.__qualname__)
             except (ImportError, AttributeError):
                 found = None
             if found is self:  # a global, pickled by name as the original is: a process
                 return w.__qualname__  # without faketensor unpickles the plain function
-            return (_by_name, (w.__module__, w.__qualname__))
+            return (by_name, (w.__module__, w.__qualname__))
         return w.__reduce_ex__(protocol)
 
     def __reduce__(self):
@@ -63,7 +63,7 @@ class PatchedFunction(wrapt.FunctionWrapper):
 
 
 _PATCHED: dict[int, Any] = {}
-patching.PATCH_TABLES.append(_PATCHED)
+patching.add_patch_table(_PATCHED)
 _FAKE_TYPES = (FakeArray,)
 
 
@@ -77,7 +77,7 @@ def _has_fake(args: tuple, kwargs: dict) -> bool:
 
 
 def _interceptor(wrapped, instance, args, kwargs):
-    if not _STACK.get() and not _has_fake(args, kwargs):
+    if not STACK.get() and not _has_fake(args, kwargs):
         return wrapped(*args, **kwargs)
     return dispatch(_PATCHED[id(wrapped)], _FAKE_TYPES, args, kwargs)
 
@@ -102,7 +102,7 @@ def _ufunc_method(ufunc: Any, name: str, real: Any) -> Any:
     op = method_op(name, "cupy.ufunc")
 
     def meth(*args, **kwargs):
-        if not _STACK.get() and not _has_fake(args, kwargs):
+        if not STACK.get() and not _has_fake(args, kwargs):
             return real(*args, **kwargs)
         return dispatch(op, _FAKE_TYPES, (ufunc,) + args, kwargs)
     meth.__name__ = name
@@ -115,7 +115,7 @@ def _guarded(fn: Any, qualname: str) -> Any:
     if w is None:
         _GUARD_NAMES[id(fn)] = qualname
         w = _PATCHED[id(fn)] = PatchedFunction(fn, _guard)
-        patching._ORIGINALS[id(fn)] = fn
+        patching.keep_original(fn)
     return w
 
 
@@ -127,7 +127,7 @@ def patch_cupy_callable(fn: Any) -> Any:
     if w is None:
         cls = PatchedCupyUfunc if type(fn).__name__ == "ufunc" else PatchedFunction
         w = _PATCHED[id(fn)] = cls(fn, _interceptor)
-        patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
+        patching.keep_original(fn)  # keeps the id stable
     return w
 
 
@@ -149,13 +149,13 @@ class FakeCupyGenerator:
 
 
 def _default_rng(wrapped, instance, args, kwargs):
-    if not _STACK.get():
+    if not STACK.get():
         return wrapped(*args, **kwargs)
     return FakeCupyGenerator(*args, **kwargs)
 
 
 def _get_array_module(wrapped, instance, args, kwargs):
-    import cupy
+    cupy = cupy_rules.cupy_module()
     for a in args:
         if type(a) is FakeArray and a.storage.device != "cpu":
             return cupy
@@ -167,7 +167,7 @@ def _make_device_class(real: type) -> type:
         """``cupy.cuda.Device``: inside a mode, ``with Device(n):`` only selects fake device n."""
 
         def __enter__(self):
-            if _STACK.get():
+            if STACK.get():
                 tokens = self.__dict__.setdefault("_ft_tokens", [])
                 tokens.append(cupy_rules.CURRENT_DEVICE.set(f"cuda:{self.id}"))
                 return self
@@ -181,7 +181,7 @@ def _make_device_class(real: type) -> type:
             return super().__exit__(*exc)
 
         def use(self):
-            if _STACK.get():
+            if STACK.get():
                 cupy_rules.CURRENT_DEVICE.set(f"cuda:{self.id}")
                 return None
             return super().use()
@@ -216,7 +216,7 @@ _RUN_AS_IS = frozenset({
 def _guard(wrapped, instance, args, kwargs):
     """A cupy function with no CuPy rule: real CuPy outside modes, an error on fakes or
     in a mode (its implementation would reach the device, or make real arrays)."""
-    if not _STACK.get() and not _has_fake(args, kwargs):
+    if not STACK.get() and not _has_fake(args, kwargs):
         return wrapped(*args, **kwargs)
     raise UnsupportedOperationError(_GUARD_NAMES.get(id(wrapped), wrapped.__name__),
                                     "no CuPy rule for it yet (CuPy's implementation would run "
@@ -229,13 +229,13 @@ _GUARD_NAMES: dict[int, str] = {}
 def _fromfunction(wrapped, instance, args, kwargs):
     """``cupy.fromfunction`` is ``asarray(numpy.fromfunction(...))`` (cupy/_creation/
     from_data.py): in a mode the function gets NumPy's index arrays as CPU fakes."""
-    if not _STACK.get():
+    if not STACK.get():
         return wrapped(*args, **kwargs)
     return _fromfunction_in_mode(*args, **kwargs)
 
 
 def _fromfunction_in_mode(function, shape, *, dtype=float, like=None, **kwargs):
-    import cupy
+    cupy = cupy_rules.cupy_module()
     if like is not None:
         raise UnsupportedOperationError("cupy.fromfunction", "like=")
     dims = tuple(shape)

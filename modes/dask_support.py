@@ -1,7 +1,7 @@
 """dask integration: fakes as first-class dask chunks, and dask.array computed in a mode.
 
 Nothing here imports dask: the import hook in ``modes/patching.py`` calls ``dask_imported``
-with each module of ``HOOKED`` once its code has run (``patching.install`` does it for those
+with each module of ``HOOKED`` once its code has run (``installer.install`` does it for those
 already imported, and ``rebind_dask`` points their NumPy originals at the patches), so the
 order of ``import dask`` and ``import faketensor`` does not matter. Chunks: ``sizeof`` is
 registered here; ``FakeArray.__dask_tokenize__`` (faketensor/_array.py) gives dask's tokens;
@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import numpy as np
 
 from .._array import FakeArray
-from .._dispatch import _STACK
+from .._dispatch import STACK
 from .._errors import UnsupportedOperationError
 from .._paths import SPAWNED_FROM
 from .._stack import paused
@@ -75,7 +75,7 @@ def _set_up(module: Any) -> None:
     if name == "dask.sizeof":
         module.sizeof.register(FakeArray, sizeof_fake)
     elif name == "dask.tokenize":
-        from .patching import original  # NumPy's dispatcher type, behind a patch or not
+        from .patch_tables import original  # NumPy's dispatcher type, behind a patch or not
         module.normalize_token.register(type(original(np.sum)), _dispatcher_normalizer(module))
     elif name == "dask.local":
         _patch_execute_task(module)
@@ -270,7 +270,7 @@ def _legacy_seeding_bytes(state_data: Any) -> int:
     ``RandomState.__init__`` seeds an ``MT19937()`` from a SeedSequence (624 uint32 words
     and two 8-byte scalars: 2512 bytes), then ``_mt19937.pyx`` ``_legacy_seeding`` holds the
     seed as int64 (8n) while making its uint32 copy (4n), plus 16 bytes of 0-d operands of
-    its range check (checked against tracemalloc in tests/test_dask.py)."""
+    its range check (checked against tracemalloc in tests/modes/test_dask.py)."""
     if not isinstance(state_data, (np.ndarray, FakeArray)):  # an int seed: no array copies
         return 2512
     return max(2512, 12 * state_data.size + 16)
@@ -329,7 +329,7 @@ def _dispatcher_normalizer(tokenize: Any) -> Any:
     default = tokenize.normalize_token.dispatch(object)
 
     def normalize_numpy_function(f: Any) -> Any:
-        from .patching import PATCH_TABLES
+        from .patch_tables import PATCH_TABLES
         for table in PATCH_TABLES:
             patched = table.get(id(f))
             if patched is not None:
@@ -420,7 +420,7 @@ def graph_code(frame: Any) -> bool:
     toolz's ``compose`` and the like): its NumPy calls on real values are bookkeeping (chunk
     sizes, 0-size metas) and run for real. So are dask.distributed's (its comms' receive
     buffers, ``numpy.empty(n, "u1").data``, on event loops whose callbacks carry the context
-    of the program's thread, modes included: meta_utils/cluster.py)."""
+    of the program's thread, modes included: meta_utils/planner/cluster.py)."""
     name = frame.f_globals.get("__name__") or ""
     while name.startswith(_GLUE) and frame.f_back is not None:
         frame = frame.f_back
@@ -451,7 +451,7 @@ def task_inputs_to_fakes(value: Any, mode: Any) -> Any:
 
 def _fake_mode() -> Any:
     """The innermost FakeMode on the stack, or None."""
-    for m in reversed(_STACK.get()):
+    for m in reversed(STACK.get()):
         if getattr(m, "_is_fake_mode", False):
             return m
     return None
@@ -522,7 +522,7 @@ def _patch_execute_task(local: Any) -> None:
         if mode is None:
             return original(key, task_info, dumps, loads, get_id, pack_exception)
         _check_setup()
-        # read by the progress line (meta_utils/progress.py); racy across threads, a count only
+        # read by the progress line (meta_utils/planner/progress.py); racy across threads, a count only
         mode.dask_tasks = getattr(mode, "dask_tasks", 0) + 1
         with in_task():
             return original(key, task_info, dumps, _fake_loads(loads, mode), get_id,

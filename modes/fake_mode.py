@@ -11,18 +11,18 @@ from .._array import KERNEL_PLACEHOLDERS, FakeArray, PlaceholderLog
 from .._sizes import POLICY, SizePolicy
 from .._sinks import SinkLog
 from .._errors import op_name
-from .._runner import _first_device, leaves, prepare_call, run_fake
+from .._runner import first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
 from .sites import RECORD_DEPTH, Sites
-from .trace import _NO_KWARGS, TraceEntry, TraceIds
+from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
 from .base import Mode
-from .._dispatch import _STACK, mode_stack
+from .._dispatch import STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats
-from .random_gen import default_rng
+from .random_gen import default_rng, fake_mode_entered, fake_mode_exited
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
 from .patching import patch_callable
@@ -47,7 +47,7 @@ class _Ordinary(NamedTuple):
     kwargs: dict
 
 # The recording modes alive, so that ``ft.explain(x)`` finds the trace that made ``x`` after
-# its ``with`` block has ended (meta_utils/explain.py); nothing is added per op. A fake made
+# its ``with`` block has ended (meta_utils/planner/explain.py); nothing is added per op. A fake made
 # in a recording mode keeps what explain needs of it alive: its storage's tracker is
 # ``mode.memory``, which holds the mode's ``Recording`` (``memory.mode``).
 RECORDING: "weakref.WeakSet[FakeMode]" = weakref.WeakSet()
@@ -119,7 +119,7 @@ class FakeMode(Mode):
         self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
         self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
         self._ledger: Any = self.memory
-        # a planner's mode (meta_utils/plan.py) stands for the real machine: a FakeMode the
+        # a planner's mode (meta_utils/planner/plan.py) stands for the real machine: a FakeMode the
         # program enters itself allocates nothing there, so it is not charged, only counted
         self.planning = False
         self.program_modes = 0
@@ -144,7 +144,9 @@ class FakeMode(Mode):
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
         self._nested = bool(enclosing)
         self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
-        return super().__enter__()
+        super().__enter__()
+        fake_mode_entered()  # numpy.random's C code refuses to draw (modes/random_gen.py)
+        return self
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)
@@ -153,6 +155,7 @@ class FakeMode(Mode):
             POLICY.reset(token)
         except ValueError:  # left in another context (a mode shared by threads)
             POLICY.set(before)
+        fake_mode_exited()
 
     def _charge(self, storage: Any) -> None:
         """Charge a storage made in this mode outside any kernel (see _dispatch.claim)."""
@@ -179,11 +182,11 @@ class FakeMode(Mode):
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         if self._nested:  # kernels' own NumPy calls see no mode (not the enclosing ones)
-            token = _STACK.set(())
+            token = STACK.set(())
             try:
                 return self._run(func, types, args, kwargs)
             finally:
-                _STACK.reset(token)
+                STACK.reset(token)
         return self._run(func, types, args, kwargs)
 
     def _run(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
@@ -270,7 +273,7 @@ class FakeMode(Mode):
         dev = None
         if costs is not None:
             dev = outs[0].storage.device if outs else (
-                _first_device(args, kwargs) or self.device or "cpu")
+                first_device(args, kwargs) or self.device or "cpu")
             if costs.early:  # before the outputs exist
                 ledger._transient(dev, costs.early)
         nbytes = 0
@@ -314,7 +317,7 @@ class FakeMode(Mode):
         afterwards (findings then take this call's line)."""
         ids = self.ids
         args_spec = ids.args_spec(args)
-        kwargs_spec = ids.kwargs_spec(kwargs) if kwargs else _NO_KWARGS
+        kwargs_spec = ids.kwargs_spec(kwargs) if kwargs else NO_KWARGS
         entry = used[0] if used else None
         flops = entry.flops if entry is not None else None
         if flops is None:

@@ -2,7 +2,7 @@
 
 A recording ``FakeMode`` calls ``scan`` for each op (FakeMode._record); what it finds goes
 to the mode's ``findings`` as ``Finding`` rows, which a plan aggregates per (kind, file,
-line) (meta_utils/plan.py). Three kinds, each decided from metadata alone:
+line) (meta_utils/planner/plan.py). Three kinds, each decided from metadata alone:
 
 - ``upcast``: a fresh result wider than its widest array operand of one or more
   dimensions (``is_upcast``), when neither a Python scalar (NEP 50: weak) nor an explicit

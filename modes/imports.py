@@ -25,7 +25,7 @@ import threading
 from typing import Any, Iterator
 
 from .._paths import SCRIPT_DIRS, is_user_file, script_dirs
-from .._stack import _STACK, paused
+from .._stack import STACK, paused
 
 _local = threading.local()  # names this thread is looking up (a finder may ask again)
 
@@ -65,7 +65,7 @@ class PausingFinder:
     """The meta path finder (one instance, first on ``sys.meta_path``; see install)."""
 
     def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
-        if not _STACK.get():
+        if not STACK.get():
             return None
         busy = getattr(_local, "names", None)
         if busy is None:

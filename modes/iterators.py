@@ -413,7 +413,7 @@ def install() -> None:
     (Cython checks ``numpy.broadcast``'s size and type at import: SciPy, pandas, CuPy), and
     library imports inside a mode run with the mode paused (modes/imports.py)."""
     import sys
-    from .patching import _get_stack
+    from .patching import get_stack
     mod = sys.modules["numpy"]
     orig = mod.__dict__.get("__getattr__")
     if getattr(orig, "_ft_patch", False):
@@ -422,7 +422,7 @@ def install() -> None:
     def __getattr__(attr: str) -> Any:
         pair = _NAMES.get(attr)
         if pair is not None:
-            stack = _get_stack()
+            stack = get_stack()
             return pair[0] if stack and stack[0]._is_fake_mode else pair[1]
         if orig is None:
             raise AttributeError(f"module 'numpy' has no attribute {attr!r}")

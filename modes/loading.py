@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._dispatch import _STACK, dispatch
+from .._dispatch import STACK, dispatch
 from .._paths import is_user_file
 from .._stack import paused
 from .._array import make_fake
@@ -41,9 +41,8 @@ _ORIGINALS: dict = {}
 
 def _fake_mode() -> Any:
     """The innermost FakeMode on this context's stack, or None."""
-    from .fake_mode import FakeMode
-    for mode in reversed(_STACK.get()):
-        if isinstance(mode, FakeMode):
+    for mode in reversed(STACK.get()):
+        if getattr(mode, "_is_fake_mode", False):
             return mode
     return None
 
@@ -167,7 +166,7 @@ def pickled_load(mode: Any, args: tuple, kwargs: dict) -> Any:
     """``np.load(file, allow_pickle=True)`` of a pickle or of an .npy of Python objects in a
     mode: the program asked for the unpickling, so it runs for real (as the loader's bytes do)
     and what it gives back is made fakes (``to_fakes``). NOT_PICKLED for every other file,
-    which the mode reads from its header alone (meta_utils/files.py)."""
+    which the mode reads from its header alone (meta_utils/convert/files.py)."""
     try:
         bound = _NP_LOAD.bind(*args, **kwargs)
     except TypeError:
@@ -260,7 +259,7 @@ def _host_method(fn: Any) -> Any:
     """A pandas/xarray ``to_numpy`` that hands fakes to the program's own code in a mode."""
     def to_numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = fn(self, *args, **kwargs)
-        if _STACK.get() and _from_user(sys._getframe(1)):
+        if STACK.get() and _from_user(sys._getframe(1)):
             mode = _fake_mode()
             if mode is not None:
                 return to_fakes(mode, result, kept=_held_buffers(self))
@@ -275,7 +274,7 @@ def _host_property(prop: property) -> property:
 
     def values(self: Any) -> Any:
         result = get(self)
-        if _STACK.get() and _from_user(sys._getframe(1)):
+        if STACK.get() and _from_user(sys._getframe(1)):
             mode = _fake_mode()
             if mode is not None:
                 return to_fakes(mode, result, kept=_held_buffers(self))

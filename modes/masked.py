@@ -41,15 +41,15 @@ import numpy as np
 import numpy.lib._arraysetops_impl as _setops
 
 from .. import _array, _known
-from .._array import FakeArray, _FakeSlots
-from .._dispatch import _STACK, dispatch
+from .._array import FakeArray, FakeSlots
+from .._dispatch import STACK, dispatch
 from .._stack import paused
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
 
-_SLOTS = tuple(s for s in _FakeSlots.__slots__ if s != "__weakref__")
-_SLOT_DESC = tuple(_FakeSlots.__dict__[s] for s in _SLOTS)
+_SLOTS = tuple(s for s in FakeSlots.__slots__ if s != "__weakref__")
+_SLOT_DESC = tuple(FakeSlots.__dict__[s] for s in _SLOTS)
 _SETATTR = FakeArray.__setattr__
 REAL_MA = np.ma.core
 REAL_EXTRAS = np.ma.extras
@@ -64,7 +64,7 @@ def plain(x: Any) -> Any:
     """x's ndarray part: a FakeArray with x's metadata and storage (no memory, no op), as
     NumPy's C code sees a subclass instance; anything else as is."""
     if isinstance(x, FakeNDArray):
-        p = object.__new__(_FakeSlots)
+        p = object.__new__(FakeSlots)
         _copy_slots(x, p)
         p.__class__ = FakeArray
         return p
@@ -97,7 +97,7 @@ def view_as(x: Any, cls: type | None = None, dtype: Any = None) -> Any:
         # a NumPy scalar's view (scalartypes.c gentype_view): a scalar again, of no subtype
         return p if dtype is None else dispatch(_VIEW, (FakeArray,), (p, dtype), {})
     v = dispatch(_VIEW, (FakeArray,), (p,) if dtype is None else (p, dtype), {})
-    _FakeSlots.__dict__["_base"].__set__(v, x)  # the view's base is x (not its stand-in)
+    FakeSlots.__dict__["_base"].__set__(v, x)  # the view's base is x (not its stand-in)
     if cls is None:
         cls = type(x)
     if isinstance(cls, type) and issubclass(cls, FakeNDArray):
@@ -201,7 +201,7 @@ def _subclass_result(r: Any, src: Any, subok: bool) -> Any:
             and r.storage_offset == src.storage_offset)
     if same and subok and r._base is src._base:
         return src  # returned as is
-    _FakeSlots.__dict__["_base"].__set__(r, src)
+    FakeSlots.__dict__["_base"].__set__(r, src)
     return as_subclass(r, type(src), src) if subok else r
 
 
@@ -258,7 +258,7 @@ class _NumpyProxy:
             return v
         v = getattr(self._module, name)
         try:
-            return patching._PATCHED.get(id(v), v)
+            return patching.patched_or_self(v)
         except TypeError:
             return v
 
@@ -335,7 +335,7 @@ class FakeNDArray(FakeArray):
         """ndarray.__array_function__ on a subclass: NumPy's implementation runs with the
         subclass instances (Python ones call their methods); C ones are refused (their
         subtype rules are not modelled)."""
-        func = patching._ORIGINALS.get(id(func), func)
+        func = patching.kept_original(func)
         if func is _UNIQUE_IMPL:
             return _unique(*args, **kwargs)
         impl = getattr(func, "_implementation", None)
@@ -418,7 +418,7 @@ def _subclass_method(name: str) -> Callable:
         if not isinstance(r, FakeArray):
             return r
         if r.storage is self.storage:
-            _FakeSlots.__dict__["_base"].__set__(r, self)
+            FakeSlots.__dict__["_base"].__set__(r, self)
         return as_subclass(r, type(self), self)
     meth.__name__ = name
     return meth
@@ -591,7 +591,7 @@ def _any(x: Any) -> Any:
         known = _known.value(r)
         if known is not None:  # a mask known to hold one value (np.zeros, make_mask_none)
             return bool(known)
-        for mode in reversed(_STACK.get()):
+        for mode in reversed(STACK.get()):
             if getattr(mode, "_is_fake_mode", False):
                 mode.placeholders.add(ASSUMED)
                 break
@@ -660,7 +660,7 @@ def _load(which: str, real: types.ModuleType, extra_globals: dict) -> types.Modu
             g[k] = _np_array
         elif callable(v) and not isinstance(v, type):
             try:
-                g[k] = patching._PATCHED.get(id(v), v)
+                g[k] = patching.patched_or_self(v)
             except TypeError:
                 pass
     return mod
@@ -691,7 +691,7 @@ def _real_fill(name: str) -> Callable:
         if _in_fake_mode() and any(isinstance(a, np.ndarray) and a.size > 1
                                    for a in (*args, *kwargs.values())):
             # an array of fill values (not a value): converted, computed on the fake
-            conv = _STACK.get()[0]._convert
+            conv = STACK.get()[0]._convert
             args = tuple(conv(a) if isinstance(a, np.ndarray) else a for a in args)
             kwargs = {k: conv(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
         if _has_fake(args) or _has_fake(tuple(kwargs.values())):
@@ -736,8 +736,7 @@ def _check_mask_axis(mask: Any, axis: Any, keepdims: Any = np._NoValue) -> Any:
 
 def copy() -> _Copy:
     """numpy.ma's copy over fakes, loaded on first use (after the namespace patches)."""
-    if _COPY.core is None:
-        patching.install()
+    if _COPY.core is None:  # the namespace patches are in: ``import faketensor`` ran install
         _COPY.namespace = _Namespace()
         _NP._extra["ma"] = _COPY.namespace
         extra = {"_ft_data_ptr": _data_ptr, "_ft_set_meta": _set_meta,
@@ -787,7 +786,7 @@ def _repr(self: Any) -> str:
 # running the copy: in a FakeMode, real masked arrays converted
 
 def _in_fake_mode() -> bool:
-    stack = _STACK.get()
+    stack = STACK.get()
     return bool(stack) and stack[0]._is_fake_mode
 
 
@@ -796,7 +795,7 @@ def _with_mode(fn: Callable) -> Callable:
     fakes; nothing is accounted outside a mode)."""
     @functools.wraps(fn)
     def run(*args, **kwargs):
-        if _STACK.get():
+        if STACK.get():
             return fn(*args, **kwargs)
         from .fake_mode import FakeMode
         with FakeMode():
@@ -869,11 +868,11 @@ def routed(real: Callable, name: str, owner: str = "core") -> Callable:
     the program calls it; else NumPy's."""
     def patched(*args, **kwargs):
         fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
-        if not fake and not (_in_fake_mode() and not patching._from_numpy(sys._getframe(1))):
+        if not fake and not (_in_fake_mode() and not patching.from_numpy(sys._getframe(1))):
             return real(*args, **kwargs)
         c = copy()
         target = getattr(getattr(c, owner), name)
-        stack = _STACK.get()
+        stack = STACK.get()
         if stack and stack[0]._is_fake_mode:
             conv = stack[0]._convert
             args = _convert_args(args, conv)
@@ -911,10 +910,10 @@ class RoutedUFunc:
             def method(*args, **kwargs):
                 fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
                 if not fake and not (_in_fake_mode()
-                                     and not patching._from_numpy(sys._getframe(1))):
+                                     and not patching.from_numpy(sys._getframe(1))):
                     return getattr(real, attr)(*args, **kwargs)
                 target = getattr(getattr(getattr(copy(), owner), name), attr)
-                stack = _STACK.get()
+                stack = STACK.get()
                 if stack and stack[0]._is_fake_mode:
                     conv = stack[0]._convert
                     args = _convert_args(args, conv)
@@ -951,7 +950,7 @@ def install() -> None:
             if getattr(ma, name, None) is v:
                 setattr(ma, name, p)
             setattr(mod, name, p)
-            patching._ORIGINALS[id(v)] = v
+            patching.keep_original(v)
     real_view = REAL_MA.MaskedArray.view
 
     def masked_view(self, dtype=None, type=None, fill_value=None):
@@ -959,8 +958,8 @@ def install() -> None:
         domained 0-d result, ``var``'s ``divide(...).view(type(self))``): the same view of
         the constant's data and mask, converted (one element each: their values known)."""
         cls = type if type is not None else dtype
-        if isinstance(cls, builtins.type) and issubclass(cls, FakeNDArray) and _STACK.get():
-            fake = to_fake_masked(self, _STACK.get()[0]._convert)
+        if isinstance(cls, builtins.type) and issubclass(cls, FakeNDArray) and STACK.get():
+            fake = to_fake_masked(self, STACK.get()[0]._convert)
             return fake.view(dtype, type, fill_value) if fill_value is not None \
                 else fake.view(dtype, type)
         return real_view(self, dtype, type, fill_value)
@@ -971,9 +970,9 @@ def install() -> None:
 
     def masked_new(cls, *args, **kwargs):
         fake = _has_fake(args) or _has_fake(tuple(kwargs.values()))
-        if fake or (_in_fake_mode() and not patching._from_numpy(sys._getframe(1))):
+        if fake or (_in_fake_mode() and not patching.from_numpy(sys._getframe(1))):
             c = copy()
-            stack = _STACK.get()
+            stack = STACK.get()
             if stack and stack[0]._is_fake_mode:
                 conv = stack[0]._convert
                 args = _convert_args(args, conv)

@@ -38,11 +38,11 @@ import numpy as np
 
 from .. import _array
 from .._errors import DataDependentError
-from .._stack import _STACK, LIVE, paused
+from .._stack import STACK, LIVE, paused
 
 _FAKE = _array.FakeArray
 _LIVE = LIVE
-_get_stack = _STACK.get
+_get_stack = STACK.get
 
 KEEP = 16  # axes up to this length keep it in a stand-in (RGB(A) channels, a few lines)
 GAP = 3    # the largest gap kept between two longer lengths (pcolormesh's edges: n + 1)

@@ -92,7 +92,7 @@ def _patched_value(value: Any) -> Any:
     if isinstance(value, types.ModuleType) and value.__name__.split(".")[0] == "numpy":
         return _PatchedModule(value)
     try:
-        return patching._PATCHED.get(id(value), value)
+        return patching.patched_or_self(value)
     except TypeError:
         return value
 
@@ -104,7 +104,7 @@ def rebound(fn: Callable) -> Callable:
     if r is None:
         g = {k: _patched_value(v) for k, v in fn.__globals__.items()}
         g["__builtins__"] = fn.__globals__["__builtins__"]
-        # the program's code, not NumPy's, for the patches' caller checks (patching._from_numpy)
+        # the program's code, not NumPy's, for the patches' caller checks (patching.from_numpy)
         g["__name__"] = f"<faketensor: {fn.__module__} in a mode>"
         r = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
         r.__kwdefaults__ = fn.__kwdefaults__
@@ -115,8 +115,8 @@ def rebound(fn: Callable) -> Callable:
 def _fake_mode_of_program() -> Any:
     """The FakeMode at the bottom of the stack when the caller of the patched entry point is
     the program (not NumPy's or faketensor's own code), else None."""
-    stack = patching._get_stack()
-    if stack and stack[0]._is_fake_mode and not patching._from_numpy(sys._getframe(2)):
+    stack = patching.get_stack()
+    if stack and stack[0]._is_fake_mode and not patching.from_numpy(sys._getframe(2)):
         return stack[0]
     return None
 
@@ -138,9 +138,9 @@ def python_entry(fn: Callable) -> Callable:
     r = rebound(getattr(fn, "_implementation", fn))
 
     def patched(*args, **kwargs):
-        if patching._get_stack():
-            res = patching._host_call(fn, args, kwargs, sys._getframe(1))  # pandas' np.r_
-            if res is not patching._DISPATCH:
+        if patching.get_stack():
+            res = patching.host_call(fn, args, kwargs, sys._getframe(1))  # pandas' np.r_
+            if res is not patching.DISPATCH:
                 return res
         mode = _fake_mode_of_program()
         if mode is not None:
@@ -151,10 +151,9 @@ def python_entry(fn: Callable) -> Callable:
         return fn(*args, **kwargs)
     functools.update_wrapper(patched, fn)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(fn)] = fn
-    patching._PATCHED[id(fn)] = patched  # pickles by name, as the other patches
+    patching.record_patch(fn, patched)  # pickles by name, as the other patches
     if hasattr(fn, "_implementation"):  # the original, called with a fake, asks its argument
-        _array.PYTHON_ENTRIES[fn] = _entry_for_protocol(r)
+        _array.register_python_entry(fn, _entry_for_protocol(r))
     return patched
 
 
@@ -162,7 +161,7 @@ def _entry_for_protocol(r: Callable) -> Callable:
     """What ``FakeArray.__array_function__`` runs for the original of a python entry: the
     rebound copy in a FakeMode (real ndarray arguments converted), else nothing (NOT_RUN)."""
     def run(args: tuple, kwargs: dict) -> Any:
-        stack = patching._get_stack()
+        stack = patching.get_stack()
         if not (stack and stack[0]._is_fake_mode):
             if stack or not any(isinstance(a, _array.FakeArray) for a in (*args, *kwargs.values())):
                 return _array.NOT_RUN
@@ -192,9 +191,8 @@ def _bmat_entry(fn: Callable) -> Callable:
             return fn(obj, ldict, gdict)
         return r(_converted(obj, mode._convert), ldict, gdict)
     functools.update_wrapper(patched, fn)
-    patching._ORIGINALS[id(fn)] = fn
     patching.mark_patch(patched)
-    patching._PATCHED[id(fn)] = patched
+    patching.record_patch(fn, patched)
     return patched
 
 
@@ -230,7 +228,7 @@ def matrix_constructor(new: Callable) -> Callable:
         return _matrix.matrix_from_array(arr)
     functools.update_wrapper(patched, new)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(new)] = new
+    patching.keep_original(new)
     return patched
 
 
@@ -242,9 +240,9 @@ def chararray_constructor(new: Callable) -> Callable:
     def patched(subtype, *args, **kwargs):
         if subtype is _AnyCharArray:
             subtype = np.char.chararray
-        if patching._get_stack():
-            res = patching._host_call(new, (subtype,) + args, kwargs, sys._getframe(1))
-            if res is not patching._DISPATCH:
+        if patching.get_stack():
+            res = patching.host_call(new, (subtype,) + args, kwargs, sys._getframe(1))
+            if res is not patching.DISPATCH:
                 return res
         if _fake_mode_of_program() is None:
             return new(subtype, *args, **kwargs)
@@ -253,7 +251,7 @@ def chararray_constructor(new: Callable) -> Callable:
         return retype(dispatch(new, (), (subtype,) + args, kwargs))
     functools.update_wrapper(patched, new)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(new)] = new
+    patching.keep_original(new)
     return patched
 
 
@@ -288,16 +286,16 @@ def constructor(new: Callable) -> Callable:
     """A Python ndarray subclass's ``__new__``, dispatching in a FakeMode to the kernel
     registered for ``new``."""
     def patched(*args, **kwargs):
-        if patching._get_stack():
-            res = patching._host_call(new, args, kwargs, sys._getframe(1))
-            if res is not patching._DISPATCH:
+        if patching.get_stack():
+            res = patching.host_call(new, args, kwargs, sys._getframe(1))
+            if res is not patching.DISPATCH:
                 return res
         if _fake_mode_of_program() is not None:
             return dispatch(new, (), args, kwargs)
         return new(*args, **kwargs)
     functools.update_wrapper(patched, new)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(new)] = new
+    patching.keep_original(new)
     return patched
 
 
@@ -316,7 +314,7 @@ def fake_method(fn: Callable) -> Callable:
     kernel registered for ``fn`` in a FakeMode, or outside one when a fake is among its
     arguments (its Python code would hand the fake to C code)."""
     def patched(self, *args, **kwargs):
-        stack = patching._get_stack()
+        stack = patching.get_stack()
         if stack and stack[0]._is_fake_mode:
             return dispatch(fn, (), (self,) + args, kwargs)
         if _has_fake((args, kwargs)):
@@ -324,7 +322,7 @@ def fake_method(fn: Callable) -> Callable:
         return fn(self, *args, **kwargs)
     functools.update_wrapper(patched, fn)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(fn)] = fn
+    patching.keep_original(fn)
     return patched
 
 
@@ -353,8 +351,7 @@ def fake_aware(fn: Callable) -> Callable:
         return fn(*args, **kwargs)
     functools.update_wrapper(patched, fn)
     patching.mark_patch(patched)
-    patching._ORIGINALS[id(fn)] = fn
-    patching._PATCHED[id(fn)] = patched
+    patching.record_patch(fn, patched)
     return patched
 
 
@@ -479,7 +476,7 @@ def _refresh_unique() -> None:
 
 
 def install() -> None:
-    """Patch the entry points (once, from ``patching.install``)."""
+    """Patch the entry points (once, from ``installer.install``)."""
     from numpy.lib import _index_tricks_impl as it
     import numpy._core.records as rec
     rec_ns = np.rec

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.random  # noqa: F401  (numpy imports np.random lazily)
 
 from .._array import FakeArray
-from .._dispatch import _STACK, dispatch, method_op
+from .._dispatch import STACK, dispatch, method_op
 from .._stack import LIVE
 from .._errors import UnsupportedOperationError
 from ..kernels.registry import REGISTRY
@@ -42,7 +42,7 @@ _ADVICE = ("it belongs to a Generator or RandomState that was not made by "
 
 
 def _fake_mode_active() -> bool:
-    for m in _STACK.get():
+    for m in STACK.get():
         if getattr(m, "_is_fake_mode", False):
             return True
     return False
@@ -101,7 +101,7 @@ class _NumpyForRandom:
         if value is None:
             value = self._load(name)
         if self._guard:
-            if _STACK.get() and _fake_mode_active() and not graph_code(sys._getframe(1)):
+            if STACK.get() and _fake_mode_active() and not graph_code(sys._getframe(1)):
                 raise RealDrawInModeError()
         else:
             setattr(self, name, value)
@@ -184,7 +184,7 @@ def _gen_method(name: str):
     real = getattr(np.random.Generator, name)
 
     def meth(self, *args, **kwargs):
-        if LIVE and _STACK.get():
+        if LIVE and STACK.get():
             return dispatch(op, (), (self,) + args, kwargs)
         if _has_fake(args, kwargs):
             return dispatch(op, (FakeArray,), (self,) + args, kwargs)

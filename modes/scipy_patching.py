@@ -29,7 +29,7 @@ import types
 from typing import Any
 
 from .. import _array
-from .._dispatch import _STACK, dispatch
+from .._dispatch import STACK, dispatch
 from .._errors import DataDependentError, UnsupportedOperationError
 from .._numpy_version import scipy_fft_core
 from .._stack import LIVE, paused
@@ -37,10 +37,10 @@ from . import patching
 
 _FAKE = _array.FakeArray
 _LIVE = LIVE
-_get_stack = _STACK.get
+_get_stack = STACK.get
 
 _PATCHED: dict[int, Any] = {}
-patching.PATCH_TABLES.append(_PATCHED)
+patching.add_patch_table(_PATCHED)
 _done: set = set()
 _lock = threading.RLock()
 
@@ -66,7 +66,7 @@ def _remember(fn: Any, w: Any) -> Any:
     functools.update_wrapper(w, fn)
     setattr(w, "_ft_patch", True)
     _PATCHED[id(fn)] = w
-    patching._ORIGINALS[id(fn)] = fn  # keeps the id stable
+    patching.keep_original(fn)  # keeps the id stable
     return w
 
 

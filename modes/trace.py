@@ -1,7 +1,7 @@
 """The trace of a recording FakeMode: one ``TraceEntry`` per op, and ``TraceIds``, which
 gives every fake a recording mode sees a serial number, so that an entry keeps its
 arguments with fakes replaced by ``TraceRef(serial)`` and the op graph survives the
-fakes' death (meta_utils/replay.py re-runs it)."""
+fakes' death (meta_utils/convert/replay.py re-runs it)."""
 from __future__ import annotations
 
 import itertools
@@ -13,7 +13,7 @@ import numpy as np
 
 from .._array import FakeArray
 from .._errors import op_name
-from .._runner import _PLAIN, resolve
+from .._runner import PLAIN, resolve
 from .._stack import paused
 
 
@@ -105,12 +105,12 @@ class TraceIds:
         t = type(obj)
         if t is FakeArray:
             return self.ref(obj)
-        if t in _PLAIN:
+        if t in PLAIN:
             return obj
         if t is tuple or t is list:
             return t([self.spec(x) for x in obj])
         if t is dict:
-            return {k: self.spec(v) for k, v in obj.items()} if obj else _NO_KWARGS
+            return {k: self.spec(v) for k, v in obj.items()} if obj else NO_KWARGS
         if isinstance(obj, np.random.Generator):
             return self._generator(obj)
         return obj
@@ -140,7 +140,7 @@ class TraceIds:
     def call_spec(self, args: tuple, kwargs: dict) -> tuple:
         """``spec((args, kwargs))`` with the common case inline: positional fakes and
         plain values, no keywords."""
-        return (self.args_spec(args), self.spec(kwargs) if kwargs else _NO_KWARGS)
+        return (self.args_spec(args), self.spec(kwargs) if kwargs else NO_KWARGS)
 
     def kwargs_spec(self, kwargs: dict) -> dict:
         """``spec(kwargs)`` for a call's (non-empty) keywords, fakes and plain values inline."""
@@ -151,7 +151,7 @@ class TraceIds:
             if t is FakeArray:
                 r = by_id.get(id(x))  # ref's hit path, inlined
                 out[k] = r if r is not None and weak[r]() is x else self.ref(x)
-            elif t in _PLAIN:
+            elif t in PLAIN:
                 out[k] = x
             else:
                 out[k] = self.spec(x)
@@ -166,14 +166,14 @@ class TraceIds:
             if t is FakeArray:
                 r = by_id.get(id(x))  # ref's hit path, inlined
                 out.append(r if r is not None and weak[r]() is x else self.ref(x))
-            elif t in _PLAIN:
+            elif t in PLAIN:
                 out.append(x)
             else:
                 out.append(self.spec(x))
         return tuple(out)
 
 
-_NO_KWARGS: dict = {}  # the spec of every call without keywords (never mutated)
+NO_KWARGS: dict = {}  # the spec of every call without keywords (never mutated)
 
 
 _new = object.__new__

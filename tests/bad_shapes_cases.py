@@ -3,7 +3,7 @@
 Each case is ``(id, fn, make_inputs)``: ``fn(*make_inputs())`` is the call. The same table is
 built in the oracle subprocess (real NumPy, address space capped so that a call that would
 allocate raises MemoryError instead) and in the test process (fakes inside FakeMode); see
-tests/test_bad_shapes.py. ``encode`` turns a result or an exception into comparable data.
+tests/core/test_bad_shapes.py. ``encode`` turns a result or an exception into comparable data.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Real runs on a dask.distributed cluster, measured inside the workers: the oracle for the
-cluster plans of meta_utils/cluster.py (tests/test_cluster.py, benchmarks/bench_distributed.py).
+cluster plans of meta_utils/planner/cluster.py (tests/planner/test_cluster.py, benchmarks/bench_distributed.py).
 
 ``RealMeter`` plugs into the same worker plugin as the planner's ``FakeMeter``: each task's
 peak is the most NumPy data (tracemalloc, NumPy's domain alone: memtools) allocated above what
@@ -36,8 +36,8 @@ def run(client: Any, submit: Callable[[Any], Any], meter: Any = None) -> tuple[A
     """Run ``submit(client)`` (it returns futures) on the client's cluster with each task
     measured by ``meter`` (``None``: the planner's FakeMeter, tasks on fakes) and gather it:
     (the results, {key: (worker, output bytes, peak)}, the recorder's summary)."""
-    from faketensor.meta_utils.cluster import PLUGIN, RECORDER, _remote_summary
-    from faketensor.meta_utils.cluster_plugins import ClusterRecorder, FakeTasks
+    from faketensor.meta_utils.planner.cluster import PLUGIN, RECORDER, _remote_summary
+    from faketensor.meta_utils.planner.cluster_plugins import ClusterRecorder, FakeTasks
     client.register_plugin(FakeTasks(meter), name=PLUGIN)
     client.register_plugin(ClusterRecorder(), name=RECORDER)
     try:
@@ -51,6 +51,6 @@ def run(client: Any, submit: Callable[[Any], Any], meter: Any = None) -> tuple[A
 
 
 def _tasks(dask_scheduler: Any = None) -> dict:
-    from faketensor.meta_utils.cluster import RECORDER
+    from faketensor.meta_utils.planner.cluster import RECORDER
     rec = dask_scheduler.plugins[RECORDER]
     return {str(k): (r[0], r[1], r[2], r[9]) for k, r in rec.tasks.items()}

@@ -5,6 +5,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.dirname(__file__))
+# the test folders, which mirror the package: a test may import another test module by its
+# name (``from test_plan import run_cli``), the name pytest imports it under
+for _folder in ("core", "kernels/numpy", "kernels/cupy", "kernels/scipy", "modes", "planner",
+                "files", "gpu"):
+    sys.path.append(os.path.join(os.path.dirname(__file__), _folder))
 
 # Derandomized, so the suite gives the same verdict on every run; FT_RANDOM=1 explores
 # new examples (run it when changing kernels).
@@ -42,7 +47,7 @@ def _plan_reports_match_schema(request, monkeypatch):
     if report_schema.VALIDATOR is None:
         yield
         return
-    from faketensor.meta_utils.plan import Plan
+    from faketensor.meta_utils.planner.plan import Plan
     to_json = Plan.to_json
 
     def checked(self):

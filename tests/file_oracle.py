@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 import faketensor as ft
-from faketensor.meta_utils.files import FakeNpzFile
+from faketensor.meta_utils.convert.files import FakeNpzFile
 
 FLAGS = ("c_contiguous", "f_contiguous", "writeable", "owndata", "aligned")
 # real failures that only reading array data can see (out of scope for header-only reads)
@@ -110,7 +110,7 @@ def real_safetensors(path: str):
 
 
 def fake_safetensors(path: str):
-    from faketensor.meta_utils.headers import SAFETENSORS_DTYPES, _numpy_dtype
+    from faketensor.meta_utils.convert.headers import SAFETENSORS_DTYPES, _numpy_dtype
 
     names = {}
     for name in SAFETENSORS_DTYPES:  # with ml_dtypes installed, bfloat16 and float8 too

@@ -10,8 +10,8 @@ except Exception:  # no driver / no device
 needs_gpu = pytest.mark.skipif(not HAVE_GPU, reason="needs a CUDA GPU")
 
 # the comparison is the package's (one definition, used by faketensor coverage --backend cupy too)
-from faketensor.meta_utils.oracle import cupy_meta as meta, cupy_metas as metas  # noqa: E402,F401
-from faketensor.meta_utils.oracle import compare_cupy_outcome  # noqa: E402
+from faketensor.meta_utils.surveys.oracle import cupy_meta as meta, cupy_metas as metas  # noqa: E402,F401
+from faketensor.meta_utils.surveys.oracle import compare_cupy_outcome  # noqa: E402
 
 
 def compare_with_cupy(fn, args, kwargs=None, may_refuse=False):

@@ -12,7 +12,7 @@ from faketensor._numpy_version import VERSION
 _SCALAR_0D = "0-d arrays of NumPy < 2.4's ufunc calls on scalars (8-byte buffers) not counted"
 _ALL_LAYOUTS = ("f64", "f32", "F", "i64", "T", "neg")
 
-# tests/test_memory_ops.py: case label -> reason
+# tests/kernels/numpy/test_memory_ops.py: case label -> reason
 MEMORY_OPS: dict[tuple[int, int], dict[str, str]] = {
     (2, 3): {
         **{f"rot90_2[{k}]": _SCALAR_0D + " (rot90's absolute(axes[0] - axes[1]): +16)"
@@ -37,7 +37,7 @@ MEMORY_OPS[(2, 2)] = {
     "cond[c64 fro stack neg]": "np.linalg.cond before 2.4: asarray(r), then r[()] not replayed",
 }
 
-# tests/test_opinfo.py (the numpy way): op name -> {sample id: reason}
+# tests/kernels/numpy/test_opinfo.py (the numpy way): op name -> {sample id: reason}
 _TRIM_1D = {"neg.f8.5-axis=()": "np.trim_zeros before 2.4 ignores axis for a 1-d input and "
                                 "trims by the values: the fake raises DataDependentError"}
 OPINFO: dict[tuple[int, int], dict[str, dict[str, str]]] = {
@@ -45,7 +45,7 @@ OPINFO: dict[tuple[int, int], dict[str, dict[str, str]]] = {
     (2, 2): {"trim_zeros": _TRIM_1D},
 }
 
-# tests/test_memory_programs.py::test_predicted_peak_equals_real_peak: program -> reason
+# tests/planner/test_memory_programs.py::test_predicted_peak_equals_real_peak: program -> reason
 PROGRAMS: dict[tuple[int, int], dict[str, str]] = {}
 
 

@@ -3,7 +3,7 @@
 Modelled on PyTorch's OpInfo (torch/testing/_internal/common_methods_invocations.py), small:
 an entry names the op, says how to call it on a backend's namespace ``xp`` (numpy or cupy),
 lists its sample inputs (arrays described by ``A`` specs, built on the backend only when a
-test runs) and its expected failures per sample id. ``tests/test_opinfo.py`` runs every entry
+test runs) and its expected failures per sample id. ``tests/kernels/numpy/test_opinfo.py`` runs every entry
 three ways: against real NumPy, under ``ft.CrossRefMode``, and against real CuPy (GPU only).
 
 Adding an op = one kernel + one entry in ``TABLE`` (the tables are at the end of this file).
@@ -17,10 +17,11 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 import faketensor as ft
-from faketensor.meta_utils.samples import (  # noqa: F401  (one definition, re-exported)
-    ALL, COMPLEX, EVERY, FLOATS, INTS, LAYOUTS, NUMERIC, SHAPE, TIMES, A, Sample, V, _base, _layout,
-    _short, _specs, _walk, arrays, binary, call_by_name, dtype_arrays, join, leaves, on, reduction,
+from faketensor.meta_utils.surveys.samples import (  # noqa: F401  (one definition, re-exported)
+    ALL, COMPLEX, EVERY, FLOATS, INTS, LAYOUTS, NUMERIC, SHAPE, TIMES, A, Sample, V, _short, _specs,
+    arrays, binary, call_by_name, dtype_arrays, join, leaves, on, reduction,
     samples, sequences, ternary, unary)
+from faketensor.meta_utils.surveys.samples import base as _base, laid_out as _layout, walk as _walk  # noqa: F401
 
 REFUSALS = (ft.DataDependentError, ft.UnsupportedOperationError)
 WAYS = ("numpy", "crossref", "cupy")
@@ -1052,7 +1053,7 @@ UFUNCS = [_ufunc_entry(u) for u in _ufuncs()]
 # On NumPy only: their CuPy rules are checked by the CUPY entries until a GPU run lists the
 # gaps of running these samples on CuPy as well.
 # np.strings / np.char (kernels/numpy/strings.py): string arrays of several lengths in every
-# layout; ``refuses`` where the fixed-width result's itemsize is the data's (tests/test_strings.py
+# layout; ``refuses`` where the fixed-width result's itemsize is the data's (tests/kernels/numpy/test_strings.py
 # has every function)
 _TEXT = ([A(k, SHAPE, "U6", "text") for k in LAYOUTS]
          + [A("perm", (2, 3, 4), "U6", "text"), A("C", (), "U6", "text"), A("C", (0, 4), "U6", "text"),

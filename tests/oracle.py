@@ -1,5 +1,5 @@
 """The differential oracle for tests: the comparison itself lives in the package
-(``faketensor.meta_utils.oracle``: ``check(fn, *real_args)`` runs ``fn`` on copies of the
+(``faketensor.meta_utils.surveys.oracle``: ``check(fn, *real_args)`` runs ``fn`` on copies of the
 real inputs and on their fakes and compares shape, dtype, strides, flags, byte offset from
 the root buffer, ``shares_memory`` with every input and the exception type); this module
 re-exports it and adds the hypothesis strategies that draw awkward real inputs.
@@ -10,9 +10,10 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from faketensor.meta_utils.oracle import (  # noqa: F401  (one definition, re-exported)
-    Mismatch, _addr_range, _arrays, _copy_tree, _leaves, _same_family, _view_like, check,
+from faketensor.meta_utils.surveys.oracle import (  # noqa: F401  (one definition, re-exported)
+    Mismatch, _addr_range, _leaves, _same_family, _view_like, check,
     compare_meta, compare_outcome, root_range, run_both, same_fake_meta)
+from faketensor.meta_utils.surveys.oracle import arrays_in as _arrays, copy_tree as _copy_tree  # noqa: F401
 
 # --- awkward real inputs --------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Public SciPy calls on fakes, for tests/test_scipy_crash.py: each case is a line of Python
+"""Public SciPy calls on fakes, for tests/kernels/scipy/test_scipy_crash.py: each case is a line of Python
 run inside a FakeMode with the names below bound to fakes (made by NumPy's patched factories).
 Any outcome but a signal is fine here: an answer, DataDependentError, UnsupportedOperationError
 or SciPy's own exception."""

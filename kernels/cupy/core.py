@@ -29,6 +29,7 @@ from ...layout import (broadcast_shapes, c_strides, contiguity, cupy_reshape, f_
                        like_strides, normalize_axis)
 from ...meta import ArrayMeta, is_fake
 from ...converters import Casting
+from ..numpy.overlap import byte_bounds
 from ..registry import REGISTRY, Kernel, lookup, register, transient
 from ..._stack import paused
 
@@ -41,12 +42,17 @@ _CScalar: Any = None
 _LOADERS: list = []
 
 
+def cupy_module() -> Any:
+    """The cupy module once ``load_cupy`` has run, else None: the one way the rule modules
+    reach CuPy (its loop tables, its functions as registry keys)."""
+    return _cp
+
+
 def on_cupy(fn: Callable[[], None]) -> Callable[[], None]:
-    """Run ``fn`` (a rule module's registration of its CuPy rules) once cupy is imported, with
-    that module's ``_cp`` bound to the cupy module; at once if it already is."""
+    """Run ``fn`` (a rule module's registration of its CuPy rules) once cupy is imported
+    (``cupy_module()`` is then the module); at once if it already is."""
     _LOADERS.append(fn)
     if _cp is not None:
-        fn.__globals__["_cp"] = _cp
         fn()
     return fn
 
@@ -68,7 +74,6 @@ def load_cupy(module: Any = None) -> bool:
     from cupy._core._scalar import CScalar
     _cp, _CScalar = module, CScalar
     for fn in _LOADERS:
-        fn.__globals__["_cp"] = module
         fn()
     return True
 
@@ -157,7 +162,7 @@ def check_array(x: Any, dev: str, what: str = "") -> Any:
     return None
 
 
-def _scalar(x: Any) -> Any:
+def cscalar(x: Any) -> Any:
     """CuPy's CScalar for a Python/NumPy scalar (TypeError for anything else)."""
     if _CScalar is None:
         raise UnsupportedOperationError("cupy", "CuPy is not installed")
@@ -166,7 +171,7 @@ def _scalar(x: Any) -> Any:
 
 def _operand(x: Any, dev: str) -> Any:
     """_kernel.pyx _preprocess_arg: a CUDA fake checked for its device, else a CScalar."""
-    return x if check_array(x, dev) is not None else _scalar(x)
+    return x if check_array(x, dev) is not None else cscalar(x)
 
 
 def _need_cupy(name: Any) -> None:
@@ -213,7 +218,7 @@ def guess_loop(ops: Any, name: str, in_dtypes: tuple, weaks: tuple | None, dtype
     return op
 
 
-def _check_cast(frm: np.dtype, to: np.dtype, casting: Casting) -> None:
+def check_cast(frm: np.dtype, to: np.dtype, casting: Casting) -> None:
     if not np.can_cast(frm, to, casting):
         raise TypeError(f"Cannot cast ufunc 'output operand' from {frm!r} to {to!r} "
                         f"with casting rule {casting!r}")
@@ -256,7 +261,7 @@ def cupy_ufunc_call(ufunc: Any, *args: Any, out: Any = None, dtype: Any = None,
                                 f"{_B1!r} according to the rule 'safe'")
             shapes.append(w.shape)
         else:
-            _scalar(_where)
+            cscalar(_where)
     given = [o for o in outs if o is not None]
     shapes += [o.shape for o in given if is_device_array(o)]
     shape = broadcast_shapes(*shapes) if shapes else ()
@@ -282,7 +287,7 @@ def cupy_ufunc_call(ufunc: Any, *args: Any, out: Any = None, dtype: Any = None,
             raise TypeError("Output arguments type must be cupy.ndarray")
         if o.shape != shape:
             raise ValueError("Out shape is mismatched")
-        _check_cast(t, o.dtype, casting)
+        check_cast(t, o.dtype, casting)
         if not o.flags.writeable:
             raise ValueError("output array is read-only")
         results.append(o)
@@ -295,17 +300,33 @@ def cupy_ufunc_call(ufunc: Any, *args: Any, out: Any = None, dtype: Any = None,
     return results[0] if len(results) == 1 else tuple(results)
 
 
+def may_share_bounds(a: Any, b: Any) -> bool:
+    """_memory_range.pyx ``may_share_bounds``: same allocation, byte ranges overlap (here:
+    the ufunc overlap copies use it, and so does cupy.may_share_memory)."""
+    if not (_on_gpu(a) and _on_gpu(b)):
+        raise TypeError("Argument 'a' has incorrect type (expected cupy._core.core._ndarray_base)")
+    if a.storage is not b.storage or a.size == 0 or b.size == 0:
+        return False
+    alo, ahi = byte_bounds(a)
+    blo, bhi = byte_bounds(b)
+    return alo < bhi and blo < ahi
+
+
+
+def _on_gpu(x: Any) -> bool:
+    return is_device_array(x) and device_of(x) != "cpu"
+
+
 def _overlap_copies(ins: list, outs: list) -> None:
     """_kernel.pyx ``_copy_in_args_if_needed``: an input array that is not itself an output
     but whose byte bounds overlap one (``may_share_bounds``) is replaced by ``inp.copy()``, a
     C copy of its own shape alive until the kernel returns. Bounds, not elements: CuPy copies
     ``x[1::2]`` written into ``x[::2]`` and ``x[:]`` added into ``x``, which NumPy does not."""
-    from .select import _may_share_bounds
     for a in ins:
         if not is_fake(a):  # scalars; a composite's fresh intermediates overlap nothing
             continue
         for o in outs:
-            if a is not o and is_fake(o) and _may_share_bounds(a, o):
+            if a is not o and is_fake(o) and may_share_bounds(a, o):
                 transient(a.size * a.dtype.itemsize, kind="overlap_copy")
                 break
 
@@ -345,7 +366,7 @@ def reduce_shape(shape: tuple, axis: Any, keepdims: bool) -> tuple:
     return tuple(n for i, n in enumerate(shape) if i not in red)
 
 
-def _table_loop(types: str, dt: np.dtype) -> np.dtype:
+def table_loop(types: str, dt: np.dtype) -> np.dtype:
     """First 'x->y' loop of a CuPy reduction table whose input ``dt`` casts to safely."""
     for t in types.split():
         i, o = t.split("->")
@@ -362,7 +383,7 @@ _MEAN = "?->d B->d h->d H->d i->d I->d l->d L->d q->d Q->d e->e f->f d->d F->F D
 _LOGIC = "?->? B->? h->? H->? i->? I->? l->? L->? q->? Q->? e->? f->? d->? F->? D->?"
 
 
-def _reduction_ops(name: str, dtype: Any) -> Any:
+def reduction_ops(name: str, dtype: Any) -> Any:
     import cupy._core._routines_math as m
     if dtype is None:  # installed 14.x names it sum_auto_dtype, the source _sum_auto_dtype
         return getattr(m, f"_{name}_auto_dtype", None) or getattr(m, f"{name}_auto_dtype")
@@ -487,23 +508,23 @@ def cupy_reduce(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any
     if dtype is not None:
         dtype = np.dtype(dtype)
     if name in ("sum", "prod"):
-        k = _reduction_ops(name, dtype)
+        k = reduction_ops(name, dtype)
         op = guess_loop(k._ops, k.name, (a.dtype,), None, dtype)
         odt = np.dtype(op.out_types[0])
     elif name in ("max", "min"):
-        odt = _table_loop(_MINMAX, a.dtype) if dtype is None else dtype
+        odt = table_loop(_MINMAX, a.dtype) if dtype is None else dtype
         identity = False
     elif name in ("argmax", "argmin"):
-        odt = _table_loop(_ARG, a.dtype)
+        odt = table_loop(_ARG, a.dtype)
         identity = False
     elif name == "mean":
-        odt = _table_loop(_MEAN, a.dtype) if dtype is None else dtype
+        odt = table_loop(_MEAN, a.dtype) if dtype is None else dtype
     elif name in ("var", "std"):
-        odt = _table_loop(_MEAN, a.dtype) if dtype is None else dtype
+        odt = table_loop(_MEAN, a.dtype) if dtype is None else dtype
         if odt.kind == "c":
             odt = np.dtype(odt.char.lower())
     else:
-        odt = _table_loop(_LOGIC, a.dtype)
+        odt = table_loop(_LOGIC, a.dtype)
     shape = reduce_shape(a.shape, axis, keepdims)
     if name in ("min", "ptp") and out is not None:
         raise UnsupportedOperationError(f"cupy.{name}", "CuPy passes `out` as the dtype to CUB "
@@ -642,7 +663,7 @@ def _ndarray_get(self, stream=None, order="C", out=None, blocking=True):
 
 # --- factories (cupy/_creation/basic.py, ranges.py, from_data.py) --------------------
 
-def _shape(shape: Any) -> tuple:
+def shape_arg(shape: Any) -> tuple:
     try:
         shape = (operator.index(shape),)
     except TypeError:
@@ -662,13 +683,13 @@ def _order(order: Any, allowed: str = "CF") -> str:
 
 
 def cp_empty(shape, dtype=float, order="C"):
-    return fresh(_shape(shape), check_dtype(dtype), _order(order))
+    return fresh(shape_arg(shape), check_dtype(dtype), _order(order))
 
 
 def cp_full(shape, fill_value, dtype=None, order="C"):
     if dtype is None:
         dtype = fill_value.dtype if is_device_array(fill_value) else np.array(fill_value).dtype
-    return fresh(_shape(shape), check_dtype(dtype), _order(order))
+    return fresh(shape_arg(shape), check_dtype(dtype), _order(order))
 
 
 def cp_empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
@@ -678,7 +699,7 @@ def cp_empty_like(prototype, dtype=None, order="K", subok=None, shape=None):
         prototype = np.asarray(prototype)
     dt = check_dtype(dtype if dtype is not None else prototype.dtype)
     o = _order(order, "CFAK")
-    shp = prototype.shape if shape is None else _shape(shape)
+    shp = prototype.shape if shape is None else shape_arg(shape)
     c, f = prototype.flags.c_contiguous, prototype.flags.f_contiguous
     if o == "A":
         o = "F" if f and not c else "C"
@@ -722,14 +743,14 @@ def cp_arange(start, stop=None, step=1, dtype=None):
 
 
 def cp_eye(N, M=None, k=0, dtype=float, order="C"):
-    return fresh(_shape((N, N if M is None else M)), check_dtype(dtype), _order(order))
+    return fresh(shape_arg((N, N if M is None else M)), check_dtype(dtype), _order(order))
 
 
 def cp_identity(n, dtype=float):
-    return fresh(_shape((n, n)), check_dtype(dtype))
+    return fresh(shape_arg((n, n)), check_dtype(dtype))
 
 
-def _to_device(a: Any, dtype: Any, copy: Any, order: Any, ndmin: int) -> Any:
+def to_device(a: Any, dtype: Any, copy: Any, order: Any, ndmin: int) -> Any:
     """core.pyx array(): a CuPy array as is (or astype), a NumPy array / cpu fake sent over."""
     dev = current_device()
     o = "K" if order is None else _order(order, "CFAK")
@@ -759,13 +780,13 @@ def _to_device(a: Any, dtype: Any, copy: Any, order: Any, ndmin: int) -> Any:
 def cp_array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blocking=False):
     if subok:
         raise NotImplementedError
-    return _to_device(obj, dtype, copy, order, ndmin)
+    return to_device(obj, dtype, copy, order, ndmin)
 
 
 def cp_asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
     if copy is None:
         copy = False
-    return _to_device(a, dtype, copy, order, 0)
+    return to_device(a, dtype, copy, order, 0)
 
 
 def cp_ascontiguousarray(a, dtype=None):
@@ -778,7 +799,7 @@ def cp_ascontiguousarray(a, dtype=None):
                 return ArrayMeta((1,), dt, (dt.itemsize,), view_of=a)
             return a
         return fresh(a.shape or (1,), dt)
-    return _to_device(a, dtype, True, "C", 0)
+    return to_device(a, dtype, True, "C", 0)
 
 
 def cp_asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
@@ -796,7 +817,7 @@ def _random_shape(size: Any, params: list) -> tuple:
     pshapes = [p.shape for p in params if is_device_array(p) or isinstance(p, np.ndarray)]
     if size is None:
         return broadcast_shapes(*pshapes) if pshapes else ()
-    shape = _shape(size)
+    shape = shape_arg(size)
     for ps in pshapes:
         if broadcast_shapes(ps, shape) != shape:
             raise ValueError("Out shape is mismatched")
@@ -815,7 +836,7 @@ def random_kernel(fn: Any):
                 raise TypeError(f"{name}() got unexpected keyword arguments {', '.join(kwargs)}")
             if dt.char not in "fd":
                 raise TypeError("cupy.random only supports float32 and float64")
-            return fresh(_shape(args), dt)
+            return fresh(shape_arg(args), dt)
         b = sig.bind(*args, **kwargs)
         b.apply_defaults()
         p = dict(b.arguments)
@@ -829,7 +850,7 @@ def random_kernel(fn: Any):
         if name == "choice":
             a = p["a"]
             dt = a.dtype if is_device_array(a) else _I8
-            return fresh(_shape(p["size"]) if p["size"] is not None else (), dt)
+            return fresh(shape_arg(p["size"]) if p["size"] is not None else (), dt)
         size = p.pop("size", None)
         dtype = p.pop("dtype", None)
         if name in ("random_integers", "multinomial"):
@@ -853,7 +874,7 @@ def _dirichlet_shape(alpha: Any, size: Any) -> tuple:
         return tuple(alpha.shape)
     if isinstance(size, (int, np.integer)):
         return (operator.index(size),) + tuple(alpha.shape)
-    return _shape(size + tuple(alpha.shape))
+    return shape_arg(size + tuple(alpha.shape))
 
 
 def cp_random_dirichlet(alpha, size=None, dtype=float):
@@ -1087,26 +1108,3 @@ def cupy_rule(func: Any, args: tuple, kwargs: dict) -> tuple[Kernel, tuple, dict
         raise UnsupportedOperationError(func, "no CuPy rule for it yet" if _cp is not None else
                                         "CUDA fakes follow CuPy's rules; install cupy")
     return kernel, prefix + tuple(args), kwargs
-
-
-def run_rule(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict,
-             device: str | None, on_cuda: bool) -> Any:
-    """Run a call (real arrays already converted) by the rules of its backend.
-
-    The one place the backend is decided: "cupy" when CUDA fakes are among the inputs
-    (``on_cuda``) or func is a cupy op; then the (op, "cupy") rule ``cupy_rule`` finds runs
-    on the current device (``device``, the mode's, unless ``cupy.cuda.Device`` chose one).
-    Otherwise "numpy": ``entry`` with ``prefix``, the (op, "numpy") rule the runner resolved."""
-    if not (on_cuda or (entry.backend != "numpy" and is_cupy_op(func))):
-        if entry.backend != "numpy":
-            raise UnsupportedOperationError(func, "no kernel is registered for it yet")
-        return entry.fn(*prefix, *args, **kwargs)
-    if _cp is None:
-        load_cupy()  # the first CUDA fake's op (a FakeMode on a CUDA device before cupy's import)
-    kernel, args, kwargs = cupy_rule(func, args, kwargs)
-    token = MODE_DEVICE.set(device) if device is not None and MODE_DEVICE.get() is None else None
-    try:
-        return kernel.fn(*args, **kwargs)
-    finally:
-        if token is not None:
-            MODE_DEVICE.reset(token)

@@ -36,10 +36,10 @@ from ...layout import c_strides, contiguity, cupy_nocopy_strides
 from ..registry import lookup
 from ...meta import ArrayMeta
 from . import core as _cr
-from .core import (_shape, check_dtype, current_device, device_of, fresh, is_device_array,
+from .core import cupy_module
+from .core import (shape_arg, check_dtype, current_device, device_of, fresh, is_device_array,
                    register_rules, temp)
 
-_cp = _cr._cp
 _I8 = np.dtype(np.int64)
 _F8 = np.dtype(np.float64)
 _B1 = np.dtype(bool)
@@ -83,7 +83,7 @@ def _tril_count(n: int, m: int, k: int) -> int:
 def _tri_shape(N: Any, M: Any, k: Any, dtype: Any) -> tuple:
     if M is None:
         M = N
-    shape = _shape((N, M))
+    shape = shape_arg((N, M))
     dt = check_dtype(dtype if dtype is not None else float)
     if math.prod(shape):
         _int_param("cupy.tri", M, k)
@@ -158,7 +158,7 @@ def cp_indices(dimensions, dtype=int):
     """``res = empty((N,) + dims, dtype)``; ``res[i] = arange(dim, dtype).reshape(...)``."""
     dimensions = tuple(dimensions)
     dt = check_dtype(dtype)
-    shape = _shape((len(dimensions),) + dimensions)
+    shape = shape_arg((len(dimensions),) + dimensions)
     for dim in dimensions:
         _arange_check(dim, dt)
     return fresh(shape, dt)
@@ -256,7 +256,7 @@ def cp_unravel_index(indices, dims, order="C"):
 def _is(fn: Any, name: str) -> bool:
     """fn is cupy.NAME / numpy.NAME (patched or not)."""
     fn = getattr(fn, "__wrapped__", fn)
-    for mod in (_cp, np):
+    for mod in (cupy_module(), np):
         f = getattr(mod, name, None)
         if f is not None and fn is getattr(f, "__wrapped__", f):
             return True
@@ -266,7 +266,7 @@ def _is(fn: Any, name: str) -> bool:
 def cp_mask_indices(n, mask_func, k=0):
     """``ones((n, n), int8)``, ``mask_func(a, k).nonzero()``: for tril/triu the count is
     known and nonzero returns ``dst[:, i]`` views of one (count, 2) int64 buffer."""
-    _shape((n, n))
+    shape_arg((n, n))
     if n > 0:
         _int_param("cupy.mask_indices", n, k)
     if _is(mask_func, "tril"):
@@ -297,7 +297,7 @@ def cp_vander(x, N=None, increasing=False):
     if N is None:
         N = n
     dt = check_dtype(np.promote_types(xa.dtype, int))
-    v = fresh(_shape((n, N)), dt)
+    v = fresh(shape_arg((n, N)), dt)
     vv = view_of(v)
     ar = _cr.cp_arange(N)
     r = _cr.cupy_ufunc_call(_ufunc("power"), view_of(xa, (n, 1)),
@@ -309,7 +309,7 @@ def cp_vander(x, N=None, increasing=False):
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
@@ -323,7 +323,7 @@ def _window(name: str):
             return fresh((1,), _F8)
         if M <= 0:
             return fresh((0,), _F8)
-        return fresh(_shape(M), _F8)
+        return fresh(shape_arg(M), _F8)
     kernel.__name__ = f"cupy_{name}"
     return kernel
 
@@ -416,8 +416,8 @@ class NpzFile:
         self.npz_file.__exit__(typ, val, tb)
 
     def __getitem__(self, key: str) -> Any:
-        import cupy  # the patched namespace: a CPU fake argument dispatches to the rule
-        return cupy.array(self.npz_file[key])
+        # the patched namespace: a CPU fake argument dispatches to the rule
+        return cupy_module().array(self.npz_file[key])
 
     def close(self) -> None:
         self.npz_file.close()
@@ -471,7 +471,7 @@ def _register() -> None:
         "savez_compressed": (_writes("savez_compressed"), "copy"),
         "savetxt": (_writes("savetxt"), "copy"),
     }
-    register_rules(table, _cp)
+    register_rules(table, cupy_module())
 
 
 _cr.on_cupy(_register)

@@ -32,9 +32,9 @@ import numpy as np
 
 from ..._errors import UnsupportedOperationError
 from ...meta import ArrayMeta
-from .linalg import _astype, _inp, _new, _perm, _reshape, _ufunc_dtype, _view
+from .linalg import astype_meta, input_meta, new_meta, permuted, reshape_meta, ufunc_dtype, view_meta
 from .core import on_cupy
-from .core import _cp, _reduction_ops, check_dtype, current_device, guess_loop, register_rules
+from .core import cupy_module, reduction_ops, check_dtype, current_device, guess_loop, register_rules
 from ...layout import broadcast_shapes
 from ...meta import is_fake
 
@@ -66,9 +66,9 @@ def _as_operand(x: Any) -> ArrayMeta:
         if x.storage.device != current_device():
             raise UnsupportedOperationError(_NAME, "an operand on another device")
         check_dtype(x.dtype)
-        return _inp(x)
+        return input_meta(x)
     if isinstance(x, _SCALARS):
-        return _new((), check_dtype(np.asarray(x).dtype))
+        return new_meta((), check_dtype(np.asarray(x).dtype))
     raise UnsupportedOperationError(_NAME, f"an operand of type {type(x).__name__}")
 
 
@@ -153,23 +153,23 @@ def _cub_order(p: ArrayMeta, axes: tuple, dt: np.dtype) -> str | None:
 def _sum(p: ArrayMeta, axes: tuple, result_dtype: Any, accs: list) -> ArrayMeta:
     """``ndarray.sum(axis=axes, dtype=result_dtype)`` (_routines_math.pyx ``_ndarray_sum``)."""
     dt = np.dtype(result_dtype)
-    k = _reduction_ops("sum", dt)
+    k = reduction_ops("sum", dt)
     odt = np.dtype(guess_loop(k._ops, k.name, (p.dtype,), None, dt).out_types[0])
     shape = tuple(n for i, n in enumerate(p.shape) if i not in axes)
     order = _cub_order(p, axes, dt) if accs else None
-    return _new(shape, check_dtype(odt), order or "C")
+    return new_meta(shape, check_dtype(odt), order or "C")
 
 
 def _transpose_ex(p: ArrayMeta, axeses: list) -> ArrayMeta:
     """_einsum.py ``_transpose_ex``: a view whose strides are the sums of each group's."""
     shape = [p.shape[axes[0]] if axes else 1 for axes in axeses]
     strides = [sum(p.strides[a] for a in axes) for axes in axeses]
-    return _view(p, shape, strides)
+    return view_meta(p, shape, strides)
 
 
 def _squeeze(p: ArrayMeta, axes: list) -> ArrayMeta:
     keep = [i for i in range(p.ndim) if i not in axes]
-    return _view(p, [p.shape[i] for i in keep], [p.strides[i] for i in keep])
+    return view_meta(p, [p.shape[i] for i in keep], [p.strides[i] for i in keep])
 
 
 def _diagonals(inputs: list, operands: list, options: dict) -> None:
@@ -196,8 +196,8 @@ def _diagonals(inputs: list, operands: list, options: dict) -> None:
 
 def _multiply(a_shape: tuple, b_shape: tuple, a: ArrayMeta, b: ArrayMeta) -> ArrayMeta:
     """``arr0 * arr1``: a fresh C array of the broadcast shape (_kernel.pyx ufunc)."""
-    return _new(broadcast_shapes(tuple(a_shape), tuple(b_shape)),
-                _ufunc_dtype("multiply", a.dtype, b.dtype))
+    return new_meta(broadcast_shapes(tuple(a_shape), tuple(b_shape)),
+                ufunc_dtype("multiply", a.dtype, b.dtype))
 
 
 def _expand_shape(shape: tuple, mode: list, mode_out: list) -> tuple:
@@ -215,7 +215,7 @@ def _expand_shape(shape: tuple, mode: list, mode_out: list) -> tuple:
 def _flatten_transpose(p: ArrayMeta, axeses: list) -> tuple:
     perm = [a for axes in axeses for a in axes]
     shapes = [[p.shape[a] for a in axes] for axes in axeses]
-    return _reshape(_perm(p, perm), tuple(math.prod(s) for s in shapes)), shapes
+    return reshape_meta(permuted(p, perm), tuple(math.prod(s) for s in shapes)), shapes
 
 
 def _binary(arr0: ArrayMeta, sub0: list, arr1: ArrayMeta, sub1: list, sub_others: list) -> tuple:
@@ -238,8 +238,8 @@ def _binary(arr0: ArrayMeta, sub0: list, arr1: ArrayMeta, sub1: list, sub_others
     tmp0, shapes0 = _flatten_transpose(arr0, [bs0, ts0, cs0])
     tmp1, shapes1 = _flatten_transpose(arr1, [bs1, cs1, ts1])
     # _routines_linalg.pyx matmul, 3-d: a fresh C (batch, m, n), then reshaped (a view)
-    mm = _new(tmp0.shape[:2] + tmp1.shape[2:], np.promote_types(tmp0.dtype, tmp1.dtype))
-    return _reshape(mm, tuple(shapes0[0] + shapes0[1] + shapes1[2])), sub_out
+    mm = new_meta(tmp0.shape[:2] + tmp1.shape[2:], np.promote_types(tmp0.dtype, tmp1.dtype))
+    return reshape_meta(mm, tuple(shapes0[0] + shapes0[1] + shapes1[2])), sub_out
 
 
 def _path(optimize: Any, inputs: list, output: list, dims: dict) -> list:
@@ -325,7 +325,7 @@ def _einsum(args: tuple, kwargs: dict) -> ArrayMeta:
 
     if len(operands) >= 2:
         if any(p.size == 0 for p in operands):
-            return _new(tuple(dims[lb] for lb in output), _rdt(result_dtype))
+            return new_meta(tuple(dims[lb] for lb in output), _rdt(result_dtype))
         for idx, p in enumerate(operands):
             if 1 in p.shape:
                 sq = [a for a in range(p.ndim) if p.shape[a] == 1]
@@ -343,9 +343,9 @@ def _einsum(args: tuple, kwargs: dict) -> ArrayMeta:
             inputs[idx] = [lb for a, lb in enumerate(sub) if a not in sum_axes]
             operands[idx] = _sum(operands[idx], sum_axes, result_dtype, accs)
     if returns_view:
-        operands = [_view(p, p.shape, p.strides) for p in operands]
+        operands = [view_meta(p, p.shape, p.strides) for p in operands]
     else:
-        operands = [_astype(p, _rdt(result_dtype), copy=False) for p in operands]
+        operands = [astype_meta(p, _rdt(result_dtype), copy=False) for p in operands]
 
     for idx0, idx1 in m._iter_path_pairs(_path(optimize, inputs, output, dims)):
         arr0, sub0 = operands.pop(idx0), inputs.pop(idx0)
@@ -358,7 +358,7 @@ def _einsum(args: tuple, kwargs: dict) -> ArrayMeta:
     arr0, = operands
     sub0, = inputs
     axes = [sub0.index(lb) for lb in output if lb in sub0]
-    return _reshape(_perm(arr0, axes), tuple(dims[lb] for lb in output))
+    return reshape_meta(permuted(arr0, axes), tuple(dims[lb] for lb in output))
 
 
 def cp_einsum(*operands: Any, **kwargs: Any) -> ArrayMeta:
@@ -367,4 +367,4 @@ def cp_einsum(*operands: Any, **kwargs: Any) -> ArrayMeta:
     return _einsum(operands, kwargs)
 
 
-on_cupy(lambda: register_rules({"einsum": (cp_einsum, "copy")}, _cp))
+on_cupy(lambda: register_rules({"einsum": (cp_einsum, "copy")}, cupy_module()))

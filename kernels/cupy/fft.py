@@ -38,9 +38,9 @@ from ...layout import c_strides, f_strides, like_strides
 from ...meta import ArrayMeta, is_fake
 
 from . import core as _cr
+from .core import cupy_module
 from .core import current_device, device_of, is_device_array, register_rules, temp
 
-_cp = _cr._cp
 _INT_MAX = 2 ** 31 - 1
 _C8, _C16 = np.dtype(np.complex64), np.dtype(np.complex128)
 _F4, _F8 = np.dtype(np.float32), np.dtype(np.float64)
@@ -108,9 +108,9 @@ def _result(a: ArrayMeta) -> Any:
 # --- inputs ----------------------------------------------------------------------------
 
 def _need_cuda() -> None:
-    if _cp is None:
+    if cupy_module() is None:
         raise UnsupportedOperationError("cupy.fft", "CUDA fakes follow CuPy's rules; install cupy")
-    if _cp.cuda.runtime.is_hip:
+    if cupy_module().cuda.runtime.is_hip:
         raise UnsupportedOperationError("cupy.fft", "hipFFT paths are not modelled")
     from cupy.fft import config
     if config.get_current_callback_manager() is not None or config.devices is not None:
@@ -499,7 +499,7 @@ def _freq(n: Any, d: Any, length: int) -> ArrayMeta:
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 

@@ -25,9 +25,9 @@ import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
 from .core import on_cupy
-from .core import (_cp, check_dtype, cp_empty_like, cupy_ufunc_call, current_device, device_of,
+from .core import (cupy_module, check_dtype, cp_empty_like, cupy_ufunc_call, current_device, device_of,
                    is_device_array, register_rules, temp)
-from .views import _norm_axis
+from .views import norm_axis
 from ...layout import broadcast_shapes, c_strides, cupy_reshape, f_strides, like_strides
 from ..numpy.linalg import stacked_square  # _util.py's checks and messages are NumPy's
 from ...meta import ArrayMeta
@@ -44,11 +44,11 @@ from numpy.linalg import LinAlgError
 # --- intermediates: ArrayMeta records (view_of: a view of an input; base_shape: a view of a
 # fresh temporary of that shape; neither: a fresh buffer) -----------------------------------
 
-def _inp(x: Any) -> ArrayMeta:
+def input_meta(x: Any) -> ArrayMeta:
     return ArrayMeta(tuple(x.shape), x.dtype, tuple(x.strides), view_of=x)
 
 
-def _new(shape: tuple, dt: Any, order: str = "C") -> ArrayMeta:
+def new_meta(shape: tuple, dt: Any, order: str = "C") -> ArrayMeta:
     """``cupy.empty(shape, dt, order)`` (and zeros, eye, identity): a fresh buffer."""
     dt = np.dtype(dt)
     shape = tuple(shape)
@@ -56,7 +56,7 @@ def _new(shape: tuple, dt: Any, order: str = "C") -> ArrayMeta:
     return ArrayMeta(shape, dt, st, device=current_device())
 
 
-def _view(p: ArrayMeta, shape: Sequence[int], strides: Sequence[int], off: int = 0) -> ArrayMeta:
+def view_meta(p: ArrayMeta, shape: Sequence[int], strides: Sequence[int], off: int = 0) -> ArrayMeta:
     """A view of p: of its input, or of the fresh temporary it is or views."""
     shape, strides = tuple(shape), tuple(strides)
     if p.view_of is not None:
@@ -65,7 +65,7 @@ def _view(p: ArrayMeta, shape: Sequence[int], strides: Sequence[int], off: int =
     return p._replace(shape=shape, strides=strides, offset=p.offset + off, base_shape=owner)
 
 
-def _astype(p: ArrayMeta, dt: Any, order: str = "K", copy: bool = True) -> ArrayMeta:
+def astype_meta(p: ArrayMeta, dt: Any, order: str = "K", copy: bool = True) -> ArrayMeta:
     """core.pyx ``_astype``: p itself when no copy is needed, else a fresh C/F/K array."""
     dt = np.dtype(dt)
     c, f = p.flags.c_contiguous, p.flags.f_contiguous
@@ -77,39 +77,39 @@ def _astype(p: ArrayMeta, dt: Any, order: str = "K", copy: bool = True) -> Array
     if order == "K":
         return ArrayMeta(p.shape, dt, like_strides(p.shape, p.strides, dt.itemsize, c, f),
                          device=current_device())
-    return _new(p.shape, dt, order)
+    return new_meta(p.shape, dt, order)
 
 
 def _copy(p: ArrayMeta) -> ArrayMeta:
-    return _new(p.shape, p.dtype, "C")
+    return new_meta(p.shape, p.dtype, "C")
 
 
-def _reshape(p: ArrayMeta, shape: tuple) -> ArrayMeta:
+def reshape_meta(p: ArrayMeta, shape: tuple) -> ArrayMeta:
     """_routines_manipulation.pyx ``_reshape``: a view (``view()`` for the same shape) or a
     copy that owns its data."""
     shape, st, copied = cupy_reshape(p.shape, p.strides, p.dtype.itemsize, shape)
-    return ArrayMeta(shape, p.dtype, st, device=current_device()) if copied else _view(p, shape, st)
+    return ArrayMeta(shape, p.dtype, st, device=current_device()) if copied else view_meta(p, shape, st)
 
 
-def _perm(p: ArrayMeta, axes: list) -> ArrayMeta:
-    return _view(p, [p.shape[i] for i in axes], [p.strides[i] for i in axes])
+def permuted(p: ArrayMeta, axes: list) -> ArrayMeta:
+    return view_meta(p, [p.shape[i] for i in axes], [p.strides[i] for i in axes])
 
 
 def _swap(p: ArrayMeta, i: int = -2, j: int = -1) -> ArrayMeta:
     ax = list(range(p.ndim))
     ax[i], ax[j] = ax[j], ax[i]
-    return _perm(p, ax)
+    return permuted(p, ax)
 
 
 def _T(p: ArrayMeta) -> ArrayMeta:
-    return _perm(p, list(range(p.ndim))[::-1])
+    return permuted(p, list(range(p.ndim))[::-1])
 
 
 def _slice_last(p: ArrayMeta, axis: int, stop: int) -> ArrayMeta:
     """``p[..., :stop]`` on ``axis`` (a view at the same start)."""
     shape = list(p.shape)
     shape[axis] = min(stop, shape[axis])
-    return _view(p, shape, p.strides)
+    return view_meta(p, shape, p.strides)
 
 
 def _conj(p: ArrayMeta) -> ArrayMeta:
@@ -162,18 +162,18 @@ def _batched_gesv(a: Any, b: ArrayMeta) -> Any:
     """cupy/cublas.py ``batched_gesv``: the answer is a transposed view of a fresh copy of b."""
     dtype, out_dtype = common_type(a, b)
     if a.size == 0:
-        return _new(b.shape, out_dtype)
+        return new_meta(b.shape, out_dtype)
     bs = math.prod(a.shape[:-2]) if a.ndim > 2 else 1
     n = a.shape[-1]
     nrhs = b.shape[-1] if a.ndim == b.ndim else 1
     if b.size == 0:
         raise UnsupportedOperationError("cupy.linalg.solve", "an empty right-hand side")
-    t = _perm(_reshape(b, (bs, n, nrhs)), [0, 2, 1])
+    t = permuted(reshape_meta(b, (bs, n, nrhs)), [0, 2, 1])
     # ascontiguousarray
-    bb = t if (t.flags.c_contiguous and t.dtype == dtype) else _new(t.shape, dtype)
+    bb = t if (t.flags.c_contiguous and t.dtype == dtype) else new_meta(t.shape, dtype)
     if bb is t and t.view_of is not None:
         bb = _copy(bb)  # a view of b keeps b.data.ptr: ``b = b.copy()``
-    return _astype(_reshape(_perm(bb, [0, 2, 1]), b.shape), out_dtype, copy=False)
+    return astype_meta(reshape_meta(permuted(bb, [0, 2, 1]), b.shape), out_dtype, copy=False)
 
 
 def _gesv_limit() -> int:
@@ -188,7 +188,7 @@ def _gesv_limit() -> int:
 
 def _solve(a: Any, b: Any) -> ArrayMeta:
     _square_input("cupy.linalg.solve", a, b)
-    bb = _inp(b)
+    bb = input_meta(b)
     if b.ndim == 0:
         raise ValueError("b must have at least one dimension")
     if b.ndim == 1:
@@ -196,7 +196,7 @@ def _solve(a: Any, b: Any) -> ArrayMeta:
             raise ValueError("a must have (..., M, M) shape and b must have (M,) for "
                              "one-dimensional b")
         shape = a.shape[:-1]  # cupy.broadcast_to(b, a.shape[:-1])
-        bb = _view(bb, shape, (0,) * (len(shape) - 1) + b.strides)
+        bb = view_meta(bb, shape, (0,) * (len(shape) - 1) + b.strides)
     elif a.shape[:-1] != b.shape[:-1]:
         raise ValueError("a must have (..., M, M) shape and b must have (..., M, K) for "
                          "multidimensional b")
@@ -204,9 +204,9 @@ def _solve(a: Any, b: Any) -> ArrayMeta:
         return _batched_gesv(a, bb)
     dtype, out_dtype = common_type(a, b)
     if a.size == 0:
-        return _new(bb.shape, out_dtype)
+        return new_meta(bb.shape, out_dtype)
     if a.ndim == 2:
-        return _astype(_astype(bb, dtype, "F"), out_dtype, copy=False)
+        return astype_meta(astype_meta(bb, dtype, "F"), out_dtype, copy=False)
     # cupy.empty_like(b, dtype=out_dtype): order K
     c, f = bb.flags.c_contiguous, bb.flags.f_contiguous
     if bb.ndim <= 1 or c or not f:
@@ -226,21 +226,21 @@ def _inv(a: Any) -> ArrayMeta:
     _square_input("cupy.linalg.inv", a)
     dtype, out_dtype = common_type(a)
     if a.size == 0:
-        return _new(a.shape, out_dtype)
+        return new_meta(a.shape, out_dtype)
     if a.ndim >= 3:  # _batched_inv: c = empty_like(C copy); c.reshape(a_shape)
-        c = _new((math.prod(a.shape[:-2]),) + a.shape[-2:], dtype)
-        return _astype(_reshape(c, a.shape), out_dtype, copy=False)
+        c = new_meta((math.prod(a.shape[:-2]),) + a.shape[-2:], dtype)
+        return astype_meta(reshape_meta(c, a.shape), out_dtype, copy=False)
     order = "F" if a.flags.f_contiguous else "C"
-    return _astype(_new(a.shape, dtype, order), out_dtype, copy=False)
+    return astype_meta(new_meta(a.shape, dtype, order), out_dtype, copy=False)
 
 
 def _inv_a(p: ArrayMeta) -> ArrayMeta:
     """``inv`` of an intermediate 2-d array (tensorinv): order from its F-contiguity."""
     dtype, out_dtype = common_type(p)
     if p.size == 0:
-        return _new(p.shape, out_dtype)
+        return new_meta(p.shape, out_dtype)
     order = "F" if p.flags.f_contiguous else "C"
-    return _astype(_new(p.shape, dtype, order), out_dtype, copy=False)
+    return astype_meta(new_meta(p.shape, dtype, order), out_dtype, copy=False)
 
 
 def cp_inv(a: Any) -> ArrayMeta:
@@ -258,13 +258,13 @@ def cp_pinv(a: Any, rcond: Any = 1e-15) -> ArrayMeta:
         m, n = a.shape[-2:]
         if m == 0 or n == 0:
             out_dtype = a.dtype
-        return _new(a.shape[:-2] + (n, m), out_dtype)
-    u, s, vt = _svd(_conj(_inp(a)), a, False, True)
+        return new_meta(a.shape[:-2] + (n, m), out_dtype)
+    u, s, vt = _svd(_conj(input_meta(a)), a, False, True)
     prod = cupy_ufunc_call(_ufunc("multiply"), _shape(s.shape + (1,), s.dtype),
                            _shape(_swap(u).shape, u.dtype))
     dt = check_dtype(np.promote_types(vt.dtype, prod.dtype))
     bat = broadcast_shapes(vt.shape[:-2], prod.shape[:-2])
-    return _new(bat + (vt.shape[-1], prod.shape[-1]), dt)
+    return new_meta(bat + (vt.shape[-1], prod.shape[-1]), dt)
 
 
 def cp_tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
@@ -277,34 +277,34 @@ def cp_tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
     prod = math.prod(old[ind:])
     if prod == 0 or a.size == 0:
         raise UnsupportedOperationError("cupy.linalg.tensorinv", "an empty tensor")
-    r = _reshape(_inp(a), (prod, -1))
+    r = reshape_meta(input_meta(a), (prod, -1))
     if r.shape[0] != r.shape[1]:
         raise LinAlgError("Last 2 dimensions of the array must be square")
-    return _reshape(_inv_a(r), inv_shape)
+    return reshape_meta(_inv_a(r), inv_shape)
 
 
 def cp_tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
     """_solve.py ``tensorsolve``: ``solve(a.reshape(-1, prod), b.ravel()).reshape(oldshape)``."""
     _cuda_input("cupy.linalg.tensorsolve", a, b, strict=False)
-    p = _inp(a)
+    p = input_meta(a)
     if axes is not None:
         allaxes = list(range(a.ndim))
         for k in axes:
             allaxes.remove(k)
             allaxes.insert(a.ndim, k)
-        p = _perm(p, allaxes)
+        p = permuted(p, allaxes)
     old = p.shape[-(p.ndim - b.ndim):]
     prod = math.prod(old)
     if p.size == 0 or b.size == 0 or prod == 0:
         raise UnsupportedOperationError("cupy.linalg.tensorsolve", "an empty tensor")
-    a2 = _reshape(p, (-1, prod))
+    a2 = reshape_meta(p, (-1, prod))
     stacked_square(a2)
     dtype, out_dtype = common_type(a, b)
     if a2.shape[0] != b.size:
         raise ValueError("a must have (..., M, M) shape and b must have (M,) for "
                          "one-dimensional b")
-    res = _astype(_new((b.size,), dtype, "F"), out_dtype, copy=False)  # 2-d solve
-    return _reshape(res, old)
+    res = astype_meta(new_meta((b.size,), dtype, "F"), out_dtype, copy=False)  # 2-d solve
+    return reshape_meta(res, old)
 
 
 def _shape(shape: tuple, dtype: Any) -> Any:
@@ -313,11 +313,11 @@ def _shape(shape: tuple, dtype: Any) -> Any:
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
-def _ufunc_dtype(name: str, *dts: Any) -> np.dtype:
+def ufunc_dtype(name: str, *dts: Any) -> np.dtype:
     """The output dtype CuPy's ufunc loop table picks for these operand dtypes."""
     args = [_shape((), d) if isinstance(d, np.dtype) else d for d in dts]
     return np.dtype(cupy_ufunc_call(_ufunc(name), *args).dtype)
@@ -336,15 +336,15 @@ def cp_lstsq(a: Any, b: Any, rcond: Any = None) -> tuple:
     m2 = b.shape[0]
     if m != m2:
         raise LinAlgError("Incompatible dimensions")
-    u, s, vh = _svd(_inp(a), a, False, True)
+    u, s, vh = _svd(input_meta(a), a, False, True)
     # z = (dot(b.T, u.conj()) * s1).T; x = dot(vh.T.conj(), z)
     dz = check_dtype(np.promote_types(b.dtype, u.dtype))
-    zt = _ufunc_dtype("multiply", dz, s.dtype)
+    zt = ufunc_dtype("multiply", dz, s.dtype)
     xdt = check_dtype(np.promote_types(vh.dtype, zt))
-    x = _new((n,) + b.shape[1:], xdt)
-    rank = _new((), _I4)
+    x = new_meta((n,) + b.shape[1:], xdt)
+    rank = new_meta((), _I4)
     if m <= n:
-        resids = _new((0,), s.dtype)
+        resids = new_meta((0,), s.dtype)
     elif n == 0:
         raise UnsupportedOperationError("cupy.linalg.lstsq", "residuals of an empty system")
     else:
@@ -360,9 +360,9 @@ def cp_cholesky(a: Any) -> ArrayMeta:
     _square_input("cupy.linalg.cholesky", a)
     dtype, out_dtype = common_type(a)
     if a.size == 0:
-        return _new(a.shape, out_dtype)
-    x = _astype(_inp(a), dtype, "C")
-    return _astype(x, out_dtype, copy=False)
+        return new_meta(a.shape, out_dtype)
+    x = astype_meta(input_meta(a), dtype, "C")
+    return astype_meta(x, out_dtype, copy=False)
 
 
 def _qr_raw_2d(a: Any, mode: str) -> Any:
@@ -371,24 +371,25 @@ def _qr_raw_2d(a: Any, mode: str) -> Any:
     k = min(m, n)
     if k == 0:
         if mode == "reduced":
-            return _new((m, 0), out_dtype), _new((0, n), out_dtype)
+            return new_meta((m, 0), out_dtype), new_meta((0, n), out_dtype)
         if mode == "complete":
-            return _new((m, m), out_dtype), _new((m, n), out_dtype)
+            return new_meta((m, m), out_dtype), new_meta((m, n), out_dtype)
         if mode == "r":
-            return _new((0, n), out_dtype)
-        return _new((n, m), out_dtype), _new((0,), out_dtype)
-    x = _astype(_T(_inp(a)), dtype, "C")  # (n, m)
+            return new_meta((0, n), out_dtype)
+        return new_meta((n, m), out_dtype), new_meta((0,), out_dtype)
+    x = astype_meta(_T(input_meta(a)), dtype, "C")  # (n, m)
     if mode == "r":
-        return _astype(_T(_slice_last(x, 1, k)), out_dtype, copy=False)
+        return astype_meta(_T(_slice_last(x, 1, k)), out_dtype, copy=False)
     if mode == "raw":
-        return _astype(x, out_dtype, copy=False), _astype(_new((k,), dtype), out_dtype, copy=False)
+        return (astype_meta(x, out_dtype, copy=False),
+                astype_meta(new_meta((k,), dtype), out_dtype, copy=False))
     if mode == "complete" and m > n:
-        mc, q = m, _new((m, m), dtype)
+        mc, q = m, new_meta((m, m), dtype)
     else:
-        mc, q = k, _new((n, m), dtype)
+        mc, q = k, new_meta((n, m), dtype)
     q = _T(_slice_last(q, 0, mc))
     r = _T(_slice_last(x, 1, mc))
-    return _astype(q, out_dtype, copy=False), _astype(r, out_dtype, copy=False)
+    return astype_meta(q, out_dtype, copy=False), astype_meta(r, out_dtype, copy=False)
 
 
 def _qr_batched(a: Any, mode: str) -> Any:
@@ -399,27 +400,28 @@ def _qr_batched(a: Any, mode: str) -> Any:
     dtype, out_dtype = common_type(a)
     if bs == 0 or k == 0:
         if mode == "reduced":
-            return _new(batch + (m, k), out_dtype), _new(batch + (k, n), out_dtype)
+            return new_meta(batch + (m, k), out_dtype), new_meta(batch + (k, n), out_dtype)
         if mode == "complete":
-            return _new(batch + (m, m), out_dtype), _new(batch + (m, n), out_dtype)
+            return new_meta(batch + (m, m), out_dtype), new_meta(batch + (m, n), out_dtype)
         if mode == "r":
-            return _new(batch + (k, n), out_dtype)
-        return _new(batch + (n, m), out_dtype), _new(batch + (k,), out_dtype)
+            return new_meta(batch + (k, n), out_dtype)
+        return new_meta(batch + (n, m), out_dtype), new_meta(batch + (k,), out_dtype)
     # _geqrf_orgqr_batched(a.reshape(-1, m, n), mode)
-    x = _new((bs, n, m), dtype)  # a.swapaxes(-2, -1).astype(dtype, order='C', copy=True)
+    x = new_meta((bs, n, m), dtype)  # a.swapaxes(-2, -1).astype(dtype, order='C', copy=True)
     if mode == "r":
-        out = _astype(_swap(_slice_last(x, 2, k)), out_dtype, copy=False)
-        return _reshape(out, batch + out.shape[-2:])
+        out = astype_meta(_swap(_slice_last(x, 2, k)), out_dtype, copy=False)
+        return reshape_meta(out, batch + out.shape[-2:])
     if mode == "raw":
-        q, r = _astype(x, out_dtype, copy=False), _astype(_new((bs, k), dtype), out_dtype, copy=False)
-        return _reshape(q, batch + q.shape[-2:]), _reshape(r, batch + r.shape[-1:])
+        q = astype_meta(x, out_dtype, copy=False)
+        r = astype_meta(new_meta((bs, k), dtype), out_dtype, copy=False)
+        return reshape_meta(q, batch + q.shape[-2:]), reshape_meta(r, batch + r.shape[-1:])
     if mode == "complete" and m > n:
-        mc, q = m, _new((bs, m, m), dtype)
+        mc, q = m, new_meta((bs, m, m), dtype)
     else:
-        mc, q = k, _new((bs, n, m), dtype)
-    q = _astype(_swap(_slice_last(q, 1, mc)), out_dtype, copy=False)
-    r = _astype(_swap(_slice_last(x, 2, mc)), out_dtype, copy=False)
-    return _reshape(q, batch + q.shape[-2:]), _reshape(r, batch + r.shape[-2:])
+        mc, q = k, new_meta((bs, n, m), dtype)
+    q = astype_meta(_swap(_slice_last(q, 1, mc)), out_dtype, copy=False)
+    r = astype_meta(_swap(_slice_last(x, 2, mc)), out_dtype, copy=False)
+    return reshape_meta(q, batch + q.shape[-2:]), reshape_meta(r, batch + r.shape[-2:])
 
 
 def cp_qr(a: Any, mode: str = "reduced") -> Any:
@@ -444,26 +446,26 @@ def _svd_2d(p: ArrayMeta, full: bool, uv: bool) -> Any:
     s_dtype = _real(uv_dtype)
     n, m = p.shape
     if m == 0 or n == 0:
-        s = _new((0,), s_dtype)
+        s = new_meta((0,), s_dtype)
         if not uv:
             return s
         if full:
-            return _new((n, n), uv_dtype), s, _new((m, m), uv_dtype)
-        return _new((n, 0), uv_dtype), s, _new((0, m), uv_dtype)
+            return new_meta((n, n), uv_dtype), s, new_meta((m, m), uv_dtype)
+        return new_meta((n, 0), uv_dtype), s, new_meta((0, m), uv_dtype)
     if m >= n:
-        x, trans = _astype(p, dtype, "C"), False
+        x, trans = astype_meta(p, dtype, "C"), False
     else:
         m, n = p.shape
-        x, trans = _astype(_T(p), dtype, "C"), True
+        x, trans = astype_meta(_T(p), dtype, "C"), True
     k = n
-    s = _astype(_new((k,), _real(dtype)), s_dtype, copy=False)
+    s = astype_meta(new_meta((k,), _real(dtype)), s_dtype, copy=False)
     if not uv:
         return s
     if full:
-        u, vt = _new((m, m), dtype), _slice_last(x, 1, n)
+        u, vt = new_meta((m, m), dtype), _slice_last(x, 1, n)
     else:
-        u, vt = x, _new((k, n), dtype)
-    u, vt = _astype(u, uv_dtype, copy=False), _astype(vt, uv_dtype, copy=False)
+        u, vt = x, new_meta((k, n), dtype)
+    u, vt = astype_meta(u, uv_dtype, copy=False), astype_meta(vt, uv_dtype, copy=False)
     return (_T(u), s, _T(vt)) if trans else (vt, s, u)
 
 
@@ -475,39 +477,39 @@ def _svd_batched(p: ArrayMeta, full: bool, uv: bool) -> Any:
     s_dtype = _real(uv_dtype)
     if bs == 0 or m == 0 or n == 0:
         k = min(m, n) if bs == 0 else 0
-        s = _new(batch + (k,), s_dtype)
+        s = new_meta(batch + (k,), s_dtype)
         if not uv:
             return s
         if full:
-            return _new(batch + (n, n), uv_dtype), s, _new(batch + (m, m), uv_dtype)
-        return _new(batch + (n, k), uv_dtype), s, _new(batch + (k, m), uv_dtype)
+            return new_meta(batch + (n, n), uv_dtype), s, new_meta(batch + (m, m), uv_dtype)
+        return new_meta(batch + (n, k), uv_dtype), s, new_meta(batch + (k, m), uv_dtype)
     k = min(m, n)
     if m <= 32 and n <= 32:  # _gesvdj_batched on (bs, n, m): m rows below are n here
-        s = _new((bs, k), _real(dtype))
-        u = _swap(_new((bs, n, n), dtype))
-        v = _swap(_new((bs, m, m), dtype))
+        s = new_meta((bs, k), _real(dtype))
+        u = _swap(new_meta((bs, n, n), dtype))
+        v = _swap(new_meta((bs, m, m), dtype))
         if not full:
             u, v = _slice_last(u, 2, k), _slice_last(v, 2, k)
     else:  # _gesvd_batched (returns V, not V^H)
         rows, cols = n, m
         if cols >= rows:
-            x, trans, mm, nn = _new((bs, rows, cols), dtype), False, cols, rows
+            x, trans, mm, nn = new_meta((bs, rows, cols), dtype), False, cols, rows
         else:
-            x, trans, mm, nn = _new((bs, cols, rows), dtype), True, rows, cols
+            x, trans, mm, nn = new_meta((bs, cols, rows), dtype), True, rows, cols
         if full:
-            uu, vt = _new((bs, mm, mm), dtype), _slice_last(x, 2, nn)
+            uu, vt = new_meta((bs, mm, mm), dtype), _slice_last(x, 2, nn)
         else:
-            uu, vt = x, _new((bs, nn, nn), dtype)
-        s = _new((bs, nn), _real(dtype))
+            uu, vt = x, new_meta((bs, nn, nn), dtype)
+        s = new_meta((bs, nn), _real(dtype))
         if trans:
             u, v = _swap(uu), _conj(vt)
         else:
             u, v = vt, _conj(_swap(uu))
     if not uv:
-        return _reshape(_astype(s, s_dtype, copy=False), batch + s.shape[-1:])
-    u = _reshape(_astype(u, uv_dtype, copy=False), batch + u.shape[-2:])
-    s = _reshape(_astype(s, s_dtype, copy=False), batch + s.shape[-1:])
-    v = _reshape(_astype(v, uv_dtype, copy=False), batch + v.shape[-2:])
+        return reshape_meta(astype_meta(s, s_dtype, copy=False), batch + s.shape[-1:])
+    u = reshape_meta(astype_meta(u, uv_dtype, copy=False), batch + u.shape[-2:])
+    s = reshape_meta(astype_meta(s, s_dtype, copy=False), batch + s.shape[-1:])
+    v = reshape_meta(astype_meta(v, uv_dtype, copy=False), batch + v.shape[-2:])
     return u, s, _conj(_swap(v))
 
 
@@ -524,7 +526,7 @@ def cp_svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     """_decomposition.py ``svd``: u / vt are (transposed) views of the copied input or fresh
     buffers; batched: gesvdj (both sides <= 32) or a gesvd loop, then reshape views."""
     _cuda_input("cupy.linalg.svd", a)
-    res = _svd(_inp(a), a, full_matrices, compute_uv)
+    res = _svd(input_meta(a), a, full_matrices, compute_uv)
     return res
 
 
@@ -534,24 +536,24 @@ def _eigh(a: Any, UPLO: str, vectors: bool) -> Any:
     _square_input("cupy.linalg.eigh", a, strict=False)
     if a.size == 0:
         _, v_dtype = common_type(a)
-        w = _new(a.shape[:-1], _real(v_dtype))
-        return (w, _new(a.shape, v_dtype)) if vectors else w
+        w = new_meta(a.shape[:-1], _real(v_dtype))
+        return (w, new_meta(a.shape, v_dtype)) if vectors else w
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     dtype, v_dtype = common_type(a, reject_float16=False)
     w_dtype = _real(v_dtype)
     if a.ndim == 2:  # _syevd
-        v = _new(a.shape, dtype, "F")
-        w = _astype(_new(a.shape[:1], _real(dtype)), w_dtype, copy=False)
-        return (w, _astype(v, v_dtype, copy=False)) if vectors else w
+        v = new_meta(a.shape, dtype, "F")
+        w = astype_meta(new_meta(a.shape[:1], _real(dtype)), w_dtype, copy=False)
+        return (w, astype_meta(v, v_dtype, copy=False)) if vectors else w
     batch = a.shape[:-2]
     bs, m = math.prod(batch), a.shape[-1]
-    w = _astype(_swap(_new((bs, m), _real(dtype))), w_dtype, copy=False)
-    w = _reshape(_swap(w), batch + (m,))
+    w = astype_meta(_swap(new_meta((bs, m), _real(dtype))), w_dtype, copy=False)
+    w = reshape_meta(_swap(w), batch + (m,))
     if not vectors:
         return w
-    v = _astype(_new((bs, m, m), dtype), v_dtype, copy=False)
-    return w, _reshape(_swap(v), batch + (m, m))
+    v = astype_meta(new_meta((bs, m, m), dtype), v_dtype, copy=False)
+    return w, reshape_meta(_swap(v), batch + (m, m))
 
 
 def cp_eigh(a: Any, UPLO: str = "L") -> tuple:
@@ -569,16 +571,16 @@ def _eig(a: Any, vectors: bool) -> Any:
     _square_input("cupy.linalg.eig", a, strict=False)
     if a.size == 0:
         _, v_dtype = common_type(a)
-        w = _new(a.shape[:-1], v_dtype)
-        return (w, _new(a.shape, v_dtype)) if vectors else w
+        w = new_meta(a.shape[:-1], v_dtype)
+        return (w, new_meta(a.shape, v_dtype)) if vectors else w
     dtype, _ = common_type(a)
     cdt = np.dtype(dtype.char.upper())
-    w = _new(a.shape[:-1], cdt)
+    w = new_meta(a.shape[:-1], cdt)
     if not vectors:
         return w
     if a.ndim == 2 and dtype != cdt:  # _assemble_complex_evs(...).reshape(shape)
-        return w, _reshape(_new((a.size,), cdt), a.shape)
-    return w, _new(a.shape, cdt)
+        return w, reshape_meta(new_meta((a.size,), cdt), a.shape)
+    return w, new_meta(a.shape, cdt)
 
 
 def cp_eig(a: Any) -> tuple:
@@ -597,7 +599,7 @@ def cp_eigvals(a: Any) -> ArrayMeta:
 
 def _keep_reshape(shape: tuple, dt: np.dtype, new: tuple) -> ArrayMeta:
     """``ret.reshape(new)`` of a fresh reduction result: a view of it."""
-    return _reshape(_new(shape, dt), new)
+    return reshape_meta(new_meta(shape, dt), new)
 
 
 def _norm_axes(axis: Any, nd: int) -> tuple:
@@ -623,10 +625,10 @@ def cp_norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -
                          or (nd == 2 and ord in ("f", "fro"))):
         if keepdims:
             return _keep_reshape((), rdt, (1,) * nd)
-        return _new((), rdt)
+        return new_meta((), rdt)
     axis = _norm_axes(axis, nd)
     if len(axis) == 1:
-        ax = _norm_axis(axis[0], nd)
+        ax = norm_axis(axis[0], nd)
         shape = tuple(1 if i == ax else s for i, s in enumerate(x.shape)) if keepdims \
             else x.shape[:ax] + x.shape[ax + 1:]
         if ord is not None and not isinstance(ord, str) and ord in (np.inf, -np.inf) \
@@ -637,7 +639,7 @@ def cp_norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -
                 float(ord)
             except (TypeError, ValueError):
                 raise ValueError("Invalid norm order for vectors.") from None
-        return _new(shape, rdt)
+        return new_meta(shape, rdt)
     if len(axis) == 2:
         row, col = axis
         if row < 0:
@@ -664,7 +666,7 @@ def cp_norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -
             shape[axis[0]] = 1
             shape[axis[1]] = 1
             return _keep_reshape(rest, rdt, tuple(shape))
-        return _new(rest, rdt)
+        return new_meta(rest, rdt)
     raise ValueError("Improper number of dimensions to norm.")
 
 
@@ -684,15 +686,15 @@ def cp_cond(x: Any, p: Any = None) -> ArrayMeta:
     if x.size == 0:
         raise LinAlgError("cond is not defined on empty arrays")
     if p is None or _eq(p, 2) or _eq(p, -2):
-        s = _svd(_inp(x), x, False, False)
-        return _new(s.shape[:-1], s.dtype)
+        s = _svd(input_meta(x), x, False, False)
+        return new_meta(s.shape[:-1], s.dtype)
     stacked_square(x)
     _, result_t = common_type(x)
     inv = _inv(x)
     if not _matrix_ord(p) or p in (2, -2):
         raise ValueError("Invalid norm order for matrices.")
-    r = _ufunc_dtype("multiply", _real(x.dtype if x.dtype.kind in "fc" else _F8), _real(inv.dtype))
-    return _astype(_new(x.shape[:-2], r), result_t, copy=False)
+    r = ufunc_dtype("multiply", _real(x.dtype if x.dtype.kind in "fc" else _F8), _real(inv.dtype))
+    return astype_meta(new_meta(x.shape[:-2], r), result_t, copy=False)
 
 
 def _slogdet(a: Any) -> tuple:
@@ -701,9 +703,10 @@ def _slogdet(a: Any) -> tuple:
     logdet_dtype = _real(sign_dtype)
     shape = a.shape[:-2]
     if a.size == 0:
-        return _new(shape, sign_dtype), _new(shape, logdet_dtype)
+        return new_meta(shape, sign_dtype), new_meta(shape, logdet_dtype)
     # cupy.where(singular, ..., sign).reshape(shape): a view of the where result
-    return _reshape(_new(shape, sign_dtype), shape), _reshape(_new(shape, logdet_dtype), shape)
+    return (reshape_meta(new_meta(shape, sign_dtype), shape),
+            reshape_meta(new_meta(shape, logdet_dtype), shape))
 
 
 def cp_slogdet(a: Any) -> tuple:
@@ -715,7 +718,7 @@ def cp_slogdet(a: Any) -> tuple:
 def cp_det(a: Any) -> ArrayMeta:
     """_norms.py ``det``: ``sign * exp(logdet)``, a fresh C array."""
     s, l = _slogdet(a)
-    return _new(s.shape, _ufunc_dtype("multiply", s.dtype, _ufunc_dtype("exp", l.dtype)))
+    return new_meta(s.shape, ufunc_dtype("multiply", s.dtype, ufunc_dtype("exp", l.dtype)))
 
 
 def cp_matrix_rank(M: Any, tol: Any = None) -> ArrayMeta:
@@ -723,8 +726,8 @@ def cp_matrix_rank(M: Any, tol: Any = None) -> ArrayMeta:
     ``(M != 0).any().astype(int)``, a 0-d int64."""
     _cuda_input("cupy.linalg.matrix_rank", M, strict=False)
     if M.ndim < 2:
-        return _new((), _I8)
-    S = _svd(_inp(M), M, False, False)
+        return new_meta((), _I8)
+    S = _svd(input_meta(M), M, False, False)
     if tol is None:
         if S.shape[-1] == 0 and math.prod(S.shape[:-1]):
             raise ValueError("zero-size array to reduction operation cupy_max which has no "
@@ -736,7 +739,7 @@ def cp_matrix_rank(M: Any, tol: Any = None) -> ArrayMeta:
         raise UnsupportedOperationError("cupy.linalg.matrix_rank", "a NumPy tol")
     else:
         shape = S.shape
-    return _new(shape[:-1], np.dtype(np.intp))
+    return new_meta(shape[:-1], np.dtype(np.intp))
 
 
 # --- products (cupy/linalg/_product.py) ---------------------------------------------------
@@ -750,13 +753,13 @@ def cp_matrix_power(M: Any, n: Any) -> Any:
         raise TypeError("exponent must be an integer")
     if n == 0:
         return cp_empty_like(M)
-    p = _inp(M)
+    p = input_meta(M)
     if n < 0:
         p = _inv(M)
         n = -n
     if n == 1:
         return M if p.view_of is M else p
-    return _new(p.shape, p.dtype)
+    return new_meta(p.shape, p.dtype)
 
 
 def _as_meta(x: Any) -> Any:
@@ -774,8 +777,8 @@ def cp_cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     a, b = _as_meta(a), _as_meta(b)
     check_dtype(a.dtype)
     check_dtype(b.dtype)
-    axa = _norm_axis(axisa, a.ndim)
-    axb = _norm_axis(axisb, b.ndim)
+    axa = norm_axis(axisa, a.ndim)
+    axb = norm_axis(axisb, b.ndim)
     ash = tuple(s for i, s in enumerate(a.shape) if i != axa) + (a.shape[axa],)
     bsh = tuple(s for i, s in enumerate(b.shape) if i != axb) + (b.shape[axb],)
     if ash[-1] not in (2, 3) or bsh[-1] not in (2, 3):
@@ -788,16 +791,16 @@ def cp_cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1,
     three = ash[-1] == 3 or bsh[-1] == 3
     if three:
         shape += (3,)
-        axc = _norm_axis(axisc, len(shape))
+        axc = norm_axis(axisc, len(shape))
     dt = check_dtype(np.promote_types(a.dtype, b.dtype))
     if dt == _B1:
         raise TypeError("cupy_subtract: boolean subtract is not supported")
-    cp = _new(shape, dt)
+    cp = new_meta(shape, dt)
     if not three or axc == len(shape) - 1:
         return cp
     order = list(range(len(shape) - 1))
     order.insert(axc, len(shape) - 1)
-    return _perm(cp, order)
+    return permuted(cp, order)
 
 
 def cp_linalg_cross(x1: Any, x2: Any, /, *, axis: int = -1) -> ArrayMeta:
@@ -816,7 +819,7 @@ def cp_matrix_transpose(a: Any) -> ArrayMeta:
     if a.ndim < 2:
         raise ValueError("Matrix dimension is less than 2")
     _cuda_input("cupy.linalg.matrix_transpose", a, strict=False)
-    return _swap(_inp(a))
+    return _swap(input_meta(a))
 
 
 # --- registration -------------------------------------------------------------------------
@@ -833,7 +836,7 @@ def _register() -> None:
     }
     register_rules({name: (fn, "copy") for name, fn in table.items()}
                    | {"matrix_transpose": (cp_matrix_transpose, "view")}, cl, "cupy.linalg.")
-    register_rules({"cross": (cp_cross, "copy")}, _cp)
+    register_rules({"cross": (cp_cross, "copy")}, cupy_module())
 
 
 on_cupy(_register)

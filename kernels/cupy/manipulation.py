@@ -31,12 +31,12 @@ from ...meta import ArrayMeta
 from ...converters import Casting
 
 from . import core as _cr
+from .core import cupy_module
 from . import views as _cv
 from .core import (check_array, check_dtype, cupy_ufunc_call, current_device, device_of, fresh,
                    is_device_array, register_rules, temp, temp_reshape)
 from .ops import concat_meta
 
-_cp = _cr._cp
 _INTP = np.dtype(np.intp)
 _ON_DEVICE = object()  # repeats whose values live on the device
 
@@ -104,7 +104,7 @@ def _repeat(a: Any, repeats: Any, axis: Any) -> ArrayMeta:
     if ravel:
         shape, ax = (a.size,), 0
     else:
-        shape, ax = tuple(a.shape), _cv._norm_axis(axis, a.ndim)
+        shape, ax = tuple(a.shape), _cv.norm_axis(axis, a.ndim)
     if reps is not None:
         n = repeats.size if reps is _ON_DEVICE else reps.size
         if n == 1:
@@ -219,11 +219,11 @@ def cp_flip(a: Any, axis: Any = None) -> ArrayMeta:
     else:
         axes = []
         for ax in (axis if isinstance(axis, tuple) else (axis,)):
-            ax = _cv._norm_axis(ax, nd)
+            ax = _cv.norm_axis(ax, nd)
             if ax in axes:
                 raise ValueError("duplicate value in 'axis'")
             axes.append(ax)
-    return _flip_geo(_cv._geo(a), axes, a.size == 0)
+    return _flip_geo(_cv.geo(a), axes, a.size == 0)
 
 
 def cp_fliplr(a: Any) -> ArrayMeta:
@@ -231,7 +231,7 @@ def cp_fliplr(a: Any) -> ArrayMeta:
     a = _need_cuda(a, "fliplr")
     if a.ndim < 2:
         raise ValueError("Input must be >= 2-d")
-    return _flip_geo(_cv._geo(a), [1], a.size == 0)
+    return _flip_geo(_cv.geo(a), [1], a.size == 0)
 
 
 def cp_flipud(a: Any) -> ArrayMeta:
@@ -239,7 +239,7 @@ def cp_flipud(a: Any) -> ArrayMeta:
     a = _need_cuda(a, "flipud")
     if a.ndim < 1:
         raise ValueError("Input must be >= 1-d")
-    return _flip_geo(_cv._geo(a), [0], a.size == 0)
+    return _flip_geo(_cv.geo(a), [0], a.size == 0)
 
 
 def cp_rot90(a: Any, k: Any = 1, axes: Any = (0, 1)) -> ArrayMeta:
@@ -256,7 +256,7 @@ def cp_rot90(a: Any, k: Any = 1, axes: Any = (0, 1)) -> ArrayMeta:
     if not (-nd <= axes[0] < nd and -nd <= axes[1] < nd):
         raise ValueError("axes must be >= %d and < %d" % (-nd, nd))
     k = k % 4
-    g = _cv._geo(a)
+    g = _cv.geo(a)
     empty = a.size == 0
     if k == 0:
         return g
@@ -266,8 +266,8 @@ def cp_rot90(a: Any, k: Any = 1, axes: Any = (0, 1)) -> ArrayMeta:
     perm = list(range(nd))
     perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
     if k == 1:
-        return _cv._permute(_flip_geo(g, [ax[1]], empty), perm)
-    return _flip_geo(_cv._permute(g, perm), [ax[1]], empty)
+        return _cv.permute(_flip_geo(g, [ax[1]], empty), perm)
+    return _flip_geo(_cv.permute(g, perm), [ax[1]], empty)
 
 
 # --- roll (cupy/_manipulation/rearrange.py roll) -------------------------------------------
@@ -285,7 +285,7 @@ def cp_roll(a: Any, shift: Any, axis: Any = None) -> ArrayMeta:
         _copy_runs(a)  # result[...] = a[...]
         return temp_reshape((n,), a.dtype, tuple(a.shape))
     axes = (axis,) if np.isscalar(axis) else axis
-    axes = tuple(_cv._norm_axis(ax, a.ndim) for ax in axes)
+    axes = tuple(_cv.norm_axis(ax, a.ndim) for ax in axes)
     if _is_cuda(shift):
         return _roll_array_shift(a, shift, axes)
     b = np.broadcast(shift, axes)
@@ -368,7 +368,7 @@ def cp_diag(v: Any, k: Any = 0) -> ArrayMeta:
             _copy_runs(v)  # ret.diagonal(k)[:] = v
         return out
     if ndim == 2:
-        k = _cv._ssize(k)
+        k = _cv.ssize(k)
         n = max(0, min(shape[0] + min(k, 0), shape[1] - max(k, 0)))
         return fresh((n,), dt)
     raise ValueError("Input must be 1- or 2-d.")
@@ -696,7 +696,7 @@ def _register() -> None:
         "resize": (cp_resize, "copy"), "pad": (cp_pad, "copy"),
         "fill_diagonal": (cp_fill_diagonal, "inplace"), "put": (cp_put, "inplace"),
         "place": (cp_place, "inplace"),
-    }, _cp)
+    }, cupy_module())
 
 
 _cr.on_cupy(_register)

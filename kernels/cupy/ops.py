@@ -31,7 +31,7 @@ import numpy as np
 
 from ..._errors import UnsupportedOperationError
 from .core import on_cupy
-from .core import (REDUCTIONS, _cp, _scalar, check_array, check_dtype, cupy_ufunc_call,
+from .core import (REDUCTIONS, cupy_module, cscalar, check_array, check_dtype, cupy_ufunc_call,
                    current_device, device_of, guess_loop, is_device_array,
                    register_rules, temp)
 from ...layout import cupy_nocopy_strides
@@ -51,7 +51,7 @@ def view_of(x: Any, shape: tuple | None = None, dtype: Any = None) -> ArrayMeta:
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
@@ -321,7 +321,7 @@ def concat_meta(items: list, axis: Any, out: Any = None, dtype: Any = None,
     arrays = []
     for x in items:
         if check_array(x, dev) is None:  # _preprocess_args -> CScalar
-            _scalar(x)
+            cscalar(x)
             raise TypeError("Only cupy arrays can be concatenated")
         arrays.append(x)
     if not arrays:
@@ -535,7 +535,7 @@ def _scan_dtype(a: Any, dtype: Any) -> np.dtype:
             "u": np.dtype(np.uint64)}.get(kind, a.dtype)
 
 
-def _rollaxis_perm(nd: int, axis: int, start: int) -> list | None:
+def rollaxis_perm(nd: int, axis: int, start: int) -> list | None:
     """_routines_manipulation.pyx ``rollaxis`` permutation (None: the array itself)."""
     if axis < start:
         start -= 1
@@ -574,7 +574,7 @@ def scan_meta(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any =
     if n == 0:  # cupy.empty_like(x) of the C copy
         return fresh_c(shape, dt)
     x_strides = c_strides(shape, isz)
-    perm = _rollaxis_perm(nd, ax, nd)
+    perm = rollaxis_perm(nd, ax, nd)
     t_shape = shape if perm is None else tuple(shape[i] for i in perm)
     t_strides = x_strides if perm is None else tuple(x_strides[i] for i in perm)
     r_shape = (math.prod(shape) // n, n)
@@ -592,7 +592,7 @@ def scan_meta(name: str, a: Any, axis: Any = None, dtype: Any = None, out: Any =
     else:
         s_strides = cupy_nocopy_strides(r_shape, r_strides, isz, t_shape)
     assert s_strides is not None  # undoing a view reshape is a view
-    back = _rollaxis_perm(nd, nd - 1, ax)
+    back = rollaxis_perm(nd, nd - 1, ax)
     if back is None:
         f_shape, f_strides = t_shape, s_strides
     else:
@@ -618,7 +618,7 @@ def _short(ufunc: Any) -> str:
     return n[5:] if n.startswith("cupy_") else n
 
 
-def _as_device_array(x: Any) -> Any:
+def as_device_array(x: Any) -> Any:
     """core.array(x): a copy on the current device (scalars become strong 0-d arrays)."""
     if is_device_array(x) and device_of(x) != "cpu":
         if device_of(x) != current_device():
@@ -630,7 +630,7 @@ def _as_device_array(x: Any) -> Any:
 
 def ufunc_outer(ufunc: Any, A: Any, B: Any, **kwargs: Any) -> Any:
     """_kernel.pyx ``ufunc.outer``: copies of A and B reshaped, then the ufunc (fresh C)."""
-    a, b = _as_device_array(A), _as_device_array(B)
+    a, b = as_device_array(A), as_device_array(B)
     a, b = (temp(a.shape + (1,) * b.ndim, a.dtype, a),
             temp((1,) * a.ndim + b.shape, b.dtype, b))
     return cupy_ufunc_call(ufunc, a, b, **kwargs)
@@ -714,7 +714,7 @@ def _bound(x: Any) -> Any:
     if is_device_array(x) and device_of(x) != "cpu" and x.dtype.kind == "f":
         return temp(x.shape, x.dtype, x) if device_of(x) == current_device() \
             else x
-    return ufunc_out("multiply", _as_device_array(x), 1.0)
+    return ufunc_out("multiply", as_device_array(x), 1.0)
 
 
 def _linspace_scalar(start: Any, stop: Any, num: int, endpoint: bool, retstep: bool,
@@ -800,7 +800,7 @@ def cp_logspace(start: Any, stop: Any, num: Any = 50, endpoint: bool = True, bas
                 dtype: Any = None, axis: Any = 0) -> Any:
     """ranges.py ``logspace``: ``power(base, linspace(...))``, then astype(dtype) (fresh C)."""
     y = view_of(cp_linspace(start, stop, num=num, endpoint=endpoint, axis=axis))
-    b = _as_device_array(base) if not np.isscalar(base) else base
+    b = as_device_array(base) if not np.isscalar(base) else base
     if dtype is None:
         return ufunc_out("power", b, y)
     dtype = check_dtype(dtype)
@@ -825,7 +825,7 @@ def _register() -> None:
         "hsplit": (cp_hsplit, view), "vsplit": (cp_vsplit, view), "dsplit": (cp_dsplit, view),
         "cumsum": (ndarray_cumsum, red), "cumprod": (ndarray_cumprod, red),
         "linspace": (cp_linspace, "factory"), "logspace": (cp_logspace, "factory"),
-    }, _cp)
+    }, cupy_module())
     methods: dict[str, Callable[..., Any]] = {"outer": ufunc_outer, "at": ufunc_at, "reduce": ufunc_reduce,
                "accumulate": ufunc_accumulate, "reduceat": ufunc_reduceat}
     # "ufunc.NAME": a NumPy ufunc's method on CUDA fakes (its cupy namesake comes first, as

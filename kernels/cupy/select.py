@@ -27,13 +27,14 @@ from ..registry import keep_real
 from . import core as _cr
 from ..numpy.polynomial import check_polyfit_args
 from .ops import concat_meta, fresh_c, view_of
-from .core import (_cp, check_array, check_dtype, copy_out, cupy_reduce, cupy_ufunc_call,
+from .core import (cupy_module, may_share_bounds, check_array, check_dtype, copy_out, cupy_reduce,
+                   cupy_ufunc_call,
                    current_device, device_of, is_device_array, register_rules,
                    temp, temp_reshape)
 from ...layout import cupy_broadcast_shapes
-from .views import _check_take, _norm_axis, take_out_shape
+from .views import check_take, norm_axis, take_out_shape
 from ...meta import ArrayMeta
-from ..numpy.overlap import _PointerOnly, _bounds
+from ..numpy.overlap import PointerOnly, byte_bounds
 
 
 _I8 = np.dtype(np.int64)
@@ -73,13 +74,13 @@ def cp_take_along_axis(a: Any, indices: Any, axis: Any) -> ArrayMeta:
     if axis is None:
         shape, axis = (a.size,), 0
     ndim = len(shape)
-    axis = _norm_axis(axis, ndim)
+    axis = norm_axis(axis, ndim)
     if ndim != indices.ndim:
         raise ValueError("`indices` and `a` must have the same number of dimensions")
     shapes = [tuple(indices.shape) if i == axis else (1,) * i + (n,) + (1,) * (ndim - i - 1)
               for i, n in enumerate(shape)]
     if ndim == 1:
-        return _cr.fresh(_check_take(a.size, tuple(indices.shape)), a.dtype)
+        return _cr.fresh(check_take(a.size, tuple(indices.shape)), a.dtype)
     try:
         out = cupy_broadcast_shapes(shapes)
     except ValueError:
@@ -88,7 +89,7 @@ def cp_take_along_axis(a: Any, indices: Any, axis: Any) -> ArrayMeta:
     check_array(a, current_device())
     if _is_cuda(indices):
         check_array(indices, current_device())
-    return _cr.fresh(_check_take(a.size, out), a.dtype)
+    return _cr.fresh(check_take(a.size, out), a.dtype)
 
 
 def cp_put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
@@ -102,7 +103,7 @@ def cp_put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
         from .manipulation import cp_put
         return cp_put(arr, indices, values)  # cupy.put(arr, indices, values)
     ndim = arr.ndim
-    axis = _norm_axis(axis, ndim)
+    axis = norm_axis(axis, ndim)
     if ndim != indices.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     shapes = [tuple(indices.shape) if i == axis else (1,) * i + (n,) + (1,) * (ndim - i - 1)
@@ -116,10 +117,10 @@ def cp_put_along_axis(arr: Any, indices: Any, values: Any, axis: Any) -> None:
         else np.asarray(values, dtype=arr.dtype).shape
     if ndim == 1:
         target = tuple(indices.shape)
-    from .views import _broadcast_to_shape, _squeeze_lead
+    from .views import broadcast_to_shape, squeeze_lead
     if _is_cuda(values):  # core.pyx __setitem__ drops a CuPy value's leading unit dims
-        vshape = _squeeze_lead(vshape)
-    _broadcast_to_shape(vshape, target)
+        vshape = squeeze_lead(vshape)
+    broadcast_to_shape(vshape, target)
     check_array(arr, current_device())
     return None
 
@@ -333,7 +334,7 @@ def cp_delete(arr: Any, indices: Any, axis: Any = None) -> Any:
         shape = (arr.size,)
         axis = 0
     else:
-        axis = _norm_axis(axis, arr.ndim)
+        axis = norm_axis(axis, arr.ndim)
     size = shape[axis]
     if isinstance(indices, slice):
         removed = len(range(*indices.indices(size)))
@@ -430,7 +431,7 @@ def _device_array(a: Any, dtype: Any, copy: Any, order: str) -> Any:
             raise UnsupportedOperationError("cupy.array", "an array on another device")
         return _astype(a, dtype if dtype is not None else a.dtype, order,
                        True if copy else None)
-    return _cr._to_device(a, dtype, True, order[0].upper() if order else "K", 0)
+    return _cr.to_device(a, dtype, True, order[0].upper() if order else "K", 0)
 
 
 def cp_require(a: Any, dtype: Any = None, requirements: Any = None) -> Any:
@@ -478,21 +479,10 @@ def cp_asfarray(a: Any, dtype: Any = np.float64) -> Any:
 
 # --- memory (cupy/_misc/memory_ranges.py, byte_bounds.py, _core/_memory_range.pyx) ------------
 
-def _may_share_bounds(a: Any, b: Any) -> bool:
-    """_memory_range.pyx ``may_share_bounds``: same allocation, byte ranges overlap."""
-    if not (_is_cuda(a) and _is_cuda(b)):
-        raise TypeError("Argument 'a' has incorrect type (expected cupy._core.core._ndarray_base)")
-    if a.storage is not b.storage or a.size == 0 or b.size == 0:
-        return False
-    alo, ahi = _bounds(a)
-    blo, bhi = _bounds(b)
-    return alo < bhi and blo < ahi
-
-
 def cp_may_share_memory(a: Any, b: Any, max_work: Any = None) -> bool:
     """memory_ranges.py ``may_share_memory``: only max_work=None."""
     if max_work is None:
-        return _may_share_bounds(a, b)
+        return may_share_bounds(a, b)
     raise NotImplementedError("Only supported for `max_work` is `None`")
 
 
@@ -510,8 +500,8 @@ def _ptrs_overlap(a: Any, b: Any) -> bool:
     if a.storage is not b.storage or a.size == 0 or b.size == 0:
         return False
     try:
-        return bool(np.shares_memory(np.asarray(_PointerOnly(_starts(a), a.storage_offset)),
-                                     np.asarray(_PointerOnly(_starts(b), b.storage_offset))))
+        return bool(np.shares_memory(np.asarray(PointerOnly(_starts(a), a.storage_offset)),
+                                     np.asarray(PointerOnly(_starts(b), b.storage_offset))))
     except np.exceptions.TooHardError:
         raise UnsupportedOperationError("cupy.shares_memory", "the overlap problem is too "
                                         "hard to solve exactly") from None
@@ -522,7 +512,7 @@ def cp_shares_memory(a: Any, b: Any, max_work: Any = None) -> bool:
     if a is b and a.size != 0:
         return True
     if max_work == "MAY_SHARE_BOUNDS":
-        return _may_share_bounds(a, b)
+        return may_share_bounds(a, b)
     if max_work in (None, "MAY_SHARE_EXACT"):
         dev = current_device()
         for x in (a, b):
@@ -553,8 +543,8 @@ def cp_in1d(ar1: Any, ar2: Any, assume_unique: bool = False, invert: bool = Fals
     ar1, ar2 = _need_cuda(ar1, "in1d"), _need_cuda(ar2, "in1d")
     n = ar1.size
     if n != 0 and ar2.size != 0:
-        from .sorting import _thrust_dtype
-        _thrust_dtype(ar2.dtype)  # cupy.sort(ar2)
+        from .sorting import thrust_dtype
+        thrust_dtype(ar2.dtype)  # cupy.sort(ar2)
         dev = current_device()
         check_array(ar1, dev)
         check_array(ar2, dev)
@@ -641,7 +631,7 @@ def _calls_user_function(name: str):
 
 def _coeffs(x: Any, name: str) -> Any:
     """_wraps_polyroutine ``_get_coeffs``: a 1-d device array (atleast_1d)."""
-    if _cp is not None and isinstance(x, _cp.poly1d):
+    if cupy_module() is not None and isinstance(x, cupy_module().poly1d):
         raise UnsupportedOperationError(f"cupy.{name}", "poly1d operands")
     if np.isscalar(x):
         return temp((1,), check_dtype(np.asarray(x).dtype), current_device())
@@ -674,7 +664,7 @@ def _poly_addsub(name: str, a1: Any, a2: Any) -> ArrayMeta:
 
 
 def _ufunc(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
@@ -697,13 +687,13 @@ def cp_polymul(a1: Any, a2: Any) -> Any:
 def cp_polyval(p: Any, x: Any) -> Any:
     """_routines_poly.py ``polyval``: ``(p[::-1] * x[..., None] ** arange(n)).sum(-1)``,
     ``zeros(x.shape)`` for an empty p, ``p.any() * x + p[-1]`` for bool: fresh C."""
-    if _cp is not None and isinstance(p, _cp.poly1d):
+    if cupy_module() is not None and isinstance(p, cupy_module().poly1d):
         raise UnsupportedOperationError("cupy.polyval", "poly1d operands")
     if not _is_cuda(p) or p.ndim == 0:
         raise TypeError("p must be 1d ndarray or poly1d object")
     if p.ndim > 1:
         raise ValueError("p must be 1d array")
-    if _cp is not None and isinstance(x, _cp.poly1d):
+    if cupy_module() is not None and isinstance(x, cupy_module().poly1d):
         raise UnsupportedOperationError("cupy.polyval", "poly1d operands")
     if not _is_cuda(x):
         if is_device_array(x):
@@ -739,7 +729,7 @@ def cp_polyfit(x: Any, y: Any, deg: Any, rcond: Any = None, full: bool = False, 
 def cp_roots(p: Any) -> Any:
     """_routines_poly.py ``roots``: ``cupy.array([])`` below two coefficients; the rest trims
     leading zeros (data-dependent)."""
-    if _cp is not None and isinstance(p, _cp.poly1d):
+    if cupy_module() is not None and isinstance(p, cupy_module().poly1d):
         raise UnsupportedOperationError("cupy.roots", "poly1d operands")
     p = _need_cuda(p, "roots")
     if p.dtype.kind == "b":
@@ -848,7 +838,7 @@ _ADD_TYPES = (np.int32, np.int64, np.float16, np.float32, np.float64, np.uint32,
 def _scatter_op(a: Any, slices: Any, value: Any, op: str, ufunc_name: str) -> None:
     """_routines_indexing.pyx ``_scatter_op``: a ufunc into the view for basic indices,
     ``_scatter_op_single`` (broadcast_to the index shape) for integer index arrays."""
-    from .views import _broadcast_to_shape, _multi_shape, prepare_slice_list, view_getitem
+    from .views import broadcast_to_shape, multi_shape, prepare_slice_list, view_getitem
     dev = current_device()
     g, arrays, axis = view_getitem(a, prepare_slice_list(slices))
     if axis is None:
@@ -860,11 +850,11 @@ def _scatter_op(a: Any, slices: Any, value: Any, op: str, ufunc_name: str) -> No
     if len(arrays) == 1:
         ishape, start, stop = arrays[0].shape, axis, axis + 1
     else:
-        ishape, n_idx = _multi_shape(arrays)
+        ishape, n_idx = multi_shape(arrays)
         start, stop = axis, axis + n_idx
     vshape = tuple(value.shape) if is_device_array(value) \
         else np.asarray(value, dtype=a.dtype).shape
-    _broadcast_to_shape(vshape, g.shape[:start] + tuple(ishape) + g.shape[stop:])
+    broadcast_to_shape(vshape, g.shape[:start] + tuple(ishape) + g.shape[stop:])
     if op == "add" and not issubclass(a.dtype.type, _ADD_TYPES):
         raise TypeError("cupy.add.at only supports int32, int64, float16, float32, float64, "
                         "uint32, uint64 as data type")
@@ -926,7 +916,7 @@ def _register() -> None:
     }
     for name in ("unique_all", "unique_counts", "unique_inverse", "unique_values"):
         table[name] = (_unique_kernel(name), "data-dependent")
-    register_rules(table, _cp)
+    register_rules(table, cupy_module())
 
 
 _cr.on_cupy(_register)

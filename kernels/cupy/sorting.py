@@ -24,13 +24,13 @@ from typing import Any
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
-from .ops import _as_device_array, _rollaxis_perm, fresh_c, view_of
+from .ops import as_device_array, rollaxis_perm, fresh_c, view_of
 from .core import on_cupy
-from .core import (_check_cast, _cp, _scalar, check_array, copy_out, cp_empty_like, cupy_reduce,
+from .core import (check_cast, cupy_module, cscalar, check_array, copy_out, cp_empty_like, cupy_reduce,
                    cupy_ufunc_call, current_device, device_of, guess_loop,
                    is_device_array, ndarray_max, ndarray_sum, reduce_shape,
                    register_rules, temp)
-from .views import _norm_axis, _ssize, ndarray_diagonal
+from .views import norm_axis, ssize, ndarray_diagonal
 from ...layout import AxisError, c_strides, cupy_c_contiguity, cupy_nocopy_strides
 from ...meta import ArrayMeta
 
@@ -68,7 +68,7 @@ def _check_kind(kind: Any) -> None:
         raise ValueError("kind can only be None or 'stable'")
 
 
-def _thrust_dtype(dt: np.dtype) -> None:
+def thrust_dtype(dt: np.dtype) -> None:
     """cupy/cuda/thrust.pyx sort/argsort: NotImplementedError for other dtypes."""
     if dt.char not in _THRUST_CHARS:
         raise NotImplementedError(f"Sorting arrays with dtype '{dt}' is not supported")
@@ -82,23 +82,23 @@ def _sort_axis(shape: tuple, c_contig: bool, axis: Any) -> int:
         raise AxisError("Sorting arrays with the rank of zero is not supported")
     if not c_contig:
         raise NotImplementedError("Sorting non-contiguous array is not supported.")
-    return _norm_axis(axis, len(shape))
+    return norm_axis(axis, len(shape))
 
 
-def _sort_checks(shape: tuple, c_contig: bool, dt: np.dtype, axis: Any) -> None:
+def sort_checks(shape: tuple, c_contig: bool, dt: np.dtype, axis: Any) -> None:
     """_routines_sorting.pyx _ndarray_sort: every check, in CuPy's order (in place)."""
     ax = _sort_axis(shape, c_contig, axis)
     if shape[ax] <= 1:
         return
-    _thrust_dtype(dt)
+    thrust_dtype(dt)
 
 
 def ndarray_sort(self: Any, axis: Any = -1, kind: Any = None) -> None:
     """core.pyx ``sort(self, int axis=-1, kind=None)``: in place, returns None."""
-    axis = _ssize(axis)
+    axis = ssize(axis)
     _check_kind(kind)
     _cuda_only(self, "cupy.ndarray.sort")
-    _sort_checks(self.shape, self.flags.c_contiguous, self.dtype, axis)
+    sort_checks(self.shape, self.flags.c_contiguous, self.dtype, axis)
     return None
 
 
@@ -106,16 +106,16 @@ def cp_sort(a: Any, axis: Any = -1, kind: Any = None) -> ArrayMeta:
     """sort.py ``sort``: ``a.flatten()`` (axis None) or ``a.copy()``, sorted: fresh C."""
     _cuda_only(a, "cupy.sort")
     shape = (a.size,) if axis is None else tuple(a.shape)
-    ax = -1 if axis is None else _ssize(axis)
+    ax = -1 if axis is None else ssize(axis)
     _check_kind(kind)
-    _sort_checks(shape, True, a.dtype, ax)
+    sort_checks(shape, True, a.dtype, ax)
     return fresh_c(shape, a.dtype)
 
 
 def _rolled_index(shape: tuple, axis: int, base_shape: tuple, base_strides: tuple) -> ArrayMeta:
     """``rollaxis(idx, -1, axis)`` of an int64 array (shape ``base_shape``) back to ``shape``."""
     nd = len(base_shape)
-    back = _rollaxis_perm(nd, nd - 1, axis)
+    back = rollaxis_perm(nd, nd - 1, axis)
     if back is None:
         return ArrayMeta(base_shape, _I8, base_strides, base_shape=base_shape,
                    device=current_device())
@@ -130,14 +130,14 @@ def ndarray_argsort(self: Any, axis: Any = -1, kind: Any = None) -> ArrayMeta:
     shape = tuple(self.shape) or (1,)  # cupy.atleast_1d(self)
     ndim = len(shape)
     dshape = (math.prod(shape),) if axis is None else shape
-    ax = _norm_axis(-1 if axis is None else axis, ndim)
+    ax = norm_axis(-1 if axis is None else axis, ndim)
     if ax == ndim - 1:
-        _thrust_dtype(self.dtype)
+        thrust_dtype(self.dtype)
         return fresh_c(dshape, _I8)
-    perm = _rollaxis_perm(ndim, ax, ndim)
+    perm = rollaxis_perm(ndim, ax, ndim)
     assert perm is not None  # ax is not the last axis
     rshape = tuple(shape[i] for i in perm)
-    _thrust_dtype(self.dtype)
+    thrust_dtype(self.dtype)
     return _rolled_index(shape, ax, rshape, c_strides(rshape, 8))
 
 
@@ -172,7 +172,7 @@ def _subarrays(length: int, max_k: int, size: int) -> int:
     return sz * (size // length)
 
 
-def _partition_checks(name: str, shape: tuple, c_contig: bool, dt: np.dtype, kth: Any,
+def partition_checks(name: str, shape: tuple, c_contig: bool, dt: np.dtype, kth: Any,
                       axis: int) -> None:
     """_routines_sorting.pyx _ndarray_partition: every check, in CuPy's order."""
     ax = _sort_axis(shape, c_contig, axis)
@@ -185,9 +185,9 @@ def _partition_checks(name: str, shape: tuple, c_contig: bool, dt: np.dtype, kth
 
 def ndarray_partition(self: Any, kth: Any, axis: Any = -1) -> None:
     """core.pyx ``partition(self, kth, int axis=-1)``: in place, returns None."""
-    axis = _ssize(axis)
+    axis = ssize(axis)
     _cuda_only(self, "cupy.ndarray.partition")
-    _partition_checks("cupy.ndarray.partition", tuple(self.shape), self.flags.c_contiguous,
+    partition_checks("cupy.ndarray.partition", tuple(self.shape), self.flags.c_contiguous,
                       self.dtype, kth, axis)
     return None
 
@@ -196,8 +196,8 @@ def cp_partition(a: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
     """sort.py ``partition``: a fresh C copy (flattened for axis None), partitioned."""
     _cuda_only(a, "cupy.partition")
     shape = (a.size,) if axis is None else tuple(a.shape)
-    ax = -1 if axis is None else _ssize(axis)
-    _partition_checks("cupy.partition", shape, True, a.dtype, kth, ax)
+    ax = -1 if axis is None else ssize(axis)
+    partition_checks("cupy.partition", shape, True, a.dtype, kth, ax)
     return fresh_c(shape, a.dtype)
 
 
@@ -206,9 +206,9 @@ def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
     _cuda_only(self, "cupy.ndarray.argpartition")
     shape = (self.size,) if axis is None else tuple(self.shape)
     ndim = len(shape)
-    ax = _norm_axis(-1 if axis is None else axis, ndim)
+    ax = norm_axis(-1 if axis is None else axis, ndim)
     if ax != ndim - 1:
-        perm = _rollaxis_perm(ndim, ax, ndim)
+        perm = rollaxis_perm(ndim, ax, ndim)
         assert perm is not None  # ax is not the last axis
         shape = tuple(shape[i] for i in perm)
     length = shape[-1]
@@ -217,7 +217,7 @@ def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
     max_k = _kth_max(kth, length)
     sz = _subarrays(length, max_k, self.size)
     if length < 32 or sz < 1 or max_k >= 1024:
-        _thrust_dtype(self.dtype)  # data.argsort(axis=-1): indices of shape ``shape``
+        thrust_dtype(self.dtype)  # data.argsort(axis=-1): indices of shape ``shape``
         ishape = shape
     else:
         if self.dtype.char not in _THRUST_CHARS:
@@ -232,7 +232,7 @@ def ndarray_argpartition(self: Any, kth: Any, axis: Any = -1) -> ArrayMeta:
     assert strides is not None  # a contiguous source: the reshape is a view
     if ax == ndim - 1:
         return ArrayMeta(shape, _I8, strides, base_shape=ishape, device=current_device())
-    back = _rollaxis_perm(ndim, ndim - 1, ax)
+    back = rollaxis_perm(ndim, ndim - 1, ax)
     assert back is not None  # ax is not the last axis
     return ArrayMeta(tuple(shape[i] for i in back), _I8, tuple(strides[i] for i in back),
                base_shape=ishape, device=current_device())
@@ -297,7 +297,7 @@ def cp_searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> A
     if not (is_device_array(v) and device_of(v) != "cpu"):
         if not isinstance(v, (int, float, complex)):
             raise NotImplementedError("Only python scalars or ndarrays are supported for v")
-        v = _as_device_array(v)
+        v = as_device_array(v)
     if a.ndim > 1:
         raise ValueError("object too deep for desired array")
     if a.ndim < 1:
@@ -369,7 +369,7 @@ def cp_around(a: Any, decimals: Any = 0, out: Any = None) -> Any:
         if device_of(a) != current_device():
             raise UnsupportedOperationError("cupy.around", "an array on another device")
         return ndarray_round(a, decimals, out)
-    return ndarray_round(_as_device_array(a), decimals, out)
+    return ndarray_round(as_device_array(a), decimals, out)
 
 
 def cp_round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
@@ -409,12 +409,12 @@ def cp_nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
         check_array(x, dev)
         in_dtypes, weaks = (x.dtype, vdt, vdt, vdt), None
     else:
-        s = _scalar(x)
+        s = cscalar(x)
         in_dtypes, weaks = (s.descr, vdt, vdt, vdt), (s.weak_t, False, False, False)
         if not s.weak_t:
             weaks = None
     op = guess_loop(uf._ops, uf.name, in_dtypes, weaks, None)
-    _check_cast(np.dtype(op.out_types[0]), odt, "same_kind")
+    check_cast(np.dtype(op.out_types[0]), odt, "same_kind")
     return out
 
 
@@ -424,7 +424,7 @@ def _as_any(a: Any) -> Any:
     """``cupy.asanyarray``: a CUDA fake on the current device as is, else a device copy."""
     if is_device_array(a) and device_of(a) == current_device():
         return a
-    return _as_device_array(a)
+    return as_device_array(a)
 
 
 def cp_isclose(a: Any, b: Any, rtol: Any = 1.e-5, atol: Any = 1.e-8, equal_nan: Any = False) -> Any:
@@ -461,9 +461,9 @@ def cp_trace(a: Any, offset: Any = 0, axis1: Any = 0, axis2: Any = 1, dtype: Any
 def ndarray_ptp(self: Any, axis: Any = None, out: Any = None, keepdims: bool = False) -> Any:
     """_routines_statistics.pyx _ndarray_ptp: ``r = amax(...); r -= amin(...)`` (same layout)."""
     r = ndarray_max(self, axis, out, keepdims)
-    sub = getattr(_cp.subtract, "__wrapped__", _cp.subtract)
+    sub = getattr(cupy_module().subtract, "__wrapped__", cupy_module().subtract)
     op = guess_loop(sub._ops, sub.name, (r.dtype, self.dtype), None, None)
-    _check_cast(np.dtype(op.out_types[0]), r.dtype, "same_kind")
+    check_cast(np.dtype(op.out_types[0]), r.dtype, "same_kind")
     return r
 
 
@@ -511,7 +511,7 @@ def cp_sort_complex(a: Any) -> ArrayMeta:
     dt = np.dtype("F" if a.dtype.char in "bhBHF" else "D")
     out = copy_out(a, "K", dt)
     c = cupy_c_contiguity(out.shape, out.strides, dt.itemsize)
-    _sort_checks(tuple(out.shape), c, dt, -1)
+    sort_checks(tuple(out.shape), c, dt, -1)
     return out
 
 
@@ -542,7 +542,7 @@ def _register() -> None:
         "trace": (cp_trace, red), "ptp": (cp_ptp, red),
         "lexsort": (cp_lexsort, copy), "msort": (cp_msort, copy),
         "sort_complex": (cp_sort_complex, copy),
-    }, _cp)
+    }, cupy_module())
 
 
 on_cupy(_register)

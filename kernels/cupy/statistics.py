@@ -22,14 +22,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..._errors import DataDependentError, UnsupportedOperationError
-from .ops import _rollaxis_perm, concat_meta, fresh_c, scan_meta, view_of
+from .ops import rollaxis_perm, concat_meta, fresh_c, scan_meta, view_of
 from .core import on_cupy
-from .core import (REDUCTIONS, _check_cast, _cp, _table_loop, check_array, check_dtype, copy_out,
+from .core import (REDUCTIONS, check_cast, cupy_module, table_loop, check_array, check_dtype, copy_out,
                    cp_empty_like, cupy_ufunc_call, current_device, device_of,
                    fresh, guess_loop, is_device_array, ndarray_mean,
                    ndarray_prod, ndarray_std, ndarray_sum, ndarray_var,
                    reduce_shape, reduction_order, register_rules, temp)
-from .sorting import _partition_checks, _sort_checks, cp_searchsorted
+from .sorting import partition_checks, sort_checks, cp_searchsorted
 from ...layout import cupy_c_contiguity, cupy_nocopy_strides, cupy_reshape
 from ...layout import AxisError, normalize_axis
 from ...meta import ArrayMeta
@@ -56,7 +56,7 @@ def _cuda(a: Any, name: str) -> Any:
 
 
 def _uf(name: str) -> Any:
-    f = getattr(_cp, name)
+    f = getattr(cupy_module(), name)
     return getattr(f, "__wrapped__", f)
 
 
@@ -110,7 +110,7 @@ def _reduce(name: str, a: Any, axis: Any, dtype: Any, out: Any, keepdims: bool,
     if kernel is not None:
         odt = np.dtype(guess_loop(kernel._ops, kernel.name, (a.dtype,), None, dtype).out_types[0])
     elif dtype is None:
-        odt = _table_loop(table, a.dtype)
+        odt = table_loop(table, a.dtype)
     else:
         outs = {np.dtype(t.split("->")[1]) for t in table.split()}
         if dtype not in outs:
@@ -317,11 +317,11 @@ def _median(a: Any, axis: Any, out: Any, overwrite_input: bool, keepdims: bool) 
     kth = [sz // 2 - 1, sz // 2] if sz % 2 == 0 else [(sz - 1) // 2]
     if axis is None:
         pshape = (math.prod(shape),)  # part.ravel() (a C copy, or a ravel of a)
-        _partition_checks("cupy.median", pshape, True, a.dtype, kth, -1)
+        partition_checks("cupy.median", pshape, True, a.dtype, kth, -1)
         axis = 0
     else:
         pshape = shape
-        _partition_checks("cupy.median", pshape, c_contig or not overwrite_input, a.dtype, kth,
+        partition_checks("cupy.median", pshape, c_contig or not overwrite_input, a.dtype, kth,
                           axis)
     ax = normalize_axis(axis, len(pshape))
     k = 1 if pshape[ax] % 2 == 1 else 2
@@ -439,7 +439,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, overwrite_input: b
             rs = cupy_nocopy_strides(tuple(sw), tuple(st), a.itemsize, apshape) \
                 if apshape != tuple(sw) else tuple(st)
             contig = rs is None or cupy_c_contiguity(apshape, rs, a.itemsize)
-    _sort_checks(apshape, contig, a.dtype, -1)
+    sort_checks(apshape, contig, a.dtype, -1)
     if apshape[-1] == 0:
         raise UnsupportedOperationError(f"cupy.{name}", "an empty reduction")
     if method in _NEW_METHODS:
@@ -454,7 +454,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Any, out: Any, overwrite_input: b
         ret = temp(qshape + rest_shape, a.dtype)  # rollaxis(ap, -1).take(indices, 0)
     else:
         r = temp(rest_shape + qshape, check_dtype(dtype))
-        ret = _t_permute(r, _rollaxis_perm(len(r.shape), len(r.shape) - 1, 0))
+        ret = _t_permute(r, rollaxis_perm(len(r.shape), len(r.shape) - 1, 0))
     if zerod:
         ret = _t_view(ret, ret.shape[1:], ret.strides[1:])
     if keepdims:
@@ -622,7 +622,7 @@ def cp_ediff1d(arr: Any, to_end: Any = None, to_begin: Any = None) -> Any:
         lens.append(x.size)
     res = fresh_c((max(n - 1, 0) + sum(lens),), arr.dtype)
     op = guess_loop(_uf("subtract")._ops, "subtract", (arr.dtype, arr.dtype), None, None)
-    _check_cast(np.dtype(op.out_types[0]), arr.dtype, "same_kind")
+    check_cast(np.dtype(op.out_types[0]), arr.dtype, "same_kind")
     return res
 
 
@@ -1011,7 +1011,7 @@ def _register() -> None:
     }
     for name, why in _UNSUPPORTED.items():
         table[name] = (_unsupported(name, why), cp_)
-    register_rules(table, _cp)
+    register_rules(table, cupy_module())
 
 
 on_cupy(_register)

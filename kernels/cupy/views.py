@@ -31,9 +31,9 @@ from ...layout import cupy_broadcast_shapes, cupy_infer_unknown, cupy_nocopy_str
 from ...meta import ArrayMeta, is_fake
 
 from . import core as _cr
-from .core import _to_device, check_array, current_device, fresh, register_rules
+from .core import cupy_module
+from .core import to_device, check_array, current_device, fresh, register_rules
 
-_cp = _cr._cp
 _I8 = np.dtype(np.int64)
 
 
@@ -56,16 +56,16 @@ def _order_char(order: Any, allow_k: bool = True) -> str:
     return c
 
 
-def _ssize(x: Any) -> int:
+def ssize(x: Any) -> int:
     """A Cython ``Py_ssize_t`` argument: __index__ only (TypeError for floats)."""
     if isinstance(x, (bool, np.bool_)):
         return int(x)
     return operator.index(x)
 
 
-def _norm_axis(axis: Any, ndim: int) -> int:
+def norm_axis(axis: Any, ndim: int) -> int:
     """internal.pyx _normalize_axis_index (AxisError)."""
-    axis = _ssize(axis)
+    axis = ssize(axis)
     if not -ndim <= axis < ndim:
         raise AxisError(axis, ndim)
     return axis + ndim if axis < 0 else axis
@@ -77,7 +77,7 @@ def _norm_axis_tuple(axis: Any, ndim: int) -> list:
         axis = (axis,)
     out: list = []
     for ax in axis:
-        ax = _norm_axis(ax, ndim)
+        ax = norm_axis(ax, ndim)
         if ax in out:
             raise ValueError("repeated axis")
         out.append(ax)
@@ -116,7 +116,7 @@ def shape_setter_view(a: Any, newshape: Any) -> ArrayMeta:
     return ArrayMeta(shape, a.dtype, st, view_of=a)
 
 
-def _geo(a: Any) -> ArrayMeta:
+def geo(a: Any) -> ArrayMeta:
     """``a`` as a record rules can chain like CuPy's calls: a view of it, its own geometry
     (a record with no ``view_of`` stands for a fresh array on the current device)."""
     return ArrayMeta(tuple(a.shape), a.dtype, tuple(a.strides), view_of=a)
@@ -132,7 +132,7 @@ def _T(g: ArrayMeta) -> ArrayMeta:
     return _regeo(g, g.shape[::-1], g.strides[::-1])
 
 
-def _permute(g: ArrayMeta, axes: list) -> ArrayMeta:
+def permute(g: ArrayMeta, axes: list) -> ArrayMeta:
     return _regeo(g, [g.shape[i] for i in axes], [g.strides[i] for i in axes])
 
 
@@ -147,7 +147,7 @@ def _transpose(g: ArrayMeta, axes: Any) -> ArrayMeta:
     seen = [False] * ndim
     norm = []
     for ax in axes:
-        ax = _ssize(ax)
+        ax = ssize(ax)
         if ax < -ndim or ax >= ndim:
             raise AxisError(ax, ndim)
         ax %= ndim
@@ -155,7 +155,7 @@ def _transpose(g: ArrayMeta, axes: Any) -> ArrayMeta:
             raise ValueError("repeated axis in transpose")
         seen[ax] = True
         norm.append(ax)
-    return _permute(g, norm)
+    return permute(g, norm)
 
 
 def _fresh_c(g: ArrayMeta, shape: tuple | None = None) -> ArrayMeta:
@@ -184,7 +184,7 @@ def _shape_arg(shape: tuple) -> tuple:
     """ndarray.reshape(*shape): one sequence argument is the shape; entries are Py_ssize_t."""
     if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)) and hasattr(shape[0], "__len__"):
         shape = tuple(shape[0])
-    return tuple(_ssize(n) for n in shape)
+    return tuple(ssize(n) for n in shape)
 
 
 def _copy_flag(copy: Any) -> Any:
@@ -209,7 +209,7 @@ def reshape_geo(g: ArrayMeta, shape: tuple, order: Any = "C", copy: Any = None) 
 
 def ndarray_reshape(self, *shape, order="C", copy=None) -> Any:
     """core.pyx ndarray.reshape."""
-    return reshape_geo(_geo(self), _shape_arg(shape), order, copy)
+    return reshape_geo(geo(self), _shape_arg(shape), order, copy)
 
 
 def cp_reshape(a, newshape, order="C", *, copy=None) -> Any:
@@ -246,7 +246,7 @@ def _a_order(g: ArrayMeta, o: str) -> str:
 
 def ndarray_ravel(self, order="C") -> Any:
     """core.pyx ravel: _internal_ascontiguousarray(_ndarray_ravel(self, order))."""
-    g = _geo(self)
+    g = geo(self)
     o = _a_order(g, _order_char(order))
     n = (g.size,)
     if o == "C":
@@ -262,7 +262,7 @@ def ndarray_ravel(self, order="C") -> Any:
 
 def ndarray_flatten(self, order="C") -> ArrayMeta:
     """_routines_manipulation.pyx _ndarray_flatten_order_c: a fresh copy, strides (itemsize,)."""
-    o = _a_order(_geo(self), _order_char(order))  # noqa: F841 - order only validated
+    o = _a_order(geo(self), _order_char(order))  # noqa: F841 - order only validated
     return ArrayMeta((self.size,), self.dtype, (self.dtype.itemsize,), device=current_device())
 
 
@@ -278,14 +278,14 @@ def ndarray_squeeze(self, axis=None) -> Any:
         flags = [n == 1 for n in shape]
     elif isinstance(axis, tuple):
         for ax in axis:
-            ax = _norm_axis(ax, ndim)
+            ax = norm_axis(ax, ndim)
             if flags[ax]:
                 raise ValueError("duplicate value in 'axis'")
             flags[ax] = True
     else:
-        ax = _ssize(axis)
+        ax = ssize(axis)
         if not (ndim == 0 and ax in (0, -1)):
-            flags[_norm_axis(ax, ndim)] = True
+            flags[norm_axis(ax, ndim)] = True
     any_ones = False
     for i in range(ndim):
         if flags[i]:
@@ -311,7 +311,7 @@ def cp_expand_dims(a, axis) -> Any:
     norm = _norm_axis_tuple(tuple(axis), out_ndim)
     it = iter(a.shape)
     shape = tuple(1 if (i in norm) else next(it) for i in range(out_ndim))
-    return _reshape(_geo(a), shape)
+    return _reshape(geo(a), shape)
 
 
 def _atleast(n: int, arys: tuple) -> Any:
@@ -324,7 +324,7 @@ def _atleast(n: int, arys: tuple) -> Any:
         if a.ndim < n:
             new = {(1, 0): (1,), (2, 0): (1, 1), (2, 1): (1,) + shp, (3, 0): (1, 1, 1),
                    (3, 1): (1,) + shp + (1,), (3, 2): shp + (1,)}[(n, a.ndim)]
-            res.append(_reshape(_geo(a), new))
+            res.append(_reshape(geo(a), new))
         else:
             res.append(a)
     return res[0] if len(res) == 1 else res
@@ -334,7 +334,7 @@ def broadcast_to(array, shape) -> ArrayMeta:
     """_routines_manipulation.pyx broadcast_to: stride 0 on new axes, a writeable view."""
     a = _cuda(array, "broadcast_to")
     shape = tuple(shape) if np.iterable(shape) else (shape,)
-    shape = tuple(_ssize(n) for n in shape)
+    shape = tuple(ssize(n) for n in shape)
     ndim, length = a.ndim, len(shape)
     if ndim > length:
         raise ValueError("input operand has more dimensions than allowed by the axis remapping")
@@ -385,7 +385,7 @@ def broadcast_arrays(*args) -> tuple:
 
 def ndarray_transpose(self, *axes) -> ArrayMeta:
     """_routines_manipulation.pyx _ndarray_transpose."""
-    g = _geo(self)
+    g = geo(self)
     if len(axes) == 0 or (len(axes) == 1 and axes[0] is None):
         return _T(g)
     if len(axes) == 1 and hasattr(axes[0], "__len__"):
@@ -402,13 +402,13 @@ def cp_transpose(a, axes=None) -> ArrayMeta:
 def ndarray_swapaxes(self, axis1, axis2) -> ArrayMeta:
     """_routines_manipulation.pyx _ndarray_swapaxes: ValueError('Axis out of range')."""
     ndim = self.ndim
-    axis1, axis2 = _ssize(axis1), _ssize(axis2)
+    axis1, axis2 = ssize(axis1), ssize(axis2)
     if not (-ndim <= axis1 < ndim and -ndim <= axis2 < ndim):
         raise ValueError("Axis out of range")
     axes = list(range(ndim))
     a1, a2 = axis1 % ndim, axis2 % ndim
     axes[a1], axes[a2] = axes[a2], axes[a1]
-    return _permute(_geo(self), axes)
+    return permute(geo(self), axes)
 
 
 def cp_swapaxes(a, axis1, axis2) -> ArrayMeta:
@@ -428,26 +428,26 @@ def cp_moveaxis(a, source, destination) -> Any:
     a = _cuda(a, "moveaxis")
     ndim = a.ndim
     if not (hasattr(source, "__len__") or hasattr(destination, "__len__")):
-        s, d = _norm_axis(source, ndim), _norm_axis(destination, ndim)
+        s, d = norm_axis(source, ndim), norm_axis(destination, ndim)
         if s == d:
             return a
         order = [i for i in range(ndim) if i != s]
         order.insert(d, s)
-        return _transpose(_geo(a), order)
+        return _transpose(geo(a), order)
     src, dst = _norm_axis_tuple(source, ndim), _norm_axis_tuple(destination, ndim)
     if len(src) != len(dst):
         raise ValueError("`source` and `destination` arguments must have the same number of elements")
     order = [i for i in range(ndim) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return _transpose(_geo(a), order)
+    return _transpose(geo(a), order)
 
 
 def cp_rollaxis(a, axis, start=0) -> Any:
     """_routines_manipulation.pyx rollaxis (ValueError('Axis out of range'); ``a`` if no move)."""
     a = _cuda(a, "rollaxis")
     ndim = a.ndim
-    axis, start = _ssize(axis), _ssize(start)
+    axis, start = ssize(axis), ssize(start)
     if axis < 0:
         axis += ndim
     if start < 0:
@@ -461,7 +461,7 @@ def cp_rollaxis(a, axis, start=0) -> Any:
     axes = list(range(ndim))
     del axes[axis]
     axes.insert(start, axis)
-    return _permute(_geo(a), axes)
+    return permute(geo(a), axes)
 
 
 # --- diagonal, dtype views, real/imag ---------------------------------------------------
@@ -469,7 +469,7 @@ def cp_rollaxis(a, axis, start=0) -> Any:
 
 def ndarray_diagonal(self, offset=0, axis1=0, axis2=1) -> ArrayMeta:
     """_routines_indexing.pyx _diagonal: a view, or a fresh array when the diagonal is empty."""
-    offset, axis1, axis2 = _ssize(offset), _ssize(axis1), _ssize(axis2)
+    offset, axis1, axis2 = ssize(offset), ssize(axis1), ssize(axis2)
     ndim = self.ndim
     if not (-ndim <= axis1 < ndim and -ndim <= axis2 < ndim):
         raise AxisError(f"axis1(={axis1}) and axis2(={axis2}) must be within range (ndim={ndim})")
@@ -478,7 +478,7 @@ def ndarray_diagonal(self, offset=0, axis1=0, axis2=1) -> ArrayMeta:
     tr = list(range(ndim))
     del tr[max(axis1, axis2)]
     del tr[min(axis1, axis2)]
-    g = _geo(self)
+    g = geo(self)
     if offset >= 0:
         g = _transpose(g, tr + [axis1, axis2])
     else:
@@ -499,8 +499,8 @@ def cp_diagonal(a, offset=0, axis1=0, axis2=1) -> ArrayMeta:
 
 def ndarray_view(self, dtype=None, array_class=None) -> Any:
     """core.pyx ndarray.view: the last axis is rescaled; its stride becomes the new itemsize."""
-    if dtype is not None and isinstance(dtype, type) and _cp is not None \
-            and issubclass(dtype, _cp.ndarray):
+    if dtype is not None and isinstance(dtype, type) and cupy_module() is not None \
+            and issubclass(dtype, cupy_module().ndarray):
         if array_class is not None:
             raise ValueError("Cannot specify output type twice.")
         dtype = None
@@ -728,7 +728,7 @@ def view_getitem(a: Any, sl: list) -> tuple:
     for _, av, k in index_list:
         axes.extend(range(av, av + k))
     axes.extend(d for d in range(len(shape)) if d not in axes)
-    return _permute(g, axes), [s for s, _, _ in index_list], 0
+    return permute(g, axes), [s for s, _, _ in index_list], 0
 
 
 def _mask_count(m: Any, what: str) -> int:
@@ -746,7 +746,7 @@ def _take_shape(vshape: tuple, ishape: tuple, start: int, stop: int) -> tuple:
     return vshape[:start] + tuple(ishape) + vshape[stop:]
 
 
-def _check_take(vsize: int, shape: tuple) -> tuple:
+def check_take(vsize: int, shape: tuple) -> tuple:
     """_take: a non-empty take from an empty array raises IndexError."""
     if vsize == 0 and math.prod(shape) != 0:
         raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -761,12 +761,12 @@ def advanced_shape(g: ArrayMeta, arrays: list, axis: int) -> tuple:
         if s.dtype.kind == "b":  # _getitem_mask_single / _prepare_mask_indexing_single
             n = _mask_count(s, "a boolean mask")
             return vshape[:axis] + (n,) + vshape[axis + s.ndim:]
-        return _check_take(g.size, _take_shape(vshape, s.shape, axis, axis + 1))
-    bshape, n_idx = _multi_shape(arrays)  # _getitem_multiple
-    return _check_take(g.size, _take_shape(vshape, bshape, axis, axis + n_idx))
+        return check_take(g.size, _take_shape(vshape, s.shape, axis, axis + 1))
+    bshape, n_idx = multi_shape(arrays)  # _getitem_multiple
+    return check_take(g.size, _take_shape(vshape, bshape, axis, axis + n_idx))
 
 
-def _multi_shape(arrays: list) -> tuple:
+def multi_shape(arrays: list) -> tuple:
     """_prepare_multiple_array_indexing: (broadcast index shape, number of axes indexed);
     a mask becomes its argwhere columns, so its length is its count of True."""
     shapes, n_idx = [], 0
@@ -820,7 +820,7 @@ def _value_shape(value: Any, dt: np.dtype) -> tuple:
     return np.asarray(value, dtype=dt).shape
 
 
-def _squeeze_lead(shape: tuple) -> tuple:
+def squeeze_lead(shape: tuple) -> tuple:
     """_routines_indexing.pyx _squeeze_leading_unit_dims."""
     i = 0
     while i < len(shape) and shape[i] == 1:
@@ -828,7 +828,7 @@ def _squeeze_lead(shape: tuple) -> tuple:
     return shape[i:]
 
 
-def _broadcast_to_shape(vshape: tuple, target: tuple) -> None:
+def broadcast_to_shape(vshape: tuple, target: tuple) -> None:
     """broadcast_to's checks (ValueError)."""
     if len(vshape) > len(target):
         raise ValueError("input operand has more dimensions than allowed by the axis remapping")
@@ -854,7 +854,7 @@ def ndarray_setitem(self, key, value) -> None:
                 raise ValueError("non-scalar numpy.ndarray cannot be used for fill")
             return None
         check_array(value, dev)  # elementwise_copy(x, y): x broadcast to y's shape
-        vshape = _squeeze_lead(tuple(value.shape))
+        vshape = squeeze_lead(tuple(value.shape))
         try:
             ok = broadcast_shapes(vshape, g.shape) == g.shape
         except ValueError:
@@ -881,14 +881,14 @@ def ndarray_setitem(self, key, value) -> None:
                 pos = len(vshape) - 1 - len(rshape)
                 if pos >= 0 and vshape[pos] != 1:
                     raise ValueError
-                _broadcast_to_shape(vshape, lshape + (1,) + rshape)
+                broadcast_to_shape(vshape, lshape + (1,) + rshape)
             except (ValueError, OverflowError, TypeError):
                 raise DataDependentError("assigning through a boolean mask of a CUDA fake: "
                                          "whether the value fits depends on the mask") from None
             target = lshape + (1,) + rshape
         if cuda_value:
-            vshape = _squeeze_lead(vshape)
-        _broadcast_to_shape(vshape, target)
+            vshape = squeeze_lead(vshape)
+        broadcast_to_shape(vshape, target)
         _check_devices(self, arrays, dev)
         if cuda_value:
             check_array(value, dev)
@@ -896,12 +896,12 @@ def ndarray_setitem(self, key, value) -> None:
     if len(arrays) == 1:  # _scatter_op_single
         ishape, start, stop = arrays[0].shape, axis, axis + 1
     else:  # _prepare_multiple_array_indexing
-        ishape, n_idx = _multi_shape(arrays)
+        ishape, n_idx = multi_shape(arrays)
         start, stop = axis, axis + n_idx
     vshape = _value_shape(value, dt)
     if cuda_value:
-        vshape = _squeeze_lead(vshape)
-    _broadcast_to_shape(vshape, g.shape[:start] + tuple(ishape) + g.shape[stop:])
+        vshape = squeeze_lead(vshape)
+    broadcast_to_shape(vshape, g.shape[:start] + tuple(ishape) + g.shape[stop:])
     _check_devices(self, arrays, dev)
     if cuda_value:
         check_array(value, dev)
@@ -918,10 +918,10 @@ def take_out_shape(a: Any, ishape: tuple, axis: Any, out: Any) -> tuple:
     if axis is None:
         start, stop = 0, ndim
     elif ndim == 0:
-        _norm_axis(axis, 1)
+        norm_axis(axis, 1)
         start = stop = 0
     else:
-        start = _norm_axis(axis, ndim)
+        start = norm_axis(axis, ndim)
         stop = start + 1
     shape = _take_shape(tuple(a.shape), ishape, start, stop)
     if out is not None:
@@ -947,7 +947,7 @@ def ndarray_take(self, indices, axis=None, out=None) -> Any:
         else:  # core.array(indices, dtype=int)
             ishape = tuple(indices.shape) if is_fake(indices) else np.asarray(indices, dtype=int).shape
     shape = take_out_shape(self, ishape, axis, out)
-    _check_take(self.size, shape)
+    check_take(self.size, shape)
     check_array(self, dev)
     if is_fake(indices) and indices.storage.device != "cpu":
         check_array(indices, dev)
@@ -987,13 +987,13 @@ def cp_array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, blo
     """core.pyx array: CuPy arrays through _array_from_cupy_ndarray, others _array_default."""
     if subok:
         raise NotImplementedError
-    ndmin = _ssize(ndmin)
+    ndmin = ssize(ndmin)
     if order is None:
         order = "K"
     if is_fake(obj) and obj.storage.device != "cpu":
-        return _pad_ndmin(_to_device(obj, dtype, copy, order, 0), obj, ndmin)
+        return _pad_ndmin(to_device(obj, dtype, copy, order, 0), obj, ndmin)
     if ndmin <= (obj.ndim if is_fake(obj) else np.ndim(obj)):
-        return _to_device(obj, dtype, copy, order, 0)
+        return to_device(obj, dtype, copy, order, 0)
     if isinstance(obj, (list, tuple)) and any(is_fake(x) for x in obj):
         raise UnsupportedOperationError("cupy.array", "sequences of arrays with ndmin=")
     # _array_default: numpy.array(obj, dtype, ndmin=ndmin), then a fresh C / F allocation;
@@ -1038,7 +1038,7 @@ def _register() -> None:
         "atleast_2d": (lambda *a: _atleast(2, a), view),
         "atleast_3d": (lambda *a: _atleast(3, a), view),
         "array": (cp_array, "factory"),
-    }, _cp)
+    }, cupy_module())
 
 
 _cr.on_cupy(_register)

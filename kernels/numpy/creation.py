@@ -555,12 +555,12 @@ def tri_mask(steps: Steps, N: int, M: int, k: int) -> int:
 @register(np.array, tags=("factory",))
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, like=None):
     """np.array: the input itself when no copy is needed and allowed, else a fresh copy."""
-    return _array_impl(object, dtype, copy, order, subok, ndmin)
+    return array_impl(object, dtype, copy, order, subok, ndmin)
 
 
 @register(np.asarray, np.asanyarray, tags=("factory",))
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
-    return _array_impl(a, dtype, copy, "K" if order is None else order, device=device)
+    return array_impl(a, dtype, copy, "K" if order is None else order, device=device)
 
 
 @register(np.asarray_chkfinite, tags=("factory",))
@@ -568,7 +568,7 @@ def asarray_chkfinite(a, dtype=None, order=None):
     """np.asarray, then (float and complex dtypes) ``np.isfinite(a).all()``: its bool array
     and the 0-d result of ``all``, beside the result (_function_base_impl.py). The
     ValueError for infinities and NaNs needs the values: the fake answers for finite ones."""
-    out = _array_impl(a, dtype, None, "K" if order is None else order)
+    out = array_impl(a, dtype, None, "K" if order is None else order)
     if out.dtype.char in np.typecodes["AllFloat"]:
         transient(array_bytes(tuple(out.shape), np.bool_) + 1)
     return out
@@ -576,17 +576,17 @@ def asarray_chkfinite(a, dtype=None, order=None):
 
 @register(np.ascontiguousarray, tags=("factory",))
 def ascontiguousarray(a, dtype=None, *, like=None):
-    return _array_impl(a, dtype, None, "C", ndmin=1)
+    return array_impl(a, dtype, None, "C", ndmin=1)
 
 
 @register(np.asfortranarray, tags=("factory",))
 def asfortranarray(a, dtype=None, *, like=None):
-    return _array_impl(a, dtype, None, "F", ndmin=1)
+    return array_impl(a, dtype, None, "F", ndmin=1)
 
 
 @register(np.copy, tags=("factory", "copy"))
 def copy(a, order="K", subok=False):
-    return _array_impl(a, None, True, order)
+    return array_impl(a, None, True, order)
 
 
 def _prepend_ones(out: Any, ndmin: int, order: str) -> Any:
@@ -625,7 +625,7 @@ def _leaf_casts(obj: Any, dt: np.dtype) -> None:
     transient(max((legacy_cast_bytes(m.dtype, dt) for m in arrays), default=0))
 
 
-def _array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
+def array_impl(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *,
                 like=None, device=None, _func=None, **kw):
     check_device(device)
     copy = converters.copy(copy)

@@ -12,7 +12,7 @@ from ..registry import register, unmodelled
 from .temporaries import Steps, Val, array_bytes, binary, call, copyto_bytes, used
 
 
-def _orig(fn: Any) -> Any:
+def unpatched(fn: Any) -> Any:
     """The real function behind a namespace patch (modes/patching), so it runs for real here."""
     if type(fn).__name__ == "PatchedFunction" or getattr(fn, "_ft_patch", False):
         return fn.__wrapped__
@@ -22,7 +22,7 @@ def _orig(fn: Any) -> Any:
 def _window(fn: Any, M: Any, *rest: Any) -> ArrayMeta:
     """A window of M points: NumPy's own function for small M; for large M the values come
     from ``arange(1 - M, M, 2)`` (function_base.py), so its length rule decides."""
-    fn = _orig(fn)
+    fn = unpatched(fn)
     if isinstance(M, (int, np.integer)) and not isinstance(M, bool) and M > 16:
         dt = fn(17, *rest).dtype
         return fresh((arange(1 - M, M, 2).shape[0],), dt)
@@ -140,7 +140,7 @@ def vectorize_call(self: Any, *args: Any, **kwargs: Any) -> Any:
     core dimension no input has."""
     from ...meta import as_meta
     from ...layout import broadcast_shapes, c_strides, like_strides
-    from .umath import _trivial_order, elementwise_out_strides
+    from .umath import trivial_order, elementwise_out_strides
     from ..registry import transient
     from ..._errors import DataDependentError
     if self.pyfunc is np._NoValue:
@@ -189,7 +189,7 @@ def vectorize_call(self: Any, *args: Any, **kwargs: Any) -> Any:
         if m.dtype != obj or not is_fake(m) and not isinstance(m, np.ndarray):
             nbytes += max(m.size * obj.itemsize, 1)
     shape = broadcast_shapes(*[m.shape for m in metas])
-    trivial = _trivial_order(metas, (obj,) * len(metas), "K")
+    trivial = trivial_order(metas, (obj,) * len(metas), "K")
     ost = elementwise_out_strides(shape, obj.itemsize, metas, "K", trivial)
     c, f = (ArrayMeta(shape, obj, ost).flags.c_contiguous, ArrayMeta(shape, obj, ost).flags.f_contiguous)
     res = []

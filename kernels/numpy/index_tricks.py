@@ -20,14 +20,14 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, iterator_order, it
                      shape_args, strides_in_order)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from .function_base import _orig
+from .function_base import unpatched
 from ..registry import keep_real, pyarray_return, quiet, register, transient, unmodelled
 from .temporaries import Steps, array_bytes
 from .views import reshape_out
 
 INTP = np.dtype(np.intp)
 F8 = np.dtype(np.float64)
-_WEAK = (int, float, complex)
+WEAK = (int, float, complex)
 
 
 def _reshaped(m: Any, shape: tuple) -> tuple:
@@ -203,9 +203,9 @@ def mask_indices(n: Any, mask_func: Any, k: Any = 0) -> tuple:
     n, k = _ints(n, k)
     if n < 0:
         raise ValueError("negative dimensions are not allowed")  # from ones((n, n))
-    if mask_func is np.tril or mask_func is _orig(np.tril):
+    if mask_func is np.tril or mask_func is unpatched(np.tril):
         c = tril_count(n, k, n)
-    elif mask_func is np.triu or mask_func is _orig(np.triu):
+    elif mask_func is np.triu or mask_func is unpatched(np.triu):
         c = max(n, 0) ** 2 - tril_count(n, k - 1, n)
     else:
         raise DataDependentError("np.mask_indices: nonzero of the mask function's result")
@@ -226,7 +226,7 @@ def _mask_indices_steps(n: int, mask_func: Any, k: int, count: int) -> None:
     m = ArrayMeta((n, n), INTP, c_strides((n, n), INTP.itemsize))
     ones = steps.new(array_bytes(m.shape, INTP))
     with captured() as cap:
-        a = (tril if mask_func is np.tril or mask_func is _orig(np.tril) else triu)(m, k)
+        a = (tril if mask_func is np.tril or mask_func is unpatched(np.tril) else triu)(m, k)
     steps.temp(cap.transient + array_bytes(a.shape, a.dtype))
     kept = steps.new(array_bytes(a.shape, a.dtype))
     ne = ufunc_steps(steps, np.not_equal, ArrayMeta(a.shape, a.dtype, a.strides), 0)[1]
@@ -263,7 +263,7 @@ def ravel_multi_index(multi_index: Any, dims: Any, mode: Any = "raise", order: A
         _intp_castable(m, "same_kind")
     known = [m for m in idx if not is_fake(m)]
     if len(known) == len(idx):
-        r = _orig(np.ravel_multi_index)(tuple(known), dims, mode=mode, order=order)
+        r = unpatched(np.ravel_multi_index)(tuple(known), dims, mode=mode, order=order)
         if isinstance(r, np.generic):  # scalar indices: a scalar, from a 0-d array
             transient(INTP.itemsize)
             return ArrayMeta((), INTP, (), scalar=True)
@@ -290,7 +290,7 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple:
     """One intp view per dimension of a fresh (*indices.shape, len(shape)) buffer whose
     index axes follow the indices' K order and whose last axis is fastest."""
     if not is_meta(indices):  # values at hand (a list, a scalar): NumPy checks them itself
-        r = _orig(np.unravel_index)(indices, shape, order)
+        r = unpatched(np.unravel_index)(indices, shape, order)
         if not r or isinstance(r[0], np.generic):  # a scalar index: scalars, from an (nd,) buffer
             transient(len(r) * INTP.itemsize)
             return tuple(ArrayMeta((), INTP, (), scalar=True) for _ in r)
@@ -333,7 +333,7 @@ def frombuffer(buffer: Any, dtype: Any = float, count: Any = -1, offset: Any = 0
     """A view of the buffer: its metadata from NumPy on the real buffer (no copy made)."""
     if is_fake(buffer):
         raise UnsupportedOperationError(np.frombuffer, "a fake buffer")
-    r = _orig(np.frombuffer)(buffer, dtype=dtype, count=count, offset=offset)
+    r = unpatched(np.frombuffer)(buffer, dtype=dtype, count=count, offset=offset)
     # a read-only buffer (bytes) never lets the array be made writeable: warn_on_write None
     return ArrayMeta(r.shape, r.dtype, r.strides, writeable=r.flags.writeable, base_shape=r.shape,
                      warn_on_write=False if r.flags.writeable else None)
@@ -378,7 +378,7 @@ def fromiter(iter: Any, dtype: Any, count: Any = -1, *, like: Any = None) -> Arr
     count = operator.index(count)
     it = builtins_iter(iter)
     head_n = 16 if count < 0 else min(count, 16)
-    head = _orig(np.fromiter)(itertools.islice(it, head_n), dtype=dtype, count=-1)
+    head = unpatched(np.fromiter)(itertools.islice(it, head_n), dtype=dtype, count=-1)
     n = head.shape[0]
     if n == head_n:
         rest = itertools.islice(it, None if count < 0 else count - head_n)
@@ -487,7 +487,7 @@ def _read_for_real(func: Any, args: tuple, kwargs: dict) -> tuple[ArrayMeta, Any
     """(the result's metadata, the real array the reader made before any squeeze)."""
     if any(is_fake(a) for a in (*args, *kwargs.values())):
         raise UnsupportedOperationError(func, "a fake argument")
-    r = _orig(func)(*args, **kwargs)
+    r = unpatched(func)(*args, **kwargs)
     if type(r) is not np.ndarray:
         raise UnsupportedOperationError(func, f"a {type(r).__name__} result")
     base = r.base

@@ -874,7 +874,7 @@ def _check_values(ind: Any, n: int, axis: int) -> None:
             _check_index(hi, n, axis)
 
 
-def _take(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
+def take_meta(a: Any, ind: Any, axis: Any, out: Any, mode: str) -> Any:
     if axis is None:
         ashape = (math.prod(a.shape),)
         ax = 0
@@ -909,7 +909,7 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: Any = "r
     """np.take / ndarray.take: a fresh C array (or ``out``)."""
     mode = converters.clipmode(mode)
     m, ind = as_meta(a), _index_values(indices, "same_kind")
-    res = _take(m, ind, axis, out, mode)
+    res = take_meta(m, ind, axis, out, mode)
     transient(_take_bytes(m, indices, ind, out, mode))
     return pyarray_return(res)
 
@@ -1064,7 +1064,7 @@ def _compress(condition: Any, a: Any, axis: Any, out: Any) -> Any:
             transient(max(cond.size, 1) + nz_bytes, before_outputs=True)
         transient(nz_bytes)
     m = as_meta(a)
-    res = _take(m, nz, axis, out, "raise")
+    res = take_meta(m, nz, axis, out, "raise")
     transient(_take_bytes(m, nz, nz, out, "raise"))  # PyArray_TakeFrom's own copies
     return res
 

@@ -24,7 +24,7 @@ from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, 
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from .reductions import _meta as meta  # a kernel's fresh result as the next step's input
+from .reductions import step_input as meta  # a kernel's fresh result as the next step's input
 from .. import flops
 from ..registry import assume, note, quiet, register, scalar_result, scratch, uncached
 
@@ -762,10 +762,10 @@ def _red(ufunc: np.ufunc, m: Any, axes: Any, keepdims: bool = False, initial: An
          dtype: Any = None) -> ArrayMeta:
     """ufunc.reduce over normalized ``axes`` (an int or a tuple); ``initial`` None: none given."""
     from ...layout import normalize_axes
-    from .reductions import _NoValue, do_reduce
+    from .reductions import do_reduce
     ax = normalize_axes(axes if isinstance(axes, tuple) else (axes,), m.ndim)
     return do_reduce(ufunc, m, ax, dtype, None, keepdims,
-                     _NoValue if initial is None else initial)
+                     np._NoValue if initial is None else initial)
 
 
 def _view(o: ArrayMeta) -> ArrayMeta:

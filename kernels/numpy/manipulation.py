@@ -1120,11 +1120,11 @@ _FLAGS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGU
 @register(np.require, tags=("copy",))
 def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = None) -> Any:
     """np.array(a, dtype, order, copy=None), copied again when a flag is still missing."""
-    from .creation import _array_impl
+    from .creation import array_impl
     if is_meta(a):
         _parsed_cast(a, dtype)
     if not requirements:
-        return _array_impl(a, dtype, None, "K")
+        return array_impl(a, dtype, None, "K")
     reqs = {_FLAGS[r.upper()] for r in requirements}
     reqs.discard("E")
     order = "A"
@@ -1134,7 +1134,7 @@ def require(a: Any, dtype: Any = None, requirements: Any = None, *, like: Any = 
         order = "C" if "C" in reqs else "F"
         reqs.discard(order)
     # np.array(order="A") casts with NewLikeArray in K order unless the input is F-contiguous
-    res = _array_impl(a, dtype, None, "K" if order == "A" else order)
+    res = array_impl(a, dtype, None, "K" if order == "A" else order)
     for flag in reqs:
         if isinstance(res, ArrayMeta):
             fresh_ = res.view_of is None and res.base_shape is None

@@ -23,16 +23,16 @@ from .convert_datatype import legacy_cast_bytes
 from .temporaries import asarray_bytes
 from .umath import ufunc_call
 
-_INTP = np.dtype(np.intp)
+INTP = np.dtype(np.intp)
 
-_WEAK = (int, float, complex)
+WEAK = (int, float, complex)
 
 
 def _arr(x: Any) -> Any:
     """Python int/float/complex stay (weak scalars), a fake one becomes one (meta.as_number);
     everything else as array metadata."""
     x = as_number(x)
-    return x if type(x) in _WEAK else as_meta(x)
+    return x if type(x) in WEAK else as_meta(x)
 
 
 def _meta(res: Any) -> ArrayMeta:
@@ -40,7 +40,7 @@ def _meta(res: Any) -> ArrayMeta:
     return ArrayMeta(res.shape, res.dtype, res.strides)
 
 
-def _u(ufunc: np.ufunc, *args: Any, **kw: Any) -> ArrayMeta:
+def ufunc_meta(ufunc: np.ufunc, *args: Any, **kw: Any) -> ArrayMeta:
     return _meta(ufunc_call(ufunc, *args, **kw))
 
 
@@ -62,9 +62,9 @@ def k_copy_out(m: Any, dtype: Any = None) -> ArrayMeta:
 def where_meta(cond: Any, x: Any, y: Any) -> ArrayMeta:
     """PyArray_Where: NEP 50 result type of x and y, NpyIter K-order layout of all three."""
     ops = [as_meta(cond), _arr(x), _arr(y)]
-    xs = [o if type(o) in _WEAK else o.dtype for o in ops[1:]]
+    xs = [o if type(o) in WEAK else o.dtype for o in ops[1:]]
     dt = np.result_type(*xs)
-    metas = [o for o in ops if type(o) not in _WEAK]
+    metas = [o for o in ops if type(o) not in WEAK]
     shape = broadcast_shapes(*[m.shape for m in metas])
     perm = iterator_order(shape, [(m.shape, m.strides) for m in metas])
     return ArrayMeta(shape, dt, strides_in_order(shape, dt.itemsize, perm))
@@ -80,13 +80,13 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)
-    transient(sum(_where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
+    transient(sum(where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
     transient(sum(legacy_cast_bytes(v.dtype, out.dtype) for v in (x, y)  # the iterator's casts
                   if is_meta(v) and v.ndim))
     return out
 
 
-def _where_operand_bytes(v: Any, dtype: np.dtype) -> int:
+def where_operand_bytes(v: Any, dtype: np.dtype) -> int:
     """What PyArray_Where allocates for one operand (multiarraymodule.c): a scalar becomes a
     0-d array, cast into a second one when the result dtype differs (measured on numpy 2.4;
     arrays are cast in the iterator's buffers)."""
@@ -109,7 +109,7 @@ def clip_meta(a: Any, lo: Any, hi: Any, out: Any, kwargs: dict, report: bool = F
             lo = None
         if type(hi) is int and hi >= info.max:
             hi = None
-    lo, hi = (v if v is None or type(v) in _WEAK else as_meta(v)
+    lo, hi = (v if v is None or type(v) in WEAK else as_meta(v)
               for v in (as_number(lo), as_number(hi)))
     if lo is None and hi is None:
         return ufunc_call(np.positive, a, out=out, _report=report, **kwargs)
@@ -144,7 +144,7 @@ def ndarray_clip(self: Any, min: Any = None, max: Any = None, out: Any = None, *
     return clip_meta(self, min, max, out, kwargs, report=True)
 
 
-_RADIX = frozenset("?bBhH")  # npysort: stable sorts of <= 16-bit integers are radix sorts
+RADIX = frozenset("?bBhH")  # npysort: stable sorts of <= 16-bit integers are radix sorts
 
 
 # --- roll, tril/triu, diag ----------------------------------------------------------
@@ -248,7 +248,7 @@ def _f(shape: tuple, itemsize: int) -> tuple:
 
 @register(np.round, np.around, "ndarray.round", tags=("copy",), flops=flops.elementwise)
 def round_(a: Any, decimals: Any = 0, out: Any = None) -> Any:
-    if not is_meta(a) and type(a) in _WEAK:
+    if not is_meta(a) and type(a) in WEAK:
         raise UnsupportedOperationError(np.round, "Python scalar input")
     res = round_meta(as_meta(a), decimals, out)
     # the C method ends in PyArray_Return (calculation.c PyArray_Round): a 0-d result is

@@ -19,7 +19,7 @@ from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
 from ..registry import assume, register, unmodelled
 from .reductions import nanmean
-from .statistics import _c, _quantile_func, _ureduce, quantile_args
+from .statistics import c_fresh, quantile_func, ureduce, quantile_args
 
 _NoValue = np._NoValue
 
@@ -41,7 +41,7 @@ def _along(m: Any, ax: int, res_shape: tuple, dt: np.dtype) -> ArrayMeta:
     """apply_along_axis's result: a C buffer of the other axes + res_shape, transposed so
     that res's axes stand where ``ax`` was (numpy/lib/_shape_base_impl.py)."""
     lead = tuple(m.shape[:ax]) + tuple(m.shape[ax + 1:])
-    buff = _c(lead + tuple(res_shape), dt)
+    buff = c_fresh(lead + tuple(res_shape), dt)
     nb, nr = buff.ndim, len(res_shape)
     perm = list(range(ax)) + list(range(nb - nr, nb)) + list(range(ax, nb - nr))
     return ArrayMeta(tuple(buff.shape[p] for p in perm), dt,
@@ -57,7 +57,7 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
     into ``empty_like(a moved, shape=q.shape + a.shape[:-1])``."""
     if axis is None or m.ndim == 1:
         flat = ArrayMeta((m.size,), m.dtype, c_strides((m.size,), m.dtype.itemsize))
-        res = _quantile_func(flat, None, None, q, weights, overwrite_input, method, weak_q, name)
+        res = quantile_func(flat, None, None, q, weights, overwrite_input, method, weak_q, name)
         _all_nan_dtype(m.dtype, res.dtype, name)
         if out is not None:
             return _assign_out(out, res)
@@ -67,7 +67,7 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
     ax = normalize_axis(axis, m.ndim)
     if weights is None:
         one = ArrayMeta((m.shape[ax],), m.dtype, (m.dtype.itemsize,))
-        res = _quantile_func(one, None, None, q, None, overwrite_input, method, weak_q, name)
+        res = quantile_func(one, None, None, q, None, overwrite_input, method, weak_q, name)
         _all_nan_dtype(m.dtype, res.dtype, name)
         r = _along(m, ax, tuple(q.shape), res.dtype)
         if q.ndim:  # np.moveaxis(result, [axis + i ...], range(q.ndim)), axis as given
@@ -81,7 +81,7 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
             return _assign_out(out, r)
         return r
     one = ArrayMeta((m.shape[ax],), m.dtype, (m.dtype.itemsize,))
-    res = _quantile_func(one, None, None, q, ArrayMeta(one.shape, as_meta(weights).dtype,
+    res = quantile_func(one, None, None, q, ArrayMeta(one.shape, as_meta(weights).dtype,
                                                        (8,)), overwrite_input, method, weak_q,
                          name)
     moved_order = [i for i in range(m.ndim) if i != ax] + [ax]
@@ -99,7 +99,7 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
         from ...layout import contiguity
         c, f = contiguity(mv_shape, mv_strides, dt.itemsize)
         return ArrayMeta(shape, dt, like_strides(shape, mv_strides, dt.itemsize, c, f))
-    return _c(shape, dt)
+    return c_fresh(shape, dt)
 
 
 def _all_nan_dtype(adt: np.dtype, rdt: np.dtype, name: str) -> None:
@@ -135,7 +135,7 @@ def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any
     if m.size == 0:
         return nanmean(m, axis, out=out, keepdims=keepdims)
     unmodelled(_WITHOUT_NANS)
-    return _ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
+    return ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
                     overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
                     kept=keepdims is not _NoValue and bool(keepdims))
 
@@ -206,13 +206,13 @@ def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any, kept: boo
 @register(np.nanmedian, tags=("reduction",))
 def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
               keepdims: Any = _NoValue) -> Any:
-    """np.nanmedian: nanmean of an empty input, else _ureduce over _nanmedian."""
+    """np.nanmedian: nanmean of an empty input, else ureduce over _nanmedian."""
     m = as_meta(a)
     if m.size == 0:
         return nanmean(m, axis, out=out, keepdims=keepdims)
     if out is not None and not is_meta(out):
         raise UnsupportedOperationError("np.nanmedian", "a non-array out")
     unmodelled(_WITHOUT_NANS)
-    return _ureduce(m, _nanmedian_func, keepdims, axis, out, "np.nanmedian",
+    return ureduce(m, _nanmedian_func, keepdims, axis, out, "np.nanmedian",
                     overwrite_input=overwrite_input,
                     kept=keepdims is not _NoValue and bool(keepdims))

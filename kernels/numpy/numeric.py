@@ -9,11 +9,11 @@ from ...meta import ArrayMeta, as_meta, is_meta
 from .. import flops
 from ..registry import pyarray_return, register, transient
 from .hidden import stepped, steps
-from .misc import _WEAK, _u, k_copy, k_copy_out
+from .misc import WEAK, ufunc_meta, k_copy, k_copy_out
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes,
                           unary, used)
 from .umath import ufunc_call
-from .statistics import _BOOL, _c
+from .statistics import BOOL, c_fresh
 @register(np.roll, tags=("copy",))
 def roll(a: Any, shift: Any, axis: Any = None) -> ArrayMeta:
     """empty_like(a) along axes; for axis=None a C 1-d result reshaped (a view of it)."""
@@ -51,21 +51,24 @@ def _roll_steps(steps: Steps, shift: Any, naxes: int, m: Any, held: int = 0) -> 
 
 def isclose_meta(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Any:
     """The ufunc chain of numpy.isclose on metadata."""
-    x, y, atol, rtol = (v if type(v) in _WEAK else as_meta(v) for v in (a, b, atol, rtol))
-    if type(y) not in _WEAK and y.dtype.kind != "m":
+    x, y, atol, rtol = (v if type(v) in WEAK else as_meta(v) for v in (a, b, atol, rtol))
+    if type(y) not in WEAK and y.dtype.kind != "m":
         dt = np.result_type(y.dtype, 1.0)
         if dt != y.dtype:
             y = k_copy(y, dt)
     elif type(y) is int:
         y = float(y)
-    ay = _u(np.absolute, y) if type(y) not in _WEAK else abs(y)
-    lhs = _u(np.absolute, _u(np.subtract, x, y))
-    rhs = _u(np.add, atol, _u(np.multiply, rtol, ay))
-    res = _u(np.bitwise_or, _u(np.bitwise_and, _u(np.less_equal, lhs, rhs), _u(np.isfinite, y)),
-             _u(np.equal, x, y))
+    ay = ufunc_meta(np.absolute, y) if type(y) not in WEAK else abs(y)
+    lhs = ufunc_meta(np.absolute, ufunc_meta(np.subtract, x, y))
+    rhs = ufunc_meta(np.add, atol, ufunc_meta(np.multiply, rtol, ay))
+    res = ufunc_meta(np.bitwise_or,
+                     ufunc_meta(np.bitwise_and, ufunc_meta(np.less_equal, lhs, rhs),
+                                ufunc_meta(np.isfinite, y)),
+                     ufunc_meta(np.equal, x, y))
     if equal_nan:
-        res = _u(np.bitwise_or, res, _u(np.bitwise_and, _u(np.isnan, x), _u(np.isnan, y)),
-                 out=res)
+        res = ufunc_meta(np.bitwise_or, res,
+                         ufunc_meta(np.bitwise_and, ufunc_meta(np.isnan, x), ufunc_meta(np.isnan, y)),
+                         out=res)
     if res.ndim == 0:
         return ArrayMeta((), res.dtype, ())
     return ArrayMeta(res.shape, res.dtype, res.strides, base_shape=res.shape)
@@ -85,17 +88,17 @@ def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Non
     (a copy of an int y), ``less_equal(abs(x - y), atol + rtol * abs(y)) & isfinite(y) |
     (x == y)``, then ``result |= isnan(x) & isnan(y)`` for equal_nan."""
     steps = Steps()
-    x, y = (v if type(v) in _WEAK else as_meta(v) for v in (a, b))
-    x = x if type(x) in _WEAK else Val(x.shape, x.dtype)
+    x, y = (v if type(v) in WEAK else as_meta(v) for v in (a, b))
+    x = x if type(x) in WEAK else Val(x.shape, x.dtype)
     held = 0
-    if type(y) not in _WEAK:
+    if type(y) not in WEAK:
         dt = np.result_type(y.dtype, 1.0) if y.dtype.kind != "m" else y.dtype
         held = steps.new(0 if dt == y.dtype else array_bytes(y.shape, dt))
         y = Val(y.shape, dt)
     elif type(y) is int:
         y = float(y)
     lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
-    ay = abs(y) if type(y) in _WEAK else unary(steps, np.absolute, y)
+    ay = abs(y) if type(y) in WEAK else unary(steps, np.absolute, y)
     rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
     le = call(steps, np.less_equal, lhs, rhs)
     fin = call(steps, np.isfinite, y)
@@ -159,8 +162,8 @@ def cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1,
     dt = np.promote_types(a.dtype, b.dtype)
     if dt.kind not in "biufc":
         raise UnsupportedOperationError("np.cross", f"dtype {dt}")
-    if dt == _BOOL:  # cp -= ... : NumPy's boolean subtract error
-        ufunc_call(np.subtract, _c((), dt), _c((), dt))
+    if dt == BOOL:  # cp -= ... : NumPy's boolean subtract error
+        ufunc_call(np.subtract, c_fresh((), dt), c_fresh((), dt))
     # numeric.py cross: cp = empty(shape); a.astype(dtype), b.astype(dtype) (always copies,
     # alive to the end; the arrays asarray made of lists die with them), then one product
     # of the broadcast vector shape: ``tmp`` for 3 x 3, ``cp2 -= a1 * b0`` otherwise

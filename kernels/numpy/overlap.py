@@ -13,7 +13,7 @@ from ..registry import register
 _BASE = 1 << 12
 
 
-class _PointerOnly:
+class PointerOnly:
     """An __array_interface__ at a made-up address: NumPy's overlap solver reads no data."""
 
     __slots__ = ("__array_interface__",)
@@ -27,7 +27,7 @@ class _PointerOnly:
         }
 
 
-def _bounds(m: Any) -> tuple[int, int]:
+def byte_bounds(m: Any) -> tuple[int, int]:
     lo, hi = extent(m.shape, m.strides, m.dtype.itemsize)
     return m.storage_offset + lo, m.storage_offset + hi
 
@@ -42,13 +42,13 @@ def fake_shares_memory(a: Any, b: Any, max_work: Any = None) -> bool:
     """Exact overlap of two fakes (NumPy's own bounded Diophantine solver on made-up addresses)."""
     if not _same_buffer(a, b):
         return False
-    alo, ahi = _bounds(a)
-    blo, bhi = _bounds(b)
+    alo, ahi = byte_bounds(a)
+    blo, bhi = byte_bounds(b)
     if alo >= bhi or blo >= ahi or alo == ahi or blo == bhi:
         return False
     if a.flags.c_contiguous and b.flags.c_contiguous or a.flags.f_contiguous and b.flags.f_contiguous:
         return True
-    return bool(np.shares_memory(np.asarray(_PointerOnly(a)), np.asarray(_PointerOnly(b)),
+    return bool(np.shares_memory(np.asarray(PointerOnly(a)), np.asarray(PointerOnly(b)),
                                  max_work=max_work))
 
 
@@ -76,6 +76,6 @@ def may_share_memory(a, b, max_work=None):
         return fake_shares_memory(am, bm, max_work)
     if not _same_buffer(am, bm):
         return False
-    alo, ahi = _bounds(am)
-    blo, bhi = _bounds(bm)
+    alo, ahi = byte_bounds(am)
+    blo, bhi = byte_bounds(bm)
     return not (alo >= bhi or blo >= ahi or alo == ahi or blo == bhi)

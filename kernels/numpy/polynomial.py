@@ -10,7 +10,7 @@ from .. import flops
 from ..registry import quiet, register, scalar_result, unmodelled
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
-from .index_tricks import F8, INTP, _WEAK
+from .index_tricks import F8, INTP, WEAK
 def _meta(r: Any) -> ArrayMeta:
     return ArrayMeta(r.shape, r.dtype, r.strides)
 
@@ -64,8 +64,8 @@ def polyval(p: Any, x: Any) -> Any:
     """y = zeros_like(x); y = y * x + pv for each coefficient (NumPy scalars, not weak)."""
     _no_poly1d(p, x)
     pm = as_meta(p)
-    xm = x if type(x) in _WEAK else as_meta(x)
-    if type(xm) in _WEAK:
+    xm = x if type(x) in WEAK else as_meta(x)
+    if type(xm) in WEAK:
         xm = np.asarray(xm)
     from .misc import k_copy
     y: Any = k_copy(xm)

@@ -32,7 +32,7 @@ from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divid
                           ufunc_bytes)
 from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
-from .umath import IterOp, _where_meta, iterator_buffer_bytes, ufunc_call
+from .umath import IterOp, where_meta, iterator_buffer_bytes, ufunc_call
 
 _NoValue = np._NoValue
 _INTP = np.dtype(np.intp)
@@ -46,7 +46,7 @@ if np.dtype(np.longdouble) != np.dtype(np.double):
 
 # --- intermediates -----------------------------------------------------------
 
-def _meta(x: Any) -> ArrayMeta:
+def step_input(x: Any) -> ArrayMeta:
     """A kernel's fresh result as the next step's input: a plain fresh ArrayMeta (a 0-d
     result stays a 0-d array inside a composite; only its final value becomes a scalar)."""
     if type(x) is ArrayMeta:
@@ -56,7 +56,7 @@ def _meta(x: Any) -> ArrayMeta:
     return x
 
 
-def _final(x: Any) -> Any:
+def final_result(x: Any) -> Any:
     """A composite's result: an ArrayMeta, or an input (out=) as is.
 
     A ``scalar`` one was a 0-d array until PyArray_Return (numpy/_core/src/multiarray/
@@ -66,7 +66,7 @@ def _final(x: Any) -> Any:
     return x
 
 
-def _like_copy(m: Any, dtype: Any = None) -> ArrayMeta:
+def like_copy(m: Any, dtype: Any = None) -> ArrayMeta:
     """An order-K copy (np.array(copy=True), astype) of m, PyArray_NewLikeArray's layout."""
     dt = converters.alloc_dtype(m.dtype if dtype is None else np.dtype(dtype))
     return ArrayMeta(tuple(m.shape), dt, like_strides(m.shape, m.strides, dt.itemsize,
@@ -103,7 +103,7 @@ def resolve_reduce(ufunc: np.ufunc, keys: tuple, sig: Any) -> tuple:
     return r
 
 
-def _check_reduce_ufunc(ufunc: np.ufunc, what: str) -> None:
+def check_reduce_ufunc(ufunc: np.ufunc, what: str) -> None:
     if ufunc.signature is not None:
         raise RuntimeError("Reduction not defined on ufunc with signature")
     if ufunc.nin != 2:
@@ -118,7 +118,7 @@ def _sig(dtype: Any) -> Any:
     return (np.dtype(dtype), None, None)
 
 
-def _loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: str) -> np.dtype:
+def reduce_loop(ufunc: np.ufunc, arr: Any, dtype: Any, out: Any, uniform: bool, what: str) -> np.dtype:
     """The result dtype of a reduce-like call (NumPy's reducelike_promote_and_resolve)."""
     keys = (None if out is None else out.dtype, arr.dtype, None)
     try:
@@ -173,7 +173,7 @@ def _probe_uniform(ufunc: np.ufunc, dt: np.dtype, dtype: Any, out_dt: Any, what:
         pass
 
 
-def _split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
+def split_out(out: Any, positional: bool = False) -> tuple[Any, bool]:
     """(out array or None, return_scalar) from an ``out`` argument of a reduce-like call."""
     check_out_ellipsis(out)
     if out is Ellipsis:
@@ -261,7 +261,7 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
     PyArray_Return makes it a NumPy scalar), or ``out`` itself."""
     name = ufunc.__name__
     arr = as_meta(arr)
-    rdt = _loop(ufunc, arr, dtype, out, False, "reduce")
+    rdt = reduce_loop(ufunc, arr, dtype, out, False, "reduce")
     nd = arr.ndim
     if len(axes) > 1 and not _reorderable(ufunc, arr.dtype, dtype):
         raise ValueError(f"reduction operation '{name}' is not reorderable, "
@@ -279,7 +279,7 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
             raise ValueError(f"non-broadcastable output operand with shape {out.shape} "
                              f"doesn't match the broadcast shape {oshape}")
         check_writeable(out)
-    wm = None if where is True else _where_meta(where)
+    wm = None if where is True else where_meta(where)
     voters = [(arr.shape, arr.strides)]
     if wm is not None:
         if broadcast_shapes(arr.shape, wm.shape) != arr.shape:
@@ -343,27 +343,27 @@ def ufunc_reduce(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any =
                  out: Any = _NoValue, keepdims: bool = False, initial: Any = _NoValue,
                  where: Any = True) -> Any:
     """ufunc.reduce: K-order allocation, keepdims running strides, out returned as is."""
-    _check_reduce_ufunc(ufunc, "reduce")
-    out, scal = _split_out(None if out is _NoValue else out)
+    check_reduce_ufunc(ufunc, "reduce")
+    out, scal = split_out(None if out is _NoValue else out)
     if out is not None:  # _set_out_array checks it before anything else
         check_writeable(out)
     arr = as_meta(array)
     axes = _ufunc_axes(axis, arr.ndim)
-    return _final(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal))
+    return final_result(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal))
 
 
-def _np_axes(axis: Any, ndim: int) -> tuple:
+def np_axes(axis: Any, ndim: int) -> tuple:
     """Axes for np.sum-style functions (default None = all)."""
     return _ufunc_axes(None if axis is _NoValue else axis, ndim)
 
 
-def _kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any,
+def kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any,
                initial: Any = _NoValue, where: Any = True) -> Any:
     if not is_meta(a):  # ufunc.reduce converts an array-like (PyArray_FromAny), alive till it ends
         transient(asarray_bytes(a))
     arr = as_meta(a)
-    out, scal = _split_out(out, positional=True)
-    axes = _np_axes(axis, arr.ndim)
+    out, scal = split_out(out, positional=True)
+    axes = np_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     if where is _NoValue:
         where = True
@@ -376,32 +376,32 @@ def _kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdim
 def sum_(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.sum / ndarray.sum: np.add.reduce."""
-    return _final(_kw_reduce(np.add, a, axis, dtype, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.add, a, axis, dtype, out, keepdims, initial, where))
 
 
 @register(np.prod, "ndarray.prod", tags=("reduction",))
 def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.prod / ndarray.prod: np.multiply.reduce."""
-    return _final(_kw_reduce(np.multiply, a, axis, dtype, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.multiply, a, axis, dtype, out, keepdims, initial, where))
 
 
 @register(np.max, np.amax, "ndarray.max", tags=("reduction",))
 def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.max / ndarray.max: np.maximum.reduce."""
-    return _final(_kw_reduce(np.maximum, a, axis, None, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.maximum, a, axis, None, out, keepdims, initial, where))
 
 
 @register(np.min, np.amin, "ndarray.min", tags=("reduction",))
 def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.min / ndarray.min: np.minimum.reduce."""
-    return _final(_kw_reduce(np.minimum, a, axis, None, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.minimum, a, axis, None, out, keepdims, initial, where))
 
 
 def _all_any(ufunc, a, axis, dtype, out, keepdims, where):
-    return _final(_kw_reduce(ufunc, a, axis, _BOOL if dtype is None else dtype, out, keepdims,
+    return final_result(kw_reduce(ufunc, a, axis, _BOOL if dtype is None else dtype, out, keepdims,
                              _NoValue, where))
 
 
@@ -456,9 +456,9 @@ def _inplace(ufunc: np.ufunc, ret: Any, *others: Any, casting: Casting = "same_k
     return ret
 
 
-def _is_array(ret: Any, scal: bool) -> bool:
+def stays_array(ret: Any, scal: bool) -> bool:
     """Whether a reduce-like result stays an array: PyArray_Return makes a 0-d result a
-    NumPy scalar unless the call was given an output (``scal`` False, from _split_out)."""
+    NumPy scalar unless the call was given an output (``scal`` False, from split_out)."""
     return ret.ndim > 0 or not scal
 
 
@@ -466,8 +466,8 @@ def _moments_args(a: Any, axis: Any, out: Any, keepdims: Any, where: Any) -> tup
     """_methods.py _mean / _var's common start: the array, out and whether a 0-d result is
     a scalar, the axes, keepdims, where, and the count of reduced elements."""
     arr = as_meta(a)
-    out, scal = _split_out(out, positional=True)
-    axes = _np_axes(axis, arr.ndim)
+    out, scal = split_out(out, positional=True)
+    axes = np_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
     return arr, out, scal, axes, kd, where, _rcount(arr, axis, axes, kd, where)
@@ -520,7 +520,7 @@ def warn_few_items(message: str) -> None:
     warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
+def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
           steps: Steps | None = None) -> Any:
     """_methods.py _mean; its allocations go to ``steps`` (a caller's replay) or are reported."""
     _repeated_axes(a, axis, where, 0, "Mean of empty slice")
@@ -534,7 +534,7 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
         elif issubclass(arr.dtype.type, np.float16):
             dtype, f16 = np.dtype("f4"), True
     ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
-    if _is_array(ret, scal):
+    if stays_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
         own = steps is None  # the sum, divided in place by the count (float16: cast back)
         steps = Steps() if steps is None else steps
@@ -542,7 +542,7 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
         if has_values(rcount):  # an intp scalar (no where mask): _divide_by_count's 0-d array
             steps.temp(divide_by_count_bytes(ret.shape, ret.dtype))
         if f16 and out is None:
-            ret = _like_copy(ret, np.float16)
+            ret = like_copy(ret, np.float16)
             steps.new(array_bytes(ret.shape, ret.dtype))
             steps.free(total)
         if own:
@@ -557,10 +557,10 @@ def _mean(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: Any,
 def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
          *, where: Any = _NoValue) -> Any:
     """np.mean / ndarray.mean: a sum in f8 (f4 for float16), divided in place."""
-    return _final(_mean(a, axis, dtype, out, keepdims, where))
+    return final_result(mean_steps(a, axis, dtype, out, keepdims, where))
 
 
-def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
+def var_steps(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
          mean: Any) -> Any:
     _repeated_axes(a, axis, where, ddof, "Degrees of freedom <= 0 for slice")
     arr, out, scal, axes, kd, where, rcount = _moments_args(a, axis, out, keepdims, where)
@@ -584,7 +584,7 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
                      else ArrayMeta(arrmean.shape, _INTP, c_strides(arrmean.shape, 8)),
                      casting="unsafe")
             steps.temp(divide_by_count_bytes(arrmean.shape, arrmean.dtype))
-    x = _meta(ufunc_call(np.subtract, arr, arrmean))
+    x = step_input(ufunc_call(np.subtract, arr, arrmean))
     copies = steps.new(ufunc_bytes(np.subtract, arr, arrmean))
     dev = steps.new(array_bytes(x.shape, x.dtype))
     steps.free(copies)
@@ -597,7 +597,7 @@ def _var(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, wher
         if x.dtype.kind == "c":
             x = ArrayMeta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)
     ret = do_reduce(np.add, x, axes, dtype, out, kd, _NoValue, where, scal)
-    is_array = _is_array(ret, scal)
+    is_array = stays_array(ret, scal)
     if is_array:
         _inplace(np.true_divide, ret, rcount if has_values(rcount) else np.intp(1),
                  casting="unsafe")
@@ -621,8 +621,8 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:
     """np.var / ndarray.var: the sum of squared deviations, divided in place."""
-    _check_ddof(ddof, correction)
-    return _final(_var(a, axis, dtype, out, ddof, keepdims, where, mean)[0])
+    check_ddof(ddof, correction)
+    return final_result(var_steps(a, axis, dtype, out, ddof, keepdims, where, mean)[0])
 
 
 @register(np.std, "ndarray.std", tags=("reduction",), flops=flops.per_input(4))
@@ -630,14 +630,14 @@ def std(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any 
         keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
         correction: Any = _NoValue) -> Any:
     """np.std / ndarray.std: var, then sqrt in place."""
-    _check_ddof(ddof, correction)
-    ret, scal = _var(a, axis, dtype, out, ddof, keepdims, where, mean)
-    if _is_array(ret, scal):
+    check_ddof(ddof, correction)
+    ret, scal = var_steps(a, axis, dtype, out, ddof, keepdims, where, mean)
+    if stays_array(ret, scal):
         _inplace(np.sqrt, ret)
-    return _final(ret)
+    return final_result(ret)
 
 
-def _check_ddof(ddof: Any, correction: Any) -> None:
+def check_ddof(ddof: Any, correction: Any) -> None:
     if correction is not _NoValue and ddof != 0:
         raise ValueError("ddof and correction can't be provided simultaneously.")
 
@@ -645,15 +645,15 @@ def _check_ddof(ddof: Any, correction: Any) -> None:
 @register(np.ptp, tags=("reduction",), flops=flops.per_input(2))
 def ptp(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue) -> Any:
     """np.ptp: subtract(max(a, out=out), min(a), out)."""
-    hi = _kw_reduce(np.maximum, a, axis, None, out, keepdims)
-    lo = _kw_reduce(np.minimum, a, axis, None, None, keepdims)
-    out, _ = _split_out(out, positional=True)
+    hi = kw_reduce(np.maximum, a, axis, None, out, keepdims)
+    lo = kw_reduce(np.minimum, a, axis, None, None, keepdims)
+    out, _ = split_out(out, positional=True)
     res = ufunc_call(np.subtract, hi, lo, out=out)
     if out is None and res.ndim:  # _methods.py _ptp: the max and the min live with the result
         transient(2 * array_bytes(res.shape, res.dtype))
     elif out is None:  # NumPy scalars in: each a 0-d array beside the 0-d result
         transient(hi.dtype.itemsize + lo.dtype.itemsize)
-    return _final(res)
+    return final_result(res)
 
 
 # --- argmin, argmax -------------------------------------------------------------
@@ -732,7 +732,7 @@ def argmin(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = _NoValu
 
 def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> Any:
     """PyUFunc_Accumulate: same shape; NpyIter K order of the input for ndim > 1."""
-    rdt = _loop(ufunc, arr, dtype, out, True, "accumulate")
+    rdt = reduce_loop(ufunc, arr, dtype, out, True, "accumulate")
     # PyUFunc_Accumulate (ufunc_object.c) cannot buffer: an input of another dtype (or
     # misaligned) is copied whole (NPY_ITER_COPY), an out of another dtype or overlapping
     # the input is written through a copy (UPDATEIFCOPY, COPY_IF_OVERLAP)
@@ -759,12 +759,12 @@ def do_accumulate(ufunc: np.ufunc, arr: Any, ax: int, dtype: Any, out: Any) -> A
 def ufunc_accumulate(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any = None,
                      out: Any = None) -> Any:
     """ufunc.accumulate."""
-    _check_reduce_ufunc(ufunc, "accumulate")
-    out, _ = _split_out(out)
+    check_reduce_ufunc(ufunc, "accumulate")
+    out, _ = split_out(out)
     if out is not None:  # _set_out_array checks it before anything else
         check_writeable(out)
     arr = as_meta(array)
-    return _final(do_accumulate(ufunc, arr, single_axis(arr, axis, "accumulate"), dtype, out))
+    return final_result(do_accumulate(ufunc, arr, single_axis(arr, axis, "accumulate"), dtype, out))
 
 
 def single_axis(arr: Any, axis: Any, method: str) -> int:
@@ -793,7 +793,7 @@ def _cum(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any) -> Any:
     ax = normalize_axis(converters.index(axis), arr.ndim)
     if out is not None and not is_meta(out):
         raise TypeError("return arrays must be of ArrayType")
-    return _final(do_accumulate(ufunc, arr, ax, dtype, out))
+    return final_result(do_accumulate(ufunc, arr, ax, dtype, out))
 
 
 @register(np.cumsum, "ndarray.cumsum", tags=("reduction",))
@@ -810,14 +810,14 @@ def cumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any
 
 # --- nan-functions, count_nonzero ---------------------------------------------------
 
-def _replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
-    """_replace_nan: inexact (and object) inputs are copied in K order, others kept.
+def replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
+    """replace_nan: inexact (and object) inputs are copied in K order, others kept.
 
     Recorded in ``steps()``: the mask (``isnan``, bool, K order), the copy, and the 0-d
     arrays of ``val`` in ``copyto(a, val, where=mask)``; mask and copy stay alive."""
     arr = as_meta(a)
     if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
-        c = _like_copy(arr)
+        c = like_copy(arr)
         st = steps()
         st.alloc(arr.size)
         st.alloc(arr.size * arr.dtype.itemsize)
@@ -841,8 +841,8 @@ def nansum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
 
 def _nan_reduction(reduce: Any, a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any,
                    initial: Any, where: Any) -> Any:
-    """``reduce`` (sum or prod) of ``a`` with its NaNs replaced, and _replace_nan's steps."""
-    arr, _ = _replace_nan(a)
+    """``reduce`` (sum or prod) of ``a`` with its NaNs replaced, and replace_nan's steps."""
+    arr, _ = replace_nan(a)
     res = reduce(arr, axis, dtype, out, keepdims, initial, where)
     _nan_steps(a, res, out)
     return res
@@ -878,14 +878,14 @@ def _nanminmax(ufunc, a, axis, out, keepdims, initial, where):
     arr = as_meta(a)
     if arr.dtype.kind == "O":
         raise UnsupportedOperationError(f"np.nan{ufunc.__name__[1:]}", "object arrays")
-    out, scal = _split_out(out)
+    out, scal = split_out(out)
     axes = _ufunc_axes(axis, arr.ndim)
     kd = False if keepdims is _NoValue else bool(keepdims)
     where = True if where is _NoValue else where
     r = do_reduce(ufunc, arr, axes, None, out, kd, initial, where, scal)
     shape = tuple(r.shape)
     scalar = type(r) is ArrayMeta and r.scalar
-    res = _final(r)
+    res = final_result(r)
     # _nanfunctions_impl.py: ``if np.isnan(res).any()`` (the All-NaN warning): a bool array
     # like res and the 0-d array of any's result; of a scalar res, the 0-d array isnan
     # makes (as large as the reduction's, already counted) and its bool
@@ -925,7 +925,7 @@ def _nanargminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str, val: fl
     the arg-reduction of the copy (its own copies, _argminmax) while copy and mask live."""
     from .hidden import captured
     m = as_meta(a)
-    arr, masked = _replace_nan(a)
+    arr, masked = replace_nan(a)
     with captured() as cap:
         res = _argminmax(arr, axis, out, keepdims, name)
     if not masked or m.dtype.kind == "O":
@@ -959,7 +959,7 @@ def _nanargminmax(a: Any, axis: Any, out: Any, keepdims: Any, name: str, val: fl
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
             keepdims: Any = _NoValue, *, where: Any = _NoValue) -> Any:
     """np.nanmean: np.mean for exact types, else a sum of a copy divided in place."""
-    arr, masked = _replace_nan(a)
+    arr, masked = replace_nan(a)
     if not masked:
         return mean(arr, axis, dtype, out, keepdims, where=where)
     if arr.dtype.kind == "O":
@@ -968,23 +968,23 @@ def nanmean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None,
         raise TypeError("If a is inexact, then dtype must be inexact")
     if out is not None and not issubclass(out.dtype.type, np.inexact):
         raise TypeError("If a is inexact, then out must be inexact")
-    cnt = _kw_reduce(np.add, ArrayMeta(arr.shape, _BOOL, arr.strides), axis, _INTP, None,
+    cnt = kw_reduce(np.add, ArrayMeta(arr.shape, _BOOL, arr.strides), axis, _INTP, None,
                      keepdims, _NoValue, where)
-    tot = _kw_reduce(np.add, arr, axis, dtype, out, keepdims, _NoValue, where)
+    tot = kw_reduce(np.add, arr, axis, dtype, out, keepdims, _NoValue, where)
     if out is not None or tot.ndim:  # out given, or an array: else a scalar, divided as one
         ufunc_call(np.divide, tot, cnt, out=tot, casting="unsafe")
         if where is _NoValue:
             _nanmean_steps(arr, cnt, tot, out)
     elif where is _NoValue:
         _nanmean_scalar_steps(arr, tot)
-    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
+    if few_items(arr, np_axes(axis, arr.ndim), True if where is _NoValue else where, each=True):
         # ``isbad = cnt == 0``: certain for empty slices (all-NaN ones: the values)
         warn_few_items("Mean of empty slice")
-    return _final(tot)
+    return final_result(tot)
 
 
 def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
-    """_nanfunctions_impl.py nanmean with an array result: _replace_nan's mask, copy and
+    """_nanfunctions_impl.py nanmean with an array result: replace_nan's mask, copy and
     copyto, ``cnt = sum(~mask, dtype=intp)``, ``tot = sum(arr)``, ``divide(tot, cnt,
     out=tot)`` (a small cnt is cast into a copy), ``isbad = (cnt == 0)``, ``isbad.any()``."""
     steps = Steps()
@@ -1004,7 +1004,7 @@ def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
 
 def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
     """nanmean to a scalar: as ``_nanmean_steps`` up to the sums, whose 0-d results become
-    NumPy scalars (the fake's ``tot`` stays a 0-d meta, reported by ``_final``); the
+    NumPy scalars (the fake's ``tot`` stays a 0-d meta, reported by ``final_result``); the
     division and ``isbad`` are scalar arithmetic."""
     steps = Steps()
     mask = steps.new(array_bytes(arr.shape, _BOOL))
@@ -1031,7 +1031,7 @@ def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
         return ArrayMeta((), _INTP, (), scalar=True, pytype=None if COUNT_NONZERO_INTP else int)
     if arr.dtype.kind in "USOV":
         raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
-    b = arr if arr.dtype == _BOOL else _like_copy(arr, _BOOL)
+    b = arr if arr.dtype == _BOOL else like_copy(arr, _BOOL)
     res = sum_(b, axis, _INTP, None, keepdims)
     # ``a.astype(bool, copy=False)``: a copy unless bool, alive while the sum runs
     transient(made + (0 if b is arr else array_bytes(arr.shape, _BOOL)))

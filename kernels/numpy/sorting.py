@@ -9,7 +9,7 @@ from ...layout import c_strides
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable
 from ..registry import pyarray_return, register, scratch, transient, unmodelled
-from .misc import _INTP, _RADIX, _WEAK, k_copy
+from .misc import INTP, RADIX, WEAK, k_copy
 from .temporaries import asarray_bytes
 # --- sorting ----------------------------------------------------------------------
 
@@ -85,8 +85,8 @@ def sort_buffer_bytes(m: Any, axis: int, arg: bool) -> int:
     total = 0
     if m.strides[axis] != isz or not m.flags.aligned or not m.dtype.isnative:
         total += n * isz
-    if arg and c_strides(m.shape, _INTP.itemsize)[axis] != _INTP.itemsize:
-        total += n * _INTP.itemsize
+    if arg and c_strides(m.shape, INTP.itemsize)[axis] != INTP.itemsize:
+        total += n * INTP.itemsize
     return total
 
 
@@ -95,7 +95,7 @@ def kth_bytes(kth: Any) -> int:
     existing C-contiguous array is used as is) and its intp cast, always a new array."""
     k = np.asarray(kth)
     made = 0 if isinstance(kth, np.ndarray) and kth.flags.carray else k.nbytes
-    return made + k.size * _INTP.itemsize
+    return made + k.size * INTP.itemsize
 
 
 def stable_sort_scratch(m: Any, axis: int, kind: Any, stable: Any, arg: bool) -> None:
@@ -105,10 +105,10 @@ def stable_sort_scratch(m: Any, axis: int, kind: Any, stable: Any, arg: bool) ->
     place; radix sorts (<= 16-bit integers) are not modelled."""
     if not (stable or (isinstance(kind, str) and kind[:1].lower() in "ms")):
         return
-    if m.dtype.char in _RADIX or 0 in m.shape or not m.ndim:
+    if m.dtype.char in RADIX or 0 in m.shape or not m.ndim:
         return
     n = m.shape[axis]
-    scratch((n // 2) * (_INTP.itemsize if arg else m.dtype.itemsize))
+    scratch((n // 2) * (INTP.itemsize if arg else m.dtype.itemsize))
 
 
 @register("ndarray.sort", tags=("inplace",))
@@ -195,7 +195,7 @@ def _check_sorter(s: Any, n: int) -> None:
 def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> ArrayMeta:
     """A fresh C-contiguous intp array of v's shape."""
     m = as_meta(a)
-    vm = as_meta(v) if type(v) not in _WEAK else np.asarray(v)
+    vm = as_meta(v) if type(v) not in WEAK else np.asarray(v)
     converters.searchside(side)
     if m.ndim != 1:
         raise ValueError("object of too small depth for desired array" if m.ndim == 0
@@ -213,7 +213,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     copies = _from_any_bytes(vm, common, contiguous=True)
     copies += _from_any_bytes(m, common, contiguous=vm.size > m.size)
     if sorter is not None:
-        copies += _from_any_bytes(as_meta(sorter), _INTP, contiguous=False)
+        copies += _from_any_bytes(as_meta(sorter), INTP, contiguous=False)
     transient(copies)
     dt = np.dtype(np.intp)
     return pyarray_return(ArrayMeta(tuple(vm.shape), dt, c_strides(tuple(vm.shape), dt.itemsize)))

@@ -26,7 +26,7 @@ from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_stride
                      normalize_axis, normalize_axes)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, nested_fakes
-from .reductions import _final, _is_array, _like_copy, _mean
+from .reductions import final_result, stays_array, like_copy, mean_steps
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
@@ -38,13 +38,13 @@ from .umath import ufunc_call
 
 _NoValue = np._NoValue
 _INTP = np.dtype(np.intp)
-_BOOL = np.dtype(bool)
+BOOL = np.dtype(bool)
 _F8 = np.dtype("f8")
 
 
 # --- intermediates ---------------------------------------------------------------------
 
-def _c(shape: tuple, dtype: Any) -> ArrayMeta:
+def c_fresh(shape: tuple, dtype: Any) -> ArrayMeta:
     """A fresh C-contiguous intermediate."""
     dt = np.dtype(dtype)
     shape = tuple(shape)
@@ -71,7 +71,7 @@ def _reshape(m: Any, shape: tuple) -> tuple[ArrayMeta, bool]:
     """(result, copied) of ``m.reshape(shape)`` in C order (copy: a C array, a view of it)."""
     shape, st = reshape_strides(m.shape, m.strides, m.dtype.itemsize, shape)
     if st is None:
-        return _c(shape, m.dtype), True
+        return c_fresh(shape, m.dtype), True
     return _view(m, shape, st), False
 
 
@@ -99,7 +99,7 @@ def _numeric(m: Any, name: str, kinds: str = "biufc") -> None:
 def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
     """partition_prep_kth_array (item_selection.c): bool/int checks, rank, bounds."""
     k = _values(kth, "np.partition")
-    if k.dtype == _BOOL:
+    if k.dtype == BOOL:
         if DEPRECATIONS_EXPIRED_23:
             raise ValueError("Booleans unacceptable as partition index")
         warnings.warn("Passing booleans as partition index is deprecated (warning added in "
@@ -130,10 +130,10 @@ def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
                  order: Any = None) -> ArrayMeta:
     """np.partition's copy (flatten for axis None, else a K-order copy), checked."""
     if axis is None:
-        part = _c((m.size,), m.dtype)
+        part = c_fresh((m.size,), m.dtype)
         ax = 0
     else:
-        part = _like_copy(m)
+        part = like_copy(m)
         ax = normalize_axis(axis, part.ndim)
     converters.selectkind(kind)
     _sortable(part, order, "np.partition")
@@ -146,7 +146,7 @@ def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
 def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
               order: Any = None) -> ArrayMeta:
     """np.partition: a K-order copy (C 1-d for axis None) partitioned in place."""
-    return _final(_partitioned(as_meta(a), kth, axis, kind, order))
+    return final_result(_partitioned(as_meta(a), kth, axis, kind, order))
 
 
 partition.keep_real = (1, "kth")
@@ -168,7 +168,7 @@ def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
     _sortable(m, order, "np.argpartition")
     _kth_check(kth, shape, ax)
     if axis is None or m.ndim == 0:  # PyArray_CheckAxis ravels: a copy unless C-contiguous
-        flat = _c(shape, m.dtype)
+        flat = c_fresh(shape, m.dtype)
         transient(0 if m.flags.c_contiguous else m.size * m.dtype.itemsize)
     else:
         flat = m
@@ -204,7 +204,7 @@ register("ndarray.argpartition", tags=("copy",))(argpartition)  # np.argpartitio
 # --- median (via _ureduce) -----------------------------------------------------------------
 
 def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
-    """``out[(..., 0 on reduced axes, : elsewhere)]`` of _ureduce with keepdims."""
+    """``out[(..., 0 on reduced axes, : elsewhere)]`` of ureduce with keepdims."""
     sel = [i in axes if axes is not None else True for i in range(nd)]
     if out.ndim < nd:
         raise IndexError(f"too many indices for array: array is {out.ndim}-dimensional, "
@@ -218,9 +218,9 @@ def _out_slot(out: Any, axes: tuple | None, nd: int) -> Any:
                      tuple(out.strides[i] for i in keep), writeable=out.flags.writeable)
 
 
-def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str = "np.median",
+def ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str = "np.median",
              **kw: Any) -> Any:
-    """_ureduce: axis tuples merged into one trailing axis (weights= with them), keepdims
+    """ureduce: axis tuples merged into one trailing axis (weights= with them), keepdims
     by newaxis views."""
     m = as_meta(a)
     kd = False if keepdims is _NoValue else bool(keepdims)
@@ -277,7 +277,7 @@ def _ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str =
                 newshape.append(rs.pop(0))
                 newstrides.append(st.pop(0))
         return ArrayMeta(tuple(newshape), r.dtype, tuple(newstrides), base_shape=tuple(r.shape))
-    return _final(r)
+    return final_result(r)
 
 
 def _median(m: Any, axis: Any, out: Any) -> Any:
@@ -287,7 +287,7 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
     copy, partition's kth arrays and axis buffer, the mean (its own buffers with it), and
     _median_nancheck's ``take(-1)``, ``isnan`` of it and ``any()``; the copy dies last."""
     _numeric(m, "np.median")
-    part = _like_copy(m) if axis is not None else _c((m.size,), m.dtype)
+    part = like_copy(m) if axis is not None else c_fresh((m.size,), m.dtype)
     ax = 0 if axis is None else normalize_axis(axis, part.ndim)
     n = part.shape[ax]
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
@@ -300,17 +300,17 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
     nans = part.dtype.kind in "fcmM"
     steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
                                (2 if n and n % 2 == 0 else 1) + nans))
-    res = _mean(sl, ax, None, out, _NoValue, _NoValue, steps)
+    res = mean_steps(sl, ax, None, out, _NoValue, _NoValue, steps)
     if nans and n:
         rest = part.shape[:ax] + part.shape[ax + 1:]
         tmp = steps.new(take_bytes(part.shape, part.strides, part.dtype, 1))
         taken = steps.new(array_bytes(rest, part.dtype))
         steps.free(tmp)
-        flags = steps.new(array_bytes(rest, _BOOL))
+        flags = steps.new(array_bytes(rest, BOOL))
         steps.temp(1)
         steps.free(taken, flags)
     steps.free(copy)
-    if not _is_array(res, out is None):  # a NumPy scalar; the fake's 0-d array comes last
+    if not stays_array(res, out is None):  # a NumPy scalar; the fake's 0-d array comes last
         steps.keep(res.dtype.itemsize)
     steps.done()
     return res
@@ -319,10 +319,10 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
 @register(np.median, tags=("reduction",))
 def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
            keepdims: bool = False) -> Any:
-    """np.median: _ureduce over _median (overwrite_input partitions the input instead)."""
+    """np.median: ureduce over _median (overwrite_input partitions the input instead)."""
     if overwrite_input:
         raise UnsupportedOperationError("np.median", "overwrite_input=True")
-    return _ureduce(a, _median, keepdims, axis, out)
+    return ureduce(a, _median, keepdims, axis, out)
 
 
 # --- quantile, percentile (via _ureduce) --------------------------------------------------
@@ -413,7 +413,7 @@ def _standin(shape: tuple, dt: np.dtype) -> np.ndarray:
     return np.zeros(tuple(min(d, 1) for d in shape), dt)
 
 
-def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
+def quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_input: Any,
                    method: Any, weak_q: bool, name: str, q_held: int = 0) -> Any:
     """_quantile_ureduce_func and _quantile: a C copy of a (a.flatten() for axis None, a
     itself with overwrite_input), partitioned (or argsorted for weights), read at the
@@ -422,11 +422,11 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
     if q.ndim > 2:
         raise ValueError("q must be a scalar or 1d")
     if axis is None:
-        arr = _c((m.size,), m.dtype)
+        arr = c_fresh((m.size,), m.dtype)
         copied = not (overwrite_input and m.flags.c_contiguous)
         ax = 0
     else:
-        arr = m if overwrite_input else _c(m.shape, m.dtype)
+        arr = m if overwrite_input else c_fresh(m.shape, m.dtype)
         copied = not overwrite_input
         ax = normalize_axis(axis, m.ndim)
     n = arr.shape[ax]
@@ -467,12 +467,12 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
         if len(shape) == srt.ndim:  # empty_like(arr, shape=...): arr's order (K)
             return ArrayMeta(shape, dt, like_strides(shape, srt.strides, dt.itemsize,
                                                      srt.flags.c_contiguous, srt.flags.f_contiguous))
-        return _c(shape, dt)
+        return c_fresh(shape, dt)
     if out is not None:
         res = ArrayMeta(shape, arr.dtype, c_strides(shape, arr.dtype.itemsize))
         if dt == arr.dtype and _discrete(method, sq, n):
-            from .indexing import _take
-            return _take(_moveaxis(arr, ax, 0), ArrayMeta(tuple(q.shape), _INTP,
+            from .indexing import take_meta
+            return take_meta(_moveaxis(arr, ax, 0), ArrayMeta(tuple(q.shape), _INTP,
                                                           c_strides(tuple(q.shape), 8)),
                          0, out, "clip")
         pdt = _prod_dtype(arr.dtype, sq, n, method, weak_q)
@@ -480,7 +480,7 @@ def _quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_
         return ufunc_call(np.add, res, pm, out=out)
     if not shape:
         return ArrayMeta((), dt, (), scalar=True)
-    return _c(shape, dt)
+    return c_fresh(shape, dt)
 
 
 def _discrete(method: str, sq: Any, n: int) -> bool:
@@ -542,7 +542,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
         steps.temp(sort_buffer_bytes(moved, 0, True))
         srt = steps.new(array_bytes(arr.shape, arr.dtype))
         w = steps.new(array_bytes(arr.shape, as_meta(weights).dtype))
-        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+        nanmask = steps.new(array_bytes(rest, BOOL) if nans else 0)
         cdf = steps.new(array_bytes(arr.shape, _F8))
         if q.dtype.kind == "f":
             cdf2 = steps.new(array_bytes(arr.shape, q.dtype))
@@ -567,7 +567,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
                    + 8 * (qn + nans))
         steps.free(kth)
         # isnan(arr[-1, ...]), or np.array(False) for types without NaN
-        nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 1)
+        nanmask = steps.new(array_bytes(rest, BOOL) if nans else 1)
         res = steps.new(0 if out is not None else array_bytes(shape, dt))
         # take's index conversion makes nothing for intp indices, only the C copy of arr
         steps.temp(take_bytes(moved.shape, moved.strides, moved.dtype, 0 if vdt == _INTP else qn))
@@ -592,7 +592,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
     kth = steps.new(8 * k)
     steps.temp(partition_bytes(moved.shape, moved.strides, moved.dtype, 0, 0) + 8 * k)
     steps.free(kth)
-    nanmask = steps.new(array_bytes(rest, _BOOL) if nans else 0)
+    nanmask = steps.new(array_bytes(rest, BOOL) if nans else 0)
     small.append(steps.new(0 if weak_q else array_bytes(qs, vdt)))  # gamma
     if not shape:  # 0-d indices: previous, next and their products are NumPy scalars
         steps.new(0 if out is not None else array_bytes(shape, dt))
@@ -617,7 +617,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
         one_minus_t = 0 if weak_q else steps.new(array_bytes(qs, vdt))  # ``1 - t``
         tmp = steps.new(prod + ufunc_bytes(np.multiply, pm, 0.5 if weak_q else t))
         steps.free(tmp - prod, one_minus_t)
-        where = steps.new(0 if weak_q else array_bytes(qs, _BOOL))  # ``t >= 0.5``
+        where = steps.new(0 if weak_q else array_bytes(qs, BOOL))  # ``t >= 0.5``
         steps.temp(ufunc_bytes(np.subtract, pm, prodm, out=out if out is not None else resm,
                                casting="unsafe"))
         steps.free(prod, where, *small)
@@ -631,7 +631,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
 def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                     keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
-    res = _ureduce(m, _quantile_func, keepdims, axis, out, name, q=qv, weights=w,
+    res = ureduce(m, quantile_func, keepdims, axis, out, name, q=qv, weights=w,
                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
                    q_held=_q_held(q, qv, percent))
     transient(asarray_bytes(a))  # ``a = np.asanyarray(a)`` of a sequence, alive to the end
@@ -649,7 +649,7 @@ def _q_held(q: Any, qv: Any, percent: bool) -> int:
 @register(np.quantile, tags=("reduction",))
 def quantile(a: Any, q: Any, axis: Any = None, out: Any = None, overwrite_input: bool = False,
              method: str = "linear", keepdims: bool = False, *, weights: Any = None) -> Any:
-    """np.quantile: _ureduce over _quantile (every method; weights with inverted_cdf)."""
+    """np.quantile: ureduce over _quantile (every method; weights with inverted_cdf)."""
     return _quantile_entry(a, q, axis, out, overwrite_input, method, keepdims, weights, False,
                            "np.quantile")
 
@@ -709,8 +709,8 @@ def iscomplex(x: Any) -> Any:
     if m.dtype.kind == "c":
         return ufunc_call(np.not_equal, _part(m), 0)
     if m.ndim == 0:  # zeros(()) then res[()]
-        return pyarray_return(ArrayMeta((), _BOOL, ()))
-    return ArrayMeta(m.shape, _BOOL, c_strides(m.shape, 1), base_shape=m.shape)  # res[()] is a view
+        return pyarray_return(ArrayMeta((), BOOL, ()))
+    return ArrayMeta(m.shape, BOOL, c_strides(m.shape, 1), base_shape=m.shape)  # res[()] is a view
 
 
 @register(np.isreal, tags=("ufunc",))
@@ -725,7 +725,7 @@ def isreal(x: Any) -> Any:
     res = ufunc_steps(st, np.equal, im, 0)[0]
     st.free(zeros)
     st.done()
-    return res if is_meta(res) else scalar_result(ArrayMeta((), _BOOL, ()))
+    return res if is_meta(res) else scalar_result(ArrayMeta((), BOOL, ()))
 
 
 @register(np.real_if_close, tags=("data-dependent",))
@@ -762,7 +762,7 @@ def sinc(x: Any) -> Any:
         eps = np.finfo(px.dtype).eps
     else:
         eps = 1e-20
-    from .misc import _where_operand_bytes, where_meta
+    from .misc import where_operand_bytes, where_meta
     y = _m(where_meta(px, px, eps))
     # _function_base_impl.py sinc: x = pi * x and y = where(x, x, eps) are named (alive to
     # the return); sin(y) / y reuses sin's temporary when NumPy's elision applies
@@ -770,7 +770,7 @@ def sinc(x: Any) -> Any:
     xs = binary(steps, np.multiply, np.pi, Val(m.shape, m.dtype), True)
     xs.temp = False
     ys = Val(y.shape, y.dtype)
-    steps.temp(_where_operand_bytes(eps, y.dtype))
+    steps.temp(where_operand_bytes(eps, y.dtype))
     steps.new(ys.nbytes)
     binary(steps, np.true_divide, call(steps, np.sin, ys), ys)  # the result stays alive
     steps.free(xs.nbytes, ys.nbytes)
@@ -787,11 +787,11 @@ def i0(x: Any) -> Any:
     if m.dtype.kind not in "biuf":
         raise UnsupportedOperationError("np.i0", f"dtype {m.dtype}")
     if m.dtype.kind != "f":
-        m = _like_copy(m, _F8)
+        m = like_copy(m, _F8)
     ax = _u(np.absolute, m)
     if m.size:  # as np.piecewise: each piece evaluates x[cond], whose size the values decide
         unmodelled("piecewise evaluates each branch on the elements that take it")
-    return _final(_like_copy(ax))
+    return final_result(like_copy(ax))
 
 
 @register(np.nan_to_num, tags=("copy",), flops=flops.elementwise)
@@ -803,7 +803,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
         raise UnsupportedOperationError("np.nan_to_num", f"dtype {m.dtype}")
     inexact = m.dtype.kind in "fc"
     if copy:
-        r = _like_copy(m)
+        r = like_copy(m)
     else:
         r = m
         if inexact:
@@ -819,7 +819,7 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
     if m.ndim == 0:  # x[()] of the 0-d copy (or of x itself)
         res = ArrayMeta((), m.dtype, ())
         return pyarray_return(res) if copy else scalar_result(res)
-    return _final(r)
+    return final_result(r)
 
 
 def _nan_to_num_steps(m: Any, nan: Any) -> None:
@@ -847,7 +847,7 @@ def _along(m: Any, ax: int, n: int) -> ArrayMeta:
 
 
 def _diff(m: Any, n: int, ax: int) -> Any:
-    op = np.not_equal if m.dtype == _BOOL else np.subtract
+    op = np.not_equal if m.dtype == BOOL else np.subtract
     for _ in range(n):
         k = max(m.shape[ax] - 1, 0)
         m = _u(op, _along(m, ax, k), _along(m, ax, k))
@@ -891,7 +891,7 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
         cur = Val(m.shape, m.dtype, True)
         steps.new(cur.nbytes)
     n = operator.index(n)
-    op = np.not_equal if m.dtype == _BOOL else np.subtract
+    op = np.not_equal if m.dtype == BOOL else np.subtract
     for _ in range(n):
         part = Val(cur.shape[:ax] + (max(cur.shape[ax] - 1, 0),) + cur.shape[ax + 1:], cur.dtype)
         nxt = call(steps, op, part, part)
@@ -899,7 +899,7 @@ def diff(a: Any, n: Any = 1, axis: Any = -1, prepend: Any = _NoValue,
         cur = nxt
     steps.free(ends)
     steps.done()
-    return _final(_diff(m, n, ax))
+    return final_result(_diff(m, n, ax))
 
 
 @register(np.ediff1d, tags=("copy",), flops=flops.input_elements)
@@ -922,9 +922,9 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
                 raise TypeError(f"dtype of `{name}` must be compatible "
                                 "with input `ary` under the `same_kind` rule.")
             n += e.size
-    res = _c((n,), m.dtype)
+    res = c_fresh((n,), m.dtype)
     ufunc_call(np.subtract, _along(flat, 0, k), _along(flat, 0, k), out=_along(res, 0, k))
-    return _final(res)
+    return final_result(res)
 
 
 @register(np.trapezoid, tags=("reduction",), flops=flops.per_input(4))
@@ -1028,17 +1028,17 @@ def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any 
 @register(np.nancumsum, tags=("reduction",))
 @stepped
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-    """np.nancumsum: np.cumsum of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumsum, returned
-    return returned(cumsum(_replace_nan(a, 0)[0], axis, dtype, out))
+    """np.nancumsum: np.cumsum of replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import replace_nan, cumsum, returned
+    return returned(cumsum(replace_nan(a, 0)[0], axis, dtype, out))
 
 
 @register(np.nancumprod, tags=("reduction",))
 @stepped
 def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-    """np.nancumprod: np.cumprod of _replace_nan's K-order copy (inexact inputs)."""
-    from .reductions import _replace_nan, cumprod, returned
-    return returned(cumprod(_replace_nan(a, 1)[0], axis, dtype, out))
+    """np.nancumprod: np.cumprod of replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import replace_nan, cumprod, returned
+    return returned(cumprod(replace_nan(a, 1)[0], axis, dtype, out))
 
 
 # --- histograms, bincount, digitize -----------------------------------------------------------
@@ -1050,7 +1050,7 @@ def _hist_input(a: Any, weights: Any, name: str) -> tuple:
     from ..registry import uncached
     m = as_meta(a)
     dt = m.dtype
-    if dt == _BOOL:
+    if dt == BOOL:
         import warnings
         uncached()
         warnings.warn(f"Converting input from {dt} to {np.dtype(np.uint8)} for compatibility.",
@@ -1137,10 +1137,10 @@ def _hist_counts(n: int, w: Any, uniform: bool, density: Any) -> ArrayMeta:
         raise UnsupportedOperationError("np.histogram", f"weights of dtype {ntype}")
     if ntype.kind not in "biufc":
         raise UnsupportedOperationError("np.histogram", f"weights of dtype {ntype}")
-    cnt = _c((n,), ntype)
+    cnt = c_fresh((n,), ntype)
     if density:
-        cnt = _u(np.true_divide, _u(np.true_divide, cnt, _c((n,), _F8)), _c((), ntype))
-    return _final(cnt)
+        cnt = _u(np.true_divide, _u(np.true_divide, cnt, c_fresh((n,), _F8)), c_fresh((), ntype))
+    return final_result(cnt)
 
 
 @register(np.histogram, tags=("copy",))
@@ -1210,7 +1210,7 @@ def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any
         st.hold(ufunc_bytes(np.isfinite, rng[0]) + 1)
         st.hold(ufunc_bytes(np.isfinite, rng[1]) + 1)
     linspace(first, last, nbins + 1, endpoint=True, dtype=bt)
-    st.hold(array_bytes((nbins,), _BOOL) + 1)
+    st.hold(array_bytes((nbins,), BOOL) + 1)
     if ntype is None:  # histogram_bin_edges: the edges are the result
         return
     st.alloc(array_bytes((nbins,), ntype))
@@ -1260,9 +1260,9 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
         blk = Val((k,), dt)
         bind("tmp_a", 0)  # a[i:i + BLOCK], a view
         scalar = st.alloc(ufunc_bytes(np.greater_equal, blk, first))
-        bind("keep", st.alloc(array_bytes((k,), _BOOL)))
+        bind("keep", st.alloc(array_bytes((k,), BOOL)))
         st.free(scalar)
-        st.hold(array_bytes((k,), _BOOL) + ufunc_bytes(np.less_equal, blk, last))
+        st.hold(array_bytes((k,), BOOL) + ufunc_bytes(np.less_equal, blk, last))
         st.hold(1)  # np.logical_and.reduce(keep)
         if dt != bt:  # tmp_a.astype(bin_edges.dtype, copy=False)
             bind("tmp_a", st.alloc(array_bytes((k,), bt)))
@@ -1271,9 +1271,9 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
                                             denom), nbins)
         bind("f_indices", f.nbytes)
         bind("indices", st.alloc(array_bytes((k,), _INTP)))
-        st.hold(array_bytes((k,), _BOOL) + 17)  # indices[indices == n_equal_bins] -= 1
+        st.hold(array_bytes((k,), BOOL) + 17)  # indices[indices == n_equal_bins] -= 1
         gathered = st.alloc(array_bytes((k,), bt))  # bin_edges[indices]
-        dec = st.alloc(array_bytes((k,), _BOOL))
+        dec = st.alloc(array_bytes((k,), BOOL))
         st.free(gathered)
         bind("decrement", dec)
         st.hold(17)  # indices[decrement] -= 1
@@ -1281,11 +1281,11 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
         st.hold(8)
         gathered = st.alloc(array_bytes((k,), bt))
         st.free(plus)
-        ge = st.alloc(array_bytes((k,), _BOOL))
+        ge = st.alloc(array_bytes((k,), BOOL))
         st.free(gathered)
-        ne = st.alloc(array_bytes((k,), _BOOL))
+        ne = st.alloc(array_bytes((k,), BOOL))
         st.hold(8)
-        inc = st.alloc(array_bytes((k,), _BOOL))
+        inc = st.alloc(array_bytes((k,), BOOL))
         st.free(ge, ne)
         bind("increment", inc)
         st.hold(17)  # indices[increment] += 1
@@ -1390,7 +1390,7 @@ def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tup
         for i in range(d):
             bs = tuple(k - 2 if j == i else 1 for j, k in enumerate(full))
             h = _u(np.true_divide, h, ArrayMeta(bs, _F8, c_strides(bs, 8)))
-        return _final(h), edges
+        return final_result(h), edges
     return ArrayMeta(shape, _F8, st, base_shape=full), edges
 
 
@@ -1564,9 +1564,9 @@ def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     dt = np.result_type(am.dtype, vm.dtype)
     made = 0
     if not is_meta(a) and am.ndim == 1:
-        am, made = _c(am.shape, dt), made + array_bytes(am.shape, dt)
+        am, made = c_fresh(am.shape, dt), made + array_bytes(am.shape, dt)
     if not is_meta(v) and vm.ndim == 1:
-        vm, made = _c(vm.shape, dt), made + array_bytes(vm.shape, dt)
+        vm, made = c_fresh(vm.shape, dt), made + array_bytes(vm.shape, dt)
     return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
 
 
@@ -1615,7 +1615,7 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
             raise ValueError("fp and xp are not of the same length")
         _interp_period_steps(x, xp, fp, xm, xpm, fpm, dt)
         n = xpm.shape[0] + 2
-        xm, xpm, fpm = _c(xm.shape, _F8), _c((n,), _F8), _c((n,), dt)
+        xm, xpm, fpm = c_fresh(xm.shape, _F8), c_fresh((n,), _F8), c_fresh((n,), dt)
     for m, to in ((fpm, dt), (xpm, _F8), (xm, _F8)):
         if m is not xm and m.ndim == 0:
             raise ValueError("object of too small depth for desired array")
@@ -1666,7 +1666,7 @@ def _interp_period_steps(x: Any, xp: Any, fp: Any, xm: Any, xpm: Any, fpm: Any,
     st.free(cxp)
     order = st.new(array_bytes((n,), _INTP))
     from .sorting import sort_buffer_bytes
-    st.temp(sort_buffer_bytes(_c((n,), _F8), 0, True))
+    st.temp(sort_buffer_bytes(c_fresh((n,), _F8), 0, True))
     xs = st.new(array_bytes((n,), _F8))
     st.free(xpmod)
     fs = st.new(array_bytes((n,), dt))
@@ -1723,7 +1723,7 @@ def _average_steps(scl: Any, a: Any, w: Any, prod: Any, total: Any, avg: Any,
     st = Steps()
     s = st.new(array_bytes(scl.shape, scl.dtype))
     if scl.shape:
-        st.temp(array_bytes(scl.shape, _BOOL) + ufunc_bytes(np.equal, scl, 0.0))
+        st.temp(array_bytes(scl.shape, BOOL) + ufunc_bytes(np.equal, scl, 0.0))
     else:
         st.free(s)
         s = 0
@@ -1754,10 +1754,10 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError("np.average", f"dtype {m.dtype}")
     if weights is None:
-        avg = _mean(m, axes, None, None, keepdims, _NoValue)
+        avg = mean_steps(m, axes, None, None, keepdims, _NoValue)
         if avg.size == 0:
             raise ZeroDivisionError("division by zero")
-        scl = _c((), avg.dtype)
+        scl = c_fresh((), avg.dtype)
     else:
         w = _weights_meta(as_meta(weights), m, axes)
         if w.dtype.kind not in "biufc":
@@ -1780,9 +1780,9 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         _average_steps(scl, m, w, prod, total, avg, returned)
     if returned:
         if scl.shape != avg.shape:
-            scl = _c(avg.shape, scl.dtype)
-        return scalar_result((_final(avg), _final(scl)))
-    return scalar_result(_final(avg))
+            scl = c_fresh(avg.shape, scl.dtype)
+        return scalar_result((final_result(avg), final_result(scl)))
+    return scalar_result(final_result(avg))
 
 
 @register(np.unwrap, tags=("copy",))
@@ -1853,15 +1853,15 @@ def _unwrap_steps(m: Any, ax: int, dd: Any, dt: np.dtype, low: Any, high: Any, p
 def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
             mean: Any, correction: Any, std: bool) -> Any:
     """nanvar: np.var for exact types, else sums of a K-order copy divided in place."""
-    from .reductions import _check_ddof, _var, _is_array
+    from .reductions import check_ddof, var_steps, stays_array
     arr, masked = _replace(a)
     name = "np.nanstd" if std else "np.nanvar"
     if not masked:
-        _check_ddof(ddof, correction)
-        ret, scal = _var(arr, axis, dtype, out, ddof, keepdims, where, mean)
-        if std and _is_array(ret, scal):
+        check_ddof(ddof, correction)
+        ret, scal = var_steps(arr, axis, dtype, out, ddof, keepdims, where, mean)
+        if std and stays_array(ret, scal):
             ufunc_call(np.sqrt, ret, out=ret)
-        return _final(ret)
+        return final_result(ret)
     if arr.dtype.kind == "O":
         raise UnsupportedOperationError(name, "object arrays")
     if dtype is not None:
@@ -1870,12 +1870,12 @@ def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, w
         raise TypeError("If a is inexact, then dtype must be inexact")
     if out is not None and not issubclass(out.dtype.type, np.inexact):
         raise TypeError("If a is inexact, then out must be inexact")
-    _check_ddof(ddof, correction)
+    check_ddof(ddof, correction)
     if correction is not _NoValue:
         ddof = correction
     res = _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
-    from .reductions import _np_axes, few_items, warn_few_items
-    if few_items(arr, _np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof,
+    from .reductions import np_axes, few_items, warn_few_items
+    if few_items(arr, np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof,
                  each=True):
         # ``isbad = dof <= 0``: certain where the slices are shorter than ddof + 1, whatever
         # their NaNs (all-NaN slices: the values)
@@ -1886,31 +1886,31 @@ def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, w
 def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
                   where: Any, mean: Any, std: bool) -> Any:
     """_nanfunctions_impl.py nanvar (and nanstd) on inexact input, its allocations in order:
-    _replace_nan's mask, copy and ``copyto(a, 0, where=mask)``; ``cnt = sum(~mask, intp,
+    replace_nan's mask, copy and ``copyto(a, 0, where=mask)``; ``cnt = sum(~mask, intp,
     keepdims=True)``; ``avg = sum(arr, keepdims=True)`` divided in place by cnt; ``arr -= avg``
     and the second copyto; ``arr * arr.conj()`` (a conjugate copy for complex) in place; ``var
     = sum(sqr)``; ``dof = cnt - ddof``; ``var /= dof``; ``isbad = dof <= 0`` and
     ``np.any(isbad)``; all but var die on return, then nanstd's sqrt.
     Known gap: when a slice is all NaN (a value) NumPy also runs ``copyto(var, nan,
     where=isbad)``, whose 0-d arrays are not counted."""
-    from .reductions import _kw_reduce, _split_out
+    from .reductions import kw_reduce, split_out
     from .umath import ufunc_steps
     # ``where=np._NoValue`` reaches subtract and multiply: a 0-d bool array, a masked loop
     inplace_where = np.True_ if where is _NoValue else where
     where = True if where is _NoValue else where
     st = Steps()
-    held = [st.new(array_bytes(arr.shape, _BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
+    held = [st.new(array_bytes(arr.shape, BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
     st.temp(copyto_bytes(arr.dtype, 0))
-    inv = st.new(array_bytes(arr.shape, _BOOL))
-    cnt = _kw_reduce(np.add, ArrayMeta(tuple(arr.shape), _BOOL, tuple(arr.strides)), axis, _INTP, None, True,
-                     _NoValue, where)
+    inv = st.new(array_bytes(arr.shape, BOOL))
+    cnt = kw_reduce(np.add, ArrayMeta(tuple(arr.shape), BOOL, tuple(arr.strides)), axis, _INTP,
+                    None, True, _NoValue, where)
     held.append(st.new(array_bytes(cnt.shape, cnt.dtype)))
     st.free(inv)
     if mean is not _NoValue:
         avg = as_meta(mean)
         held.append(st.new(asarray_bytes(mean)))
     else:
-        avg = _kw_reduce(np.add, arr, axis, dtype, None, True, _NoValue, where)
+        avg = kw_reduce(np.add, arr, axis, dtype, None, True, _NoValue, where)
         held.append(st.new(array_bytes(avg.shape, avg.dtype)))
         if avg.ndim:
             ufunc_steps(st, np.divide, avg, cnt, out=avg, casting="unsafe")
@@ -1922,9 +1922,9 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     st.temp(asarray_bytes(inplace_where) if inplace_where is not True else 0)  # multiply's where
     st.free(conj)
     sqr = _part(arr) if arr.dtype.kind == "c" else arr
-    var = _kw_reduce(np.add, sqr, axis, dtype, out, keepdims, _NoValue, where)
-    _, scal = _split_out(out, positional=True)
-    scalar = not _is_array(var, scal)
+    var = kw_reduce(np.add, sqr, axis, dtype, out, keepdims, _NoValue, where)
+    _, scal = split_out(out, positional=True)
+    scalar = not stays_array(var, scal)
     if type(var) is ArrayMeta and not scalar:  # not out
         st.new(array_bytes(var.shape, var.dtype))
     elif scalar:
@@ -1947,12 +1947,12 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     st.done()
     if scalar:
         return ArrayMeta(var.shape, var.dtype, var.strides, scalar=True)
-    return _final(var)
+    return final_result(var)
 
 
 def _replace(a: Any) -> tuple:
-    from .reductions import _replace_nan
-    return _replace_nan(a)
+    from .reductions import replace_nan
+    return replace_nan(a)
 
 
 @register(np.nanvar, tags=("reduction",), flops=flops.per_input(4))
@@ -1985,7 +1985,7 @@ def _weight(w: Any, n: int, which: str) -> ArrayMeta:
         raise IndexError("tuple index out of range")
     if wm.shape[0] != n:
         raise RuntimeError(f"incompatible numbers of samples and {which}")
-    return _c(wm.shape, _F8)
+    return c_fresh(wm.shape, _F8)
 
 
 def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweights: Any,
@@ -2031,7 +2031,7 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
                              f"index 0 has size {xs[1]} and the array at index 1 has size "
                              f"{ys[1]}")
         rows += ys[0]
-    X = _c((rows, xs[1]), dt)
+    X = c_fresh((rows, xs[1]), dt)
     w = None
     if fweights is not None:
         w = _weight(fweights, xs[1], "fweights")
@@ -2049,11 +2049,11 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
         eff = (0 if bias else 1) if ddof is None else int(ddof)
         if xs[1] - eff <= 0:
             warn_few_items("Degrees of freedom <= 0 for slice")
-    avg = _c((rows, 1), adt)
+    avg = c_fresh((rows, 1), adt)
     ufunc_call(np.subtract, X, avg, out=X)
     xt = X if w is None else _u(np.multiply, X, w)
     cdt = np.result_type(X.dtype, xt.dtype)
-    c = _c((rows, rows), cdt)
+    c = c_fresh((rows, rows), cdt)
     ufunc_call(np.multiply, c, np.float64(1.0), out=c)
     if steps is not None and w is None:
         held = tuple(0 if v is None or is_meta(v) else asarray_bytes(v) for v in (m, y))
@@ -2100,7 +2100,7 @@ def _squeezed(c: Any, n: int) -> ArrayMeta:
         return ArrayMeta((0, 0), _F8, (8, 8), base_shape=(0,))
     if n == 1:
         return ArrayMeta((), c.dtype, (), base_shape=(1, 1))
-    return _final(c)
+    return final_result(c)
 
 
 @register(np.cov, tags=("copy",), flops=flops.cov)
@@ -2174,18 +2174,18 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError("np.gradient", f"dtype {m.dtype}")
     if m.dtype.kind in "iu":
-        m = _like_copy(m, _F8)
+        m = like_copy(m, _F8)
     otype = m.dtype if m.dtype.kind in "fc" else _F8
     outs = []
     for ax, d in zip(axes, dx):
         if m.shape[ax] < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, "
                              "at least (edge_order + 1) elements are required.")
-        if m.dtype == _BOOL:
+        if m.dtype == BOOL:
             if d is not None and edge_order == 2:
                 raise UnsupportedOperationError("np.gradient", "bool f with array spacing")
             ufunc_call(np.subtract, m, m)
-        outs.append(_final(_like_copy(m, otype)))
+        outs.append(final_result(like_copy(m, otype)))
     modelled = False
     if all(d is None for d in dx):
         scalar = (varargs[0] if n else 1.0)
@@ -2220,7 +2220,7 @@ def _gradient_spacing_steps(f: Any, ftype: np.dtype, otype: np.dtype, ax: int, d
     diffx = Val((n - 1,), ddt)
     held_dx = st.new(diffx.nbytes)
     first = ddt.type(1)  # diffx[0], a NumPy scalar
-    test = st.new(array_bytes((n - 1,), _BOOL) + ufunc_bytes(np.equal, diffx, first))
+    test = st.new(array_bytes((n - 1,), BOOL) + ufunc_bytes(np.equal, diffx, first))
     st.temp(1)  # .all()'s 0-d result
     st.free(test)
     held_f = st.new(array_bytes(f.shape, ftype) if ftype != f.dtype else 0)

@@ -2,7 +2,7 @@
 (modes/python_entry.py): ``recarray`` (numpy/_core/records.py; ``np.rec.array``,
 ``fromarrays`` and ``fromrecords`` are NumPy's own Python code run in the mode and reach it)
 and ``matrix`` (numpy/matrixlib/defmatrix.py); ``np.rec.fromrecords``, whose records are
-Python values. ``memmap``'s is in meta_utils/files.py."""
+Python values. ``memmap``'s is in meta_utils/convert/files.py."""
 from __future__ import annotations
 
 from typing import Any

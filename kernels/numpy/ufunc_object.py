@@ -19,7 +19,8 @@ from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
 from .indexing import FANCY, fancy_shape, getitem, parse_index, view_from_index
 from .overlap import fake_shares_memory
-from .reductions import _check_reduce_ufunc, _loop, _split_out, reduce_casts, reduce_strides, single_axis
+from .reductions import (check_reduce_ufunc, reduce_casts, reduce_loop, reduce_strides, single_axis,
+                         split_out)
 from .temporaries import asarray_bytes
 from .. import flops
 from ..registry import register, transient, uncached
@@ -255,12 +256,12 @@ def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> An
     unknown, so it is accepted (NumPy raises IndexError for one outside [0, n)), except on an
     empty axis, where no index is in bounds."""
     name = ufunc.__name__
-    _check_reduce_ufunc(ufunc, "reduceat")
+    check_reduce_ufunc(ufunc, "reduceat")
     if args and "indices" in kwargs:  # __array_ufunc__ passes a keyword index both ways
         kwargs.pop("indices")
     indices, axis, dtype, out = _reduceat_args(args, kwargs)
     ind, ind_bytes = _reduceat_indices(indices)
-    out, _ = _split_out(out)
+    out, _ = split_out(out)
     if out is not None:  # _set_out_array checks it before anything else
         check_writeable(out)
     nbytes = ind_bytes
@@ -276,7 +277,7 @@ def ufunc_reduceat(ufunc: np.ufunc, array: Any, *args: Any, **kwargs: Any) -> An
                 raise IndexError(f"index {v} out-of-bounds in {name}.reduceat [0, {n})")
     elif n == 0 and ind.size:
         raise IndexError(f"index out-of-bounds in {name}.reduceat [0, 0)")
-    rdt = _loop(ufunc, arr, dtype, out, True, "reduceat")
+    rdt = reduce_loop(ufunc, arr, dtype, out, True, "reduceat")
     if rdt.hasobject and rdt.kind != "O":
         raise TypeError("reduceat currently only supports `object` dtype with references")
     m = ind.shape[0]

@@ -250,7 +250,7 @@ def operand_casts(metas: list, outs: list, loop: tuple, masked: bool = False) ->
     return dummies
 
 
-def _where_meta(where: Any) -> Any:
+def where_meta(where: Any) -> Any:
     if where is True:
         return None
     if type(where) in (list, tuple, bool, int, float):
@@ -269,7 +269,7 @@ def _needs_copy(m: Any, dt: np.dtype) -> bool:
     return not is_aligned(m)
 
 
-def _trivial_order(metas: list, loop: tuple, order: str):
+def trivial_order(metas: list, loop: tuple, order: str):
     """'C' / 'F' if NumPy's trivial single-output loop runs, else None (ufunc_object.c)."""
     op_order = {"C": 1, "F": 2}.get(order, 0)
     shape = None
@@ -559,7 +559,7 @@ def ufunc_op(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
         # ufunc_object.c ufunc_generic_fastcall: a mask with no output array given (the
         # out keyword absent) leaves the masked-off elements of a new output uninitialized.
         # An explicit out=None, which NumPy does not warn for, never reaches a kernel: the
-        # override protocol drops it (a strict xfail in tests/test_warnings.py)
+        # override protocol drops it (a strict xfail in tests/kernels/numpy/test_warnings.py)
         warnings.warn("'where' used without 'out', expect unitialized memory in output. "
                       "If this is intentional, use out=None.", UserWarning, stacklevel=2)
     check_out_ellipsis(kwargs.get("out"), "'out' must be a tuple of arrays" if ufunc.nout > 1
@@ -610,7 +610,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         if o is not None:
             check_writeable(o)
     loop, metas = resolve_operands(ufunc, inputs, outs, dtype, signature, casting)
-    wm = _where_meta(where)
+    wm = where_meta(where)
     shapes = [m.shape for m in metas if m is not None]
     if wm is not None:
         shapes.append(wm.shape)
@@ -637,7 +637,7 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     trivial = None
     in_metas = [m for m in metas if m is not None]
     if len(outs) == 1 and wm is None:
-        trivial = _trivial_order(metas, loop[:nin], order)
+        trivial = trivial_order(metas, loop[:nin], order)
     if wm is None:
         in_metas = [m for m in after_small_copies(metas, loop[:nin]) if m is not None]
     voters = in_metas + [o for o in outs if o is not None]
@@ -673,7 +673,7 @@ def _overlap_copies(metas: list, outs: list, loop: tuple, order: str, wm: Any) -
     for i, o in enumerate(outs):
         if o is None or not any(m is not None and is_fake(m) for m in metas):
             continue
-        if (len(outs) == 1 and wm is None and _trivial_order(metas + [o], loop, order) is not None
+        if (len(outs) == 1 and wm is None and trivial_order(metas + [o], loop, order) is not None
                 and all(_equivalently_iterable(m, o) for m in metas if m is not None and is_fake(m))):
             continue
         copies += overlap_copy_bytes(metas, o, loop[nin + i], elementwise=True)

@@ -652,7 +652,7 @@ MODELS: dict[str, Callable] = {
     "inv": inv, "solve": solve, "expm": expm,
 }
 
-# functions whose memory is exact without a model (checked by tests/test_scipy.py) or not yet
+# functions whose memory is exact without a model (checked by tests/kernels/scipy/test_scipy.py) or not yet
 EXACT_WITHOUT_MODEL = frozenset({"lu_factor", "cholesky", "cho_factor", "lu_solve",
                                  "cho_solve"})
 

@@ -1,5 +1,5 @@
 """A dask.distributed program without dask.array: blocks made and combined by plain NumPy
-functions submitted to a LocalCluster (tests/test_cluster.py plans it)."""
+functions submitted to a LocalCluster (tests/planner/test_cluster.py plans it)."""
 import sys
 
 import numpy as np

@@ -1,0 +1,639 @@
+"""The HTML form of a plan report: one self-contained page that opens offline.
+
+``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
+schema in docs/reference/json-report.md) and returns a page with the status, live memory per device over the program
+(peak marked and named with its source line), a flame graph of what is held at the peak by call
+stack, live memory stacked by allocation site, the sites holding the most at the peak with their
+source lines, the FLOPs per source line and the findings (upcasts, hidden copies); tables sort
+on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
+boxes; the one inline script (``_JS``) only sorts and zooms. No fetched resource, text kept as
+text; every string taken from the report is escaped, and none becomes script
+(docs/guide/html-report.md).
+"""
+from __future__ import annotations
+
+import html
+import io
+import linecache
+import os
+import re
+import zlib
+from typing import Any, Iterable, Sequence
+
+from ..._stack import paused
+from .report import human
+
+#: points per device drawn at most; longer timelines keep each bucket's min and max
+MAX_POINTS = 4000
+
+_CSS = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 70em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: .4em 0; }
+th, td { border: 1px solid #ccc; padding: .2em .6em; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.status { padding: .4em .8em; border-radius: 4px; display: inline-block; }
+.completed { background: #e3f4e3; } .stopped { background: #fbe3e3; }
+code { font-size: 95%; } svg { max-width: 100%; height: auto; }
+th { cursor: pointer; user-select: none; background: #f4f4f4; }
+th[aria-sort=ascending]::after { content: " \\25B2"; }
+th[aria-sort=descending]::after { content: " \\25BC"; }
+.flame { position: relative; border: 1px solid #ddd; margin: .4em 0 1em; overflow: hidden; }
+.fr { position: absolute; height: 20px; box-sizing: border-box; border: 1px solid #fff;
+      font: 12px/18px system-ui, sans-serif; padding: 0 4px; overflow: hidden;
+      white-space: nowrap; text-overflow: ellipsis; cursor: pointer; color: #222; }
+.fr.partial { background-image: repeating-linear-gradient(45deg, transparent 0 6px,
+      rgba(255,255,255,.5) 6px 9px); }
+.hint { color: #666; font-size: 90%; }
+pre.src { margin: 0; white-space: pre-wrap; }
+"""
+
+#: the page's one script: sortable tables, click-to-zoom flame graphs (no resource fetched)
+_JS = r"""
+document.querySelectorAll("table").forEach(function (t) {
+  t.querySelectorAll("th").forEach(function (th, col) {
+    th.addEventListener("click", function () {
+      var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var desc = th.getAttribute("aria-sort") !== "descending";
+      t.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+      function key(r) {
+        var c = r.cells[col], s = c ? c.textContent : "";
+        if (c && c.classList.contains("n")) {
+          var m = s.match(/\(([\d,]+) B\)/);
+          var v = parseFloat((m ? m[1] : s).replace(/[,%\s]/g, ""));
+          return isNaN(v) ? -Infinity : v;
+        }
+        return s;
+      }
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b), o = x < y ? -1 : x > y ? 1 : 0;
+        return desc ? -o : o;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});
+document.querySelectorAll(".flame").forEach(function (f) {
+  var nodes = f.querySelectorAll(".fr");
+  function zoom(lo, hi, depth) {
+    nodes.forEach(function (n) {
+      var a = +n.dataset.lo, b = +n.dataset.hi, d = +n.dataset.d;
+      var vis = b > lo && a < hi && (d >= depth || (a <= lo && b >= hi));
+      n.style.display = vis ? "" : "none";
+      if (!vis) return;
+      var l = Math.max(a, lo), r = Math.min(b, hi);
+      n.style.left = (100 * (l - lo) / (hi - lo)) + "%";
+      n.style.width = (100 * (r - l) / (hi - lo)) + "%";
+    });
+  }
+  nodes.forEach(function (n) {
+    n.addEventListener("click", function () { zoom(+n.dataset.lo, +n.dataset.hi, +n.dataset.d); });
+  });
+});
+"""
+
+
+def render_html(report: dict) -> str:
+    """The page for ``report`` (the JSON form of a plan) as one HTML string.
+
+    Raises ImportError naming the ``report`` extra when matplotlib is not installed. Works
+    inside a mode too: nothing in it is intercepted (the page is drawn with real NumPy)."""
+    with paused():
+        _matplotlib()
+        return _render(report)
+
+
+def _render(report: dict) -> str:
+    title = "faketensor plan"
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{title}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{title}</h1>",
+        _status_section(report),
+        '<h2 id="memory">Live memory per device</h2>',
+        _timeline_svg(report),
+        _devices_table(report.get("devices") or {}),
+        '<h2 id="flame">Memory held at the peak, by call stack</h2>',
+        _flame_section(report.get("devices") or {}),
+        '<h2 id="by-site">Live memory by allocation site</h2>',
+        _site_timeline_svg(report.get("devices") or {}),
+        '<h2 id="top-sites">Allocation sites holding the most memory at the peak</h2>',
+        _table(["device", "file", "line", "bytes", "allocations", "source"],
+               [(_text(s.get("device", "")), _loc_file(s), _int(s.get("line")),
+                 _bytes(s.get("bytes")), _int(s.get("count")), _source(s))
+                for s in report.get("top_sites") or []], numeric=(2, 3, 4)),
+        '<h2 id="flops">FLOPs per source line</h2>',
+        _flops_table(report),
+    ]
+    if report.get("cluster"):
+        parts += _cluster_section(report["cluster"])
+    findings = report.get("findings") or []
+    parts += ['<h2 id="findings">Findings: upcasts and hidden copies</h2>',
+              _table(["kind", "file", "line", "function", "bytes", "count", "message", "source"],
+                     [(_text(f.get("kind")), _loc_file(f), _int(f.get("line")),
+                       _text(f.get("function")), _bytes(f.get("bytes")), _int(f.get("count")),
+                       _text(f.get("message")), _source(f)) for f in findings],
+                     numeric=(2, 4, 5))
+              if findings else '<p id="no-findings">None.</p>']
+    if report.get("memory_unmodelled"):
+        parts += ['<h2 id="memory-unmodelled">Calls whose memory is not modelled (the peak '
+                  'may be too low)</h2>',
+                  _table(["function", "calls", "reason"],
+                         [(_text(u.get("function")), _int(u.get("calls")), _text(u.get("reason")))
+                          for u in report["memory_unmodelled"]], numeric=(1,))]
+    bounded = report.get("bounded_sizes")
+    if bounded:
+        parts += _bounded_section(bounded)
+    if report.get("placeholders"):
+        parts += ['<h2 id="placeholders">Placeholder values used</h2>',
+                  _table(["file", "line", "function", "message"],
+                         [(_loc_file(p), _int(p.get("line")), _text(p.get("function")),
+                           _text(p.get("message"))) for p in report["placeholders"]],
+                         numeric=(1,))]
+    if report.get("sinks"):
+        parts += ['<h2 id="sinks">Sinks: output skipped (formatting, logging, plotting)</h2>',
+                  _table(["file", "line", "function", "kind", "call", "count", "message"],
+                         [(_loc_file(s), _int(s.get("line")), _text(s.get("function")),
+                           _text(s.get("kind")), _text(s.get("call")), _int(s.get("count")),
+                           _text(s.get("message"))) for s in report["sinks"]],
+                         numeric=(1, 5))]
+    if report.get("io"):
+        parts += ['<h2 id="io">Files written</h2>',
+                  _table(["file", "line", "call", "path", "bytes", "exact", "note"],
+                         [(_loc_file(e), _int(e.get("line")), _text(e.get("op")),
+                           _text(e.get("path")),
+                           _bytes(e["bytes"]) if e.get("bytes") is not None else "depends on values",
+                           "yes" if e.get("exact") else "no", _text(e.get("note") or ""))
+                          for e in report["io"]], numeric=(1, 4))]
+    parts.append(f"<script>{_JS}</script></body></html>")
+    return "\n".join(parts)
+
+
+def save_html(report: dict, path: str | os.PathLike) -> None:
+    """Write ``render_html(report)`` to ``path`` (UTF-8)."""
+    page = render_html(report)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(page)
+
+
+def downsample(x: Sequence[float], y: Sequence[float], max_points: int = MAX_POINTS
+               ) -> tuple[list, list]:
+    """At most about ``max_points`` of the points (x, y), in order: the first, the last and the
+    smallest and largest y of each bucket of consecutive points, so the maximum (the peak) and the
+    minimum are kept exactly and the drawn envelope is the real one."""
+    import numpy as np
+    xa, ya = np.asarray(x), np.asarray(y)
+    n = len(ya)
+    if n <= max_points:
+        return xa.tolist(), ya.tolist()
+    k = -(-n // (max_points // 2))  # points per bucket
+    m = -(-n // k)
+    padded = np.concatenate([ya, np.full(m * k - n, ya[-1], ya.dtype)]).reshape(m, k)
+    base = np.arange(m) * k
+    keep = np.concatenate([[0, n - 1], base + padded.argmax(1), base + padded.argmin(1)])
+    keep = np.unique(np.minimum(keep, n - 1))
+    return xa[keep].tolist(), ya[keep].tolist()
+
+
+def _series(timeline: Sequence[Sequence]) -> dict[str, tuple[Any, Any]]:
+    """{device: (op indices, live bytes)} from the report's ``[op, device, live]`` rows, as
+    arrays (timelines can have millions of rows), devices in order of first appearance."""
+    import numpy as np
+    if not timeline:
+        return {}
+    devs = [row[1] for row in timeline]
+    ops, lives = np.asarray([row[0] for row in timeline]), np.asarray([row[2] for row in timeline])
+    names = np.asarray(devs, dtype=str)
+    out = {}
+    for dev in dict.fromkeys(devs):
+        mask = names == str(dev)
+        out[str(dev)] = ops[mask], lives[mask]
+    return out
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError as e:
+        raise ImportError("the HTML report draws with matplotlib: "
+                          "pip install 'faketensor[report]'") from e
+    return matplotlib
+
+
+# --- pieces of the page ---------------------------------------------------------------------
+
+def _printable(value: Any) -> str:
+    """``str(value)`` with characters that are not printable (control, format, lone surrogates)
+    written as Python escapes: nothing invisible or unencodable reaches the page."""
+    text = "" if value is None else str(value)
+    return text if text.isprintable() else "".join(
+        c if c.isprintable() else ascii(c)[1:-1] for c in text)
+
+
+def _text(value: Any) -> str:
+    """A string from the report, safe in HTML text and attributes."""
+    return html.escape(_printable(value), quote=True)
+
+
+def _int(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) else _text(value)
+
+
+def _bytes(value: Any) -> str:
+    if not isinstance(value, int):
+        return _text(value)
+    return f"{human(value)} ({value:,} B)" if value >= 1024 else f"{value} B"
+
+
+def _loc_file(rec: dict) -> str:
+    return f"<code>{_text(rec.get('file'))}</code>"
+
+
+def _where(rec: dict | None) -> str:
+    """``file:line (function)`` of a location record, as plain text (unescaped)."""
+    if not rec:
+        return "unknown"
+    out = f"{rec.get('file', '?')}:{rec.get('line', '?')}"
+    return f"{out} ({rec['function']})" if rec.get("function") else out
+
+
+def _bounded_section(b: dict) -> list[str]:
+    """The range the data-dependent lengths make: each device's peak at the lower and the
+    upper assumption, and the sizes (docs/guide/bounded-sizes.md)."""
+    def low(v: Any) -> str:
+        return _bytes(v) if v is not None else _text("not known")
+    out = ['<h2 id="bounded-sizes">Data-dependent sizes: the peak as a range</h2>',
+           _table(["device", "peak, lower bounds", "peak, upper bounds", "dominated by"],
+                  [(_text(dev), low(r.get("lower")), _bytes(r.get("upper")),
+                    _text((b.get("dominant") or {}).get(dev, {}).get("name", "")))
+                   for dev, r in (b.get("peak") or {}).items()], numeric=(1, 2))]
+    run = b.get("lower_run")
+    if run is not None and not run.get("exact"):
+        stop = run.get("stopped_at") or {}
+        out.append(f'<p id="lower-run">The run at the lower bounds ended {_text(run.get("status"))}'
+                   f': {_text(stop.get("message", ""))}</p>')
+    out.append(_table(["size", "file", "line", "op", "lo", "hi", "upper run", "lower run",
+                       "fixed"],
+                      [(_text(k.get("name")), _loc_file(k), _int(k.get("line")),
+                        _text(k.get("op")), _int(k.get("lo")), _int(k.get("hi")),
+                        _int(k.get("upper")), _int(k.get("lower")),
+                        _text("" if k.get("fixed") is None else k.get("fixed")))
+                       for k in b.get("sizes") or []], numeric=(2, 4, 5, 6, 7)))
+    return out
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()
+           ) -> str:
+    """A table of already escaped cells; ``numeric`` columns are right-aligned."""
+    rows = list(rows)
+    if not rows:
+        return "<p>None.</p>"
+    out = ["<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
+    for row in rows:
+        out.append("<tr>" + "".join(
+            f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
+            for i, c in enumerate(row)) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _status_section(report: dict) -> str:
+    status = report.get("status", "unknown")
+    cls = "completed" if status == "completed" else "stopped"
+    lines = [f'<p id="status" class="status {cls}">status: <b>{_text(status)}</b>, '
+             f"exit code {_int(report.get('exit_code'))}</p>"]
+    stop = report.get("stopped_at")
+    if stop:
+        lines.append(f'<p id="stopped-at">stopped at <code>{_text(_where(stop))}</code>: '
+                     f"{_text(stop.get('message'))}</p>")
+    wall = report.get("wall_seconds", report.get("wall_s"))
+    wall_s = f"{wall:.3f} s" if isinstance(wall, (int, float)) else "unknown"
+    lines.append(f"<p>{_int(report.get('ops'))} ops, {_int(report.get('flops'))} FLOPs, "
+                 f"planned in {_text(wall_s)}</p>")
+    return "\n".join(lines)
+
+
+def _devices_table(devices: dict) -> str:
+    rows = []
+    for dev, d in devices.items():
+        at = d.get("peak_at") or {}
+        stack = at.get("stack") or []
+        where = f"<code>{_text(_where(at))}</code>"
+        if stack:
+            frames = "<br>".join(
+                f"<code>{_text(_where(f) if isinstance(f, dict) else f)}</code>" for f in stack)
+            where += f"<details><summary>call stack</summary>{frames}</details>"
+        rows.append((_text(dev), _bytes(d.get("peak_bytes")), where,
+                     _bytes(d.get("live_end_bytes")), _bytes(d.get("allocated_bytes"))))
+    return _table(["device", "peak", "peak reached at", "live at the end", "allocated in all"],
+                  rows, numeric=(1, 3, 4))
+
+
+def _flops_table(report: dict) -> str:
+    by_line = sorted(report.get("flops_by_line") or [], key=lambda r: -(r.get("flops") or 0))
+    total = report.get("flops") or sum(r.get("flops") or 0 for r in by_line)
+    rows = [(_loc_file(r), _int(r.get("line")), _int(r.get("flops")),
+             f"{100 * r['flops'] / total:.1f}%" if total and isinstance(r.get("flops"), int)
+             else "") for r in by_line]
+    return _table(["file", "line", "FLOPs", "share"], rows, numeric=(1, 2, 3))
+
+
+def _timeline_svg(report: dict, xlabel: str = "op", element: str = "timeline") -> str:
+    """Live bytes against op index, one panel per device, peak marked and labelled; inline SVG.
+    A device record's ``peak_label`` (optional) replaces the peak's source line."""
+    series = _series(report.get("timeline") or [])
+    if not series:
+        return '<p id="no-timeline">No timeline in this report.</p>'
+    matplotlib = _matplotlib()
+    from matplotlib.figure import Figure
+
+    devices = report.get("devices") or {}
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "faketensor",
+                                "font.size": 10}):
+        fig = Figure(figsize=(10, 2.6 * len(series) + 0.4), layout="constrained")
+        axes = fig.subplots(len(series), 1, squeeze=False, sharex=True)[:, 0]
+        for ax, (dev, (xs, ys)) in zip(axes, series.items()):
+            name = _printable(dev)
+            i = int(ys.argmax())
+            top = int(ys[i])
+            info = devices.get(dev) or {}
+            peak = info.get("peak_bytes")
+            peak = peak if isinstance(peak, int) else top
+            x_peak = info.get("peak_op")
+            x_peak = x_peak if isinstance(x_peak, int) else int(xs[i])
+            unit, scale = _unit(max(peak, top))
+            px, py = downsample(xs, ys)
+            ax.plot(px, [v / scale for v in py], drawstyle="steps-post", color="#1f77b4",
+                    linewidth=1.2, gid=f"timeline-{name}")
+            ax.plot([x_peak], [peak / scale], "v", color="#d62728", markersize=8,
+                    gid=f"peak-{name}")
+            where = info.get("peak_label") or _where(info.get("peak_at"))
+            # in the panel's title, right: never over the line, the marker or the axis
+            ax.set_title(f"peak {human(peak)} at {_printable(where)}", loc="right",
+                         color="#d62728", parse_math=False, fontsize=9).set_gid(
+                             f"peak-label-{name}")
+            ax.set_ylim(0, max(peak, top) / scale * 1.08 or 1)
+            ax.set_title(name, loc="left", parse_math=False)
+            ax.set_ylabel(f"live memory ({unit})")
+            ax.grid(alpha=0.3)
+        axes[-1].set_xlabel(xlabel)
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    svg = buf.getvalue()
+    return f'<div id="{element}">{svg[svg.index("<svg"):]}</div>'
+
+
+#: workers drawn at most (those with the highest peaks); the table lists them all
+MAX_WORKERS = 8
+
+
+def _cluster_section(cluster: dict) -> list[str]:
+    """Per-worker managed memory over the scheduler's transitions (with running tasks'
+    peaks), the table of workers and the tasks with the largest peaks (meta_utils/planner/cluster.py)."""
+    workers = cluster.get("workers") or {}
+    ranked = sorted(workers.items(), key=lambda kv: -(kv[1].get("peak_bytes") or 0))
+    rows, devices = [], {}
+    for w, d in ranked[:MAX_WORKERS]:
+        name = f"worker {d.get('name')} ({w})"
+        rows += [[t[0], name, t[1]] for t in d.get("timeline") or []]
+        devices[name] = {"peak_bytes": d.get("peak_bytes"),
+                         "peak_label": f"task {d.get('peak_task')}"}
+    rows.sort(key=lambda r: r[0])
+    tasks = (cluster.get("tasks") or {}).get("top") or []
+    return [
+        '<h2 id="cluster">Cluster: memory per worker</h2>',
+        _timeline_svg({"timeline": rows, "devices": devices}, xlabel="scheduler transition",
+                      element="cluster-timeline"),
+        _table(["worker", "peak", "peak if received arrays arrive unaligned",
+                "task at the peak", "memory limit", "tasks", "outputs"],
+               [(_text(f"{d.get('name')} ({w})"), _bytes(d.get("peak_bytes")),
+                 _bytes(d.get("peak_upper_bytes", d.get("peak_bytes"))),
+                 f"<code>{_text(d.get('peak_task'))}</code>", _bytes(d.get("memory_limit")),
+                 _int(d.get("tasks")), _bytes(d.get("output_bytes"))) for w, d in ranked],
+               numeric=(1, 2, 4, 5, 6)),
+        '<h2 id="cluster-tasks">Tasks with the largest peaks</h2>',
+        _table(["task", "worker", "peak", "unaligned: up to +", "output", "inputs"],
+               [(f"<code>{_text(t.get('key'))}</code>", _text(t.get("worker")),
+                 _bytes(t.get("peak_bytes")), _bytes(t.get("unaligned_extra_bytes", 0)),
+                 _bytes(t.get("output_bytes")),
+                 _bytes(t.get("input_bytes"))) for t in tasks], numeric=(2, 3, 4, 5)),
+        f"<p>Transferred between workers: {_bytes((cluster.get('transfers') or {}).get('bytes'))}"
+        "</p>",
+    ]
+
+
+def _unit(n: int) -> tuple[str, int]:
+    """The binary unit the axis of a series reaching ``n`` bytes is drawn in."""
+    for unit, scale in (("TiB", 2**40), ("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale:
+            return unit, scale
+    return "B", 1
+
+
+
+# --- flame graph, timeline by site, source lines --------------------------------------------
+
+#: the colours of the sites in the stacked timeline (matplotlib's tab10 without its grey)
+SITE_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#bcbd22",
+                "#17becf"]
+OTHER_COLOUR = "#c7c7c7"
+
+
+def source_line(file: Any, line: Any) -> str | None:
+    """The text of ``file``'s line ``line`` (stripped), read now; None where it cannot be read.
+    Only absolute paths are read (plans name files so), never a name looked up on sys.path."""
+    if not isinstance(file, str) or not isinstance(line, int) or line < 1:
+        return None
+    try:
+        if not os.path.isabs(file) or not os.path.isfile(file):
+            return None
+        text = linecache.getline(file, line)
+    except (ValueError, OSError, UnicodeError):  # NUL or a lone surrogate in the name
+        return None
+    return text.strip() or None
+
+
+def _source(rec: dict) -> str:
+    text = source_line(rec.get("file"), rec.get("line"))
+    return f'<pre class="src"><code>{_text(text)}</code></pre>' if text else ""
+
+
+def _frame_label(f: dict) -> str:
+    if f.get("file") is None:
+        return str(f.get("function") or "?")
+    return f"{f.get('function') or '?'}  {os.path.basename(str(f.get('file')))}:{f.get('line')}"
+
+
+class _Node:
+    """One frame of the flame graph: bytes and allocations under it, children by frame."""
+
+    __slots__ = ("frame", "bytes", "count", "children")
+
+    def __init__(self, frame: dict | None) -> None:
+        self.frame = frame
+        self.bytes = 0
+        self.count = 0
+        self.children: dict[tuple, _Node] = {}
+
+
+def _flame_tree(stacks: list[dict]) -> _Node:
+    root = _Node(None)
+    for s in stacks:
+        b, c = s.get("bytes") or 0, s.get("count") or 0
+        frames = list(s.get("frames") or [])
+        if not frames:
+            frames = [{"file": None, "line": None, "function": "(no user frame)"}]
+        if not s.get("complete", True):
+            frames = [{"file": None, "line": None, "function": "(callers not recorded)"}] + frames
+        node = root
+        node.bytes += b
+        node.count += c
+        for f in frames:
+            key = (f.get("file"), f.get("line"), f.get("function"))
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node(f)
+            child.bytes += b
+            child.count += c
+            node = child
+    return root
+
+
+def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
+    """An icicle of ``stacks`` (``peak_stacks``): the outermost frames on top, each frame as
+    wide as the bytes held under it; click a frame to zoom to it, the top bar to zoom out."""
+    root = _flame_tree(stacks)
+    total = root.bytes
+    if not total:
+        return f'<p id="flame-{dev_index}-empty">Nothing held at the peak of {_text(dev)}.</p>'
+    peak = peak if isinstance(peak, int) and peak else total
+    divs: list[str] = []
+    depth_max = 0
+    palette = ["#f8b26a", "#f4a259", "#f6c177", "#e9967a", "#f2b880", "#f7a072"]
+
+    def emit(node: _Node, lo: float, depth: int, label: str, title: str, cls: str) -> None:
+        nonlocal depth_max
+        depth_max = max(depth_max, depth)
+        hi = lo + node.bytes / total
+        name = label.split("  ")[0].encode("utf-8", "backslashreplace")  # one colour a function
+        colour = "#d9d9d9" if depth == 0 else palette[zlib.crc32(name) % len(palette)]
+        divs.append(
+            f'<div class="fr{cls}" data-d="{depth}" data-lo="{lo:.9f}" data-hi="{hi:.9f}" '
+            f'data-bytes="{node.bytes}" style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
+            f'top:{depth * 20}px;background-color:{colour}" title="{_text(title)}">'
+            f"{_text(label)}</div>")
+        x = lo
+        for child in sorted(node.children.values(), key=lambda n: -n.bytes):
+            f = child.frame or {}
+            share = 100 * child.bytes / peak
+            label = f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)"
+            src = source_line(f.get("file"), f.get("line"))
+            where = (f"{f.get('function')} at {f.get('file')}:{f.get('line')}"
+                     if f.get("file") is not None else _frame_label(f))
+            title = (f"{where}\n"
+                     f"{child.bytes:,} B ({share:.1f}% of the peak) in {child.count} "
+                     f"allocation(s)" + (f"\n{src}" if src else ""))
+            partial = f.get("file") is None and f.get("function") == "(callers not recorded)"
+            emit(child, x, depth + 1, label, title, " partial" if partial else "")
+            x += child.bytes / total
+
+    emit(root, 0.0, 0, f"{_printable(dev)}: {human(total)} held at the peak",
+         f"{total:,} B held at the peak", " root")
+    height = 20 * (depth_max + 1) + 2
+    return (f'<div class="flame" id="flame-{dev_index}" data-device="{_text(dev)}" '
+            f'style="height:{height}px">' + "".join(divs) + "</div>")
+
+
+def _flame_section(devices: dict) -> str:
+    out = ['<p class="hint">Each bar is a frame of the user\'s code, outermost call on top, '
+           "as wide as the memory allocated under it and still held at the peak. Click a bar "
+           "to zoom in, the top bar to zoom out. Hatched: only the innermost frame of those "
+           "allocations was recorded.</p>"]
+    shown = False
+    for i, (dev, d) in enumerate(devices.items()):
+        stacks = d.get("peak_stacks")
+        if stacks is None:
+            continue
+        shown = True
+        out.append(f"<h3>{_text(dev)}</h3>")
+        out.append(_flame(i, dev, stacks, d.get("peak_bytes")))
+    return "\n".join(out) if shown else '<p id="no-flame">No call stacks in this report.</p>'
+
+
+def _site_label(s: dict) -> str:
+    fn = f" ({s['function']})" if s.get("function") else ""
+    return f"{os.path.basename(str(s.get('file')))}:{s.get('line')}{fn}"
+
+
+def _site_timeline_svg(devices: dict) -> str:
+    """Live bytes per device stacked by allocation site (the top sites and "other"), the
+    stack of each site on hover (SVG titles), the peak marked in the panel's title."""
+    panels = [(i, dev, d) for i, (dev, d) in enumerate(devices.items())
+              if (d.get("site_timeline") or {}).get("ops")]
+    if not panels:
+        return '<p id="no-site-timeline">No timeline by site in this report.</p>'
+    matplotlib = _matplotlib()
+    from matplotlib.figure import Figure
+
+    titles: dict[str, str] = {}
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "faketensor",
+                                "font.size": 10}):
+        fig = Figure(figsize=(10, 3.4 * len(panels)), layout="constrained")
+        axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+        for ax, (i, dev, d) in zip(axes, panels):
+            st = d["site_timeline"]
+            # one more x so the last op's step is drawn (step="post" draws to the next x)
+            ops = [*st["ops"], st["ops"][-1] + 1]
+            series = [[*row, row[-1]] if row else row
+                      for row in [*st.get("bytes", []), st.get("other") or [0] * len(st["ops"])]]
+            sites = st.get("sites", [])
+            totals = [sum(col) for col in zip(*series)]
+            top = max(totals) if totals else 0
+            unit, scale = _unit(max(top, d.get("peak_bytes") or 0))
+            labels = [_printable(_site_label(s)) for s in sites] + ["other"]
+            colours = SITE_COLOURS[:len(sites)] + [OTHER_COLOUR]
+            polys = ax.stackplot(ops, [[v / scale for v in row] for row in series],
+                                 labels=labels, colors=colours, step="post", linewidth=0)
+            for j, poly in enumerate(polys):
+                gid = f"site-{i}-{j}"
+                poly.set_gid(gid)
+                if j < len(sites):
+                    s = sites[j]
+                    frames = s.get("stack") or [s]
+                    titles[gid] = "\n".join(
+                        [f"{_site_label(s)}"] +
+                        [f"  {f.get('file')}:{f.get('line')} ({f.get('function')})"
+                         for f in frames] + ([f"  {src}"] if (src := source_line(
+                             s.get("file"), s.get("line"))) else []))
+                else:
+                    titles[gid] = "other sites"
+            peak = d.get("peak_bytes")
+            x_peak = d.get("peak_op")
+            if not isinstance(x_peak, int):
+                x_peak = (d.get("peak_at") or {}).get("op_index")
+            if not isinstance(x_peak, int) and totals:
+                x_peak = ops[totals.index(top)]
+            if isinstance(x_peak, int):
+                ax.axvline(x_peak, color="#d62728", linestyle="--", linewidth=1,
+                           gid=f"site-peak-{i}")
+            ax.set_ylim(0, max(top, peak or 0) / scale * 1.05 or 1)
+            ax.set_xlim(ops[0], ops[-1] if ops[-1] > ops[0] else ops[0] + 1)
+            ax.set_title(_printable(dev), loc="left", parse_math=False)
+            if isinstance(peak, int):
+                ax.set_title(f"peak {human(peak)} at op {x_peak} (dashed)", loc="right",
+                             color="#d62728", parse_math=False)
+            ax.set_ylabel(f"live memory ({unit})")
+            ax.set_xlabel("op")
+            ax.grid(alpha=0.3)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False,
+                      reverse=True)
+            for t in ax.get_legend().get_texts():
+                t.set_parse_math(False)
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    svg = buf.getvalue()
+    svg = svg[svg.index("<svg"):]
+    for gid, title in titles.items():
+        svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{_text(title)}</title>', 1)
+    return f'<div id="site-timeline">{svg}</div>'

@@ -1,0 +1,217 @@
+"""Installing the namespace patches: NumPy's once (``install``, from ``import faketensor``),
+then each library's as its modules are imported (the import hook below): CuPy, dask,
+SciPy, matplotlib, pandas and xarray. The top of modes/: it imports the patchers
+(patching.py, python_entry.py, masked.py, loading.py, random_gen.py, ...), none imports it."""
+from __future__ import annotations
+
+import copyreg
+import importlib
+import importlib.abc
+import importlib.machinery
+import operator
+import sys
+import types
+from typing import Any
+
+import numpy as np
+
+from .._numpy_version import dispatches
+from .._stack import paused
+from .dask_support import HOOKED as DASK_HOOKED, dask_imported, rebind_dask
+from .patch_tables import originals, patched_of
+from .patching import (FFT_FACTORIES, KERNEL_MODULES, NUMPY_FACTORIES, fake_in_args,
+                       kernel_names, kernel_patch, patch_names, random_names)
+
+_installed = False
+_getframe = sys._getframe
+
+
+def install() -> None:
+    """Install the NumPy (and, if imported, CuPy) patches once."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    patch_names(np, NUMPY_FACTORIES)
+    patch_names(np.fft, FFT_FACTORIES)
+    patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
+    draws = random_names()
+    patch_names(np.random, draws, random=True)
+    patch_names(np.random.mtrand, draws, random=True)
+    patch_names(np.random, ["default_rng"])
+    for name in KERNEL_MODULES:
+        module = importlib.import_module(name)
+        for fname in kernel_names(module):
+            fn = getattr(module, fname)
+            # a function outside NumPy's protocol on this version: fakes reach its rule here
+            setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(name, fn)
+                                                else fake_in_args))
+    from .random_gen import install_namespaces
+    install_namespaces()  # numpy.random's C code gets the unpatched factories
+    from . import python_entry
+    python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    from . import masked
+    masked.install()  # numpy.ma on fakes (modes/masked.py)
+    if "cupy" in sys.modules:
+        _cupy_imported(sys.modules["cupy"])
+    for name in DASK_HOOKED:
+        if name in sys.modules:
+            _dask_imported(sys.modules[name])
+    if "dask" in sys.modules:
+        rebind_dask(patched_of)
+    _pickle_originals_as_patches()
+    from . import loading
+    loading.install()  # pickle's loaders hand fakes back in a mode (modes/loading.py)
+    if "scipy" in sys.modules:
+        _scipy_imported(None)
+    if "matplotlib" in sys.modules:
+        _matplotlib_imported(None)
+    sys.meta_path.insert(0, _HOOK)
+
+
+def _cupy_imported(module: Any) -> None:
+    """Register CuPy's rules and patch its namespace (modes/cupy_patching.py, imported only
+    now: it needs wrapt)."""
+    with paused():  # CuPy's own imports and NumPy calls run for real
+        from .cupy_patching import install_cupy
+        install_cupy(module)
+
+
+def _reduce_original(obj: Any) -> Any:
+    """Pickle a NumPy original that a namespace patch replaced as the name it is bound to
+    now: pickle looks ``numpy.ones_like`` up and refuses an object that is not the one bound
+    there, and a library imported before faketensor keeps originals in its closures and
+    partials (``dask.array.wrap``'s ``broadcast_trick(np.ones_like)``), so its graphs could
+    not be sent to a dask.distributed scheduler. ``itemgetter(0)((patch,))`` unpickles as
+    whatever the name is bound to where it is loaded (the original without faketensor);
+    stdlib only. Other objects of the type reduce as before, and so does an original for
+    ``copy.copy``/``deepcopy`` (they read the same copyreg table; a function copies as
+    itself)."""
+    patched = patched_of(obj)
+    if patched is None or _getframe(1).f_globals.get("__name__") == "copy":
+        return obj.__reduce__()
+    return (operator.itemgetter(0), ((patched,),))
+
+
+def _pickle_originals_as_patches() -> None:
+    """Register ``_reduce_original`` with copyreg for the types of the replaced originals
+    that pickle by name through ``__reduce__`` (NumPy's ``_ArrayFunctionDispatcher``,
+    builtin and Cython functions); a plain Python function is saved by pickle's
+    ``save_global`` without consulting copyreg, and cloudpickle, distributed's fallback,
+    pickles such a function by value when its name is bound to another object."""
+    for obj in originals():
+        t = type(obj)
+        if t is types.FunctionType or t is types.MethodType or t in copyreg.dispatch_table:
+            continue
+        if t.__name__ in ("_ArrayFunctionDispatcher", "builtin_function_or_method",
+                          "cython_function_or_method"):
+            copyreg.dispatch_table[t] = _reduce_original
+
+
+def _dask_imported(module: Any) -> None:
+    """Set up dask's modules for fakes (modes/dask_support.py) once they are imported."""
+    with paused():
+        dask_imported(module)
+
+
+def _scipy_imported(module: Any) -> None:
+    """Patch a SciPy module after its code ran (modes/scipy_patching.py, imported only once
+    SciPy is); None: every SciPy module imported so far."""
+    with paused():
+        from . import scipy_patching
+        if module is None:
+            scipy_patching.install()
+        else:
+            scipy_patching.imported(module)
+
+
+def _matplotlib_imported(module: Any) -> None:
+    """Patch a matplotlib module after its code ran (modes/matplotlib_patching.py: its own
+    work runs for real in a mode, fakes given to it are sinks); None: every one so far."""
+    with paused():
+        from . import matplotlib_patching
+        if module is None:
+            matplotlib_patching.install()
+        else:
+            matplotlib_patching.imported(module)
+
+
+class _ImportHook(importlib.abc.MetaPathFinder):
+    """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
+    NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
+    paused: their module-level arrays are real, as at import time outside any mode. After
+    ``cupy``'s code it patches cupy's namespace: the first ``import cupy``, in a mode or not,
+    before or after ``import faketensor``, gets it; ``import faketensor`` never imports CuPy.
+    After the code of dask's modules in ``dask_support.HOOKED`` it sets them up for fakes
+    (never importing dask). SciPy's and matplotlib's modules are patched the same way after
+    their code (modes/scipy_patching.py, modes/matplotlib_patching.py)."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        host = fullname in HOST_PACKAGES
+        if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
+                and not _is_scipy(fullname) and not _is_matplotlib(fullname) and not host):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = (_HostExec if host else _PausedExec)(spec.loader)
+        return spec
+
+
+class _PausedExec(importlib.abc.Loader):
+    """A module's own loader, its code run with the mode stack paused."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:  # get_resource_reader, is_package, ...
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        with paused():
+            self.loader.exec_module(module)
+        if module.__name__ == "cupy":
+            _cupy_imported(module)
+        elif module.__name__ in DASK_HOOKED:
+            _dask_imported(module)
+        elif _is_scipy(module.__name__):
+            _scipy_imported(module)
+        elif _is_matplotlib(module.__name__):
+            _matplotlib_imported(module)
+
+
+HOST_PACKAGES = ("pandas", "xarray")
+
+
+class _HostExec(importlib.abc.Loader):
+    """pandas' or xarray's own loader, run as it is (modes/imports.py pauses it in a mode);
+    then their data exits are patched (modes/loading.py)."""
+
+    def __init__(self, loader: Any) -> None:
+        self.loader = loader
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        from .loading import patch_hosts
+        patch_hosts()
+
+
+def _is_scipy(name: str) -> bool:
+    return name == "scipy" or name[:6] == "scipy."
+
+
+def _is_matplotlib(name: str) -> bool:
+    return name == "matplotlib" or name[:11] == "matplotlib." or name[:13] == "mpl_toolkits."
+
+
+_HOOK = _ImportHook()

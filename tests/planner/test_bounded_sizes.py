@@ -1,0 +1,438 @@
+"""Bounded sizes (faketensor/_sizes.py): lengths that depend on the data (boolean masks,
+np.nonzero and its composites, np.unique and the set functions), planned at each end of
+their bounds.
+
+Every rule that makes or accepts a bounded size is checked against real NumPy at both ends:
+the fake run assumes every size at its upper (lower) bound, the real run has masks all true
+(all false), values all distinct (all equal). The three programs of tests/planner/bounded_programs
+plan to completion, and their real peaks lie in the planned range, at its ends for the
+extreme masks.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+from memtools import measure_peak
+from oracle import compare_meta
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAMS = os.path.join(HERE, "bounded_programs")
+
+# NumPy's first Generator in a process caches 16 bytes for good: made before any measurement
+np.random.default_rng(0)
+
+# --- the rules, at each end ------------------------------------------------------------------
+
+LAYOUTS = {
+    "C": lambda a: a,
+    "F": lambda a: np.asfortranarray(a),
+    "T": lambda a: np.ascontiguousarray(a.T).T,
+    "neg": lambda a: a[::-1],
+}
+
+
+def _fake_like(a: np.ndarray, layout: str):
+    """A fake of a's shape, dtype and layout whose values are unknown (made in the mode)."""
+    base = {"C": lambda: np.empty(a.shape, a.dtype),
+            "F": lambda: np.empty(a.shape, a.dtype, order="F"),
+            "T": lambda: np.empty(a.shape[::-1], a.dtype).T,
+            "neg": lambda: np.empty(a.shape, a.dtype)[::-1]}[layout]
+    return base()
+
+
+# name -> fn(x, m, m1, z): x a (6, 4) float array, m a (6, 4) mask, m1 a (6,) mask, z (6,)
+MASK_RULES = {
+    "getitem full mask": lambda x, m, m1, z: x[m],
+    "getitem rows": lambda x, m, m1, z: x[m1, :],
+    "getitem rows only": lambda x, m, m1, z: x[m1],
+    "getitem columns": lambda x, m, m1, z: x.T[:, m1],
+    "getitem rows slice": lambda x, m, m1, z: x[m1, 1:3],
+    "getitem rows int": lambda x, m, m1, z: x[m1, 2],
+    "nonzero": lambda x, m, m1, z: np.nonzero(m),
+    "ndarray.nonzero": lambda x, m, m1, z: m.nonzero(),
+    "where one argument": lambda x, m, m1, z: np.where(m),
+    "flatnonzero": lambda x, m, m1, z: np.flatnonzero(m),
+    "argwhere": lambda x, m, m1, z: np.argwhere(m),
+    "extract": lambda x, m, m1, z: np.extract(m, x),
+    "compress axis 0": lambda x, m, m1, z: np.compress(m1, x, axis=0),
+    "compress flat": lambda x, m, m1, z: np.compress(m1, z),
+    "ndarray.compress": lambda x, m, m1, z: x.compress(m1, axis=0),
+    # rules that accept a bounded size
+    "elementwise": lambda x, m, m1, z: x[m1] * 2 + x[m1],
+    "broadcast with a row": lambda x, m, m1, z: x[m1] - x[0],
+    "broadcast with a column": lambda x, m, m1, z: x[m1] * z[m1][:, None],
+    "reduction along it": lambda x, m, m1, z: x[m1].sum(axis=0),
+    "reduction across it": lambda x, m, m1, z: x[m1].max(axis=1),
+    "cumsum": lambda x, m, m1, z: np.cumsum(x[m1], axis=0),
+    "argsort": lambda x, m, m1, z: np.argsort(x[m1], axis=0),
+    "concatenate": lambda x, m, m1, z: np.concatenate([x[m1], x[m1]]),
+    "concatenate other axis": lambda x, m, m1, z: np.concatenate([x[m1], x[m1]], axis=1),
+    "stack": lambda x, m, m1, z: np.stack([x[m1], x[m1]]),
+    "matmul": lambda x, m, m1, z: x[m1].T @ x[m1],
+    "matmul inner": lambda x, m, m1, z: x[m1] @ x[m1].T,
+    "reshape": lambda x, m, m1, z: x[m1].reshape(-1, 2),
+    "transpose copy": lambda x, m, m1, z: x[m1].T.copy(),
+    "reverse view": lambda x, m, m1, z: x[m1][::-1],
+    "take": lambda x, m, m1, z: np.take(x[m1], [0, 2], axis=1),
+    "gather by nonzero": lambda x, m, m1, z: x[np.nonzero(m1)[0]],
+    "setitem through the mask": lambda x, m, m1, z: x.__setitem__((m1, slice(None)),
+                                                                    x[m1, :][:, ::-1]),
+    "setitem values": lambda x, m, m1, z: z.__setitem__(m1, z[m1] * 2),
+    "setitem scalar": lambda x, m, m1, z: x.__setitem__(m, 1.5),
+    "setitem rows scalar": lambda x, m, m1, z: x.__setitem__(m1, 1.5),
+}
+
+
+def _mask_inputs(fill: bool, layout: str):
+    x = LAYOUTS[layout](np.arange(24.0).reshape(6, 4))
+    return x, np.full((6, 4), fill), np.full(6, fill), np.arange(6.0)
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(MASK_RULES))
+def test_mask_rules_at_each_end(name, end, layout):
+    fn = MASK_RULES[name]
+    real_in = _mask_inputs(end == "upper", layout)
+    real = fn(*real_in)
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake_in = [_fake_like(a, layout if a.ndim == 2 and a.dtype.kind == "f" else "C")
+                   for a in real_in]
+        fake = fn(*fake_in)
+    compare_meta(real if real is not None else None, fake, [], [], f"{name} ({end}, {layout})")
+    assert mode.sizes.made, "the rule made no bounded size"
+    if real is None:  # an assignment: the destination's metadata is unchanged
+        return
+    shapes = [a.shape for a in (fake if isinstance(fake, tuple) else (fake,))]
+    assert all(type(n) is int or type(n) is ft.BoundedSize for s in shapes for n in s)
+
+
+def _distinct(n: int, start: int = 0) -> np.ndarray:
+    return np.arange(start, start + n)
+
+
+# name -> (fn(x, y), real inputs at the upper end, at the lower end); x has 12 elements
+# (3, 4), y 5: upper = every count at its most, lower = at its least
+SET_RULES = {
+    "unique": (lambda x, y: np.unique(x),
+               (_distinct(12).reshape(3, 4), _distinct(5)), (np.zeros((3, 4), int), _distinct(5))),
+    "unique inverse": (lambda x, y: np.unique(x, return_inverse=True),
+                       (_distinct(12).reshape(3, 4), _distinct(5)),
+                       (np.zeros((3, 4), int), _distinct(5))),
+    "unique all outputs": (lambda x, y: np.unique(x, return_index=True, return_inverse=True,
+                                                  return_counts=True),
+                           (_distinct(12).reshape(3, 4), _distinct(5)),
+                           (np.full((3, 4), 7), _distinct(5))),
+    "unique float equal_nan=False": (lambda x, y: np.unique(x.astype(float), equal_nan=False),
+                                     (_distinct(12).reshape(3, 4), _distinct(5)),
+                                     (np.zeros((3, 4), int), _distinct(5))),
+    "unique axis 0": (lambda x, y: np.unique(x, axis=0),
+                      (_distinct(12).reshape(3, 4), _distinct(5)),
+                      (np.zeros((3, 4), int), _distinct(5))),
+    "unique_values": (lambda x, y: np.unique_values(x),
+                      (_distinct(12).reshape(3, 4), _distinct(5)),
+                      (np.zeros((3, 4), int), _distinct(5))),
+    "unique_counts": (lambda x, y: tuple(np.unique_counts(x)),
+                      (_distinct(12).reshape(3, 4), _distinct(5)),
+                      (np.zeros((3, 4), int), _distinct(5))),
+    "unique_inverse": (lambda x, y: tuple(np.unique_inverse(x)),
+                       (_distinct(12).reshape(3, 4), _distinct(5)),
+                       (np.zeros((3, 4), int), _distinct(5))),
+    "unique_all": (lambda x, y: tuple(np.unique_all(x)),
+                   (_distinct(12).reshape(3, 4), _distinct(5)),
+                   (np.zeros((3, 4), int), _distinct(5))),
+    "union1d": (lambda x, y: np.union1d(x, y),
+                (_distinct(12).reshape(3, 4), _distinct(5, 100)),
+                (np.zeros((3, 4), int), np.zeros(5, int))),
+    "intersect1d": (lambda x, y: np.intersect1d(x, y),
+                    (_distinct(12).reshape(3, 4), _distinct(5)),
+                    (np.zeros((3, 4), int), np.ones(5, int))),
+    "intersect1d indices": (lambda x, y: np.intersect1d(x, y, return_indices=True),
+                            (_distinct(12).reshape(3, 4), _distinct(5)),
+                            (np.zeros((3, 4), int), np.ones(5, int))),
+    "setdiff1d": (lambda x, y: np.setdiff1d(x, y),
+                  (_distinct(12).reshape(3, 4), _distinct(5, 100)),
+                  (np.zeros((3, 4), int), np.zeros(5, int))),
+    "setxor1d": (lambda x, y: np.setxor1d(x, y),
+                 (_distinct(12).reshape(3, 4), _distinct(5, 100)),
+                 (np.zeros((3, 4), int), np.zeros(5, int))),
+}
+
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(SET_RULES))
+def test_unique_and_set_rules_at_each_end(name, end):
+    fn, upper, lower = SET_RULES[name]
+    x, y = upper if end == "upper" else lower
+    real = fn(x, y)
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake = fn(np.empty(x.shape, x.dtype), np.empty(y.shape, y.dtype))
+    compare_meta(real, fake, [], [], f"{name} ({end})")
+    assert mode.sizes.made
+
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", ["getitem rows", "setitem through the mask", "extract",
+                                  "flatnonzero", "argwhere", "compress axis 0", "nonzero"])
+def test_mask_rules_memory_at_each_end(name, end):
+    """Peak and live bytes of one call, real (mask all true / all false) against fake."""
+    fn = MASK_RULES[name]
+    real_in = _mask_inputs(end == "upper", "C")
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(*real_in)))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake_in = [np.empty(a.shape, a.dtype) for a in real_in]
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(*fake_in)  # noqa: F841  (alive while live is read, as ``keep`` holds real's)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d"])
+def test_unique_memory_at_each_end(name, end):
+    fn, upper, lower = SET_RULES[name]
+    x, y = upper if end == "upper" else lower
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(x, y)))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fx, fy = np.empty(x.shape, x.dtype), np.empty(y.shape, y.dtype)
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(fx, fy)  # noqa: F841  (alive while live is read)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
+# --- what a bounded size is -----------------------------------------------------------------
+
+def test_a_bounded_size_names_its_bounds_and_line():
+    with ft.FakeMode() as mode:
+        x = np.random.rand(100)
+        y = x[x > 0.5]
+    k = y.shape[0]
+    assert type(k) is ft.BoundedSize and int(k) == 100 and (k.lo, k.hi) == (0, 100)
+    assert k.line is not None and os.path.samefile(k.file, __file__) and k.op == "a boolean mask"
+    assert mode.sizes.made == [k] and "k0 (0 <= k0 <= 100" in k.where()
+
+
+def test_the_same_mask_gives_the_same_size_until_written():
+    with ft.FakeMode():
+        F = np.random.rand(50, 9)
+        m = np.random.rand(50) > 0.3
+        a, b = F[m, :], F[m]
+        assert a.shape[0] is b.shape[0] is np.nonzero(m)[0].shape[0]
+        F[m, :] = a[:, ::-1]                       # the same size: no question asked
+        m[3] = True                                 # written: a new count
+        c = F[m, :]
+        assert c.shape[0] is not a.shape[0] and c.shape[0].name == "k1"
+
+
+def test_two_different_sizes_that_must_agree_stop():
+    with ft.FakeMode():
+        x = np.random.rand(50, 9)
+        a = x[np.random.rand(50) > 0.3]
+        b = x[np.random.rand(50) > 0.6]
+        for fn in (lambda: a + b, lambda: np.concatenate([a, b], axis=1),
+                   lambda: a.T @ b, lambda: x.__setitem__(np.random.rand(50) > 0.1, a)):
+            with pytest.raises(ft.DataDependentError, match="k0 .* k1|k1 .* k0|must"):
+                fn()
+
+
+def test_shape_errors_that_hold_at_every_value_are_raised_at_once():
+    """(k, 9) + (k + 1, 9) fails for every k; (k, 9) + (101, 9) too when k <= 100."""
+    with ft.FakeMode():
+        x = np.random.rand(100, 9)
+        a = x[np.random.rand(100) > 0.5]
+        for other in (np.ones((a.shape[0] + 1, 9)), np.ones((101, 9)), np.ones((a.shape[0], 8))):
+            with pytest.raises(ValueError, match="broadcast"):
+                a + other
+        with pytest.raises(ValueError):
+            np.concatenate([a, np.ones((3, 8))])
+        with pytest.raises(ft.DataDependentError, match="must equal 50"):
+            a + np.ones((50, 9))  # 50 is within 0..100: whether k == 50 depends on the data
+
+
+def test_a_bounded_size_survives_rules_that_pass_a_length_through():
+    with ft.FakeMode():
+        x = np.random.rand(100, 9)
+        a = x[np.random.rand(100) > 0.5]
+        k = a.shape[0]
+        for r in (a * 2, a.sum(axis=1), np.stack([a, a], axis=1), a[::1], a.astype(np.float32),
+                  np.concatenate([a, a], axis=1), np.exp(a), a.copy()):
+            assert any(n is k for n in r.shape)  # (``k in shape`` would compare: it steers)
+        assert a.size == 900 and a.reshape(-1).shape[0] == 900  # computed: a plain int
+
+
+# --- control flow on a bounded size ---------------------------------------------------------
+
+STEERING = {
+    "len": lambda y: len(y),
+    "iteration": lambda y: [v for v in y],
+    "comparison": lambda y: y.shape[0] > 3,
+    "equality": lambda y: y.shape[0] == 0,
+    "bool of size": lambda y: bool(y.size),
+}
+
+
+@pytest.mark.parametrize("name", list(STEERING))
+def test_control_flow_on_a_bounded_size_stops_a_default_plan(name):
+    with ft.FakeMode():
+        x = np.random.rand(10)
+        y = x[x > 0.5]
+        with pytest.raises(ft.DataDependentError, match="data-dependent size k0"):
+            STEERING[name](y)
+
+
+@pytest.mark.parametrize("name", list(STEERING))
+def test_placeholder_mode_assumes_the_value_and_lists_it(name):
+    with ft.FakeMode(data_dependent="placeholder", sizes=ft.SizePolicy("lower")) as mode:
+        x = np.random.rand(10)
+        y = x[x > 0.5]
+        got = STEERING[name](y)
+    expected = STEERING[name](np.zeros(0))
+    assert got == expected
+    assert [p["message"] for p in mode.placeholders][0].endswith("assumed k0 = 0")
+
+
+def test_inside_faketensor_and_numpy_a_bounded_size_is_an_int():
+    """Kernels and NumPy's own Python compare it freely (np.unique's ``len(uniq)``)."""
+    with ft.FakeMode() as mode:
+        x = np.random.randint(0, 5, (20, 3))
+        u = np.unique(x, axis=0)  # NumPy's code calls len() of its bounded result
+    k = mode.sizes.made[0]
+    assert u.shape == (20, 3) and (k.lo, k.hi, k.op) == (1, 20, "np.unique")
+
+
+def test_the_policy_fixes_a_size_by_line():
+    with ft.FakeMode(sizes=ft.SizePolicy("upper", {"bounded_line": 0.25})):
+        pass
+    pol = ft.SizePolicy("lower", {"x.py:7": 0.25})
+    assert pol.value(0, 100, "/a/x.py", 7) == 25 and pol.value(0, 100, "/a/x.py", 8) == 0
+    assert pol.used == {"x.py:7"}
+    with pytest.raises(ValueError):
+        ft.SizePolicy("middle")
+    with pytest.raises(ValueError):
+        ft.SizePolicy("upper", {"3": 1.5})
+
+
+# --- plans ----------------------------------------------------------------------------------
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"bounded_{name}",
+                                                  os.path.join(PROGRAMS, name + ".py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+PROGRAM_SIZES = {"lbm": 40, "filter_reduce": 10_000, "onehot": 2_000}
+
+
+@pytest.mark.parametrize("name", list(PROGRAM_SIZES))
+def test_programs_plan_to_completion_and_bound_the_real_peak(name):
+    mod, n = _load(name), PROGRAM_SIZES[name]
+    for fill in ("all", "none", "random"):
+        real = measure_peak(lambda: mod.main(n, fill=fill))[0]
+        p = ft.plan(mod.main, n, fill=fill)
+        assert p.status == "completed", p.stopped_at
+        b = p.bounded_sizes
+        assert b is not None and b["lower_run"]["exact"]
+        rng = b["peak"]["cpu"]
+        assert rng["upper"] == p.peak["cpu"]
+        if fill == "all":
+            assert real == rng["upper"]
+        elif fill == "none":
+            assert real == rng["lower"]
+        else:
+            assert rng["lower"] < real < rng["upper"]
+        assert b["dominant"]["cpu"]["name"] in {k["name"] for k in b["sizes"]}
+
+
+def test_faketensor_run_reports_the_range(tmp_path):
+    out = tmp_path / "plan.json"
+    html = tmp_path / "plan.html"
+    run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "run", "--json",
+                          str(out), "--html", str(html), os.path.join(PROGRAMS, "lbm.py"), "40"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "data-dependent sizes" in run.stderr and "k0: 0 <= k0 <= 800" in run.stderr
+    assert "dominates the upper bound" in run.stderr
+    data = json.loads(out.read_text())
+    b = data["bounded_sizes"]
+    assert b["sizes"][0]["op"] == "a boolean mask" and b["sizes"][0]["hi"] == 800
+    assert b["peak"]["cpu"]["lower"] < b["peak"]["cpu"]["upper"] == data["devices"]["cpu"]["peak_bytes"]
+    assert 'id="bounded-sizes"' in html.read_text()
+
+
+def test_assume_size_fixes_a_size_in_both_runs(tmp_path):
+    script = os.path.join(PROGRAMS, "filter_reduce.py")
+    with open(script) as f:
+        line = next(i for i, t in enumerate(f, 1) if "sel = x[keep]" in t)
+    out = tmp_path / "plan.json"
+    run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "run",
+                          "--assume-size", f"filter_reduce.py:{line}=0.5", "--assume-size",
+                          "999=0.1", "--json", str(out), script, "1000"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    b = json.loads(out.read_text())["bounded_sizes"]
+    k = b["sizes"][0]
+    assert k["fixed"] == 0.5 and k["upper"] == 500 and b["lower_run"] is None
+    assert b["peak"]["cpu"]["lower"] == b["peak"]["cpu"]["upper"]
+    assert [f["used"] for f in b["fixed"]] == [True, False]
+    assert "999=0.1: no size was made" in run.stderr
+    bad = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "run",
+                          "--assume-size", "x=2", script], capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 2 and "--assume-size" in bad.stderr
+
+
+def test_plan_assume_sizes_in_python():
+    mod = _load("filter_reduce")
+    with open(mod.__file__) as f:
+        line = next(i for i, t in enumerate(f, 1) if "sel = x[keep]" in t)
+    p = ft.plan(mod.main, 1000, assume_sizes={line: 0.0})
+    real = measure_peak(lambda: mod.main(1000, fill="none"))[0]
+    assert p.peak["cpu"] == real and p.bounded_sizes["sizes"][0]["upper"] == 0
+
+
+def test_a_lower_run_that_fails_is_reported_not_hidden():
+    """All false, ``x[m].max()`` raises as NumPy would: no lower figure, the reason given."""
+    def program():
+        x = np.random.rand(100)
+        return x[x > 0.5].max()
+    p = ft.plan(program)
+    b = p.bounded_sizes
+    assert p.status == "completed" and b["lower_run"]["status"] == "error"
+    assert not b["lower_run"]["exact"] and b["peak"]["cpu"]["lower"] is None
+    assert "zero-size array" in b["lower_run"]["stopped_at"]["message"]
+    assert "the run at the lower bounds ended error" in p.report()
+
+
+def test_a_program_without_bounded_sizes_runs_once():
+    calls = []
+
+    def program():
+        calls.append(1)
+        return np.ones(10).sum()
+    p = ft.plan(program)
+    assert p.bounded_sizes is None and len(calls) == 1
+
+
+def test_explain_and_findings_work_on_bounded_arrays():
+    with ft.FakeMode(record=True) as mode:
+        x = np.random.rand(100, 9)
+        y = x[x[:, 0] > 0.5].T.astype(np.float32) + np.float64(1.0)
+    e = ft.explain(y, mode)
+    assert "astype" in str(e) or "add" in str(e)
+    p = ft.plan(lambda: np.random.rand(100, 9)[np.random.rand(100) > 0.5].T.copy() * 2)
+    assert p.status == "completed" and isinstance(p.findings, list)
