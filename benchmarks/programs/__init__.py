@@ -10,7 +10,7 @@ newer programs also run as scripts (``python PROGRAM.py N``, ``faketensor run PR
 value, such as ``Polynomial.fit``'s domain test, runs with placeholders).
 """
 from . import (cfd, clustering, cnn, curvefit, gray_scott, imaging, llm, masked, montecarlo, nbody,
-               records, scipy_pipeline, signal, sparse, stats, tensors)
+               records, relax, scipy_pipeline, signal, sparse, stats, tensors)
 
 PROGRAMS = {
     "llm": (llm, 8, 128),
@@ -33,8 +33,8 @@ PROGRAMS = {
 MODE_OPTIONS: dict = {"curvefit": {"data_dependent": "placeholder"}}
 
 # Programs that stop where they need a value a plan cannot have (module, small n, the line's
-# text). None now: records, which stopped at np.unique(return_counts=True), plans past it.
-STOPS: dict = {}
+# text, what the DataDependentError says). relax's loop ends when its update is small.
+STOPS: dict = {"relax": (relax, 120, "if delta < tol", "bool() needs the values")}
 
 # Programs that make a data-dependent length (faketensor/_sizes.py): planned at each end of
 # its bounds, the real peak lies in the range (module, small n). records counts distinct
