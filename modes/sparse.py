@@ -123,11 +123,14 @@ def _zero_free(x: Any, length: int | None = None) -> bool | None:
     """True when every element of ``x`` (its first ``length`` along the last axis) is
     known to be nonzero, False when one is known to be zero, None when unknown."""
     if _is_fake(x):
-        v = _known.value(x)
-        if v is None:
-            return None if x.size else True
-        with paused():
-            return bool(np.asarray(v) != 0)
+        r = _known.real(x)
+        if r is None:
+            v = _known.value(x)
+            if v is None:
+                return None if x.size else True
+            with paused():
+                return bool(np.asarray(v) != 0)
+        x = r  # a small known content: read as a real array
     with paused():
         a = np.asarray(x)
         if length is not None and a.ndim:
@@ -142,7 +145,7 @@ class FakeSparse:
 
     __slots__ = ("format", "_array", "_shape", "data", "indices", "indptr", "coords",
                  "offsets", "_offsets", "_nnz", "_canonical", "_dupfree", "_zero_free",
-                 "__weakref__")
+                 "_pattern", "__weakref__")
     __array_ufunc__ = None  # NumPy's operators return NotImplemented: x @ A reaches A
     __array_priority__ = 10.1  # as scipy.sparse's
 
@@ -150,8 +153,10 @@ class FakeSparse:
                  indices: Any = None, indptr: Any = None, coords: Any = None,
                  offsets: Any = None, offset_values: tuple = (), nnz: int | None = None,
                  canonical: bool | None = None, zero_free: bool | None = None,
-                 dupfree: bool | None = None) -> None:
+                 dupfree: bool | None = None, pattern: Any = None) -> None:
         self.format = fmt
+        # the stored positions when known without values (rules.Pattern), else None
+        self._pattern = pattern
         self._array = is_array
         self._shape = tuple(int(s) for s in shape)
         self.data, self.indices, self.indptr = data, indices, indptr
@@ -363,7 +368,7 @@ class FakeSparse:
         """_csr.tocsc / _csc.tocsr (csr_tocsc fills the new arrays)."""
         M, N = self._shape
         major = N if fmt == "csc" else M  # of the result
-        _gid()
+        rules.get_index_dtype_temporaries()
         idx_dtype = _index_dtype_compressed(self, max(self._nnz, M if fmt == "csc" else N))
         indptr = np.empty(major + 1, dtype=idx_dtype)
         indices = np.empty(self._nnz, dtype=idx_dtype)
@@ -385,7 +390,7 @@ class FakeSparse:
         if self._nnz == 0:
             return _empty_compressed(fmt, self._array, self._shape, self.dtype)
         M, N = self._shape if fmt == "csr" else self._shape[::-1]
-        _gid()
+        rules.get_index_dtype_temporaries()
         idx_dtype = rules.index_dtype(max(self._nnz, N), tuple(c.dtype for c in self.coords))
         if self._dupfree is False:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "duplicate entries given "
@@ -426,7 +431,7 @@ class FakeSparse:
         n_rows, n_cols = self._shape
         max_nnz = self.nnz
         idx_dtype = rules.index_dtype(max(max_nnz, n_rows, n_cols))
-        _gid()
+        rules.get_index_dtype_temporaries()
         order = np.argsort(self.offsets).astype(idx_dtype, copy=False)
         csr_data = np.empty(max_nnz, dtype=self.dtype)
         indices = np.empty(max_nnz, dtype=idx_dtype)
@@ -438,7 +443,7 @@ class FakeSparse:
                                      "(dia_tocsr), so the stored count depends on the "
                                      "values of the diagonals")
         nnz = max_nnz
-        _gid()
+        rules.get_index_dtype_temporaries()
         idx_dtype = rules.index_dtype(max(nnz, n_rows, n_cols))
         csr_data = _prune(csr_data[:nnz])
         indices = _prune(indices[:nnz].astype(idx_dtype, copy=False))
@@ -446,8 +451,25 @@ class FakeSparse:
         out = _compressed("csr", self._array, (csr_data, indices, indptr), self._shape,
                           dtype=self.dtype, bounds_known=True)
         out._canonical = out._dupfree = True
+        out._pattern = self.dia_pattern()  # no explicit zero: every position is stored
         del order  # a local of _dia.tocsr until it returns
         return out
+
+    def dia_pattern(self) -> Any:
+        """The stored positions of a DIA structure (its offsets' positions in the shape)."""
+        return rules.Pattern(self._shape, self._offsets, self.data.shape[1])
+
+    def tolil(self, copy: bool = False) -> "FakeSparse":
+        """_csr.tolil (other formats: ``tocsr(copy=False).tolil(copy=copy)``, _base.py): an
+        empty LIL of the shape, the CSR's duplicates summed, then each row's indices and
+        values copied into Python lists (no NumPy memory)."""
+        with _ModeFor():
+            if self.format != "csr":
+                return self.tocsr(copy=False).tolil(copy=copy)
+            lil = empty_lil(self._array, self._shape, self.dtype)
+            self.sum_duplicates()
+            lil._nnz, lil._pattern = self._nnz, self._pattern
+            return lil
 
     def copy(self) -> "FakeSparse":
         """_data_matrix.copy: ``_with_data(data.copy(), copy=True)``."""
@@ -892,6 +914,255 @@ class FakeSparse:
                                         "sparse arrays")
 
 
+class FakeLil(FakeSparse):
+    """A fake scipy.sparse ``lil_array`` / ``lil_matrix`` (scipy/sparse/_lil.py): its
+    ``rows`` and ``data`` are fake object arrays of one pointer per row (the Python lists
+    they point to are not NumPy's memory); the stored count and, when known, the stored
+    positions (rules.Pattern) are kept, so ``A[i, j] = v`` follows lil_insert. Operations
+    SciPy runs through CSR (products, sums, ``abs``) convert as SciPy does."""
+
+    __slots__ = ("rows", "_dt")
+
+    def __init__(self, is_array: bool, shape: tuple, dtype: Any, rows: Any, data: Any,
+                 nnz: int, pattern: Any) -> None:
+        self.format = "lil"
+        self._array = is_array
+        self._shape = (int(shape[0]), int(shape[1]))
+        self._dt = np.dtype(dtype)
+        self.rows, self.data = rows, data
+        self._offsets = ()
+        self._nnz, self._pattern = int(nnz), pattern
+        self._canonical = self._dupfree = True
+        self._zero_free = None
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dt
+
+    @dtype.setter
+    def dtype(self, value: Any) -> None:
+        self._dt = np.dtype(value)
+
+    @property
+    def nnz(self) -> int:
+        return self._nnz
+
+    def __repr__(self) -> str:
+        kind = "sparse array" if self._array else "sparse matrix"
+        return (f"<FakeSparse LIL {kind} of dtype '{self.dtype}'\n"
+                f"\twith {self._nnz} stored elements and shape {self._shape}>")
+
+    def _no(self, attr: str) -> Any:
+        raise AttributeError(f"lil_{'array' if self._array else 'matrix'} object has no "
+                             f"attribute {attr!r}")
+
+    has_canonical_format = property(lambda self: self._no("has_canonical_format"))
+    has_sorted_indices = property(lambda self: self._no("has_sorted_indices"))
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _LIL_ABSENT:
+            raise AttributeError(f"lil object has no attribute {name!r}")
+        return object.__getattribute__(self, name)
+
+    # --- conversions -----------------------------------------------------------------------
+    def tolil(self, copy: bool = False) -> "FakeSparse":
+        return self.copy() if copy else self
+
+    def copy(self) -> "FakeSparse":
+        """_lil.copy: a new LIL of the shape, each row's lists copied (lil_get_row_ranges)."""
+        with _ModeFor():
+            new = empty_lil(self._array, self._shape, self.dtype)
+            new._nnz, new._pattern = self._nnz, self._pattern
+            return new
+
+    def tocsr(self, copy: bool = False) -> "FakeSparse":
+        """_lil.tocsr: the row lengths summed into indptr, then the lists flattened into
+        indices and data (lil_flatten_to_array), through the CSR constructor."""
+        M, N = self._shape
+        with _ModeFor():
+            if M == 0 or N == 0:
+                return _empty_compressed("csr", self._array, self._shape, self.dtype)
+            arrays = rules.lil_tocsr_arrays(M, N, self._nnz, self.dtype)
+            out = _compressed("csr", self._array, arrays, self._shape, bounds_known=True,
+                              canonical=True)
+            out._canonical = out._dupfree = True
+            out._pattern = self._pattern
+            return out
+
+    def tocsc(self, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=False).tocsc(copy=copy)
+
+    def tocoo(self, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=False).tocoo(copy=copy)
+
+    def todia(self, copy: bool = False) -> "FakeSparse":
+        return self.tocoo(copy=copy).todia(copy=False)
+
+    def toarray(self, order: Any = None, out: Any = None) -> Any:
+        """_lil.toarray: np.zeros of the shape (``_process_toarray_args``), each stored
+        element written into it."""
+        if out is not None:
+            raise UnsupportedOperationError(f"{self._name}.toarray", "out= (writes values)")
+        with _ModeFor():
+            d = np.zeros(self._shape, dtype=self.dtype, order=order or "C")
+            if self._nnz:
+                _known.forget(d)
+            return d
+
+    def transpose(self, axes: Any = None, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=copy).transpose(axes=axes, copy=False).tolil(copy=False)
+
+    def astype(self, dtype: Any, casting: str = "unsafe", copy: bool = True) -> "FakeSparse":
+        """_base.astype: another dtype through CSR and back; the same one copied (or not)."""
+        dtype = _getdtype(dtype)
+        if self.dtype != dtype:
+            return self.tocsr().astype(dtype, casting=casting, copy=copy).asformat("lil")
+        return self.copy() if copy else self
+
+    # --- item assignment -------------------------------------------------------------------
+    def __setitem__(self, key: Any, x: Any) -> None:
+        """_lil.__setitem__'s fast paths: ``A[i, j] = scalar`` (lil_insert: a zero deletes,
+        any other value stores) and ``A[:, :] = sparse`` of the same shape (the rows and
+        data of a LIL of it); other indexing is not modelled."""
+        if isinstance(key, tuple) and len(key) == 2:
+            row, col = key
+            if _is_int(row) and _is_int(col):
+                self._set_item(int(row), int(col), x)
+                return
+            if (isinstance(row, slice) and isinstance(col, slice)
+                    and row == slice(None) and col == slice(None)
+                    and isinstance(x, FakeSparse) and x.shape == self.shape):
+                new = construct_lil(self._array, x, dtype=self.dtype)
+                self.rows, self.data = new.rows, new.data
+                self._nnz, self._pattern = new._nnz, new._pattern
+                return
+        _unsupported(self, "__setitem__", "only A[i, j] = scalar (integers i, j) and "
+                     "A[:, :] = sparse are modelled for a fake LIL")
+
+    def _set_item(self, row: int, col: int, x: Any) -> None:
+        if isinstance(x, FakeSparse):
+            x = x.toarray()
+        if _is_fake(x) or isinstance(x, FakeMatrix):
+            v = _known.value(x)
+            if v is None or x.size != 1:
+                self._refuse("__setitem__", "whether the element is stored (lil_insert "
+                             "deletes it for a zero) depends on the value assigned")
+            x = v
+        if isinstance(x, np.ndarray):
+            x = x.item()
+        with paused():
+            x = self.dtype.type(x)
+            if x.size > 1:
+                raise ValueError("Trying to assign a sequence to an item")
+            zero = bool(x == 0)
+        i, j = rules.lil_position(row, col, self._shape)
+        if self._pattern is None:
+            self._refuse("__setitem__", "whether the position is already stored depends on "
+                         "the index values of the structure it was made from")
+        before = self._pattern.stored(i, j)
+        self._pattern = rules.lil_insert(self._pattern, i, j, zero)
+        self._nnz += int(self._pattern.stored(i, j)) - int(before)
+
+    # --- arithmetic (SciPy's LIL methods, else through CSR as _base does) -------------------
+    def _mul_scalar(self, other: Any) -> "FakeSparse":
+        """_lil._mul_scalar: an empty LIL for a zero scalar, else a copy in
+        ``upcast_scalar``'s dtype with every value multiplied."""
+        with _ModeFor():
+            if self._scalar_zero(other, "_mul_scalar"):
+                return empty_lil(self._array, self._shape, self.dtype)
+            res_dtype = (np.array([0], dtype=self.dtype) * other).dtype  # upcast_scalar
+            return self.astype(res_dtype)
+
+    def __truediv__(self, other: Any) -> Any:
+        """_lil.__truediv__: a copy of dtype ``np.result_type(self, other)``, every value
+        divided (the structure kept); by an array, through CSR."""
+        if not _isscalarlike(other):
+            return self.tocsr() / other
+        with _ModeFor():
+            new = self.copy()
+            new.dtype = np.result_type(self.dtype, other)
+            return new
+
+    def __itruediv__(self, other: Any) -> Any:
+        if not _isscalarlike(other):
+            return NotImplemented
+        self[:, :] = self / other
+        return self
+
+    def __imul__(self, other: Any) -> Any:
+        if not _isscalarlike(other):
+            return NotImplemented
+        self[:, :] = self * other
+        return self
+
+    def __neg__(self) -> "FakeSparse":
+        return -self.tocsr()
+
+    def __abs__(self) -> "FakeSparse":
+        return abs(self.tocsr())
+
+    def _add_dense(self, other: Any) -> Any:
+        return self.tocoo()._add_dense(other)
+
+    def _matmul_vector(self, other: Any) -> Any:
+        return self.tocsr()._matmul_vector(other)
+
+    def _matmul_multivector(self, other: Any) -> Any:
+        return self.tocsr()._matmul_multivector(other)
+
+    def _refuse(self, what: str, why: str) -> Any:
+        raise DataDependentError(f"{self._name}.{what}: {why}")
+
+    def _arrays(self) -> dict:
+        raise UnsupportedOperationError(self._name, "a LIL's arrays are lists of values")
+
+    def _with_data(self, data: Any, copy: bool = True) -> "FakeSparse":
+        raise UnsupportedOperationError(self._name, "a LIL's arrays are lists of values")
+
+
+# SciPy's LIL has none of these (FakeSparse's other formats do)
+_LIL_ABSENT = frozenset({"indices", "indptr", "coords", "offsets", "row", "col",
+                         "sum_duplicates", "eliminate_zeros", "prune", "dia_pattern",
+                         "_compressed_swap", "_coo_to_compressed_container", "_dia_tocsr",
+                         "_fill_dense"})
+
+
+def _is_int(x: Any) -> bool:
+    """scipy.sparse's INT_TYPES: a Python or NumPy integer (a bool is not one)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def empty_lil(is_array: bool, shape: tuple, dtype: Any) -> FakeLil:
+    """_lil.__init__ from a shape: empty rows (rules.lil_lists), nothing stored."""
+    shape = _check_shape(shape)
+    rows, data = rules.lil_lists(shape[0])
+    return FakeLil(is_array, shape, _getdtype(dtype, default=float), rows, data, 0,
+                   rules.Pattern(shape))
+
+
+def construct_lil(is_array: bool, arg1: Any, shape: Any = None, dtype: Any = None,
+                  copy: bool = False, *, maxprint: Any = None) -> FakeLil:
+    """``scipy.sparse.lil_array(...)`` / ``lil_matrix(...)`` in a mode or given fakes:
+    _lil.__init__ from a sparse array (its ``tolil``, sharing the lists) or a shape; from a
+    dense array the stored count is the number of nonzero values."""
+    name = f"scipy.sparse.lil_{'array' if is_array else 'matrix'}"
+    with _ModeFor():
+        if isinstance(arg1, FakeSparse) or _is_scipy_sparse(arg1):
+            A = arg1 if isinstance(arg1, FakeSparse) else from_real(arg1)
+            A = A.copy() if A.format == "lil" and copy else A.tolil()
+            if dtype is not None:
+                A = A.astype(_getdtype(dtype), copy=False)
+            return FakeLil(is_array, A.shape, A.dtype, A.rows, A.data, A._nnz, A._pattern)
+        if isinstance(arg1, tuple):
+            if not _isshape(arg1):
+                raise TypeError("unrecognized lil_array constructor usage")
+            if shape is not None:
+                raise ValueError("invalid use of shape parameter")
+            return empty_lil(is_array, arg1, dtype)
+        raise DataDependentError(f"{name}: built from a dense array, the stored count is "
+                                 "the number of nonzero values")
+
+
 def _asmatrix(x: Any) -> Any:
     """scipy.sparse._sputils.asmatrix: ``np.asarray(x).view(np.matrix)`` (no
     PendingDeprecationWarning, unlike np.asmatrix)."""
@@ -964,7 +1235,7 @@ def _empty_compressed(fmt: str, is_array: bool, shape: tuple, dtype: Any) -> Fak
     """_compressed.__init__ from a shape: no stored elements."""
     M, N = shape if fmt == "csr" else shape[::-1]
     idx_dtype = rules.index_dtype(max(shape))
-    _gid()
+    rules.get_index_dtype_temporaries()
     data = np.zeros(0, _getdtype(dtype, default=float))
     indices = np.zeros(0, idx_dtype)
     indptr = np.zeros(M + 1, dtype=idx_dtype)
@@ -984,7 +1255,7 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
     maxval = None
     if shape is not None and 0 not in shape:
         maxval = max(shape)
-    _gid(maxval is not None)
+    rules.get_index_dtype_temporaries(maxval is not None)
     if bounds_known:
         nnz_known: int | None = int(len(indices))
         bounds = [(indices.dtype, (0, max(maxval or 1, 1) - 1) if len(indices) else ()),
@@ -1101,7 +1372,7 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
     else:
         bounds = tuple((_dtype_of(c), _valid_bounds(c, shape[i]))
                        for i, c in enumerate(coords))
-    _gid()
+    rules.get_index_dtype_temporaries()
     idx_dtype = (rules.index_dtype_of(max(shape), bounds) if not is_array
                  else rules.index_dtype(max(shape), tuple(b[0] for b in bounds)))
     if idx_dtype is None:
@@ -1148,7 +1419,7 @@ def _pairs_distinct(coords: tuple, shape: tuple) -> bool | None:
 def _coo_check(coords: tuple, data: Any, shape: tuple, is_array: bool) -> tuple:
     """_coo._check: the index dtype again (the coordinates as it), then, when there are
     stored elements, each coordinate's max and min (the range checks: valid indices here)."""
-    _gid()
+    rules.get_index_dtype_temporaries()
     idx_dtype = rules.index_dtype(max(shape), tuple(c.dtype for c in coords))
     coords = tuple(np.asarray(c, dtype=idx_dtype) for c in coords)
     if len(data) > 0:
@@ -1173,7 +1444,7 @@ def _dia(is_array: bool, data: Any, offsets_arr: Any, offset_values: tuple, shap
     shape = _check_shape(shape)
     cp = True if copy else None
     data = np.atleast_2d(np.array(data, dtype=dtype, copy=cp))
-    _gid()
+    rules.get_index_dtype_temporaries()
     offsets = np.atleast_1d(np.array(offsets_arr, dtype=rules.index_dtype(max(shape)),
                                      copy=cp))
     if dtype is not None:
@@ -1199,14 +1470,6 @@ def _unique_temporaries(offsets: Any) -> None:
     flat = offsets.flatten()
     ret = flat.copy()
     del flat, ret
-
-
-def _gid(maxval: bool = True) -> None:
-    """The bytes of one call of scipy.sparse's get_index_dtype: its NumPy scalars are made
-    through buffers freed at once, ``np.int32(...)`` 4 bytes each, ``np.int64(maxval)`` 8
-    (measured with tracemalloc): 8 bytes at most, 4 without a ``maxval``."""
-    t = np.empty(2 if maxval else 1, dtype=np.int32)
-    del t
 
 
 # --- the classes' constructors ----------------------------------------------------------
@@ -1235,7 +1498,7 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                 A = A.asformat(fmt)
             out = FakeSparse(fmt, is_array, A.shape, nnz=A._nnz, canonical=A._canonical,
                              zero_free=A._zero_free, dupfree=A._dupfree,
-                             offset_values=A._offsets, **A._arrays())
+                             offset_values=A._offsets, pattern=A._pattern, **A._arrays())
             if fmt == "dia":
                 _unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
             elif fmt == "coo":
@@ -1249,14 +1512,14 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                 return _empty_compressed(fmt, is_array, shp, dtype)
             if fmt == "coo":
                 idx_dtype = rules.index_dtype(max(shp))
-                _gid()
+                rules.get_index_dtype_temporaries()
                 coords = tuple(np.array([], dtype=idx_dtype) for _ in range(2))
                 data = np.array([], dtype=_getdtype(dtype, default=float))
                 coords = _coo_check(coords, data, shp, is_array)
                 return FakeSparse("coo", is_array, shp, data=data, coords=coords,
                                   canonical=True)
             data = np.zeros((0, 0), _getdtype(dtype, default=float))
-            _gid()
+            rules.get_index_dtype_temporaries()
             offsets = np.zeros(0, dtype=rules.index_dtype(max(shp)))
             return FakeSparse("dia", is_array, shp, data=data, offsets=offsets)
         if isinstance(arg1, tuple):
@@ -1317,7 +1580,10 @@ def _isshape(x: Any) -> bool:
 def _zero_free_dia(data: Any, offs: np.ndarray, shape: tuple) -> bool | None:
     """Whether every stored position of a DIA structure holds a known nonzero value."""
     if _is_fake(data):
-        return _zero_free(data)
+        r = _known.real(data)
+        if r is None:
+            return _zero_free(data)
+        data = r  # a small known content: its stored positions are read
     if isinstance(data, (list, tuple)) and any(_is_fake(v) for v in data):
         flags = [_zero_free(v) for v in data]
         return None if None in flags else all(flags)
@@ -1497,7 +1763,7 @@ def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> F
         if m == n and k == 0:
             if format in ("csr", "csc"):
                 idx_dtype = rules.index_dtype(n)
-                _gid()
+                rules.get_index_dtype_temporaries()
                 indptr = np.arange(n + 1, dtype=idx_dtype)
                 indices = np.arange(n, dtype=idx_dtype)
                 data = np.ones(n, dtype=dtype)
@@ -1505,7 +1771,7 @@ def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> F
                                    bounds_known=True, canonical=True)
             if format == "coo":
                 idx_dtype = rules.index_dtype(n)
-                _gid()
+                rules.get_index_dtype_temporaries()
                 row = np.arange(n, dtype=idx_dtype)
                 col = np.arange(n, dtype=idx_dtype)
                 data = np.ones(n, dtype=dtype)
@@ -1571,6 +1837,8 @@ def _class_new(cls: type, fmt: str | None, is_array: bool) -> None:
                     raise UnsupportedOperationError(f"scipy.sparse.{cls.__name__}",
                                                     "this format is not modelled for fakes")
                 return object.__new__(klass)
+            if fmt == "lil":
+                return construct_lil(is_array, *args, **kwargs)
             return construct(fmt, is_array, *args, **kwargs)
         return object.__new__(klass)
     setattr(cls, "__new__", staticmethod(__new__))
@@ -1631,7 +1899,11 @@ def install(sparse_module: Any) -> None:
             cls = getattr(sparse_module, f"{fmt}_{'array' if is_array else 'matrix'}")
             CLASSES[(fmt, is_array)] = cls
             _class_new(cls, fmt, is_array)
-    for other in ("bsr", "lil", "dok"):
+    for is_array in (True, False):
+        cls = getattr(sparse_module, f"lil_{'array' if is_array else 'matrix'}")
+        CLASSES[("lil", is_array)] = cls
+        _class_new(cls, "lil", is_array)
+    for other in ("bsr", "dok"):
         for kind in ("array", "matrix"):
             _class_new(getattr(sparse_module, f"{other}_{kind}"), None, kind == "array")
     mine = {"diags_array": diags_array, "diags": diags, "spdiags": spdiags,

@@ -164,3 +164,108 @@ def coo_todense(M: Any, N: Any, nnz: Any, row: Any, col: Any, data: Any, y: Any,
     """sparsetools coo_todense: each stored element added into the dense ``y``, in place."""
     _converted(y, data)
     return y
+
+
+# --- stored positions of a structure (LIL item assignment) ----------------------------------
+
+class Pattern:
+    """The stored positions of a sparse structure without reading an index value: the
+    positions of a set of diagonals (a DIA structure's, or a CSR made from one with no
+    explicit zero) and the single positions written or deleted since (``A[i, j] = v`` into
+    a LIL). Costs the same whatever the shape; a position is tested in O(1)."""
+
+    __slots__ = ("shape", "offsets", "width", "added", "removed")
+
+    def __init__(self, shape: tuple, offsets: tuple = (), width: int | None = None,
+                 added: frozenset = frozenset(), removed: frozenset = frozenset()) -> None:
+        self.shape = (int(shape[0]), int(shape[1]))
+        self.offsets = frozenset(int(k) for k in offsets)
+        self.width = self.shape[1] if width is None else int(width)
+        self.added, self.removed = added, removed
+
+    def on_diagonals(self, i: int, j: int) -> bool:
+        """(i, j) is a position of the diagonals: a column of the (ndiag, width) data array
+        that falls inside the matrix (dia_nnz's positions)."""
+        m, n = self.shape
+        return (j - i) in self.offsets and 0 <= i < m and 0 <= j < min(self.width, n)
+
+    def stored(self, i: int, j: int) -> bool:
+        """Whether (i, j) holds a stored element (i, j already in range)."""
+        if (i, j) in self.added:
+            return True
+        return self.on_diagonals(i, j) and (i, j) not in self.removed
+
+    @property
+    def nnz(self) -> int:
+        m, n = self.shape
+        return dia_nnz(m, n, self.width, self.offsets) - len(self.removed) + len(self.added)
+
+    def with_entry(self, i: int, j: int, stored: bool) -> "Pattern":
+        """The pattern after (i, j) is stored (``stored``) or deleted."""
+        added, removed = set(self.added), set(self.removed)
+        if stored:
+            removed.discard((i, j))
+            if not self.on_diagonals(i, j):
+                added.add((i, j))
+        else:
+            added.discard((i, j))
+            if self.on_diagonals(i, j):
+                removed.add((i, j))
+        return Pattern(self.shape, tuple(self.offsets), self.width, frozenset(added),
+                       frozenset(removed))
+
+
+def lil_position(i: int, j: int, shape: tuple) -> tuple[int, int]:
+    """scipy/sparse/_csparsetools.pyx lil_insert's index checks: negative indices count from
+    the end; IndexError, as SciPy words it, for one out of range."""
+    M, N = shape
+    if i < -M or i >= M:
+        raise IndexError(f"row index ({i}) out of bounds")
+    if j < -N or j >= N:
+        raise IndexError(f"column index ({j}) out of bounds")
+    return (i + M if i < 0 else i, j + N if j < 0 else j)
+
+
+def lil_insert(pattern: Pattern, i: int, j: int, zero: bool) -> Pattern:
+    """_csparsetools.lil_insert: a zero deletes the stored element at (i, j) (if any), any
+    other value stores one there (replacing the element stored there, if any)."""
+    return pattern.with_entry(i, j, not zero)
+
+
+def lil_lists(M: int) -> tuple[Any, Any]:
+    """_lil.__init__ from a shape: ``rows`` and ``data``, object arrays of M pointers (the
+    Python lists they hold are not NumPy's memory). NumPy calls: run in a mode."""
+    return np.empty((M,), dtype=object), np.empty((M,), dtype=object)
+
+
+def lil_tocsr_arrays(M: int, N: int, nnz: int, dtype: Any) -> tuple[Any, Any, Any]:
+    """_lil.tocsr's arrays (data, indices, indptr) as SciPy allocates them: int32 when
+    M*N fits in int32, else get_index_dtype of N, then of max(N, nnz), with the row lengths'
+    array and its sum alive while indptr is made. NumPy calls: run in a mode."""
+    if M * N <= INT32_MAX:
+        indptr = np.empty(M + 1, dtype=np.int32)
+        indptr[0] = 0
+        np.cumsum(indptr, out=indptr)  # after lil_get_lengths: the row lengths summed
+        idx_dtype: Any = np.int32
+    else:
+        get_index_dtype_temporaries()
+        lengths = np.empty(M, dtype=index_dtype(N))
+        total = lengths.sum(dtype=np.int64)
+        get_index_dtype_temporaries()
+        idx_dtype = index_dtype(max(N, nnz))
+        indptr = np.empty(M + 1, dtype=idx_dtype)
+        indptr[0] = 0
+        np.cumsum(lengths, dtype=idx_dtype, out=indptr[1:])
+        del lengths, total
+    indices = np.empty(nnz, dtype=idx_dtype)
+    data = np.empty(nnz, dtype=dtype)
+    return data, indices, indptr
+
+
+def get_index_dtype_temporaries(maxval: bool = True) -> None:
+    """The bytes of one call of scipy.sparse's get_index_dtype: its NumPy scalars are made
+    through buffers freed at once, ``np.int32(...)`` 4 bytes each, ``np.int64(maxval)`` 8
+    (measured with tracemalloc): 8 bytes at most, 4 without a ``maxval``. NumPy calls: run
+    in a mode."""
+    t = np.empty(2 if maxval else 1, dtype=np.int32)
+    del t

@@ -87,10 +87,10 @@ PROGRAMS: tuple[Program, ...] = (
         "5a9bf93b5fb5dfbd58e069411fce33fb61fa730f", "GPL-3.0", "pic.py",
         (Source("pic.py", (("N = 40000 ", "N = 400 "), ("Nx = 400 ", "Nx = 40 "),
                            ("tEnd = 50 ", "tEnd = 2 "))),),
-        # spdiags with offsets np.array([-1, 1]) plans (known small contents); the next line
-        # converts the matrix to LIL to set two corner entries, a format not modelled for fakes
-        xfail="scipy.sparse.lil_matrix (LIL format) is not modelled for fakes: the plan stops "
-              "as unsupported at `Gmtx = sp.lil_matrix(Gmtx)`"),
+        # spdiags with offsets np.array([-1, 1]), the LIL made of it, its two corner entries
+        # set, divided and converted to CSR all plan exactly; the first charge deposit stops:
+        # np.bincount's length is max(j) + 1, j the cells of the drawn positions
+        stop=Stop("n = np.bincount(j[:, 0]", "np.bincount")),
     Program(
         "quantumspectral", "pmocz/quantumspectral-python",
         "58cef180af0bce7dec950bd72a1190fabf25f091", "GPL-3.0", "quantumspectral.py",
