@@ -982,9 +982,11 @@ class FakeLil(FakeSparse):
         with _ModeFor():
             if M == 0 or N == 0:
                 return _empty_compressed("csr", self._array, self._shape, self.dtype)
-            arrays = rules.lil_tocsr_arrays(M, N, self._nnz, self.dtype)
-            out = _compressed("csr", self._array, arrays, self._shape, bounds_known=True,
-                              canonical=True)
+            data, indices, indptr, lengths = rules.lil_tocsr_arrays(M, N, self._nnz,
+                                                                    self.dtype)
+            out = _compressed("csr", self._array, (data, indices, indptr), self._shape,
+                              bounds_known=True, canonical=True)
+            del lengths  # a local of _lil.tocsr until it returns
             out._canonical = out._dupfree = True
             out._pattern = self._pattern
             return out
@@ -1043,8 +1045,10 @@ class FakeLil(FakeSparse):
         if isinstance(x, FakeSparse):
             x = x.toarray()
         if _is_fake(x) or isinstance(x, FakeMatrix):
+            if x.size != 1:  # ndarray.item's refusal
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
             v = _known.value(x)
-            if v is None or x.size != 1:
+            if v is None:
                 self._refuse("__setitem__", "whether the element is stored (lil_insert "
                              "deletes it for a zero) depends on the value assigned")
             x = v
@@ -1240,7 +1244,7 @@ def _empty_compressed(fmt: str, is_array: bool, shape: tuple, dtype: Any) -> Fak
     indices = np.zeros(0, idx_dtype)
     indptr = np.zeros(M + 1, dtype=idx_dtype)
     out = FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
-                     canonical=True)
+                     canonical=True, pattern=rules.Pattern(shape))
     return out
 
 

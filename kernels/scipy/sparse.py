@@ -238,10 +238,12 @@ def lil_lists(M: int) -> tuple[Any, Any]:
     return np.empty((M,), dtype=object), np.empty((M,), dtype=object)
 
 
-def lil_tocsr_arrays(M: int, N: int, nnz: int, dtype: Any) -> tuple[Any, Any, Any]:
+def lil_tocsr_arrays(M: int, N: int, nnz: int, dtype: Any) -> tuple[Any, Any, Any, Any]:
     """_lil.tocsr's arrays (data, indices, indptr) as SciPy allocates them: int32 when
-    M*N fits in int32, else get_index_dtype of N, then of max(N, nnz), with the row lengths'
-    array and its sum alive while indptr is made. NumPy calls: run in a mode."""
+    M*N fits in int32, else get_index_dtype of N, then of max(N, nnz), the row lengths'
+    array made first. Returns also that array (None on the int32 path), a local of tocsr
+    alive until the CSR is built. NumPy calls: run in a mode."""
+    lengths = None
     if M * N <= INT32_MAX:
         indptr = np.empty(M + 1, dtype=np.int32)
         indptr[0] = 0
@@ -256,10 +258,10 @@ def lil_tocsr_arrays(M: int, N: int, nnz: int, dtype: Any) -> tuple[Any, Any, An
         indptr = np.empty(M + 1, dtype=idx_dtype)
         indptr[0] = 0
         np.cumsum(lengths, dtype=idx_dtype, out=indptr[1:])
-        del lengths, total
+        del total
     indices = np.empty(nnz, dtype=idx_dtype)
     data = np.empty(nnz, dtype=dtype)
-    return data, indices, indptr
+    return data, indices, indptr, lengths
 
 
 def get_index_dtype_temporaries(maxval: bool = True) -> None:
