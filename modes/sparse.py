@@ -939,10 +939,6 @@ class FakeLil(FakeSparse):
     def dtype(self) -> np.dtype:
         return self._dt
 
-    @dtype.setter
-    def dtype(self, value: Any) -> None:
-        self._dt = np.dtype(value)
-
     @property
     def nnz(self) -> int:
         return self._nnz
@@ -1084,7 +1080,8 @@ class FakeLil(FakeSparse):
             return self.tocsr() / other
         with _ModeFor():
             new = self.copy()
-            new.dtype = np.result_type(self.dtype, other)
+            # SciPy: new.dtype = np.result_type(self, other) (the LIL read as its dtype)
+            new._dt = np.result_type(self.dtype, other)
             return new
 
     def __itruediv__(self, other: Any) -> Any:
