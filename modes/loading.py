@@ -9,7 +9,7 @@ conversion, and charged as NumPy charges them:
 - an array whose buffer NumPy allocated while loading (``ndarray.__setstate__`` copies a
   buffer of at most 1000 bytes, or a byte-swapped or misaligned one, into memory of its own:
   numpy/_core/src/multiarray/methods.c ``array_setstate``) is a fresh fake of its size,
-  charged at the user's line by the ``loaded`` op (kernels/numpy/index_tricks.py);
+  charged at the user's line by the ``loaded`` op (kernels/numpy/npyio.py);
 - an array over the loader's bytes (a larger buffer, which NumPy keeps pointing into the
   pickle's bytes object; protocol 5's ``frombuffer`` views) takes no memory from NumPy's
   allocator: it is converted as pre-existing data, reported apart and never charged.
@@ -33,7 +33,7 @@ from .._dispatch import _STACK, dispatch
 from .._paths import is_user_file
 from .._stack import paused
 from .._array import make_fake
-from ..kernels.numpy.index_tricks import loaded
+from ..kernels.numpy.npyio import loaded
 
 _installed = False
 _ORIGINALS: dict = {}

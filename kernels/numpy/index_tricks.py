@@ -339,29 +339,6 @@ def frombuffer(buffer: Any, dtype: Any = float, count: Any = -1, offset: Any = 0
                      warn_on_write=False if r.flags.writeable else None)
 
 
-def loaded(array: np.ndarray) -> np.ndarray:
-    """An array a loader made during a plan (``pickle.load``'s ``ndarray.__setstate__`` copy
-    of a small buffer, ``np.array(image)``, pandas' ``to_numpy()`` copy): NumPy allocated its
-    buffer then. Run for real it is the array itself; in a mode it becomes a fake charged at
-    the user's line (modes/loading.py)."""
-    return array
-
-
-setattr(loaded, "op_name", "loaded")  # its name in plans and traces
-
-
-@register(loaded, tags=("factory",))
-def loaded_rule(array: Any) -> ArrayMeta:
-    """The real array's own layout on a fresh buffer of its size (NumPy's allocation)."""
-    if not isinstance(array, np.ndarray):
-        raise UnsupportedOperationError(loaded, "a fake or non-ndarray input")
-    return ArrayMeta(array.shape, array.dtype, array.strides,
-                     writeable=bool(array.flags.writeable))
-
-
-keep_real(loaded_rule, 0)
-
-
 @register(np.fromstring, tags=("factory",))
 def fromstring(string: Any, dtype: Any = float, count: Any = -1, *, sep: str = "",
                like: Any = None) -> ArrayMeta:
