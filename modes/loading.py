@@ -256,15 +256,20 @@ def _held_buffers(obj: Any) -> frozenset:
     return frozenset(id(_root(a)) for a in arrays if isinstance(a, np.ndarray))
 
 
+def _for_caller(host: Any, result: Any, caller: Any) -> Any:
+    """What a pandas/xarray exit hands back: fakes of ``result`` when ``caller`` (a frame)
+    is the program's own code in a mode, else ``result`` as it is."""
+    if _STACK.get() and _from_user(caller):
+        mode = _fake_mode()
+        if mode is not None:
+            return to_fakes(mode, result, kept=_held_buffers(host))
+    return result
+
+
 def _host_method(fn: Any) -> Any:
     """A pandas/xarray ``to_numpy`` that hands fakes to the program's own code in a mode."""
     def to_numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
-        result = fn(self, *args, **kwargs)
-        if _STACK.get() and _from_user(sys._getframe(1)):
-            mode = _fake_mode()
-            if mode is not None:
-                return to_fakes(mode, result, kept=_held_buffers(self))
-        return result
+        return _for_caller(self, fn(self, *args, **kwargs), sys._getframe(1))
     functools.update_wrapper(to_numpy, fn)
     return to_numpy
 
@@ -274,12 +279,7 @@ def _host_property(prop: property) -> property:
     get: Any = prop.fget
 
     def values(self: Any) -> Any:
-        result = get(self)
-        if _STACK.get() and _from_user(sys._getframe(1)):
-            mode = _fake_mode()
-            if mode is not None:
-                return to_fakes(mode, result, kept=_held_buffers(self))
-        return result
+        return _for_caller(self, get(self), sys._getframe(1))
     functools.update_wrapper(values, get)
     new = property(values, prop.fset, prop.fdel, prop.__doc__)
     return new

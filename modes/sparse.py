@@ -294,23 +294,23 @@ class FakeSparse:
         return conv(copy=copy)
 
     def tocsr(self, copy: bool = False) -> "FakeSparse":
-        with _ModeFor():
-            if self.format == "csr":
-                return self.copy() if copy else self
-            if self.format == "csc":
-                return self._compressed_swap("csr")
-            if self.format == "coo":
-                return self._coo_to_compressed_container("csr", copy)
-            return self._dia_tocsr()
+        return self._to_compressed("csr", copy)
 
     def tocsc(self, copy: bool = False) -> "FakeSparse":
+        return self._to_compressed("csc", copy)
+
+    def _to_compressed(self, fmt: str, copy: bool) -> "FakeSparse":
+        """tocsr / tocsc of each format: itself (or a copy), the other compressed format
+        swapped, COO's container, DIA's dia_tocsr (to CSC through CSR)."""
         with _ModeFor():
-            if self.format == "csc":
+            if self.format == fmt:
                 return self.copy() if copy else self
-            if self.format == "csr":
-                return self._compressed_swap("csc")
+            if self.format in ("csr", "csc"):
+                return self._compressed_swap(fmt)
             if self.format == "coo":
-                return self._coo_to_compressed_container("csc", copy)
+                return self._coo_to_compressed_container(fmt, copy)
+            if fmt == "csr":
+                return self._dia_tocsr()
             return self.tocsr(copy=copy).tocsc(copy=False)
 
     def tocoo(self, copy: bool = False) -> "FakeSparse":
@@ -695,22 +695,30 @@ class FakeSparse:
         """_base.__add__: a zero scalar copies, a dense operand gives a dense result
         (``_add_dense``); a sparse one refuses (the stored count of the sum depends on the
         values: sums that cancel are dropped)."""
-        if _isscalarlike(other):
-            if self._scalar_zero(other, "__add__"):
-                return self.copy()
-            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
-                                      "supported")
-        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
-            if other.shape != self.shape:
-                raise ValueError("inconsistent shapes")
-            return self._refuse("__add__", "the stored count of a sum of sparse arrays "
-                                "depends on the values (sums that cancel are dropped)")
+        if _isscalarlike(other) or _is_sparse(other):
+            return self._plus_or_minus(other, "__add__")
         if self._dense(other):
             with _ModeFor():
                 return self._add_dense(np.broadcast_to(other, self._shape))
         return NotImplemented
 
     __radd__ = __add__
+
+    def _plus_or_minus(self, other: Any, what: str) -> Any:
+        """_base.__add__ / __sub__ of a scalar (zero: a copy; SciPy refuses another) or of a
+        sparse operand (refused: the stored count depends on the values)."""
+        sub = what == "__sub__"
+        if _isscalarlike(other):
+            if self._scalar_zero(other, what):
+                return self.copy()
+            raise NotImplementedError(("subtracting a nonzero scalar from" if sub else
+                                       "adding a nonzero scalar to") +
+                                      " a sparse array is not supported")
+        if other.shape != self.shape:
+            raise ValueError("inconsistent shapes")
+        kind, cancel = ("difference", "differences") if sub else ("sum", "sums")
+        return self._refuse(what, f"the stored count of a {kind} of sparse arrays depends "
+                            f"on the values ({cancel} that cancel are dropped)")
 
     def _add_dense(self, other: Any) -> Any:
         """_compressed._add_dense / _coo._add_dense (DIA through COO): a copy of the dense
@@ -743,17 +751,8 @@ class FakeSparse:
                                                    self.data, y))
 
     def __sub__(self, other: Any) -> Any:
-        if _isscalarlike(other):
-            if self._scalar_zero(other, "__sub__"):
-                return self.copy()
-            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
-                                      "not supported")
-        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
-            if other.shape != self.shape:
-                raise ValueError("inconsistent shapes")
-            return self._refuse("__sub__", "the stored count of a difference of sparse "
-                                "arrays depends on the values (differences that cancel "
-                                "are dropped)")
+        if _isscalarlike(other) or _is_sparse(other):
+            return self._plus_or_minus(other, "__sub__")
         if self._dense(other):
             with _ModeFor():
                 # _base._sub_dense: self.todense() - other
@@ -1176,6 +1175,11 @@ def _asmatrix(x: Any) -> Any:
 
 def _unsupported(A: FakeSparse, what: str, why: str) -> Any:
     raise UnsupportedOperationError(f"{A._name}.{what}", why)
+
+
+def _is_sparse(x: Any) -> bool:
+    """A fake or a real SciPy sparse array."""
+    return isinstance(x, FakeSparse) or _is_scipy_sparse(x)
 
 
 def _is_scipy_sparse(x: Any) -> bool:

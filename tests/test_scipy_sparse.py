@@ -17,6 +17,7 @@ import pytest
 
 import faketensor as ft
 from memtools import measure_peak
+from script_checks import main_fake_equals_real, run_plans_the_real_peak
 from oracle import compare_meta
 
 pytest.importorskip("scipy")
@@ -664,32 +665,15 @@ def test_real_sparse_meets_fake_operand():
 
 @pytest.mark.parametrize("n", [16, 33, 64])
 def test_poisson_script_fake_equals_real(n):
-    sys.path.insert(0, os.path.join(HERE, "plan_scripts"))
-    try:
-        import poisson_sparse
-    finally:
-        sys.path.pop(0)
-    keep: list = []
-    real_peak, real_live = measure_peak(lambda: keep.append(poisson_sparse.main(n)))
-    with ft.FakeMode() as mode:
-        fake = poisson_sparse.main(n)
-        compare_meta(keep[0], fake, [], [])
-    assert (mode.memory.peak["cpu"], mode.memory.live["cpu"]) == (real_peak, real_live)
+    main_fake_equals_real("poisson_sparse", n)
 
 
 def test_faketensor_run_plans_the_poisson_script(tmp_path):
     """``faketensor run`` at a small size: the planned peak is the real run's; at full size
     (10^6 points) it completes in seconds."""
-    from test_plan import MEASURE, SCRIPTS, run_cli
-    rc, out, err, data = run_cli("poisson_sparse.py", "40", tmp_path=tmp_path)
-    assert rc == 0, err
-    assert data["status"] == "completed"
-    measure = MEASURE.format(tests=HERE).replace(
-        "import numpy as np\n", "import numpy as np\nimport scipy.sparse, scipy.sparse.linalg\n")
-    r = subprocess.run([sys.executable, "-c", measure, "", "poisson_sparse.py", "40"],
-                       cwd=SCRIPTS, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert data["devices"]["cpu"]["peak_bytes"] == int(r.stdout.split()[-1])
+    from test_plan import run_cli
+    run_plans_the_real_peak("poisson_sparse.py", "40", "scipy.sparse, scipy.sparse.linalg",
+                            tmp_path)
     rc, out, err, data = run_cli("poisson_sparse.py", "1000000", tmp_path=tmp_path)
     assert rc == 0, err
     assert data["status"] == "completed"

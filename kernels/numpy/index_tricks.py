@@ -21,7 +21,7 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, iterator_order, it
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .function_base import _orig
-from ..registry import keep_real, pyarray_return, quiet, register, transient, unmodelled
+from ..registry import pyarray_return, quiet, register, transient, unmodelled
 from .temporaries import Steps, array_bytes
 from .views import reshape_out
 
