@@ -17,7 +17,6 @@ DataDependentError naming the SciPy function.
 """
 from __future__ import annotations
 
-import operator
 import sys
 import threading
 import warnings
@@ -69,74 +68,6 @@ def _isscalarlike(x: Any) -> bool:
 
 
 # --- structure values -------------------------------------------------------------------
-
-def known_values(x: Any, what: str, fn: str) -> np.ndarray:
-    """The values of a structure argument (offsets, indices, index pointers) as a real
-    array: from Python numbers and sequences, real arrays, and fakes whose values are known
-    (a small known content, ``np.array([-1, 1])`` made in the mode, or one value in every
-    element); DataDependentError naming ``fn`` when a fake's values are unknown."""
-    if isinstance(x, FakeSparse):
-        raise TypeError(f"{what}: a sparse array where an array of integers is expected")
-    if _is_fake(x):
-        r = _known.real(x)
-        if r is not None:
-            with paused():
-                return np.array(r)
-        v = _known.value(x)
-        if v is None:
-            raise DataDependentError(f"{fn}: the {what} are the values of a fake array "
-                                     f"(shape={x.shape}, dtype={x.dtype}), which are unknown; "
-                                     f"give them as numbers or a real array")
-        with paused():
-            return np.full(x.shape, v, dtype=x.dtype)
-    if isinstance(x, (list, tuple)):
-        with paused():
-            return np.array([known_values(v, what, fn) if _is_fake(v) else v for v in x])
-    with paused():
-        return np.asarray(x)
-
-
-def _value_bounds(x: Any) -> Any:
-    """(min, max) of an integer structure array whose values are known, () when empty,
-    None when unknown."""
-    if _is_fake(x):
-        r = _known.real(x)
-        if r is not None:
-            with paused():
-                if r.size == 0:
-                    return ()
-                return (int(r.min()), int(r.max())) if r.dtype.kind in "iub" else None
-        v = _known.value(x)
-        if v is None:
-            return None
-        return () if x.size == 0 else (int(v), int(v))
-    with paused():
-        a = np.asarray(x)
-        if a.size == 0:
-            return ()
-        if a.dtype.kind not in "iub":
-            return None
-        return (int(a.min()), int(a.max()))
-
-
-def _zero_free(x: Any, length: int | None = None) -> bool | None:
-    """True when every element of ``x`` (its first ``length`` along the last axis) is
-    known to be nonzero, False when one is known to be zero, None when unknown."""
-    if _is_fake(x):
-        r = _known.real(x)
-        if r is None:
-            v = _known.value(x)
-            if v is None:
-                return None if x.size else True
-            with paused():
-                return bool(np.asarray(v) != 0)
-        x = r  # a small known content: read as a real array
-    with paused():
-        a = np.asarray(x)
-        if length is not None and a.ndim:
-            a = a[..., :length]
-        return bool(np.all(a != 0))
-
 
 # --- the fake sparse array --------------------------------------------------------------
 
@@ -445,8 +376,8 @@ class FakeSparse:
         nnz = max_nnz
         rules.get_index_dtype_temporaries()
         idx_dtype = rules.index_dtype(max(nnz, n_rows, n_cols))
-        csr_data = _prune(csr_data[:nnz])
-        indices = _prune(indices[:nnz].astype(idx_dtype, copy=False))
+        csr_data = rules.prune(csr_data[:nnz])
+        indices = rules.prune(indices[:nnz].astype(idx_dtype, copy=False))
         indptr = indptr.astype(idx_dtype, copy=False)
         out = _compressed("csr", self._array, (csr_data, indices, indptr), self._shape,
                           dtype=self.dtype, bounds_known=True)
@@ -1011,7 +942,7 @@ class FakeLil(FakeSparse):
 
     def astype(self, dtype: Any, casting: str = "unsafe", copy: bool = True) -> "FakeSparse":
         """_base.astype: another dtype through CSR and back; the same one copied (or not)."""
-        dtype = _getdtype(dtype)
+        dtype = rules.getdtype(dtype)
         if self.dtype != dtype:
             return self.tocsr().astype(dtype, casting=casting, copy=copy).asformat("lil")
         return self.copy() if copy else self
@@ -1134,9 +1065,9 @@ def _is_int(x: Any) -> bool:
 
 def empty_lil(is_array: bool, shape: tuple, dtype: Any) -> FakeLil:
     """_lil.__init__ from a shape: empty rows (rules.lil_lists), nothing stored."""
-    shape = _check_shape(shape)
+    shape = rules.check_shape(shape)
     rows, data = rules.lil_lists(shape[0])
-    return FakeLil(is_array, shape, _getdtype(dtype, default=float), rows, data, 0,
+    return FakeLil(is_array, shape, rules.getdtype(dtype, default=float), rows, data, 0,
                    rules.Pattern(shape))
 
 
@@ -1151,10 +1082,10 @@ def construct_lil(is_array: bool, arg1: Any, shape: Any = None, dtype: Any = Non
             A = arg1 if isinstance(arg1, FakeSparse) else from_real(arg1)
             A = A.copy() if A.format == "lil" and copy else A.tolil()
             if dtype is not None:
-                A = A.astype(_getdtype(dtype), copy=False)
+                A = A.astype(rules.getdtype(dtype), copy=False)
             return FakeLil(is_array, A.shape, A.dtype, A.rows, A.data, A._nnz, A._pattern)
         if isinstance(arg1, tuple):
-            if not _isshape(arg1):
+            if not rules.isshape(arg1):
                 raise TypeError("unrecognized lil_array constructor usage")
             if shape is not None:
                 raise ValueError("invalid use of shape parameter")
@@ -1206,15 +1137,6 @@ def _product(fn: Any, args: tuple) -> None:
     dispatch(fn, (_FAKE,), args, {})
 
 
-def _prune(array: Any) -> Any:
-    """scipy.sparse._sputils._prune_array: a copy when a view holds less than half of its
-    base."""
-    base = array.base
-    if base is not None and array.size < base.size // 2:
-        return array.copy()
-    return array
-
-
 def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
     """get_index_dtype((indptr, indices), maxval, check_contents=False)."""
     return rules.index_dtype(maxval, (A.indptr.dtype, A.indices.dtype))
@@ -1222,26 +1144,12 @@ def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
 
 # --- constructors (SciPy's __init__ of each class, followed) ---------------------------------
 
-def _getdtype(dtype: Any, default: Any = None) -> Any:
-    """scipy.sparse._sputils.getdtype (supported dtypes only)."""
-    if dtype is None:
-        return None if default is None else np.dtype(default)
-    newdtype = np.dtype(dtype)
-    if newdtype == np.object_:
-        raise ValueError("object dtype is not supported by sparse matrices")
-    if newdtype not in rules.SUPPORTED:
-        raise ValueError(f"scipy.sparse does not support dtype {newdtype.name}. "
-                         f"The only supported types are: "
-                         f"{', '.join(d.name for d in rules.SUPPORTED)}.")
-    return newdtype
-
-
 def _empty_compressed(fmt: str, is_array: bool, shape: tuple, dtype: Any) -> FakeSparse:
     """_compressed.__init__ from a shape: no stored elements."""
     M, N = shape if fmt == "csr" else shape[::-1]
     idx_dtype = rules.index_dtype(max(shape))
     rules.get_index_dtype_temporaries()
-    data = np.zeros(0, _getdtype(dtype, default=float))
+    data = np.zeros(0, rules.getdtype(dtype, default=float))
     indices = np.zeros(0, idx_dtype)
     indptr = np.zeros(M + 1, dtype=idx_dtype)
     out = FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
@@ -1267,10 +1175,10 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
                   (indptr.dtype, (0, nnz_known))]
         ptr_vals = None
     else:
-        ptr_vals = _structure(indptr, "index pointers", name)
+        ptr_vals = rules.known_values(indptr, "index pointers", name)
         minor = (shape[1] if fmt == "csr" else shape[0]) if shape is not None else 1
-        ind_b = _valid_bounds(indices, minor)
-        bounds = [(_dtype_of(indices), ind_b), (ptr_vals.dtype, _bounds_of(ptr_vals))]
+        ind_b = rules.valid_bounds(indices, minor)
+        bounds = [(rules.dtype_of(indices), ind_b), (ptr_vals.dtype, rules.bounds_of(ptr_vals))]
         nnz_known = int(ptr_vals[-1]) if ptr_vals.size else None
     # _base._get_index_dtype: sparse arrays never read the contents, matrices do
     idx_dtype = (rules.index_dtype_of(maxval, tuple(bounds)) if not is_array
@@ -1285,9 +1193,9 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
     if shape is None:
         raise DataDependentError(f"{name}: without a shape SciPy infers the number of "
                                  "columns from indices.max()")
-    shape = _check_shape(shape)
+    shape = rules.check_shape(shape)
     if dtype is not None:
-        data = data.astype(_getdtype(dtype), copy=False)
+        data = data.astype(rules.getdtype(dtype), copy=False)
     # check_format(full_check=False)
     M, N = shape if fmt == "csr" else shape[::-1]
     if indptr.dtype.kind != "i":
@@ -1311,53 +1219,10 @@ def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any 
                          "index and data arrays")
     # prune
     if nnz_known != len(indices):
-        indices = _prune(indices[:nnz_known])
-        data = _prune(data[:nnz_known])
+        indices = rules.prune(indices[:nnz_known])
+        data = rules.prune(data[:nnz_known])
     return FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr,
                       nnz=nnz_known, canonical=True if nnz_known == 0 else canonical)
-
-
-def _valid_bounds(x: Any, dim: int) -> Any:
-    """(min, max) of an index array: its known values, else those of valid indices (in
-    [0, dim)): as NumPy's indexing kernels do, a fake's index values are taken to be valid;
-    SciPy raises for invalid ones, which a fake does not reproduce."""
-    b = _value_bounds(x)
-    if b is None:
-        return () if len(x) == 0 else (0, max(dim - 1, 0))
-    return b
-
-
-def _dtype_of(x: Any) -> np.dtype:
-    if hasattr(x, "dtype"):
-        return np.dtype(x.dtype)
-    with paused():
-        return np.asarray(x).dtype
-
-
-def _bounds_of(a: np.ndarray) -> Any:
-    if a.size == 0:
-        return ()
-    if a.dtype.kind not in "iub":
-        return None
-    return (int(a.min()), int(a.max()))
-
-
-def _structure(x: Any, what: str, name: str) -> np.ndarray:
-    return known_values(x, what, name)
-
-
-def _check_shape(shape: Any) -> tuple:
-    """scipy.sparse._sputils.check_shape for 2-d shapes."""
-    try:
-        new = tuple(operator.index(s) for s in shape)
-    except TypeError as e:
-        raise TypeError("'shape' must be a tuple of integers") from e
-    if len(new) != 2:
-        raise UnsupportedOperationError("scipy.sparse", "only 2-d sparse arrays are modelled "
-                                        "for fakes")
-    if any(d < 0 for d in new):
-        raise ValueError("'shape' elements cannot be negative")
-    return new
 
 
 def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False,
@@ -1368,14 +1233,14 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
     if shape is None:
         raise DataDependentError(f"{name}: without a shape SciPy infers it from the "
                                  "largest index values")
-    shape = _check_shape(shape)
+    shape = rules.check_shape(shape)
     if len(coords) != 2:
         raise UnsupportedOperationError(name, "only 2-d sparse arrays are modelled for fakes")
     if bounds_known:
-        bounds = tuple((_dtype_of(c), (0, max(shape[i] - 1, 0)) if len(c) else ())
+        bounds = tuple((rules.dtype_of(c), (0, max(shape[i] - 1, 0)) if len(c) else ())
                        for i, c in enumerate(coords))
     else:
-        bounds = tuple((_dtype_of(c), _valid_bounds(c, shape[i]))
+        bounds = tuple((rules.dtype_of(c), rules.valid_bounds(c, shape[i]))
                        for i, c in enumerate(coords))
     rules.get_index_dtype_temporaries()
     idx_dtype = (rules.index_dtype_of(max(shape), bounds) if not is_array
@@ -1384,17 +1249,17 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
         raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
                                  "choose the index dtype (get_index_dtype(check_contents=True))"
                                  ", and those of this fake are unknown")
-    known_dupfree = None if bounds_known else _pairs_distinct(coords, shape)
+    known_dupfree = None if bounds_known else rules.pairs_distinct(coords, shape)
     cp = True if copy else None
     coords = tuple(np.array(idx, copy=cp, dtype=idx_dtype) for idx in coords)
-    data = _getdata(obj, copy=copy, dtype=dtype)
+    data = rules.getdata(obj, copy=copy, dtype=dtype)
     # _check: shapes, the nnz > 0 range checks read values (known valid here or not checked)
     if any(c.ndim != 1 for c in coords) or data.ndim != 1:
         raise ValueError("row, column, and data array must all be the same length"
                          if data.ndim == 1 else "data array must be 1-D")
     if any(len(c) != len(data) for c in coords):
         raise ValueError("row, column, and data array must all be the same length")
-    coords = _coo_check(coords, data, shape, is_array)
+    coords = rules.coo_check(coords, data, shape, is_array)
     if not bounds_known:
         for i, (_, b) in enumerate(bounds):
             if b and b[1] >= shape[i]:
@@ -1408,52 +1273,17 @@ def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False
                       canonical=False if len(data) else True, dupfree=dup)
 
 
-def _pairs_distinct(coords: tuple, shape: tuple) -> bool | None:
-    """Whether coordinates given as real arrays or sequences (known values) name distinct
-    positions; None when a fake's values are unknown."""
-    if any(_is_fake(c) for c in coords):
-        return None
-    with paused():
-        cs = [np.asarray(c).astype(np.int64).ravel() for c in coords]
-        if len({len(c) for c in cs}) != 1:
-            return None
-        flat = np.ravel_multi_index(cs, shape, mode="wrap") if cs[0].size else cs[0]
-        return bool(np.unique(flat).size == flat.size)
-
-
-def _coo_check(coords: tuple, data: Any, shape: tuple, is_array: bool) -> tuple:
-    """_coo._check: the index dtype again (the coordinates as it), then, when there are
-    stored elements, each coordinate's max and min (the range checks: valid indices here)."""
-    rules.get_index_dtype_temporaries()
-    idx_dtype = rules.index_dtype(max(shape), tuple(c.dtype for c in coords))
-    coords = tuple(np.asarray(c, dtype=idx_dtype) for c in coords)
-    if len(data) > 0:
-        for c in coords:
-            hi = c.max()
-            lo = c.min()
-            del hi, lo
-    return coords
-
-
-def _getdata(obj: Any, copy: bool = False, dtype: Any = None) -> Any:
-    """scipy.sparse._sputils.getdata: np.array(obj, dtype=dtype, copy=copy) of a supported
-    dtype."""
-    data = np.array(obj, dtype=dtype, copy=True if copy else None)
-    _getdtype(data.dtype)
-    return data
-
-
 def _dia(is_array: bool, data: Any, offsets_arr: Any, offset_values: tuple, shape: tuple,
          dtype: Any = None, copy: bool = False, zero_free: bool | None = None) -> FakeSparse:
     """_dia.__init__ from (data, offsets) with a shape."""
-    shape = _check_shape(shape)
+    shape = rules.check_shape(shape)
     cp = True if copy else None
     data = np.atleast_2d(np.array(data, dtype=dtype, copy=cp))
     rules.get_index_dtype_temporaries()
     offsets = np.atleast_1d(np.array(offsets_arr, dtype=rules.index_dtype(max(shape)),
                                      copy=cp))
     if dtype is not None:
-        data = data.astype(_getdtype(dtype), copy=False)
+        data = data.astype(rules.getdtype(dtype), copy=False)
     if offsets.ndim != 1:
         raise ValueError("offsets array must have rank 1")
     if data.ndim != 2:
@@ -1463,18 +1293,10 @@ def _dia(is_array: bool, data: Any, offsets_arr: Any, offset_values: tuple, shap
                          f"of offsets ({len(offsets)})")
     if len(set(offset_values)) != len(offset_values):
         raise ValueError("offset array contains duplicate values")
-    _unique_temporaries(offsets)
+    rules.unique_temporaries(offsets)
     return FakeSparse("dia", is_array, shape, data=data, offsets=offsets,
                       offset_values=tuple(int(k) for k in offset_values),
                       zero_free=zero_free)
-
-
-def _unique_temporaries(offsets: Any) -> None:
-    """np.unique(offsets) of _dia.__init__ on a fake: its flattened sorted copy and the
-    result (every offset distinct), freed at once (2 * len * itemsize, measured)."""
-    flat = offsets.flatten()
-    ret = flat.copy()
-    del flat, ret
 
 
 # --- the classes' constructors ----------------------------------------------------------
@@ -1505,25 +1327,25 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                              zero_free=A._zero_free, dupfree=A._dupfree,
                              offset_values=A._offsets, pattern=A._pattern, **A._arrays())
             if fmt == "dia":
-                _unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
+                rules.unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
             elif fmt == "coo":
-                out.coords = _coo_check(out.coords, out.data, out.shape, is_array)
-            if shape is not None and _check_shape(shape) != out.shape:
+                out.coords = rules.coo_check(out.coords, out.data, out.shape, is_array)
+            if shape is not None and rules.check_shape(shape) != out.shape:
                 raise ValueError(f"inconsistent shapes: {shape} != {out.shape}")
             return out if dtype is None else _astype_noncopy(out, dtype)
-        if isinstance(arg1, tuple) and _isshape(arg1):
-            shp = _check_shape(arg1)
+        if isinstance(arg1, tuple) and rules.isshape(arg1):
+            shp = rules.check_shape(arg1)
             if fmt in ("csr", "csc"):
                 return _empty_compressed(fmt, is_array, shp, dtype)
             if fmt == "coo":
                 idx_dtype = rules.index_dtype(max(shp))
                 rules.get_index_dtype_temporaries()
                 coords = tuple(np.array([], dtype=idx_dtype) for _ in range(2))
-                data = np.array([], dtype=_getdtype(dtype, default=float))
-                coords = _coo_check(coords, data, shp, is_array)
+                data = np.array([], dtype=rules.getdtype(dtype, default=float))
+                coords = rules.coo_check(coords, data, shp, is_array)
                 return FakeSparse("coo", is_array, shp, data=data, coords=coords,
                                   canonical=True)
-            data = np.zeros((0, 0), _getdtype(dtype, default=float))
+            data = np.zeros((0, 0), rules.getdtype(dtype, default=float))
             rules.get_index_dtype_temporaries()
             offsets = np.zeros(0, dtype=rules.index_dtype(max(shp)))
             return FakeSparse("dia", is_array, shp, data=data, offsets=offsets)
@@ -1535,9 +1357,9 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                     raise ValueError("unrecognized form for dia_array constructor") from e
                 if shape is None:
                     raise ValueError("expected a shape argument")
-                offs = known_values(offsets, "offsets", name)
-                shp = _check_shape(shape)
-                zf = _zero_free_dia(data, offs, shp)
+                offs = rules.known_values(offsets, "offsets", name)
+                shp = rules.check_shape(shape)
+                zf = rules.zero_free_dia(data, offs, shp)
                 return _dia(is_array, data, offsets, tuple(offs.ravel().tolist()), shp,
                             dtype=dtype, copy=copy, zero_free=zf)
             if fmt == "coo":
@@ -1566,41 +1388,12 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
 
 
 def _astype_noncopy(A: FakeSparse, dtype: Any) -> FakeSparse:
-    dt = _getdtype(dtype)
+    dt = rules.getdtype(dtype)
     if dt == A.dtype:
         return A
     A.data = A.data.astype(dt, copy=False)
     A._zero_free = None
     return A
-
-
-def _isshape(x: Any) -> bool:
-    """scipy.sparse._sputils.isshape for 2-d shapes."""
-    if not isinstance(x, tuple) or len(x) != 2:
-        return False
-    return all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0
-               for d in x)
-
-
-def _zero_free_dia(data: Any, offs: np.ndarray, shape: tuple) -> bool | None:
-    """Whether every stored position of a DIA structure holds a known nonzero value."""
-    if _is_fake(data):
-        r = _known.real(data)
-        if r is None:
-            return _zero_free(data)
-        data = r  # a small known content: its stored positions are read
-    if isinstance(data, (list, tuple)) and any(_is_fake(v) for v in data):
-        flags = [_zero_free(v) for v in data]
-        return None if None in flags else all(flags)
-    with paused():
-        d = np.atleast_2d(np.asarray(data))
-        if d.ndim != 2 or d.shape[0] != offs.size:
-            return None
-        m, n = shape
-        cols = np.arange(d.shape[1])
-        rows = cols[None, :] - offs.reshape(-1, 1)
-        mask = (rows >= 0) & (rows < m) & (cols[None, :] < n)
-        return bool(np.all(d[mask] != 0))
 
 
 def from_real(A: Any) -> FakeSparse:
@@ -1651,7 +1444,7 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                 raise ValueError("Different number of diagonals and offsets.")
         else:
             diags_in = list(diagonals)
-        offs = known_values(offsets, "offsets", _name).ravel()
+        offs = rules.known_values(offsets, "offsets", _name).ravel()
         diags = [_atleast_1d(d) for d in diags_in]
         offsets_arr = _atleast_1d(offsets)
         if len(diags) != len(offs):
@@ -1701,14 +1494,14 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                         f" offset {k}) does not agree with array size ({m}, {n}).") from e
                 raise
             if length > 0:
-                z = _zero_free(diags_in[j] if not _is_fake(diagonal) else diagonal, length)
+                z = rules.zero_free(diags_in[j] if not _is_fake(diagonal) else diagonal, length)
                 if z is None or z is False:
                     zf = z if zf is not False else False
                     if z is None and zf is not False:
                         zf = None
         # the casts to the data dtype may make a nonzero value zero (0.5 to int)
         if zf and np.dtype(dtype).kind in "iub" and any(
-                np.dtype(_dtype_of(d)).kind in "fc" for d in diags):
+                np.dtype(rules.dtype_of(d)).kind in "fc" for d in diags):
             zf = None
         A = _dia(True, data_arr, offsets_arr, tuple(ks), (m, n), zero_free=zf)
         return A.asformat(format)

@@ -9,11 +9,16 @@ output the caller allocated (in place on it, as sparsetools does) and count thei
 """
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 from scipy.sparse import _sparsetools
 
+from ... import _known
+from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._stack import paused
+from ...meta import is_fake
 from .. import flops
 from ..registry import register, transient
 
@@ -271,3 +276,207 @@ def get_index_dtype_temporaries(maxval: bool = True) -> None:
     in a mode."""
     t = np.empty(2 if maxval else 1, dtype=np.int32)
     del t
+
+
+# --- SciPy's argument and structure rules (scipy/sparse/_sputils.py, the constructors) ---
+
+def known_values(x: Any, what: str, fn: str) -> np.ndarray:
+    """The values of a structure argument (offsets, indices, index pointers) as a real
+    array: from Python numbers and sequences, real arrays, and fakes whose values are known
+    (a small known content, ``np.array([-1, 1])`` made in the mode, or one value in every
+    element); DataDependentError naming ``fn`` when a fake's values are unknown."""
+    if hasattr(x, "nnz") and hasattr(x, "format"):  # a (fake) sparse array
+        raise TypeError(f"{what}: a sparse array where an array of integers is expected")
+    if is_fake(x):
+        r = _known.real(x)
+        if r is not None:
+            with paused():
+                return np.array(r)
+        v = _known.value(x)
+        if v is None:
+            raise DataDependentError(f"{fn}: the {what} are the values of a fake array "
+                                     f"(shape={x.shape}, dtype={x.dtype}), which are unknown; "
+                                     f"give them as numbers or a real array")
+        with paused():
+            return np.full(x.shape, v, dtype=x.dtype)
+    if isinstance(x, (list, tuple)):
+        with paused():
+            return np.array([known_values(v, what, fn) if is_fake(v) else v for v in x])
+    with paused():
+        return np.asarray(x)
+
+
+def value_bounds(x: Any) -> Any:
+    """(min, max) of an integer structure array whose values are known, () when empty,
+    None when unknown."""
+    if is_fake(x):
+        r = _known.real(x)
+        if r is not None:
+            with paused():
+                if r.size == 0:
+                    return ()
+                return (int(r.min()), int(r.max())) if r.dtype.kind in "iub" else None
+        v = _known.value(x)
+        if v is None:
+            return None
+        return () if x.size == 0 else (int(v), int(v))
+    with paused():
+        a = np.asarray(x)
+        if a.size == 0:
+            return ()
+        if a.dtype.kind not in "iub":
+            return None
+        return (int(a.min()), int(a.max()))
+
+
+def zero_free(x: Any, length: int | None = None) -> bool | None:
+    """True when every element of ``x`` (its first ``length`` along the last axis) is
+    known to be nonzero, False when one is known to be zero, None when unknown."""
+    if is_fake(x):
+        r = _known.real(x)
+        if r is None:
+            v = _known.value(x)
+            if v is None:
+                return None if x.size else True
+            with paused():
+                return bool(np.asarray(v) != 0)
+        x = r  # a small known content: read as a real array
+    with paused():
+        a = np.asarray(x)
+        if length is not None and a.ndim:
+            a = a[..., :length]
+        return bool(np.all(a != 0))
+
+
+def prune(array: Any) -> Any:
+    """scipy.sparse._sputils._prune_array: a copy when a view holds less than half of its
+    base."""
+    base = array.base
+    if base is not None and array.size < base.size // 2:
+        return array.copy()
+    return array
+
+
+def getdtype(dtype: Any, default: Any = None) -> Any:
+    """scipy.sparse._sputils.getdtype (supported dtypes only)."""
+    if dtype is None:
+        return None if default is None else np.dtype(default)
+    newdtype = np.dtype(dtype)
+    if newdtype == np.object_:
+        raise ValueError("object dtype is not supported by sparse matrices")
+    if newdtype not in SUPPORTED:
+        raise ValueError(f"scipy.sparse does not support dtype {newdtype.name}. "
+                         f"The only supported types are: "
+                         f"{', '.join(d.name for d in SUPPORTED)}.")
+    return newdtype
+
+
+def valid_bounds(x: Any, dim: int) -> Any:
+    """(min, max) of an index array: its known values, else those of valid indices (in
+    [0, dim)): as NumPy's indexing kernels do, a fake's index values are taken to be valid;
+    SciPy raises for invalid ones, which a fake does not reproduce."""
+    b = value_bounds(x)
+    if b is None:
+        return () if len(x) == 0 else (0, max(dim - 1, 0))
+    return b
+
+
+def dtype_of(x: Any) -> np.dtype:
+    if hasattr(x, "dtype"):
+        return np.dtype(x.dtype)
+    with paused():
+        return np.asarray(x).dtype
+
+
+def bounds_of(a: np.ndarray) -> Any:
+    if a.size == 0:
+        return ()
+    if a.dtype.kind not in "iub":
+        return None
+    return (int(a.min()), int(a.max()))
+
+
+def check_shape(shape: Any) -> tuple:
+    """scipy.sparse._sputils.check_shape for 2-d shapes."""
+    try:
+        new = tuple(operator.index(s) for s in shape)
+    except TypeError as e:
+        raise TypeError("'shape' must be a tuple of integers") from e
+    if len(new) != 2:
+        raise UnsupportedOperationError("scipy.sparse", "only 2-d sparse arrays are modelled "
+                                        "for fakes")
+    if any(d < 0 for d in new):
+        raise ValueError("'shape' elements cannot be negative")
+    return new
+
+
+def pairs_distinct(coords: tuple, shape: tuple) -> bool | None:
+    """Whether coordinates given as real arrays or sequences (known values) name distinct
+    positions; None when a fake's values are unknown."""
+    if any(is_fake(c) for c in coords):
+        return None
+    with paused():
+        cs = [np.asarray(c).astype(np.int64).ravel() for c in coords]
+        if len({len(c) for c in cs}) != 1:
+            return None
+        flat = np.ravel_multi_index(cs, shape, mode="wrap") if cs[0].size else cs[0]
+        return bool(np.unique(flat).size == flat.size)
+
+
+def coo_check(coords: tuple, data: Any, shape: tuple, is_array: bool) -> tuple:
+    """_coo._check: the index dtype again (the coordinates as it), then, when there are
+    stored elements, each coordinate's max and min (the range checks: valid indices here)."""
+    get_index_dtype_temporaries()
+    idx_dtype = index_dtype(max(shape), tuple(c.dtype for c in coords))
+    coords = tuple(np.asarray(c, dtype=idx_dtype) for c in coords)
+    if len(data) > 0:
+        for c in coords:
+            hi = c.max()
+            lo = c.min()
+            del hi, lo
+    return coords
+
+
+def getdata(obj: Any, copy: bool = False, dtype: Any = None) -> Any:
+    """scipy.sparse._sputils.getdata: np.array(obj, dtype=dtype, copy=copy) of a supported
+    dtype."""
+    data = np.array(obj, dtype=dtype, copy=True if copy else None)
+    getdtype(data.dtype)
+    return data
+
+
+def unique_temporaries(offsets: Any) -> None:
+    """np.unique(offsets) of _dia.__init__ on a fake: its flattened sorted copy and the
+    result (every offset distinct), freed at once (2 * len * itemsize, measured)."""
+    flat = offsets.flatten()
+    ret = flat.copy()
+    del flat, ret
+
+
+def isshape(x: Any) -> bool:
+    """scipy.sparse._sputils.isshape for 2-d shapes."""
+    if not isinstance(x, tuple) or len(x) != 2:
+        return False
+    return all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0
+               for d in x)
+
+
+def zero_free_dia(data: Any, offs: np.ndarray, shape: tuple) -> bool | None:
+    """Whether every stored position of a DIA structure holds a known nonzero value."""
+    if is_fake(data):
+        r = _known.real(data)
+        if r is None:
+            return zero_free(data)
+        data = r  # a small known content: its stored positions are read
+    if isinstance(data, (list, tuple)) and any(is_fake(v) for v in data):
+        flags = [zero_free(v) for v in data]
+        return None if None in flags else all(flags)
+    with paused():
+        d = np.atleast_2d(np.asarray(data))
+        if d.ndim != 2 or d.shape[0] != offs.size:
+            return None
+        m, n = shape
+        cols = np.arange(d.shape[1])
+        rows = cols[None, :] - offs.reshape(-1, 1)
+        mask = (rows >= 0) & (rows < m) & (cols[None, :] < n)
+        return bool(np.all(d[mask] != 0))
