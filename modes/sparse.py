@@ -1146,155 +1146,37 @@ def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
 
 def _empty_compressed(fmt: str, is_array: bool, shape: tuple, dtype: Any) -> FakeSparse:
     """_compressed.__init__ from a shape: no stored elements."""
-    M, N = shape if fmt == "csr" else shape[::-1]
-    idx_dtype = rules.index_dtype(max(shape))
-    rules.get_index_dtype_temporaries()
-    data = np.zeros(0, rules.getdtype(dtype, default=float))
-    indices = np.zeros(0, idx_dtype)
-    indptr = np.zeros(M + 1, dtype=idx_dtype)
-    out = FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
-                     canonical=True, pattern=rules.Pattern(shape))
-    return out
+    data, indices, indptr = rules.empty_compressed_arrays(fmt, shape, dtype)
+    return FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
+                      canonical=True, pattern=rules.Pattern(shape))
 
 
 def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any = None,
                 copy: bool = False, bounds_known: bool = False,
                 name: str | None = None, canonical: bool | None = None) -> FakeSparse:
-    """_compressed.__init__ from (data, indices, indptr) and check_format(full_check=False):
-    the count is indptr[-1], read from known values, or len(indices) for arrays this
-    module made (``bounds_known``)."""
-    name = name or f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
-    data, indices, indptr = arrays
-    maxval = None
-    if shape is not None and 0 not in shape:
-        maxval = max(shape)
-    rules.get_index_dtype_temporaries(maxval is not None)
-    if bounds_known:
-        nnz_known: int | None = int(len(indices))
-        bounds = [(indices.dtype, (0, max(maxval or 1, 1) - 1) if len(indices) else ()),
-                  (indptr.dtype, (0, nnz_known))]
-        ptr_vals = None
-    else:
-        ptr_vals = rules.known_values(indptr, "index pointers", name)
-        minor = (shape[1] if fmt == "csr" else shape[0]) if shape is not None else 1
-        ind_b = rules.valid_bounds(indices, minor)
-        bounds = [(rules.dtype_of(indices), ind_b), (ptr_vals.dtype, rules.bounds_of(ptr_vals))]
-        nnz_known = int(ptr_vals[-1]) if ptr_vals.size else None
-    # _base._get_index_dtype: sparse arrays never read the contents, matrices do
-    idx_dtype = (rules.index_dtype_of(maxval, tuple(bounds)) if not is_array
-                 else rules.index_dtype(maxval, tuple(b[0] for b in bounds)))
-    if idx_dtype is None:
-        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
-                                 "choose the index dtype (get_index_dtype(check_contents=True))"
-                                 ", and those of this fake are unknown")
-    indices = np.array(indices, copy=None if not copy else True, dtype=idx_dtype)
-    indptr = np.array(indptr, copy=None if not copy else True, dtype=idx_dtype)
-    data = np.array(data, copy=None if not copy else True, dtype=dtype)
-    if shape is None:
-        raise DataDependentError(f"{name}: without a shape SciPy infers the number of "
-                                 "columns from indices.max()")
-    shape = rules.check_shape(shape)
-    if dtype is not None:
-        data = data.astype(rules.getdtype(dtype), copy=False)
-    # check_format(full_check=False)
-    M, N = shape if fmt == "csr" else shape[::-1]
-    if indptr.dtype.kind != "i":
-        warnings.warn(f"indptr array has non-integer dtype ({indptr.dtype.name})",
-                      stacklevel=3)
-    if indices.dtype.kind != "i":
-        warnings.warn(f"indices array has non-integer dtype ({indices.dtype.name})",
-                      stacklevel=3)
-    for x in (data.ndim, indices.ndim, indptr.ndim):
-        if x != 1:
-            raise ValueError("data, indices, and indptr should be 1-D")
-    if len(indptr) != M + 1:
-        raise ValueError(f"index pointer size {len(indptr)} should be {M + 1}")
-    if ptr_vals is not None and int(ptr_vals[0]) != 0:
-        raise ValueError("index pointer should start with 0")
-    if len(indices) != len(data):
-        raise ValueError("indices and data should have the same size")
-    assert nnz_known is not None
-    if nnz_known > len(indices):
-        raise ValueError("Last value of index pointer should be less than the size of "
-                         "index and data arrays")
-    # prune
-    if nnz_known != len(indices):
-        indices = rules.prune(indices[:nnz_known])
-        data = rules.prune(data[:nnz_known])
-    return FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr,
-                      nnz=nnz_known, canonical=True if nnz_known == 0 else canonical)
+    """A CSR/CSC fake from (data, indices, indptr) (rules.compressed_init)."""
+    p = rules.compressed_init(fmt, is_array, arrays, shape, dtype=dtype, copy=copy,
+                              bounds_known=bounds_known, name=name)
+    return FakeSparse(fmt, is_array, p.shape, data=p.data, indices=p.indices,
+                      indptr=p.indptr, nnz=p.nnz,
+                      canonical=True if p.nnz == 0 else canonical)
 
 
 def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False,
          dtype: Any = None, bounds_known: bool = False,
          name: str | None = None) -> FakeSparse:
-    """_coo.__init__ from (data, (row, col))."""
-    name = name or f"scipy.sparse.coo_{'array' if is_array else 'matrix'}"
-    if shape is None:
-        raise DataDependentError(f"{name}: without a shape SciPy infers it from the "
-                                 "largest index values")
-    shape = rules.check_shape(shape)
-    if len(coords) != 2:
-        raise UnsupportedOperationError(name, "only 2-d sparse arrays are modelled for fakes")
-    if bounds_known:
-        bounds = tuple((rules.dtype_of(c), (0, max(shape[i] - 1, 0)) if len(c) else ())
-                       for i, c in enumerate(coords))
-    else:
-        bounds = tuple((rules.dtype_of(c), rules.valid_bounds(c, shape[i]))
-                       for i, c in enumerate(coords))
-    rules.get_index_dtype_temporaries()
-    idx_dtype = (rules.index_dtype_of(max(shape), bounds) if not is_array
-                 else rules.index_dtype(max(shape), tuple(b[0] for b in bounds)))
-    if idx_dtype is None:
-        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
-                                 "choose the index dtype (get_index_dtype(check_contents=True))"
-                                 ", and those of this fake are unknown")
-    known_dupfree = None if bounds_known else rules.pairs_distinct(coords, shape)
-    cp = True if copy else None
-    coords = tuple(np.array(idx, copy=cp, dtype=idx_dtype) for idx in coords)
-    data = rules.getdata(obj, copy=copy, dtype=dtype)
-    # _check: shapes, the nnz > 0 range checks read values (known valid here or not checked)
-    if any(c.ndim != 1 for c in coords) or data.ndim != 1:
-        raise ValueError("row, column, and data array must all be the same length"
-                         if data.ndim == 1 else "data array must be 1-D")
-    if any(len(c) != len(data) for c in coords):
-        raise ValueError("row, column, and data array must all be the same length")
-    coords = rules.coo_check(coords, data, shape, is_array)
-    if not bounds_known:
-        for i, (_, b) in enumerate(bounds):
-            if b and b[1] >= shape[i]:
-                raise ValueError(f"axis {i} index {b[1]} exceeds matrix dimension "
-                                 f"{shape[i]}")
-            if b and b[0] < 0:
-                raise ValueError(f"negative axis {i} index: {b[0]}")
-    trusted = bounds_known or _TRUSTED.n > 0
-    dup: bool | None = True if trusted or not len(data) else known_dupfree
-    return FakeSparse("coo", is_array, shape, data=data, coords=coords,
-                      canonical=False if len(data) else True, dupfree=dup)
+    """A COO fake from (data, (row, col)) (rules.coo_init)."""
+    p = rules.coo_init(is_array, obj, coords, shape, copy=copy, dtype=dtype,
+                       bounds_known=bounds_known, trusted=_TRUSTED.n > 0, name=name)
+    return FakeSparse("coo", is_array, p.shape, data=p.data, coords=p.coords,
+                      canonical=False if len(p.data) else True, dupfree=p.dupfree)
 
 
 def _dia(is_array: bool, data: Any, offsets_arr: Any, offset_values: tuple, shape: tuple,
          dtype: Any = None, copy: bool = False, zero_free: bool | None = None) -> FakeSparse:
-    """_dia.__init__ from (data, offsets) with a shape."""
-    shape = rules.check_shape(shape)
-    cp = True if copy else None
-    data = np.atleast_2d(np.array(data, dtype=dtype, copy=cp))
-    rules.get_index_dtype_temporaries()
-    offsets = np.atleast_1d(np.array(offsets_arr, dtype=rules.index_dtype(max(shape)),
-                                     copy=cp))
-    if dtype is not None:
-        data = data.astype(rules.getdtype(dtype), copy=False)
-    if offsets.ndim != 1:
-        raise ValueError("offsets array must have rank 1")
-    if data.ndim != 2:
-        raise ValueError("data array must have rank 2")
-    if data.shape[0] != len(offsets):
-        raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number "
-                         f"of offsets ({len(offsets)})")
-    if len(set(offset_values)) != len(offset_values):
-        raise ValueError("offset array contains duplicate values")
-    rules.unique_temporaries(offsets)
-    return FakeSparse("dia", is_array, shape, data=data, offsets=offsets,
+    """A DIA fake from (data, offsets) with a shape (rules.dia_init)."""
+    p = rules.dia_init(data, offsets_arr, offset_values, shape, dtype=dtype, copy=copy)
+    return FakeSparse("dia", is_array, p.shape, data=p.data, offsets=p.offsets,
                       offset_values=tuple(int(k) for k in offset_values),
                       zero_free=zero_free)
 

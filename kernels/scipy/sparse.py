@@ -10,7 +10,8 @@ output the caller allocated (in place on it, as sparsetools does) and count thei
 from __future__ import annotations
 
 import operator
-from typing import Any
+import warnings
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy.sparse import _sparsetools
@@ -480,3 +481,182 @@ def zero_free_dia(data: Any, offs: np.ndarray, shape: tuple) -> bool | None:
         rows = cols[None, :] - offs.reshape(-1, 1)
         mask = (rows >= 0) & (rows < m) & (cols[None, :] < n)
         return bool(np.all(d[mask] != 0))
+
+
+# --- the constructors (scipy/sparse/_compressed.py, _coo.py, _dia.py __init__) ----------
+
+class CompressedParts(NamedTuple):
+    """A CSR/CSC structure as its constructor leaves it."""
+    data: Any
+    indices: Any
+    indptr: Any
+    shape: tuple
+    nnz: int
+
+
+class CooParts(NamedTuple):
+    """A COO structure as its constructor leaves it; ``dupfree``: None when unknown."""
+    data: Any
+    coords: tuple
+    shape: tuple
+    dupfree: Any
+
+
+class DiaParts(NamedTuple):
+    """A DIA structure as its constructor leaves it."""
+    data: Any
+    offsets: Any
+    shape: tuple
+
+
+def empty_compressed_arrays(fmt: str, shape: tuple, dtype: Any) -> tuple[Any, Any, Any]:
+    """_compressed.__init__ from a shape: (data, indices, indptr) with no stored elements.
+    NumPy calls: run in a mode."""
+    M, N = shape if fmt == "csr" else shape[::-1]
+    idx_dtype = index_dtype(max(shape))
+    get_index_dtype_temporaries()
+    data = np.zeros(0, getdtype(dtype, default=float))
+    indices = np.zeros(0, idx_dtype)
+    indptr = np.zeros(M + 1, dtype=idx_dtype)
+    return data, indices, indptr
+
+
+def compressed_init(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any = None,
+                    copy: bool = False, bounds_known: bool = False,
+                    name: str | None = None) -> CompressedParts:
+    """_compressed.__init__ from (data, indices, indptr) and check_format(full_check=False):
+    the index dtype, the arrays as converted, and the count: indptr[-1], read from known
+    values, or len(indices) for arrays made by these rules (``bounds_known``). NumPy
+    calls: run in a mode."""
+    name = name or f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
+    data, indices, indptr = arrays
+    maxval = None
+    if shape is not None and 0 not in shape:
+        maxval = max(shape)
+    get_index_dtype_temporaries(maxval is not None)
+    if bounds_known:
+        nnz_known: int | None = int(len(indices))
+        bounds = [(indices.dtype, (0, max(maxval or 1, 1) - 1) if len(indices) else ()),
+                  (indptr.dtype, (0, nnz_known))]
+        ptr_vals = None
+    else:
+        ptr_vals = known_values(indptr, "index pointers", name)
+        minor = (shape[1] if fmt == "csr" else shape[0]) if shape is not None else 1
+        ind_b = valid_bounds(indices, minor)
+        bounds = [(dtype_of(indices), ind_b), (ptr_vals.dtype, bounds_of(ptr_vals))]
+        nnz_known = int(ptr_vals[-1]) if ptr_vals.size else None
+    # _base._get_index_dtype: sparse arrays never read the contents, matrices do
+    idx_dtype = (index_dtype_of(maxval, tuple(bounds)) if not is_array
+                 else index_dtype(maxval, tuple(b[0] for b in bounds)))
+    if idx_dtype is None:
+        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
+                                 "choose the index dtype (get_index_dtype(check_contents=True))"
+                                 ", and those of this fake are unknown")
+    indices = np.array(indices, copy=None if not copy else True, dtype=idx_dtype)
+    indptr = np.array(indptr, copy=None if not copy else True, dtype=idx_dtype)
+    data = np.array(data, copy=None if not copy else True, dtype=dtype)
+    if shape is None:
+        raise DataDependentError(f"{name}: without a shape SciPy infers the number of "
+                                 "columns from indices.max()")
+    shape = check_shape(shape)
+    if dtype is not None:
+        data = data.astype(getdtype(dtype), copy=False)
+    # check_format(full_check=False)
+    M, N = shape if fmt == "csr" else shape[::-1]
+    if indptr.dtype.kind != "i":
+        warnings.warn(f"indptr array has non-integer dtype ({indptr.dtype.name})",
+                      stacklevel=4)
+    if indices.dtype.kind != "i":
+        warnings.warn(f"indices array has non-integer dtype ({indices.dtype.name})",
+                      stacklevel=4)
+    for x in (data.ndim, indices.ndim, indptr.ndim):
+        if x != 1:
+            raise ValueError("data, indices, and indptr should be 1-D")
+    if len(indptr) != M + 1:
+        raise ValueError(f"index pointer size {len(indptr)} should be {M + 1}")
+    if ptr_vals is not None and int(ptr_vals[0]) != 0:
+        raise ValueError("index pointer should start with 0")
+    if len(indices) != len(data):
+        raise ValueError("indices and data should have the same size")
+    assert nnz_known is not None
+    if nnz_known > len(indices):
+        raise ValueError("Last value of index pointer should be less than the size of "
+                         "index and data arrays")
+    # prune
+    if nnz_known != len(indices):
+        indices = prune(indices[:nnz_known])
+        data = prune(data[:nnz_known])
+    return CompressedParts(data, indices, indptr, shape, nnz_known)
+
+
+def coo_init(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False,
+             dtype: Any = None, bounds_known: bool = False, trusted: bool = False,
+             name: str | None = None) -> CooParts:
+    """_coo.__init__ from (data, (row, col)): the index dtype, the arrays as converted, and
+    whether the coordinates are known distinct (``trusted``: a construction whose
+    coordinates come from structure). NumPy calls: run in a mode."""
+    name = name or f"scipy.sparse.coo_{'array' if is_array else 'matrix'}"
+    if shape is None:
+        raise DataDependentError(f"{name}: without a shape SciPy infers it from the "
+                                 "largest index values")
+    shape = check_shape(shape)
+    if len(coords) != 2:
+        raise UnsupportedOperationError(name, "only 2-d sparse arrays are modelled for fakes")
+    if bounds_known:
+        bounds = tuple((dtype_of(c), (0, max(shape[i] - 1, 0)) if len(c) else ())
+                       for i, c in enumerate(coords))
+    else:
+        bounds = tuple((dtype_of(c), valid_bounds(c, shape[i]))
+                       for i, c in enumerate(coords))
+    get_index_dtype_temporaries()
+    idx_dtype = (index_dtype_of(max(shape), bounds) if not is_array
+                 else index_dtype(max(shape), tuple(b[0] for b in bounds)))
+    if idx_dtype is None:
+        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
+                                 "choose the index dtype (get_index_dtype(check_contents=True))"
+                                 ", and those of this fake are unknown")
+    known_dupfree = None if bounds_known else pairs_distinct(coords, shape)
+    cp = True if copy else None
+    coords = tuple(np.array(idx, copy=cp, dtype=idx_dtype) for idx in coords)
+    data = getdata(obj, copy=copy, dtype=dtype)
+    # _check: shapes, the nnz > 0 range checks read values (known valid here or not checked)
+    if any(c.ndim != 1 for c in coords) or data.ndim != 1:
+        raise ValueError("row, column, and data array must all be the same length"
+                         if data.ndim == 1 else "data array must be 1-D")
+    if any(len(c) != len(data) for c in coords):
+        raise ValueError("row, column, and data array must all be the same length")
+    coords = coo_check(coords, data, shape, is_array)
+    if not bounds_known:
+        for i, (_, b) in enumerate(bounds):
+            if b and b[1] >= shape[i]:
+                raise ValueError(f"axis {i} index {b[1]} exceeds matrix dimension "
+                                 f"{shape[i]}")
+            if b and b[0] < 0:
+                raise ValueError(f"negative axis {i} index: {b[0]}")
+    dup: bool | None = True if bounds_known or trusted or not len(data) else known_dupfree
+    return CooParts(data, coords, shape, dup)
+
+
+def dia_init(data: Any, offsets_arr: Any, offset_values: tuple, shape: tuple,
+             dtype: Any = None, copy: bool = False) -> DiaParts:
+    """_dia.__init__ from (data, offsets) with a shape: the arrays as converted, checked.
+    NumPy calls: run in a mode."""
+    shape = check_shape(shape)
+    cp = True if copy else None
+    data = np.atleast_2d(np.array(data, dtype=dtype, copy=cp))
+    get_index_dtype_temporaries()
+    offsets = np.atleast_1d(np.array(offsets_arr, dtype=index_dtype(max(shape)),
+                                     copy=cp))
+    if dtype is not None:
+        data = data.astype(getdtype(dtype), copy=False)
+    if offsets.ndim != 1:
+        raise ValueError("offsets array must have rank 1")
+    if data.ndim != 2:
+        raise ValueError("data array must have rank 2")
+    if data.shape[0] != len(offsets):
+        raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number "
+                         f"of offsets ({len(offsets)})")
+    if len(set(offset_values)) != len(offset_values):
+        raise ValueError("offset array contains duplicate values")
+    unique_temporaries(offsets)
+    return DiaParts(data, offsets, shape)
