@@ -141,11 +141,7 @@ class FakeSparse:
     def _dia_getnnz_temporaries(self) -> None:
         """_dia._getnnz computes the count with NumPy on the offsets: its temporaries."""
         with _ModeFor():
-            M, N = self._shape
-            L = min(self.data.shape[1], N)
-            t = np.maximum(np.minimum(M + self.offsets, L) - np.maximum(self.offsets, 0),
-                           0).sum()
-            del t
+            rules.dia_getnnz_temporaries(self._shape, self.data.shape[1], self.offsets)
 
     @property
     def size(self) -> int:
@@ -297,18 +293,9 @@ class FakeSparse:
 
     def _compressed_swap(self, fmt: str) -> "FakeSparse":
         """_csr.tocsc / _csc.tocsr (csr_tocsc fills the new arrays)."""
-        M, N = self._shape
-        major = N if fmt == "csc" else M  # of the result
-        rules.get_index_dtype_temporaries()
-        idx_dtype = _index_dtype_compressed(self, max(self._nnz, M if fmt == "csc" else N))
-        indptr = np.empty(major + 1, dtype=idx_dtype)
-        indices = np.empty(self._nnz, dtype=idx_dtype)
-        data = np.empty(self._nnz, dtype=rules.upcast(self.dtype))
-        a = self.indptr.astype(idx_dtype, copy=False)
-        b = self.indices.astype(idx_dtype, copy=False)
-        del a, b
-        out = _compressed(fmt, self._array, (data, indices, indptr), self._shape,
-                          bounds_known=True)
+        arrays = rules.compressed_swap_arrays(fmt, self._shape, self._nnz, self.dtype,
+                                              self.indptr, self.indices)
+        out = _compressed(fmt, self._array, arrays, self._shape, bounds_known=True)
         # csr_tocsc sorts the indices; duplicates stay as they were
         out._canonical = out._dupfree = self._dupfree
         return out
@@ -320,9 +307,6 @@ class FakeSparse:
         constructors does)."""
         if self._nnz == 0:
             return _empty_compressed(fmt, self._array, self._shape, self.dtype)
-        M, N = self._shape if fmt == "csr" else self._shape[::-1]
-        rules.get_index_dtype_temporaries()
-        idx_dtype = rules.index_dtype(max(self._nnz, N), tuple(c.dtype for c in self.coords))
         if self._dupfree is False:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "duplicate entries given "
                                             "as known values (summing them is not modelled)")
@@ -330,13 +314,8 @@ class FakeSparse:
             raise DataDependentError(f"{self._name}.to{fmt}: the stored count after summing "
                                      "duplicate entries depends on the index values "
                                      "(sum_duplicates)")
-        major, minor = self.coords if fmt == "csr" else self.coords[::-1]
-        major = major.astype(idx_dtype, copy=False)
-        minor = minor.astype(idx_dtype, copy=False)
-        indptr = np.empty(M + 1, dtype=idx_dtype)
-        indices = np.empty_like(minor, dtype=idx_dtype)
-        data = np.empty_like(self.data, dtype=self.dtype)
-        del major, minor
+        data, indices, indptr = rules.coo_tocompressed_arrays(fmt, self._shape, self._nnz,
+                                                              self.coords, self.data)
         if copy:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "copy=True")
         if construct:
@@ -359,26 +338,9 @@ class FakeSparse:
         diagonal element is known to be zero... or known nonzero everywhere)."""
         if 0 in self._shape or len(self._offsets) == 0:
             return _empty_compressed("csr", self._array, self._shape, self.dtype)
-        n_rows, n_cols = self._shape
-        max_nnz = self.nnz
-        idx_dtype = rules.index_dtype(max(max_nnz, n_rows, n_cols))
-        rules.get_index_dtype_temporaries()
-        order = np.argsort(self.offsets).astype(idx_dtype, copy=False)
-        csr_data = np.empty(max_nnz, dtype=self.dtype)
-        indices = np.empty(max_nnz, dtype=idx_dtype)
-        indptr = np.empty(1 + n_rows, dtype=idx_dtype)
-        offs = self.offsets.astype(idx_dtype, copy=False)  # an argument of dia_tocsr
-        del offs
-        if not self._zero_free:
-            raise DataDependentError(f"{self._name}.tocsr: converting drops explicit zeros "
-                                     "(dia_tocsr), so the stored count depends on the "
-                                     "values of the diagonals")
-        nnz = max_nnz
-        rules.get_index_dtype_temporaries()
-        idx_dtype = rules.index_dtype(max(nnz, n_rows, n_cols))
-        csr_data = rules.prune(csr_data[:nnz])
-        indices = rules.prune(indices[:nnz].astype(idx_dtype, copy=False))
-        indptr = indptr.astype(idx_dtype, copy=False)
+        csr_data, indices, indptr, order = rules.dia_tocsr_arrays(
+            self._shape, self.nnz, self.dtype, self.offsets, bool(self._zero_free),
+            f"{self._name}.tocsr")
         out = _compressed("csr", self._array, (csr_data, indices, indptr), self._shape,
                           dtype=self.dtype, bounds_known=True)
         out._canonical = out._dupfree = True
@@ -464,18 +426,13 @@ class FakeSparse:
     def _dia_transpose(self, copy: bool) -> "FakeSparse":
         """_dia.transpose: the data re-aligned by a gather."""
         num_rows, num_cols = self._shape
-        max_dim = max(self._shape)
-        offsets = -self.offsets
-        r = np.arange(len(offsets), dtype=np.intc)[:, None]
-        c = np.arange(num_rows, dtype=np.intc) - (offsets % max_dim)[:, None]
-        pad_amount = max(0, max_dim - self.data.shape[1])
-        data = np.hstack((self.data, np.zeros((self.data.shape[0], pad_amount),
-                                              dtype=self.data.dtype)))
-        data = data[r, c]
+        data, offsets, gather = rules.dia_transpose_arrays(self._shape, self.data,
+                                                           self.offsets)
         out = _dia(self._array, data, offsets, tuple(-k for k in self._offsets),
                    (num_cols, num_rows), copy=copy)
         # the stored positions of the transpose hold the same elements
         out._zero_free = self._zero_free if data.shape[1] >= num_rows else None
+        del gather  # locals of _dia.transpose until it returns
         return out
 
     def astype(self, dtype: Any, casting: str = "unsafe", copy: bool = True) -> "FakeSparse":
@@ -526,19 +483,7 @@ class FakeSparse:
         if nnz == 0:
             self._canonical = True
             return
-        coords = self.coords
-        order = np.lexsort(coords[::-1])
-        coords = tuple(idx[order] for idx in coords)
-        data = self.data[order]
-        # the ufunc makes one array of the list first: np.stack allocates it the same
-        unique_mask = np.logical_or.reduce(np.stack([idx[1:] != idx[:-1] for idx in coords]))
-        unique_mask = np.append(True, unique_mask)
-        # idx[unique_mask] (every element kept): a new array of each
-        coords = tuple(np.empty(nnz, dtype=idx.dtype) for idx in coords)
-        unique_inds = np.empty(nnz, dtype=np.intp)  # np.nonzero(unique_mask)
-        data = np.empty(nnz, dtype=self.dtype)  # np.add.reduceat(data, unique_inds)
-        del order, unique_mask, unique_inds
-        self.coords, self.data = coords, data
+        self.coords, self.data = rules.coo_sum_duplicates_arrays(self.coords, self.data, nnz)
         self._canonical = True
 
     def count_nonzero(self, axis: Any = None) -> Any:
@@ -1135,11 +1080,6 @@ _TRUSTED = _Trusted()
 def _product(fn: Any, args: tuple) -> None:
     """A sparsetools product on fakes: its kernel (in place on the output, FLOPs counted)."""
     dispatch(fn, (_FAKE,), args, {})
-
-
-def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
-    """get_index_dtype((indptr, indices), maxval, check_contents=False)."""
-    return rules.index_dtype(maxval, (A.indptr.dtype, A.indices.dtype))
 
 
 # --- constructors (SciPy's __init__ of each class, followed) ---------------------------------

@@ -660,3 +660,111 @@ def dia_init(data: Any, offsets_arr: Any, offset_values: tuple, shape: tuple,
         raise ValueError("offset array contains duplicate values")
     unique_temporaries(offsets)
     return DiaParts(data, offsets, shape)
+
+
+# --- conversions and transposes (scipy/sparse/_dia.py, _coo.py, _csr.py, _csc.py) -----------
+# each makes the arrays as SciPy allocates them, freeing its temporaries where SciPy does
+
+def dia_getnnz_temporaries(shape: tuple, width: int, offsets: Any) -> None:
+    """_dia._getnnz computes the count with NumPy on the offsets: its temporaries. NumPy
+    calls: run in a mode."""
+    M, N = shape
+    L = min(width, N)
+    t = np.maximum(np.minimum(M + offsets, L) - np.maximum(offsets, 0), 0).sum()
+    del t
+
+
+def compressed_swap_arrays(fmt: str, shape: tuple, nnz: int, dtype: Any, indptr: Any,
+                           indices: Any) -> tuple[Any, Any, Any]:
+    """_csr.tocsc / _csc.tocsr: the new (data, indices, indptr) that csr_tocsc fills, in
+    the index dtype of both structure arrays and the stored count, and the structure
+    arrays cast to it (freed at once). NumPy calls: run in a mode."""
+    M, N = shape
+    major = N if fmt == "csc" else M  # of the result
+    get_index_dtype_temporaries()
+    idx_dtype = index_dtype(max(nnz, M if fmt == "csc" else N), (indptr.dtype, indices.dtype))
+    new_indptr = np.empty(major + 1, dtype=idx_dtype)
+    new_indices = np.empty(nnz, dtype=idx_dtype)
+    data = np.empty(nnz, dtype=upcast(dtype))
+    a = indptr.astype(idx_dtype, copy=False)
+    b = indices.astype(idx_dtype, copy=False)
+    del a, b
+    return data, new_indices, new_indptr
+
+
+def coo_tocompressed_arrays(fmt: str, shape: tuple, nnz: int, coords: tuple,
+                            data: Any) -> tuple[Any, Any, Any]:
+    """_coo.tocsr / tocsc of coordinates known distinct: the coordinates cast to the index
+    dtype (freed at once), then the (data, indices, indptr) coo_tocsr fills. NumPy calls:
+    run in a mode."""
+    M, N = shape if fmt == "csr" else shape[::-1]
+    get_index_dtype_temporaries()
+    idx_dtype = index_dtype(max(nnz, N), tuple(c.dtype for c in coords))
+    major, minor = coords if fmt == "csr" else coords[::-1]
+    major = major.astype(idx_dtype, copy=False)
+    minor = minor.astype(idx_dtype, copy=False)
+    indptr = np.empty(M + 1, dtype=idx_dtype)
+    indices = np.empty_like(minor, dtype=idx_dtype)
+    new_data = np.empty_like(data, dtype=data.dtype)
+    del major, minor
+    return new_data, indices, indptr
+
+
+def dia_tocsr_arrays(shape: tuple, max_nnz: int, dtype: Any, offsets: Any, zero_free: bool,
+                     name: str) -> tuple[Any, Any, Any, Any]:
+    """_dia.tocsr: the order of the offsets, the arrays of the largest count dia_tocsr
+    fills, then (no explicit zero dropped: ``zero_free``, else DataDependentError naming
+    ``name``) those arrays pruned to the count. Returns (data, indices, indptr, order),
+    ``order`` a local of tocsr alive until it returns. NumPy calls: run in a mode."""
+    n_rows, n_cols = shape
+    idx_dtype = index_dtype(max(max_nnz, n_rows, n_cols))
+    get_index_dtype_temporaries()
+    order = np.argsort(offsets).astype(idx_dtype, copy=False)
+    csr_data = np.empty(max_nnz, dtype=dtype)
+    indices = np.empty(max_nnz, dtype=idx_dtype)
+    indptr = np.empty(1 + n_rows, dtype=idx_dtype)
+    offs = offsets.astype(idx_dtype, copy=False)  # an argument of dia_tocsr
+    del offs
+    if not zero_free:
+        raise DataDependentError(f"{name}: converting drops explicit zeros (dia_tocsr), so "
+                                 "the stored count depends on the values of the diagonals")
+    nnz = max_nnz
+    get_index_dtype_temporaries()
+    idx_dtype = index_dtype(max(nnz, n_rows, n_cols))
+    csr_data = prune(csr_data[:nnz])
+    indices = prune(indices[:nnz].astype(idx_dtype, copy=False))
+    indptr = indptr.astype(idx_dtype, copy=False)
+    return csr_data, indices, indptr, order
+
+
+def dia_transpose_arrays(shape: tuple, data: Any, offsets: Any) -> tuple[Any, Any, tuple]:
+    """_dia.transpose: the data re-aligned by a gather (of the data padded to the larger
+    dimension), the negated offsets, and the gather's index arrays (locals of transpose
+    alive until it returns). NumPy calls: run in a mode."""
+    num_rows, num_cols = shape
+    max_dim = max(shape)
+    offsets = -offsets
+    r = np.arange(len(offsets), dtype=np.intc)[:, None]
+    c = np.arange(num_rows, dtype=np.intc) - (offsets % max_dim)[:, None]
+    pad_amount = max(0, max_dim - data.shape[1])
+    data = np.hstack((data, np.zeros((data.shape[0], pad_amount), dtype=data.dtype)))
+    return data[r, c], offsets, (r, c)
+
+
+def coo_sum_duplicates_arrays(coords: tuple, data: Any, nnz: int) -> tuple[tuple, Any]:
+    """_coo._sum_duplicates of coordinates known to be distinct: sorted in C order by a
+    lexsort gather, the unique mask (all true), its nonzero indices and the reduceat of the
+    data, each of the stored count. Returns the new (coords, data). NumPy calls: run in a
+    mode."""
+    order = np.lexsort(coords[::-1])
+    coords = tuple(idx[order] for idx in coords)
+    data = data[order]
+    # the ufunc makes one array of the list first: np.stack allocates it the same
+    unique_mask = np.logical_or.reduce(np.stack([idx[1:] != idx[:-1] for idx in coords]))
+    unique_mask = np.append(True, unique_mask)
+    # idx[unique_mask] (every element kept): a new array of each
+    coords = tuple(np.empty(nnz, dtype=idx.dtype) for idx in coords)
+    unique_inds = np.empty(nnz, dtype=np.intp)  # np.nonzero(unique_mask)
+    new_data = np.empty(nnz, dtype=data.dtype)  # np.add.reduceat(data, unique_inds)
+    del order, unique_mask, unique_inds
+    return coords, new_data
