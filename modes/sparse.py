@@ -1296,35 +1296,7 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                     FutureWarning, stacklevel=_user_level())
         m, n = shape
         ks = [int(k) for k in offs]
-        M = max([min(m + k, n - k) + max(0, k) for k in ks])
-        M = max(0, M)
-        data_arr = np.zeros((len(ks), M), dtype=dtype)
-        K = min(m, n)
-        zf: bool | None = True
-        for j, diagonal in enumerate(diags):
-            k = ks[j]
-            start = max(0, k)
-            length = min(m + k, n - k, K)
-            if length < 0:
-                raise ValueError(f"Offset {k} (index {j}) out of bounds")
-            try:
-                data_arr[j, start:start + length] = diagonal[..., :length]
-            except ValueError as e:
-                if len(diagonal) != length and len(diagonal) != 1:
-                    raise ValueError(
-                        f"Diagonal length (index {j}: {len(diagonal)} at"
-                        f" offset {k}) does not agree with array size ({m}, {n}).") from e
-                raise
-            if length > 0:
-                z = rules.zero_free(diags_in[j] if not _is_fake(diagonal) else diagonal, length)
-                if z is None or z is False:
-                    zf = z if zf is not False else False
-                    if z is None and zf is not False:
-                        zf = None
-        # the casts to the data dtype may make a nonzero value zero (0.5 to int)
-        if zf and np.dtype(dtype).kind in "iub" and any(
-                np.dtype(rules.dtype_of(d)).kind in "fc" for d in diags):
-            zf = None
+        data_arr, zf = rules.diags_data(diags, diags_in, ks, (m, n), dtype)
         A = _dia(True, data_arr, offsets_arr, tuple(ks), (m, n), zero_free=zf)
         return A.asformat(format)
 

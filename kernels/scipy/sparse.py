@@ -768,3 +768,42 @@ def coo_sum_duplicates_arrays(coords: tuple, data: Any, nnz: int) -> tuple[tuple
     new_data = np.empty(nnz, dtype=data.dtype)  # np.add.reduceat(data, unique_inds)
     del order, unique_mask, unique_inds
     return coords, new_data
+
+
+def diags_data(diags: list, diags_in: list, ks: list, shape: tuple,
+               dtype: Any) -> tuple[Any, Any]:
+    """scipy/sparse/_construct.py diags_array's data array: zeros of (len(offsets), M),
+    each diagonal written at its offset's columns; and whether every stored element is
+    known nonzero (None when unknown). ``diags``: the diagonals as arrays (``diags_in``, as
+    given). NumPy calls: run in a mode."""
+    m, n = shape
+    M = max([min(m + k, n - k) + max(0, k) for k in ks])
+    M = max(0, M)
+    data_arr = np.zeros((len(ks), M), dtype=dtype)
+    K = min(m, n)
+    zf: bool | None = True
+    for j, diagonal in enumerate(diags):
+        k = ks[j]
+        start = max(0, k)
+        length = min(m + k, n - k, K)
+        if length < 0:
+            raise ValueError(f"Offset {k} (index {j}) out of bounds")
+        try:
+            data_arr[j, start:start + length] = diagonal[..., :length]
+        except ValueError as e:
+            if len(diagonal) != length and len(diagonal) != 1:
+                raise ValueError(
+                    f"Diagonal length (index {j}: {len(diagonal)} at"
+                    f" offset {k}) does not agree with array size ({m}, {n}).") from e
+            raise
+        if length > 0:
+            z = zero_free(diags_in[j] if not is_fake(diagonal) else diagonal, length)
+            if z is None or z is False:
+                zf = z if zf is not False else False
+                if z is None and zf is not False:
+                    zf = None
+    # the casts to the data dtype may make a nonzero value zero (0.5 to int)
+    if zf and np.dtype(dtype).kind in "iub" and any(
+            np.dtype(dtype_of(d)).kind in "fc" for d in diags):
+        zf = None
+    return data_arr, zf
