@@ -1,21 +1,22 @@
-"""scipy.sparse built from structure, as fakes (docs/guide/scipy-sparse.md).
+"""scipy.sparse built from structure, as fakes (docs/guide/scipy-sparse.md,
+docs/guide/sparse-lil.md): the fake classes and the patches; the rules they follow live in
+kernels/scipy/sparse.py.
 
 ``FakeSparse`` stands for a SciPy sparse array or matrix (COO, CSR, CSC, DIA; the
 ``*_array`` and ``*_matrix`` classes) whose arrays (``data``, ``indices``, ``indptr``,
-``coords``, ``offsets``) are fakes. It knows what SciPy knows without reading values: the
-shape, the dtype, the index dtype and the number of stored elements, which follows from
-the structure (offsets and shapes given as numbers or real arrays, diagonals known to hold
-no zero, canonical formats made by construction). Every method follows SciPy's own Python
-(scipy/sparse/_construct.py, _dia.py, _coo.py, _compressed.py, _csr.py, _csc.py, _base.py)
-step by step with NumPy calls on the fakes, so the mode charges the arrays and the
-temporaries SciPy allocates; the compiled sparsetools calls either only fill the arrays
-allocated before them (nothing to do) or are products with a kernel
-(kernels/scipy/sparse.py: in place on their output, with FLOPs). No fake ever reaches
-sparsetools. What needs values (the stored count of a sparse product, of a dense-to-sparse
-conversion, after dropping explicit zeros or summing duplicates that may exist) raises
-DataDependentError naming the SciPy function.
-"""
-from __future__ import annotations
+``coords``, ``offsets``) are fakes; ``FakeLil`` for a LIL one, whose ``rows`` and ``data``
+are fake object arrays. They know what SciPy knows without reading values: the shape, the
+dtype, the index dtype and the number of stored elements, which follows from the structure
+(offsets and shapes given as numbers or real arrays, diagonals known to hold no zero,
+canonical formats made by construction, single entries assigned into a LIL). Every method
+follows SciPy's own Python through the rules, with NumPy calls on the fakes, so the mode
+charges the arrays and the temporaries SciPy allocates; the compiled sparsetools calls
+either only fill the arrays allocated before them (nothing to do) or are products with a
+kernel (in place on their output, with FLOPs). No fake ever reaches sparsetools. What
+needs values (the stored count of a sparse product, of a dense-to-sparse conversion, after
+dropping explicit zeros or summing duplicates that may exist, a LIL entry whose presence
+depends on them) raises DataDependentError naming the SciPy function.
+"""from __future__ import annotations
 
 import sys
 import threading

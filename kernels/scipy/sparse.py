@@ -1,13 +1,20 @@
-"""scipy.sparse's structure rules (scipy/sparse/_sputils.py, _dia.py) and its compiled
+"""scipy.sparse's rules: the shape, dtype, format, stored count and memory of each sparse
+operation (docs/guide/scipy-sparse.md, docs/guide/sparse-lil.md), and its compiled
 products (scipy/sparse/sparsetools: ``csr_matvec`` and kin) as kernels.
 
-The rules are pure functions of shapes, dtypes and structure values that are known (Python
-numbers, real arrays): the index dtype SciPy picks, the dtype its products upcast to, the
-number of stored elements of a diagonal structure. The product kernels write into the
-output the caller allocated (in place on it, as sparsetools does) and count their FLOPs,
-2 per stored element per right-hand column.
-"""
-from __future__ import annotations
+- Metadata rules are pure functions of shapes, dtypes and structure values that are known
+  (Python numbers, real arrays, fakes whose values are known): the index dtype SciPy picks,
+  the dtype its products upcast to, the number of stored elements of a diagonal structure,
+  the stored positions a LIL's item assignments change (``Pattern``, ``lil_insert``).
+- Memory rules follow SciPy's own Python (scipy/sparse/_construct.py, _sputils.py, _dia.py,
+  _coo.py, _compressed.py, _csr.py, _csc.py, _lil.py) step by step with the NumPy calls it
+  makes, on fakes: run in a mode, they charge the arrays and temporaries SciPy allocates,
+  freed where SciPy frees them (a local SciPy keeps until it returns is handed back to the
+  caller to keep). They return arrays, or parts (``CompressedParts``, ``CooParts``,
+  ``DiaParts``) that modes/sparse.py wraps in its fake sparse class.
+- The product kernels write into the output the caller allocated (in place on it, as
+  sparsetools does) and count their FLOPs, 2 per stored element per right-hand column.
+"""from __future__ import annotations
 
 import operator
 import warnings
