@@ -16,7 +16,8 @@ kernel (in place on their output, with FLOPs). No fake ever reaches sparsetools.
 needs values (the stored count of a sparse product, of a dense-to-sparse conversion, after
 dropping explicit zeros or summing duplicates that may exist, a LIL entry whose presence
 depends on them) raises DataDependentError naming the SciPy function.
-"""from __future__ import annotations
+"""
+from __future__ import annotations
 
 import sys
 import threading

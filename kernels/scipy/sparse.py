@@ -14,7 +14,8 @@ products (scipy/sparse/sparsetools: ``csr_matvec`` and kin) as kernels.
   ``DiaParts``) that modes/sparse.py wraps in its fake sparse class.
 - The product kernels write into the output the caller allocated (in place on it, as
   sparsetools does) and count their FLOPs, 2 per stored element per right-hand column.
-"""from __future__ import annotations
+"""
+from __future__ import annotations
 
 import operator
 import warnings
