@@ -92,6 +92,10 @@ PROGRAMS: tuple[Program, ...] = (
         # np.bincount's length is max(j) + 1, j the cells of the drawn positions
         stop=Stop("n = np.bincount(j[:, 0]", "np.bincount")),
     Program(
+        "finitedifference", "pmocz/finitedifference-python",
+        "aee8a53599b5fc47771c527b3b3845b53efef903", "GPL-3.0", "finitedifference.py",
+        (Source("finitedifference.py", (("N = 256 ", "N = 32 "), ("tEnd = 2.0 ", "tEnd = 0.05 "))),)),
+    Program(
         "quantumspectral", "pmocz/quantumspectral-python",
         "58cef180af0bce7dec950bd72a1190fabf25f091", "GPL-3.0", "quantumspectral.py",
         (Source("quantumspectral.py", (("N = 512 ", "N = 32 "), ("tEnd = 0.03 ", "tEnd = 0.0003 "))),)),
