@@ -841,7 +841,7 @@ class FakeLil(FakeSparse):
     def tolil(self, copy: bool = False) -> "FakeSparse":
         return self.copy() if copy else self
 
-    def copy(self) -> "FakeSparse":
+    def copy(self) -> "FakeLil":
         """_lil.copy: a new LIL of the shape, each row's lists copied (lil_get_row_ranges)."""
         with _ModeFor():
             new = empty_lil(self._array, self._shape, self.dtype)
