@@ -967,6 +967,14 @@ class FakeLil(FakeSparse):
         self[:, :] = self / other
         return self
 
+    def __iadd__(self, other: Any) -> Any:
+        self[:, :] = self + other
+        return self
+
+    def __isub__(self, other: Any) -> Any:
+        self[:, :] = self - other
+        return self
+
     def __imul__(self, other: Any) -> Any:
         if not _isscalarlike(other):
             return NotImplemented

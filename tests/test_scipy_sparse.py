@@ -410,6 +410,11 @@ def _imul(L, v):
     return L
 
 
+def _iadd(L, v):
+    L += v
+    return L
+
+
 # set, replaced (a stored position), deleted (a zero), a zero where nothing is stored,
 # negative indices
 EDITS = ((0, N - 1, -1), (N - 1, 0, 1.5), (1, 2, 5), (3, 3, 0), (5, 9, 0.0), (-1, -2, 0),
@@ -446,6 +451,7 @@ LILS = {
     "idiv-int": lambda: _idiv(_set(sp.lil_matrix((N, N), dtype=np.int64), (1, 1, 3)), 2.0),
     "imul": lambda: _imul(_lil(), 3),
     "imul-zero": lambda: _imul(_lil(), 0),
+    "iadd-zero": lambda: _iadd(_set(_lil(), *EDITS), 0),
     "div": lambda: _lil() / 2.0,
     "div-f4": lambda: _lil(dtype=np.float32) / 2.0,
     "mul": lambda: _lil() * 2.5,
@@ -536,6 +542,8 @@ def test_lil_unmodelled_indexing_refuses():
         L = _lil()
         with pytest.raises(ft.UnsupportedOperationError, match="__setitem__"):
             L[0, :] = 1.0
+        with pytest.raises(ft.UnsupportedOperationError, match="__setitem__"):
+            L -= np.ones((N, N))  # SciPy: L[:, :] = L - dense
         with pytest.raises(ft.UnsupportedOperationError, match="__getitem__"):
             L[0, 1]
         with pytest.raises(AttributeError):
