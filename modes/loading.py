@@ -9,7 +9,7 @@ conversion, and charged as NumPy charges them:
 - an array whose buffer NumPy allocated while loading (``ndarray.__setstate__`` copies a
   buffer of at most 1000 bytes, or a byte-swapped or misaligned one, into memory of its own:
   numpy/_core/src/multiarray/methods.c ``array_setstate``) is a fresh fake of its size,
-  charged at the user's line by the ``loaded`` op (kernels/numpy/index_tricks.py);
+  charged at the user's line by the ``loaded`` op (kernels/numpy/npyio.py);
 - an array over the loader's bytes (a larger buffer, which NumPy keeps pointing into the
   pickle's bytes object; protocol 5's ``frombuffer`` views) takes no memory from NumPy's
   allocator: it is converted as pre-existing data, reported apart and never charged.
@@ -33,7 +33,7 @@ from .._dispatch import STACK, dispatch
 from .._paths import is_user_file
 from .._stack import paused
 from .._array import make_fake
-from ..kernels.numpy.index_tricks import loaded
+from ..kernels.numpy.npyio import loaded
 
 _installed = False
 _ORIGINALS: dict = {}
@@ -255,15 +255,20 @@ def _held_buffers(obj: Any) -> frozenset:
     return frozenset(id(_root(a)) for a in arrays if isinstance(a, np.ndarray))
 
 
+def _for_caller(host: Any, result: Any, caller: Any) -> Any:
+    """What a pandas/xarray exit hands back: fakes of ``result`` when ``caller`` (a frame)
+    is the program's own code in a mode, else ``result`` as it is."""
+    if STACK.get() and _from_user(caller):
+        mode = _fake_mode()
+        if mode is not None:
+            return to_fakes(mode, result, kept=_held_buffers(host))
+    return result
+
+
 def _host_method(fn: Any) -> Any:
     """A pandas/xarray ``to_numpy`` that hands fakes to the program's own code in a mode."""
     def to_numpy(self: Any, *args: Any, **kwargs: Any) -> Any:
-        result = fn(self, *args, **kwargs)
-        if STACK.get() and _from_user(sys._getframe(1)):
-            mode = _fake_mode()
-            if mode is not None:
-                return to_fakes(mode, result, kept=_held_buffers(self))
-        return result
+        return _for_caller(self, fn(self, *args, **kwargs), sys._getframe(1))
     functools.update_wrapper(to_numpy, fn)
     return to_numpy
 
@@ -273,12 +278,7 @@ def _host_property(prop: property) -> property:
     get: Any = prop.fget
 
     def values(self: Any) -> Any:
-        result = get(self)
-        if STACK.get() and _from_user(sys._getframe(1)):
-            mode = _fake_mode()
-            if mode is not None:
-                return to_fakes(mode, result, kept=_held_buffers(self))
-        return result
+        return _for_caller(self, get(self), sys._getframe(1))
     functools.update_wrapper(values, get)
     new = property(values, prop.fset, prop.fdel, prop.__doc__)
     return new

@@ -1,23 +1,24 @@
-"""scipy.sparse built from structure, as fakes (docs/guide/scipy-sparse.md).
+"""scipy.sparse built from structure, as fakes (docs/guide/scipy-sparse.md,
+docs/guide/sparse-lil.md): the fake classes and the patches; the rules they follow live in
+kernels/scipy/sparse.py.
 
 ``FakeSparse`` stands for a SciPy sparse array or matrix (COO, CSR, CSC, DIA; the
 ``*_array`` and ``*_matrix`` classes) whose arrays (``data``, ``indices``, ``indptr``,
-``coords``, ``offsets``) are fakes. It knows what SciPy knows without reading values: the
-shape, the dtype, the index dtype and the number of stored elements, which follows from
-the structure (offsets and shapes given as numbers or real arrays, diagonals known to hold
-no zero, canonical formats made by construction). Every method follows SciPy's own Python
-(scipy/sparse/_construct.py, _dia.py, _coo.py, _compressed.py, _csr.py, _csc.py, _base.py)
-step by step with NumPy calls on the fakes, so the mode charges the arrays and the
-temporaries SciPy allocates; the compiled sparsetools calls either only fill the arrays
-allocated before them (nothing to do) or are products with a kernel
-(kernels/scipy/sparse.py: in place on their output, with FLOPs). No fake ever reaches
-sparsetools. What needs values (the stored count of a sparse product, of a dense-to-sparse
-conversion, after dropping explicit zeros or summing duplicates that may exist) raises
-DataDependentError naming the SciPy function.
+``coords``, ``offsets``) are fakes; ``FakeLil`` for a LIL one, whose ``rows`` and ``data``
+are fake object arrays. They know what SciPy knows without reading values: the shape, the
+dtype, the index dtype and the number of stored elements, which follows from the structure
+(offsets and shapes given as numbers or real arrays, diagonals known to hold no zero,
+canonical formats made by construction, single entries assigned into a LIL). Every method
+follows SciPy's own Python through the rules, with NumPy calls on the fakes, so the mode
+charges the arrays and the temporaries SciPy allocates; the compiled sparsetools calls
+either only fill the arrays allocated before them (nothing to do) or are products with a
+kernel (in place on their output, with FLOPs). No fake ever reaches sparsetools. What
+needs values (the stored count of a sparse product, of a dense-to-sparse conversion, after
+dropping explicit zeros or summing duplicates that may exist, a LIL entry whose presence
+depends on them) raises DataDependentError naming the SciPy function.
 """
 from __future__ import annotations
 
-import operator
 import sys
 import threading
 import warnings
@@ -70,71 +71,6 @@ def _isscalarlike(x: Any) -> bool:
 
 # --- structure values -------------------------------------------------------------------
 
-def known_values(x: Any, what: str, fn: str) -> np.ndarray:
-    """The values of a structure argument (offsets, indices, index pointers) as a real
-    array: from Python numbers and sequences, real arrays, and fakes whose values are known
-    (a small known content, ``np.array([-1, 1])`` made in the mode, or one value in every
-    element); DataDependentError naming ``fn`` when a fake's values are unknown."""
-    if isinstance(x, FakeSparse):
-        raise TypeError(f"{what}: a sparse array where an array of integers is expected")
-    if _is_fake(x):
-        r = _known.real(x)
-        if r is not None:
-            with paused():
-                return np.array(r)
-        v = _known.value(x)
-        if v is None:
-            raise DataDependentError(f"{fn}: the {what} are the values of a fake array "
-                                     f"(shape={x.shape}, dtype={x.dtype}), which are unknown; "
-                                     f"give them as numbers or a real array")
-        with paused():
-            return np.full(x.shape, v, dtype=x.dtype)
-    if isinstance(x, (list, tuple)):
-        with paused():
-            return np.array([known_values(v, what, fn) if _is_fake(v) else v for v in x])
-    with paused():
-        return np.asarray(x)
-
-
-def _value_bounds(x: Any) -> Any:
-    """(min, max) of an integer structure array whose values are known, () when empty,
-    None when unknown."""
-    if _is_fake(x):
-        r = _known.real(x)
-        if r is not None:
-            with paused():
-                if r.size == 0:
-                    return ()
-                return (int(r.min()), int(r.max())) if r.dtype.kind in "iub" else None
-        v = _known.value(x)
-        if v is None:
-            return None
-        return () if x.size == 0 else (int(v), int(v))
-    with paused():
-        a = np.asarray(x)
-        if a.size == 0:
-            return ()
-        if a.dtype.kind not in "iub":
-            return None
-        return (int(a.min()), int(a.max()))
-
-
-def _zero_free(x: Any, length: int | None = None) -> bool | None:
-    """True when every element of ``x`` (its first ``length`` along the last axis) is
-    known to be nonzero, False when one is known to be zero, None when unknown."""
-    if _is_fake(x):
-        v = _known.value(x)
-        if v is None:
-            return None if x.size else True
-        with paused():
-            return bool(np.asarray(v) != 0)
-    with paused():
-        a = np.asarray(x)
-        if length is not None and a.ndim:
-            a = a[..., :length]
-        return bool(np.all(a != 0))
-
-
 # --- the fake sparse array --------------------------------------------------------------
 
 class FakeSparse:
@@ -142,7 +78,7 @@ class FakeSparse:
 
     __slots__ = ("format", "_array", "_shape", "data", "indices", "indptr", "coords",
                  "offsets", "_offsets", "_nnz", "_canonical", "_dupfree", "_zero_free",
-                 "__weakref__")
+                 "_pattern", "__weakref__")
     __array_ufunc__ = None  # NumPy's operators return NotImplemented: x @ A reaches A
     __array_priority__ = 10.1  # as scipy.sparse's
 
@@ -150,8 +86,10 @@ class FakeSparse:
                  indices: Any = None, indptr: Any = None, coords: Any = None,
                  offsets: Any = None, offset_values: tuple = (), nnz: int | None = None,
                  canonical: bool | None = None, zero_free: bool | None = None,
-                 dupfree: bool | None = None) -> None:
+                 dupfree: bool | None = None, pattern: Any = None) -> None:
         self.format = fmt
+        # the stored positions when known without values (rules.Pattern), else None
+        self._pattern = pattern
         self._array = is_array
         self._shape = tuple(int(s) for s in shape)
         self.data, self.indices, self.indptr = data, indices, indptr
@@ -205,11 +143,7 @@ class FakeSparse:
     def _dia_getnnz_temporaries(self) -> None:
         """_dia._getnnz computes the count with NumPy on the offsets: its temporaries."""
         with _ModeFor():
-            M, N = self._shape
-            L = min(self.data.shape[1], N)
-            t = np.maximum(np.minimum(M + self.offsets, L) - np.maximum(self.offsets, 0),
-                           0).sum()
-            del t
+            rules.dia_getnnz_temporaries(self._shape, self.data.shape[1], self.offsets)
 
     @property
     def size(self) -> int:
@@ -289,23 +223,23 @@ class FakeSparse:
         return conv(copy=copy)
 
     def tocsr(self, copy: bool = False) -> "FakeSparse":
-        with _ModeFor():
-            if self.format == "csr":
-                return self.copy() if copy else self
-            if self.format == "csc":
-                return self._compressed_swap("csr")
-            if self.format == "coo":
-                return self._coo_to_compressed_container("csr", copy)
-            return self._dia_tocsr()
+        return self._to_compressed("csr", copy)
 
     def tocsc(self, copy: bool = False) -> "FakeSparse":
+        return self._to_compressed("csc", copy)
+
+    def _to_compressed(self, fmt: str, copy: bool) -> "FakeSparse":
+        """tocsr / tocsc of each format: itself (or a copy), the other compressed format
+        swapped, COO's container, DIA's dia_tocsr (to CSC through CSR)."""
         with _ModeFor():
-            if self.format == "csc":
+            if self.format == fmt:
                 return self.copy() if copy else self
-            if self.format == "csr":
-                return self._compressed_swap("csc")
+            if self.format in ("csr", "csc"):
+                return self._compressed_swap(fmt)
             if self.format == "coo":
-                return self._coo_to_compressed_container("csc", copy)
+                return self._coo_to_compressed_container(fmt, copy)
+            if fmt == "csr":
+                return self._dia_tocsr()
             return self.tocsr(copy=copy).tocsc(copy=False)
 
     def tocoo(self, copy: bool = False) -> "FakeSparse":
@@ -361,18 +295,9 @@ class FakeSparse:
 
     def _compressed_swap(self, fmt: str) -> "FakeSparse":
         """_csr.tocsc / _csc.tocsr (csr_tocsc fills the new arrays)."""
-        M, N = self._shape
-        major = N if fmt == "csc" else M  # of the result
-        _gid()
-        idx_dtype = _index_dtype_compressed(self, max(self._nnz, M if fmt == "csc" else N))
-        indptr = np.empty(major + 1, dtype=idx_dtype)
-        indices = np.empty(self._nnz, dtype=idx_dtype)
-        data = np.empty(self._nnz, dtype=rules.upcast(self.dtype))
-        a = self.indptr.astype(idx_dtype, copy=False)
-        b = self.indices.astype(idx_dtype, copy=False)
-        del a, b
-        out = _compressed(fmt, self._array, (data, indices, indptr), self._shape,
-                          bounds_known=True)
+        arrays = rules.compressed_swap_arrays(fmt, self._shape, self._nnz, self.dtype,
+                                              self.indptr, self.indices)
+        out = _compressed(fmt, self._array, arrays, self._shape, bounds_known=True)
         # csr_tocsc sorts the indices; duplicates stay as they were
         out._canonical = out._dupfree = self._dupfree
         return out
@@ -384,9 +309,6 @@ class FakeSparse:
         constructors does)."""
         if self._nnz == 0:
             return _empty_compressed(fmt, self._array, self._shape, self.dtype)
-        M, N = self._shape if fmt == "csr" else self._shape[::-1]
-        _gid()
-        idx_dtype = rules.index_dtype(max(self._nnz, N), tuple(c.dtype for c in self.coords))
         if self._dupfree is False:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "duplicate entries given "
                                             "as known values (summing them is not modelled)")
@@ -394,13 +316,8 @@ class FakeSparse:
             raise DataDependentError(f"{self._name}.to{fmt}: the stored count after summing "
                                      "duplicate entries depends on the index values "
                                      "(sum_duplicates)")
-        major, minor = self.coords if fmt == "csr" else self.coords[::-1]
-        major = major.astype(idx_dtype, copy=False)
-        minor = minor.astype(idx_dtype, copy=False)
-        indptr = np.empty(M + 1, dtype=idx_dtype)
-        indices = np.empty_like(minor, dtype=idx_dtype)
-        data = np.empty_like(self.data, dtype=self.dtype)
-        del major, minor
+        data, indices, indptr = rules.coo_tocompressed_arrays(fmt, self._shape, self._nnz,
+                                                              self.coords, self.data)
         if copy:
             raise UnsupportedOperationError(f"{self._name}.to{fmt}", "copy=True")
         if construct:
@@ -423,31 +340,31 @@ class FakeSparse:
         diagonal element is known to be zero... or known nonzero everywhere)."""
         if 0 in self._shape or len(self._offsets) == 0:
             return _empty_compressed("csr", self._array, self._shape, self.dtype)
-        n_rows, n_cols = self._shape
-        max_nnz = self.nnz
-        idx_dtype = rules.index_dtype(max(max_nnz, n_rows, n_cols))
-        _gid()
-        order = np.argsort(self.offsets).astype(idx_dtype, copy=False)
-        csr_data = np.empty(max_nnz, dtype=self.dtype)
-        indices = np.empty(max_nnz, dtype=idx_dtype)
-        indptr = np.empty(1 + n_rows, dtype=idx_dtype)
-        offs = self.offsets.astype(idx_dtype, copy=False)  # an argument of dia_tocsr
-        del offs
-        if not self._zero_free:
-            raise DataDependentError(f"{self._name}.tocsr: converting drops explicit zeros "
-                                     "(dia_tocsr), so the stored count depends on the "
-                                     "values of the diagonals")
-        nnz = max_nnz
-        _gid()
-        idx_dtype = rules.index_dtype(max(nnz, n_rows, n_cols))
-        csr_data = _prune(csr_data[:nnz])
-        indices = _prune(indices[:nnz].astype(idx_dtype, copy=False))
-        indptr = indptr.astype(idx_dtype, copy=False)
+        csr_data, indices, indptr, order = rules.dia_tocsr_arrays(
+            self._shape, self.nnz, self.dtype, self.offsets, bool(self._zero_free),
+            f"{self._name}.tocsr")
         out = _compressed("csr", self._array, (csr_data, indices, indptr), self._shape,
                           dtype=self.dtype, bounds_known=True)
         out._canonical = out._dupfree = True
+        out._pattern = self.dia_pattern()  # no explicit zero: every position is stored
         del order  # a local of _dia.tocsr until it returns
         return out
+
+    def dia_pattern(self) -> Any:
+        """The stored positions of a DIA structure (its offsets' positions in the shape)."""
+        return rules.Pattern(self._shape, self._offsets, self.data.shape[1])
+
+    def tolil(self, copy: bool = False) -> "FakeSparse":
+        """_csr.tolil (other formats: ``tocsr(copy=False).tolil(copy=copy)``, _base.py): an
+        empty LIL of the shape, the CSR's duplicates summed, then each row's indices and
+        values copied into Python lists (no NumPy memory)."""
+        with _ModeFor():
+            if self.format != "csr":
+                return self.tocsr(copy=False).tolil(copy=copy)
+            lil = empty_lil(self._array, self._shape, self.dtype)
+            self.sum_duplicates()
+            lil._nnz, lil._pattern = self._nnz, self._pattern
+            return lil
 
     def copy(self) -> "FakeSparse":
         """_data_matrix.copy: ``_with_data(data.copy(), copy=True)``."""
@@ -511,18 +428,13 @@ class FakeSparse:
     def _dia_transpose(self, copy: bool) -> "FakeSparse":
         """_dia.transpose: the data re-aligned by a gather."""
         num_rows, num_cols = self._shape
-        max_dim = max(self._shape)
-        offsets = -self.offsets
-        r = np.arange(len(offsets), dtype=np.intc)[:, None]
-        c = np.arange(num_rows, dtype=np.intc) - (offsets % max_dim)[:, None]
-        pad_amount = max(0, max_dim - self.data.shape[1])
-        data = np.hstack((self.data, np.zeros((self.data.shape[0], pad_amount),
-                                              dtype=self.data.dtype)))
-        data = data[r, c]
+        data, offsets, gather = rules.dia_transpose_arrays(self._shape, self.data,
+                                                           self.offsets)
         out = _dia(self._array, data, offsets, tuple(-k for k in self._offsets),
                    (num_cols, num_rows), copy=copy)
         # the stored positions of the transpose hold the same elements
         out._zero_free = self._zero_free if data.shape[1] >= num_rows else None
+        del gather  # locals of _dia.transpose until it returns
         return out
 
     def astype(self, dtype: Any, casting: str = "unsafe", copy: bool = True) -> "FakeSparse":
@@ -573,19 +485,7 @@ class FakeSparse:
         if nnz == 0:
             self._canonical = True
             return
-        coords = self.coords
-        order = np.lexsort(coords[::-1])
-        coords = tuple(idx[order] for idx in coords)
-        data = self.data[order]
-        # the ufunc makes one array of the list first: np.stack allocates it the same
-        unique_mask = np.logical_or.reduce(np.stack([idx[1:] != idx[:-1] for idx in coords]))
-        unique_mask = np.append(True, unique_mask)
-        # idx[unique_mask] (every element kept): a new array of each
-        coords = tuple(np.empty(nnz, dtype=idx.dtype) for idx in coords)
-        unique_inds = np.empty(nnz, dtype=np.intp)  # np.nonzero(unique_mask)
-        data = np.empty(nnz, dtype=self.dtype)  # np.add.reduceat(data, unique_inds)
-        del order, unique_mask, unique_inds
-        self.coords, self.data = coords, data
+        self.coords, self.data = rules.coo_sum_duplicates_arrays(self.coords, self.data, nnz)
         self._canonical = True
 
     def count_nonzero(self, axis: Any = None) -> Any:
@@ -673,22 +573,30 @@ class FakeSparse:
         """_base.__add__: a zero scalar copies, a dense operand gives a dense result
         (``_add_dense``); a sparse one refuses (the stored count of the sum depends on the
         values: sums that cancel are dropped)."""
-        if _isscalarlike(other):
-            if self._scalar_zero(other, "__add__"):
-                return self.copy()
-            raise NotImplementedError("adding a nonzero scalar to a sparse array is not "
-                                      "supported")
-        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
-            if other.shape != self.shape:
-                raise ValueError("inconsistent shapes")
-            return self._refuse("__add__", "the stored count of a sum of sparse arrays "
-                                "depends on the values (sums that cancel are dropped)")
+        if _isscalarlike(other) or _is_sparse(other):
+            return self._plus_or_minus(other, "__add__")
         if self._dense(other):
             with _ModeFor():
                 return self._add_dense(np.broadcast_to(other, self._shape))
         return NotImplemented
 
     __radd__ = __add__
+
+    def _plus_or_minus(self, other: Any, what: str) -> Any:
+        """_base.__add__ / __sub__ of a scalar (zero: a copy; SciPy refuses another) or of a
+        sparse operand (refused: the stored count depends on the values)."""
+        sub = what == "__sub__"
+        if _isscalarlike(other):
+            if self._scalar_zero(other, what):
+                return self.copy()
+            raise NotImplementedError(("subtracting a nonzero scalar from" if sub else
+                                       "adding a nonzero scalar to") +
+                                      " a sparse array is not supported")
+        if other.shape != self.shape:
+            raise ValueError("inconsistent shapes")
+        kind, cancel = ("difference", "differences") if sub else ("sum", "sums")
+        return self._refuse(what, f"the stored count of a {kind} of sparse arrays depends "
+                            f"on the values ({cancel} that cancel are dropped)")
 
     def _add_dense(self, other: Any) -> Any:
         """_compressed._add_dense / _coo._add_dense (DIA through COO): a copy of the dense
@@ -721,17 +629,8 @@ class FakeSparse:
                                                    self.data, y))
 
     def __sub__(self, other: Any) -> Any:
-        if _isscalarlike(other):
-            if self._scalar_zero(other, "__sub__"):
-                return self.copy()
-            raise NotImplementedError("subtracting a nonzero scalar from a sparse array is "
-                                      "not supported")
-        if isinstance(other, FakeSparse) or _is_scipy_sparse(other):
-            if other.shape != self.shape:
-                raise ValueError("inconsistent shapes")
-            return self._refuse("__sub__", "the stored count of a difference of sparse "
-                                "arrays depends on the values (differences that cancel "
-                                "are dropped)")
+        if _isscalarlike(other) or _is_sparse(other):
+            return self._plus_or_minus(other, "__sub__")
         if self._dense(other):
             with _ModeFor():
                 # _base._sub_dense: self.todense() - other
@@ -892,6 +791,264 @@ class FakeSparse:
                                         "sparse arrays")
 
 
+class FakeLil(FakeSparse):
+    """A fake scipy.sparse ``lil_array`` / ``lil_matrix`` (scipy/sparse/_lil.py): its
+    ``rows`` and ``data`` are fake object arrays of one pointer per row (the Python lists
+    they point to are not NumPy's memory); the stored count and, when known, the stored
+    positions (rules.Pattern) are kept, so ``A[i, j] = v`` follows lil_insert. Operations
+    SciPy runs through CSR (products, sums, ``abs``) convert as SciPy does."""
+
+    __slots__ = ("rows", "_dt")
+
+    def __init__(self, is_array: bool, shape: tuple, dtype: Any, rows: Any, data: Any,
+                 nnz: int, pattern: Any) -> None:
+        self.format = "lil"
+        self._array = is_array
+        self._shape = (int(shape[0]), int(shape[1]))
+        self._dt = np.dtype(dtype)
+        self.rows, self.data = rows, data
+        self._offsets = ()
+        self._nnz, self._pattern = int(nnz), pattern
+        self._canonical = self._dupfree = True
+        self._zero_free = None
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self._dt
+
+    @property
+    def nnz(self) -> int:
+        return self._nnz
+
+    def __repr__(self) -> str:
+        kind = "sparse array" if self._array else "sparse matrix"
+        return (f"<FakeSparse LIL {kind} of dtype '{self.dtype}'\n"
+                f"\twith {self._nnz} stored elements and shape {self._shape}>")
+
+    def _no(self, attr: str) -> Any:
+        raise AttributeError(f"lil_{'array' if self._array else 'matrix'} object has no "
+                             f"attribute {attr!r}")
+
+    has_canonical_format = property(lambda self: self._no("has_canonical_format"))
+    has_sorted_indices = property(lambda self: self._no("has_sorted_indices"))
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _LIL_ABSENT:
+            raise AttributeError(f"lil object has no attribute {name!r}")
+        return object.__getattribute__(self, name)
+
+    # --- conversions -----------------------------------------------------------------------
+    def tolil(self, copy: bool = False) -> "FakeSparse":
+        return self.copy() if copy else self
+
+    def copy(self) -> "FakeLil":
+        """_lil.copy: a new LIL of the shape, each row's lists copied (lil_get_row_ranges)."""
+        with _ModeFor():
+            new = empty_lil(self._array, self._shape, self.dtype)
+            new._nnz, new._pattern = self._nnz, self._pattern
+            return new
+
+    def tocsr(self, copy: bool = False) -> "FakeSparse":
+        """_lil.tocsr: the row lengths summed into indptr, then the lists flattened into
+        indices and data (lil_flatten_to_array), through the CSR constructor."""
+        M, N = self._shape
+        with _ModeFor():
+            if M == 0 or N == 0:
+                return _empty_compressed("csr", self._array, self._shape, self.dtype)
+            data, indices, indptr, lengths = rules.lil_tocsr_arrays(M, N, self._nnz,
+                                                                    self.dtype)
+            out = _compressed("csr", self._array, (data, indices, indptr), self._shape,
+                              bounds_known=True, canonical=True)
+            del lengths  # a local of _lil.tocsr until it returns
+            out._canonical = out._dupfree = True
+            out._pattern = self._pattern
+            return out
+
+    def tocsc(self, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=False).tocsc(copy=copy)
+
+    def tocoo(self, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=False).tocoo(copy=copy)
+
+    def todia(self, copy: bool = False) -> "FakeSparse":
+        return self.tocoo(copy=copy).todia(copy=False)
+
+    def toarray(self, order: Any = None, out: Any = None) -> Any:
+        """_lil.toarray: np.zeros of the shape (``_process_toarray_args``), each stored
+        element written into it."""
+        if out is not None:
+            raise UnsupportedOperationError(f"{self._name}.toarray", "out= (writes values)")
+        with _ModeFor():
+            d = np.zeros(self._shape, dtype=self.dtype, order=order or "C")
+            if self._nnz:
+                _known.forget(d)
+            return d
+
+    def transpose(self, axes: Any = None, copy: bool = False) -> "FakeSparse":
+        return self.tocsr(copy=copy).transpose(axes=axes, copy=False).tolil(copy=False)
+
+    def astype(self, dtype: Any, casting: str = "unsafe", copy: bool = True) -> "FakeSparse":
+        """_base.astype: another dtype through CSR and back; the same one copied (or not)."""
+        dtype = rules.getdtype(dtype)
+        if self.dtype != dtype:
+            return self.tocsr().astype(dtype, casting=casting, copy=copy).asformat("lil")
+        return self.copy() if copy else self
+
+    # --- item assignment -------------------------------------------------------------------
+    def __setitem__(self, key: Any, x: Any) -> None:
+        """_lil.__setitem__'s fast paths: ``A[i, j] = scalar`` (lil_insert: a zero deletes,
+        any other value stores) and ``A[:, :] = sparse`` of the same shape (the rows and
+        data of a LIL of it); other indexing is not modelled."""
+        if isinstance(key, tuple) and len(key) == 2:
+            row, col = key
+            if _is_int(row) and _is_int(col):
+                self._set_item(int(row), int(col), x)
+                return
+            if (isinstance(row, slice) and isinstance(col, slice)
+                    and row == slice(None) and col == slice(None)
+                    and isinstance(x, FakeSparse) and x.shape == self.shape):
+                new = construct_lil(self._array, x, dtype=self.dtype)
+                self.rows, self.data = new.rows, new.data
+                self._nnz, self._pattern = new._nnz, new._pattern
+                return
+        _unsupported(self, "__setitem__", "only A[i, j] = scalar (integers i, j) and "
+                     "A[:, :] = sparse are modelled for a fake LIL")
+
+    def _set_item(self, row: int, col: int, x: Any) -> None:
+        if isinstance(x, FakeSparse):
+            x = x.toarray()
+        if _is_fake(x) or isinstance(x, FakeMatrix):
+            if x.size != 1:  # ndarray.item's refusal
+                raise ValueError("can only convert an array of size 1 to a Python scalar")
+            v = _known.value(x)
+            if v is None:
+                self._refuse("__setitem__", "whether the element is stored (lil_insert "
+                             "deletes it for a zero) depends on the value assigned")
+            x = v
+        if isinstance(x, np.ndarray):
+            x = x.item()
+        with paused():
+            x = self.dtype.type(x)
+            if x.size > 1:
+                raise ValueError("Trying to assign a sequence to an item")
+            zero = bool(x == 0)
+        i, j = rules.lil_position(row, col, self._shape)
+        if self._pattern is None:
+            self._refuse("__setitem__", "whether the position is already stored depends on "
+                         "the index values of the structure it was made from")
+        before = self._pattern.stored(i, j)
+        self._pattern = rules.lil_insert(self._pattern, i, j, zero)
+        self._nnz += int(self._pattern.stored(i, j)) - int(before)
+
+    # --- arithmetic (SciPy's LIL methods, else through CSR as _base does) -------------------
+    def _mul_scalar(self, other: Any) -> "FakeSparse":
+        """_lil._mul_scalar: an empty LIL for a zero scalar, else a copy in
+        ``upcast_scalar``'s dtype with every value multiplied."""
+        with _ModeFor():
+            if self._scalar_zero(other, "_mul_scalar"):
+                return empty_lil(self._array, self._shape, self.dtype)
+            res_dtype = (np.array([0], dtype=self.dtype) * other).dtype  # upcast_scalar
+            return self.astype(res_dtype)
+
+    def __truediv__(self, other: Any) -> Any:
+        """_lil.__truediv__: a copy of dtype ``np.result_type(self, other)``, every value
+        divided (the structure kept); by an array, through CSR."""
+        if not _isscalarlike(other):
+            return self.tocsr() / other
+        with _ModeFor():
+            new = self.copy()
+            # SciPy: new.dtype = np.result_type(self, other) (the LIL read as its dtype)
+            new._dt = np.result_type(self.dtype, other)
+            return new
+
+    def __itruediv__(self, other: Any) -> Any:
+        if not _isscalarlike(other):
+            return NotImplemented
+        self[:, :] = self / other
+        return self
+
+    def __iadd__(self, other: Any) -> Any:
+        self[:, :] = self + other
+        return self
+
+    def __isub__(self, other: Any) -> Any:
+        self[:, :] = self - other
+        return self
+
+    def __imul__(self, other: Any) -> Any:
+        if not _isscalarlike(other):
+            return NotImplemented
+        self[:, :] = self * other
+        return self
+
+    def __neg__(self) -> "FakeSparse":
+        return -self.tocsr()
+
+    def __abs__(self) -> "FakeSparse":
+        return abs(self.tocsr())
+
+    def _add_dense(self, other: Any) -> Any:
+        return self.tocoo()._add_dense(other)
+
+    def _matmul_vector(self, other: Any) -> Any:
+        return self.tocsr()._matmul_vector(other)
+
+    def _matmul_multivector(self, other: Any) -> Any:
+        return self.tocsr()._matmul_multivector(other)
+
+    def _refuse(self, what: str, why: str) -> Any:
+        raise DataDependentError(f"{self._name}.{what}: {why}")
+
+    def _arrays(self) -> dict:
+        raise UnsupportedOperationError(self._name, "a LIL's arrays are lists of values")
+
+    def _with_data(self, data: Any, copy: bool = True) -> "FakeSparse":
+        raise UnsupportedOperationError(self._name, "a LIL's arrays are lists of values")
+
+
+# SciPy's LIL has none of these (FakeSparse's other formats do)
+_LIL_ABSENT = frozenset({"indices", "indptr", "coords", "offsets", "row", "col",
+                         "sum_duplicates", "eliminate_zeros", "prune", "dia_pattern",
+                         "_compressed_swap", "_coo_to_compressed_container", "_dia_tocsr",
+                         "_fill_dense"})
+
+
+def _is_int(x: Any) -> bool:
+    """scipy.sparse's INT_TYPES: a Python or NumPy integer (a bool is not one)."""
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def empty_lil(is_array: bool, shape: tuple, dtype: Any) -> FakeLil:
+    """_lil.__init__ from a shape: empty rows (rules.lil_lists), nothing stored."""
+    shape = rules.check_shape(shape)
+    rows, data = rules.lil_lists(shape[0])
+    return FakeLil(is_array, shape, rules.getdtype(dtype, default=float), rows, data, 0,
+                   rules.Pattern(shape))
+
+
+def construct_lil(is_array: bool, arg1: Any, shape: Any = None, dtype: Any = None,
+                  copy: bool = False, *, maxprint: Any = None) -> FakeLil:
+    """``scipy.sparse.lil_array(...)`` / ``lil_matrix(...)`` in a mode or given fakes:
+    _lil.__init__ from a sparse array (its ``tolil``, sharing the lists) or a shape; from a
+    dense array the stored count is the number of nonzero values."""
+    name = f"scipy.sparse.lil_{'array' if is_array else 'matrix'}"
+    with _ModeFor():
+        if isinstance(arg1, FakeSparse) or _is_scipy_sparse(arg1):
+            A = arg1 if isinstance(arg1, FakeSparse) else from_real(arg1)
+            A = A.copy() if A.format == "lil" and copy else A.tolil()
+            if dtype is not None:
+                A = A.astype(rules.getdtype(dtype), copy=False)
+            return FakeLil(is_array, A.shape, A.dtype, A.rows, A.data, A._nnz, A._pattern)
+        if isinstance(arg1, tuple):
+            if not rules.isshape(arg1):
+                raise TypeError("unrecognized lil_array constructor usage")
+            if shape is not None:
+                raise ValueError("invalid use of shape parameter")
+            return empty_lil(is_array, arg1, dtype)
+        raise DataDependentError(f"{name}: built from a dense array, the stored count is "
+                                 "the number of nonzero values")
+
+
 def _asmatrix(x: Any) -> Any:
     """scipy.sparse._sputils.asmatrix: ``np.asarray(x).view(np.matrix)`` (no
     PendingDeprecationWarning, unlike np.asmatrix)."""
@@ -904,6 +1061,11 @@ def _asmatrix(x: Any) -> Any:
 
 def _unsupported(A: FakeSparse, what: str, why: str) -> Any:
     raise UnsupportedOperationError(f"{A._name}.{what}", why)
+
+
+def _is_sparse(x: Any) -> bool:
+    """A fake or a real SciPy sparse array."""
+    return isinstance(x, FakeSparse) or _is_scipy_sparse(x)
 
 
 def _is_scipy_sparse(x: Any) -> bool:
@@ -930,283 +1092,43 @@ def _product(fn: Any, args: tuple) -> None:
     dispatch(fn, (_FAKE,), args, {})
 
 
-def _prune(array: Any) -> Any:
-    """scipy.sparse._sputils._prune_array: a copy when a view holds less than half of its
-    base."""
-    base = array.base
-    if base is not None and array.size < base.size // 2:
-        return array.copy()
-    return array
-
-
-def _index_dtype_compressed(A: FakeSparse, maxval: int) -> np.dtype:
-    """get_index_dtype((indptr, indices), maxval, check_contents=False)."""
-    return rules.index_dtype(maxval, (A.indptr.dtype, A.indices.dtype))
-
-
 # --- constructors (SciPy's __init__ of each class, followed) ---------------------------------
-
-def _getdtype(dtype: Any, default: Any = None) -> Any:
-    """scipy.sparse._sputils.getdtype (supported dtypes only)."""
-    if dtype is None:
-        return None if default is None else np.dtype(default)
-    newdtype = np.dtype(dtype)
-    if newdtype == np.object_:
-        raise ValueError("object dtype is not supported by sparse matrices")
-    if newdtype not in rules.SUPPORTED:
-        raise ValueError(f"scipy.sparse does not support dtype {newdtype.name}. "
-                         f"The only supported types are: "
-                         f"{', '.join(d.name for d in rules.SUPPORTED)}.")
-    return newdtype
-
 
 def _empty_compressed(fmt: str, is_array: bool, shape: tuple, dtype: Any) -> FakeSparse:
     """_compressed.__init__ from a shape: no stored elements."""
-    M, N = shape if fmt == "csr" else shape[::-1]
-    idx_dtype = rules.index_dtype(max(shape))
-    _gid()
-    data = np.zeros(0, _getdtype(dtype, default=float))
-    indices = np.zeros(0, idx_dtype)
-    indptr = np.zeros(M + 1, dtype=idx_dtype)
-    out = FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
-                     canonical=True)
-    return out
+    data, indices, indptr = rules.empty_compressed_arrays(fmt, shape, dtype)
+    return FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr, nnz=0,
+                      canonical=True, pattern=rules.Pattern(shape))
 
 
 def _compressed(fmt: str, is_array: bool, arrays: tuple, shape: Any, dtype: Any = None,
                 copy: bool = False, bounds_known: bool = False,
                 name: str | None = None, canonical: bool | None = None) -> FakeSparse:
-    """_compressed.__init__ from (data, indices, indptr) and check_format(full_check=False):
-    the count is indptr[-1], read from known values, or len(indices) for arrays this
-    module made (``bounds_known``)."""
-    name = name or f"scipy.sparse.{fmt}_{'array' if is_array else 'matrix'}"
-    data, indices, indptr = arrays
-    maxval = None
-    if shape is not None and 0 not in shape:
-        maxval = max(shape)
-    _gid(maxval is not None)
-    if bounds_known:
-        nnz_known: int | None = int(len(indices))
-        bounds = [(indices.dtype, (0, max(maxval or 1, 1) - 1) if len(indices) else ()),
-                  (indptr.dtype, (0, nnz_known))]
-        ptr_vals = None
-    else:
-        ptr_vals = _structure(indptr, "index pointers", name)
-        minor = (shape[1] if fmt == "csr" else shape[0]) if shape is not None else 1
-        ind_b = _valid_bounds(indices, minor)
-        bounds = [(_dtype_of(indices), ind_b), (ptr_vals.dtype, _bounds_of(ptr_vals))]
-        nnz_known = int(ptr_vals[-1]) if ptr_vals.size else None
-    # _base._get_index_dtype: sparse arrays never read the contents, matrices do
-    idx_dtype = (rules.index_dtype_of(maxval, tuple(bounds)) if not is_array
-                 else rules.index_dtype(maxval, tuple(b[0] for b in bounds)))
-    if idx_dtype is None:
-        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
-                                 "choose the index dtype (get_index_dtype(check_contents=True))"
-                                 ", and those of this fake are unknown")
-    indices = np.array(indices, copy=None if not copy else True, dtype=idx_dtype)
-    indptr = np.array(indptr, copy=None if not copy else True, dtype=idx_dtype)
-    data = np.array(data, copy=None if not copy else True, dtype=dtype)
-    if shape is None:
-        raise DataDependentError(f"{name}: without a shape SciPy infers the number of "
-                                 "columns from indices.max()")
-    shape = _check_shape(shape)
-    if dtype is not None:
-        data = data.astype(_getdtype(dtype), copy=False)
-    # check_format(full_check=False)
-    M, N = shape if fmt == "csr" else shape[::-1]
-    if indptr.dtype.kind != "i":
-        warnings.warn(f"indptr array has non-integer dtype ({indptr.dtype.name})",
-                      stacklevel=3)
-    if indices.dtype.kind != "i":
-        warnings.warn(f"indices array has non-integer dtype ({indices.dtype.name})",
-                      stacklevel=3)
-    for x in (data.ndim, indices.ndim, indptr.ndim):
-        if x != 1:
-            raise ValueError("data, indices, and indptr should be 1-D")
-    if len(indptr) != M + 1:
-        raise ValueError(f"index pointer size {len(indptr)} should be {M + 1}")
-    if ptr_vals is not None and int(ptr_vals[0]) != 0:
-        raise ValueError("index pointer should start with 0")
-    if len(indices) != len(data):
-        raise ValueError("indices and data should have the same size")
-    assert nnz_known is not None
-    if nnz_known > len(indices):
-        raise ValueError("Last value of index pointer should be less than the size of "
-                         "index and data arrays")
-    # prune
-    if nnz_known != len(indices):
-        indices = _prune(indices[:nnz_known])
-        data = _prune(data[:nnz_known])
-    return FakeSparse(fmt, is_array, shape, data=data, indices=indices, indptr=indptr,
-                      nnz=nnz_known, canonical=True if nnz_known == 0 else canonical)
-
-
-def _valid_bounds(x: Any, dim: int) -> Any:
-    """(min, max) of an index array: its known values, else those of valid indices (in
-    [0, dim)): as NumPy's indexing kernels do, a fake's index values are taken to be valid;
-    SciPy raises for invalid ones, which a fake does not reproduce."""
-    b = _value_bounds(x)
-    if b is None:
-        return () if len(x) == 0 else (0, max(dim - 1, 0))
-    return b
-
-
-def _dtype_of(x: Any) -> np.dtype:
-    if hasattr(x, "dtype"):
-        return np.dtype(x.dtype)
-    with paused():
-        return np.asarray(x).dtype
-
-
-def _bounds_of(a: np.ndarray) -> Any:
-    if a.size == 0:
-        return ()
-    if a.dtype.kind not in "iub":
-        return None
-    return (int(a.min()), int(a.max()))
-
-
-def _structure(x: Any, what: str, name: str) -> np.ndarray:
-    return known_values(x, what, name)
-
-
-def _check_shape(shape: Any) -> tuple:
-    """scipy.sparse._sputils.check_shape for 2-d shapes."""
-    try:
-        new = tuple(operator.index(s) for s in shape)
-    except TypeError as e:
-        raise TypeError("'shape' must be a tuple of integers") from e
-    if len(new) != 2:
-        raise UnsupportedOperationError("scipy.sparse", "only 2-d sparse arrays are modelled "
-                                        "for fakes")
-    if any(d < 0 for d in new):
-        raise ValueError("'shape' elements cannot be negative")
-    return new
+    """A CSR/CSC fake from (data, indices, indptr) (rules.compressed_init)."""
+    p = rules.compressed_init(fmt, is_array, arrays, shape, dtype=dtype, copy=copy,
+                              bounds_known=bounds_known, name=name)
+    return FakeSparse(fmt, is_array, p.shape, data=p.data, indices=p.indices,
+                      indptr=p.indptr, nnz=p.nnz,
+                      canonical=True if p.nnz == 0 else canonical)
 
 
 def _coo(is_array: bool, obj: Any, coords: tuple, shape: Any, copy: bool = False,
          dtype: Any = None, bounds_known: bool = False,
          name: str | None = None) -> FakeSparse:
-    """_coo.__init__ from (data, (row, col))."""
-    name = name or f"scipy.sparse.coo_{'array' if is_array else 'matrix'}"
-    if shape is None:
-        raise DataDependentError(f"{name}: without a shape SciPy infers it from the "
-                                 "largest index values")
-    shape = _check_shape(shape)
-    if len(coords) != 2:
-        raise UnsupportedOperationError(name, "only 2-d sparse arrays are modelled for fakes")
-    if bounds_known:
-        bounds = tuple((_dtype_of(c), (0, max(shape[i] - 1, 0)) if len(c) else ())
-                       for i, c in enumerate(coords))
-    else:
-        bounds = tuple((_dtype_of(c), _valid_bounds(c, shape[i]))
-                       for i, c in enumerate(coords))
-    _gid()
-    idx_dtype = (rules.index_dtype_of(max(shape), bounds) if not is_array
-                 else rules.index_dtype(max(shape), tuple(b[0] for b in bounds)))
-    if idx_dtype is None:
-        raise DataDependentError(f"{name}: SciPy reads the values of the int64 indices to "
-                                 "choose the index dtype (get_index_dtype(check_contents=True))"
-                                 ", and those of this fake are unknown")
-    known_dupfree = None if bounds_known else _pairs_distinct(coords, shape)
-    cp = True if copy else None
-    coords = tuple(np.array(idx, copy=cp, dtype=idx_dtype) for idx in coords)
-    data = _getdata(obj, copy=copy, dtype=dtype)
-    # _check: shapes, the nnz > 0 range checks read values (known valid here or not checked)
-    if any(c.ndim != 1 for c in coords) or data.ndim != 1:
-        raise ValueError("row, column, and data array must all be the same length"
-                         if data.ndim == 1 else "data array must be 1-D")
-    if any(len(c) != len(data) for c in coords):
-        raise ValueError("row, column, and data array must all be the same length")
-    coords = _coo_check(coords, data, shape, is_array)
-    if not bounds_known:
-        for i, (_, b) in enumerate(bounds):
-            if b and b[1] >= shape[i]:
-                raise ValueError(f"axis {i} index {b[1]} exceeds matrix dimension "
-                                 f"{shape[i]}")
-            if b and b[0] < 0:
-                raise ValueError(f"negative axis {i} index: {b[0]}")
-    trusted = bounds_known or _TRUSTED.n > 0
-    dup: bool | None = True if trusted or not len(data) else known_dupfree
-    return FakeSparse("coo", is_array, shape, data=data, coords=coords,
-                      canonical=False if len(data) else True, dupfree=dup)
-
-
-def _pairs_distinct(coords: tuple, shape: tuple) -> bool | None:
-    """Whether coordinates given as real arrays or sequences (known values) name distinct
-    positions; None when a fake's values are unknown."""
-    if any(_is_fake(c) for c in coords):
-        return None
-    with paused():
-        cs = [np.asarray(c).astype(np.int64).ravel() for c in coords]
-        if len({len(c) for c in cs}) != 1:
-            return None
-        flat = np.ravel_multi_index(cs, shape, mode="wrap") if cs[0].size else cs[0]
-        return bool(np.unique(flat).size == flat.size)
-
-
-def _coo_check(coords: tuple, data: Any, shape: tuple, is_array: bool) -> tuple:
-    """_coo._check: the index dtype again (the coordinates as it), then, when there are
-    stored elements, each coordinate's max and min (the range checks: valid indices here)."""
-    _gid()
-    idx_dtype = rules.index_dtype(max(shape), tuple(c.dtype for c in coords))
-    coords = tuple(np.asarray(c, dtype=idx_dtype) for c in coords)
-    if len(data) > 0:
-        for c in coords:
-            hi = c.max()
-            lo = c.min()
-            del hi, lo
-    return coords
-
-
-def _getdata(obj: Any, copy: bool = False, dtype: Any = None) -> Any:
-    """scipy.sparse._sputils.getdata: np.array(obj, dtype=dtype, copy=copy) of a supported
-    dtype."""
-    data = np.array(obj, dtype=dtype, copy=True if copy else None)
-    _getdtype(data.dtype)
-    return data
+    """A COO fake from (data, (row, col)) (rules.coo_init)."""
+    p = rules.coo_init(is_array, obj, coords, shape, copy=copy, dtype=dtype,
+                       bounds_known=bounds_known, trusted=_TRUSTED.n > 0, name=name)
+    return FakeSparse("coo", is_array, p.shape, data=p.data, coords=p.coords,
+                      canonical=False if len(p.data) else True, dupfree=p.dupfree)
 
 
 def _dia(is_array: bool, data: Any, offsets_arr: Any, offset_values: tuple, shape: tuple,
          dtype: Any = None, copy: bool = False, zero_free: bool | None = None) -> FakeSparse:
-    """_dia.__init__ from (data, offsets) with a shape."""
-    shape = _check_shape(shape)
-    cp = True if copy else None
-    data = np.atleast_2d(np.array(data, dtype=dtype, copy=cp))
-    _gid()
-    offsets = np.atleast_1d(np.array(offsets_arr, dtype=rules.index_dtype(max(shape)),
-                                     copy=cp))
-    if dtype is not None:
-        data = data.astype(_getdtype(dtype), copy=False)
-    if offsets.ndim != 1:
-        raise ValueError("offsets array must have rank 1")
-    if data.ndim != 2:
-        raise ValueError("data array must have rank 2")
-    if data.shape[0] != len(offsets):
-        raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number "
-                         f"of offsets ({len(offsets)})")
-    if len(set(offset_values)) != len(offset_values):
-        raise ValueError("offset array contains duplicate values")
-    _unique_temporaries(offsets)
-    return FakeSparse("dia", is_array, shape, data=data, offsets=offsets,
+    """A DIA fake from (data, offsets) with a shape (rules.dia_init)."""
+    p = rules.dia_init(data, offsets_arr, offset_values, shape, dtype=dtype, copy=copy)
+    return FakeSparse("dia", is_array, p.shape, data=p.data, offsets=p.offsets,
                       offset_values=tuple(int(k) for k in offset_values),
                       zero_free=zero_free)
-
-
-def _unique_temporaries(offsets: Any) -> None:
-    """np.unique(offsets) of _dia.__init__ on a fake: its flattened sorted copy and the
-    result (every offset distinct), freed at once (2 * len * itemsize, measured)."""
-    flat = offsets.flatten()
-    ret = flat.copy()
-    del flat, ret
-
-
-def _gid(maxval: bool = True) -> None:
-    """The bytes of one call of scipy.sparse's get_index_dtype: its NumPy scalars are made
-    through buffers freed at once, ``np.int32(...)`` 4 bytes each, ``np.int64(maxval)`` 8
-    (measured with tracemalloc): 8 bytes at most, 4 without a ``maxval``."""
-    t = np.empty(2 if maxval else 1, dtype=np.int32)
-    del t
 
 
 # --- the classes' constructors ----------------------------------------------------------
@@ -1235,28 +1157,28 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                 A = A.asformat(fmt)
             out = FakeSparse(fmt, is_array, A.shape, nnz=A._nnz, canonical=A._canonical,
                              zero_free=A._zero_free, dupfree=A._dupfree,
-                             offset_values=A._offsets, **A._arrays())
+                             offset_values=A._offsets, pattern=A._pattern, **A._arrays())
             if fmt == "dia":
-                _unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
+                rules.unique_temporaries(out.offsets)  # _dia.__init__'s duplicate check
             elif fmt == "coo":
-                out.coords = _coo_check(out.coords, out.data, out.shape, is_array)
-            if shape is not None and _check_shape(shape) != out.shape:
+                out.coords = rules.coo_check(out.coords, out.data, out.shape, is_array)
+            if shape is not None and rules.check_shape(shape) != out.shape:
                 raise ValueError(f"inconsistent shapes: {shape} != {out.shape}")
             return out if dtype is None else _astype_noncopy(out, dtype)
-        if isinstance(arg1, tuple) and _isshape(arg1):
-            shp = _check_shape(arg1)
+        if isinstance(arg1, tuple) and rules.isshape(arg1):
+            shp = rules.check_shape(arg1)
             if fmt in ("csr", "csc"):
                 return _empty_compressed(fmt, is_array, shp, dtype)
             if fmt == "coo":
                 idx_dtype = rules.index_dtype(max(shp))
-                _gid()
+                rules.get_index_dtype_temporaries()
                 coords = tuple(np.array([], dtype=idx_dtype) for _ in range(2))
-                data = np.array([], dtype=_getdtype(dtype, default=float))
-                coords = _coo_check(coords, data, shp, is_array)
+                data = np.array([], dtype=rules.getdtype(dtype, default=float))
+                coords = rules.coo_check(coords, data, shp, is_array)
                 return FakeSparse("coo", is_array, shp, data=data, coords=coords,
                                   canonical=True)
-            data = np.zeros((0, 0), _getdtype(dtype, default=float))
-            _gid()
+            data = np.zeros((0, 0), rules.getdtype(dtype, default=float))
+            rules.get_index_dtype_temporaries()
             offsets = np.zeros(0, dtype=rules.index_dtype(max(shp)))
             return FakeSparse("dia", is_array, shp, data=data, offsets=offsets)
         if isinstance(arg1, tuple):
@@ -1267,9 +1189,9 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
                     raise ValueError("unrecognized form for dia_array constructor") from e
                 if shape is None:
                     raise ValueError("expected a shape argument")
-                offs = known_values(offsets, "offsets", name)
-                shp = _check_shape(shape)
-                zf = _zero_free_dia(data, offs, shp)
+                offs = rules.known_values(offsets, "offsets", name)
+                shp = rules.check_shape(shape)
+                zf = rules.zero_free_dia(data, offs, shp)
                 return _dia(is_array, data, offsets, tuple(offs.ravel().tolist()), shp,
                             dtype=dtype, copy=copy, zero_free=zf)
             if fmt == "coo":
@@ -1298,38 +1220,12 @@ def construct(fmt: str, is_array: bool, arg1: Any, shape: Any = None, dtype: Any
 
 
 def _astype_noncopy(A: FakeSparse, dtype: Any) -> FakeSparse:
-    dt = _getdtype(dtype)
+    dt = rules.getdtype(dtype)
     if dt == A.dtype:
         return A
     A.data = A.data.astype(dt, copy=False)
     A._zero_free = None
     return A
-
-
-def _isshape(x: Any) -> bool:
-    """scipy.sparse._sputils.isshape for 2-d shapes."""
-    if not isinstance(x, tuple) or len(x) != 2:
-        return False
-    return all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0
-               for d in x)
-
-
-def _zero_free_dia(data: Any, offs: np.ndarray, shape: tuple) -> bool | None:
-    """Whether every stored position of a DIA structure holds a known nonzero value."""
-    if _is_fake(data):
-        return _zero_free(data)
-    if isinstance(data, (list, tuple)) and any(_is_fake(v) for v in data):
-        flags = [_zero_free(v) for v in data]
-        return None if None in flags else all(flags)
-    with paused():
-        d = np.atleast_2d(np.asarray(data))
-        if d.ndim != 2 or d.shape[0] != offs.size:
-            return None
-        m, n = shape
-        cols = np.arange(d.shape[1])
-        rows = cols[None, :] - offs.reshape(-1, 1)
-        mask = (rows >= 0) & (rows < m) & (cols[None, :] < n)
-        return bool(np.all(d[mask] != 0))
 
 
 def from_real(A: Any) -> FakeSparse:
@@ -1380,7 +1276,7 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                 raise ValueError("Different number of diagonals and offsets.")
         else:
             diags_in = list(diagonals)
-        offs = known_values(offsets, "offsets", _name).ravel()
+        offs = rules.known_values(offsets, "offsets", _name).ravel()
         diags = [_atleast_1d(d) for d in diags_in]
         offsets_arr = _atleast_1d(offsets)
         if len(diags) != len(offs):
@@ -1410,35 +1306,7 @@ def diags_array(diagonals: Any, /, *, offsets: Any = 0, shape: Any = None,
                     FutureWarning, stacklevel=_user_level())
         m, n = shape
         ks = [int(k) for k in offs]
-        M = max([min(m + k, n - k) + max(0, k) for k in ks])
-        M = max(0, M)
-        data_arr = np.zeros((len(ks), M), dtype=dtype)
-        K = min(m, n)
-        zf: bool | None = True
-        for j, diagonal in enumerate(diags):
-            k = ks[j]
-            start = max(0, k)
-            length = min(m + k, n - k, K)
-            if length < 0:
-                raise ValueError(f"Offset {k} (index {j}) out of bounds")
-            try:
-                data_arr[j, start:start + length] = diagonal[..., :length]
-            except ValueError as e:
-                if len(diagonal) != length and len(diagonal) != 1:
-                    raise ValueError(
-                        f"Diagonal length (index {j}: {len(diagonal)} at"
-                        f" offset {k}) does not agree with array size ({m}, {n}).") from e
-                raise
-            if length > 0:
-                z = _zero_free(diags_in[j] if not _is_fake(diagonal) else diagonal, length)
-                if z is None or z is False:
-                    zf = z if zf is not False else False
-                    if z is None and zf is not False:
-                        zf = None
-        # the casts to the data dtype may make a nonzero value zero (0.5 to int)
-        if zf and np.dtype(dtype).kind in "iub" and any(
-                np.dtype(_dtype_of(d)).kind in "fc" for d in diags):
-            zf = None
+        data_arr, zf = rules.diags_data(diags, diags_in, ks, (m, n), dtype)
         A = _dia(True, data_arr, offsets_arr, tuple(ks), (m, n), zero_free=zf)
         return A.asformat(format)
 
@@ -1497,7 +1365,7 @@ def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> F
         if m == n and k == 0:
             if format in ("csr", "csc"):
                 idx_dtype = rules.index_dtype(n)
-                _gid()
+                rules.get_index_dtype_temporaries()
                 indptr = np.arange(n + 1, dtype=idx_dtype)
                 indices = np.arange(n, dtype=idx_dtype)
                 data = np.ones(n, dtype=dtype)
@@ -1505,7 +1373,7 @@ def _eye(m: Any, n: Any, k: int, dtype: Any, format: Any, as_sparray: bool) -> F
                                    bounds_known=True, canonical=True)
             if format == "coo":
                 idx_dtype = rules.index_dtype(n)
-                _gid()
+                rules.get_index_dtype_temporaries()
                 row = np.arange(n, dtype=idx_dtype)
                 col = np.arange(n, dtype=idx_dtype)
                 data = np.ones(n, dtype=dtype)
@@ -1571,6 +1439,8 @@ def _class_new(cls: type, fmt: str | None, is_array: bool) -> None:
                     raise UnsupportedOperationError(f"scipy.sparse.{cls.__name__}",
                                                     "this format is not modelled for fakes")
                 return object.__new__(klass)
+            if fmt == "lil":
+                return construct_lil(is_array, *args, **kwargs)
             return construct(fmt, is_array, *args, **kwargs)
         return object.__new__(klass)
     setattr(cls, "__new__", staticmethod(__new__))
@@ -1631,7 +1501,11 @@ def install(sparse_module: Any) -> None:
             cls = getattr(sparse_module, f"{fmt}_{'array' if is_array else 'matrix'}")
             CLASSES[(fmt, is_array)] = cls
             _class_new(cls, fmt, is_array)
-    for other in ("bsr", "lil", "dok"):
+    for is_array in (True, False):
+        cls = getattr(sparse_module, f"lil_{'array' if is_array else 'matrix'}")
+        CLASSES[("lil", is_array)] = cls
+        _class_new(cls, "lil", is_array)
+    for other in ("bsr", "dok"):
         for kind in ("array", "matrix"):
             _class_new(getattr(sparse_module, f"{other}_{kind}"), None, kind == "array")
     mine = {"diags_array": diags_array, "diags": diags, "spdiags": spdiags,

@@ -21,7 +21,7 @@ from ...layout import (as_shape, broadcast_shapes, c_strides, iterator_order, it
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from .function_base import unpatched
-from ..registry import keep_real, pyarray_return, quiet, register, transient, unmodelled
+from ..registry import pyarray_return, quiet, register, transient, unmodelled
 from .temporaries import Steps, array_bytes
 from .views import reshape_out
 
@@ -337,29 +337,6 @@ def frombuffer(buffer: Any, dtype: Any = float, count: Any = -1, offset: Any = 0
     # a read-only buffer (bytes) never lets the array be made writeable: warn_on_write None
     return ArrayMeta(r.shape, r.dtype, r.strides, writeable=r.flags.writeable, base_shape=r.shape,
                      warn_on_write=False if r.flags.writeable else None)
-
-
-def loaded(array: np.ndarray) -> np.ndarray:
-    """An array a loader made during a plan (``pickle.load``'s ``ndarray.__setstate__`` copy
-    of a small buffer, ``np.array(image)``, pandas' ``to_numpy()`` copy): NumPy allocated its
-    buffer then. Run for real it is the array itself; in a mode it becomes a fake charged at
-    the user's line (modes/loading.py)."""
-    return array
-
-
-setattr(loaded, "op_name", "loaded")  # its name in plans and traces
-
-
-@register(loaded, tags=("factory",))
-def loaded_rule(array: Any) -> ArrayMeta:
-    """The real array's own layout on a fresh buffer of its size (NumPy's allocation)."""
-    if not isinstance(array, np.ndarray):
-        raise UnsupportedOperationError(loaded, "a fake or non-ndarray input")
-    return ArrayMeta(array.shape, array.dtype, array.strides,
-                     writeable=bool(array.flags.writeable))
-
-
-keep_real(loaded_rule, 0)
 
 
 @register(np.fromstring, tags=("factory",))

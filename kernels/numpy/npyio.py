@@ -1,4 +1,10 @@
-"""Writing arrays to files (numpy/lib/_npyio_impl.py, numpy/lib/_format_impl.py):
+"""Arrays entering and leaving a plan through files and loaders.
+
+Entering: the ``loaded`` op, an array a loader made during a plan (unpickled, read with
+``np.load(allow_pickle=True)``, copied from an image or a data frame; modes/loading.py
+turns it into a fake charged where NumPy allocated it).
+
+Writing arrays to files (numpy/lib/_npyio_impl.py, numpy/lib/_format_impl.py):
 ``np.save``, ``np.savez``, ``np.savez_compressed``, ``np.savetxt``, ``ndarray.tofile``,
 ``ndarray.dump``.
 
@@ -26,8 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from ..._errors import DataDependentError
-from ..registry import register
+from ..._errors import DataDependentError, UnsupportedOperationError
+from ...meta import ArrayMeta
+from ..registry import keep_real, register
 
 _LOCAL_HEADER = 30                # zipfile.sizeFileHeader
 _ZIP64_LOCAL_EXTRA = 20           # struct '<HHQQ': the extra field of force_zip64
@@ -164,3 +171,28 @@ def save_path(file: Any, suffix: str) -> str:
     if isinstance(path, bytes):
         path = os.fsdecode(path)
     return path if not suffix or path.endswith(suffix) else path + suffix
+
+
+# --- arrays a loader made during a plan ----------------------------------------------------
+
+def loaded(array: np.ndarray) -> np.ndarray:
+    """An array a loader made during a plan (``pickle.load``'s ``ndarray.__setstate__`` copy
+    of a small buffer, ``np.array(image)``, pandas' ``to_numpy()`` copy): NumPy allocated its
+    buffer then. Run for real it is the array itself; in a mode it becomes a fake charged at
+    the user's line (modes/loading.py)."""
+    return array
+
+
+setattr(loaded, "op_name", "loaded")  # its name in plans and traces
+
+
+@register(loaded, tags=("factory",))
+def loaded_rule(array: Any) -> ArrayMeta:
+    """The real array's own layout on a fresh buffer of its size (NumPy's allocation)."""
+    if not isinstance(array, np.ndarray):
+        raise UnsupportedOperationError(loaded, "a fake or non-ndarray input")
+    return ArrayMeta(array.shape, array.dtype, array.strides,
+                     writeable=bool(array.flags.writeable))
+
+
+keep_real(loaded_rule, 0)

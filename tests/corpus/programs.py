@@ -29,6 +29,9 @@ class Stop(NamedTuple):
     line: str
     reason: str
     file: str = ""  # the file holding the line (default: the script run)
+    # (module, text of a line in it): where inside a library called from ``line`` the plan
+    # stops, after running part of the call; the real run is measured up to that line
+    inside: Optional[tuple[str, str]] = None
 
 
 class Program(NamedTuple):
@@ -87,10 +90,24 @@ PROGRAMS: tuple[Program, ...] = (
         "5a9bf93b5fb5dfbd58e069411fce33fb61fa730f", "GPL-3.0", "pic.py",
         (Source("pic.py", (("N = 40000 ", "N = 400 "), ("Nx = 400 ", "Nx = 40 "),
                            ("tEnd = 50 ", "tEnd = 2 "))),),
-        # spdiags with offsets np.array([-1, 1]) plans (known small contents); the next line
-        # converts the matrix to LIL to set two corner entries, a format not modelled for fakes
-        xfail="scipy.sparse.lil_matrix (LIL format) is not modelled for fakes: the plan stops "
-              "as unsupported at `Gmtx = sp.lil_matrix(Gmtx)`"),
+        # spdiags with offsets np.array([-1, 1]), the LIL made of it, its two corner entries
+        # set, divided and converted to CSR all plan exactly; the first charge deposit stops:
+        # np.bincount's length is max(j) + 1, j the cells of the drawn positions
+        stop=Stop("n = np.bincount(j[:, 0]", "np.bincount")),
+    Program(
+        "finitedifference", "pmocz/finitedifference-python",
+        "aee8a53599b5fc47771c527b3b3845b53efef903", "GPL-3.0", "finitedifference.py",
+        (Source("finitedifference.py", (("N = 256 ", "N = 32 "), ("tEnd = 2.0 ", "tEnd = 0.05 "))),)),
+    Program(
+        "artificial_neural_network", "pmocz/artificialneuralnetwork-python",
+        "b9eb016f8724c7a9bb4958c701d7d4b7c266a73a", "GPL-3.0", "artificialneuralnetwork.py",
+        (Source("artificialneuralnetwork.py"),),
+        # the data set is read with np.genfromtxt (made by the test: 40 training and 20
+        # test images); the initial cost and accuracy are printed. fmin_cg's iterations
+        # depend on the cost's values: the plan stops in SciPy's wrapper of the cost, once
+        # the first cost is computed (the real run is measured up to the same point)
+        data="galaxy_csv", stop=Stop("theta = optimize.fmin_cg(", "fmin_cg",
+                                     inside=("scipy._lib._util", "if not np.isscalar(fx):"))),
     Program(
         "quantumspectral", "pmocz/quantumspectral-python",
         "58cef180af0bce7dec950bd72a1190fabf25f091", "GPL-3.0", "quantumspectral.py",

@@ -15,6 +15,7 @@ import pytest
 import faketensor as ft
 from faketensor.meta_utils.surveys.samples import A
 from memtools import measure_peak, op_peaks
+from script_checks import main_fake_equals_real, run_plans_the_real_peak
 from oracle import check, compare_meta
 
 pytest.importorskip("scipy")
@@ -401,6 +402,8 @@ MEMORY_CASES = {
 # (size, dtype, layout): every size, dtype and layout at least once, kept small
 MEMORY_GRID = [(2, "f8", "C"), (7, "f4", "F"), (24, "c16", "T"), (64, "c8", "S"),
                (7, "i8", "T"), (24, "f8", "S")]
+
+
 def _mem_check(call, lay, dt, n) -> tuple:
     """((peak, live) real, (peak, live) fake, the fake run's memory_unmodelled)."""
     keep: list = []
@@ -526,33 +529,14 @@ def test_data_dependent_scipy_function_says_so():
 
 @pytest.mark.parametrize("n", [16, 33, 64])
 def test_scipy_script_fake_equals_real(n):
-    sys.path.insert(0, os.path.join(HERE, "plan_scripts"))
-    try:
-        import scipy_pipeline
-    finally:
-        sys.path.pop(0)
-    keep: list = []
-    real_peak, real_live = measure_peak(lambda: keep.append(scipy_pipeline.main(n)))
-    with ft.FakeMode() as mode:
-        fake = scipy_pipeline.main(n)
-        compare_meta(keep[0], fake, [], [])
-    assert (mode.memory.peak["cpu"], mode.memory.live["cpu"]) == (real_peak, real_live)
+    main_fake_equals_real("scipy_pipeline", n)
 
 
 def test_faketensor_run_plans_the_scipy_script(tmp_path):
     """The plan's peak is the real run's, SciPy imported first: its import-time tables
     are real in the plan too (imports run paused), not the script's."""
-    import subprocess
-    from test_plan import MEASURE, SCRIPTS, run_cli
-    rc, out, err, data = run_cli("scipy_pipeline.py", "40", tmp_path=tmp_path)
-    assert rc == 0, err
-    assert data["status"] == "completed"
-    measure = MEASURE.format(tests=HERE).replace(
-        "import numpy as np\n", "import numpy as np\nimport scipy.fft, scipy.linalg, scipy.special\n")
-    r = subprocess.run([sys.executable, "-c", measure, "", "scipy_pipeline.py", "40"],
-                       cwd=SCRIPTS, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert data["devices"]["cpu"]["peak_bytes"] == int(r.stdout.split()[-1])
+    out, _ = run_plans_the_real_peak("scipy_pipeline.py", "40",
+                                     "scipy.fft, scipy.linalg, scipy.special", tmp_path)
     assert "scipy pipeline (40, 40) complex128" in out
 
 
