@@ -279,3 +279,30 @@ def test_scalar_results_memory(name, dt, shape):
         return [np.eye(shape[-1], dtype=dt) * 2 + np.zeros(shape, dt)]
     real, fake = op_peaks(setup, _SCALAR_CALLS[name])
     assert fake == real
+
+
+# --- eig / eigvals bytes: the finiteness check, the all-real test and real results --------------
+# For a real input NumPy runs ``isfinite(a).all()`` before the gufunc and ``all(w.imag == 0)``
+# after it; when every eigenvalue is real it returns ``.real`` views that keep the complex
+# buffers alive. Inputs' values are known here, so both outcomes are measured.
+_EIG_INPUTS = {
+    "real-eigs": lambda: 4 * np.eye(3) + np.arange(9.0).reshape(3, 3) / 20,
+    "complex-eigs": lambda: np.array([[0, 1, 0], [-1, 0, 0], [0, 0, 2.0]]),
+    "transposed": lambda: (4 * np.eye(3) + np.arange(9.0).reshape(3, 3) / 20).T,
+    "f4": lambda: (4 * np.eye(3) + np.arange(9.0).reshape(3, 3) / 20).astype(np.float32),
+    "i8": lambda: np.eye(3, dtype=np.int64),
+    "c16": lambda: (4 * np.eye(3) + np.arange(9.0).reshape(3, 3) / 20).astype(complex),
+    "stacked-mixed": lambda: np.stack([np.array([[0, 1.0], [-1, 0]]), np.eye(2)]),
+    "empty": lambda: np.zeros((0, 0)),
+    "stacked-empty": lambda: np.zeros((2, 0, 0)),
+    "20x20": lambda: np.eye(20) + np.arange(400.0).reshape(20, 20) / 1000,
+}
+
+
+@pytest.mark.parametrize("fn", [np.linalg.eig, np.linalg.eigvals], ids=lambda f: f.__name__)
+@pytest.mark.parametrize("name", list(_EIG_INPUTS))
+def test_eig_memory(fn, name):
+    from faketensor.meta_utils.memsurvey import measure_call
+    m = measure_call(lambda: ((_EIG_INPUTS[name](),), {}), lambda: fn)
+    assert m.verdict == "exact", m.difference()
+    check(fn, _EIG_INPUTS[name]())
