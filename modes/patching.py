@@ -27,6 +27,7 @@ from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 from .dask_support import HOOKED as DASK_HOOKED, dask_imported, graph_code, rebind_dask
+from . import random_gen as _random_gen
 
 NUMPY_FACTORIES = (
     "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace",
@@ -70,6 +71,9 @@ def mark_patch(fn: Any) -> None:
     setattr(fn, "_ft_patch", True)
 
 
+_DEFAULT_RNG = np.random.default_rng
+
+
 def plain_patch(fn: Any, random: bool = False) -> Any:
     """The (unique) patched version of a NumPy callable that never dispatches (a factory,
     np.load, a draw of the global RandomState): outside any mode it costs one module-global
@@ -99,6 +103,14 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
                     return dispatch(patched, (_FAKE,), args, kwargs)
             if kwargs and _fake_among((), kwargs):
                 return dispatch(patched, (_FAKE,), args, kwargs)
+            return fn(*args, **kwargs)
+    elif fn is _DEFAULT_RNG:
+        def patched(*args, **kwargs):
+            if _LIVE:
+                if _get_stack() and not _graph_code(_getframe(1)):
+                    return dispatch(patched, (), args, kwargs)
+                if _random_gen.modes_entered():  # paused inside a mode: a library's import
+                    return _random_gen.default_rng(*args, **kwargs)
             return fn(*args, **kwargs)
     else:
         converts = getattr(fn, "__name__", None) in CONVERSIONS
