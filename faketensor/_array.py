@@ -468,6 +468,19 @@ def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 setattr(ArrayHooks, "view", _view)
+_CHOOSE_METHOD: Any = getattr(ArrayHooks, "choose")
+
+
+def _choose(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """ndarray.choose: more than one positional argument are the choices themselves, and
+    ``out`` / ``mode`` are keywords only (methods.c ``array_choose``); CuPy's method takes
+    them by position."""
+    if len(args) > 1 and self.storage.device == "cpu":
+        args = (args,)
+    return _CHOOSE_METHOD(self, *args, **kwargs)
+
+
+setattr(ArrayHooks, "choose", _choose)
 
 
 def _resize(self: Any, *args: Any, **kwargs: Any) -> None:
