@@ -155,3 +155,53 @@ def test_integer_power_of_a_known_negative_exponent(lay, exp):
     check(_in_mode(lambda a: np.power(a, np.full(4, exp))), a)  # a uniform known fake
     check(_in_mode(lambda a: np.power(a.astype(np.float64), exp)), a)
     check(_in_mode(lambda a: np.power(a[:0], exp)), a)  # no element: no error
+
+
+# --- errors that depend on values, raised where the values are known --------------------------
+
+_BINS = {"increasing": [0.0, 2.0, 5.0], "decreasing": [3.0, 2.0, 1.0], "flat": [1.0, 1.0, 2.0],
+         "one-step-down": [0, 5, 4, 9]}
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("bins", list(_BINS))
+def test_histogram_bins_known_not_increasing(lay, bins):
+    a = A(lay, (3, 4), "f8").make(np)
+    b = _BINS[bins]
+    check(_in_mode(lambda a: np.histogram(a, bins=b)), a)
+    check(_in_mode(lambda a: np.histogram(a, bins=np.array(b))), a)  # a known fake in a mode
+    check(_in_mode(lambda a: np.histogram_bin_edges(a, bins=b)), a)
+    check(_in_mode(lambda a: np.histogram2d(a.ravel(), a.ravel(), bins=[b, 3])), a)
+    check(_in_mode(lambda a: np.histogramdd(a.reshape(-1, 2), bins=[3, np.array(b)])), a)
+
+
+_WEIGHTS = {"ones": [1.0, 1.0, 1.0, 1.0], "zeros": [0.0] * 4, "one-nonzero": [0, 0, 2.0, 0],
+            "inf": [1.0, np.inf, 0, 0], "nan": [np.nan, 1.0, 1.0, 1.0]}
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("w", list(_WEIGHTS))
+def test_quantile_weights_known_to_sum_to_zero(lay, w):
+    a = A(lay, (3, 4), "f8").make(np)
+    wv = np.array(_WEIGHTS[w])
+    kw = {"method": "inverted_cdf"}
+    check(_in_mode(lambda a: np.quantile(a, 0.5, axis=1, weights=wv, **kw)), a)
+    check(_in_mode(lambda a: np.percentile(a, [10, 90], axis=-1, weights=wv, **kw)), a)
+    check(_in_mode(lambda a: np.quantile(a, 0.5, axis=1, weights=np.broadcast_to(wv, a.shape)
+                                         .copy(), **kw)), a)
+    full = np.broadcast_to(wv, a.shape).copy()
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=1, weights=full, **kw)), a)
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=(1, 0), weights=full.T, **kw)), a)
+    with_nan = a.copy()
+    with_nan[:, 2] = np.nan  # the weights there are dropped: known values decide
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=1, weights=full, **kw)), with_nan)
+
+
+def test_nanquantile_weights_of_unknown_values_refuse():
+    with ft.FakeMode():
+        a = np.empty((3, 4))  # values unknown: where they are NaN is too
+        for w in (np.zeros(4), np.array([1.0, np.inf, 0, 0])):
+            with pytest.raises(ft.DataDependentError, match="NaN"):
+                np.nanquantile(a, 0.5, axis=1, weights=np.broadcast_to(w, a.shape).copy(),
+                               method="inverted_cdf")
+        np.nanquantile(a, 0.5, axis=1, weights=np.ones((3, 4)), method="inverted_cdf")
