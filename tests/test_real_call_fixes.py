@@ -202,3 +202,20 @@ def test_nanquantile_weights_of_unknown_values_refuse():
                 np.nanquantile(a, 0.5, axis=1, weights=np.broadcast_to(w, a.shape).copy(),
                                method="inverted_cdf")
         np.nanquantile(a, 0.5, axis=1, weights=np.ones((3, 4)), method="inverted_cdf")
+
+
+# --- calls refused although their metadata does not depend on values ---------------------------
+
+_TEXT = np.array([[b"a", b"", b"cc"], [b"", b"x", b""]])
+
+
+@pytest.mark.parametrize("kw", [{"axis": 0}, {"axis": -1, "keepdims": True},
+                                {"axis": None, "keepdims": True}, {"axis": (0, 1)}], ids=str)
+@pytest.mark.parametrize("x", [_TEXT, _TEXT.astype("U3"), _TEXT.T, _TEXT.astype("U3")[:, ::-1],
+                               np.asfortranarray(_TEXT.astype("U3")), _TEXT[:0]],
+                         ids=["S", "U", "S.T", "U-neg", "U-F", "S-empty"])
+def test_count_nonzero_of_text_along_axes(x, kw):
+    from faketensor.meta_utils.memsurvey import measure_call
+    check(lambda a: np.count_nonzero(a, **kw), x)
+    m = measure_call(lambda: ((x.copy(),), kw), lambda: np.count_nonzero)
+    assert m.verdict == "exact", m.difference()
