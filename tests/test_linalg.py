@@ -161,9 +161,7 @@ AWKWARD = [
 
 # Calls whose kernel refuses (UnsupportedOperationError) rather than guess; each must keep
 # refusing until it is supported (then remove it here).
-UNSUPPORTED = {
-    45: "np.vecdot with axis=", 46: "np.matmul with axes=",
-}
+UNSUPPORTED: dict = {}
 
 
 @pytest.mark.parametrize("i", range(len(AWKWARD)))

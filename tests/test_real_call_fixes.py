@@ -219,3 +219,43 @@ def test_count_nonzero_of_text_along_axes(x, kw):
     check(lambda a: np.count_nonzero(a, **kw), x)
     m = measure_call(lambda: ((x.copy(),), kw), lambda: np.count_nonzero)
     assert m.verdict == "exact", m.difference()
+
+
+_A3, _B3, _X = np.ones((3, 4, 5)), np.ones((4, 2, 5)), np.arange(12.0).reshape(3, 4)
+GUFUNC_AXES = {
+    "matmul-axes-front": (lambda a, b: np.matmul(a, b, axes=[(0, 1), (0, 1), (0, 1)]), (_A3, _B3)),
+    "matmul-axes-out-last": (lambda a, b: np.matmul(a, b, axes=[(0, 1), (0, 1), (1, 2)]), (_A3, _B3)),
+    "matmul-axes-swapped": (lambda a, b: np.matmul(a, b, axes=[(1, 0), (0, 1), (-1, -2)]),
+                            (_A3.transpose(1, 0, 2).copy(), _B3)),
+    "matmul-keepdims": (lambda a: np.matmul(a, a.T, keepdims=True), (_X,)),
+    "vecdot-axis": (lambda x: np.vecdot(x, x, axis=0), (_X,)),
+    "vecdot-axis-keepdims": (lambda x: np.vecdot(x, x, axis=0, keepdims=True), (_X,)),
+    "vecdot-T-keepdims": (lambda x: np.vecdot(x.T, x.T, axis=1, keepdims=True), (_X,)),
+    "vecdot-keepdims": (lambda x: np.vecdot(x, x, keepdims=True), (_X,)),
+    "vecdot-1d-axis": (lambda x: np.vecdot(x[0], x[0], axis=0), (_X,)),
+    "vecdot-axes-ints": (lambda x: np.vecdot(x, x, axes=[0, 0]), (_X,)),
+    "vecdot-axes-full": (lambda x: np.vecdot(x, x, axes=[(0,), (0,), ()]), (_X,)),
+    "vecdot-axis-out-of-range": (lambda x: np.vecdot(x, x, axis=2), (_X,)),
+    "vecdot-axis-and-axes": (lambda x: np.vecdot(x, x, axis=0, axes=[0, 0]), (_X,)),
+    "vecdot-axes-tuple": (lambda x: np.vecdot(x, x, axes=(0, 0)), (_X,)),
+    "vecdot-axes-too-many": (lambda x: np.vecdot(x, x, axes=[0, (0, 1)]), (_X,)),
+    "vecdot-mixed-dtypes": (lambda x: np.vecdot(x.astype("f4"), x, axis=0), (_X,)),
+    "vecdot-neg-keepdims": (lambda x: np.vecdot(x[:, ::-1], x, axis=1, keepdims=True), (_X,)),
+    "linalg.vecdot-axis": (lambda x: np.linalg.vecdot(x, x, axis=0), (_X,)),
+    "linalg.vecdot-axis-neg": (lambda x: np.linalg.vecdot(x.T, x.T, axis=-2), (_X,)),
+    "matvec-axes": (lambda x, v: np.matvec(x, v, axes=[(1, 0), (0,), (0,)]), (_X, np.ones(3))),
+    "matvec-axes-mismatch": (lambda x, v: np.matvec(x, v, axes=[(1, 0), (0,), (0,)]),
+                             (_X.T.copy(), np.ones(3))),
+    "matvec-axis": (lambda x, v: np.matvec(x, v, axis=0), (_X, np.ones(4))),
+    "vecmat-axes": (lambda x, v: np.vecmat(v, x, axes=[(0,), (0, 1), (0,)]), (_X, np.ones(3))),
+}
+
+
+@pytest.mark.parametrize("name", list(GUFUNC_AXES))
+def test_gufunc_axes_axis_keepdims(name):
+    """axes= / axis= / keepdims= of matmul, vecdot, matvec, vecmat: metadata and bytes."""
+    from faketensor.meta_utils.memsurvey import measure_call
+    fn, args = GUFUNC_AXES[name]
+    check(fn, *args)
+    m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
+    assert m.verdict in ("exact", "skip"), m.difference()

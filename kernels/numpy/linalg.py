@@ -762,8 +762,8 @@ def la_matrix_transpose(x: Any, /) -> Any:
 @register(_L.vecdot, tags=("copy",), flops=flops.contraction)
 def la_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     from .umath import ufunc_call
-    if axis != -1:
-        raise UnsupportedOperationError(_L.vecdot, "axis other than -1")
+    if axis != -1:  # numpy/linalg/_linalg.py: _core_vecdot(x1, x2, axis=axis)
+        return ufunc_call(np.vecdot, x1, x2, axis=axis)
     return ufunc_call(np.vecdot, x1, x2)
 
 
