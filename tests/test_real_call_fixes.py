@@ -259,3 +259,27 @@ def test_gufunc_axes_axis_keepdims(name):
     check(fn, *args)
     m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
     assert m.verdict in ("exact", "skip"), m.difference()
+
+
+_EA, _EB = np.arange(12.0).reshape(3, 4), np.arange(20.0).reshape(4, 5)
+EINSUM_SUBLISTS = {
+    "matmul": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2], [0, 2]), (_EA, _EB)),
+    "implicit-out": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2]), (_EA, _EB)),
+    "transpose-view": (lambda a: np.einsum(a, [0, 1], [1, 0]), (_EA,)),
+    "implicit-T": (lambda a: np.einsum(a, [0, 1]), (_EA.T,)),
+    "ellipsis": (lambda a: np.einsum(a, [Ellipsis, 1], [Ellipsis]), (_EA,)),
+    "lower-case-labels": (lambda a, b: np.einsum(a, [30, 1], b, [1, 51], [51, 30]), (_EA, _EB)),
+    "label-out-of-range": (lambda a: np.einsum(a, [0, 52]), (_EA,)),
+    "two-ellipses": (lambda a: np.einsum(a, [Ellipsis, Ellipsis]), (_EA,)),
+    "diagonal": (lambda a: np.einsum(a, [0, 0]), (_EA[:, :3],)),
+    "optimize": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2], [0, 2], optimize=True), (_EA, _EB)),
+}
+
+
+@pytest.mark.parametrize("name", list(EINSUM_SUBLISTS))
+def test_einsum_sublist_form(name):
+    from faketensor.meta_utils.memsurvey import measure_call
+    fn, args = EINSUM_SUBLISTS[name]
+    check(fn, *args)
+    m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
+    assert m.verdict in ("exact", "skip"), m.difference()
