@@ -16,8 +16,9 @@ stand-in otherwise:
   itviews, flags; iterating, ``value``, ``multi_index`` and the buffers read data:
   DataDependentError. ``op_axes`` and ``itershape`` are not reproduced
   (UnsupportedOperationError).
-- ``nested_iters``: NumPy's own nested iterators over pointer-only operands, each answered
-  by a ``FakeNestedIter`` as above (allocated operands and buffering refused).
+- ``nested_iters`` (bound in numpy's namespace, NumPy's own without fakes): NumPy's nested
+  iterators over pointer-only operands, each answered by a ``FakeNestedIter`` as above
+  (allocated operands and buffering refused).
 """
 from __future__ import annotations
 
@@ -463,8 +464,7 @@ nested_iters.__doc__ = _REAL_NESTED.__doc__
 nested_iters.__module__ = "numpy"
 
 
-_NAMES = {"broadcast": (broadcast, _REAL_BROADCAST), "nditer": (nditer, _REAL_NDITER),
-          "nested_iters": (nested_iters, _REAL_NESTED)}
+_NAMES = {"broadcast": (broadcast, _REAL_BROADCAST), "nditer": (nditer, _REAL_NDITER)}
 
 
 def install() -> None:
@@ -479,6 +479,8 @@ def install() -> None:
     orig = mod.__dict__.get("__getattr__")
     if getattr(orig, "_ft_patch", False):
         return
+    # a function, not a type: bound in numpy's namespace as it is (NumPy's own without fakes)
+    mod.nested_iters = nested_iters
 
     def __getattr__(attr: str) -> Any:
         pair = _NAMES.get(attr)
