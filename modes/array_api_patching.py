@@ -46,7 +46,7 @@ def _wrap(name: str, fn: Callable) -> Callable:
         def is_numpy_array(x: Any) -> Any:
             return fn(_standin(x))
         wrapper = is_numpy_array
-    wrapper._ft_array_api = True  # type: ignore[attr-defined]
+    setattr(wrapper, "_ft_array_api", True)  # marks a wrapper: install() runs once
     return wrapper
 
 

@@ -480,7 +480,7 @@ def install() -> None:
     if getattr(orig, "_ft_patch", False):
         return
     # a function, not a type: bound in numpy's namespace as it is (NumPy's own without fakes)
-    mod.nested_iters = nested_iters
+    setattr(mod, "nested_iters", nested_iters)
 
     def __getattr__(attr: str) -> Any:
         pair = _NAMES.get(attr)
