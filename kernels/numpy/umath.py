@@ -939,8 +939,8 @@ def _gufunc_axes(ufunc: Any, args: tuple, out: Any, where: Any, casting: Any, or
         if not isinstance(axes, list):
             raise TypeError("axes should be a list.")
         entries = [(e,) if isinstance(e, int) else e for e in axes]
-        if len(entries) == nin and ncore[nin] == 0:
-            entries.append(tuple(entries[0]) if keep else ())
+        if len(entries) == nin and ncore[nin] == 0:  # kept core axes: last by default
+            entries.append(tuple(range(-ncore[0], 0)) if keep else ())
         if len(entries) != nin + 1 or not all(
                 isinstance(e, (tuple, list)) and all(type(i) is int for i in e) for e in entries):
             raise refuse("entries of this form")
