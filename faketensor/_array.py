@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 from . import _elide, _known, _sinks
 from ._sizes import steer_shape
+from ._callsite import passed_out_ellipsis
 from ._dispatch import STACK, claim, dispatch, method_op
 from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
@@ -220,6 +221,9 @@ class ArrayHooks:
 
     def __array_ufunc__(self, ufunc: np.ufunc, method: str, *inputs: Any, **kwargs: Any) -> Any:
         func = ufunc if method == "__call__" else getattr(ufunc, method)
+        if "out" not in kwargs and _may_return_scalar(method, inputs, kwargs):
+            if passed_out_ellipsis(sys._getframe(1)):  # NumPy dropped it: _callsite.py
+                kwargs["out"] = Ellipsis
         return dispatch(func, self._hook_types(inputs, kwargs), inputs, kwargs)
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
@@ -475,6 +479,19 @@ def _view(self: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 setattr(ArrayHooks, "view", _view)
+_CHOOSE_METHOD: Any = getattr(ArrayHooks, "choose")
+
+
+def _choose(self: Any, *args: Any, **kwargs: Any) -> Any:
+    """ndarray.choose: more than one positional argument are the choices themselves, and
+    ``out`` / ``mode`` are keywords only (methods.c ``array_choose``); CuPy's method takes
+    them by position."""
+    if len(args) > 1 and self.storage.device == "cpu":
+        args = (args,)
+    return _CHOOSE_METHOD(self, *args, **kwargs)
+
+
+setattr(ArrayHooks, "choose", _choose)
 
 
 def _resize(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -755,6 +772,19 @@ class FakeSlots(ArrayHooks):
 # Each entry takes (args, kwargs) and returns NOT_RUN where it does not apply.
 PYTHON_ENTRIES: dict = {}
 NOT_RUN = object()
+
+
+
+def _may_return_scalar(method: str, inputs: tuple, kwargs: dict) -> bool:
+    """Whether a ufunc call may give a NumPy scalar, so that a dropped ``out=...`` matters:
+    ``__call__`` and ``outer`` of 0-d operands, ``reduce`` to 0-d (cheap tests, no false
+    negatives for ordinary calls)."""
+    if method in ("__call__", "outer"):
+        return all(getattr(x, "ndim", 0) == 0 for x in inputs)
+    if method == "reduce":
+        return bool(inputs) and (getattr(inputs[0], "ndim", 1) <= 1 or kwargs.get("axis", 0) is None
+                                 or len(inputs) > 1 and inputs[1] is None)
+    return False
 
 
 def register_python_entry(original: Any, entry: Callable) -> None:

@@ -83,7 +83,7 @@ class CacheInfo:
 
 INFO = CacheInfo()
 # Kernel results by call signature: positions and metadata only, never a fake or a storage.
-ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024)
+ENTRIES = BoundedCache("kernel results", 28 * 1024 * 1024 - 16 * 1024)
 def _value_key(x: Any, fakes: list) -> Any:
     t = type(x)
     if t is FakeArray:

@@ -16,6 +16,7 @@ as an n-d one; Python scalars stay weak).
 """
 from __future__ import annotations
 
+import enum
 import warnings
 import weakref
 from typing import Any
@@ -661,7 +662,7 @@ def _stand_in(x: Any, budget: list) -> Any:
     contents), lists and tuples item by item, plain values as they are."""
     t = type(x)
     if t in _PY or x is None or t is str or t is bytes or t is slice or x is Ellipsis \
-            or isinstance(x, (np.dtype, type, np.ufunc)):
+            or isinstance(x, (np.dtype, type, np.ufunc, enum.Enum)):  # np._CopyMode
         budget[0] -= 1
         return x
     if t is list or t is tuple:

@@ -66,6 +66,8 @@ def install() -> None:
         _scipy_imported(None)
     if "matplotlib" in sys.modules:
         _matplotlib_imported(None)
+    if "array_api_compat" in sys.modules:
+        _array_api_imported()
     sys.meta_path.insert(0, _HOOK)
 
 
@@ -136,6 +138,12 @@ def _matplotlib_imported(module: Any) -> None:
             matplotlib_patching.imported(module)
 
 
+def _array_api_imported() -> None:
+    """A CPU fake counts as an ndarray in array-api-compat (modes/array_api_patching.py)."""
+    from . import array_api_patching
+    array_api_patching.install()
+
+
 class _ImportHook(importlib.abc.MetaPathFinder):
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
@@ -149,7 +157,8 @@ class _ImportHook(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         host = fullname in HOST_PACKAGES
         if (fullname != "cupy" and fullname[:6] != "numpy." and fullname not in DASK_HOOKED
-                and not _is_scipy(fullname) and not _is_matplotlib(fullname) and not host):
+                and not _is_scipy(fullname) and not _is_matplotlib(fullname) and not host
+                and fullname != "array_api_compat"):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
@@ -181,6 +190,8 @@ class _PausedExec(importlib.abc.Loader):
             _scipy_imported(module)
         elif _is_matplotlib(module.__name__):
             _matplotlib_imported(module)
+        elif module.__name__ == "array_api_compat":
+            _array_api_imported()
 
 
 HOST_PACKAGES = ("pandas", "xarray")

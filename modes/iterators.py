@@ -16,6 +16,9 @@ stand-in otherwise:
   itviews, flags; iterating, ``value``, ``multi_index`` and the buffers read data:
   DataDependentError. ``op_axes`` and ``itershape`` are not reproduced
   (UnsupportedOperationError).
+- ``nested_iters`` (bound in numpy's namespace, NumPy's own without fakes): NumPy's nested
+  iterators over pointer-only operands, each answered by a ``FakeNestedIter`` as above
+  (allocated operands and buffering refused).
 """
 from __future__ import annotations
 
@@ -298,22 +301,28 @@ class FakeNditer(_NditerBase):
                 operands.append(o)
             else:
                 operands.append(_fake_from(ArrayMeta(tuple(m.shape), m.dtype, tuple(m.strides))))
-        self.operands = tuple(operands)
-        self.nop = nop
-        self.dtypes = tuple(real.dtypes)
-        self.shape = tuple(real.shape)
-        self.ndim = real.ndim
-        self.itersize = real.itersize
-        self.has_multi_index = real.has_multi_index
-        self.has_index = real.has_index
-        self.has_delayed_bufalloc = "delay_bufalloc" in gflags
-        self.iterationneedsapi = real.iterationneedsapi
-        self.finished = real.finished
-        self._views = None if "buffered" in gflags else [
-            (v.shape, v.strides, v.__array_interface__["data"][0]
-             - probe_ops[i].__array_interface__["data"][0], v.flags.writeable)
-            for i, v in enumerate(real.itviews)]
-        real.close()
+        _take(self, real, tuple(operands), probe_ops, gflags)
+
+
+def _take(it: Any, real: Any, operands: tuple, probe_ops: list, gflags: list) -> None:
+    """Give fake iterator ``it`` what the real probe iterator ``real`` answers (its views as
+    offsets from the pointer-only operands), the fakes as its operands; close the probe."""
+    it.operands = operands
+    it.nop = len(operands)
+    it.dtypes = tuple(real.dtypes)
+    it.shape = tuple(real.shape)
+    it.ndim = real.ndim
+    it.itersize = real.itersize
+    it.has_multi_index = real.has_multi_index
+    it.has_index = real.has_index
+    it.has_delayed_bufalloc = "delay_bufalloc" in gflags
+    it.iterationneedsapi = real.iterationneedsapi
+    it.finished = real.finished
+    it._views = None if "buffered" in gflags else [
+        (v.shape, v.strides, v.__array_interface__["data"][0]
+         - probe_ops[i].__array_interface__["data"][0], v.flags.writeable)
+        for i, v in enumerate(real.itviews)]
+    real.close()
 
 
 def _probe(metas: list, gflags: list, oflags: list, op_dtypes: Any, order: str, casting: str,
@@ -384,10 +393,10 @@ def _allocate(metas: list, probe_ops: list, flags: list, oflags: list, op_dtypes
 
 class _NditerType(type):
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, (_REAL_NDITER, FakeNditer))
+        return isinstance(obj, (_REAL_NDITER, _NditerBase))
 
     def __subclasscheck__(cls, sub: Any) -> bool:
-        return issubclass(sub, (_REAL_NDITER, FakeNditer))
+        return issubclass(sub, (_REAL_NDITER, _NditerBase))
 
 
 class nditer(metaclass=_NditerType):
@@ -401,6 +410,58 @@ class nditer(metaclass=_NditerType):
 
 nditer.__doc__ = _REAL_NDITER.__doc__
 nditer.__module__ = "numpy"
+
+
+_REAL_NESTED: Any = np.nested_iters
+
+
+class FakeNestedIter(_NditerBase):
+    """One iterator of ``np.nested_iters`` over operands among which are fakes: as
+    FakeNditer, its shape, views and flags from NumPy's own nested iterators over
+    pointer-only operands (nditer_pywrap.c ``NpyIter_NestedIters``)."""
+
+    def __init__(self, real: Any, operands: tuple, probe_ops: list, gflags: list) -> None:
+        _take(self, real, operands, probe_ops, gflags)
+
+    def __repr__(self) -> str:
+        return f"<faketensor nested_iters iterator of shape {self.shape}>"
+
+
+def nested_iters(op: Any, axes: Any, flags: Any = None, op_flags: Any = None,
+                 op_dtypes: Any = None, order: str = "K", casting: str = "safe",
+                 buffersize: int = 0) -> tuple:
+    """np.nested_iters: NumPy's own, or FakeNestedIters when a fake is among the operands
+    (allocated operands and buffering with fakes are refused: UnsupportedOperationError)."""
+    if not _has_fake(op):
+        return _REAL_NESTED(op, axes, flags=flags, op_flags=op_flags, op_dtypes=op_dtypes,
+                            order=order, casting=casting, buffersize=buffersize)
+    ops = list(op) if isinstance(op, (list, tuple)) else [op]
+    gflags = list(flags or [])
+    if any(o is None for o in ops) or "buffered" in gflags:
+        raise UnsupportedOperationError("np.nested_iters", "allocated operands or buffering "
+                                        "with fakes")
+    oflags = _flags_list(op_flags, len(ops))
+    oflags = [["readonly"] if fl is None else fl for fl in oflags]
+    metas = [as_meta(o) for o in ops]
+    dts = op_dtypes
+    if isinstance(dts, (str, np.dtype, type)):
+        dts = [dts] * len(ops)
+    _refuses_copy(metas, oflags, [None if d is None else np.dtype(d)
+                                  for d in (dts or [None] * len(ops))], gflags)
+    writes = ["readwrite" in fl or "writeonly" in fl for fl in oflags]
+    with paused():  # NumPy's nested iterators over pointer-only operands: no data read
+        probe_ops = [_pointer_only(m, w and m.flags.writeable) for m, w in zip(metas, writes)]
+        reals = _REAL_NESTED(probe_ops, axes, flags=gflags, op_flags=oflags,
+                             op_dtypes=op_dtypes, order=order, casting=casting,
+                             buffersize=buffersize)
+    operands = tuple(o if type(o) is _FAKE else
+                     _fake_from(ArrayMeta(tuple(m.shape), m.dtype, tuple(m.strides)))
+                     for o, m in zip(ops, metas))
+    return tuple(FakeNestedIter(r, operands, probe_ops, gflags) for r in reals)
+
+
+nested_iters.__doc__ = _REAL_NESTED.__doc__
+nested_iters.__module__ = "numpy"
 
 
 _NAMES = {"broadcast": (broadcast, _REAL_BROADCAST), "nditer": (nditer, _REAL_NDITER)}
@@ -418,6 +479,8 @@ def install() -> None:
     orig = mod.__dict__.get("__getattr__")
     if getattr(orig, "_ft_patch", False):
         return
+    # a function, not a type: bound in numpy's namespace as it is (NumPy's own without fakes)
+    setattr(mod, "nested_iters", nested_iters)
 
     def __getattr__(attr: str) -> Any:
         pair = _NAMES.get(attr)

@@ -27,6 +27,7 @@ from .dask_support import graph_code
 from .patch_tables import (PATCH_TABLES, add_patch_table, keep_original, kept_original,  # noqa: F401
                            mark_patch, numpy_patch, original, patched_of, patched_or_self,
                            record_patch)
+from . import random_gen
 
 NUMPY_FACTORIES = (
     "zeros", "ones", "empty", "full", "arange", "linspace", "logspace", "geomspace",
@@ -64,6 +65,9 @@ def by_name(module: str, qualname: str) -> Any:
     return obj
 
 
+_DEFAULT_RNG = np.random.default_rng
+
+
 def plain_patch(fn: Any, random: bool = False) -> Any:
     """The (unique) patched version of a NumPy callable that never dispatches (a factory,
     np.load, a draw of the global RandomState): outside any mode it costs one module-global
@@ -93,6 +97,14 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
                     return dispatch(patched, (_FAKE,), args, kwargs)
             if kwargs and fake_in_args((), kwargs):
                 return dispatch(patched, (_FAKE,), args, kwargs)
+            return fn(*args, **kwargs)
+    elif fn is _DEFAULT_RNG:
+        def patched(*args, **kwargs):
+            if _LIVE:
+                if get_stack() and not _graph_code(_getframe(1)):
+                    return dispatch(patched, (), args, kwargs)
+                if random_gen.modes_entered():  # paused inside a mode: a library's import
+                    return random_gen.default_rng(*args, **kwargs)
             return fn(*args, **kwargs)
     else:
         converts = getattr(fn, "__name__", None) in CONVERSIONS

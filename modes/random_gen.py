@@ -143,6 +143,12 @@ def _select() -> None:
             setattr(sys.modules[modname], "np", ns)
 
 
+def modes_entered() -> bool:
+    """Whether a FakeMode is entered and not yet left, in any context (this one's may be
+    paused: a library's module code imported inside the mode)."""
+    return _active > 0
+
+
 def fake_mode_entered() -> None:
     """Called by FakeMode.__enter__."""
     global _active
@@ -203,8 +209,11 @@ for _key, _backend in list(REGISTRY):
 
 
 def default_rng(seed=None) -> FakeGenerator:
-    """``np.random.default_rng`` inside a mode: a FakeGenerator, on the same bit generator
-    when given a Generator, a BitGenerator or a RandomState (as NumPy's own does)."""
+    """``np.random.default_rng`` inside a mode, and while a mode is paused (a library's
+    import in a mode keeps a generator at module level): a FakeGenerator, on the same bit
+    generator when given a Generator, a BitGenerator or a RandomState (as NumPy's own
+    does). It draws for real wherever no mode is active and fakes, its state untouched,
+    where one is."""
     if isinstance(seed, np.random.Generator):
         return seed if isinstance(seed, FakeGenerator) else FakeGenerator(seed.bit_generator)
     if isinstance(seed, np.random.BitGenerator):

@@ -104,8 +104,10 @@ class _Depth(threading.local):
 
 
 _DEPTH = _Depth()
-# the messages of errors SciPy's compiled code raises when handed a fake
-_FAKE_MARKS = ("FakeArray", "fake array", "incompatible function arguments")
+# the messages of errors SciPy's compiled code raises when handed a fake ("No matching
+# signature found": a Cython fused function's dispatch, which takes arrays by their buffer)
+_FAKE_MARKS = ("FakeArray", "fake array", "incompatible function arguments",
+               "No matching signature found")
 
 
 def _about_fake(e: BaseException) -> bool:

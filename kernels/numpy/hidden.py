@@ -121,14 +121,24 @@ def steps() -> Steps:
 
 def kept_bytes(res: Any) -> int:
     """Bytes of the fresh buffers a kernel result stands for (what the mode charges; an
-    empty array's buffer is 1 byte, as ``temporaries.array_bytes``)."""
+    empty array's buffer is 1 byte, as ``temporaries.array_bytes``). A view of a fresh
+    intermediate (``w.real`` of a complex result) keeps that intermediate's buffer alive:
+    it is counted once, however many results view it."""
+    return sum(_fresh_buffers(res, {}).values())
+
+
+def _fresh_buffers(res: Any, seen: dict) -> dict:
+    """``seen`` filled with id -> bytes of each fresh buffer ``res`` holds alive."""
     if type(res) is ArrayMeta:
-        if res.view_of is not None or res.scalar:  # a NumPy scalar holds no buffer
-            return 0
-        return max(math.prod(res.base_shape or res.shape) * res.dtype.itemsize, 1)  # ctors.c: 1 byte for none
-    if isinstance(res, (tuple, list)):
-        return sum(kept_bytes(r) for r in res)
-    return 0
+        if res.scalar:  # a NumPy scalar holds no buffer
+            return seen
+        if res.view_of is not None:
+            return _fresh_buffers(res.view_of, seen)  # an input's storage is not the call's
+        seen[id(res)] = max(math.prod(res.base_shape or res.shape) * res.dtype.itemsize, 1)  # ctors.c: 1 byte for none
+    elif isinstance(res, (tuple, list)):
+        for r in res:
+            _fresh_buffers(r, seen)
+    return seen
 
 
 def stepped(fn: Callable) -> Callable:

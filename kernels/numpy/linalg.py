@@ -94,7 +94,7 @@ def gufunc_outs(ins: list, outs: list, t: np.dtype | None = None) -> list:
     st.alloc(copies)
     res = _gufunc_out_metas(ins, outs)
     for r in res:
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
     st.free(copies)
     return res
 
@@ -319,6 +319,26 @@ def _eig_results(ms: list, rt: np.dtype, real: bool) -> list:
     return res
 
 
+def _assert_finite(a: Any) -> None:
+    """``isfinite(a).all()`` (numpy/linalg/_linalg.py _assert_finite) in ``steps()``: a bool
+    array of the input's size and the reduction's 0-d result."""
+    steps().temp(array_bytes(a.shape, np.bool_) + 1)
+
+
+def _all_real_check(w: ArrayMeta, t: np.dtype, zero: Any) -> None:
+    """``all(w.imag == zero)``, the test of a real input's eigenvalues (numpy/linalg/_linalg.py
+    eig: ``0.0``, eigvals: ``0``), in ``steps()``: the scalar's 0-d arrays, the bool array
+    of the comparison and the reduction's 0-d result, while the outputs are alive."""
+    if t.kind == "c":
+        return
+    st = steps()
+    held, converting = scalar_bytes(zero, _F8)
+    cmp_b = array_bytes(w.shape, np.bool_)
+    st.temp(converting)
+    st.temp(held + cmp_b)
+    st.temp(cmp_b + 1)
+
+
 @register(_L.eig, tags=("copy",), flops=flops.eig)
 @stepped
 def eig(a: Any) -> Any:
@@ -326,7 +346,9 @@ def eig(a: Any) -> Any:
     input is real and every eigenvalue is (``_eig_common``)."""
     a, rt, t, real = _eig_common(a, _L.eig)
     n = a.shape[-1]
+    _assert_finite(a)
     w, v = gufunc_outs([(a, 2)], [((n,), _C16), ((n, n), _C16)], t)
+    _all_real_check(w, t, 0.0)
     return EigResult(*_eig_results([w, v], rt, real))
 
 
@@ -334,7 +356,9 @@ def eig(a: Any) -> Any:
 @stepped
 def eigvals(a: Any) -> ArrayMeta:
     a, rt, t, real = _eig_common(a, _L.eigvals)
+    _assert_finite(a)
     (w,) = gufunc_outs([(a, 2)], [((a.shape[-1],), _C16)], t)
+    _all_real_check(w, t, 0)
     return _eig_results([w], rt, real)[0]
 
 
@@ -738,8 +762,8 @@ def la_matrix_transpose(x: Any, /) -> Any:
 @register(_L.vecdot, tags=("copy",), flops=flops.contraction)
 def la_vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     from .umath import ufunc_call
-    if axis != -1:
-        raise UnsupportedOperationError(_L.vecdot, "axis other than -1")
+    if axis != -1:  # numpy/linalg/_linalg.py: _core_vecdot(x1, x2, axis=axis)
+        return ufunc_call(np.vecdot, x1, x2, axis=axis)
     return ufunc_call(np.vecdot, x1, x2)
 
 

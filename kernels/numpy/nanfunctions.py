@@ -19,7 +19,7 @@ from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
 from ..registry import assume, register, unmodelled
 from .reductions import nanmean
-from .statistics import c_fresh, quantile_func, ureduce, quantile_args
+from .statistics import c_fresh, check_weight_totals, quantile_func, ureduce, quantile_args
 
 _NoValue = np._NoValue
 
@@ -132,6 +132,7 @@ _WITHOUT_NANS = "the copies without NaNs are as long as the values that are not 
 def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                        keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
+    check_weight_totals(weights, a, m, axis, True)
     if m.size == 0:
         return nanmean(m, axis, out=out, keepdims=keepdims)
     unmodelled(_WITHOUT_NANS)

@@ -453,6 +453,34 @@ def _combined(m: Any, labels: list) -> tuple:
     return shape, strides, labs
 
 
+def _sublist_labels(sub: Any) -> str:
+    """One operand's sublist as subscript letters (multiarraymodule.c
+    einsum_list_to_subscripts: 0-25 are 'A'-'Z', 26-51 'a'-'z', Ellipsis '...')."""
+    out, ell = [], False
+    for item in sub:
+        if item is Ellipsis:
+            if ell:
+                raise ValueError("each subscripts list may have only one ellipsis")
+            ell = True
+            out.append("...")
+            continue
+        s = operator.index(item)
+        if not 0 <= s < 52:
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        out.append(chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26))
+    return "".join(out)
+
+
+def _sublist_form(operands: tuple) -> tuple:
+    """``einsum(op0, sublist0, op1, sublist1, ..., [sublistout])`` as the subscripts string
+    form NumPy builds from it (multiarraymodule.c einsum_sub_op_from_lists)."""
+    nop = len(operands) // 2
+    subs = ",".join(_sublist_labels(operands[2 * i + 1]) for i in range(nop))
+    if len(operands) % 2:
+        subs += "->" + _sublist_labels(operands[-1])
+    return (subs,) + tuple(operands[2 * i] for i in range(nop))
+
+
 @register(np.einsum, tags=("copy",), flops=flops.einsum)
 def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = None,
            order: Any = _UNSET, casting: Any = _UNSET) -> Any:
@@ -462,8 +490,10 @@ def einsum(*operands: Any, out: Any = None, optimize: Any = False, dtype: Any = 
         return _einsum_optimized(operands, out, optimize, dtype, order, casting)
     order = "K" if order is _UNSET else order
     casting = "safe" if casting is _UNSET else casting
-    if not operands or not isinstance(operands[0], str):
-        raise UnsupportedOperationError(np.einsum, "the sublist form of the subscripts")
+    if operands and not isinstance(operands[0], str):
+        operands = _sublist_form(operands)
+    if not operands:
+        raise UnsupportedOperationError(np.einsum, "no operands")
     subs, ops = operands[0], [as_meta(x) for x in operands[1:]]
     nop = len(ops)
     if nop < 1:

@@ -1029,7 +1029,12 @@ def count_nonzero(a: Any, axis: Any = None, *, keepdims: bool = False) -> Any:
     if axis is None and not keepdims:
         transient(made)
         return ArrayMeta((), _INTP, (), scalar=True, pytype=None if COUNT_NONZERO_INTP else int)
-    if arr.dtype.kind in "USOV":
+    if arr.dtype.kind in "US":  # ``a != a.dtype.type()``: a bool array of the ufunc's layout
+        b = step_input(ufunc_call(np.not_equal, arr, arr.dtype.type()))
+        res = sum_(b, axis, _INTP, None, keepdims)
+        transient(made + array_bytes(arr.shape, _BOOL))
+        return res
+    if arr.dtype.kind in "OVT":
         raise UnsupportedOperationError("np.count_nonzero", f"dtype {arr.dtype}")
     b = arr if arr.dtype == _BOOL else like_copy(arr, _BOOL)
     res = sum_(b, axis, _INTP, None, keepdims)

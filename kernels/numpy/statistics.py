@@ -24,13 +24,14 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import DEPRECATIONS_EXPIRED_23, QUANTILE_WEAK_Q, ufunc_array
 from ...layout import (broadcast_shapes, c_strides, like_strides, reshape_strides,
                      normalize_axis, normalize_axes)
-from ... import converters
+from ... import _known, converters
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, nested_fakes
 from .reductions import final_result, stays_array, like_copy, mean_steps
 from .hidden import captured, stepped, steps
 from .sorting import kth_bytes, sort_buffer_bytes
 from .. import flops
-from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
+from ..registry import (pyarray_return, quiet, register, scalar_result, transient, uncached,
+                        unmodelled)
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
                           ufunc_bytes, unary, used)
@@ -408,6 +409,51 @@ def _weights_check(weights: Any, m: Any, axis: Any, method: Any) -> Any:
     return w
 
 
+_BAD_WEIGHTS = "Weights included NaN, inf or were all zero."
+
+
+def check_weight_totals(weights: Any, a: Any, m: Any, axis: Any, nan_skipping: bool) -> None:
+    """NumPy's ``_quantile`` divides the weights' cumulative sum by its last value and raises
+    ValueError when that gives NaN: a total over the reduced axes that is zero, NaN or
+    infinite (numpy/lib/_function_base_impl.py). Checked where the weights' values are known
+    (faketensor/_known.py); unknown weights cannot raise it (docs/guide/known-values.md).
+    ``nan_skipping`` (nanquantile): the weights of NaN elements are dropped, and a slice that
+    is all NaN gives NaN without the check, so a's values decide: known, they are used;
+    unknown, a total that would raise is a DataDependentError."""
+    if weights is None or m.size == 0:
+        return
+    vals = _known_values(weights)
+    if vals is None or (not is_fake(weights) and vals.size > _Q_SMALL):
+        return  # a larger real array is taken as a fake's, as the non-negativity check
+    axes = None if axis is None else normalize_axes(axis, m.ndim, None)
+    with np.errstate(all="ignore"):
+        v = vals.astype(np.float64)
+        if v.shape != tuple(m.shape) and axes is not None:  # weights of the reduced axes
+            v = v.transpose(sorted(builtins_range(len(axes)), key=lambda i: axes[i]))
+            v = np.broadcast_to(np.expand_dims(v, tuple(i for i in builtins_range(m.ndim)
+                                                        if i not in axes)), m.shape)
+        if nan_skipping:
+            av = _known_values(a)
+            if av is None:
+                if _bad_totals(v.sum(axis=axes)):
+                    raise DataDependentError(
+                        "nanquantile weights: whether they raise depends on where the values "
+                        "are NaN (their weights are dropped; a slice all NaN gives NaN)")
+                return
+            nan = np.isnan(av)
+            v = np.where(nan, 0.0, v)
+            bad = _bad_totals(v.sum(axis=axes), ~nan.all(axis=axes))
+        else:
+            bad = _bad_totals(v.sum(axis=axes))
+    if bad:
+        raise ValueError(_BAD_WEIGHTS)
+
+
+def _bad_totals(total: Any, checked: Any = True) -> bool:
+    """Whether a total NumPy divides by gives NaN (zero, NaN or infinite) where checked."""
+    return bool(np.any(((total == 0) | ~np.isfinite(total)) & checked))
+
+
 def _standin(shape: tuple, dt: np.dtype) -> np.ndarray:
     """Zeros of ``dt`` with at most one element per axis (empty axes stay empty)."""
     return np.zeros(tuple(min(d, 1) for d in shape), dt)
@@ -631,6 +677,7 @@ def _quantile_steps(arr: Any, ax: int, shape: tuple, dt: np.dtype, q: Any, weigh
 def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, method: Any,
                     keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
+    check_weight_totals(weights, a, m, axis, False)
     res = ureduce(m, quantile_func, keepdims, axis, out, name, q=qv, weights=w,
                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
                    q_held=_q_held(q, qv, percent))
@@ -1043,7 +1090,24 @@ def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> 
 
 # --- histograms, bincount, digitize -----------------------------------------------------------
 # Value checks skipped (they raise only for some data): non-finite autodetected ranges,
-# "Too many bins for data range", non-monotonic bins arrays, negative bincount entries.
+# "Too many bins for data range", negative bincount entries; non-monotonic bins arrays are
+# refused where their values are known (``_known_values``), and cannot be otherwise.
+
+
+def _known_values(x: Any) -> np.ndarray | None:
+    """The values of an argument where they are known: a sequence or real array, a fake
+    that knows its values (faketensor/_known.py; the kernel is then not cached), else None."""
+    if is_fake(x):
+        vals = _known.real(x)
+        if vals is not None:
+            uncached()  # the outcome depends on values, which the kernel cache does not key on
+        return vals
+    if is_meta(x) and not isinstance(x, np.ndarray):
+        return None
+    try:
+        return np.asarray(x)
+    except Exception:  # noqa: BLE001 - NumPy's own conversion error comes later, as NumPy's
+        return None
 
 def _hist_input(a: Any, weights: Any, name: str) -> tuple:
     """_ravel_and_check_weights: (dtype of the raveled a, weights meta or None)."""
@@ -1120,6 +1184,9 @@ def _bin_edges(m: Any, dt: np.dtype, bins: Any, rng: Any, w: Any) -> tuple:
             raise ValueError('`bins` must be positive, when an integer')
     elif (bins.ndim if is_meta(bins) else np.ndim(bins)) == 1:
         em = as_meta(bins)
+        vals = _known_values(bins)
+        if vals is not None and vals.dtype.kind in "biuf" and np.any(vals[:-1] > vals[1:]):
+            raise ValueError('`bins` must increase monotonically, when an array')
         return (em if hasattr(em, "storage_offset") else ArrayMeta(em.shape, em.dtype, c_strides(
             em.shape, em.dtype.itemsize))), max(em.shape[0] - 1, 0), em.dtype, False
     else:
@@ -1377,6 +1444,9 @@ def _histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tup
             nbin.append(k + 2)
         elif nd == 1:
             em = as_meta(b)
+            vals = _known_values(b)
+            if vals is not None and vals.dtype.kind in "biuf" and np.any(vals[:-1] > vals[1:]):
+                raise ValueError(f'`bins[{i}]` must be monotonically increasing, when an array')
             edges.append(em if hasattr(em, "storage_offset")
                          else ArrayMeta(em.shape, em.dtype, c_strides(em.shape, em.dtype.itemsize)))
             nbin.append(em.shape[0] + 1)

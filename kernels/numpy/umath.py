@@ -14,7 +14,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import WHERE_WITHOUT_OUT_WARNS, check_out_ellipsis
 from ..._sizes import bounded_shape, check_same
 from ...layout import (broadcast_shapes, broadcast_strides, c_strides, f_strides, iterator_order,
-                     iterator_out_strides)
+                     iterator_out_strides, normalize_axis, AxisError)
 from ... import converters
 from ...meta import (ArrayMeta, as_meta, check_writeable, contig, is_aligned, is_fake, is_meta,
                      weak_type)
@@ -816,10 +816,12 @@ def parse_signature(sig: str) -> tuple[list, list]:
 
 def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="K",
                 dtype=None, signature=None, axes=None, axis=None, keepdims=False) -> Any:
-    """matmul / vecdot / matvec / vecmat and other gufuncs (default axes only)."""
+    """matmul / vecdot / matvec / vecmat and other gufuncs (``axes=`` / ``axis=`` /
+    ``keepdims=``: ``_gufunc_axes``)."""
     order = converters.order(order)
     if axes is not None or axis is not None or keepdims:
-        raise UnsupportedOperationError(ufunc, "axes=, axis= and keepdims= are not supported yet")
+        return _gufunc_axes(ufunc, args, out, where, casting, order, dtype, signature, axes,
+                            axis, keepdims)
     if where is not True:
         raise TypeError(f"{ufunc.__name__}() got an unexpected keyword argument 'where'")
     inputs, outs = split_operands(ufunc, args, out)
@@ -895,6 +897,94 @@ def gufunc_call(ufunc, *args, out=None, where=True, casting="same_kind", order="
     res = ArrayMeta(shape, dt, iterator_out_strides(shape, dt.itemsize, ops, order))
     _report_gufunc_copies(inputs, metas, loop, None, res)
     return res if out is Ellipsis else pyarray_return(res)
+
+
+def _gufunc_axes(ufunc: Any, args: tuple, out: Any, where: Any, casting: Any, order: Any,
+                 dtype: Any, signature: Any, axes: Any, axis: Any, keepdims: Any) -> Any:
+    """A gufunc with its core dimensions elsewhere (ufunc_object.c ``_parse_axes_arg`` /
+    ``_parse_axis_arg``, ``_get_coredim_sizes``): the call on the inputs with their core axes
+    moved last (in the order given), then NumPy's output, allocated by the iterator with its
+    core axes innermost (C within them) and placed at the output's axes by its strides, so
+    it owns its data. ``keepdims`` keeps the inputs' core axes as length 1. Forms not covered
+    here (optional core dimensions, ``out=``, several outputs, entries NumPy would reject)
+    are refused rather than guessed."""
+    def refuse(why: str) -> UnsupportedOperationError:
+        return UnsupportedOperationError(ufunc, f"axes=/axis=/keepdims= {why}")
+    in_sigs, out_sigs = parse_signature(ufunc.signature)
+    nin = ufunc.nin
+    if ufunc.nout != 1:
+        raise refuse("with several outputs")
+    if out is not None or len(args) != nin or where is not True:
+        raise refuse("with out= or where=")
+    if not all(is_meta(x) for x in args):
+        raise refuse("with a scalar or sequence operand")
+    metas = [as_meta(x) for x in args]
+    ncore = [len(g) for g in in_sigs] + [len(out_sigs[0])]
+    keep = bool(keepdims)
+    name, sig = ufunc.__name__, ufunc.signature
+    if keep and (len(set(ncore[:nin])) != 1 or ncore[nin] != 0):
+        raise TypeError(f"{name} does not support keepdims: its signature {sig} requires output "
+                        f"0 to have {ncore[nin]} core dimensions, but keepdims can only be used "
+                        "when all inputs have the same number of core dimensions and all "
+                        "outputs have no core dimensions.")
+    if axis is not None:
+        if axes is not None:
+            raise TypeError("cannot specify both 'axis' and 'axes'")
+        dims = {d for g in in_sigs + out_sigs for d in g}
+        if any(n != 1 for n in ncore[:nin]) or ncore[nin] != 0:
+            if len(dims) > 1:
+                raise TypeError(f"{name}: axis can only be used with a single shared core "
+                                f"dimension, not with the {len(dims)} distinct ones implied by "
+                                f"signature {sig}.")
+            raise refuse("axis= for this signature")
+        entries: list = [(axis,)] * nin + [(axis,) if keep else ()]
+    elif axes is not None:
+        if not isinstance(axes, list):
+            raise TypeError("axes should be a list.")
+        entries = [(e,) if isinstance(e, int) else e for e in axes]
+        if len(entries) == nin and ncore[nin] == 0:  # kept core axes: last by default
+            entries.append(tuple(range(-ncore[0], 0)) if keep else ())
+        if len(entries) != nin + 1 or not all(
+                isinstance(e, (tuple, list)) and all(type(i) is int for i in e) for e in entries):
+            raise refuse("entries of this form")
+    else:
+        entries = [tuple(range(-n, 0)) for n in ncore[:nin]]
+        entries.append(entries[0])  # keepdims: the output keeps the inputs' core axes
+    counts = ncore[:nin] + [ncore[0] if keep else ncore[nin]]
+    for i, (e, n) in enumerate(zip(entries, counts)):
+        if len(e) != n:
+            raise AxisError(f"{name}: operand {i} has {n} core dimensions, but {len(e)} "
+                            "dimensions are specified by axes tuple.")
+    moved = []
+    for m, e in zip(metas, entries):
+        core = [normalize_axis(i, m.ndim) for i in e]
+        if len(set(core)) != len(core):
+            raise refuse("with a repeated axis")
+        rest = [i for i in range(m.ndim) if i not in core]
+        perm = rest + core
+        moved.append(ArrayMeta(tuple(m.shape[i] for i in perm), m.dtype,
+                               tuple(m.strides[i] for i in perm)))
+    res = gufunc_call(ufunc, *moved, casting=casting, order=order, dtype=dtype,
+                      signature=signature)
+    if not res.shape:  # no loop and no core axes: the NumPy scalar gufunc_call made
+        return res
+    shape, strides = list(res.shape), list(res.strides)
+    if keep:  # the kept core axes: length 1, innermost
+        shape += [1] * counts[nin]
+        strides += [res.dtype.itemsize] * counts[nin]
+    nd = len(shape)
+    k = counts[nin]
+    out_core = [normalize_axis(i, nd) for i in entries[nin]]
+    if len(set(out_core)) != len(out_core):
+        raise refuse("with a repeated axis")
+    loop_pos = [i for i in range(nd) if i not in out_core]
+    final_shape: list = [0] * nd
+    final_strides: list = [0] * nd
+    for src, dst in zip(range(nd - k), loop_pos):
+        final_shape[dst], final_strides[dst] = shape[src], strides[src]
+    for j, dst in enumerate(out_core):
+        final_shape[dst], final_strides[dst] = shape[nd - k + j], strides[nd - k + j]
+    return ArrayMeta(tuple(final_shape), res.dtype, tuple(final_strides))
 
 
 def _report_gufunc_copies(inputs: list, metas: list, loop: tuple, out: Any, res: Any) -> None:

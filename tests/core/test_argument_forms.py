@@ -341,3 +341,23 @@ def test_alternative_call_forms(name):
                 bad.append(f"form {i}: {str(e)[:200]}")
     bad = _verdict(name, bad, [f"form {i}" for i in range(len(CALL_FORMS[name]))])
     assert not bad, f"{name}:\n" + "\n".join(bad)
+
+
+# ndarray.choose: two or more positional arguments are the choices themselves (methods.c
+# array_choose), so ``a.choose(c1, c2)`` is not ``np.choose(a, c1, c2)`` (out=c2).
+CHOOSE_FORMS = {
+    "method-one": lambda i, c1, c2: i.choose([c1, c2]),
+    "method-positional": lambda i, c1, c2: i.choose(c1, c2),
+    "method-positional-mode-string": lambda i, c1, c2: i.choose(c1, c2, "clip"),
+    "method-positional-kw": lambda i, c1, c2: i.choose(c1, c2, mode="wrap"),
+    "method-out-kw": lambda i, c1, c2: i.choose([c1, c1], out=c2),
+    "function-out-positional": lambda i, c1, c2: np.choose(i, [c1, c2], c2),
+    "function-choices-array": lambda i, c1, c2: np.choose(i, c1, c2),
+}
+
+
+@pytest.mark.parametrize("form", list(CHOOSE_FORMS))
+@pytest.mark.parametrize("dt", ["f8", "i4"])
+def test_choose_positional_forms(form, dt):
+    idx = np.array([0, 1, 0, 1])
+    check(CHOOSE_FORMS[form], idx, np.arange(4, dtype=dt)[::-1], np.zeros(4, dt))

@@ -1,6 +1,7 @@
 """The array API on fakes: ``__array_namespace__`` (and through it the inspection helpers
 of ``__array_namespace_info__``), ``device``, ``to_device``, and code written against the
 standard with array-api-compat, differential against real NumPy."""
+import contextlib
 import importlib.util
 
 import array_api_compat as aac
@@ -111,3 +112,58 @@ def test_array_api_program_matches_numpy(layout):
     real = standardize_and_classify(x, w)
     assert [(o.shape, o.dtype, o.strides) for o in out] == \
         [(r.shape, r.dtype, r.strides) for r in real]
+
+
+def test_compat_namespace_of_a_fake():
+    """A CPU fake gets the namespace the real array gets (array-api-compat's wrapper, not
+    NumPy itself), in a mode or not; a CUDA fake keeps ``__array_namespace__``."""
+    real = np.zeros((2, 3))
+    fake = ft.to_fake(real)
+    assert aac.array_namespace(fake) is aac.array_namespace(real)
+    assert aac.array_namespace(fake, real, 1.0) is aac.array_namespace(real)
+    assert aac.is_numpy_array(fake) and aac.is_numpy_array(real)
+    assert not aac.is_numpy_array(ft.empty((2,), device="cuda:0"))
+    with ft.FakeMode():
+        assert aac.array_namespace(np.ones(3)) is aac.array_namespace(real)
+    with pytest.raises(TypeError):  # not an array: array-api-compat's own error
+        aac.array_namespace([1, 2])
+
+
+COMPAT_CALLS = {
+    "sort-descending": lambda xp, x: xp.sort(x, descending=True),
+    "sort-axis0-stable": lambda xp, x: xp.sort(x, axis=0, descending=True, stable=True),
+    "argsort-descending": lambda xp, x: xp.argsort(x, descending=True),
+    "clip": lambda xp, x: xp.clip(x, 0, 1),
+    "clip-min": lambda xp, x: xp.clip(x, min=1),
+    "clip-arrays": lambda xp, x: xp.clip(x, x, x),
+    "finfo": lambda xp, x: xp.asarray(xp.finfo(x).eps),
+    "iinfo": lambda xp, x: xp.asarray(xp.iinfo(xp.astype(x, xp.int16)).max),
+    "astype": lambda xp, x: xp.astype(x, xp.float64),
+    "std": lambda xp, x: xp.std(x, axis=-1, correction=1),
+    "cumulative_sum": lambda xp, x: xp.cumulative_sum(x, axis=-1, include_initial=True),
+    "reshape-copy": lambda xp, x: xp.reshape(x, (-1,), copy=True),
+    "take-known": lambda xp, x: xp.take(xp.reshape(x, (-1,)), xp.asarray([0, 1, 5])),
+    "take-out-of-range": lambda xp, x: xp.take(xp.reshape(x, (-1,)), xp.asarray([0, 6])),
+    "matrix_norm": lambda xp, x: xp.linalg.matrix_norm(x),
+    "vector_norm": lambda xp, x: xp.linalg.vector_norm(x, axis=-1, keepdims=True),
+    "count_nonzero": lambda xp, x: xp.count_nonzero(x, axis=-1),
+    "tril": lambda xp, x: xp.tril(x, k=-1),
+}
+COMPAT_INPUTS = {
+    "C": lambda: np.arange(6, dtype=np.float32).reshape(2, 3),
+    "T": lambda: np.arange(6, dtype=np.float32).reshape(3, 2).T,
+    "neg": lambda: np.arange(12.0).reshape(2, 6)[:, ::-2],
+    "F": lambda: np.asfortranarray(np.arange(6.0).reshape(2, 3)),
+}
+
+
+@pytest.mark.parametrize("inp", list(COMPAT_INPUTS))
+@pytest.mark.parametrize("name", list(COMPAT_CALLS))
+def test_compat_namespace_calls(name, inp):
+    """array-api-compat's numpy functions on fakes, differential against the real arrays."""
+    fn = COMPAT_CALLS[name]
+
+    def call(x):  # the fakes' side in a mode: array-api-compat makes arrays with np.empty
+        with ft.FakeMode() if ft.is_fake(x) else contextlib.nullcontext():
+            return fn(aac.array_namespace(x), x)
+    check(call, COMPAT_INPUTS[inp]())

@@ -233,3 +233,50 @@ def test_array_likes_of_fakes(like, consumer):
                    "consulted for the items), so a list holding fakes reaches the fake's data")
 def test_ufunc_of_a_list_of_fakes():
     check(lambda f: np.add([f, f], 1), F4)
+
+
+def _nested(*ops, axes, **kw):
+    its = np.nested_iters(list(ops), axes, **kw)
+    out = []
+    for it in its:
+        out.append((it.shape, it.ndim, it.nop, it.itersize, tuple(map(str, it.dtypes)),
+                    [(v.shape, v.strides, v.flags.writeable) for v in it.itviews],
+                    [(o.shape, o.strides) for o in it.operands], it.has_multi_index,
+                    it.finished, isinstance(it, np.nditer)))
+    return out
+
+
+NESTED = {
+    "two-groups": ((B3,), {"axes": [[0], [1, 2]]}),
+    "T": ((B3.T,), {"axes": [[0], [1, 2]]}),
+    "neg": ((B3[:, ::-1],), {"axes": [[1], [0, 2]]}),
+    "three-groups": ((B3,), {"axes": [[0], [1], [2]]}),
+    "multi_index": ((B3,), {"axes": [[0, 2], [1]], "flags": ["multi_index"]}),
+    "two-ops": ((B3, A), {"axes": [[1], [0, 2]]}),
+    "readwrite": ((B3,), {"axes": [[0], [1, 2]], "op_flags": [["readwrite"]]}),
+    "readwrite-read-only": ((np.broadcast_to(A, (2, 3, 4)),),
+                            {"axes": [[0], [1, 2]], "op_flags": [["readwrite"]]}),
+    "axes-missing": ((B3,), {"axes": [[0], [1]]}),
+    "axes-twice": ((B3,), {"axes": [[0, 1], [1, 2]]}),
+    "mismatch": ((B3, A[:2]), {"axes": [[0], [1, 2]]}),
+    "cast-refused": ((B3,), {"axes": [[0], [1, 2]], "op_dtypes": [np.int32]}),
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED))
+def test_nested_iters(name):
+    ops, kw = NESTED[name]
+    _same(lambda *o: _nested(*o, **kw), *ops)
+
+
+def test_nested_iters_values_and_refusals():
+    with ft.FakeMode():
+        f = np.ones((2, 3, 4))
+        outer, inner = np.nested_iters(f, [[0], [1, 2]])
+        assert outer.operands[0] is f and np.shares_memory(inner.itviews[0], f)
+        for read in (lambda: next(outer), lambda: inner.value, lambda: list(inner)):
+            with pytest.raises(ft.DataDependentError):
+                read()
+        with pytest.raises(ft.UnsupportedOperationError):
+            np.nested_iters([f, None], [[0], [1, 2]])
+    assert type(np.nested_iters(B3, [[0], [1, 2]])[0]) is np.nditer  # outside: NumPy's own

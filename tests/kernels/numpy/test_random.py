@@ -479,3 +479,27 @@ def test_random_memory_matches_tracemalloc(setup, op):
 def test_random_memory_known_gaps(setup, op):
     real, fake = op_peaks(setup, op)
     assert real == fake
+
+
+def test_generator_made_while_the_mode_is_paused_draws_fakes(tmp_path, monkeypatch):
+    """A library imported inside a mode runs its module code paused; a Generator it keeps
+    at module level draws fakes of NumPy's metadata inside the mode (its state left alone)
+    and real numbers outside, as NumPy's."""
+    (tmp_path / "ftlib_rng.py").write_text(
+        "import numpy as np\nRNG = np.random.default_rng(0)\n"
+        "def draw():\n    return RNG.normal(size=(4, 3))\n"
+        "def binom():\n    return RNG.binomial(np.full(3, 10), 0.5)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "ftlib_rng", raising=False)
+    real_gen = np.random.default_rng(0)
+    with ft.FakeMode():
+        import ftlib_rng
+        before = ftlib_rng.RNG.bit_generator.state
+        x, b = ftlib_rng.draw(), ftlib_rng.binom()
+    assert isinstance(ftlib_rng.RNG, np.random.Generator)
+    assert ftlib_rng.RNG.bit_generator.state == before
+    first = real_gen.normal(size=(4, 3))
+    compare_meta(first, x, [], [], "normal")
+    compare_meta(real_gen.binomial(np.full(3, 10), 0.5), b, [], [], "binomial")
+    again = ftlib_rng.draw()  # outside: real draws, the stream where it was
+    assert type(again) is np.ndarray and np.array_equal(again, first)

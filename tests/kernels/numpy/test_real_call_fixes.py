@@ -93,10 +93,7 @@ _SOS = np.array([[1.0, 2.0, 1.0, 1.0, -0.5, 0.1]] * 2)  # real second-order sect
 
 @pytest.mark.parametrize("name, call", [
     ("scipy.ndimage.median_filter", lambda sp, x: sp.ndimage.median_filter(x, 3)),
-    pytest.param("scipy.signal.sosfilt", lambda sp, x: sp.signal.sosfilt(_SOS, x[0]),
-                 marks=pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-                     "sosfilt's fused Cython signature rejects a fake of unknown values "
-                     "(TypeError: No matching signature found) before any value is read"))),
+    ("scipy.signal.sosfilt", lambda sp, x: sp.signal.sosfilt(_SOS, x[0])),
     ("scipy.sparse.csr_array", lambda sp, x: sp.sparse.csr_array(x)),
     ("scipy.sparse.csr_matrix", lambda sp, x: sp.sparse.csr_matrix(x)),
     ("scipy.interpolate.griddata", lambda sp, x: sp.interpolate.griddata(x[:, :2], x[:, 0], x[:3, :2])),
@@ -155,3 +152,138 @@ def test_integer_power_of_a_known_negative_exponent(lay, exp):
     check(_in_mode(lambda a: np.power(a, np.full(4, exp))), a)  # a uniform known fake
     check(_in_mode(lambda a: np.power(a.astype(np.float64), exp)), a)
     check(_in_mode(lambda a: np.power(a[:0], exp)), a)  # no element: no error
+
+
+# --- errors that depend on values, raised where the values are known --------------------------
+
+_BINS = {"increasing": [0.0, 2.0, 5.0], "decreasing": [3.0, 2.0, 1.0], "flat": [1.0, 1.0, 2.0],
+         "one-step-down": [0, 5, 4, 9]}
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("bins", list(_BINS))
+def test_histogram_bins_known_not_increasing(lay, bins):
+    a = A(lay, (3, 4), "f8").make(np)
+    b = _BINS[bins]
+    check(_in_mode(lambda a: np.histogram(a, bins=b)), a)
+    check(_in_mode(lambda a: np.histogram(a, bins=np.array(b))), a)  # a known fake in a mode
+    check(_in_mode(lambda a: np.histogram_bin_edges(a, bins=b)), a)
+    check(_in_mode(lambda a: np.histogram2d(a.ravel(), a.ravel(), bins=[b, 3])), a)
+    check(_in_mode(lambda a: np.histogramdd(a.reshape(-1, 2), bins=[3, np.array(b)])), a)
+
+
+_WEIGHTS = {"ones": [1.0, 1.0, 1.0, 1.0], "zeros": [0.0] * 4, "one-nonzero": [0, 0, 2.0, 0],
+            "inf": [1.0, np.inf, 0, 0], "nan": [np.nan, 1.0, 1.0, 1.0]}
+
+
+@pytest.mark.parametrize("lay", LAYOUTS)
+@pytest.mark.parametrize("w", list(_WEIGHTS))
+def test_quantile_weights_known_to_sum_to_zero(lay, w):
+    a = A(lay, (3, 4), "f8").make(np)
+    wv = np.array(_WEIGHTS[w])
+    kw = {"method": "inverted_cdf"}
+    check(_in_mode(lambda a: np.quantile(a, 0.5, axis=1, weights=wv, **kw)), a)
+    check(_in_mode(lambda a: np.percentile(a, [10, 90], axis=-1, weights=wv, **kw)), a)
+    check(_in_mode(lambda a: np.quantile(a, 0.5, axis=1, weights=np.broadcast_to(wv, a.shape)
+                                         .copy(), **kw)), a)
+    full = np.broadcast_to(wv, a.shape).copy()
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=1, weights=full, **kw)), a)
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=(1, 0), weights=full.T, **kw)), a)
+    with_nan = a.copy()
+    with_nan[:, 2] = np.nan  # the weights there are dropped: known values decide
+    check(_in_mode(lambda a: np.nanquantile(a, 0.5, axis=1, weights=full, **kw)), with_nan)
+
+
+def test_nanquantile_weights_of_unknown_values_refuse():
+    with ft.FakeMode():
+        a = np.empty((3, 4))  # values unknown: where they are NaN is too
+        for w in (np.zeros(4), np.array([1.0, np.inf, 0, 0])):
+            with pytest.raises(ft.DataDependentError, match="NaN"):
+                np.nanquantile(a, 0.5, axis=1, weights=np.broadcast_to(w, a.shape).copy(),
+                               method="inverted_cdf")
+        np.nanquantile(a, 0.5, axis=1, weights=np.ones((3, 4)), method="inverted_cdf")
+
+
+# --- calls refused although their metadata does not depend on values ---------------------------
+
+_TEXT = np.array([[b"a", b"", b"cc"], [b"", b"x", b""]])
+
+
+@pytest.mark.parametrize("kw", [{"axis": 0}, {"axis": -1, "keepdims": True},
+                                {"axis": None, "keepdims": True}, {"axis": (0, 1)}], ids=str)
+@pytest.mark.parametrize("x", [_TEXT, _TEXT.astype("U3"), _TEXT.T, _TEXT.astype("U3")[:, ::-1],
+                               np.asfortranarray(_TEXT.astype("U3")), _TEXT[:0]],
+                         ids=["S", "U", "S.T", "U-neg", "U-F", "S-empty"])
+def test_count_nonzero_of_text_along_axes(x, kw):
+    from faketensor.meta_utils.memsurvey import measure_call
+    check(lambda a: np.count_nonzero(a, **kw), x)
+    m = measure_call(lambda: ((x.copy(),), kw), lambda: np.count_nonzero)
+    assert m.verdict == "exact", m.difference()
+
+
+_A3, _B3, _X = np.ones((3, 4, 5)), np.ones((4, 2, 5)), np.arange(12.0).reshape(3, 4)
+GUFUNC_AXES = {
+    "matmul-axes-front": (lambda a, b: np.matmul(a, b, axes=[(0, 1), (0, 1), (0, 1)]), (_A3, _B3)),
+    "matmul-axes-out-last": (lambda a, b: np.matmul(a, b, axes=[(0, 1), (0, 1), (1, 2)]), (_A3, _B3)),
+    "matmul-axes-swapped": (lambda a, b: np.matmul(a, b, axes=[(1, 0), (0, 1), (-1, -2)]),
+                            (_A3.transpose(1, 0, 2).copy(), _B3)),
+    "matmul-keepdims": (lambda a: np.matmul(a, a.T, keepdims=True), (_X,)),
+    "vecdot-axis": (lambda x: np.vecdot(x, x, axis=0), (_X,)),
+    "vecdot-axis-keepdims": (lambda x: np.vecdot(x, x, axis=0, keepdims=True), (_X,)),
+    "vecdot-T-keepdims": (lambda x: np.vecdot(x.T, x.T, axis=1, keepdims=True), (_X,)),
+    "vecdot-keepdims": (lambda x: np.vecdot(x, x, keepdims=True), (_X,)),
+    "vecdot-1d-axis": (lambda x: np.vecdot(x[0], x[0], axis=0), (_X,)),
+    "vecdot-axes-ints": (lambda x: np.vecdot(x, x, axes=[0, 0]), (_X,)),
+    "vecdot-axes-keepdims": (lambda a, b: np.vecdot(a, b, axes=[0, 2], keepdims=True),
+                             (np.ones((3, 3, 3)), np.ones((3, 1, 3)))),
+    "vecdot-axes-out-keepdims": (lambda a, b: np.vecdot(a, b, axes=[0, 2, 1], keepdims=True),
+                                 (np.ones((3, 3, 3)), np.ones((3, 1, 3)))),
+    "vecdot-axes-full": (lambda x: np.vecdot(x, x, axes=[(0,), (0,), ()]), (_X,)),
+    "vecdot-axis-out-of-range": (lambda x: np.vecdot(x, x, axis=2), (_X,)),
+    "vecdot-axis-and-axes": (lambda x: np.vecdot(x, x, axis=0, axes=[0, 0]), (_X,)),
+    "vecdot-axes-tuple": (lambda x: np.vecdot(x, x, axes=(0, 0)), (_X,)),
+    "vecdot-axes-too-many": (lambda x: np.vecdot(x, x, axes=[0, (0, 1)]), (_X,)),
+    "vecdot-mixed-dtypes": (lambda x: np.vecdot(x.astype("f4"), x, axis=0), (_X,)),
+    "vecdot-neg-keepdims": (lambda x: np.vecdot(x[:, ::-1], x, axis=1, keepdims=True), (_X,)),
+    "linalg.vecdot-axis": (lambda x: np.linalg.vecdot(x, x, axis=0), (_X,)),
+    "linalg.vecdot-axis-neg": (lambda x: np.linalg.vecdot(x.T, x.T, axis=-2), (_X,)),
+    "matvec-axes": (lambda x, v: np.matvec(x, v, axes=[(1, 0), (0,), (0,)]), (_X, np.ones(3))),
+    "matvec-axes-mismatch": (lambda x, v: np.matvec(x, v, axes=[(1, 0), (0,), (0,)]),
+                             (_X.T.copy(), np.ones(3))),
+    "matvec-axis": (lambda x, v: np.matvec(x, v, axis=0), (_X, np.ones(4))),
+    "vecmat-axes": (lambda x, v: np.vecmat(v, x, axes=[(0,), (0, 1), (0,)]), (_X, np.ones(3))),
+}
+
+
+@pytest.mark.parametrize("name", list(GUFUNC_AXES))
+def test_gufunc_axes_axis_keepdims(name):
+    """axes= / axis= / keepdims= of matmul, vecdot, matvec, vecmat: metadata and bytes."""
+    from faketensor.meta_utils.memsurvey import measure_call
+    fn, args = GUFUNC_AXES[name]
+    check(fn, *args)
+    m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
+    assert m.verdict in ("exact", "skip"), m.difference()
+
+
+_EA, _EB = np.arange(12.0).reshape(3, 4), np.arange(20.0).reshape(4, 5)
+EINSUM_SUBLISTS = {
+    "matmul": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2], [0, 2]), (_EA, _EB)),
+    "implicit-out": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2]), (_EA, _EB)),
+    "transpose-view": (lambda a: np.einsum(a, [0, 1], [1, 0]), (_EA,)),
+    "implicit-T": (lambda a: np.einsum(a, [0, 1]), (_EA.T,)),
+    "ellipsis": (lambda a: np.einsum(a, [Ellipsis, 1], [Ellipsis]), (_EA,)),
+    "lower-case-labels": (lambda a, b: np.einsum(a, [30, 1], b, [1, 51], [51, 30]), (_EA, _EB)),
+    "label-out-of-range": (lambda a: np.einsum(a, [0, 52]), (_EA,)),
+    "two-ellipses": (lambda a: np.einsum(a, [Ellipsis, Ellipsis]), (_EA,)),
+    "diagonal": (lambda a: np.einsum(a, [0, 0]), (_EA[:, :3],)),
+    "optimize": (lambda a, b: np.einsum(a, [0, 1], b, [1, 2], [0, 2], optimize=True), (_EA, _EB)),
+}
+
+
+@pytest.mark.parametrize("name", list(EINSUM_SUBLISTS))
+def test_einsum_sublist_form(name):
+    from faketensor.meta_utils.memsurvey import measure_call
+    fn, args = EINSUM_SUBLISTS[name]
+    check(fn, *args)
+    m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
+    assert m.verdict in ("exact", "skip"), m.difference()

@@ -211,3 +211,37 @@ def test_trivial_vs_iterator_paths():
     check(np.add, np.ones((3, 4)).T, np.ones((4, 3)))
     check(np.add, np.ones((0, 3)), 1)
     check(np.add, np.ones((4, 0, 3)).transpose(2, 0, 1), np.ones((3, 4, 0)))
+
+
+# --- out=... : NumPy drops it before __array_ufunc__ (faketensor/_callsite.py reads it back) ---
+_ELL = ...
+_KW_ELL = {"out": ...}
+_KW_NONE = {"out": None}
+
+
+def _out_param(a, b, out=...):
+    return np.divmod(a, b, out=out)
+
+
+_OUT_FORMS = {
+    "add-literal": lambda a, b: np.add(a, b, out=...),
+    "add-name": lambda a, b: np.add(a, b, out=_ELL),
+    "add-kwargs": lambda a, b: np.add(a, b, **_KW_ELL),
+    "add-kwargs-none": lambda a, b: np.add(a, b, **_KW_NONE),
+    "add-none": lambda a, b: np.add(a, b, out=None),
+    "add-dtype": lambda a, b: np.add(a, b, out=..., dtype=np.float64),
+    "add-scalars": lambda a, b: np.add(a[()], b, out=...),
+    "divmod-literal": lambda a, b: np.divmod(a, b, out=...),
+    "divmod-param": _out_param,
+    "divmod-none": lambda a, b: np.divmod(a, b, out=(None, None)),
+    "reduce-literal": lambda a, b: np.add.reduce(np.stack([a, b]), out=...),
+    "reduce-axis-none": lambda a, b: np.maximum.reduce(np.stack([a, b])[None], axis=None, out=...),
+    "outer-literal": lambda a, b: np.multiply.outer(a, b, out=...),
+}
+
+
+@pytest.mark.parametrize("form", list(_OUT_FORMS))
+@pytest.mark.parametrize("dt", ["i8", "f8", "c16", "?"])
+def test_out_ellipsis_gives_arrays(form, dt):
+    """``out=...`` on 0-d operands (NumPy's own test forms): writeable 0-d arrays, not scalars."""
+    check(_OUT_FORMS[form], np.array(3, dt), np.array(2, dt))
