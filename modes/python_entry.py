@@ -97,9 +97,10 @@ def _patched_value(value: Any) -> Any:
         return value
 
 
-def rebound(fn: Callable) -> Callable:
+def rebound(fn: Callable, names: dict | None = None) -> Callable:
     """A copy of NumPy's Python function fn whose module globals resolve to the patched
-    namespace (each NumPy module a ``_PatchedModule``, each patched function its patch)."""
+    namespace (each NumPy module a ``_PatchedModule``, each patched function its patch);
+    ``names`` rebinds more of the copy's own globals (a private helper replaced by a rule)."""
     r = _REBOUND.get(id(fn))
     if r is None:
         g = {k: _patched_value(v) for k, v in fn.__globals__.items()}
@@ -109,7 +110,13 @@ def rebound(fn: Callable) -> Callable:
         r = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
         r.__kwdefaults__ = fn.__kwdefaults__
         _REBOUND[id(fn)] = r
+        _REBOUND_GLOBALS[id(fn)] = g
+    if names:
+        _REBOUND_GLOBALS[id(fn)].update(names)  # the copy's own namespace, not NumPy's
     return r
+
+
+_REBOUND_GLOBALS: dict = {}
 
 
 def _fake_mode_of_program() -> Any:
@@ -415,7 +422,8 @@ def _install_unique() -> None:
     from numpy.lib import _arraysetops_impl as impl
     from .._numpy_version import UNIQUE_HASH
     from .. import _sizes
-    u1 = rebound(getattr(impl, "_unique1d"))
+    u1_orig = getattr(impl, "_unique1d")
+    u1 = rebound(u1_orig)
     if UNIQUE_HASH:
         real_hash = getattr(impl, "_unique_hash")
 
@@ -426,8 +434,7 @@ def _install_unique() -> None:
                 if real_hash(np.zeros(1, ar.dtype), equal_nan=equal_nan) is NotImplemented:
                     return NotImplemented
             return dispatch(real_hash, (_array.FakeArray,), (ar,), {"equal_nan": equal_nan})
-        u1.__globals__["_unique_hash"] = unique_hash
-        u1.__globals__["_array_converter"] = _Converter
+        rebound(u1_orig, {"_unique_hash": unique_hash, "_array_converter": _Converter})
 
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
         vals = _known_values(ar)
@@ -441,9 +448,9 @@ def _install_unique() -> None:
             return u1(ar, *args, **kwargs)
     for name in _UNIQUE_USERS:
         fn = getattr(impl, name)
-        rebound(getattr(fn, "_implementation", fn)).__globals__["_unique1d"] = unique1d
+        rebound(getattr(fn, "_implementation", fn), {"_unique1d": unique1d})
     # setdiff1d's _isin: the isin rule (its table path reads the values' range)
-    rebound(getattr(impl.setdiff1d, "_implementation")).__globals__["_isin"] = impl.isin
+    rebound(getattr(impl.setdiff1d, "_implementation"), {"_isin": impl.isin})
     inter = rebound(getattr(impl.intersect1d, "_implementation"))
     _REBOUND_INTERSECT[0] = inter
 

@@ -110,7 +110,7 @@ class _NumpyForRandom:
     def _load(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        from .patching import original
+        from .patch_tables import original
         value = self._values[name] = original(getattr(np, name))
         return value
 

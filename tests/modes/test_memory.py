@@ -9,6 +9,7 @@ import weakref
 import numpy as np
 import pytest
 
+from locations import ROOT
 import faketensor as ft
 from faketensor import _bounded, _cache
 from faketensor._array import FakeArray
@@ -268,7 +269,7 @@ def test_transient_bytes_raise_the_peak_not_the_live(monkeypatch):
 def _cnn_program():
     import importlib.util
     import os
-    path = os.path.join(os.path.dirname(__file__), "..", "benchmarks", "programs", "cnn.py")
+    path = os.path.join(ROOT, "benchmarks", "programs", "cnn.py")
     spec = importlib.util.spec_from_file_location("_peak_rule_cnn", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
