@@ -9,12 +9,9 @@ script runs as ``python SCRIPT ARGS`` would run it: ``sys.argv``, ``__name__ ==
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import runpy
 import sys
 import time
-import traceback
 from typing import Any, Callable, Sequence, cast
 
 import numpy as np
@@ -174,6 +171,7 @@ class Plan:
         }
 
     def save_json(self, path: str) -> None:
+        import json  # here: import faketensor stays light
         with open(path, "w") as f:
             json.dump(self.to_json(), f, indent=1)
             f.write("\n")
@@ -332,6 +330,7 @@ def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
     """Plan the script at ``path`` run as ``python path *argv`` would run it."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"can't open file {path!r}: no such file")
+    import runpy
     folder = os.path.dirname(os.path.realpath(path))
     with _ScriptState(path, argv, folder):
         p, _ = _run(lambda mode: _exec(runpy.run_path, path, run_name="__main__"), device=device,
@@ -342,6 +341,7 @@ def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
 def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
                 data_dependent: str = "stop", top: int = 10) -> Plan:
     """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
+    import runpy
     with _ScriptState(name, argv, os.getcwd()):
         p, _ = _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__", alter_sys=True),
                     device=device, data_dependent=data_dependent, top=top, name=f"-m {name}",
@@ -358,6 +358,7 @@ def _exec(run: Callable, target: str, **kw: Any) -> dict:
 def print_error(p: Plan, stream: Any = None) -> None:
     """Print the traceback of a program's own exception as python would: from the
     program's first frame (the planner's own frames left out)."""
+    import traceback
     stream = stream if stream is not None else sys.stderr
     if p.error is None:
         return

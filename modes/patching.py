@@ -11,7 +11,6 @@ from __future__ import annotations
 import copyreg
 import functools
 import importlib
-import importlib.abc
 import importlib.machinery
 import operator
 import sys
@@ -425,8 +424,8 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
-    from . import masked
-    masked.install()  # numpy.ma on fakes (modes/masked.py)
+    if "numpy.ma" in sys.modules:  # else at its first import (_PausedExec): numpy imports it lazily
+        _ma_imported()
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
     for name in DASK_HOOKED:
@@ -442,6 +441,13 @@ def install() -> None:
     if "matplotlib" in sys.modules:
         _matplotlib_imported(None)
     sys.meta_path.insert(0, _HOOK)
+
+
+def _ma_imported() -> None:
+    """Patch numpy.ma for fakes (modes/masked.py, imported only once numpy.ma is: it costs a
+    third of ``import faketensor``)."""
+    with paused():
+        from . import masked  # noqa: F401  (installs itself: its last line)
 
 
 def _cupy_imported(module: Any) -> None:
@@ -523,7 +529,7 @@ def _matplotlib_imported(module: Any) -> None:
             matplotlib_patching.imported(module)
 
 
-class _ImportHook(importlib.abc.MetaPathFinder):
+class _ImportHook:  # duck-typed: importlib.abc imports importlib.resources, tempfile, shutil
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
     paused: their module-level arrays are real, as at import time outside any mode. After
@@ -544,7 +550,7 @@ class _ImportHook(importlib.abc.MetaPathFinder):
         return spec
 
 
-class _PausedExec(importlib.abc.Loader):
+class _PausedExec:
     """A module's own loader, its code run with the mode stack paused."""
 
     def __init__(self, loader: Any) -> None:
@@ -562,6 +568,9 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif module.__name__ == "numpy.ma":
+            np.ma = module  # bound now, as importlib binds it only after this returns
+            _ma_imported()
         elif module.__name__ in DASK_HOOKED:
             _dask_imported(module)
         elif _is_scipy(module.__name__):
@@ -573,7 +582,7 @@ class _PausedExec(importlib.abc.Loader):
 HOST_PACKAGES = ("pandas", "xarray")
 
 
-class _HostExec(importlib.abc.Loader):
+class _HostExec:
     """pandas' or xarray's own loader, run as it is (modes/imports.py pauses it in a mode);
     then their data exits are patched (modes/loading.py)."""
 
