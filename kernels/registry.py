@@ -98,10 +98,10 @@ def _value_params(fn: Callable, prefix: int) -> frozenset:
         names = code.co_varnames[:n]
         if VALUE_PARAMS.isdisjoint(names):
             return frozenset()
-        out = {name for name in names if name in VALUE_PARAMS}
-        out.update(i - prefix for i, name in enumerate(names[:code.co_argcount])
-                   if name in VALUE_PARAMS and i >= prefix)
-        return frozenset(out)
+        found: set = {name for name in names if name in VALUE_PARAMS}
+        found.update(i - prefix for i, name in enumerate(names[:code.co_argcount])
+                     if name in VALUE_PARAMS and i >= prefix)
+        return frozenset(found)
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):

@@ -15,7 +15,7 @@ import importlib.machinery
 import operator
 import sys
 import types
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 import numpy as np
 
@@ -546,7 +546,8 @@ class _ImportHook:  # duck-typed: importlib.abc imports importlib.resources, tem
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = (_HostExec if host else _PausedExec)(spec.loader)
+            # a duck-typed loader (importlib.abc's base class would import importlib.resources)
+            spec.loader = cast(Any, (_HostExec if host else _PausedExec)(spec.loader))
         return spec
 
 
