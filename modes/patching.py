@@ -424,7 +424,7 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
-    if "numpy.ma" in sys.modules:  # else at its first import (_PausedExec): numpy imports it lazily
+    if "numpy.ma" in sys.modules:  # before dask's rebinding; else at numpy.ma's first import
         _ma_imported()
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
@@ -441,6 +441,8 @@ def install() -> None:
     if "matplotlib" in sys.modules:
         _matplotlib_imported(None)
     sys.meta_path.insert(0, _HOOK)
+    if "numpy.ma" in sys.modules:  # imported since the check above, before the hook (no-op if not)
+        _ma_imported()
 
 
 def _ma_imported() -> None:
