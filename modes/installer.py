@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import copyreg
 import importlib
-import importlib.abc
 import importlib.machinery
 import operator
 import sys
 import types
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -50,8 +49,8 @@ def install() -> None:
     install_namespaces()  # numpy.random's C code gets the unpatched factories
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
-    from . import masked
-    masked.install()  # numpy.ma on fakes (modes/masked.py)
+    if "numpy.ma" in sys.modules:  # before dask's rebinding; else at numpy.ma's first import
+        _ma_imported()
     if "cupy" in sys.modules:
         _cupy_imported(sys.modules["cupy"])
     for name in DASK_HOOKED:
@@ -69,6 +68,15 @@ def install() -> None:
     if "array_api_compat" in sys.modules:
         _array_api_imported()
     sys.meta_path.insert(0, _HOOK)
+    if "numpy.ma" in sys.modules:  # imported since the check above, before the hook (no-op if not)
+        _ma_imported()
+
+
+def _ma_imported() -> None:
+    """Patch numpy.ma for fakes (modes/masked.py, imported only once numpy.ma is: it costs a
+    third of ``import faketensor``)."""
+    with paused():
+        from . import masked  # noqa: F401  (installs itself: its last line)
 
 
 def _cupy_imported(module: Any) -> None:
@@ -144,7 +152,7 @@ def _array_api_imported() -> None:
     array_api_patching.install()
 
 
-class _ImportHook(importlib.abc.MetaPathFinder):
+class _ImportHook:  # duck-typed: importlib.abc imports importlib.resources, tempfile, shutil
     """Runs the module code of NumPy's submodules (numpy.ma, numpy.polynomial, ... which
     NumPy imports lazily, perhaps first inside a mode) and of ``cupy`` with the mode stack
     paused: their module-level arrays are real, as at import time outside any mode. After
@@ -162,11 +170,12 @@ class _ImportHook(importlib.abc.MetaPathFinder):
             return None
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is not None and spec.loader is not None:
-            spec.loader = (_HostExec if host else _PausedExec)(spec.loader)
+            # a duck-typed loader (importlib.abc's base class would import importlib.resources)
+            spec.loader = cast(Any, (_HostExec if host else _PausedExec)(spec.loader))
         return spec
 
 
-class _PausedExec(importlib.abc.Loader):
+class _PausedExec:
     """A module's own loader, its code run with the mode stack paused."""
 
     def __init__(self, loader: Any) -> None:
@@ -184,6 +193,9 @@ class _PausedExec(importlib.abc.Loader):
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif module.__name__ == "numpy.ma":
+            np.ma = module  # bound now, as importlib binds it only after this returns
+            _ma_imported()
         elif module.__name__ in DASK_HOOKED:
             _dask_imported(module)
         elif _is_scipy(module.__name__):
@@ -197,7 +209,7 @@ class _PausedExec(importlib.abc.Loader):
 HOST_PACKAGES = ("pandas", "xarray")
 
 
-class _HostExec(importlib.abc.Loader):
+class _HostExec:
     """pandas' or xarray's own loader, run as it is (modes/imports.py pauses it in a mode);
     then their data exits are patched (modes/loading.py)."""
 

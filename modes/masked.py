@@ -986,3 +986,8 @@ def install() -> None:
     functools.update_wrapper(masked_new, new)
     patching.mark_patch(masked_new)
     type.__setattr__(REAL_MA.MaskedArray, "__new__", staticmethod(masked_new))
+
+
+# Imported once numpy.ma is (modes/installer.py's import hook, or import faketensor when numpy.ma
+# came first), or by a user first: numpy.ma's patches go in with this module, whichever way.
+install()

@@ -10,7 +10,6 @@ the minimal sizes LAPACK documents are used (a lower bound).
 from __future__ import annotations
 
 import ctypes
-import glob
 import os
 from functools import lru_cache
 
@@ -24,6 +23,7 @@ _I = ctypes.c_int64  # the bundled OpenBLAS is ILP64 (symbols end in 64_)
 @lru_cache(maxsize=1)
 def _lapack() -> ctypes.CDLL | None:
     """NumPy's bundled scipy-openblas, or None."""
+    import glob
     libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
     for path in sorted(glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))):
         try:

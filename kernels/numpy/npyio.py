@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import io
 import os
-import zipfile
 from typing import Any
 
 import numpy as np
@@ -143,6 +142,7 @@ def zip_bytes(members: list, seekable: bool = True, start: int = 0) -> int:
     record (with the zip64 end record and locator when the directory needs them);
     Lib/zipfile.py ``ZipFile._write_end_record``. ``start`` is the file position the
     archive begins at."""
+    import zipfile  # here: it imports bz2, lzma, shutil (import faketensor stays light)
     limit, count_limit = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
     pos = start
     central = 0

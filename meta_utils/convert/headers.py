@@ -12,18 +12,19 @@ from __future__ import annotations
 
 import ast
 import io
-import json
 import math
 import struct
 import tokenize
 import warnings
-import zipfile
-from typing import Any, BinaryIO, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple, cast
 
 import numpy as np
 
 from ..._errors import UnsupportedOperationError
 from ...layout import MAX_INTP, check_shape
+
+if TYPE_CHECKING:
+    import zipfile
 
 NPY_MAGIC = b"\x93NUMPY"
 ZIP_MAGIC = b"PK\x03\x04"
@@ -263,6 +264,7 @@ def _npy_nbytes(shape: tuple, dtype: np.dtype, path: Any, memmap: bool) -> int:
 
 def open_zip(fp: BinaryIO, path: Any) -> zipfile.ZipFile:
     """``zipfile.ZipFile`` as np.load opens it; its errors keep their type and name the file."""
+    import zipfile  # here: it imports bz2, lzma, shutil (import faketensor stays light)
     try:
         return zipfile.ZipFile(fp, allowZip64=True)
     except Exception as e:  # BadZipFile, EOFError, UnicodeDecodeError, ...: as np.load
@@ -375,6 +377,7 @@ def safetensors_header(fp: BinaryIO, path: Any, size: int) -> tuple[list[ArrayIn
     if 8 + n > size:
         raise bad(path, f"invalid header length {n}: runs past the end of the file ({size} bytes)")
     raw = _read_exact(fp, n, path, "header")
+    import json  # here: import faketensor stays light
     try:
         header = json.loads(raw.decode("utf8"), object_pairs_hook=_Pairs,
                             parse_constant=_no_constant, parse_int=_json_int)

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
-import runpy
 import sys
 import time
-import traceback
 from typing import Any, Callable, Sequence, cast
 
 import numpy as np
@@ -222,6 +219,7 @@ class Plan:
         }
 
     def save_json(self, path: str) -> None:
+        import json  # here: import faketensor stays light
         with open(path, "w") as f:
             json.dump(self.to_json(), f, indent=1)
             f.write("\n")
@@ -424,6 +422,7 @@ def plan_script(path: str, argv: Sequence[str] = (), *, device: Any = None,
     makes data-dependent lengths: see ``plan``)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"can't open file {path!r}: no such file")
+    import runpy
     folder = os.path.dirname(os.path.realpath(path))
 
     def once(sizes: SizePolicy) -> tuple[Plan, Any]:
@@ -438,6 +437,8 @@ def plan_module(name: str, argv: Sequence[str] = (), *, device: Any = None,
                 data_dependent: str = "stop", top: int = 10,
                 assume_sizes: dict | None = None) -> Plan:
     """Plan ``python -m name *argv`` (sys.path[0] is the current folder)."""
+    import runpy
+
     def once(sizes: SizePolicy) -> tuple[Plan, Any]:
         with _ScriptState(name, argv, os.getcwd()):
             return _run(lambda mode: _exec(runpy.run_module, name, run_name="__main__",
@@ -456,6 +457,7 @@ def _exec(run: Callable, target: str, **kw: Any) -> dict:
 def print_error(p: Plan, stream: Any = None) -> None:
     """Print the traceback of a program's own exception as python would: from the
     program's first frame (the planner's own frames left out)."""
+    import traceback
     stream = stream if stream is not None else sys.stderr
     if p.error is None:
         return

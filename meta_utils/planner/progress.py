@@ -8,7 +8,6 @@ off), erased when the plan ends. A timer thread reads the counts the recording k
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 import threading
 import time
@@ -81,6 +80,7 @@ class Progress:
         extra = f", {tasks:,} dask tasks" if tasks else ""
         text = (f"planning {self.label}".rstrip() + f": {ops:,} ops{extra}, "
                 f"{time.perf_counter() - self.t0:.0f} s")
+        import shutil  # here: it imports bz2 and lzma (import faketensor stays light)
         width = shutil.get_terminal_size((80, 24)).columns - 1
         return text[:max(width, 10)]
 

@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import os
 import sys
 import time
-from fractions import Fraction
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TextIO, Union
+from typing import (TYPE_CHECKING, Any, Callable, Iterator, Mapping, NamedTuple, Sequence, TextIO,
+                    Union)
 
 from ..._paths import SCRIPT_DIRS, is_user_file, script_dirs
 from .plan import Plan, plan, plan_module, plan_script
 from .progress import LABEL, STARTED
+
+if TYPE_CHECKING:
+    from fractions import Fraction  # imported where used: it imports decimal
 from .report import human, parse_limits
 
 EXIT_FITS = 0
@@ -70,6 +72,7 @@ class Fit(NamedTuple):
 
     def __call__(self, x: int) -> Fraction:
         """The fitted peak at ``x``."""
+        from fractions import Fraction
         return sum((c * x ** i for i, c in enumerate(self.coefficients)), Fraction(0))
 
 
@@ -117,6 +120,7 @@ class SweepResult:
 
     def save_json(self, path: str) -> None:
         """Write ``to_json()`` to ``path`` (``faketensor sweep --json``)."""
+        import json  # here: import faketensor stays light
         with open(path, "w") as f:
             json.dump(self.to_json(), f, indent=1)
             f.write("\n")
@@ -297,6 +301,7 @@ def fit_peak(trials: Sequence[Trial], device: str, max_degree: int = MAX_DEGREE)
 def interpolate(points: Sequence[tuple[int, int]]) -> tuple[Fraction, ...]:
     """Coefficients (lowest degree first) of the polynomial through ``points``, exact
     (Lagrange's form expanded in rationals)."""
+    from fractions import Fraction
     n = len(points)
     coef = [Fraction(0)] * n
     for i, (xi, yi) in enumerate(points):
@@ -315,6 +320,7 @@ def interpolate(points: Sequence[tuple[int, int]]) -> tuple[Fraction, ...]:
 
 
 def _eval(coef: Sequence[Fraction], x: int) -> Fraction:
+    from fractions import Fraction
     y = Fraction(0)
     for c in reversed(coef):
         y = y * x + c
