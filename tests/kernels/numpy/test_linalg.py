@@ -299,7 +299,7 @@ _EIG_INPUTS = {
 @pytest.mark.parametrize("fn", [np.linalg.eig, np.linalg.eigvals], ids=lambda f: f.__name__)
 @pytest.mark.parametrize("name", list(_EIG_INPUTS))
 def test_eig_memory(fn, name):
-    from faketensor.meta_utils.memsurvey import measure_call
+    from faketensor.meta_utils.surveys.memsurvey import measure_call
     m = measure_call(lambda: ((_EIG_INPUTS[name](),), {}), lambda: fn)
     assert m.verdict == "exact", m.difference()
     check(fn, _EIG_INPUTS[name]())

@@ -215,7 +215,7 @@ _TEXT = np.array([[b"a", b"", b"cc"], [b"", b"x", b""]])
                                np.asfortranarray(_TEXT.astype("U3")), _TEXT[:0]],
                          ids=["S", "U", "S.T", "U-neg", "U-F", "S-empty"])
 def test_count_nonzero_of_text_along_axes(x, kw):
-    from faketensor.meta_utils.memsurvey import measure_call
+    from faketensor.meta_utils.surveys.memsurvey import measure_call
     check(lambda a: np.count_nonzero(a, **kw), x)
     m = measure_call(lambda: ((x.copy(),), kw), lambda: np.count_nonzero)
     assert m.verdict == "exact", m.difference()
@@ -258,7 +258,7 @@ GUFUNC_AXES = {
 @pytest.mark.parametrize("name", list(GUFUNC_AXES))
 def test_gufunc_axes_axis_keepdims(name):
     """axes= / axis= / keepdims= of matmul, vecdot, matvec, vecmat: metadata and bytes."""
-    from faketensor.meta_utils.memsurvey import measure_call
+    from faketensor.meta_utils.surveys.memsurvey import measure_call
     fn, args = GUFUNC_AXES[name]
     check(fn, *args)
     m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
@@ -282,7 +282,7 @@ EINSUM_SUBLISTS = {
 
 @pytest.mark.parametrize("name", list(EINSUM_SUBLISTS))
 def test_einsum_sublist_form(name):
-    from faketensor.meta_utils.memsurvey import measure_call
+    from faketensor.meta_utils.surveys.memsurvey import measure_call
     fn, args = EINSUM_SUBLISTS[name]
     check(fn, *args)
     m = measure_call(lambda: (tuple(a.copy() for a in args), {}), lambda: fn)
