@@ -66,8 +66,8 @@ def test_inspection_helpers():
         for kind in (None, "bool", "real floating", "integral", ("complex floating", "bool")):
             assert info.dtypes(kind=kind) == real_info.dtypes(kind=kind)
         assert info.default_dtypes(device="cpu") == real_info.default_dtypes(device="cpu")
-        with pytest.raises(ft.DataDependentError):
-            aac.array_namespace(fake).unique_values(fake)
+        # zeros know their values: one distinct value, as the real call
+        assert aac.array_namespace(fake).unique_values(fake).shape == (1,)
 
 
 def test_cuda_fake_namespace():

@@ -124,7 +124,7 @@ def test_chararray_against_numpy(name, spec):
 @pytest.mark.parametrize("name", list(REFUSES))
 def test_value_dependent_calls_refuse(name):
     x = A("C", (3, 4), "U6", "text").make(np)
-    with ft.FakeMode():
+    with ft.FakeMode(sizes=ft.SizePolicy("refuse")):  # a mask's length refused, not bounded
         c = ft.to_fake(x)
         _known.forget(c)  # a small converted array keeps its values: these stand for unknown
         with pytest.raises(ft.DataDependentError):

@@ -75,16 +75,11 @@ CALLS = {
 GAPS = {"median-f2", "mean-f2"}
 
 
-# NumPy drops ``out=...`` before calling __array_ufunc__, so a fake cannot tell it was given
-OVERRIDE_GAPS = {"add-0d-out-ellipsis"}
 
 
 def _case(name):
     marks = [pytest.mark.xfail(strict=True, reason="kernel returns a 0-d array")] \
         if name in GAPS else []
-    if name in OVERRIDE_GAPS:
-        marks = [pytest.mark.xfail(strict=True, reason="NumPy drops out=... before "
-                                   "__array_ufunc__; the fake returns a scalar")]
     return pytest.param(name, id=name, marks=marks)
 
 

@@ -301,8 +301,6 @@ def test_outer(data):
     check(_quiet(lambda x, y: uf.outer(x, y)), a, b)
 
 
-@pytest.mark.xfail(strict=True, reason="NumPy drops out=... before calling __array_ufunc__, so a "
-                   "fake cannot tell that a 0-d result must stay an array (it returns a scalar)")
 def test_out_ellipsis_keeps_a_0d_array():
     x = np.ones(3)
     real = np.add.reduce(x, out=...)
