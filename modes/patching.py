@@ -102,7 +102,8 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             if _LIVE:
                 if get_stack() and not _graph_code(_getframe(1)):
                     return dispatch(patched, (), args, kwargs)
-                if random_gen.modes_entered():  # paused inside a mode: a library's import
+                if random_gen.modes_entered() and not _graph_code(_getframe(1)):
+                    # paused inside a mode (a library's import), not dask building a graph
                     return random_gen.default_rng(*args, **kwargs)
             return fn(*args, **kwargs)
     else:
