@@ -36,6 +36,7 @@ import numpy as np
 from ._errors import DataDependentError
 from ._paths import is_user_file, user_frame
 from ._stack import STACK as _STACK
+from ._storage import SCALAR, Untracked
 
 # "refuse": no assumption, DataDependentError (comparisons against particular real values:
 # the oracle and the coverage surveys)
@@ -177,9 +178,13 @@ def _ints(shape: Any) -> tuple:
 def _operand(x: Any) -> Any:
     """What names one operand's values: a fake's value identity or storage serial with its
     layout, a scalar's type and exact value (repr keeps -0.0 and 0.0 apart); None when
-    nothing does (a real array, an object)."""
+    nothing does (a real array, or a fake of one, which the program may write unseen; an
+    object)."""
     st = getattr(x, "storage", None)
     if st is not None and hasattr(x, "storage_offset"):
+        tracker = st._tracker
+        if type(tracker) is Untracked and tracker is not SCALAR:
+            return None
         v = _VALUES.get(st)
         if v is None:
             n = _SERIALS.get(st)
