@@ -185,7 +185,7 @@ def _operand(x: Any) -> Any:
         tracker = st._tracker
         if type(tracker) is Untracked and tracker is not SCALAR:
             return None
-        v = _VALUES.get(st)
+        v: Any = _VALUES.get(st)
         if v is None:
             n = _SERIALS.get(st)
             if n is None:
