@@ -169,6 +169,9 @@ _VALUES: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 # gets a size of its own, which is never wrong, only more cautious)
 VALUES_KEPT = 4096
 _SCALARS = (bool, int, float, complex, str, bytes)
+# ids of the storages in _MASKS, _SERIALS or _VALUES (a dead one's id may linger or be
+# reused: it only costs a closer look, ``touches``)
+_WATCHED: set = set()
 
 
 def _ints(shape: Any) -> tuple:
@@ -190,6 +193,7 @@ def _operand(x: Any) -> Any:
             n = _SERIALS.get(st)
             if n is None:
                 n = _SERIALS[st] = next(_NEXT_SERIAL)
+                _WATCHED.add(id(st))
             v = n
         return (v, x.storage_offset, _ints(x.shape), tuple(x.strides), x.dtype)
     t = type(x)
@@ -228,6 +232,7 @@ def note_ufunc(func: Any, args: tuple, kwargs: dict, res: Any) -> Any:
 def set_value(storage: Any, ident: Any) -> None:
     """``storage`` now holds the values named by ``ident`` (``note_ufunc``)."""
     _VALUES[storage] = ident
+    _WATCHED.add(id(storage))
 
 
 def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -> int:
@@ -276,6 +281,7 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
         policy.made.append(k)
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
+        _WATCHED.add(id(source.storage))
     if vkey is not None:
         values = policy.values
         if len(values) >= VALUES_KEPT:
@@ -343,12 +349,22 @@ def tracking() -> bool:
     return bool(_MASKS) or bool(_SERIALS) or bool(_VALUES)
 
 
+def touches(fakes: list) -> bool:
+    """Whether any of a call's fakes may lie in a remembered storage (else no write of the
+    call needs noting: cheaper than finding what it wrote)."""
+    for f in fakes:
+        if id(f.storage) in _WATCHED:
+            return True
+    return False
+
+
 def written(storage: Any) -> None:
     """``storage`` was written: its masks' sizes and its value identities are forgotten (a
     new count is a new size)."""
     _MASKS.pop(storage, None)
     _SERIALS.pop(storage, None)
     _VALUES.pop(storage, None)
+    _WATCHED.discard(id(storage))
 
 
 def is_bounded(n: Any) -> bool:
