@@ -365,9 +365,14 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     (``_known.SOURCE``, worked out once per callable)."""
     fakes: list = []
     res = _run_fake(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes)
-    if _sizes.tracking():  # a written mask counts anew (faketensor/_sizes.py)
-        for st in _known.written_storages(func, args, kwargs, res):
-            _sizes.written(st)
+    ident = None
+    if type(func) is np.ufunc and type(res) is FakeArray and res.dtype.kind == "b":
+        ident = _sizes.note_ufunc(func, args, kwargs, res)  # equal masks, one size
+    if _sizes.tracking() and (not fakes or fakes[-1] is _UNSEEN or _sizes.touches(fakes)):
+        for st in _known.written_storages(func, args, kwargs, res):  # a written mask counts
+            _sizes.written(st)                                        # anew (_sizes.py)
+    if ident is not None:
+        _sizes.set_value(res.storage, ident)
     if not fakes or fakes[-1] is _UNSEEN or _HAS_VALUES(fakes[0]) \
             or _PLACEHOLDERS_GET() is not None:
         _values(func, args, kwargs, res, convert, prepared, fakes)

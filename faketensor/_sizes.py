@@ -9,7 +9,10 @@ assumption). The mode's ``SizePolicy`` decides the assumed value: every size at 
 bound (the default), at its lower bound, or fixed per line (``LINE=FRACTION``).
 
 The same mask (one fake storage, layout and op, not written since) gives the same size, so
-``F[m]`` and a later ``F[m] = G`` agree; two different sizes meeting in one rule where they
+``F[m]`` and a later ``F[m] = G`` agree; so do equal masks: a boolean result of an
+elementwise ufunc call has a value identity (the ufunc, each fake input's storage, not
+written since, and layout, each scalar operand's type and value: ``note_ufunc``), and two
+masks of one identity share their sizes, so ``x[x > 0] = x[x > 0] ** 2`` plans; two different sizes meeting in one rule where they
 must be equal raise ``DataDependentError`` naming both (``check_same``).
 
 In user code, control flow on a bounded size (comparisons, ``bool()``, ``len()`` and
@@ -21,15 +24,19 @@ follow the assumption of the run.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import weakref
 from contextvars import ContextVar
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ._errors import DataDependentError
 from ._paths import is_user_file, user_frame
 from ._stack import STACK as _STACK
+from ._storage import SCALAR, Untracked
 
 # "refuse": no assumption, DataDependentError (comparisons against particular real values:
 # the oracle and the coverage surveys)
@@ -113,7 +120,7 @@ class SizePolicy:
     ``fixed`` per user line (``{"12": 0.5, "script.py:30": 0.0}``: ``lo + round(f * (hi -
     lo))``). ``made`` lists the sizes made under it, in order."""
 
-    __slots__ = ("assume", "fixed", "made", "used", "__weakref__")
+    __slots__ = ("assume", "fixed", "made", "used", "values", "__weakref__")
 
     def __init__(self, assume: str = "upper", fixed: dict | None = None) -> None:
         if assume not in ASSUME:
@@ -125,6 +132,8 @@ class SizePolicy:
                 raise ValueError(f"the fraction for line {k} must be in [0, 1], not {f}")
         self.made: list[BoundedSize] = []
         self.used: set = set()  # the fixed specs that matched a size
+        # (value identity of a mask, its view's layout) -> size: equal masks, one size
+        self.values: dict = {}
 
     def fraction(self, file: str | None, line: int | None) -> float | None:
         """The fixed fraction for a size made at file:line, if one was given."""
@@ -151,6 +160,79 @@ POLICY: ContextVar[SizePolicy] = ContextVar("faketensor_size_policy", default=DE
 MADE = [0]
 # storage -> {(op, offset, shape, strides): size}: the sizes of masks not written since
 _MASKS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
+# storage -> serial number naming its values until it is written (a ufunc's input)
+_SERIALS: "weakref.WeakKeyDictionary[Any, int]" = weakref.WeakKeyDictionary()
+_NEXT_SERIAL = itertools.count()
+# storage -> value identity of the boolean ufunc result filling it, until it is written
+_VALUES: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
+# how many value-keyed sizes a policy keeps (the oldest go first: a later equal mask then
+# gets a size of its own, which is never wrong, only more cautious)
+VALUES_KEPT = 4096
+_SCALARS = (bool, int, float, complex, str, bytes)
+# ids of the storages in _MASKS, _SERIALS or _VALUES (a dead one's id may linger or be
+# reused: it only costs a closer look, ``touches``)
+_WATCHED: set = set()
+
+
+def _ints(shape: Any) -> tuple:
+    return tuple([int(n) for n in shape])
+
+
+def _operand(x: Any) -> Any:
+    """What names one operand's values: a fake's value identity or storage serial with its
+    layout, a scalar's type and exact value (repr keeps -0.0 and 0.0 apart); None when
+    nothing does (a real array, or a fake of one, which the program may write unseen; an
+    object)."""
+    st = getattr(x, "storage", None)
+    if st is not None and hasattr(x, "storage_offset"):
+        tracker = st._tracker
+        if type(tracker) is Untracked and tracker is not SCALAR:
+            return None
+        v: Any = _VALUES.get(st)
+        if v is None:
+            n = _SERIALS.get(st)
+            if n is None:
+                n = _SERIALS[st] = next(_NEXT_SERIAL)
+                _WATCHED.add(id(st))
+            v = n
+        return (v, x.storage_offset, _ints(x.shape), tuple(x.strides), x.dtype)
+    t = type(x)
+    if t in _SCALARS or (isinstance(x, np.generic) and x.dtype.kind not in "OV"):
+        return (t, repr(x))
+    return None
+
+
+def note_ufunc(func: Any, args: tuple, kwargs: dict, res: Any) -> Any:
+    """The value identity of ``res``, the boolean result of ufunc call ``func(*args,
+    **kwargs)`` (read before the call's writes are noted), or None: equal identities hold
+    equal values. Only a result filling its whole storage has one (``out=`` itself included:
+    ``x > 0`` written into a temporary)."""
+    if len(args) != func.nin:
+        return None
+    if kwargs:
+        out = kwargs.get("out")
+        if len(kwargs) != 1 or type(out) is not tuple or len(out) != 1 or out[0] is not res:
+            return None
+    st = res.storage
+    if res.storage_offset != 0 or res.size * res.dtype.itemsize != st.nbytes:
+        return None
+    ops = []
+    fake = False
+    for a in args:
+        o = _operand(a)
+        if o is None:
+            return None
+        fake = fake or type(o[0]) is not type
+        ops.append(o)
+    if not fake:
+        return None
+    return (func, tuple(ops), _ints(res.shape), tuple(res.strides), res.dtype)
+
+
+def set_value(storage: Any, ident: Any) -> None:
+    """``storage`` now holds the values named by ``ident`` (``note_ufunc``)."""
+    _VALUES[storage] = ident
+    _WATCHED.add(id(storage))
 
 
 def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -> int:
@@ -169,14 +251,22 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     lo, hi = int(lo), int(hi)
     if lo >= hi:
         return lo
-    key = None
+    key = vkey = None
+    policy = POLICY.get()
     if source is not None and hasattr(source, "storage_offset"):
         key = (kind, source.storage_offset, tuple(source.shape), tuple(source.strides),
                source.dtype)
         got = _MASKS.get(source.storage)
         if got is not None and key in got:
             return got[key]
-    policy = POLICY.get()
+        ident = _VALUES.get(source.storage)
+        if ident is not None:  # an equal mask's size (note_ufunc)
+            vkey = (ident, kind, source.storage_offset, _ints(source.shape),
+                    tuple(source.strides), source.dtype)
+            k = policy.values.get(vkey)
+            if k is not None:
+                _MASKS.setdefault(source.storage, {})[key] = k
+                return k
     if policy.assume == "refuse":
         raise DataDependentError(f"{op}: the length depends on the values (between {lo} and "
                                  f"{hi})")
@@ -191,6 +281,12 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
         policy.made.append(k)
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
+        _WATCHED.add(id(source.storage))
+    if vkey is not None:
+        values = policy.values
+        if len(values) >= VALUES_KEPT:
+            del values[next(iter(values))]
+        values[vkey] = k
     return k
 
 
@@ -248,13 +344,27 @@ def inherited() -> SizePolicy | None:
 
 
 def tracking() -> bool:
-    """Whether any mask's size is remembered (``written`` has work to do)."""
-    return bool(_MASKS)
+    """Whether any mask's size or value identity is remembered (``written`` has work to
+    do)."""
+    return bool(_MASKS) or bool(_SERIALS) or bool(_VALUES)
+
+
+def touches(fakes: list) -> bool:
+    """Whether any of a call's fakes may lie in a remembered storage (else no write of the
+    call needs noting: cheaper than finding what it wrote)."""
+    for f in fakes:
+        if id(f.storage) in _WATCHED:
+            return True
+    return False
 
 
 def written(storage: Any) -> None:
-    """``storage`` was written: its masks' sizes are forgotten (a new count is a new size)."""
+    """``storage`` was written: its masks' sizes and its value identities are forgotten (a
+    new count is a new size)."""
     _MASKS.pop(storage, None)
+    _SERIALS.pop(storage, None)
+    _VALUES.pop(storage, None)
+    _WATCHED.discard(id(storage))
 
 
 def is_bounded(n: Any) -> bool:

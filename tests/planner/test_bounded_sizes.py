@@ -273,6 +273,102 @@ def test_a_bounded_size_survives_rules_that_pass_a_length_through():
         assert a.size == 900 and a.reshape(-1).shape[0] == 900  # computed: a plain int
 
 
+# --- equal masks: the same elementwise call on the same unwritten inputs --------------------
+
+def _square_positives(x, a, b, t):
+    x[x > t] = x[x > t] ** 2
+    return x
+
+
+def _zero_both(x, a, b, t):
+    y = np.stack([x, x], axis=1)
+    y[(a > t) & (b < 1)] = 0
+    return y
+
+
+def _logical_and_rows(x, a, b, t):
+    y = np.stack([x, x], axis=1)
+    y[np.logical_and(a > t, b < 1), :] = y[np.logical_and(a > t, b < 1), ::-1] * 2
+    return y
+
+
+def _negated(x, a, b, t):
+    x[~(a <= t)] = -x[~(a <= t)]
+    return x
+
+
+def _nbody_line(x, a, b, t):
+    inv_r3 = np.abs(np.add.outer(x, a)) + 0.25
+    inv_r3[inv_r3 > t] = inv_r3[inv_r3 > t] ** (-1.5)
+    return inv_r3
+
+
+def _isfinite(x, a, b, t):
+    x[np.isfinite(a) & (a > t)] = a[np.isfinite(a) & (a > t)]
+    return x
+
+
+EQUAL_MASKS = {"x[x > t] = x[x > t] ** 2": _square_positives,
+               "(a > t) & (b < 1)": _zero_both, "logical_and rows": _logical_and_rows,
+               "~(a <= t)": _negated, "nbody inv_r3": _nbody_line, "isfinite": _isfinite}
+
+
+@pytest.mark.parametrize("layout", ["C", "neg"])
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(EQUAL_MASKS))
+def test_equal_masks_share_their_size_at_each_end(name, end, layout):
+    """The fake assumes every mask all true (all false); the real inputs make it so."""
+    fn = EQUAL_MASKS[name]
+    t = -10.0 if end == "upper" else 10.0
+    real_in = [LAYOUTS[layout](a) for a in (np.arange(1.0, 13.0), np.linspace(-1, 1, 12),
+                                             np.zeros(12))]
+    real = fn(*real_in, t)
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake = fn(*[_fake_like(a, layout) for a in real_in], t)
+    compare_meta(real, fake, [], [], f"{name} ({end}, {layout})")
+    assert len(mode.sizes.made) == 1, [k.where() for k in mode.sizes.made]
+
+
+def test_a_write_to_an_input_or_another_scalar_makes_another_size():
+    with ft.FakeMode():
+        x = np.random.rand(50)
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[x > 0] = x[x > 1]                    # another scalar: other values
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[x > 0] = x[x > np.float32(0)]        # another type: another promotion
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[x > 0] = x[x >= 0]                   # another ufunc
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[x > 0] = x[x[::-1] > 0][::-1]        # another layout of the input
+        m = x > 0.5
+        k = x[m].shape[0]
+        x[3] = 2.0                                 # the input written: a new count
+        assert x[x > 0.5].shape[0] is not k
+        assert x[m].shape[0] is k                  # the old mask keeps its values
+        y = np.random.rand(50)
+        m2 = y > 0.5
+        k2 = y[m2].shape[0]
+        m2[0] = True                               # the mask itself written
+        assert y[m2].shape[0] is not k2 and y[y > 0.5].shape[0] is k2
+        z = np.random.rand(50)
+        mz = z > 0.5
+        kz = z[mz].shape[0]
+        np.sin(z, out=z)                           # written by a ufunc's out=
+        assert z[z > 0.5].shape[0] is not kz
+
+
+def test_equal_masks_of_a_real_array_or_objects_do_not_share():
+    """A real operand (the program may write it unseen) has no value identity: each mask
+    its own size; nor has an object operand."""
+    r = np.arange(10.0)
+    with ft.FakeMode():
+        x = np.random.rand(10)
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[np.greater(x, r)] = x[np.greater(x, r)]
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            x[x > [0.5] * 10] = x[x > [0.5] * 10]
+
+
 # --- control flow on a bounded size ---------------------------------------------------------
 
 STEERING = {
@@ -335,7 +431,7 @@ def _load(name: str):
     return mod
 
 
-PROGRAM_SIZES = {"lbm": 40, "filter_reduce": 10_000, "onehot": 2_000}
+PROGRAM_SIZES = {"lbm": 40, "filter_reduce": 10_000, "onehot": 2_000, "equal_masks": 2_000}
 
 
 @pytest.mark.parametrize("name", list(PROGRAM_SIZES))
