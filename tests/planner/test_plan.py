@@ -44,11 +44,12 @@ print("REAL", peak)
 """
 
 
-def run_cli(*args: str, tmp_path=None, python_m: bool = False) -> tuple:
-    """(returncode, stdout, stderr, JSON report or None) of ``faketensor run ARGS``."""
-    out = os.path.join(str(tmp_path), "plan.json") if tmp_path is not None else None
+def run_cli(*args: str, tmp_path=None, python_m: bool = False, command: str = "run") -> tuple:
+    """(returncode, stdout, stderr, JSON report or None) of ``faketensor COMMAND ARGS`` (run
+    or sweep) in tests/plan_scripts."""
+    out = os.path.join(str(tmp_path), f"{command}.json") if tmp_path is not None else None
     cmd = [sys.executable, "-m", "faketensor"] if python_m else [FAKETENSOR]
-    cmd += ["run"] + (["--json", out] if out else []) + list(args)
+    cmd += [command] + (["--json", out] if out else []) + list(args)
     r = subprocess.run(cmd, cwd=SCRIPTS, capture_output=True, text=True, timeout=300)
     data = None
     if out and os.path.exists(out):

@@ -6,9 +6,7 @@ measures), and the sweep's answer against the largest value the closed form lets
 """
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 from fractions import Fraction
 
@@ -19,7 +17,7 @@ import faketensor as ft
 from faketensor.meta_utils.planner import cli
 from faketensor.meta_utils.planner.sweep import (Trial, fit_peak, interpolate, poly_text, substitute,
                                          sweep_program)
-from test_plan import FAKETENSOR, SCRIPTS, real_peak
+from test_plan import SCRIPTS, real_peak, run_cli
 
 CLOSED = {  # script -> (peak bytes as a function of the argument values)
     "sweep_linear.py": lambda b, t: 4 * b * t + 256 * t + 516 * b,
@@ -37,14 +35,7 @@ def largest(f, lo: int, hi: int, limit: int, step: int = 1) -> int | None:
 
 def sweep_cli(*args: str, tmp_path=None) -> tuple:
     """(returncode, stdout, stderr, JSON or None) of ``faketensor sweep ARGS`` in plan_scripts."""
-    out = os.path.join(str(tmp_path), "sweep.json") if tmp_path is not None else None
-    cmd = [FAKETENSOR, "sweep"] + (["--json", out] if out else []) + list(args)
-    r = subprocess.run(cmd, cwd=SCRIPTS, capture_output=True, text=True, timeout=300)
-    data = None
-    if out and os.path.exists(out):
-        with open(out) as f:
-            data = json.load(f)
-    return r.returncode, r.stdout, r.stderr, data
+    return run_cli(*args, tmp_path=tmp_path, command="sweep")
 
 
 def sweep_here(script: str, argv, param: str, lo: int, hi: int, **kw):
