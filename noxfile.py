@@ -63,9 +63,9 @@ COMPAT = [
 # What a Python version (rather than a NumPy version) can change: imports and the import
 # hook, the version module, planning whole programs (frames, tracebacks, sysconfig).
 PYTHON_SUBSET = [
-    "tests/test_versions.py",
-    "tests/test_memory_programs.py::test_predicted_peak_equals_real_peak",
-    "tests/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
+    "tests/core/test_versions.py",
+    "tests/planner/test_memory_programs.py::test_predicted_peak_equals_real_peak",
+    "tests/planner/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
 ]
 
 # ``make test`` (and so CI) runs the sessions tagged "ci": each NumPy of the window with the
@@ -139,4 +139,4 @@ def scipy_next(session: nox.Session) -> None:
     session.install("--no-deps", "-e", ".")
     workers = os.environ.get("FT_MATRIX_WORKERS", "2")
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
-                "tests/test_scipy.py", "-k", "fft", *session.posargs)
+                "tests/kernels/scipy/test_scipy.py", "-k", "fft", *session.posargs)
