@@ -125,6 +125,8 @@ UNIQUE_SORTED: bool = at_least(2, 3)
 # ... and with it the hash-table path of _unique1d (``_unique_hash``, a C function of
 # numpy/_core/src/multiarray/unique.cpp that returns NotImplemented for dtypes it lacks).
 UNIQUE_HASH: bool = at_least(2, 3)
+# ... and takes ``equal_nan=`` from 2.4 (2.3: ``_unique_hash(ar_)``, numpy/lib/_arraysetops_impl.py).
+UNIQUE_HASH_EQUAL_NAN: bool = at_least(2, 4)
 
 # np.count_nonzero without an axis returns a Python int before 2.3 (numpy/_core/numeric.py
 # ``return multiarray.count_nonzero(a)``), an np.intp from 2.3 on.

@@ -427,13 +427,14 @@ def _install_unique() -> None:
     if UNIQUE_HASH:
         real_hash = getattr(impl, "_unique_hash")
 
-        def unique_hash(ar: Any, *, equal_nan: bool = True) -> Any:
+        def unique_hash(ar: Any, **kwargs: Any) -> Any:
+            # kwargs: ``equal_nan`` from NumPy 2.4 on (UNIQUE_HASH_EQUAL_NAN), none on 2.3
             if not isinstance(ar, _array.FakeArray):
-                return real_hash(ar, equal_nan=equal_nan)
+                return real_hash(ar, **kwargs)
             with paused():  # whether the dtype has a hash path: asked of one element
-                if real_hash(np.zeros(1, ar.dtype), equal_nan=equal_nan) is NotImplemented:
+                if real_hash(np.zeros(1, ar.dtype), **kwargs) is NotImplemented:
                     return NotImplemented
-            return dispatch(real_hash, (_array.FakeArray,), (ar,), {"equal_nan": equal_nan})
+            return dispatch(real_hash, (_array.FakeArray,), (ar,), kwargs)
         rebound(u1_orig, {"_unique_hash": unique_hash, "_array_converter": _Converter})
 
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ... import _known, _sizes
-from ..._numpy_version import UNIQUE_HASH
+from ..._numpy_version import UNIQUE_HASH, UNIQUE_HASH_EQUAL_NAN
 from ...layout import c_strides, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, uncached, unmodelled
@@ -106,7 +106,8 @@ def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
     uncached()
     vals = _known.real(ar) if is_fake(ar) and ar.storage.content is not None else None
     if vals is not None:  # known values (faketensor/_known.py): the count itself
-        k: int = len(_UNIQUE_HASH(vals, equal_nan=equal_nan))
+        k: int = len(_UNIQUE_HASH(vals, **({"equal_nan": equal_nan} if UNIQUE_HASH_EQUAL_NAN
+                                          else {})))
     else:
         k = _sizes.make(1 if m.size else 0, m.size, "np.unique", ar, kind="unique")
     return ArrayMeta((k,), m.dtype, c_strides((k,), m.dtype.itemsize))
