@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import sys
 import types
+import weakref
 from typing import Any, Callable
 
 import numpy as np
@@ -113,7 +114,25 @@ def stand_in(x: Any, table: dict) -> Any:
         a = np.zeros(shape, x.dtype)
     if x.pytype is not None:
         return x.pytype(a.item())
-    return a[()] if a.ndim == 0 else a
+    if a.ndim == 0:
+        return a[()]
+    _hold(a, x)
+    return a
+
+
+# fake behind each live stand-in: what matplotlib keeps of a stand-in (an artist's view of its
+# data, as ``quiver`` keeps its positions until ``cla()``) keeps the fake's bytes held in the
+# plan, as the real program's array stays alive while matplotlib holds it
+_HELD: dict = {}
+
+
+def _hold(standin: np.ndarray, fake: Any) -> None:
+    """Keep ``fake`` alive as long as ``standin`` or any view of it is (NumPy's views
+    reference the array owning the data, so the hold is on that one)."""
+    owner = standin if standin.base is None else standin.base
+    key = id(owner)
+    _HELD.setdefault(key, []).append(fake)
+    weakref.finalize(owner, _HELD.pop, key, None)
 
 
 def _replace(x: Any, table: dict, depth: int = 0) -> Any:

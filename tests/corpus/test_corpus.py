@@ -255,3 +255,39 @@ def test_edits_match_the_pinned_source_once(program: Program, tmp_path):
     """Each listed edit matches exactly once in the pinned file (checked by prepare)."""
     script = prepare(program, str(tmp_path))
     assert os.path.exists(script)
+
+
+QUIVER = """
+import numpy as np
+import matplotlib.pyplot as plt
+
+
+def main(clear):
+    x = np.random.rand(300, 1)
+    y = np.random.rand(300, 1)
+    u = np.random.rand(300, 1)
+    plt.quiver(x, y, u, u)  # the artist keeps views of x and y (not of u: it copies it)
+    if clear:
+        plt.cla()
+    x = x % 0.5
+    y = y % 0.5
+    return np.ones(300)
+
+
+main({clear})
+"""
+
+
+@pytest.mark.parametrize("clear", [False, True])
+def test_arrays_an_artist_keeps_stay_held_in_the_plan(clear, tmp_path):
+    """What matplotlib keeps of the program's arrays (quiver's positions until cla())
+    keeps their bytes held in the plan, as in the real run: peaks equal to the byte."""
+    script = tmp_path / "quiver_keeps.py"
+    script.write_text(QUIVER.format(clear=clear))
+    data = plan(str(script), ())
+    assert data["status"] == "completed", data["stopped_at"]
+    real, stopped = real_peak(str(script), (), ("", 0))
+    assert not stopped
+    # x, y, u, the two remainders and the ones (x and y held by the artist unless cleared),
+    # and the 16 B np.remainder with a Python float takes in NumPy too
+    assert data["devices"]["cpu"]["peak_bytes"] == real == 2400 * (4 if clear else 6) + 16

@@ -527,6 +527,7 @@ def test_simulation_that_logs_and_draws_plans_to_the_end(tmp_path):
     assert "Logging error" not in err and "sinks: output skipped (7 lines, 21 uses" in err
 
 
+
 # --- faketensor run -m MODULE ARGS -----------------------------------------------------------
 
 def test_run_m_passes_every_argument_after_the_module(tmp_path):
