@@ -86,6 +86,20 @@ def _loc(d: dict) -> str:
     return f"{_path(d['file'])}:{d['line']}" + (f" in {fn}" if fn and fn != "<module>" else "")
 
 
+def _size_groups(sizes: list) -> list[list]:
+    """Consecutive sizes made alike (same line, op, bounds and runs, none held at the
+    peak) as one group: a loop's masks are one line of the report, not one per pass."""
+    groups: list[list] = []
+    for k in sizes:
+        key = (k["file"], k["line"], k["op"], k["lo"], k["hi"], k["upper"], k["lower"],
+               k.get("fixed"), any(k["bytes_at_peak"].values()))
+        if groups and not key[-1] and groups[-1][0]["_key"] == key:
+            groups[-1].append(k)
+        else:
+            groups.append([{**k, "_key": key}])
+    return groups
+
+
 def _bounded_lines(b: dict | None) -> list[str]:
     """The range the data-dependent lengths make (docs/guide/bounded-sizes.md)."""
     if not b:
@@ -101,14 +115,18 @@ def _bounded_lines(b: dict | None) -> list[str]:
         stop = run.get("stopped_at") or {}
         out.append(f"    the run at the lower bounds ended {run['status']} at {_loc(stop)}: "
                    f"{stop.get('message', '')}")
-    for k in b["sizes"]:
+    for group in _size_groups(b["sizes"]):
+        k = group[0]
         fixed = (f", fixed at {k['fixed']:g} of its range" if k.get("fixed") is not None
                  else "")
         low = "" if k["lower"] is None else f", lower run {k['lower']:,}"
         held = ", ".join(f"{dev} {human(n)} at the peak"
                          for dev, n in k["bytes_at_peak"].items() if n)
-        out.append(f"    {k['name']}: {k['lo']:,} <= {k['name']} <= {k['hi']:,} "
-                   f"({k['op']} at {_path(k['file'])}:{k['line']}; upper run "
+        name = k["name"]
+        if len(group) > 1:  # one line for the sizes a loop makes at one line
+            name = f"each of {k['name']} .. {group[-1]['name']} ({len(group)} sizes)"
+        out.append(f"    {name}: {k['lo']:,} <= {'k' if len(group) > 1 else name} <= "
+                   f"{k['hi']:,} ({k['op']} at {_path(k['file'])}:{k['line']}; upper run "
                    f"{k['upper']:,}{low}{fixed}){'; ' + held if held else ''}")
     for dev, d in b.get("dominant", {}).items():
         out.append(f"    {dev}: {d['name']} dominates the upper bound ({human(d['bytes'])} "

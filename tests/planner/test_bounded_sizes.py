@@ -514,6 +514,23 @@ def test_a_lower_run_that_fails_is_reported_not_hidden():
     assert "the run at the lower bounds ended error" in p.report()
 
 
+
+def test_sizes_a_loop_makes_alike_are_one_report_line():
+    """Forty masks made at one line in a loop are one line of the text report; a size that
+    holds bytes at the peak keeps its own line."""
+    def program():
+        x = np.random.rand(50)
+        kept = x[x > 0.2]                  # held at the peak: its own line
+        for i in range(40):
+            np.sum(x[x > i / 41])          # 40 sizes alike (40 different masks)
+        return kept, np.ones(100)
+    p = ft.plan(program)
+    assert len(p.bounded_sizes["sizes"]) == 41
+    lines = [ln for ln in p.report().splitlines() if "a boolean mask at" in ln]
+    assert len(lines) == 2, lines
+    assert lines[0].lstrip().startswith("k0: 0 <= k0 <= 50") and "at the peak" in lines[0]
+    assert lines[1].lstrip().startswith("each of k1 .. k40 (40 sizes): 0 <= k <= 50")
+
 def test_a_program_without_bounded_sizes_runs_once():
     calls = []
 
