@@ -25,8 +25,8 @@ from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 from .dask_support import graph_code
 from .patch_tables import (PATCH_TABLES, add_patch_table, keep_original, kept_original,  # noqa: F401
-                           mark_patch, numpy_patch, original, patched_of, patched_or_self,
-                           record_patch)
+                           mark_patch, numpy_patch, original, patch_count, patched_of,
+                           patched_or_self, record_patch)
 from . import random_gen
 
 NUMPY_FACTORIES = (
