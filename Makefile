@@ -1,7 +1,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: example test test-main test-matrix test-matrix-full docs bench chromium clean
+.PHONY: example test test-main test-pure test-matrix test-matrix-full docs bench chromium clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,11 +22,16 @@ $(EXAMPLE_VENV)/.installed: pyproject.toml
 example: $(EXAMPLE_VENV)/.installed
 	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
-test: test-main test-matrix
+test: test-main test-pure test-matrix
 
 # the full suite on the main combination (this Python + the newest NumPy: .venv)
 test-main: $(VENV)/.installed chromium
 	$(PY) -m pytest -q -n 2 tests
+
+# the same suite without the compiled accelerator (docs/internals/accelerator.md): the
+# pure-Python patches a machine without a C compiler installs
+test-pure: $(VENV)/.installed chromium
+	FAKETENSOR_PURE_PYTHON=1 $(PY) -m pytest -q -n 2 tests
 
 # the version matrix's CI subset (noxfile.py ``CI``: each NumPy of the window on the oldest
 # Python, each Python on the newest NumPy), SciPy's next version, and the wheel and sdist as

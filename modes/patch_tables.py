@@ -30,6 +30,12 @@ def record_patch(fn: Any, patched: Any, table: dict | None = None) -> None:
     (_PATCHED if table is None else table)[id(fn)] = patched
 
 
+def patch_count() -> int:
+    """How many NumPy patches exist (grows as patches are made: a cache of patched values
+    keys on it)."""
+    return len(_PATCHED)
+
+
 def numpy_patch(fn: Any) -> Any:
     """The NumPy patch made for ``fn``, or None."""
     return _PATCHED.get(id(fn))

@@ -18,14 +18,15 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from .. import _array, _matrix
+from .._accel import PATCH
 from .._dispatch import STACK, dispatch
 from .._paths import HOSTS, NOT_HOST, host_error, host_of
 from .._stack import LIVE, paused
 from ..kernels.registry import REGISTRY
 from .dask_support import graph_code
 from .patch_tables import (PATCH_TABLES, add_patch_table, keep_original, kept_original,  # noqa: F401
-                           mark_patch, numpy_patch, original, patched_of, patched_or_self,
-                           record_patch)
+                           mark_patch, numpy_patch, original, patch_count, patched_of,
+                           patched_or_self, record_patch)
 from . import random_gen
 
 NUMPY_FACTORIES = (
@@ -124,6 +125,7 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             if kwargs:
                 return fn(*args, **kwargs)
             return fn(*args)
+    patched = accelerated(fn, patched, _FAKE if random else None)
     functools.update_wrapper(patched, fn)
     if isinstance(fn, types.MethodType):  # a bound method of np.random's global RandomState
         patched.__module__, patched.__qualname__ = "numpy.random", fn.__name__
@@ -198,10 +200,23 @@ def kernel_patch(fn: Any, from_library: Callable[[Any], bool] | None = None,
             return fn(*args, **kwargs)
         return fn(*args)
 
+    if protocol or fake_among is fake_in_args:  # no fake at the top level: no rule to run
+        patched = accelerated(fn, patched, _FAKE)
     functools.update_wrapper(patched, fn)
     mark_patch(patched)
     record_patch(fn, patched, table)
     return patched
+
+
+def accelerated(fn: Any, slow: Any, fake_type: type | None) -> Any:
+    """The patch to bind: ``slow`` (the pure-Python patch, whose every ``patched`` reference
+    then names the result), or, with the compiled accelerator (faketensor/_accel.py), a C
+    callable that calls ``fn`` straight through while ``LIVE`` is empty and no argument is
+    exactly ``fake_type`` (None: not looked for), where ``slow`` would call ``fn`` too, and
+    ``slow`` otherwise (docs/internals/accelerator.md)."""
+    if PATCH is None:
+        return slow
+    return PATCH(fn, slow, _LIVE, fake_type)
 
 
 _FAKE = _array.FakeArray

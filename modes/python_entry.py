@@ -103,8 +103,7 @@ def rebound(fn: Callable, names: dict | None = None) -> Callable:
     ``names`` rebinds more of the copy's own globals (a private helper replaced by a rule)."""
     r = _REBOUND.get(id(fn))
     if r is None:
-        g = {k: _patched_value(v) for k, v in fn.__globals__.items()}
-        g["__builtins__"] = fn.__globals__["__builtins__"]
+        g = dict(_patched_globals(fn.__globals__))
         # the program's code, not NumPy's, for the patches' caller checks (patching.from_numpy)
         g["__name__"] = f"<faketensor: {fn.__module__} in a mode>"
         r = types.FunctionType(fn.__code__, g, fn.__name__, fn.__defaults__, fn.__closure__)
@@ -117,6 +116,21 @@ def rebound(fn: Callable, names: dict | None = None) -> Callable:
 
 
 _REBOUND_GLOBALS: dict = {}
+#: (id(module globals), their size, how many patches exist) -> (the globals, their patched copy)
+_PATCHED_GLOBALS: dict = {}
+
+
+def _patched_globals(g: dict) -> dict:
+    """A NumPy module's globals as its rebound functions see them (``_patched_value`` of
+    each), worked out once per module while neither they nor the patches change: the ~85
+    functions rebound at ``import faketensor`` come from a dozen modules."""
+    key = (id(g), len(g), patching.patch_count())
+    hit = _PATCHED_GLOBALS.get(key)
+    if hit is None or hit[0] is not g:
+        out = {k: _patched_value(v) for k, v in g.items()}
+        out["__builtins__"] = g["__builtins__"]
+        hit = _PATCHED_GLOBALS[key] = (g, out)
+    return hit[1]
 
 
 def _fake_mode_of_program() -> Any:

@@ -1,0 +1,9 @@
+"""Types of the compiled accelerator (faketensor/_speedups.c)."""
+from typing import Any
+
+class Patch:
+    _ft_original: Any
+    _ft_slow: Any
+    def __init__(self, original: Any, slow: Any, live: dict[int, Any], fake_type: type | None, /) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __get__(self, obj: Any, owner: Any = None) -> Any: ...
