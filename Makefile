@@ -22,7 +22,7 @@ $(EXAMPLE_VENV)/.installed: pyproject.toml
 example: $(EXAMPLE_VENV)/.installed
 	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
-test: test-main test-pure test-matrix
+test: test-main test-matrix
 
 # the full suite on the main combination (this Python + the newest NumPy: .venv)
 test-main: $(VENV)/.installed chromium

@@ -75,6 +75,9 @@ PYTHON_SUBSET = [
 CI = {("3.11", "2.2"): COMPAT, ("3.11", "2.3"): COMPAT, ("3.12", "2.4"): PYTHON_SUBSET,
       ("3.13", "2.4"): PYTHON_SUBSET, ("3.13", "2.2"): PYTHON_SUBSET}
 assert set(CI) <= set(COMBOS)
+# combinations that run without the compiled accelerator (its pure-Python fallback,
+# docs/internals/accelerator.md): the whole compatibility subset through the Python patches
+PURE_PYTHON = {("3.11", "2.3")}
 
 
 def _params() -> list:
@@ -94,8 +97,11 @@ def compat(session: nox.Session, numpy: str) -> None:
     tests = COMPAT
     if os.environ.get("FT_MATRIX_CI"):
         tests = CI[(str(session.python), numpy)]
+    env = {"FAKETENSOR_PURE_PYTHON": "1"} if (str(session.python), numpy) in PURE_PYTHON else {}
+    session.run("python", "-c", "import faketensor._accel as a; print('compiled accelerator:', "
+                "a.PATCH is not None)", env=env)
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
-                *tests, *session.posargs)
+                *tests, *session.posargs, env=env)
 
 
 @nox.session(python=MAIN[0], tags=["ci"])
