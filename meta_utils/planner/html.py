@@ -46,6 +46,11 @@ th[aria-sort=descending]::after { content: " \\25BC"; }
       rgba(255,255,255,.5) 6px 9px); }
 .hint { color: #666; font-size: 90%; }
 pre.src { margin: 0; white-space: pre-wrap; }
+.fr.finding { outline: 2px solid #b2182b; outline-offset: -2px; font-weight: 600; }
+.fr.hl { box-shadow: inset 0 0 0 3px #2b3a9b; }
+pre.flame-detail { margin: -.6em 0 1em; padding: .3em .6em; background: #f7f7f7;
+      white-space: pre-wrap; font-size: 90%; min-height: 1.4em; }
+.pick { margin: .4em 0; } .pick label { margin-right: 1em; }
 """
 
 #: the page's one script: sortable tables, click-to-zoom flame graphs (no resource fetched)
@@ -76,6 +81,7 @@ document.querySelectorAll("table").forEach(function (t) {
 });
 document.querySelectorAll(".flame").forEach(function (f) {
   var nodes = f.querySelectorAll(".fr");
+  var detail = document.getElementById(f.id + "-detail");
   function zoom(lo, hi, depth) {
     nodes.forEach(function (n) {
       var a = +n.dataset.lo, b = +n.dataset.hi, d = +n.dataset.d;
@@ -88,7 +94,21 @@ document.querySelectorAll(".flame").forEach(function (f) {
     });
   }
   nodes.forEach(function (n) {
-    n.addEventListener("click", function () { zoom(+n.dataset.lo, +n.dataset.hi, +n.dataset.d); });
+    n.addEventListener("click", function () {
+      zoom(+n.dataset.lo, +n.dataset.hi, +n.dataset.d);
+      if (detail) detail.textContent = n.title;
+    });
+  });
+});
+document.querySelectorAll("a.goto").forEach(function (a) {
+  a.addEventListener("click", function (ev) {
+    var n = document.getElementById(a.dataset.frame);
+    if (!n) return;
+    ev.preventDefault();
+    document.querySelectorAll(".fr.hl").forEach(function (h) { h.classList.remove("hl"); });
+    n.click();
+    n.classList.add("hl");
+    n.scrollIntoView({block: "center"});
   });
 });
 """
@@ -106,6 +126,8 @@ def render_html(report: dict) -> str:
 
 def _render(report: dict) -> str:
     title = "faketensor plan"
+    findings = report.get("findings") or []
+    links = FlameLinks(findings)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{title}</title><style>{_CSS}</style></head><body>",
@@ -115,7 +137,7 @@ def _render(report: dict) -> str:
         _timeline_svg(report),
         _devices_table(report.get("devices") or {}),
         '<h2 id="flame">Memory held at the peak, by call stack</h2>',
-        _flame_section(report.get("devices") or {}),
+        _flame_section(report.get("devices") or {}, findings, links),
         '<h2 id="by-site">Live memory by allocation site</h2>',
         _site_timeline_svg(report.get("devices") or {}),
         '<h2 id="top-sites">Allocation sites holding the most memory at the peak</h2>',
@@ -128,13 +150,14 @@ def _render(report: dict) -> str:
     ]
     if report.get("cluster"):
         parts += _cluster_section(report["cluster"])
-    findings = report.get("findings") or []
     parts += ['<h2 id="findings">Findings: upcasts and hidden copies</h2>',
-              _table(["kind", "file", "line", "function", "bytes", "count", "message", "source"],
+              _table(["kind", "file", "line", "function", "bytes", "count", "message", "source",
+                      "in the flame graph"],
                      [(_text(f.get("kind")), _loc_file(f), _int(f.get("line")),
                        _text(f.get("function")), _bytes(f.get("bytes")), _int(f.get("count")),
-                       _text(f.get("message")), _source(f)) for f in findings],
-                     numeric=(2, 4, 5))
+                       _text(f.get("message")), _source(f), _frame_links(links.frames.get(k)))
+                      for k, f in enumerate(findings)],
+                     numeric=(2, 4, 5), row_ids=[f"finding-{k}" for k in range(len(findings))])
               if findings else '<p id="no-findings">None.</p>']
     if report.get("memory_unmodelled"):
         parts += ['<h2 id="memory-unmodelled">Calls whose memory is not modelled (the peak '
@@ -283,15 +306,17 @@ def _bounded_section(b: dict) -> list[str]:
     return out
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()
-           ) -> str:
-    """A table of already escaped cells; ``numeric`` columns are right-aligned."""
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (),
+           row_ids: Sequence[str] = ()) -> str:
+    """A table of already escaped cells; ``numeric`` columns are right-aligned; ``row_ids``
+    the rows' element ids (plain ASCII names made here)."""
     rows = list(rows)
     if not rows:
         return "<p>None.</p>"
     out = ["<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>" + "".join(
+    for r, row in enumerate(rows):
+        rid = f' id="{row_ids[r]}"' if r < len(row_ids) else ""
+        out.append(f"<tr{rid}>" + "".join(
             f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
             for i, c in enumerate(row)) + "</tr>")
     out.append("</tbody></table>")
@@ -500,64 +525,113 @@ def _flame_tree(stacks: list[dict]) -> _Node:
     return root
 
 
-def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
+class FlameLinks:
+    """Findings by source line, and the flame graph frames drawn at each finding's line (by
+    finding index): the findings table links each finding to its frames."""
+
+    __slots__ = ("at_line", "frames")
+
+    def __init__(self, findings: Sequence[dict]) -> None:
+        self.at_line: dict[tuple, list[int]] = {}
+        for k, f in enumerate(findings):
+            if f.get("file") is not None and isinstance(f.get("line"), int):
+                self.at_line.setdefault((f.get("file"), f.get("line")), []).append(k)
+        self.frames: dict[int, list[tuple[str, str]]] = {}  # finding -> [(frame id, graph)]
+
+    def of(self, frame: dict) -> list[int]:
+        """The findings at ``frame``'s line."""
+        return self.at_line.get((frame.get("file"), frame.get("line")), [])
+
+
+def _frame_links(frames: Sequence[tuple[str, str]] | None) -> str:
+    """Links to the flame graph frames at a finding's line (one per device or worker); a
+    click zooms to the frame and outlines it (the page's script), or jumps to it without."""
+    if not frames:
+        return ""
+    return " ".join(f'<a class="goto" href="#{fid}" data-frame="{fid}">{_text(graph)}</a>'
+                    for fid, graph in frames)
+
+
+def _flame(dev_index: int | str, dev: str, stacks: list[dict], peak: Any,
+           findings: Sequence[dict] = (), links: FlameLinks | None = None,
+           root_label: str = "held at the peak") -> str:
     """An icicle of ``stacks`` (``peak_stacks``): the outermost frames on top, each frame as
-    wide as the bytes held under it; click a frame to zoom to it, the top bar to zoom out."""
+    wide as the bytes held under it; click a frame to zoom to it (and see its details under
+    the graph), the top bar to zoom out. A frame at the line of a finding is outlined and
+    marked with a warning sign, the finding in its tooltip."""
     root = _flame_tree(stacks)
     total = root.bytes
     if not total:
         return f'<p id="flame-{dev_index}-empty">Nothing held at the peak of {_text(dev)}.</p>'
     peak = peak if isinstance(peak, int) and peak else total
+    links = links if links is not None else FlameLinks(findings)
     divs: list[str] = []
     depth_max = 0
     palette = ["#f8b26a", "#f4a259", "#f6c177", "#e9967a", "#f2b880", "#f7a072"]
+    counter = [0]
 
-    def emit(node: _Node, lo: float, depth: int, label: str, title: str, cls: str) -> None:
+    def emit(node: _Node, lo: float, depth: int, label: str, title: str, cls: str,
+             marks: Sequence[int] = ()) -> None:
         nonlocal depth_max
         depth_max = max(depth_max, depth)
         hi = lo + node.bytes / total
         name = label.split("  ")[0].encode("utf-8", "backslashreplace")  # one colour a function
         colour = "#d9d9d9" if depth == 0 else palette[zlib.crc32(name) % len(palette)]
+        fid = f"flame-{dev_index}-f{counter[0]}"
+        counter[0] += 1
+        for k in marks:
+            links.frames.setdefault(k, []).append((fid, dev))
+        found = f' data-findings="{",".join(map(str, marks))}"' if marks else ""
         divs.append(
-            f'<div class="fr{cls}" data-d="{depth}" data-lo="{lo:.9f}" data-hi="{hi:.9f}" '
-            f'data-bytes="{node.bytes}" style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
+            f'<div class="fr{cls}" data-d="{depth}" id="{fid}" data-lo="{lo:.9f}" '
+            f'data-hi="{hi:.9f}" data-bytes="{node.bytes}"{found} '
+            f'style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
             f'top:{depth * 20}px;background-color:{colour}" title="{_text(title)}">'
             f"{_text(label)}</div>")
         x = lo
         for child in sorted(node.children.values(), key=lambda n: -n.bytes):
             f = child.frame or {}
             share = 100 * child.bytes / peak
-            label = f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)"
+            marks = links.of(f)
+            label = (("\u26a0 " if marks else "") +
+                     f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)")
             src = source_line(f.get("file"), f.get("line"))
             where = (f"{f.get('function')} at {f.get('file')}:{f.get('line')}"
                      if f.get("file") is not None else _frame_label(f))
             title = (f"{where}\n"
                      f"{child.bytes:,} B ({share:.1f}% of the peak) in {child.count} "
-                     f"allocation(s)" + (f"\n{src}" if src else ""))
+                     f"allocation(s)" + (f"\n{src}" if src else "") +
+                     "".join(f"\nfinding: {findings[k].get('kind')}: {findings[k].get('message')}"
+                             for k in marks))
             partial = f.get("file") is None and f.get("function") == "(callers not recorded)"
-            emit(child, x, depth + 1, label, title, " partial" if partial else "")
+            emit(child, x, depth + 1, label, title,
+                 (" partial" if partial else "") + (" finding" if marks else ""), marks)
             x += child.bytes / total
 
-    emit(root, 0.0, 0, f"{_printable(dev)}: {human(total)} held at the peak",
-         f"{total:,} B held at the peak", " root")
+    emit(root, 0.0, 0, f"{_printable(dev)}: {human(total)} {root_label}",
+         f"{total:,} B {root_label}", " root")
     height = 20 * (depth_max + 1) + 2
     return (f'<div class="flame" id="flame-{dev_index}" data-device="{_text(dev)}" '
-            f'style="height:{height}px">' + "".join(divs) + "</div>")
+            f'style="height:{height}px">' + "".join(divs) + "</div>"
+            f'<pre class="flame-detail" id="flame-{dev_index}-detail">'
+            "Click a bar for its details.</pre>")
 
 
-def _flame_section(devices: dict) -> str:
+def _flame_section(devices: dict, findings: Sequence[dict] = (),
+                   links: FlameLinks | None = None) -> str:
     out = ['<p class="hint">Each bar is a frame of the user\'s code, outermost call on top, '
            "as wide as the memory allocated under it and still held at the peak. Click a bar "
-           "to zoom in, the top bar to zoom out. Hatched: only the innermost frame of those "
-           "allocations was recorded.</p>"]
+           "to zoom in and see its source line, the top bar to zoom out. Hatched: only the "
+           "innermost frame of those allocations was recorded. Outlined with \u26a0: a line "
+           "with a finding (upcast or hidden copy; see the findings table).</p>"]
     shown = False
     for i, (dev, d) in enumerate(devices.items()):
         stacks = d.get("peak_stacks")
         if stacks is None:
             continue
         shown = True
-        out.append(f"<h3>{_text(dev)}</h3>")
-        out.append(_flame(i, dev, stacks, d.get("peak_bytes")))
+        out.append(f'<h3 id="flame-{i}-title">{_text(dev)}</h3>')
+        out.append(_flame(i, dev, stacks, d.get("peak_bytes"), findings, links))
     return "\n".join(out) if shown else '<p id="no-flame">No call stacks in this report.</p>'
 
 
