@@ -18,7 +18,7 @@ import linecache
 import os
 import re
 import zlib
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..._stack import paused
 from .report import human
@@ -281,6 +281,14 @@ def _where(rec: dict | None) -> str:
     return f"{out} ({rec['function']})" if rec.get("function") else out
 
 
+def _where_short(rec: dict | None) -> str:
+    """``_where`` with the file's base name (a peak's label in a panel's title)."""
+    if not rec:
+        return "unknown"
+    f = rec.get("file")
+    return _where({**rec, "file": os.path.basename(f) if isinstance(f, str) else f})
+
+
 def _bounded_section(b: dict) -> list[str]:
     """The range the data-dependent lengths make: each device's peak at the lower and the
     upper assumption, and the sizes (docs/guide/bounded-sizes.md)."""
@@ -393,13 +401,15 @@ def _timeline_svg(report: dict, xlabel: str = "op", element: str = "timeline") -
                     linewidth=1.2, gid=f"timeline-{name}")
             ax.plot([x_peak], [peak / scale], "v", color="#d62728", markersize=8,
                     gid=f"peak-{name}")
-            where = info.get("peak_label") or _where(info.get("peak_at"))
-            # in the panel's title, right: never over the line, the marker or the axis
-            ax.set_title(f"peak {human(peak)} at {_printable(where)}", loc="right",
+            where = info.get("peak_label") or _where_short(info.get("peak_at"))
+            # in the panel's title, right: never over the line, the marker or the axis, and
+            # both titles shortened so that they never meet (the full path is in the tables)
+            ax.set_title(f"peak {human(peak)} at {_short(_printable(where), MAX_PEAK_LABEL)}",
+                         loc="right",
                          color="#d62728", parse_math=False, fontsize=9).set_gid(
                              f"peak-label-{name}")
             ax.set_ylim(0, max(peak, top) / scale * 1.08 or 1)
-            ax.set_title(name, loc="left", parse_math=False)
+            ax.set_title(_short(name), loc="left", parse_math=False).set_gid(f"name-{name}")
             ax.set_ylabel(f"live memory ({unit})")
             ax.grid(alpha=0.3)
         axes[-1].set_xlabel(xlabel)
@@ -445,7 +455,51 @@ def _cluster_section(cluster: dict) -> list[str]:
                  _bytes(t.get("input_bytes"))) for t in tasks], numeric=(2, 3, 4, 5)),
         f"<p>Transferred between workers: {_bytes((cluster.get('transfers') or {}).get('bytes'))}"
         "</p>",
+        '<h2 id="cluster-flame">Held at each worker\'s peak</h2>',
+        _worker_flames(ranked[:MAX_WORKERS]),
+        '<h2 id="cluster-by-prefix">Each worker\'s memory by task name</h2>',
+        _stacked_svg(panels, "cluster-by-prefix-timeline", "wsite", "transition")
+        if (panels := _worker_panels(ranked[:MAX_WORKERS]))
+        else '<p id="no-cluster-by-prefix">No timeline by task name in this report.</p>',
     ]
+
+
+def _keys(n: Any) -> str:
+    return "1 key" if n == 1 else f"{n} keys"
+
+
+def _worker_flames(ranked: Sequence[tuple[str, dict]]) -> str:
+    """A flame graph per worker of what it holds at its peak: the task running then (its
+    peak: output and transients) and the tasks running beside it, and the results held in
+    its memory by task name (dask's key prefix), then by count of keys."""
+    out = ['<p class="hint">Each worker\'s peak is at the end of a task: the bars are that '
+           "task's own peak (its output and what it allocated meanwhile), the peaks of "
+           "tasks running beside it on other threads, and the results held in the worker's "
+           "memory by task name. Click a bar to zoom in.</p>"]
+    shown = False
+    for i, (w, d) in enumerate(ranked):
+        held = d.get("peak_held")
+        if not held:
+            continue
+        stacks = [{"frames": [{"file": None, "line": None,
+                               "function": (f"running: task {r['key']}" if r.get("key") is not None
+                                            else "running: tasks beside it")}],
+                   "complete": True, "bytes": r.get("bytes") or 0, "count": 1}
+                  for r in held.get("running") or []]
+        top = {"file": None, "line": None, "function": "results held"}
+        if held.get("held") is None:
+            stacks.append({"frames": [{**top, "function": "results held (not broken down)"}],
+                           "complete": True, "bytes": held.get("held_bytes") or 0, "count": 0})
+        else:
+            stacks += [{"frames": [top, {"file": None, "line": None,
+                                         "function": f"{g.get('group')} ({_keys(g.get('keys'))})"}],
+                        "complete": True, "bytes": g.get("bytes") or 0, "count": g.get("keys") or 0}
+                       for g in held["held"]]
+        shown = True
+        name = f"worker {d.get('name')} ({w})"
+        out.append(f'<h3 id="flame-w{i}-title">{_text(name)}</h3>')
+        out.append(_flame(f"w{i}", name, stacks, d.get("peak_bytes")))
+    return "\n".join(out) if shown else '<p id="no-cluster-flame">Not recorded.</p>'
 
 
 def _unit(n: int) -> tuple[str, int]:
@@ -640,13 +694,104 @@ def _site_label(s: dict) -> str:
     return f"{os.path.basename(str(s.get('file')))}:{s.get('line')}{fn}"
 
 
+class Band(NamedTuple):
+    """One area of a stacked timeline: its legend label, colour, values and hover text."""
+
+    label: str
+    colour: str
+    values: list
+    hover: str
+
+
+class StackedPanel(NamedTuple):
+    """One panel of a stacked timeline: a device's or a worker's bands over ``xs``."""
+
+    name: str
+    xs: list
+    bands: list
+    peak: Any
+    x_peak: Any
+    xlabel: str
+    #: where the dashed line is drawn, when not at ``x_peak``
+    x_line: Any = None
+
+
+#: longest name drawn in a panel's title (left); the peak's label takes the right, its
+#: place named in at most MAX_PEAK_LABEL characters: together they fit a panel's width
+MAX_TITLE = 48
+MAX_PEAK_LABEL = 56
+
+
+def _short(name: str, n: int = MAX_TITLE) -> str:
+    return name if len(name) <= n else name[:n - 1] + "\u2026"
+
+
 def _site_timeline_svg(devices: dict) -> str:
     """Live bytes per device stacked by allocation site (the top sites and "other"), the
     stack of each site on hover (SVG titles), the peak marked in the panel's title."""
-    panels = [(i, dev, d) for i, (dev, d) in enumerate(devices.items())
-              if (d.get("site_timeline") or {}).get("ops")]
+    panels = []
+    for dev, d in devices.items():
+        st = d.get("site_timeline") or {}
+        if not st.get("ops"):
+            continue
+        sites = st.get("sites", [])
+        bands = []
+        for j, (s_, row) in enumerate(zip(sites, st.get("bytes", []))):
+            frames = s_.get("stack") or [s_]
+            src = source_line(s_.get("file"), s_.get("line"))
+            hover = "\n".join([_site_label(s_)] + [
+                f"  {f.get('file')}:{f.get('line')} ({f.get('function')})" for f in frames] +
+                ([f"  {src}"] if src else []))
+            bands.append(Band(_site_label(s_), SITE_COLOURS[j % len(SITE_COLOURS)], row, hover))
+        bands.append(Band("other", OTHER_COLOUR, st.get("other") or [0] * len(st["ops"]),
+                          "other sites"))
+        x_peak = d.get("peak_op")
+        if not isinstance(x_peak, int):
+            x_peak = (d.get("peak_at") or {}).get("op_index")
+        panels.append(StackedPanel(str(dev), list(st["ops"]), bands, d.get("peak_bytes"),
+                                   x_peak, "op"))
     if not panels:
         return '<p id="no-site-timeline">No timeline by site in this report.</p>'
+    return _stacked_svg(panels, "site-timeline", "site", "op")
+
+
+#: the band of the tasks running on a worker (their peaks beyond the results held)
+RUNNING_COLOUR = "#ffbb78"
+
+
+def _worker_panels(ranked: Sequence[tuple[str, dict]]) -> list[StackedPanel]:
+    """A worker's managed memory stacked by task prefix, and its running tasks' peaks."""
+    panels = []
+    for w, d in ranked:
+        gt = d.get("group_timeline") or {}
+        if not gt.get("seq"):
+            continue
+        bands = [Band(str(g), SITE_COLOURS[j % len(SITE_COLOURS)], row,
+                      f"results of the tasks named {g} held in the worker's memory")
+                 for j, (g, row) in enumerate(zip(gt.get("groups", []), gt.get("bytes", [])))]
+        bands.append(Band("other results", OTHER_COLOUR, gt.get("other") or [],
+                          "results of other tasks (or not grouped by name)"))
+        bands.append(Band("running tasks", RUNNING_COLOUR, gt.get("running") or [],
+                          "the peaks of the tasks running then, beyond the results held "
+                          f"(at the worker's peak: task {d.get('peak_task')})"))
+        # a task's end is two points at one transition: its peak, then its result alone;
+        # the peak is drawn over the half transition before, so that it has a width
+        seq = gt["seq"]
+        xs = [x - 0.5 if k + 1 < len(seq) and seq[k + 1] == x else x for k, x in enumerate(seq)]
+        x_peak = x_line = None
+        totals = [b for _, b in d.get("timeline") or []]
+        if totals and isinstance(d.get("peak_bytes"), int) and d["peak_bytes"] in totals:
+            k = totals.index(d["peak_bytes"])
+            x_peak, x_line = seq[k], xs[k] + 0.25
+        panels.append(StackedPanel(f"worker {d.get('name')} ({w})", xs, bands,
+                                   d.get("peak_bytes"), x_peak, "scheduler transition",
+                                   x_line))
+    return panels
+
+
+def _stacked_svg(panels: Sequence[StackedPanel], element: str, gid: str, what: str) -> str:
+    """Stacked areas, one panel each, peak dashed and named in the panel's title (right; the
+    name left, shortened): inline SVG, each band's hover text as its SVG title."""
     matplotlib = _matplotlib()
     from matplotlib.figure import Figure
 
@@ -655,50 +800,35 @@ def _site_timeline_svg(devices: dict) -> str:
                                 "font.size": 10}):
         fig = Figure(figsize=(10, 3.4 * len(panels)), layout="constrained")
         axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
-        for ax, (i, dev, d) in zip(axes, panels):
-            st = d["site_timeline"]
-            # one more x so the last op's step is drawn (step="post" draws to the next x)
-            ops = [*st["ops"], st["ops"][-1] + 1]
-            series = [[*row, row[-1]] if row else row
-                      for row in [*st.get("bytes", []), st.get("other") or [0] * len(st["ops"])]]
-            sites = st.get("sites", [])
+        for i, (ax, p) in enumerate(zip(axes, panels)):
+            # one more x so the last point's step is drawn (step="post" draws to the next x)
+            xs = [*p.xs, p.xs[-1] + 1]
+            series = [[*b.values, b.values[-1]] if b.values else [0] * len(xs)
+                      for b in p.bands]
             totals = [sum(col) for col in zip(*series)]
             top = max(totals) if totals else 0
-            unit, scale = _unit(max(top, d.get("peak_bytes") or 0))
-            labels = [_printable(_site_label(s)) for s in sites] + ["other"]
-            colours = SITE_COLOURS[:len(sites)] + [OTHER_COLOUR]
-            polys = ax.stackplot(ops, [[v / scale for v in row] for row in series],
-                                 labels=labels, colors=colours, step="post", linewidth=0)
-            for j, poly in enumerate(polys):
-                gid = f"site-{i}-{j}"
-                poly.set_gid(gid)
-                if j < len(sites):
-                    s = sites[j]
-                    frames = s.get("stack") or [s]
-                    titles[gid] = "\n".join(
-                        [f"{_site_label(s)}"] +
-                        [f"  {f.get('file')}:{f.get('line')} ({f.get('function')})"
-                         for f in frames] + ([f"  {src}"] if (src := source_line(
-                             s.get("file"), s.get("line"))) else []))
-                else:
-                    titles[gid] = "other sites"
-            peak = d.get("peak_bytes")
-            x_peak = d.get("peak_op")
-            if not isinstance(x_peak, int):
-                x_peak = (d.get("peak_at") or {}).get("op_index")
+            peak = p.peak if isinstance(p.peak, int) else top
+            unit, scale = _unit(max(top, peak))
+            polys = ax.stackplot(xs, [[v / scale for v in row] for row in series],
+                                 labels=[_printable(b.label) for b in p.bands],
+                                 colors=[b.colour for b in p.bands], step="post", linewidth=0)
+            for j, (poly, b) in enumerate(zip(polys, p.bands)):
+                poly.set_gid(f"{gid}-{i}-{j}")
+                titles[f"{gid}-{i}-{j}"] = b.hover
+            x_peak = p.x_peak
             if not isinstance(x_peak, int) and totals:
-                x_peak = ops[totals.index(top)]
+                x_peak = xs[totals.index(top)]
             if isinstance(x_peak, int):
-                ax.axvline(x_peak, color="#d62728", linestyle="--", linewidth=1,
-                           gid=f"site-peak-{i}")
-            ax.set_ylim(0, max(top, peak or 0) / scale * 1.05 or 1)
-            ax.set_xlim(ops[0], ops[-1] if ops[-1] > ops[0] else ops[0] + 1)
-            ax.set_title(_printable(dev), loc="left", parse_math=False)
-            if isinstance(peak, int):
-                ax.set_title(f"peak {human(peak)} at op {x_peak} (dashed)", loc="right",
-                             color="#d62728", parse_math=False)
+                ax.axvline(x_peak if p.x_line is None else p.x_line, color="#d62728",
+                           linestyle="--", linewidth=1, gid=f"{gid}-peak-{i}")
+            ax.set_ylim(0, max(top, peak) / scale * 1.05 or 1)
+            ax.set_xlim(xs[0], xs[-1] if xs[-1] > xs[0] else xs[0] + 1)
+            ax.set_title(_short(_printable(p.name)), loc="left", parse_math=False).set_gid(
+                f"{gid}-name-{i}")
+            ax.set_title(f"peak {human(peak)} at {what} {x_peak} (dashed)", loc="right",
+                         color="#d62728", parse_math=False).set_gid(f"{gid}-peak-label-{i}")
             ax.set_ylabel(f"live memory ({unit})")
-            ax.set_xlabel("op")
+            ax.set_xlabel(p.xlabel)
             ax.grid(alpha=0.3)
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False,
                       reverse=True)
@@ -708,6 +838,6 @@ def _site_timeline_svg(devices: dict) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
-    for gid, title in titles.items():
-        svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{_text(title)}</title>', 1)
-    return f'<div id="site-timeline">{svg}</div>'
+    for g, title in titles.items():
+        svg = svg.replace(f'<g id="{g}">', f'<g id="{g}"><title>{_text(title)}</title>', 1)
+    return f'<div id="{element}">{svg}</div>'
