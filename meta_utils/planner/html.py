@@ -259,6 +259,12 @@ def _text(value: Any) -> str:
     return html.escape(_printable(value), quote=True)
 
 
+def _lines(value: str) -> str:
+    """Text of several lines (a tooltip) made safe as ``_text`` makes each line: the line
+    breaks kept, as a browser shows them in a title."""
+    return "\n".join(_text(line) for line in value.split("\n"))
+
+
 def _int(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else _text(value)
 
@@ -640,7 +646,7 @@ def _flame(dev_index: int | str, dev: str, stacks: list[dict], peak: Any,
             f'<div class="fr{cls}" data-d="{depth}" id="{fid}" data-lo="{lo:.9f}" '
             f'data-hi="{hi:.9f}" data-bytes="{node.bytes}"{found} '
             f'style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
-            f'top:{depth * 20}px;background-color:{colour}" title="{_text(title)}">'
+            f'top:{depth * 20}px;background-color:{colour}" title="{_lines(title)}">'
             f"{_text(label)}</div>")
         x = lo
         for child in sorted(node.children.values(), key=lambda n: -n.bytes):
@@ -722,7 +728,9 @@ MAX_TITLE = 48
 MAX_PEAK_LABEL = 56
 
 
-def _short(name: str, n: int = MAX_TITLE) -> str:
+def _short(name: str, n: int | None = None) -> str:
+    """``name`` cut to ``n`` characters (default MAX_TITLE), an ellipsis last."""
+    n = MAX_TITLE if n is None else n
     return name if len(name) <= n else name[:n - 1] + "\u2026"
 
 
@@ -839,5 +847,5 @@ def _stacked_svg(panels: Sequence[StackedPanel], element: str, gid: str, what: s
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
     for g, title in titles.items():
-        svg = svg.replace(f'<g id="{g}">', f'<g id="{g}"><title>{_text(title)}</title>', 1)
+        svg = svg.replace(f'<g id="{g}">', f'<g id="{g}"><title>{_lines(title)}</title>', 1)
     return f'<div id="{element}">{svg}</div>'
