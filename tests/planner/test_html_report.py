@@ -10,6 +10,7 @@ checked on the page's source.
 from __future__ import annotations
 
 import html.parser
+import os
 import re
 import shutil
 import subprocess
@@ -97,7 +98,9 @@ def _with_stacks(rep: dict) -> dict:
 def peak_label(rep: dict, dev: str = "cpu") -> str:
     d = rep["devices"][dev]
     at = d["peak_at"]
-    return f"peak {human(d['peak_bytes'])} at {at['file']}:{at['line']} ({at['function']})"
+    # the file's base name: the full path is in the devices table
+    return (f"peak {human(d['peak_bytes'])} at {os.path.basename(at['file'])}:{at['line']} "
+            f"({at['function']})")
 
 
 class Dom(html.parser.HTMLParser):
