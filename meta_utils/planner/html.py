@@ -770,13 +770,17 @@ RUNNING_COLOUR = "#ffbb78"
 def _worker_panels(ranked: Sequence[tuple[str, dict]]) -> list[StackedPanel]:
     """A worker's managed memory stacked by task prefix, and its running tasks' peaks."""
     panels = []
+    colour: dict[str, str] = {}  # one colour a task name on every worker
+    for _, d in ranked:
+        for g in (d.get("group_timeline") or {}).get("groups", []):
+            colour.setdefault(str(g), SITE_COLOURS[len(colour) % len(SITE_COLOURS)])
     for w, d in ranked:
         gt = d.get("group_timeline") or {}
         if not gt.get("seq"):
             continue
-        bands = [Band(str(g), SITE_COLOURS[j % len(SITE_COLOURS)], row,
+        bands = [Band(str(g), colour[str(g)], row,
                       f"results of the tasks named {g} held in the worker's memory")
-                 for j, (g, row) in enumerate(zip(gt.get("groups", []), gt.get("bytes", [])))]
+                 for g, row in zip(gt.get("groups", []), gt.get("bytes", []))]
         bands.append(Band("other results", OTHER_COLOUR, gt.get("other") or [],
                           "results of other tasks (or not grouped by name)"))
         bands.append(Band("running tasks", RUNNING_COLOUR, gt.get("running") or [],
