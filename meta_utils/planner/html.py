@@ -2,10 +2,12 @@
 
 ``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
 schema in docs/reference/json-report.md) and returns a page with the status, live memory per device over the program
-(peak marked and named with its source line), a flame graph of what is held at the peak by call
-stack, live memory stacked by allocation site, the sites holding the most at the peak with their
-source lines, the FLOPs per source line and the findings (upcasts, hidden copies); tables sort
-on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
+(peak marked and named with its source line), a flame graph per device of what is held at the
+peak by call stack, live memory stacked by allocation site, the sites holding the most at the
+peak with their source lines, the FLOPs per source line and the findings (upcasts, hidden
+copies), each linked to its frames in the flame graphs; for a dask.distributed program, per
+worker, a flame graph of what it holds at its peak and its memory stacked by task name; tables
+sort on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
 boxes; the one inline script (``_JS``) only sorts and zooms. No fetched resource, text kept as
 text; every string taken from the report is escaped, and none becomes script
 (docs/guide/html-report.md).
@@ -53,7 +55,8 @@ pre.flame-detail { margin: -.6em 0 1em; padding: .3em .6em; background: #f7f7f7;
 .pick { margin: .4em 0; } .pick label { margin-right: 1em; }
 """
 
-#: the page's one script: sortable tables, click-to-zoom flame graphs (no resource fetched)
+#: the page's one script: sortable tables, click-to-zoom flame graphs, findings followed to
+#: their frames (no resource fetched)
 _JS = r"""
 document.querySelectorAll("table").forEach(function (t) {
   t.querySelectorAll("th").forEach(function (th, col) {
