@@ -475,3 +475,36 @@ def test_browser_each_worker_labels_meet_nothing(matmul_plan, tmp_path):
     img, run = th.screenshot(path, tmp_path, size=(1280, 5000))
     print(f"screenshot: {tmp_path / 'workers.png'}")
     assert th.not_blank(img) and th.console_messages(run) == []
+
+
+def test_group_timeline_puts_ungrouped_results_in_other():
+    """Points whose results were not grouped (None), or whose groups disagree with the
+    worker's count, put all their results in "other"; the columns always sum to the total."""
+    from faketensor.meta_utils.planner.cluster_summary import _group_timeline
+    points = [(1, 150, 50, {"a": [100, 1]}), (1, 100, 0, {"a": [60, 1], "b": [40, 2]}),
+              (2, 90, 0, None), (3, 80, 0, {"a": [10, 1]})]
+    assert _group_timeline(points) == {
+        "groups": ["a", "b"], "seq": [1, 1, 2, 3], "bytes": [[100, 60, 0, 0], [0, 40, 0, 0]],
+        "running": [50, 0, 0, 0], "other": [0, 0, 90, 80]}
+
+
+def test_worker_flame_without_the_results_by_name():
+    """A worker whose results at the peak were not recorded by name: one bar for them all,
+    said so, beside the task at the peak and the tasks running beside it."""
+    import test_html_report as th
+    from faketensor.meta_utils.planner.html import render_html
+    worker = {"name": "0", "nthreads": 2, "memory_limit": None, "peak_bytes": 700,
+              "peak_upper_bytes": 700, "peak_task": "f-1", "tasks": 2, "output_bytes": 300,
+              "timeline": [[1, 700], [1, 400]],
+              "peak_held": {"running": [{"key": "f-1", "bytes": 200}, {"key": None, "bytes": 100}],
+                            "held_bytes": 400, "held": None},
+              "group_timeline": {"groups": [], "seq": [1, 1], "bytes": [], "running": [300, 0],
+                                 "other": [400, 400]}}
+    rep = {"version": 1, "status": "completed", "devices": {},
+           "cluster": {"workers": {"tcp://w:1": worker}, "tasks": {"top": []},
+                       "transfers": {"bytes": 0}}}
+    frames = th._flame_frames(render_html(rep), "w0")
+    assert [(d, lbl.split("  ")[0], b) for d, lbl, b in frames] == [
+        (0, "worker 0 (tcp://w:1): 700 B held at the peak", 700),
+        (1, "results held (not broken down)", 400), (1, "running: task f-1", 200),
+        (1, "running: tasks beside it", 100)]
