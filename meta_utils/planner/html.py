@@ -142,11 +142,13 @@ def _render(report: dict) -> str:
         '<h2 id="flame">Memory held at the peak, by call stack</h2>',
         _flame_section(report.get("devices") or {}, findings, links),
         '<h2 id="by-site">Live memory by allocation site</h2>',
-        _site_timeline_svg(report.get("devices") or {}),
+        _site_timeline_svg(report.get("devices") or {}, findings),
         '<h2 id="top-sites">Allocation sites holding the most memory at the peak</h2>',
-        _table(["device", "file", "line", "bytes", "allocations", "source"],
+        _table(["device", "file", "line", "bytes", "allocations", "source", "findings"],
                [(_text(s.get("device", "")), _loc_file(s), _int(s.get("line")),
-                 _bytes(s.get("bytes")), _int(s.get("count")), _source(s))
+                 _bytes(s.get("bytes")), _int(s.get("count")), _source(s),
+                 " ".join(f'<a href="#finding-{k}">{_text(findings[k].get("kind"))}</a>'
+                          for k in links.of(s)))
                 for s in report.get("top_sites") or []], numeric=(2, 3, 4)),
         '<h2 id="flops">FLOPs per source line</h2>',
         _flops_table(report),
@@ -737,9 +739,11 @@ def _short(name: str, n: int | None = None) -> str:
     return name if len(name) <= n else name[:n - 1] + "\u2026"
 
 
-def _site_timeline_svg(devices: dict) -> str:
+def _site_timeline_svg(devices: dict, findings: Sequence[dict] = ()) -> str:
     """Live bytes per device stacked by allocation site (the top sites and "other"), the
-    stack of each site on hover (SVG titles), the peak marked in the panel's title."""
+    stack of each site on hover (SVG titles), the peak marked in the panel's title; a site
+    at the line of a finding is marked with a warning sign, the finding in its hover."""
+    links = FlameLinks(findings)
     panels = []
     for dev, d in devices.items():
         st = d.get("site_timeline") or {}
@@ -750,10 +754,14 @@ def _site_timeline_svg(devices: dict) -> str:
         for j, (s_, row) in enumerate(zip(sites, st.get("bytes", []))):
             frames = s_.get("stack") or [s_]
             src = source_line(s_.get("file"), s_.get("line"))
+            marks = links.of(s_)
             hover = "\n".join([_site_label(s_)] + [
                 f"  {f.get('file')}:{f.get('line')} ({f.get('function')})" for f in frames] +
-                ([f"  {src}"] if src else []))
-            bands.append(Band(_site_label(s_), SITE_COLOURS[j % len(SITE_COLOURS)], row, hover))
+                ([f"  {src}"] if src else []) +
+                [f"finding: {findings[k].get('kind')}: {findings[k].get('message')}"
+                 for k in marks])
+            bands.append(Band(("\u26a0 " if marks else "") + _site_label(s_),
+                              SITE_COLOURS[j % len(SITE_COLOURS)], row, hover))
         bands.append(Band("other", OTHER_COLOUR, st.get("other") or [0] * len(st["ops"]),
                           "other sites"))
         x_peak = d.get("peak_op")

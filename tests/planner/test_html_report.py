@@ -540,8 +540,17 @@ def test_each_device_has_its_flame_graph_and_stacked_panel(two_devices):
         3 * 2**21]  # y and exp(x), float64 and float32, held at the peak: three quarters
     row = page.split('<tr id="finding-0">', 1)[1].split("</tr>", 1)[0]
     assert [f'href="#{m}"' in row for m in marked] == [True] * len(marked)
-    assert "\u26a0 _gpu_part  test_html_report.py:" in Dom(page).text
-    assert not _marked(render_html({**js, "findings": []}))
+    at = f"test_html_report.py:{finding['line']}"
+    assert f"\u26a0 _gpu_part  {at}" in Dom(page).text
+    # the site at that line: marked in the timeline by site, linked from the sites table
+    assert f"\u26a0 {at} (_gpu_part)" in Dom(page.split('id="site-timeline"', 1)[1]).text
+    sites = page.split('id="top-sites"', 1)[1].split("</table>", 1)[0]
+    assert re.search(rf'<td class="n">{finding["line"]}</td>.*?'
+                     r'<a href="#finding-0">upcast</a></td></tr>', sites)
+    assert sites.count('href="#finding-') == 1
+    plain = render_html({**js, "findings": []})
+    assert not _marked(plain) and "\u26a0 test_html" not in plain
+    assert 'href="#finding-' not in plain
 
 
 #: run after the page's own script: every peak label's box against every other text, each
