@@ -239,6 +239,26 @@ class FakeTasks(WorkerPlugin):
             ts.metadata["faketensor"] = figures
 
 
+#: a worker holding more keys than this is not grouped at each event (its memory is shown
+#: as one "other" band): grouping costs a pass over the keys it holds
+MAX_GROUPED_KEYS = 4096
+
+
+def held_by_prefix(ws: Any) -> dict | None:
+    """{task prefix: [bytes, keys]} of what a scheduler's ``WorkerState`` holds (the keys it
+    has in memory, by ``key_split`` name, as dask's dashboard groups them); None above
+    MAX_GROUPED_KEYS keys."""
+    has = ws.has_what
+    if len(has) > MAX_GROUPED_KEYS:
+        return None
+    out: dict = {}
+    for ts in has:
+        row = out.setdefault(ts.prefix.name, [0, 0])
+        row[0] += ts.get_nbytes()
+        row[1] += 1
+    return out
+
+
 class ClusterRecorder(SchedulerPlugin):
     """What the scheduler sees of a run (meta_utils/planner/cluster.py); ``summary()``."""
 
@@ -260,6 +280,12 @@ class ClusterRecorder(SchedulerPlugin):
         self.moved: set = set()     # (key, worker): counted as a transfer once
         self.transfers: dict = {}   # (from, to) -> [bytes, count]
         self.workers: dict = {}     # address -> {"name", "nthreads", "memory_limit"}
+        #: (seq, worker) -> {task prefix: [bytes, keys]} the worker held then (None: too
+        #: many keys to group); at each task's end and each release sample
+        self.groups: dict = {}
+        self.best: dict = {}        # worker -> its highest peak (own task only) so far
+        #: key -> what its worker held at its end, for a task raising the worker's peak
+        self.held_at: dict = {}
         if scheduler is not None:
             self._attach(scheduler)
 
@@ -293,6 +319,7 @@ class ClusterRecorder(SchedulerPlugin):
                 ws = all_ws.get(w)
                 if ws is not None:
                     self.samples.append((self.seq, w, ws.nbytes))
+                    self.groups[(self.seq, w)] = held_by_prefix(ws)
 
     def _finished(self, key: Any, kw: dict) -> None:
         sched = self.scheduler
@@ -322,8 +349,15 @@ class ClusterRecorder(SchedulerPlugin):
         for s in kw.get("startstops") or ():
             if s.get("action") == "compute":
                 begin, end = s["start"], s["stop"]
+        managed = ws.nbytes if ws is not None else out
         self.tasks[key] = (w, out, peak, in_bytes, tuple(inputs), begin, end,
-                           ws.nbytes if ws is not None else out, self.seq, extra)
+                           managed, self.seq, extra)
+        if ws is not None:
+            groups = self.groups[(self.seq, w)] = held_by_prefix(ws)
+            spike = managed - out + (peak if peak is not None else out)
+            if spike >= self.best.get(w, -1):
+                self.best[w] = spike
+                self.held_at[key] = groups
         computed_on[key] = w
         holders.setdefault(key, set()).add(w)
         if w not in self.workers and ws is not None:
@@ -334,4 +368,5 @@ class ClusterRecorder(SchedulerPlugin):
         return summarize(self, top)
 
 
-__all__ = ["FakeMeter", "MeteredExecutor", "FakeTasks", "ClusterRecorder"]
+__all__ = ["FakeMeter", "MeteredExecutor", "FakeTasks", "ClusterRecorder", "held_by_prefix",
+           "MAX_GROUPED_KEYS"]

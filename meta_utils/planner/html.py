@@ -2,10 +2,12 @@
 
 ``render_html(report)`` takes the JSON form of a plan (``faketensor run --json``, ``Plan.to_json()``;
 schema in docs/reference/json-report.md) and returns a page with the status, live memory per device over the program
-(peak marked and named with its source line), a flame graph of what is held at the peak by call
-stack, live memory stacked by allocation site, the sites holding the most at the peak with their
-source lines, the FLOPs per source line and the findings (upcasts, hidden copies); tables sort
-on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
+(peak marked and named with its source line), a flame graph per device of what is held at the
+peak by call stack, live memory stacked by allocation site, the sites holding the most at the
+peak with their source lines, the FLOPs per source line and the findings (upcasts, hidden
+copies), each linked to its frames in the flame graphs; for a dask.distributed program, per
+worker, a flame graph of what it holds at its peak and its memory stacked by task name; tables
+sort on a click. Plots are matplotlib's inline SVG (the ``report`` extra), the flame graph positioned
 boxes; the one inline script (``_JS``) only sorts and zooms. No fetched resource, text kept as
 text; every string taken from the report is escaped, and none becomes script
 (docs/guide/html-report.md).
@@ -18,7 +20,7 @@ import linecache
 import os
 import re
 import zlib
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from ..._stack import paused
 from .report import human
@@ -46,9 +48,15 @@ th[aria-sort=descending]::after { content: " \\25BC"; }
       rgba(255,255,255,.5) 6px 9px); }
 .hint { color: #666; font-size: 90%; }
 pre.src { margin: 0; white-space: pre-wrap; }
+.fr.finding { outline: 2px solid #b2182b; outline-offset: -2px; font-weight: 600; }
+.fr.hl { box-shadow: inset 0 0 0 3px #2b3a9b; }
+pre.flame-detail { margin: -.6em 0 1em; padding: .3em .6em; background: #f7f7f7;
+      white-space: pre-wrap; font-size: 90%; min-height: 1.4em; }
+.pick { margin: .4em 0; } .pick label { margin-right: 1em; }
 """
 
-#: the page's one script: sortable tables, click-to-zoom flame graphs (no resource fetched)
+#: the page's one script: sortable tables, click-to-zoom flame graphs, findings followed to
+#: their frames (no resource fetched)
 _JS = r"""
 document.querySelectorAll("table").forEach(function (t) {
   t.querySelectorAll("th").forEach(function (th, col) {
@@ -76,6 +84,7 @@ document.querySelectorAll("table").forEach(function (t) {
 });
 document.querySelectorAll(".flame").forEach(function (f) {
   var nodes = f.querySelectorAll(".fr");
+  var detail = document.getElementById(f.id + "-detail");
   function zoom(lo, hi, depth) {
     nodes.forEach(function (n) {
       var a = +n.dataset.lo, b = +n.dataset.hi, d = +n.dataset.d;
@@ -88,7 +97,21 @@ document.querySelectorAll(".flame").forEach(function (f) {
     });
   }
   nodes.forEach(function (n) {
-    n.addEventListener("click", function () { zoom(+n.dataset.lo, +n.dataset.hi, +n.dataset.d); });
+    n.addEventListener("click", function () {
+      zoom(+n.dataset.lo, +n.dataset.hi, +n.dataset.d);
+      if (detail) detail.textContent = n.title;
+    });
+  });
+});
+document.querySelectorAll("a.goto").forEach(function (a) {
+  a.addEventListener("click", function (ev) {
+    var n = document.getElementById(a.dataset.frame);
+    if (!n) return;
+    ev.preventDefault();
+    document.querySelectorAll(".fr.hl").forEach(function (h) { h.classList.remove("hl"); });
+    n.click();
+    n.classList.add("hl");
+    n.scrollIntoView({block: "center"});
   });
 });
 """
@@ -106,6 +129,8 @@ def render_html(report: dict) -> str:
 
 def _render(report: dict) -> str:
     title = "faketensor plan"
+    findings = report.get("findings") or []
+    links = FlameLinks(findings)
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{title}</title><style>{_CSS}</style></head><body>",
@@ -115,26 +140,29 @@ def _render(report: dict) -> str:
         _timeline_svg(report),
         _devices_table(report.get("devices") or {}),
         '<h2 id="flame">Memory held at the peak, by call stack</h2>',
-        _flame_section(report.get("devices") or {}),
+        _flame_section(report.get("devices") or {}, findings, links),
         '<h2 id="by-site">Live memory by allocation site</h2>',
-        _site_timeline_svg(report.get("devices") or {}),
+        _site_timeline_svg(report.get("devices") or {}, findings),
         '<h2 id="top-sites">Allocation sites holding the most memory at the peak</h2>',
-        _table(["device", "file", "line", "bytes", "allocations", "source"],
+        _table(["device", "file", "line", "bytes", "allocations", "source", "findings"],
                [(_text(s.get("device", "")), _loc_file(s), _int(s.get("line")),
-                 _bytes(s.get("bytes")), _int(s.get("count")), _source(s))
+                 _bytes(s.get("bytes")), _int(s.get("count")), _source(s),
+                 " ".join(f'<a href="#finding-{k}">{_text(findings[k].get("kind"))}</a>'
+                          for k in links.of(s)))
                 for s in report.get("top_sites") or []], numeric=(2, 3, 4)),
         '<h2 id="flops">FLOPs per source line</h2>',
         _flops_table(report),
     ]
     if report.get("cluster"):
         parts += _cluster_section(report["cluster"])
-    findings = report.get("findings") or []
     parts += ['<h2 id="findings">Findings: upcasts and hidden copies</h2>',
-              _table(["kind", "file", "line", "function", "bytes", "count", "message", "source"],
+              _table(["kind", "file", "line", "function", "bytes", "count", "message", "source",
+                      "in the flame graph"],
                      [(_text(f.get("kind")), _loc_file(f), _int(f.get("line")),
                        _text(f.get("function")), _bytes(f.get("bytes")), _int(f.get("count")),
-                       _text(f.get("message")), _source(f)) for f in findings],
-                     numeric=(2, 4, 5))
+                       _text(f.get("message")), _source(f), _frame_links(links.frames.get(k)))
+                      for k, f in enumerate(findings)],
+                     numeric=(2, 4, 5), row_ids=[f"finding-{k}" for k in range(len(findings))])
               if findings else '<p id="no-findings">None.</p>']
     if report.get("memory_unmodelled"):
         parts += ['<h2 id="memory-unmodelled">Calls whose memory is not modelled (the peak '
@@ -236,6 +264,12 @@ def _text(value: Any) -> str:
     return html.escape(_printable(value), quote=True)
 
 
+def _lines(value: str) -> str:
+    """Text of several lines (a tooltip) made safe as ``_text`` makes each line: the line
+    breaks kept, as a browser shows them in a title."""
+    return "\n".join(_text(line) for line in value.split("\n"))
+
+
 def _int(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int) else _text(value)
 
@@ -256,6 +290,14 @@ def _where(rec: dict | None) -> str:
         return "unknown"
     out = f"{rec.get('file', '?')}:{rec.get('line', '?')}"
     return f"{out} ({rec['function']})" if rec.get("function") else out
+
+
+def _where_short(rec: dict | None) -> str:
+    """``_where`` with the file's base name (a peak's label in a panel's title)."""
+    if not rec:
+        return "unknown"
+    f = rec.get("file")
+    return _where({**rec, "file": os.path.basename(f) if isinstance(f, str) else f})
 
 
 def _bounded_section(b: dict) -> list[str]:
@@ -283,15 +325,17 @@ def _bounded_section(b: dict) -> list[str]:
     return out
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = ()
-           ) -> str:
-    """A table of already escaped cells; ``numeric`` columns are right-aligned."""
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], numeric: Sequence[int] = (),
+           row_ids: Sequence[str] = ()) -> str:
+    """A table of already escaped cells; ``numeric`` columns are right-aligned; ``row_ids``
+    the rows' element ids (plain ASCII names made here)."""
     rows = list(rows)
     if not rows:
         return "<p>None.</p>"
     out = ["<table><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>" + "".join(
+    for r, row in enumerate(rows):
+        rid = f' id="{row_ids[r]}"' if r < len(row_ids) else ""
+        out.append(f"<tr{rid}>" + "".join(
             f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
             for i, c in enumerate(row)) + "</tr>")
     out.append("</tbody></table>")
@@ -368,13 +412,15 @@ def _timeline_svg(report: dict, xlabel: str = "op", element: str = "timeline") -
                     linewidth=1.2, gid=f"timeline-{name}")
             ax.plot([x_peak], [peak / scale], "v", color="#d62728", markersize=8,
                     gid=f"peak-{name}")
-            where = info.get("peak_label") or _where(info.get("peak_at"))
-            # in the panel's title, right: never over the line, the marker or the axis
-            ax.set_title(f"peak {human(peak)} at {_printable(where)}", loc="right",
+            where = info.get("peak_label") or _where_short(info.get("peak_at"))
+            # in the panel's title, right: never over the line, the marker or the axis, and
+            # both titles shortened so that they never meet (the full path is in the tables)
+            ax.set_title(f"peak {human(peak)} at {_short(_printable(where), MAX_PEAK_LABEL)}",
+                         loc="right",
                          color="#d62728", parse_math=False, fontsize=9).set_gid(
                              f"peak-label-{name}")
             ax.set_ylim(0, max(peak, top) / scale * 1.08 or 1)
-            ax.set_title(name, loc="left", parse_math=False)
+            ax.set_title(_short(name), loc="left", parse_math=False).set_gid(f"name-{name}")
             ax.set_ylabel(f"live memory ({unit})")
             ax.grid(alpha=0.3)
         axes[-1].set_xlabel(xlabel)
@@ -420,7 +466,51 @@ def _cluster_section(cluster: dict) -> list[str]:
                  _bytes(t.get("input_bytes"))) for t in tasks], numeric=(2, 3, 4, 5)),
         f"<p>Transferred between workers: {_bytes((cluster.get('transfers') or {}).get('bytes'))}"
         "</p>",
+        '<h2 id="cluster-flame">Held at each worker\'s peak</h2>',
+        _worker_flames(ranked[:MAX_WORKERS]),
+        '<h2 id="cluster-by-prefix">Each worker\'s memory by task name</h2>',
+        _stacked_svg(panels, "cluster-by-prefix-timeline", "wsite", "transition")
+        if (panels := _worker_panels(ranked[:MAX_WORKERS]))
+        else '<p id="no-cluster-by-prefix">No timeline by task name in this report.</p>',
     ]
+
+
+def _keys(n: Any) -> str:
+    return "1 key" if n == 1 else f"{n} keys"
+
+
+def _worker_flames(ranked: Sequence[tuple[str, dict]]) -> str:
+    """A flame graph per worker of what it holds at its peak: the task running then (its
+    peak: output and transients) and the tasks running beside it, and the results held in
+    its memory by task name (dask's key prefix), then by count of keys."""
+    out = ['<p class="hint">Each worker\'s peak is at the end of a task: the bars are that '
+           "task's own peak (its output and what it allocated meanwhile), the peaks of "
+           "tasks running beside it on other threads, and the results held in the worker's "
+           "memory by task name. Click a bar to zoom in.</p>"]
+    shown = False
+    for i, (w, d) in enumerate(ranked):
+        held = d.get("peak_held")
+        if not held:
+            continue
+        stacks = [{"frames": [{"file": None, "line": None,
+                               "function": (f"running: task {r['key']}" if r.get("key") is not None
+                                            else "running: tasks beside it")}],
+                   "complete": True, "bytes": r.get("bytes") or 0, "count": 1}
+                  for r in held.get("running") or []]
+        top = {"file": None, "line": None, "function": "results held"}
+        if held.get("held") is None:
+            stacks.append({"frames": [{**top, "function": "results held (not broken down)"}],
+                           "complete": True, "bytes": held.get("held_bytes") or 0, "count": 0})
+        else:
+            stacks += [{"frames": [top, {"file": None, "line": None,
+                                         "function": f"{g.get('group')} ({_keys(g.get('keys'))})"}],
+                        "complete": True, "bytes": g.get("bytes") or 0, "count": g.get("keys") or 0}
+                       for g in held["held"]]
+        shown = True
+        name = f"worker {d.get('name')} ({w})"
+        out.append(f'<h3 id="flame-w{i}-title">{_text(name)}</h3>')
+        out.append(_flame(f"w{i}", name, stacks, d.get("peak_bytes")))
+    return "\n".join(out) if shown else '<p id="no-cluster-flame">Not recorded.</p>'
 
 
 def _unit(n: int) -> tuple[str, int]:
@@ -500,64 +590,113 @@ def _flame_tree(stacks: list[dict]) -> _Node:
     return root
 
 
-def _flame(dev_index: int, dev: str, stacks: list[dict], peak: Any) -> str:
+class FlameLinks:
+    """Findings by source line, and the flame graph frames drawn at each finding's line (by
+    finding index): the findings table links each finding to its frames."""
+
+    __slots__ = ("at_line", "frames")
+
+    def __init__(self, findings: Sequence[dict]) -> None:
+        self.at_line: dict[tuple, list[int]] = {}
+        for k, f in enumerate(findings):
+            if f.get("file") is not None and isinstance(f.get("line"), int):
+                self.at_line.setdefault((f.get("file"), f.get("line")), []).append(k)
+        self.frames: dict[int, list[tuple[str, str]]] = {}  # finding -> [(frame id, graph)]
+
+    def of(self, frame: dict) -> list[int]:
+        """The findings at ``frame``'s line."""
+        return self.at_line.get((frame.get("file"), frame.get("line")), [])
+
+
+def _frame_links(frames: Sequence[tuple[str, str]] | None) -> str:
+    """Links to the flame graph frames at a finding's line (one per device or worker); a
+    click zooms to the frame and outlines it (the page's script), or jumps to it without."""
+    if not frames:
+        return ""
+    return " ".join(f'<a class="goto" href="#{fid}" data-frame="{fid}">{_text(graph)}</a>'
+                    for fid, graph in frames)
+
+
+def _flame(dev_index: int | str, dev: str, stacks: list[dict], peak: Any,
+           findings: Sequence[dict] = (), links: FlameLinks | None = None,
+           root_label: str = "held at the peak") -> str:
     """An icicle of ``stacks`` (``peak_stacks``): the outermost frames on top, each frame as
-    wide as the bytes held under it; click a frame to zoom to it, the top bar to zoom out."""
+    wide as the bytes held under it; click a frame to zoom to it (and see its details under
+    the graph), the top bar to zoom out. A frame at the line of a finding is outlined and
+    marked with a warning sign, the finding in its tooltip."""
     root = _flame_tree(stacks)
     total = root.bytes
     if not total:
         return f'<p id="flame-{dev_index}-empty">Nothing held at the peak of {_text(dev)}.</p>'
     peak = peak if isinstance(peak, int) and peak else total
+    links = links if links is not None else FlameLinks(findings)
     divs: list[str] = []
     depth_max = 0
     palette = ["#f8b26a", "#f4a259", "#f6c177", "#e9967a", "#f2b880", "#f7a072"]
+    counter = [0]
 
-    def emit(node: _Node, lo: float, depth: int, label: str, title: str, cls: str) -> None:
+    def emit(node: _Node, lo: float, depth: int, label: str, title: str, cls: str,
+             marks: Sequence[int] = ()) -> None:
         nonlocal depth_max
         depth_max = max(depth_max, depth)
         hi = lo + node.bytes / total
         name = label.split("  ")[0].encode("utf-8", "backslashreplace")  # one colour a function
         colour = "#d9d9d9" if depth == 0 else palette[zlib.crc32(name) % len(palette)]
+        fid = f"flame-{dev_index}-f{counter[0]}"
+        counter[0] += 1
+        for k in marks:
+            links.frames.setdefault(k, []).append((fid, dev))
+        found = f' data-findings="{",".join(map(str, marks))}"' if marks else ""
         divs.append(
-            f'<div class="fr{cls}" data-d="{depth}" data-lo="{lo:.9f}" data-hi="{hi:.9f}" '
-            f'data-bytes="{node.bytes}" style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
-            f'top:{depth * 20}px;background-color:{colour}" title="{_text(title)}">'
+            f'<div class="fr{cls}" data-d="{depth}" id="{fid}" data-lo="{lo:.9f}" '
+            f'data-hi="{hi:.9f}" data-bytes="{node.bytes}"{found} '
+            f'style="left:{100 * lo:.6f}%;width:{100 * (hi - lo):.6f}%;'
+            f'top:{depth * 20}px;background-color:{colour}" title="{_lines(title)}">'
             f"{_text(label)}</div>")
         x = lo
         for child in sorted(node.children.values(), key=lambda n: -n.bytes):
             f = child.frame or {}
             share = 100 * child.bytes / peak
-            label = f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)"
+            marks = links.of(f)
+            label = (("\u26a0 " if marks else "") +
+                     f"{_frame_label(f)}  {human(child.bytes)} ({share:.1f}%)")
             src = source_line(f.get("file"), f.get("line"))
             where = (f"{f.get('function')} at {f.get('file')}:{f.get('line')}"
                      if f.get("file") is not None else _frame_label(f))
             title = (f"{where}\n"
                      f"{child.bytes:,} B ({share:.1f}% of the peak) in {child.count} "
-                     f"allocation(s)" + (f"\n{src}" if src else ""))
+                     f"allocation(s)" + (f"\n{src}" if src else "") +
+                     "".join(f"\nfinding: {findings[k].get('kind')}: {findings[k].get('message')}"
+                             for k in marks))
             partial = f.get("file") is None and f.get("function") == "(callers not recorded)"
-            emit(child, x, depth + 1, label, title, " partial" if partial else "")
+            emit(child, x, depth + 1, label, title,
+                 (" partial" if partial else "") + (" finding" if marks else ""), marks)
             x += child.bytes / total
 
-    emit(root, 0.0, 0, f"{_printable(dev)}: {human(total)} held at the peak",
-         f"{total:,} B held at the peak", " root")
+    emit(root, 0.0, 0, f"{_printable(dev)}: {human(total)} {root_label}",
+         f"{total:,} B {root_label}", " root")
     height = 20 * (depth_max + 1) + 2
     return (f'<div class="flame" id="flame-{dev_index}" data-device="{_text(dev)}" '
-            f'style="height:{height}px">' + "".join(divs) + "</div>")
+            f'style="height:{height}px">' + "".join(divs) + "</div>"
+            f'<pre class="flame-detail" id="flame-{dev_index}-detail">'
+            "Click a bar for its details.</pre>")
 
 
-def _flame_section(devices: dict) -> str:
+def _flame_section(devices: dict, findings: Sequence[dict] = (),
+                   links: FlameLinks | None = None) -> str:
     out = ['<p class="hint">Each bar is a frame of the user\'s code, outermost call on top, '
            "as wide as the memory allocated under it and still held at the peak. Click a bar "
-           "to zoom in, the top bar to zoom out. Hatched: only the innermost frame of those "
-           "allocations was recorded.</p>"]
+           "to zoom in and see its source line, the top bar to zoom out. Hatched: only the "
+           "innermost frame of those allocations was recorded. Outlined with \u26a0: a line "
+           "with a finding (upcast or hidden copy; see the findings table).</p>"]
     shown = False
     for i, (dev, d) in enumerate(devices.items()):
         stacks = d.get("peak_stacks")
         if stacks is None:
             continue
         shown = True
-        out.append(f"<h3>{_text(dev)}</h3>")
-        out.append(_flame(i, dev, stacks, d.get("peak_bytes")))
+        out.append(f'<h3 id="flame-{i}-title">{_text(dev)}</h3>')
+        out.append(_flame(i, dev, stacks, d.get("peak_bytes"), findings, links))
     return "\n".join(out) if shown else '<p id="no-flame">No call stacks in this report.</p>'
 
 
@@ -566,13 +705,116 @@ def _site_label(s: dict) -> str:
     return f"{os.path.basename(str(s.get('file')))}:{s.get('line')}{fn}"
 
 
-def _site_timeline_svg(devices: dict) -> str:
+class Band(NamedTuple):
+    """One area of a stacked timeline: its legend label, colour, values and hover text."""
+
+    label: str
+    colour: str
+    values: list
+    hover: str
+
+
+class StackedPanel(NamedTuple):
+    """One panel of a stacked timeline: a device's or a worker's bands over ``xs``."""
+
+    name: str
+    xs: list
+    bands: list
+    peak: Any
+    x_peak: Any
+    xlabel: str
+    #: where the dashed line is drawn, when not at ``x_peak``
+    x_line: Any = None
+
+
+#: longest name drawn in a panel's title (left); the peak's label takes the right, its
+#: place named in at most MAX_PEAK_LABEL characters: together they fit a panel's width
+MAX_TITLE = 48
+MAX_PEAK_LABEL = 56
+
+
+def _short(name: str, n: int | None = None) -> str:
+    """``name`` cut to ``n`` characters (default MAX_TITLE), an ellipsis last."""
+    n = MAX_TITLE if n is None else n
+    return name if len(name) <= n else name[:n - 1] + "\u2026"
+
+
+def _site_timeline_svg(devices: dict, findings: Sequence[dict] = ()) -> str:
     """Live bytes per device stacked by allocation site (the top sites and "other"), the
-    stack of each site on hover (SVG titles), the peak marked in the panel's title."""
-    panels = [(i, dev, d) for i, (dev, d) in enumerate(devices.items())
-              if (d.get("site_timeline") or {}).get("ops")]
+    stack of each site on hover (SVG titles), the peak marked in the panel's title; a site
+    at the line of a finding is marked with a warning sign, the finding in its hover."""
+    links = FlameLinks(findings)
+    panels = []
+    for dev, d in devices.items():
+        st = d.get("site_timeline") or {}
+        if not st.get("ops"):
+            continue
+        sites = st.get("sites", [])
+        bands = []
+        for j, (s_, row) in enumerate(zip(sites, st.get("bytes", []))):
+            frames = s_.get("stack") or [s_]
+            src = source_line(s_.get("file"), s_.get("line"))
+            marks = links.of(s_)
+            hover = "\n".join([_site_label(s_)] + [
+                f"  {f.get('file')}:{f.get('line')} ({f.get('function')})" for f in frames] +
+                ([f"  {src}"] if src else []) +
+                [f"finding: {findings[k].get('kind')}: {findings[k].get('message')}"
+                 for k in marks])
+            bands.append(Band(("\u26a0 " if marks else "") + _site_label(s_),
+                              SITE_COLOURS[j % len(SITE_COLOURS)], row, hover))
+        bands.append(Band("other", OTHER_COLOUR, st.get("other") or [0] * len(st["ops"]),
+                          "other sites"))
+        x_peak = d.get("peak_op")
+        if not isinstance(x_peak, int):
+            x_peak = (d.get("peak_at") or {}).get("op_index")
+        panels.append(StackedPanel(str(dev), list(st["ops"]), bands, d.get("peak_bytes"),
+                                   x_peak, "op"))
     if not panels:
         return '<p id="no-site-timeline">No timeline by site in this report.</p>'
+    return _stacked_svg(panels, "site-timeline", "site", "op")
+
+
+#: the band of the tasks running on a worker (their peaks beyond the results held)
+RUNNING_COLOUR = "#ffbb78"
+
+
+def _worker_panels(ranked: Sequence[tuple[str, dict]]) -> list[StackedPanel]:
+    """A worker's managed memory stacked by task prefix, and its running tasks' peaks."""
+    panels = []
+    colour: dict[str, str] = {}  # one colour a task name on every worker
+    for _, d in ranked:
+        for g in (d.get("group_timeline") or {}).get("groups", []):
+            colour.setdefault(str(g), SITE_COLOURS[len(colour) % len(SITE_COLOURS)])
+    for w, d in ranked:
+        gt = d.get("group_timeline") or {}
+        if not gt.get("seq"):
+            continue
+        bands = [Band(str(g), colour[str(g)], row,
+                      f"results of the tasks named {g} held in the worker's memory")
+                 for g, row in zip(gt.get("groups", []), gt.get("bytes", []))]
+        bands.append(Band("other results", OTHER_COLOUR, gt.get("other") or [],
+                          "results of other tasks (or not grouped by name)"))
+        bands.append(Band("running tasks", RUNNING_COLOUR, gt.get("running") or [],
+                          "the peaks of the tasks running then, beyond the results held "
+                          f"(at the worker's peak: task {d.get('peak_task')})"))
+        # a task's end is two points at one transition: its peak, then its result alone;
+        # the peak is drawn over the half transition before, so that it has a width
+        seq = gt["seq"]
+        xs = [x - 0.5 if k + 1 < len(seq) and seq[k + 1] == x else x for k, x in enumerate(seq)]
+        x_peak = x_line = None
+        totals = [b for _, b in d.get("timeline") or []]
+        if totals and isinstance(d.get("peak_bytes"), int) and d["peak_bytes"] in totals:
+            k = totals.index(d["peak_bytes"])
+            x_peak, x_line = seq[k], xs[k] + 0.25
+        panels.append(StackedPanel(f"worker {d.get('name')} ({w})", xs, bands,
+                                   d.get("peak_bytes"), x_peak, "scheduler transition",
+                                   x_line))
+    return panels
+
+
+def _stacked_svg(panels: Sequence[StackedPanel], element: str, gid: str, what: str) -> str:
+    """Stacked areas, one panel each, peak dashed and named in the panel's title (right; the
+    name left, shortened): inline SVG, each band's hover text as its SVG title."""
     matplotlib = _matplotlib()
     from matplotlib.figure import Figure
 
@@ -581,50 +823,35 @@ def _site_timeline_svg(devices: dict) -> str:
                                 "font.size": 10}):
         fig = Figure(figsize=(10, 3.4 * len(panels)), layout="constrained")
         axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
-        for ax, (i, dev, d) in zip(axes, panels):
-            st = d["site_timeline"]
-            # one more x so the last op's step is drawn (step="post" draws to the next x)
-            ops = [*st["ops"], st["ops"][-1] + 1]
-            series = [[*row, row[-1]] if row else row
-                      for row in [*st.get("bytes", []), st.get("other") or [0] * len(st["ops"])]]
-            sites = st.get("sites", [])
+        for i, (ax, p) in enumerate(zip(axes, panels)):
+            # one more x so the last point's step is drawn (step="post" draws to the next x)
+            xs = [*p.xs, p.xs[-1] + 1]
+            series = [[*b.values, b.values[-1]] if b.values else [0] * len(xs)
+                      for b in p.bands]
             totals = [sum(col) for col in zip(*series)]
             top = max(totals) if totals else 0
-            unit, scale = _unit(max(top, d.get("peak_bytes") or 0))
-            labels = [_printable(_site_label(s)) for s in sites] + ["other"]
-            colours = SITE_COLOURS[:len(sites)] + [OTHER_COLOUR]
-            polys = ax.stackplot(ops, [[v / scale for v in row] for row in series],
-                                 labels=labels, colors=colours, step="post", linewidth=0)
-            for j, poly in enumerate(polys):
-                gid = f"site-{i}-{j}"
-                poly.set_gid(gid)
-                if j < len(sites):
-                    s = sites[j]
-                    frames = s.get("stack") or [s]
-                    titles[gid] = "\n".join(
-                        [f"{_site_label(s)}"] +
-                        [f"  {f.get('file')}:{f.get('line')} ({f.get('function')})"
-                         for f in frames] + ([f"  {src}"] if (src := source_line(
-                             s.get("file"), s.get("line"))) else []))
-                else:
-                    titles[gid] = "other sites"
-            peak = d.get("peak_bytes")
-            x_peak = d.get("peak_op")
-            if not isinstance(x_peak, int):
-                x_peak = (d.get("peak_at") or {}).get("op_index")
+            peak = p.peak if isinstance(p.peak, int) else top
+            unit, scale = _unit(max(top, peak))
+            polys = ax.stackplot(xs, [[v / scale for v in row] for row in series],
+                                 labels=[_printable(b.label) for b in p.bands],
+                                 colors=[b.colour for b in p.bands], step="post", linewidth=0)
+            for j, (poly, b) in enumerate(zip(polys, p.bands)):
+                poly.set_gid(f"{gid}-{i}-{j}")
+                titles[f"{gid}-{i}-{j}"] = b.hover
+            x_peak = p.x_peak
             if not isinstance(x_peak, int) and totals:
-                x_peak = ops[totals.index(top)]
+                x_peak = xs[totals.index(top)]
             if isinstance(x_peak, int):
-                ax.axvline(x_peak, color="#d62728", linestyle="--", linewidth=1,
-                           gid=f"site-peak-{i}")
-            ax.set_ylim(0, max(top, peak or 0) / scale * 1.05 or 1)
-            ax.set_xlim(ops[0], ops[-1] if ops[-1] > ops[0] else ops[0] + 1)
-            ax.set_title(_printable(dev), loc="left", parse_math=False)
-            if isinstance(peak, int):
-                ax.set_title(f"peak {human(peak)} at op {x_peak} (dashed)", loc="right",
-                             color="#d62728", parse_math=False)
+                ax.axvline(x_peak if p.x_line is None else p.x_line, color="#d62728",
+                           linestyle="--", linewidth=1, gid=f"{gid}-peak-{i}")
+            ax.set_ylim(0, max(top, peak) / scale * 1.05 or 1)
+            ax.set_xlim(xs[0], xs[-1] if xs[-1] > xs[0] else xs[0] + 1)
+            ax.set_title(_short(_printable(p.name)), loc="left", parse_math=False).set_gid(
+                f"{gid}-name-{i}")
+            ax.set_title(f"peak {human(peak)} at {what} {x_peak} (dashed)", loc="right",
+                         color="#d62728", parse_math=False).set_gid(f"{gid}-peak-label-{i}")
             ax.set_ylabel(f"live memory ({unit})")
-            ax.set_xlabel("op")
+            ax.set_xlabel(p.xlabel)
             ax.grid(alpha=0.3)
             ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False,
                       reverse=True)
@@ -634,6 +861,6 @@ def _site_timeline_svg(devices: dict) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None})
     svg = buf.getvalue()
     svg = svg[svg.index("<svg"):]
-    for gid, title in titles.items():
-        svg = svg.replace(f'<g id="{gid}">', f'<g id="{gid}"><title>{_text(title)}</title>', 1)
-    return f'<div id="site-timeline">{svg}</div>'
+    for g, title in titles.items():
+        svg = svg.replace(f'<g id="{g}">', f'<g id="{g}"><title>{_lines(title)}</title>', 1)
+    return f'<div id="{element}">{svg}</div>'

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -31,6 +33,8 @@ HERE = str(TESTS)
 SCRIPT = os.path.join(HERE, "plan_scripts", "cluster_futures.py")
 FAKETENSOR = os.path.join(os.path.dirname(sys.executable), "faketensor")
 TIMEOUT = 120
+needs_chromium = pytest.mark.skipif(shutil.which("chromium") is None,
+                                    reason="chromium is not installed")
 
 
 def _script_functions():
@@ -389,3 +393,118 @@ def _readonly(b):
     b = b.copy()
     b.flags.writeable = False
     return b
+
+
+@pytest.fixture(scope="module")
+def matmul_plan(threads):
+    """A plan of the matmul graph on two workers with one thread each."""
+    def program(client):
+        return client.gather(matmul_graph(client))
+
+    return ft.plan(program, threads)
+
+
+def test_each_worker_peak_by_task_name(matmul_plan):
+    """What each worker holds at its peak (``peak_held``: the task running then, the results
+    held by task name) adds up to its peak, and the timeline by task name sums to the
+    worker's timeline at every point and agrees with ``peak_held`` at the peak."""
+    from dask.utils import key_split
+
+    c = matmul_plan.cluster
+    busy = {w: d for w, d in c["workers"].items() if d["tasks"]}
+    assert busy
+    for w, d in busy.items():
+        held = d["peak_held"]
+        assert held["running"][0]["key"] == d["peak_task"]
+        assert sum(r["bytes"] for r in held["running"]) + held["held_bytes"] == d["peak_bytes"]
+        assert held["held"] is not None  # one thread: the peak task raised the running peak
+        assert sum(g["bytes"] for g in held["held"]) == held["held_bytes"]
+        gt = d["group_timeline"]
+        assert gt["seq"] == [s for s, _ in d["timeline"]]
+        for k, (_, total) in enumerate(d["timeline"]):
+            assert sum(r[k] for r in gt["bytes"]) + gt["running"][k] + gt["other"][k] == total
+            assert min([r[k] for r in gt["bytes"]] + [gt["running"][k], gt["other"][k]]) >= 0
+        k = [b for _, b in d["timeline"]].index(d["peak_bytes"])
+        assert gt["running"][k] == sum(r["bytes"] for r in held["running"])
+        at_peak = {g: row[k] for g, row in zip(gt["groups"], gt["bytes"]) if row[k]}
+        by_name = {g["group"]: g["bytes"] for g in held["held"] if g["bytes"]}
+        assert {g: b for g, b in by_name.items() if g in gt["groups"]} == at_peak
+        assert sum(b for g, b in by_name.items() if g not in gt["groups"]) == gt["other"][k]
+    names = {key_split(t["key"]) for t in c["tasks"]["top"]}
+    assert names & {g for d in busy.values() for g in d["group_timeline"]["groups"]}
+
+
+def test_each_worker_drawn(matmul_plan, tmp_path):
+    """The page draws a flame graph per worker, rooted at its peak, with the task at the peak,
+    and a panel per worker stacked by task name with its peak line and label (each task
+    name one colour on every worker)."""
+    import test_html_report as th
+    from faketensor.meta_utils.planner.html import render_html
+
+    js = matmul_plan.to_json()
+    busy = sorted(((w, d) for w, d in js["cluster"]["workers"].items() if d["tasks"]),
+                  key=lambda kv: -kv[1]["peak_bytes"])
+    page = render_html(js)
+    ids = {a.get("id") for _, a in th.Dom(page).elements}
+    for i, (w, d) in enumerate(busy):
+        frames = th._flame_frames(page, f"w{i}")
+        assert frames[0][2] == d["peak_bytes"] and w in frames[0][1]
+        assert any(lbl.startswith(f"running: task {d['peak_task']}"[:40]) for _, lbl, _ in frames)
+        assert {f"wsite-{i}-0", f"wsite-peak-{i}", f"wsite-peak-label-{i}"} <= ids
+    legend = re.findall(r'<g id="(wsite-\d+)-(\d+)"><title>results of the tasks named (\S+) '
+                        r'.*?<path [^>]*style="fill: (#\w+)', page, re.S)
+    colour: dict = {}
+    for _, _, name, fill in legend:
+        assert colour.setdefault(name, fill) == fill, name
+    assert len(colour) >= 2
+
+
+@needs_chromium
+def test_browser_each_worker_labels_meet_nothing(matmul_plan, tmp_path):
+    """In Chromium: every peak label of the page, the workers' included, meets no other text,
+    plot area or legend (screenshot in the test's folder)."""
+    import test_html_report as th
+    from faketensor.meta_utils.planner.html import render_html
+
+    page = render_html(matmul_plan.to_json())
+    busy = [d for d in matmul_plan.cluster["workers"].values() if d["tasks"]]
+    labels, met = th.overlaps(page, tmp_path)
+    assert labels >= 2 * len(busy) and met == [], met
+    path = tmp_path / "workers.html"
+    path.write_text(page, encoding="utf-8")
+    img, run = th.screenshot(path, tmp_path, size=(1280, 5000))
+    print(f"screenshot: {tmp_path / 'workers.png'}")
+    assert th.not_blank(img) and th.console_messages(run) == []
+
+
+def test_group_timeline_puts_ungrouped_results_in_other():
+    """Points whose results were not grouped (None), or whose groups disagree with the
+    worker's count, put all their results in "other"; the columns always sum to the total."""
+    from faketensor.meta_utils.planner.cluster_summary import _group_timeline
+    points = [(1, 150, 50, {"a": [100, 1]}), (1, 100, 0, {"a": [60, 1], "b": [40, 2]}),
+              (2, 90, 0, None), (3, 80, 0, {"a": [10, 1]})]
+    assert _group_timeline(points) == {
+        "groups": ["a", "b"], "seq": [1, 1, 2, 3], "bytes": [[100, 60, 0, 0], [0, 40, 0, 0]],
+        "running": [50, 0, 0, 0], "other": [0, 0, 90, 80]}
+
+
+def test_worker_flame_without_the_results_by_name():
+    """A worker whose results at the peak were not recorded by name: one bar for them all,
+    said so, beside the task at the peak and the tasks running beside it."""
+    import test_html_report as th
+    from faketensor.meta_utils.planner.html import render_html
+    worker = {"name": "0", "nthreads": 2, "memory_limit": None, "peak_bytes": 700,
+              "peak_upper_bytes": 700, "peak_task": "f-1", "tasks": 2, "output_bytes": 300,
+              "timeline": [[1, 700], [1, 400]],
+              "peak_held": {"running": [{"key": "f-1", "bytes": 200}, {"key": None, "bytes": 100}],
+                            "held_bytes": 400, "held": None},
+              "group_timeline": {"groups": [], "seq": [1, 1], "bytes": [], "running": [300, 0],
+                                 "other": [400, 400]}}
+    rep = {"version": 1, "status": "completed", "devices": {},
+           "cluster": {"workers": {"tcp://w:1": worker}, "tasks": {"top": []},
+                       "transfers": {"bytes": 0}}}
+    frames = th._flame_frames(render_html(rep), "w0")
+    assert [(d, lbl.split("  ")[0], b) for d, lbl, b in frames] == [
+        (0, "worker 0 (tcp://w:1): 700 B held at the peak", 700),
+        (1, "results held (not broken down)", 400), (1, "running: task f-1", 200),
+        (1, "running: tasks beside it", 100)]

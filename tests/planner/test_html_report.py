@@ -10,6 +10,7 @@ checked on the page's source.
 from __future__ import annotations
 
 import html.parser
+import os
 import re
 import shutil
 import subprocess
@@ -97,7 +98,9 @@ def _with_stacks(rep: dict) -> dict:
 def peak_label(rep: dict, dev: str = "cpu") -> str:
     d = rep["devices"][dev]
     at = d["peak_at"]
-    return f"peak {human(d['peak_bytes'])} at {at['file']}:{at['line']} ({at['function']})"
+    # the file's base name: the full path is in the devices table
+    return (f"peak {human(d['peak_bytes'])} at {os.path.basename(at['file'])}:{at['line']} "
+            f"({at['function']})")
 
 
 class Dom(html.parser.HTMLParser):
@@ -481,3 +484,168 @@ def test_browser_flame_zoom_and_sort(tmp_path):
     sizes = [int(v.replace(",", "")) for v in re.findall(r"\(([\d,]+) B\)", table)]
     assert len(sizes) >= 2 and sizes == sorted(sizes)
     assert 'aria-sort="ascending"' in table
+
+
+# --- several devices, findings in the flame graph, labels that meet nothing -----------------
+
+def _gpu_part(n):
+    import cupy
+    x = cupy.ones((n, 1024), np.float32)
+    y = cupy.exp(x) * np.float64(2.0)          # an upcast: a finding on this line
+    return cupy.matmul(y, y.T)
+
+
+def _cpu_part(n):
+    a = np.ones((n, 512))
+    return a @ a.T
+
+
+def _two_devices(n):
+    keep = _cpu_part(n)
+    return keep, _gpu_part(n)
+
+
+@pytest.fixture(scope="module")
+def two_devices() -> dict:
+    """The report of a plan on the CPU and a CUDA fake (no GPU needed)."""
+    pytest.importorskip("cupy")
+    return ft.plan(_two_devices, 512).to_json()
+
+
+def _marked(page: str) -> list[str]:
+    """The ids of the flame graph frames marked with finding 0."""
+    return re.findall(r'<div class="fr[^"]*finding[^"]*" data-d="\d+" id="([\w-]+)"'
+                      r'[^>]*data-findings="0"', page)
+
+
+def test_each_device_has_its_flame_graph_and_stacked_panel(two_devices):
+    """A plan on two devices: a flame graph each, rooted at that device's peak, and a panel
+    each in the timeline by site with its own peak line and label; the finding's line is
+    marked in the flame graph of the device it ran on, and linked from the findings table."""
+    js = two_devices
+    assert list(js["devices"]) == ["cpu", "cuda:0"]
+    page = render_html(js)
+    ids = {a.get("id") for _, a in Dom(page).elements}
+    for i, (dev, d) in enumerate(js["devices"].items()):
+        frames = _flame_frames(page, i)
+        assert frames[0] == (0, f"{dev}: {human(d['peak_bytes'])} held at the peak",
+                             d["peak_bytes"])
+        assert {f"flame-{i}-detail", f"site-{i}-0", f"site-peak-{i}", f"site-peak-label-{i}",
+                f"site-name-{i}"} <= ids
+    (finding,) = js["findings"]
+    assert finding["kind"] == "upcast" and finding["function"] == "_gpu_part"
+    marked = _marked(page)
+    assert marked and all(m.startswith("flame-1-") for m in marked)
+    assert [b for _, lbl, b in _flame_frames(page, 1) if lbl.startswith("\u26a0")] == [
+        3 * 2**21]  # y and exp(x), float64 and float32, held at the peak: three quarters
+    row = page.split('<tr id="finding-0">', 1)[1].split("</tr>", 1)[0]
+    assert [f'href="#{m}"' in row for m in marked] == [True] * len(marked)
+    at = f"test_html_report.py:{finding['line']}"
+    assert f"\u26a0 _gpu_part  {at}" in Dom(page).text
+    # the site at that line: marked in the timeline by site, linked from the sites table
+    assert f"\u26a0 {at} (_gpu_part)" in Dom(page.split('id="site-timeline"', 1)[1]).text
+    sites = page.split('id="top-sites"', 1)[1].split("</table>", 1)[0]
+    assert re.search(rf'<td class="n">{finding["line"]}</td>.*?'
+                     r'<a href="#finding-0">upcast</a></td></tr>', sites)
+    assert sites.count('href="#finding-') == 1
+    plain = render_html({**js, "findings": []})
+    assert not _marked(plain) and "\u26a0 test_html" not in plain
+    assert 'href="#finding-' not in plain
+
+
+#: run after the page's own script: every peak label's box against every other text, each
+#: axes' area and each legend of its figure; the meetings found, as JSON in <pre id="overlaps">
+OVERLAPS_JS = """<script>(function () {
+  function meet(a, b) { return a.left < b.right && b.left < a.right &&
+                               a.top < b.bottom && b.top < a.bottom; }
+  var out = [], labels = 0;
+  document.querySelectorAll("svg").forEach(function (svg) {
+    var texts = svg.querySelectorAll("text");
+    var areas = svg.querySelectorAll('g[id^="axes_"] > g[id^="patch_"]:first-child, g[id^="legend_"]');
+    svg.querySelectorAll('g[id*="peak-label"]').forEach(function (g) {
+      var box = g.getBoundingClientRect();
+      labels++;
+      if (!box.width) out.push(g.id + " is not drawn");
+      texts.forEach(function (t) {
+        if (!g.contains(t) && meet(box, t.getBoundingClientRect()))
+          out.push(g.id + " meets text " + t.textContent);
+      });
+      areas.forEach(function (a) {
+        if (meet(box, a.getBoundingClientRect())) out.push(g.id + " meets " + a.id);
+      });
+    });
+  });
+  var pre = document.createElement("pre");
+  pre.id = "overlaps";
+  pre.textContent = JSON.stringify({labels: labels, meetings: out});
+  document.body.appendChild(pre);
+})();</script>"""
+
+
+def overlaps(page: str, tmp_path, name: str = "overlaps") -> tuple[int, list[str]]:
+    """(peak labels drawn, what they meet) in ``page`` as Chromium lays it out."""
+    import json
+    path = tmp_path / f"{name}.html"
+    path.write_text(page.replace("</body>", OVERLAPS_JS + "</body>"), encoding="utf-8")
+    run = chromium(["--dump-dom"], path, tmp_path)
+    assert console_messages(run) == []
+    found = json.loads(html.unescape(
+        run.stdout.split('<pre id="overlaps">', 1)[1].split("</pre>", 1)[0]))
+    return found["labels"], found["meetings"]
+
+
+def _long_names(rep: dict) -> dict:
+    """``rep`` with a device named at length and a peak at a long path: titles that would
+    meet in a panel's width unless shortened."""
+    long = "cuda:0 " + "a very long device description " * 4
+    rep = {**rep, "timeline": [[op, long if d == "cuda:0" else d, b]
+                               for op, d, b in rep["timeline"]]}
+    devs = dict(rep["devices"])
+    gpu = dict(devs.pop("cuda:0"))
+    gpu["peak_at"] = {**gpu["peak_at"], "file": "/" + "deep/" * 30 + "gpu_kernels.py",
+                      "function": "a_function_with_a_rather_long_name_too"}
+    gpu["site_timeline"] = devs["cpu"]["site_timeline"]
+    rep["devices"] = {**devs, long: gpu}
+    return rep
+
+
+@needs_chromium
+def test_browser_peak_labels_meet_nothing(two_devices, tmp_path, monkeypatch):
+    """Every peak label (live memory per device, timeline by site) is drawn and meets no other
+    text, no plot area and no legend, also with long device names and paths; the check
+    finds the meeting on the same page drawn without shortening the titles."""
+    long = _long_names(_with_stacks(make_report(2000)))
+    for i, rep in enumerate([two_devices, long]):
+        n, met = overlaps(render_html(rep), tmp_path, f"ok{i}")
+        assert n == 2 * len(rep["devices"]) and met == [], met
+    monkeypatch.setattr(html_mod, "MAX_TITLE", 10**6)
+    monkeypatch.setattr(html_mod, "MAX_PEAK_LABEL", 10**6)
+    n, met = overlaps(render_html(long), tmp_path, "bad")
+    assert any("meets text cuda:0 a very long" in m for m in met), met
+
+
+@needs_chromium
+def test_browser_finding_zooms_to_its_frame(two_devices, tmp_path):
+    """A click on a finding's link in the table zooms the flame graph to the frame at its line,
+    outlines it and shows its details (bytes, the source line, the finding) under the
+    graph (screenshot in the test's folder)."""
+    page = render_html(two_devices)
+    (target,) = re.findall(r'<tr id="finding-0">.*?data-frame="([\w-]+)"', page, re.S)[:1]
+    click = '<script>document.querySelector("#finding-0 a.goto").click();</script>'
+    path = tmp_path / "finding.html"
+    path.write_text(page.replace("</body>", click + "</body>"), encoding="utf-8")
+    run = chromium(["--dump-dom"], path, tmp_path)
+    assert console_messages(run) == []
+    dom = run.stdout
+    frame = re.search(rf'<div class="([^"]*)" data-d="\d+" id="{target}"[^>]*style="([^"]*)"',
+                      dom)
+    assert frame and "hl" in frame.group(1).split() and "finding" in frame.group(1).split()
+    assert "left: 0%" in frame.group(2) and "width: 100%" in frame.group(2)  # was 75%
+    detail = html.unescape(dom.split('id="flame-1-detail">', 1)[1].split("</pre>", 1)[0])
+    assert "y = cupy.exp(x) * np.float64(2.0)" in detail
+    assert "finding: upcast: np.multiply widened float32 to float64" in detail
+    untouched = html.unescape(dom.split('id="flame-0-detail">', 1)[1].split("</pre>", 1)[0])
+    assert untouched == "Click a bar for its details."
+    img, run = screenshot(path, tmp_path, size=(1280, 2400))
+    print(f"screenshot: {tmp_path / 'finding.png'}")
+    assert not_blank(img) and console_messages(run) == []
