@@ -414,6 +414,29 @@ def _has_fakes(x: Any) -> bool:
     return isinstance(x, (list, tuple)) and any(_has_fakes(v) for v in x)
 
 
+# the op of a size np.unique made of unknown floating-point values (see ``nan_read``)
+NO_NAN_OP = "np.unique, assuming no NaN"
+
+
+def nan_read(ar: Any, args: tuple, kwargs: dict) -> bool:
+    """Whether _unique1d of the fake ``ar`` would read a value: with ``equal_nan`` (the
+    default) its sorting path asks ``np.isnan(aux[-1])`` of floating-point, complex and
+    datetime values. The count is ``1 <= k <= n`` whatever the answer; the rule assumes no
+    NaN (the else branch, as ``equal_nan=False`` takes it), and the size says so."""
+    from numpy.lib import _arraysetops_impl as impl
+    from .._numpy_version import UNIQUE_HASH
+    if not isinstance(ar, _array.FakeArray) or ar.dtype.kind not in "cfmM" or not ar.size:
+        return False
+    if not kwargs.get("equal_nan", True):
+        return False
+    optional = any(args[:3]) or any(kwargs.get(k) for k in ("return_index", "return_inverse",
+                                                           "return_counts"))
+    if optional or not UNIQUE_HASH:
+        return True
+    with paused():  # the hash path takes this dtype, or NumPy sorts
+        return getattr(impl, "_unique_hash")(np.zeros(1, ar.dtype)) is NotImplemented
+
+
 def _install_unique() -> None:
     """_unique1d rebound for the unique functions: the counts its masks make are the
     distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
@@ -440,12 +463,16 @@ def _install_unique() -> None:
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
         vals = _known_values(ar)
         exact = None
+        op = "np.unique"
         if isinstance(ar, _array.FakeArray) and ar.dtype.itemsize == 0 and ar.size:
             exact = 1  # rows of no elements (unique along an axis of an empty array): all equal
         elif vals is not None:  # known values: the count itself
             with paused():
                 exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
-        with _sizes.counting(1, "np.unique", ar, "unique", exact=exact):
+        elif nan_read(ar, args, kwargs):
+            kwargs = {**kwargs, "equal_nan": False}
+            op = NO_NAN_OP
+        with _sizes.counting(1, op, ar, "unique", exact=exact):
             return u1(ar, *args, **kwargs)
     for name in _UNIQUE_USERS:
         fn = getattr(impl, name)

@@ -167,6 +167,27 @@ SET_RULES = {
 }
 
 
+
+
+def _as(dtype: str, fn):
+    """A set rule on inputs cast to ``dtype`` (floating-point values: equal_nan's NaN check)."""
+    return lambda x, y: fn(x.astype(dtype), y.astype(dtype))
+
+
+# floating-point, complex and timedelta values with equal_nan=True (the default): the count
+# is bounded whatever the NaN check reads; the rule assumes no NaN, as the inputs here hold
+for _dt in ("f8", "f2", "c16", "m8[s]"):
+    for _name in ("unique", "unique inverse", "unique all outputs", "unique axis 0",
+                  "unique_values", "unique_counts", "unique_inverse", "unique_all", "union1d",
+                  "intersect1d", "intersect1d indices", "setdiff1d", "setxor1d"):
+        _fn, _up, _low = SET_RULES[_name]
+        SET_RULES[f"{_name} {_dt}"] = (_as(_dt, _fn), _up, _low)
+SET_RULES["unique counts f8"] = (lambda x, y: np.unique(x.astype(float), return_counts=True),
+                                 *SET_RULES["unique"][1:])
+SET_RULES["unique index f8"] = (lambda x, y: np.unique(x.astype(float), return_index=True),
+                                *SET_RULES["unique"][1:])
+
+
 @pytest.mark.parametrize("end", ["upper", "lower"])
 @pytest.mark.parametrize("name", list(SET_RULES))
 def test_unique_and_set_rules_at_each_end(name, end):
@@ -177,6 +198,23 @@ def test_unique_and_set_rules_at_each_end(name, end):
         fake = fn(np.empty(x.shape, x.dtype), np.empty(y.shape, y.dtype))
     compare_meta(real, fake, [], [], f"{name} ({end})")
     assert mode.sizes.made
+
+
+def test_float_unique_assumes_no_nan_and_says_so():
+    """equal_nan=True reads ``isnan(aux[-1])`` on the sorting path: the size is made anyway,
+    its op naming the assumption; with equal_nan=False, or on the hash path (complex
+    values), nothing is assumed."""
+    with ft.FakeMode() as mode:
+        x = np.random.rand(100)
+        u, inv = np.unique(x, return_inverse=True)
+        np.unique(x, equal_nan=False, return_counts=True)
+        np.unique(x.astype(complex))
+    ops = [(k.lo, k.hi, k.op) for k in mode.sizes.made]
+    assert ops == [(1, 100, "np.unique, assuming no NaN"), (1, 100, "np.unique"),
+                   (1, 100, "np.unique")]
+    assert u.shape[0] is mode.sizes.made[0] and inv.shape == (100,)
+    p = ft.plan(lambda: np.unique(np.random.rand(1000), return_counts=True)[1].sum())
+    assert p.status == "completed" and p.bounded_sizes["sizes"][0]["op"].endswith("no NaN")
 
 
 @pytest.mark.parametrize("end", ["upper", "lower"])
@@ -198,7 +236,10 @@ def test_mask_rules_memory_at_each_end(name, end):
 
 
 @pytest.mark.parametrize("end", ["upper", "lower"])
-@pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d"])
+@pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d",
+                                  "unique f8", "unique inverse f8", "unique all outputs c16",
+                                  "unique counts f8", "union1d f8", "intersect1d f2",
+                                  "setdiff1d f8", "setxor1d m8[s]", "unique_all f8"])
 def test_unique_memory_at_each_end(name, end):
     fn, upper, lower = SET_RULES[name]
     x, y = upper if end == "upper" else lower
