@@ -421,8 +421,9 @@ NO_NAN_OP = "np.unique, assuming no NaN"
 def nan_read(ar: Any, args: tuple, kwargs: dict) -> bool:
     """Whether _unique1d of the fake ``ar`` would read a value: with ``equal_nan`` (the
     default) its sorting path asks ``np.isnan(aux[-1])`` of floating-point, complex and
-    datetime values. The count is ``1 <= k <= n`` whatever the answer; the rule assumes no
-    NaN (the else branch, as ``equal_nan=False`` takes it), and the size says so."""
+    datetime values. The count is ``1 <= k <= n`` whatever the answer; unknown values are
+    assumed not NaN (kernels/numpy/arraysetops.py ``unique_nan_check``), and the size says
+    so."""
     from numpy.lib import _arraysetops_impl as impl
     from .._numpy_version import UNIQUE_HASH
     if not isinstance(ar, _array.FakeArray) or ar.dtype.kind not in "cfmM" or not ar.size:
@@ -437,6 +438,24 @@ def nan_read(ar: Any, args: tuple, kwargs: dict) -> bool:
         return getattr(impl, "_unique_hash")(np.zeros(1, ar.dtype)) is NotImplemented
 
 
+class _UniqueNumpy(_PatchedModule):
+    """``np`` as rebound _unique1d sees it: ``np.isnan`` of a 0-d fake (its NaN check,
+    ``np.isnan(aux[-1])``) is the ``unique_nan_check`` op, which answers without stopping
+    and charges what isnan of a NumPy scalar allocates."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "isnan":
+            return _unique_isnan
+        return super().__getattr__(name)
+
+
+def _unique_isnan(x: Any, *args: Any, **kwargs: Any) -> Any:
+    if not args and not kwargs and isinstance(x, _array.FakeArray) and x.ndim == 0:
+        from ..kernels.numpy.arraysetops import unique_nan_check
+        return dispatch(unique_nan_check, (_array.FakeArray,), (x,), {})
+    return _patched_value(np.isnan)(x, *args, **kwargs)
+
+
 def _install_unique() -> None:
     """_unique1d rebound for the unique functions: the counts its masks make are the
     distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
@@ -446,7 +465,7 @@ def _install_unique() -> None:
     from .._numpy_version import UNIQUE_HASH
     from .. import _sizes
     u1_orig = getattr(impl, "_unique1d")
-    u1 = rebound(u1_orig)
+    u1 = rebound(u1_orig, {"np": _UniqueNumpy(np)})
     if UNIQUE_HASH:
         real_hash = getattr(impl, "_unique_hash")
 
@@ -469,8 +488,7 @@ def _install_unique() -> None:
         elif vals is not None:  # known values: the count itself
             with paused():
                 exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
-        elif nan_read(ar, args, kwargs):
-            kwargs = {**kwargs, "equal_nan": False}
+        elif nan_read(ar, args, kwargs):  # the NaN check assumes no NaN (_UniqueNumpy)
             op = NO_NAN_OP
         with _sizes.counting(1, op, ar, "unique", exact=exact):
             return u1(ar, *args, **kwargs)

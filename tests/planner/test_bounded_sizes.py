@@ -182,6 +182,12 @@ for _dt in ("f8", "f2", "c16", "m8[s]"):
                   "intersect1d", "intersect1d indices", "setdiff1d", "setxor1d"):
         _fn, _up, _low = SET_RULES[_name]
         SET_RULES[f"{_name} {_dt}"] = (_as(_dt, _fn), _up, _low)
+# 0-d floats: at the lower end the NaN check (isnan of a NumPy scalar: its 0-d array and the
+# 0-d bool) is the call's peak
+SET_RULES["union1d 0-d f8"] = (lambda x, y: np.union1d(x, y), (np.array(0.0), np.array(1.0)),
+                               (np.array(2.0), np.array(2.0)))
+SET_RULES["unique small f4"] = (lambda x, y: np.unique(x), (np.arange(3, dtype="f4"), _distinct(5)),
+                                (np.ones(3, "f4"), _distinct(5)))
 SET_RULES["unique counts f8"] = (lambda x, y: np.unique(x.astype(float), return_counts=True),
                                  *SET_RULES["unique"][1:])
 SET_RULES["unique index f8"] = (lambda x, y: np.unique(x.astype(float), return_index=True),
@@ -239,7 +245,8 @@ def test_mask_rules_memory_at_each_end(name, end):
 @pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d",
                                   "unique f8", "unique inverse f8", "unique all outputs c16",
                                   "unique counts f8", "union1d f8", "intersect1d f2",
-                                  "setdiff1d f8", "setxor1d m8[s]", "unique_all f8"])
+                                  "setdiff1d f8", "setxor1d m8[s]", "unique_all f8",
+                                  "union1d 0-d f8", "unique small f4"])
 def test_unique_memory_at_each_end(name, end):
     fn, upper, lower = SET_RULES[name]
     x, y = upper if end == "upper" else lower
