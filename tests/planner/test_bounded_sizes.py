@@ -115,6 +115,80 @@ def test_mask_rules_at_each_end(name, end, layout):
     assert all(type(n) is int or type(n) is ft.BoundedSize for s in shapes for n in s)
 
 
+# a 0-d boolean index adds an axis of length 1 (True) or 0 (False): a bounded size 0..1.
+# name -> fn(a, m): a a (2, 3, 4) float array, m a 0-d boolean (a fake's 0-d array, a NumPy
+# scalar read from a fake mask, or a 0-d view of one)
+BOOL0D_RULES = {
+    "a[m]": lambda a, m: a[m],
+    "a[..., m]": lambda a, m: a[..., m],
+    "a[m, 0]": lambda a, m: a[m, 0],
+    "a[0, m]": lambda a, m: a[0, m],
+    "a[:, m, 1:]": lambda a, m: a[:, m, 1:],
+    "a[m, [0]]": lambda a, m: a[m, [0]],
+    "a[m, :, [0]]": lambda a, m: a[m, :, [0]],
+    "a[m, m]": lambda a, m: a[m, m],
+    "a[None, m]": lambda a, m: a[None, m],
+    "a[m] * 2": lambda a, m: a[m] * 2,
+    "a[m].sum(0)": lambda a, m: a[m].sum(axis=0),
+    "a[m] = 1": lambda a, m: a.__setitem__(m, 1.0),
+    "a[m] = a[m] * 2": lambda a, m: a.__setitem__(m, a[m] * 2),
+    "a[..., m] = 0": lambda a, m: a.__setitem__((Ellipsis, m), 0.0),
+    "a[m, [0]] = 3": lambda a, m: a.__setitem__((m, [0]), 3.0),
+}
+BOOL0D_MASKS = {
+    "0-d array": (lambda v: np.array(v), lambda: np.empty((), bool)),
+    "scalar of a mask": (lambda v: np.full(3, v)[1], lambda: np.empty(3, bool)[1]),
+    "0-d view": (lambda v: np.full((2, 2), v)[0, 0, ...], lambda: np.empty((2, 2), bool)[0, 0, ...]),
+}
+
+
+@pytest.mark.parametrize("mask", list(BOOL0D_MASKS))
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(BOOL0D_RULES))
+def test_0d_boolean_index_at_each_end(name, end, mask):
+    """The fake assumes the 0-d mask True (False) at the upper (lower) end; so is the real."""
+    fn = BOOL0D_RULES[name]
+    real_m, fake_m = BOOL0D_MASKS[mask]
+    a = np.arange(24.0).reshape(2, 3, 4)
+    real = fn(a, real_m(end == "upper"))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake = fn(np.empty((2, 3, 4)), fake_m())
+    compare_meta(real, fake, [], [], f"{name} ({end}, {mask})")
+    assert [(k.lo, k.hi, k.op) for k in mode.sizes.made] == [(0, 1, "a 0-d boolean index")]
+
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(BOOL0D_RULES))
+def test_0d_boolean_index_memory_at_each_end(name, end):
+    """The 1-d intp array NumPy makes of a 0-d boolean (1 element or none) is charged."""
+    fn = BOOL0D_RULES[name]
+    a, m = np.arange(24.0).reshape(2, 3, 4), np.array(end == "upper")
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(a, m)))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fa, fm = np.empty((2, 3, 4)), np.empty((), bool)
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(fa, fm)  # noqa: F841  (alive while live is read)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
+def test_0d_boolean_index_the_same_mask_gives_the_same_size():
+    """One 0-d mask (an array, a view, or one NumPy scalar read once), one size; each read
+    ``m[0]`` is a new scalar, so a new size."""
+    with ft.FakeMode():
+        a = np.random.rand(5, 4)
+        m = np.random.rand(3) > 0.5
+        m0, v0 = m[0], m[0, ...]
+        k = a[m0].shape[0]
+        assert a[..., m0].shape[-1] is k and a[m[1]].shape[0] is not k
+        a[m0] = a[m0] * 2                          # the same size: the assignment plans
+        assert a[v0].shape[0] is a[m[0, ...]].shape[0]   # two 0-d views of one element
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            a[m[2]] = a[m[2]] * 2
+
+
 def _distinct(n: int, start: int = 0) -> np.ndarray:
     return np.arange(start, start + n)
 
