@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 import weakref
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -158,6 +159,7 @@ POLICY: ContextVar[SizePolicy] = ContextVar("faketensor_size_policy", default=DE
 
 # how many bounded sizes were ever made: while 0, nothing needs to look for them
 MADE = [0]
+_NAMING = threading.Lock()
 # storage -> {(op, offset, shape, strides): size}: the sizes of masks not written since
 _MASKS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 # storage -> serial number naming its values until it is written (a ufunc's input)
@@ -273,12 +275,13 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     frame = user_frame(1)
     file = frame.f_code.co_filename if frame is not None else None
     line = frame.f_lineno if frame is not None else None
-    k = BoundedSize(policy.value(lo, hi, file, line),
-                    f"k{len(policy.made) if policy is not DEFAULT else MADE[0]}", lo, hi, file,
-                    line, op)
-    MADE[0] += 1
-    if policy is not DEFAULT:
-        policy.made.append(k)
+    with _NAMING:  # threads of one program make sizes of one policy: one name each
+        k = BoundedSize(policy.value(lo, hi, file, line),
+                        f"k{len(policy.made) if policy is not DEFAULT else MADE[0]}", lo, hi,
+                        file, line, op)
+        MADE[0] += 1
+        if policy is not DEFAULT:
+            policy.made.append(k)
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
         _WATCHED.add(id(source.storage))

@@ -15,6 +15,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -654,3 +656,31 @@ def test_explain_and_findings_work_on_bounded_arrays():
     assert "astype" in str(e) or "add" in str(e)
     p = ft.plan(lambda: np.random.rand(100, 9)[np.random.rand(100) > 0.5].T.copy() * 2)
     assert p.status == "completed" and isinstance(p.findings, list)
+
+
+def _threaded(n, fill="random"):
+    """filter_reduce's selection in a thread and in a pool task, one after the other."""
+    out: list = []
+
+    def work():
+        x = np.random.default_rng(0).standard_normal(n)
+        keep = x > {"random": 0.5, "all": -np.inf, "none": np.inf}[fill]
+        out.append(np.sort(x[keep] * 2))
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    with ThreadPoolExecutor(1) as ex:
+        ex.submit(work).result()
+    return out
+
+
+def test_threads_plan_their_sizes_at_each_end():
+    """Threads and pool tasks the program starts make their sizes under the run's policy:
+    the lower run assumes every one at its lower bound, and both ends equal real runs."""
+    for fill in ("all", "none"):
+        real = measure_peak(lambda: _threaded(2_000, fill=fill))[0]
+        p = ft.plan(_threaded, 2_000, fill=fill)
+        b = p.bounded_sizes
+        assert p.status == "completed" and b["lower_run"]["exact"]
+        assert [(k["upper"], k["lower"]) for k in b["sizes"]] == [(2_000, 0), (2_000, 0)]
+        assert real == b["peak"]["cpu"]["upper" if fill == "all" else "lower"]
