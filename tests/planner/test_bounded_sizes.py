@@ -4,9 +4,9 @@ their bounds.
 
 Every rule that makes or accepts a bounded size is checked against real NumPy at both ends:
 the fake run assumes every size at its upper (lower) bound, the real run has masks all true
-(all false), values all distinct (all equal). The three programs of tests/planner/bounded_programs
-plan to completion, and their real peaks lie in the planned range, at its ends for the
-extreme masks.
+(all false), values all distinct (all equal). The programs of tests/planner/bounded_programs
+and examples/obstacles.py plan to completion, and their real peaks lie in the planned range,
+at its ends for the extreme masks.
 """
 from __future__ import annotations
 
@@ -23,10 +23,13 @@ import pytest
 
 import faketensor as ft
 from memtools import measure_peak
+from locations import ROOT
 from oracle import compare_meta
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "bounded_programs")
+# the lattice-Boltzmann program is the documented example itself (examples/obstacles.py)
+LBM = str(ROOT / "examples" / "obstacles.py")
 
 # NumPy's first Generator in a process caches 16 bytes for good: made before any measurement
 np.random.default_rng(0)
@@ -547,9 +550,12 @@ def test_the_policy_fixes_a_size_by_line():
 
 # --- plans ----------------------------------------------------------------------------------
 
+def _path(name: str) -> str:
+    return LBM if name == "lbm" else os.path.join(PROGRAMS, name + ".py")
+
+
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bounded_{name}",
-                                                  os.path.join(PROGRAMS, name + ".py"))
+    spec = importlib.util.spec_from_file_location(f"bounded_{name}", _path(name))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -582,7 +588,7 @@ def test_faketensor_run_reports_the_range(tmp_path):
     out = tmp_path / "plan.json"
     html = tmp_path / "plan.html"
     run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "run", "--json",
-                          str(out), "--html", str(html), os.path.join(PROGRAMS, "lbm.py"), "40"],
+                          str(out), "--html", str(html), LBM, "40"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "data-dependent sizes" in run.stderr and "k0: 0 <= k0 <= 800" in run.stderr
