@@ -690,3 +690,49 @@ def test_threads_plan_their_sizes_at_each_end():
         assert p.status == "completed" and b["lower_run"]["exact"]
         assert [(k["upper"], k["lower"]) for k in b["sizes"]] == [(2_000, 0), (2_000, 0)]
         assert real == b["peak"]["cpu"]["upper" if fill == "all" else "lower"]
+
+
+def _mixed(n):
+    """Masks, equal masks, a 0-d boolean index, float np.unique and a set function, each
+    twice (a warm kernel cache sees the second)."""
+    out = []
+    for _ in range(2):
+        x = np.random.rand(n, 3)
+        x[x > 0.5] = x[x > 0.5] ** 2
+        u, inv = np.unique(x[:, 0], return_inverse=True)
+        onehot = np.zeros((n, u.shape[0]))
+        onehot[np.arange(n), inv] = 1.0
+        m0 = x[0, 0] > 0.2
+        out.append((x[m0] * 2, onehot.sum(axis=0), np.union1d(x[:, 1], x[:, 2])))
+    return out
+
+
+@pytest.mark.parametrize("name", [*PROGRAM_SIZES, "threaded", "mixed"])
+def test_bounded_programs_plan_the_same_with_the_kernel_cache_off(name):
+    """The kernel cache keys on metadata and bypasses calls with bounded sizes: with it off
+    (every kernel runs) and on (warm), the plans of the bounded programs agree to the byte."""
+    if name == "threaded":
+        fn, args = _threaded, (2_000,)
+    elif name == "mixed":
+        fn, args = _mixed, (500,)
+    else:
+        fn, args = _load(name).main, (PROGRAM_SIZES[name],)
+
+    def figures(p):
+        b = p.bounded_sizes
+        return (p.status, p.peak, p.live_end, p.flops, b["peak"], b["live_end"],
+                [(k["name"], k["lo"], k["hi"], k["upper"], k["lower"], k["op"], k["line"],
+                  k["bytes_at_peak"]) for k in b["sizes"]], b["dominant"])
+
+    old = ft.set_cache_enabled(True)
+    try:
+        ft.plan(fn, *args)                  # warm
+        hits = ft.cache_info().hits
+        on = figures(ft.plan(fn, *args))
+        assert ft.cache_info().hits > hits  # the cache served calls of the program
+        ft.set_cache_enabled(False)
+        off = figures(ft.plan(fn, *args))
+    finally:
+        ft.set_cache_enabled(old)
+    assert on == off
+    assert on[0] == "completed" and on[6]
