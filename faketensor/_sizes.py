@@ -423,6 +423,12 @@ def _fake_mode() -> Any:
     return None
 
 
+# len() returns a new plain int (CPython converts ``__len__``'s result), so no size taken
+# from it can stay bounded: a later ``if n == 0:`` would follow the assumption unseen
+LEN_HINT = ("; len() gives a plain int, so where the length is used as a size write "
+            "x.shape[0], which keeps it bounded (docs/guide/bounded-sizes.md)")
+
+
 def steer(k: Any, what: str, depth: int = 2) -> None:
     """User code reads bounded size ``k`` to decide something (``what``): in a FakeMode that
     stops, DataDependentError; in placeholder mode the assumed value is used and listed at
@@ -435,9 +441,10 @@ def steer(k: Any, what: str, depth: int = 2) -> None:
     if mode is None:
         return
     if mode.data_dependent != "placeholder":
+        hint = LEN_HINT if what == "len()" else ""
         raise DataDependentError(
             f"{what} on the data-dependent size {k.where()}: the program's control flow "
-            "depends on the values")
+            f"depends on the values{hint}")
     mode.placeholders.add(f"{what} on the data-dependent size {k.where()} assumed "
                           f"{k.name} = {int(k)}")
 

@@ -736,3 +736,41 @@ def test_bounded_programs_plan_the_same_with_the_kernel_cache_off(name):
         ft.set_cache_enabled(old)
     assert on == off
     assert on[0] == "completed" and on[6]
+
+
+def _onehot_by_len(m):
+    labels = np.random.randint(0, 10, m)
+    classes = np.unique(labels)
+    n_classes = len(classes)            # a plain int: CPython converts __len__'s result
+    return np.zeros((m, n_classes))
+
+
+def _onehot_by_shape(m):
+    labels = np.random.randint(0, 10, m)
+    classes = np.unique(labels)
+    n_classes = classes.shape[0]        # the bounded size itself
+    y = np.zeros((m, n_classes))
+    if n_classes > 0:                   # still control flow on it: would stop
+        pass
+    return y
+
+
+def test_len_as_a_size_stops_and_names_shape_instead():
+    """len() cannot hand a bounded size on (docs/guide/bounded-sizes.md): a default plan
+    stops there and says to write ``x.shape[0]``, which keeps the size and its checks."""
+    p = ft.plan(_onehot_by_len, 1000)
+    assert p.status == "data_dependent"
+    assert "len() gives a plain int" in p.stopped_at["message"]
+    assert "x.shape[0]" in p.stopped_at["message"]
+    p = ft.plan(_onehot_by_shape, 1000)
+    assert p.status == "data_dependent"
+    assert "a comparison (>) on the data-dependent size k0" in p.stopped_at["message"]
+    assert "len()" not in p.stopped_at["message"]
+    p = ft.plan(_onehot_sized, 1000)
+    assert p.status == "completed" and p.bounded_sizes["sizes"][0]["hi"] == 1000
+    assert p.bounded_sizes["peak"]["cpu"]["upper"] >= 1000 * 1000 * 8
+
+
+def _onehot_sized(m):
+    classes = np.unique(np.random.randint(0, 10, m))
+    return np.zeros((m, classes.shape[0]))
