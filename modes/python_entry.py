@@ -451,9 +451,25 @@ class _UniqueNumpy(_PatchedModule):
 
 def _unique_isnan(x: Any, *args: Any, **kwargs: Any) -> Any:
     if not args and not kwargs and isinstance(x, _array.FakeArray) and x.ndim == 0:
-        from ..kernels.numpy.arraysetops import unique_nan_check
-        return dispatch(unique_nan_check, (_array.FakeArray,), (x,), {})
+        return _NAN_CHECK[0](x)
     return _patched_value(np.isnan)(x, *args, **kwargs)
+
+
+def to_kernel(op: Callable) -> Callable:
+    """A callable that hands a call on fakes to ``op``'s kernel through the mode stack: a
+    user mode above the FakeMode (the ``%%faketensor`` magic's) gets this callable as
+    ``func``, and calling it goes on down to the FakeMode; ``op`` itself (a C function, or
+    a Python one on real values) would never reach it."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        stack = patching.get_stack()
+        if stack and not stack[-1]._is_fake_mode:
+            return dispatch(call, (), args, kwargs)
+        return dispatch(op, (_array.FakeArray,), args, kwargs)
+    functools.update_wrapper(call, op)
+    return call
+
+
+_NAN_CHECK: list = [None]  # to_kernel(unique_nan_check), made at install
 
 
 def _install_unique() -> None:
@@ -464,10 +480,13 @@ def _install_unique() -> None:
     from numpy.lib import _arraysetops_impl as impl
     from .._numpy_version import UNIQUE_HASH
     from .. import _sizes
+    from ..kernels.numpy.arraysetops import unique_nan_check
+    _NAN_CHECK[0] = to_kernel(unique_nan_check)
     u1_orig = getattr(impl, "_unique1d")
     u1 = rebound(u1_orig, {"np": _UniqueNumpy(np)})
     if UNIQUE_HASH:
         real_hash = getattr(impl, "_unique_hash")
+        hash_kernel = to_kernel(real_hash)
 
         def unique_hash(ar: Any, **kwargs: Any) -> Any:
             # kwargs: ``equal_nan`` from NumPy 2.4 on (UNIQUE_HASH_EQUAL_NAN), none on 2.3
@@ -476,7 +495,7 @@ def _install_unique() -> None:
             with paused():  # whether the dtype has a hash path: asked of one element
                 if real_hash(np.zeros(1, ar.dtype), **kwargs) is NotImplemented:
                     return NotImplemented
-            return dispatch(real_hash, (_array.FakeArray,), (ar,), kwargs)
+            return hash_kernel(ar, **kwargs)
         rebound(u1_orig, {"_unique_hash": unique_hash, "_array_converter": _Converter})
 
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:

@@ -150,3 +150,18 @@ def test_a_lower_run_that_fails_is_reported(shell, capsys):
     assert result.error_in_exec is None
     assert "    cpu: peak not known .. " in out
     assert "    the run at the lower bounds stopped at line 3: ValueError: zero-size array" in out
+
+
+def test_unique_under_the_magic(shell, capsys):
+    """np.unique's C hash call and its NaN check reach the FakeMode through the magic's own
+    mode above it (modes/python_entry.py ``to_kernel``)."""
+    result, out = cell(shell, capsys, "", """\
+        import numpy as np
+        labels = np.random.randint(0, 5, 1000)
+        classes = np.unique(labels)
+        values, counts = np.unique(np.random.rand(1000), return_counts=True)
+        """)
+    assert result.error_in_exec is None and "stopped" not in out
+    assert "    k0: 1 <= k0 <= 1,000 (np.unique at line 3; upper run 1,000, lower run 1)" in out
+    assert ("    k1: 1 <= k1 <= 1,000 (np.unique, assuming no NaN at line 4; upper run 1,000, "
+            "lower run 1)") in out
