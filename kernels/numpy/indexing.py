@@ -580,6 +580,8 @@ def bool_index_bytes(shape: tuple, key: Any) -> int:
     total = 0
     for k in keys:
         if isinstance(k, (bool, np.bool_)):  # a 0-d boolean of a known value
+            if len(keys) == 1 and not shape:  # of a 0-d array: its mask, made a 0-d array
+                return 1
             total += INTP.itemsize if k else 1
             continue
         if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b":
@@ -768,7 +770,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     packed = dt.itemsize if isinstance(value, (int, float, complex, np.generic)) or (
         is_fake(value) and value.storage._tracker is SCALAR) else 0
     if it == BOOL:
-        transient(packed)
+        transient(packed + bool_index_bytes(shape, key))  # a bool scalar's 0-d array
         mask = p.entries[0][2]
         known = _values(mask)
         if known is not None:

@@ -179,6 +179,29 @@ def test_0d_boolean_index_memory_at_each_end(name, end):
     assert fake == real
 
 
+_KNOWN_0D_KEYS = [True, False, np.True_, np.False_, (True, None), (Ellipsis, False)]
+
+
+@pytest.mark.parametrize("assign", [False, True])
+@pytest.mark.parametrize("key,ndim", [(k, n) for n in (0, 3) for k in _KNOWN_0D_KEYS]
+                         + [((True, [0]), 3), ((False, [0]), 3)], ids=repr)
+def test_known_0d_boolean_index_memory(key, ndim, assign):
+    """A bool scalar index: NumPy's 1-d intp array of positions (1 or 0 of them), or, alone
+    on a 0-d array, its 0-d boolean mask; a list index's intp array in an assignment too."""
+    shape = (2, 3, 4) if ndim else ()
+    fn = (lambda a: a.__setitem__(key, 1.0)) if assign else (lambda a: a[key])
+    a = np.zeros(shape)
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(a)))
+    with ft.FakeMode() as mode:
+        fa = np.empty(shape)
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(fa)  # noqa: F841  (alive while live is read)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
 def test_0d_boolean_index_the_same_mask_gives_the_same_size():
     """One 0-d mask (an array, a view, or one NumPy scalar read once), one size; each read
     ``m[0]`` is a new scalar, so a new size."""
