@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
+import threading
 import weakref
 from contextvars import ContextVar
 from typing import Any, NamedTuple
@@ -158,6 +159,7 @@ POLICY: ContextVar[SizePolicy] = ContextVar("faketensor_size_policy", default=DE
 
 # how many bounded sizes were ever made: while 0, nothing needs to look for them
 MADE = [0]
+_NAMING = threading.Lock()
 # storage -> {(op, offset, shape, strides): size}: the sizes of masks not written since
 _MASKS: "weakref.WeakKeyDictionary[Any, dict]" = weakref.WeakKeyDictionary()
 # storage -> serial number naming its values until it is written (a ufunc's input)
@@ -273,12 +275,13 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
     frame = user_frame(1)
     file = frame.f_code.co_filename if frame is not None else None
     line = frame.f_lineno if frame is not None else None
-    k = BoundedSize(policy.value(lo, hi, file, line),
-                    f"k{len(policy.made) if policy is not DEFAULT else MADE[0]}", lo, hi, file,
-                    line, op)
-    MADE[0] += 1
-    if policy is not DEFAULT:
-        policy.made.append(k)
+    with _NAMING:  # threads of one program make sizes of one policy: one name each
+        k = BoundedSize(policy.value(lo, hi, file, line),
+                        f"k{len(policy.made) if policy is not DEFAULT else MADE[0]}", lo, hi,
+                        file, line, op)
+        MADE[0] += 1
+        if policy is not DEFAULT:
+            policy.made.append(k)
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
         _WATCHED.add(id(source.storage))
@@ -420,6 +423,12 @@ def _fake_mode() -> Any:
     return None
 
 
+# len() returns a new plain int (CPython converts ``__len__``'s result), so no size taken
+# from it can stay bounded: a later ``if n == 0:`` would follow the assumption unseen
+LEN_HINT = ("; len() gives a plain int, so where the length is used as a size write "
+            "x.shape[0], which keeps it bounded (docs/guide/bounded-sizes.md)")
+
+
 def steer(k: Any, what: str, depth: int = 2) -> None:
     """User code reads bounded size ``k`` to decide something (``what``): in a FakeMode that
     stops, DataDependentError; in placeholder mode the assumed value is used and listed at
@@ -432,9 +441,10 @@ def steer(k: Any, what: str, depth: int = 2) -> None:
     if mode is None:
         return
     if mode.data_dependent != "placeholder":
+        hint = LEN_HINT if what == "len()" else ""
         raise DataDependentError(
             f"{what} on the data-dependent size {k.where()}: the program's control flow "
-            "depends on the values")
+            f"depends on the values{hint}")
     mode.placeholders.add(f"{what} on the data-dependent size {k.where()} assumed "
                           f"{k.name} = {int(k)}")
 

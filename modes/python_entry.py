@@ -428,6 +428,64 @@ def _has_fakes(x: Any) -> bool:
     return isinstance(x, (list, tuple)) and any(_has_fakes(v) for v in x)
 
 
+# the op of a size np.unique made of unknown floating-point values (see ``nan_read``)
+NO_NAN_OP = "np.unique, assuming no NaN"
+
+
+def nan_read(ar: Any, args: tuple, kwargs: dict) -> bool:
+    """Whether _unique1d of the fake ``ar`` would read a value: with ``equal_nan`` (the
+    default) its sorting path asks ``np.isnan(aux[-1])`` of floating-point, complex and
+    datetime values. The count is ``1 <= k <= n`` whatever the answer; unknown values are
+    assumed not NaN (kernels/numpy/arraysetops.py ``unique_nan_check``), and the size says
+    so."""
+    from numpy.lib import _arraysetops_impl as impl
+    from .._numpy_version import UNIQUE_HASH
+    if not isinstance(ar, _array.FakeArray) or ar.dtype.kind not in "cfmM" or not ar.size:
+        return False
+    if not kwargs.get("equal_nan", True):
+        return False
+    optional = any(args[:3]) or any(kwargs.get(k) for k in ("return_index", "return_inverse",
+                                                           "return_counts"))
+    if optional or not UNIQUE_HASH:
+        return True
+    with paused():  # the hash path takes this dtype, or NumPy sorts
+        return getattr(impl, "_unique_hash")(np.zeros(1, ar.dtype)) is NotImplemented
+
+
+class _UniqueNumpy(_PatchedModule):
+    """``np`` as rebound _unique1d sees it: ``np.isnan`` of a 0-d fake (its NaN check,
+    ``np.isnan(aux[-1])``) is the ``unique_nan_check`` op, which answers without stopping
+    and charges what isnan of a NumPy scalar allocates."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "isnan":
+            return _unique_isnan
+        return super().__getattr__(name)
+
+
+def _unique_isnan(x: Any, *args: Any, **kwargs: Any) -> Any:
+    if not args and not kwargs and isinstance(x, _array.FakeArray) and x.ndim == 0:
+        return _NAN_CHECK[0](x)
+    return _patched_value(np.isnan)(x, *args, **kwargs)
+
+
+def to_kernel(op: Callable) -> Callable:
+    """A callable that hands a call on fakes to ``op``'s kernel through the mode stack: a
+    user mode above the FakeMode (the ``%%faketensor`` magic's) gets this callable as
+    ``func``, and calling it goes on down to the FakeMode; ``op`` itself (a C function, or
+    a Python one on real values) would never reach it."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        stack = patching.get_stack()
+        if stack and not stack[-1]._is_fake_mode:
+            return dispatch(call, (), args, kwargs)
+        return dispatch(op, (_array.FakeArray,), args, kwargs)
+    functools.update_wrapper(call, op)
+    return call
+
+
+_NAN_CHECK: list = [None]  # to_kernel(unique_nan_check), made at install
+
+
 def _install_unique() -> None:
     """_unique1d rebound for the unique functions: the counts its masks make are the
     distinct values of its argument (``1 <= k <= n``, the same size for the same unwritten
@@ -436,10 +494,13 @@ def _install_unique() -> None:
     from numpy.lib import _arraysetops_impl as impl
     from .._numpy_version import UNIQUE_HASH
     from .. import _sizes
+    from ..kernels.numpy.arraysetops import unique_nan_check
+    _NAN_CHECK[0] = to_kernel(unique_nan_check)
     u1_orig = getattr(impl, "_unique1d")
-    u1 = rebound(u1_orig)
+    u1 = rebound(u1_orig, {"np": _UniqueNumpy(np)})
     if UNIQUE_HASH:
         real_hash = getattr(impl, "_unique_hash")
+        hash_kernel = to_kernel(real_hash)
 
         def unique_hash(ar: Any, **kwargs: Any) -> Any:
             # kwargs: ``equal_nan`` from NumPy 2.4 on (UNIQUE_HASH_EQUAL_NAN), none on 2.3
@@ -448,18 +509,21 @@ def _install_unique() -> None:
             with paused():  # whether the dtype has a hash path: asked of one element
                 if real_hash(np.zeros(1, ar.dtype), **kwargs) is NotImplemented:
                     return NotImplemented
-            return dispatch(real_hash, (_array.FakeArray,), (ar,), kwargs)
+            return hash_kernel(ar, **kwargs)
         rebound(u1_orig, {"_unique_hash": unique_hash, "_array_converter": _Converter})
 
     def unique1d(ar: Any, *args: Any, **kwargs: Any) -> Any:
         vals = _known_values(ar)
         exact = None
+        op = "np.unique"
         if isinstance(ar, _array.FakeArray) and ar.dtype.itemsize == 0 and ar.size:
             exact = 1  # rows of no elements (unique along an axis of an empty array): all equal
         elif vals is not None:  # known values: the count itself
             with paused():
                 exact = np.unique(vals.ravel(), equal_nan=kwargs.get("equal_nan", True)).size
-        with _sizes.counting(1, "np.unique", ar, "unique", exact=exact):
+        elif nan_read(ar, args, kwargs):  # the NaN check assumes no NaN (_UniqueNumpy)
+            op = NO_NAN_OP
+        with _sizes.counting(1, op, ar, "unique", exact=exact):
             return u1(ar, *args, **kwargs)
     for name in _UNIQUE_USERS:
         fn = getattr(impl, name)

@@ -24,8 +24,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ... import _sizes
 from ..._errors import DataDependentError, UnsupportedOperationError
-from ..registry import keep_real
+from ..registry import keep_real, uncached
 from ...layout import AxisError, broadcast_shapes, c_strides
 from ...layout import cupy_broadcast_shapes, cupy_infer_unknown, cupy_nocopy_strides
 from ...meta import ArrayMeta, is_fake
@@ -739,6 +740,17 @@ def _mask_count(m: Any, what: str) -> int:
                              "the mask's values")
 
 
+def bounded_count(m: Any) -> int:
+    """The count of True of a single mask (_prepare_mask_indexing_single's ``n_true``): known,
+    or a bounded size ``0 <= k <= m.size`` (faketensor/_sizes.py), the same object for the
+    same unwritten mask, as NumPy's masks give (kernels/numpy/indexing.py ``mask_count``)."""
+    n = _true_count(m)
+    if n is not None:
+        return n
+    uncached()
+    return _sizes.make(0, m.size, "a boolean mask", m)
+
+
 def _take_shape(vshape: tuple, ishape: tuple, start: int, stop: int) -> tuple:
     """_routines_indexing.pyx _take: the output shape."""
     if start == 0 and stop == len(vshape):
@@ -759,7 +771,7 @@ def advanced_shape(g: ArrayMeta, arrays: list, axis: int) -> tuple:
     if len(arrays) == 1:
         s = arrays[0]
         if s.dtype.kind == "b":  # _getitem_mask_single / _prepare_mask_indexing_single
-            n = _mask_count(s, "a boolean mask")
+            n = bounded_count(s)
             return vshape[:axis] + (n,) + vshape[axis + s.ndim:]
         return check_take(g.size, _take_shape(vshape, s.shape, axis, axis + 1))
     bshape, n_idx = multi_shape(arrays)  # _getitem_multiple
@@ -866,29 +878,23 @@ def ndarray_setitem(self, key, value) -> None:
     if len(arrays) == 1 and arrays[0].dtype.kind == "b":  # _scatter_op_mask_single
         m = arrays[0]
         lshape, rshape = g.shape[:axis], g.shape[axis + m.ndim:]
-        n = _true_count(m)
-        if n is not None:
-            target = lshape + (n,) + rshape
-            if 0 in target:
-                return None
-            vshape = _value_shape(value, dt)
-        else:
-            if 0 in lshape + rshape:
-                return None
-            # the mask may hold no True (no checks at all) or some: any failure depends on it
-            try:
-                vshape = _value_shape(value, dt)
-                pos = len(vshape) - 1 - len(rshape)
-                if pos >= 0 and vshape[pos] != 1:
-                    raise ValueError
-                broadcast_to_shape(vshape, lshape + (1,) + rshape)
-            except (ValueError, OverflowError, TypeError):
-                raise DataDependentError("assigning through a boolean mask of a CUDA fake: "
-                                         "whether the value fits depends on the mask") from None
-            target = lshape + (1,) + rshape
+        n = bounded_count(m)  # a bounded size when the mask's values are unknown
+        target = lshape + (n,) + rshape
+        if 0 in target:
+            return None
+        vshape = _value_shape(value, dt)
         if cuda_value:
             vshape = squeeze_lead(vshape)
-        broadcast_to_shape(vshape, target)
+        for a, b in zip(vshape[::-1], target[::-1]):
+            if a != 1:
+                _sizes.check_same(a, b)  # another size or a length within the bounds: stop
+        try:
+            broadcast_to_shape(vshape, target)
+        except ValueError:
+            if _sizes.is_bounded(n):  # with no True CuPy checks nothing: it depends on the mask
+                raise DataDependentError("assigning through a boolean mask of a CUDA fake: "
+                                         "whether the value fits depends on the mask") from None
+            raise
         _check_devices(self, arrays, dev)
         if cuda_value:
             check_array(value, dev)

@@ -13,6 +13,7 @@ import numpy as np
 
 from ... import _known, _sizes
 from ..._numpy_version import UNIQUE_HASH, UNIQUE_HASH_EQUAL_NAN
+from ..._stack import paused
 from ...layout import c_strides, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, uncached, unmodelled
@@ -117,3 +118,30 @@ if UNIQUE_HASH:
     from numpy.lib import _arraysetops_impl as _impl
     _UNIQUE_HASH: Any = getattr(_impl, "_unique_hash")  # a C function (NumPy >= 2.3)
     register(_UNIQUE_HASH, tags=("data-dependent",))(unique_hash)
+
+
+def unique_nan_check(last: Any) -> Any:
+    """``np.isnan(aux[-1])`` as _unique1d asks it with ``equal_nan`` (floating-point, complex
+    and datetime values on its sorting path): the op the rebound code calls for a fake
+    (modes/python_entry.py); NumPy's own isnan on real values."""
+    return np.isnan(last)
+
+
+@register(unique_nan_check, tags=("data-dependent",))
+def unique_nan_check_rule(last: Any) -> Any:
+    """Whether the largest sorted value is NaN: known values answer; unknown ones are
+    assumed not NaN (the count is ``1 <= k <= n`` either way; the size's op says so:
+    ``np.unique, assuming no NaN``). Memory: isnan of a NumPy scalar converts it to a 0-d
+    array and writes a 0-d bool, both alive at once, both freed (itemsize + 1 bytes)."""
+    m = as_meta(last)
+    uncached()
+    steps = Steps()
+    held = steps.new(array_bytes((), m.dtype))
+    steps.new(array_bytes((), _BOOL))
+    steps.free(held, 1)
+    steps.done()
+    v = _known.scalar_value(last) if is_fake(last) else last
+    if v is None:
+        return np.False_
+    with paused():
+        return np.isnan(v)

@@ -244,12 +244,13 @@ def parse_index(shape: tuple, key: Any) -> Parsed:
             if arr.ndim == 0:
                 itype |= FANCY
                 vals = _values(arr)
-                if vals is None:
-                    datadep = "a 0-d boolean index"
-                    n = 1
+                if vals is None:  # an axis of length 1 or 0: a bounded size 0 <= k <= 1
+                    k = _sizes.make(0, 1, "a 0-d boolean index", arr)
+                    uncached()
+                    entries.append([BOOL0D, k, _fresh_intp((k,))])
                 else:
                     n = 1 if bool(vals) else 0
-                entries.append([BOOL0D, n, np.zeros(n, INTP)])
+                    entries.append([BOOL0D, n, np.zeros(n, INTP)])
                 fancy_nd = max(fancy_nd, 1)
                 continue
             vals = _values(arr)
@@ -578,10 +579,21 @@ def bool_index_bytes(shape: tuple, key: Any) -> int:
     keys = key if type(key) is tuple else (key,)
     total = 0
     for k in keys:
-        if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b" or k.ndim == 0:
+        if isinstance(k, (bool, np.bool_)):  # a 0-d boolean of a known value
+            if len(keys) == 1 and not shape:  # of a 0-d array: its mask, made a 0-d array
+                return 1
+            total += INTP.itemsize if k else 1
+            continue
+        if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b":
             continue
         if len(keys) == 1 and k.ndim == len(shape) and tuple(k.shape) == tuple(shape):
             return 0  # one mask of the array's shape: array_boolean_subscript, no positions
+        if k.ndim == 0:  # a 0-d boolean: a 1-d intp array of length 1 or 0 (a bounded size)
+            vals = _values(k)
+            n = (1 if bool(vals) else 0) if vals is not None else _sizes.make(
+                0, 1, "a 0-d boolean index", k)
+            total += max(n * INTP.itemsize, 1)
+            continue
         if k.size == 0:
             n = 0
         else:
@@ -758,7 +770,7 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     packed = dt.itemsize if isinstance(value, (int, float, complex, np.generic)) or (
         is_fake(value) and value.storage._tracker is SCALAR) else 0
     if it == BOOL:
-        transient(packed)
+        transient(packed + bool_index_bytes(shape, key))  # a bool scalar's 0-d array
         mask = p.entries[0][2]
         known = _values(mask)
         if known is not None:
@@ -789,7 +801,9 @@ def setitem(self: Any, key: Any, value: Any) -> None:
         if off is not None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
-    transient(packed + bool_index_bytes(shape, key))
+    # the index arrays NumPy makes of lists and ranges, and of booleans, as __getitem__'s
+    transient(packed + bool_index_bytes(shape, key)
+              + sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)

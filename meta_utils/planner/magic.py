@@ -1,19 +1,26 @@
 """IPython: ``%load_ext faketensor``, then a cell starting with
-``%%faketensor [--device cpu|cuda:N] [--data-dependent stop|placeholder]`` runs under a
-recording FakeMode (library imports paused, threads inheriting the mode) and prints its
-memory plan under the cell. Nothing is computed and the cell's variables hold fakes.
+``%%faketensor [--device cpu|cuda:N] [--data-dependent stop|placeholder]
+[--assume-size LINE=FRACTION]`` runs under a recording FakeMode (library imports paused,
+threads inheriting the mode) and prints its memory plan under the cell. Nothing is computed
+and the cell's variables hold fakes. A cell that makes a data-dependent length (a boolean
+mask's count, np.unique's: docs/guide/bounded-sizes.md) runs a second time, every such size
+at its lower bound, in a copy of the namespace it started with (its output hidden), and the
+report gives the range, as ``ft.plan`` does.
 
 ``_report(mode) -> str`` writes the text; it is the one call to swap for the planner's report.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import shlex
 import weakref
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..._errors import DataDependentError, UnsupportedOperationError, op_name
 from ..._paths import user_frame
+from ..._sizes import SizePolicy
 from ...modes import FakeMode, Mode
 from ...modes.threads import inherit_mode_in_threads
 from .report import human
@@ -46,9 +53,52 @@ def _where(file: str, line: int, cell_file: str | None) -> str:
     return f"line {line}" if file == cell_file else f"{file}:{line}"
 
 
-def _report(mode: FakeMode, cell_file: str | None = None) -> str:
+class LowerRun(NamedTuple):
+    """The cell's run with every bounded size at its lower bound: its mode, and why it
+    stopped (None when it completed)."""
+
+    mode: FakeMode
+    stopped: str | None
+
+
+def _range_lines(mode: FakeMode, lower: LowerRun | None, cell_file: str | None) -> list[str]:
+    """The range the cell's data-dependent lengths make: per device the peak at the lower
+    and the upper bounds, and each size with its bounds, line and the two runs' values."""
+    made = mode.sizes.made
+    if not made:
+        return []
+    exact = lower is not None and lower.stopped is None
+    out = ["  data-dependent sizes: the figures above assume each at its upper bound (or "
+           "where fixed); the range, each end exact for its assumption:"]
+    for dev in sorted(mode.memory.peak, key=lambda d: (d != "cpu", d)):
+        hi = mode.memory.peak[dev]
+        if lower is None:  # every size fixed: one assumption, both ends
+            lo: int | None = hi
+        else:
+            lo = lower.mode.memory.peak.get(dev, 0) if exact else None
+        low = f"{human(lo)} ({lo:,d} B)" if lo is not None else "not known"
+        out.append(f"    {dev}: peak {low} .. {human(hi)} ({hi:,d} B)")
+    if lower is not None and lower.stopped is not None:
+        out.append(f"    the run at the lower bounds {lower.stopped}")
+    lows = {k.name: int(k) for k in lower.mode.sizes.made} if lower is not None else {}
+    for k in made:
+        where = _where(k.file or "<unknown>", k.line or 0, cell_file)
+        f = mode.sizes.fraction(k.file, k.line)
+        fixed = f", fixed at {f:g} of its range" if f is not None else ""
+        low = f", lower run {lows[k.name]:,d}" if k.name in lows else ""
+        out.append(f"    {k.name}: {k.lo:,d} <= {k.name} <= {k.hi:,d} ({k.op} at {where}; "
+                   f"upper run {int(k):,d}{low}{fixed})")
+    for spec in mode.sizes.fixed:
+        if spec not in mode.sizes.used:
+            out.append(f"    --assume-size {spec}={mode.sizes.fixed[spec]:g}: no size was made "
+                       "at that line")
+    return out
+
+
+def _report(mode: FakeMode, cell_file: str | None = None, lower: LowerRun | None = None) -> str:
     """The text printed under a ``%%faketensor`` cell: ops, then per device the peak (with
-    the line and op that reached it), the bytes live at the end, and placeholder uses."""
+    the line and op that reached it), the bytes live at the end, the range data-dependent
+    lengths make (``lower``: the run at their lower bounds), and placeholder uses."""
     mem = mode.memory
     peak, live = mem.peak, mem.live
     at = _PEAK_AT.get(mode, {})
@@ -65,6 +115,7 @@ def _report(mode: FakeMode, cell_file: str | None = None) -> str:
     for p in mode.placeholders:
         lines.append(f"  placeholder x{p['count']} at {_where(p['file'], p['line'], cell_file)}: "
                      f"{p['message']}")
+    lines.extend(_range_lines(mode, lower, cell_file))
     for e in getattr(mode, "io", ()):
         size = "size depends on values" if e["bytes"] is None else human(e["bytes"])
         lines.append(f"  {e['op']} {e['path']} at {_where(e['file'], e['line'], cell_file)}: "
@@ -84,6 +135,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default=None, help="where factories put arrays: cpu, cuda:N")
     p.add_argument("--data-dependent", default="stop", choices=("stop", "placeholder"),
                    help="when the cell needs a value: stop there, or use a placeholder")
+    p.add_argument("--assume-size", action="append", default=[], metavar="LINE=FRACTION",
+                   help="fix the data-dependent sizes made at this line of the cell")
     return p
 
 
@@ -101,15 +154,20 @@ def run_cell(shell: Any, line: str, cell: str) -> FakeMode:
     A DataDependentError or UnsupportedOperationError stops the cell and is reported; other
     exceptions propagate after the report."""
     from IPython.core.error import UsageError
+    from .cli import parse_assume_sizes
     try:
         opts = _parser().parse_args(shlex.split(line))
-        mode = FakeMode(record=True, device=opts.device, data_dependent=opts.data_dependent)
+        fixed = parse_assume_sizes(opts.assume_size)
+        mode = FakeMode(record=True, device=opts.device, data_dependent=opts.data_dependent,
+                        sizes=SizePolicy("upper", fixed))
     except (ValueError, TypeError) as e:
         raise UsageError(str(e)) from None
     code = shell.transform_cell(cell)
     cell_file = shell.compile.cache(code, shell.execution_count, raw_code=cell)
     compiled = shell.compile(code, cell_file, "exec")
+    before = dict(shell.user_ns)  # the namespace the cell starts with, for the lower run
     stopped = None
+    lower: LowerRun | None = None
     try:
         with mode, _PeakSites(mode), inherit_mode_in_threads():
             exec(compiled, shell.user_ns)  # noqa: S102 - the user's own cell
@@ -118,8 +176,27 @@ def run_cell(shell: Any, line: str, cell: str) -> FakeMode:
     finally:
         if stopped:
             print(stopped)
-        print(_report(mode, cell_file))
+        made = mode.sizes.made
+        if made and any(mode.sizes.fraction(k.file, k.line) is None for k in made):
+            lower = _lower_run(compiled, before, cell_file, opts, fixed)
+        print(_report(mode, cell_file, lower))
     return mode
+
+
+def _lower_run(compiled: Any, namespace: dict, cell_file: str, opts: Any,
+               fixed: dict) -> LowerRun:
+    """The cell again, every bounded size at its lower bound, in ``namespace`` (a copy of
+    the one it started with), its printed output hidden."""
+    mode = FakeMode(record=True, device=opts.device, data_dependent=opts.data_dependent,
+                    sizes=SizePolicy("lower", fixed))
+    stopped = None
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), mode, _PeakSites(mode), \
+                inherit_mode_in_threads():
+            exec(compiled, namespace)  # noqa: S102 - the user's own cell
+    except Exception as e:  # reported in the range, never raised: the cell ran already
+        stopped = _stop_line(e, cell_file)
+    return LowerRun(mode, stopped)
 
 
 def load_ipython_extension(ipython: Any) -> None:

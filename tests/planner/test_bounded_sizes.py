@@ -4,9 +4,9 @@ their bounds.
 
 Every rule that makes or accepts a bounded size is checked against real NumPy at both ends:
 the fake run assumes every size at its upper (lower) bound, the real run has masks all true
-(all false), values all distinct (all equal). The three programs of tests/planner/bounded_programs
-plan to completion, and their real peaks lie in the planned range, at its ends for the
-extreme masks.
+(all false), values all distinct (all equal). The programs of tests/planner/bounded_programs
+and examples/obstacles.py plan to completion, and their real peaks lie in the planned range,
+at its ends for the extreme masks.
 """
 from __future__ import annotations
 
@@ -15,16 +15,21 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
 import faketensor as ft
 from memtools import measure_peak
+from locations import ROOT
 from oracle import compare_meta
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "bounded_programs")
+# the lattice-Boltzmann program is the documented example itself (examples/obstacles.py)
+LBM = str(ROOT / "examples" / "obstacles.py")
 
 # NumPy's first Generator in a process caches 16 bytes for good: made before any measurement
 np.random.default_rng(0)
@@ -115,6 +120,103 @@ def test_mask_rules_at_each_end(name, end, layout):
     assert all(type(n) is int or type(n) is ft.BoundedSize for s in shapes for n in s)
 
 
+# a 0-d boolean index adds an axis of length 1 (True) or 0 (False): a bounded size 0..1.
+# name -> fn(a, m): a a (2, 3, 4) float array, m a 0-d boolean (a fake's 0-d array, a NumPy
+# scalar read from a fake mask, or a 0-d view of one)
+BOOL0D_RULES = {
+    "a[m]": lambda a, m: a[m],
+    "a[..., m]": lambda a, m: a[..., m],
+    "a[m, 0]": lambda a, m: a[m, 0],
+    "a[0, m]": lambda a, m: a[0, m],
+    "a[:, m, 1:]": lambda a, m: a[:, m, 1:],
+    "a[m, [0]]": lambda a, m: a[m, [0]],
+    "a[m, :, [0]]": lambda a, m: a[m, :, [0]],
+    "a[m, m]": lambda a, m: a[m, m],
+    "a[None, m]": lambda a, m: a[None, m],
+    "a[m] * 2": lambda a, m: a[m] * 2,
+    "a[m].sum(0)": lambda a, m: a[m].sum(axis=0),
+    "a[m] = 1": lambda a, m: a.__setitem__(m, 1.0),
+    "a[m] = a[m] * 2": lambda a, m: a.__setitem__(m, a[m] * 2),
+    "a[..., m] = 0": lambda a, m: a.__setitem__((Ellipsis, m), 0.0),
+    "a[m, [0]] = 3": lambda a, m: a.__setitem__((m, [0]), 3.0),
+}
+BOOL0D_MASKS = {
+    "0-d array": (lambda v: np.array(v), lambda: np.empty((), bool)),
+    "scalar of a mask": (lambda v: np.full(3, v)[1], lambda: np.empty(3, bool)[1]),
+    "0-d view": (lambda v: np.full((2, 2), v)[0, 0, ...], lambda: np.empty((2, 2), bool)[0, 0, ...]),
+}
+
+
+@pytest.mark.parametrize("mask", list(BOOL0D_MASKS))
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(BOOL0D_RULES))
+def test_0d_boolean_index_at_each_end(name, end, mask):
+    """The fake assumes the 0-d mask True (False) at the upper (lower) end; so is the real."""
+    fn = BOOL0D_RULES[name]
+    real_m, fake_m = BOOL0D_MASKS[mask]
+    a = np.arange(24.0).reshape(2, 3, 4)
+    real = fn(a, real_m(end == "upper"))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fake = fn(np.empty((2, 3, 4)), fake_m())
+    compare_meta(real, fake, [], [], f"{name} ({end}, {mask})")
+    assert [(k.lo, k.hi, k.op) for k in mode.sizes.made] == [(0, 1, "a 0-d boolean index")]
+
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+@pytest.mark.parametrize("name", list(BOOL0D_RULES))
+def test_0d_boolean_index_memory_at_each_end(name, end):
+    """The 1-d intp array NumPy makes of a 0-d boolean (1 element or none) is charged."""
+    fn = BOOL0D_RULES[name]
+    a, m = np.arange(24.0).reshape(2, 3, 4), np.array(end == "upper")
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(a, m)))
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        fa, fm = np.empty((2, 3, 4)), np.empty((), bool)
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(fa, fm)  # noqa: F841  (alive while live is read)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
+_KNOWN_0D_KEYS = [True, False, np.True_, np.False_, (True, None), (Ellipsis, False)]
+
+
+@pytest.mark.parametrize("assign", [False, True])
+@pytest.mark.parametrize("key,ndim", [(k, n) for n in (0, 3) for k in _KNOWN_0D_KEYS]
+                         + [((True, [0]), 3), ((False, [0]), 3)], ids=repr)
+def test_known_0d_boolean_index_memory(key, ndim, assign):
+    """A bool scalar index: NumPy's 1-d intp array of positions (1 or 0 of them), or, alone
+    on a 0-d array, its 0-d boolean mask; a list index's intp array in an assignment too."""
+    shape = (2, 3, 4) if ndim else ()
+    fn = (lambda a: a.__setitem__(key, 1.0)) if assign else (lambda a: a[key])
+    a = np.zeros(shape)
+    keep: list = []
+    real = measure_peak(lambda: keep.append(fn(a)))
+    with ft.FakeMode() as mode:
+        fa = np.empty(shape)
+        base = mode.memory.live["cpu"]
+        mode.memory.peak["cpu"] = base
+        out = fn(fa)  # noqa: F841  (alive while live is read)
+        fake = (mode.memory.peak["cpu"] - base, mode.memory.live["cpu"] - base)
+    assert fake == real
+
+
+def test_0d_boolean_index_the_same_mask_gives_the_same_size():
+    """One 0-d mask (an array, a view, or one NumPy scalar read once), one size; each read
+    ``m[0]`` is a new scalar, so a new size."""
+    with ft.FakeMode():
+        a = np.random.rand(5, 4)
+        m = np.random.rand(3) > 0.5
+        m0, v0 = m[0], m[0, ...]
+        k = a[m0].shape[0]
+        assert a[..., m0].shape[-1] is k and a[m[1]].shape[0] is not k
+        a[m0] = a[m0] * 2                          # the same size: the assignment plans
+        assert a[v0].shape[0] is a[m[0, ...]].shape[0]   # two 0-d views of one element
+        with pytest.raises(ft.DataDependentError, match="must agree"):
+            a[m[2]] = a[m[2]] * 2
+
+
 def _distinct(n: int, start: int = 0) -> np.ndarray:
     return np.arange(start, start + n)
 
@@ -167,6 +269,33 @@ SET_RULES = {
 }
 
 
+
+
+def _as(dtype: str, fn):
+    """A set rule on inputs cast to ``dtype`` (floating-point values: equal_nan's NaN check)."""
+    return lambda x, y: fn(x.astype(dtype), y.astype(dtype))
+
+
+# floating-point, complex and timedelta values with equal_nan=True (the default): the count
+# is bounded whatever the NaN check reads; the rule assumes no NaN, as the inputs here hold
+for _dt in ("f8", "f2", "c16", "m8[s]"):
+    for _name in ("unique", "unique inverse", "unique all outputs", "unique axis 0",
+                  "unique_values", "unique_counts", "unique_inverse", "unique_all", "union1d",
+                  "intersect1d", "intersect1d indices", "setdiff1d", "setxor1d"):
+        _fn, _up, _low = SET_RULES[_name]
+        SET_RULES[f"{_name} {_dt}"] = (_as(_dt, _fn), _up, _low)
+# 0-d floats: at the lower end the NaN check (isnan of a NumPy scalar: its 0-d array and the
+# 0-d bool) is the call's peak
+SET_RULES["union1d 0-d f8"] = (lambda x, y: np.union1d(x, y), (np.array(0.0), np.array(1.0)),
+                               (np.array(2.0), np.array(2.0)))
+SET_RULES["unique small f4"] = (lambda x, y: np.unique(x), (np.arange(3, dtype="f4"), _distinct(5)),
+                                (np.ones(3, "f4"), _distinct(5)))
+SET_RULES["unique counts f8"] = (lambda x, y: np.unique(x.astype(float), return_counts=True),
+                                 *SET_RULES["unique"][1:])
+SET_RULES["unique index f8"] = (lambda x, y: np.unique(x.astype(float), return_index=True),
+                                *SET_RULES["unique"][1:])
+
+
 @pytest.mark.parametrize("end", ["upper", "lower"])
 @pytest.mark.parametrize("name", list(SET_RULES))
 def test_unique_and_set_rules_at_each_end(name, end):
@@ -177,6 +306,23 @@ def test_unique_and_set_rules_at_each_end(name, end):
         fake = fn(np.empty(x.shape, x.dtype), np.empty(y.shape, y.dtype))
     compare_meta(real, fake, [], [], f"{name} ({end})")
     assert mode.sizes.made
+
+
+def test_float_unique_assumes_no_nan_and_says_so():
+    """equal_nan=True reads ``isnan(aux[-1])`` on the sorting path: the size is made anyway,
+    its op naming the assumption; with equal_nan=False, or on the hash path (complex
+    values), nothing is assumed."""
+    with ft.FakeMode() as mode:
+        x = np.random.rand(100)
+        u, inv = np.unique(x, return_inverse=True)
+        np.unique(x, equal_nan=False, return_counts=True)
+        np.unique(x.astype(complex))
+    ops = [(k.lo, k.hi, k.op) for k in mode.sizes.made]
+    assert ops == [(1, 100, "np.unique, assuming no NaN"), (1, 100, "np.unique"),
+                   (1, 100, "np.unique")]
+    assert u.shape[0] is mode.sizes.made[0] and inv.shape == (100,)
+    p = ft.plan(lambda: np.unique(np.random.rand(1000), return_counts=True)[1].sum())
+    assert p.status == "completed" and p.bounded_sizes["sizes"][0]["op"].endswith("no NaN")
 
 
 @pytest.mark.parametrize("end", ["upper", "lower"])
@@ -198,7 +344,11 @@ def test_mask_rules_memory_at_each_end(name, end):
 
 
 @pytest.mark.parametrize("end", ["upper", "lower"])
-@pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d"])
+@pytest.mark.parametrize("name", ["unique", "unique inverse", "unique all outputs", "union1d",
+                                  "unique f8", "unique inverse f8", "unique all outputs c16",
+                                  "unique counts f8", "union1d f8", "intersect1d f2",
+                                  "setdiff1d f8", "setxor1d m8[s]", "unique_all f8",
+                                  "union1d 0-d f8", "unique small f4"])
 def test_unique_memory_at_each_end(name, end):
     fn, upper, lower = SET_RULES[name]
     x, y = upper if end == "upper" else lower
@@ -423,9 +573,12 @@ def test_the_policy_fixes_a_size_by_line():
 
 # --- plans ----------------------------------------------------------------------------------
 
+def _path(name: str) -> str:
+    return LBM if name == "lbm" else os.path.join(PROGRAMS, name + ".py")
+
+
 def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"bounded_{name}",
-                                                  os.path.join(PROGRAMS, name + ".py"))
+    spec = importlib.util.spec_from_file_location(f"bounded_{name}", _path(name))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -458,7 +611,7 @@ def test_faketensor_run_reports_the_range(tmp_path):
     out = tmp_path / "plan.json"
     html = tmp_path / "plan.html"
     run = subprocess.run([sys.executable, "-m", "faketensor.meta_utils.planner.cli", "run", "--json",
-                          str(out), "--html", str(html), os.path.join(PROGRAMS, "lbm.py"), "40"],
+                          str(out), "--html", str(html), LBM, "40"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "data-dependent sizes" in run.stderr and "k0: 0 <= k0 <= 800" in run.stderr
@@ -549,3 +702,115 @@ def test_explain_and_findings_work_on_bounded_arrays():
     assert "astype" in str(e) or "add" in str(e)
     p = ft.plan(lambda: np.random.rand(100, 9)[np.random.rand(100) > 0.5].T.copy() * 2)
     assert p.status == "completed" and isinstance(p.findings, list)
+
+
+def _threaded(n, fill="random"):
+    """filter_reduce's selection in a thread and in a pool task, one after the other."""
+    out: list = []
+
+    def work():
+        x = np.random.default_rng(0).standard_normal(n)
+        keep = x > {"random": 0.5, "all": -np.inf, "none": np.inf}[fill]
+        out.append(np.sort(x[keep] * 2))
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    with ThreadPoolExecutor(1) as ex:
+        ex.submit(work).result()
+    return out
+
+
+def test_threads_plan_their_sizes_at_each_end():
+    """Threads and pool tasks the program starts make their sizes under the run's policy:
+    the lower run assumes every one at its lower bound, and both ends equal real runs."""
+    for fill in ("all", "none"):
+        real = measure_peak(lambda: _threaded(2_000, fill=fill))[0]
+        p = ft.plan(_threaded, 2_000, fill=fill)
+        b = p.bounded_sizes
+        assert p.status == "completed" and b["lower_run"]["exact"]
+        assert [(k["upper"], k["lower"]) for k in b["sizes"]] == [(2_000, 0), (2_000, 0)]
+        assert real == b["peak"]["cpu"]["upper" if fill == "all" else "lower"]
+
+
+def _mixed(n):
+    """Masks, equal masks, a 0-d boolean index, float np.unique and a set function, each
+    twice (a warm kernel cache sees the second)."""
+    out = []
+    for _ in range(2):
+        x = np.random.rand(n, 3)
+        x[x > 0.5] = x[x > 0.5] ** 2
+        u, inv = np.unique(x[:, 0], return_inverse=True)
+        onehot = np.zeros((n, u.shape[0]))
+        onehot[np.arange(n), inv] = 1.0
+        m0 = x[0, 0] > 0.2
+        out.append((x[m0] * 2, onehot.sum(axis=0), np.union1d(x[:, 1], x[:, 2])))
+    return out
+
+
+@pytest.mark.parametrize("name", [*PROGRAM_SIZES, "threaded", "mixed"])
+def test_bounded_programs_plan_the_same_with_the_kernel_cache_off(name):
+    """The kernel cache keys on metadata and bypasses calls with bounded sizes: with it off
+    (every kernel runs) and on (warm), the plans of the bounded programs agree to the byte."""
+    if name == "threaded":
+        fn, args = _threaded, (2_000,)
+    elif name == "mixed":
+        fn, args = _mixed, (500,)
+    else:
+        fn, args = _load(name).main, (PROGRAM_SIZES[name],)
+
+    def figures(p):
+        b = p.bounded_sizes
+        return (p.status, p.peak, p.live_end, p.flops, b["peak"], b["live_end"],
+                [(k["name"], k["lo"], k["hi"], k["upper"], k["lower"], k["op"], k["line"],
+                  k["bytes_at_peak"]) for k in b["sizes"]], b["dominant"])
+
+    old = ft.set_cache_enabled(True)
+    try:
+        ft.plan(fn, *args)                  # warm
+        hits = ft.cache_info().hits
+        on = figures(ft.plan(fn, *args))
+        assert ft.cache_info().hits > hits  # the cache served calls of the program
+        ft.set_cache_enabled(False)
+        off = figures(ft.plan(fn, *args))
+    finally:
+        ft.set_cache_enabled(old)
+    assert on == off
+    assert on[0] == "completed" and on[6]
+
+
+def _onehot_by_len(m):
+    labels = np.random.randint(0, 10, m)
+    classes = np.unique(labels)
+    n_classes = len(classes)            # a plain int: CPython converts __len__'s result
+    return np.zeros((m, n_classes))
+
+
+def _onehot_by_shape(m):
+    labels = np.random.randint(0, 10, m)
+    classes = np.unique(labels)
+    n_classes = classes.shape[0]        # the bounded size itself
+    y = np.zeros((m, n_classes))
+    if n_classes > 0:                   # still control flow on it: would stop
+        pass
+    return y
+
+
+def test_len_as_a_size_stops_and_names_shape_instead():
+    """len() cannot hand a bounded size on (docs/guide/bounded-sizes.md): a default plan
+    stops there and says to write ``x.shape[0]``, which keeps the size and its checks."""
+    p = ft.plan(_onehot_by_len, 1000)
+    assert p.status == "data_dependent"
+    assert "len() gives a plain int" in p.stopped_at["message"]
+    assert "x.shape[0]" in p.stopped_at["message"]
+    p = ft.plan(_onehot_by_shape, 1000)
+    assert p.status == "data_dependent"
+    assert "a comparison (>) on the data-dependent size k0" in p.stopped_at["message"]
+    assert "len()" not in p.stopped_at["message"]
+    p = ft.plan(_onehot_sized, 1000)
+    assert p.status == "completed" and p.bounded_sizes["sizes"][0]["hi"] == 1000
+    assert p.bounded_sizes["peak"]["cpu"]["upper"] >= 1000 * 1000 * 8
+
+
+def _onehot_sized(m):
+    classes = np.unique(np.random.randint(0, 10, m))
+    return np.zeros((m, classes.shape[0]))

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import faketensor as ft
+from faketensor.meta_utils.planner.report import human
 
 pytest.importorskip("IPython")
 from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
@@ -99,3 +100,68 @@ def test_files_written_are_listed(shell, capsys, tmp_path):
     assert lines[-1] == (f"  np.savetxt {path}.txt at line 4: size depends on values "
                          "(not exact) (not written)")
     assert not list(tmp_path.iterdir())
+
+
+def test_bounded_sizes_give_a_range(shell, capsys):
+    """A cell that makes a data-dependent length runs again at its lower bound (output
+    hidden, in a copy of its namespace): the report gives the range as ``ft.plan`` does;
+    the cell's variables are the upper run's."""
+    body = """\
+        import numpy as np
+        x = np.random.rand(1000)
+        sel = x[x > 0.5]
+        y = sel * 2
+        print("printed once")
+        """
+    result, out = cell(shell, capsys, "", body)
+    assert result.error_in_exec is None and out.count("printed once") == 1
+    lines = out.splitlines()
+    i = lines.index("  data-dependent sizes: the figures above assume each at its upper bound "
+                    "(or where fixed); the range, each end exact for its assumption:")
+    p = ft.plan(_select_twice, 1000)  # the same ops in a function: the same range
+    lo, hi = p.bounded_sizes["peak"]["cpu"]["lower"], p.bounded_sizes["peak"]["cpu"]["upper"]
+    assert lines[i + 1] == f"    cpu: peak {human(lo)} ({lo:,} B) .. {human(hi)} ({hi:,} B)"
+    assert lines[i + 2] == ("    k0: 0 <= k0 <= 1,000 (a boolean mask at line 3; upper run "
+                            "1,000, lower run 0)")
+    assert shell.user_ns["sel"].shape == (1000,) and lo < hi
+    result, out = cell(shell, capsys, "--assume-size 3=0.5 --assume-size 9=1", body)
+    half = ft.plan(_select_twice, 1000, assume_sizes={_SELECT_LINE: 0.5}).peak["cpu"]
+    assert f"    cpu: peak {human(half)} ({half:,} B) .. {human(half)} ({half:,} B)" in out
+    assert "upper run 500, fixed at 0.5 of its range)" in out
+    assert "    --assume-size 9=1: no size was made at that line" in out
+
+
+def _select_twice(n):
+    x = np.random.rand(n)
+    sel = x[x > 0.5]
+    y = sel * 2
+    return y
+
+
+_SELECT_LINE = _select_twice.__code__.co_firstlineno + 2
+
+
+def test_a_lower_run_that_fails_is_reported(shell, capsys):
+    result, out = cell(shell, capsys, "", """\
+        import numpy as np
+        x = np.random.rand(100)
+        m = x[x > 0.5].max()
+        """)
+    assert result.error_in_exec is None
+    assert "    cpu: peak not known .. " in out
+    assert "    the run at the lower bounds stopped at line 3: ValueError: zero-size array" in out
+
+
+def test_unique_under_the_magic(shell, capsys):
+    """np.unique's C hash call and its NaN check reach the FakeMode through the magic's own
+    mode above it (modes/python_entry.py ``to_kernel``)."""
+    result, out = cell(shell, capsys, "", """\
+        import numpy as np
+        labels = np.random.randint(0, 5, 1000)
+        classes = np.unique(labels)
+        values, counts = np.unique(np.random.rand(1000), return_counts=True)
+        """)
+    assert result.error_in_exec is None and "stopped" not in out
+    assert "    k0: 1 <= k0 <= 1,000 (np.unique at line 3; upper run 1,000, lower run 1)" in out
+    assert ("    k1: 1 <= k1 <= 1,000 (np.unique, assuming no NaN at line 4; upper run 1,000, "
+            "lower run 1)") in out

@@ -6,7 +6,7 @@ import pytest
 cupy = pytest.importorskip("cupy")
 
 import faketensor as ft  # noqa: E402
-from cuda_fakes import AWKWARD, cuda  # noqa: E402
+from cuda_fakes import AWKWARD, c_st, cuda  # noqa: E402
 from faketensor.kernels.cupy import views as cv  # noqa: E402
 
 F8 = np.float64
@@ -379,8 +379,7 @@ def test_take():
     (np.s_[np.ones(3, bool)], IndexError),          # mask length mismatch
     (np.s_[[0, 1], [[0], [1]], ], None),
     (np.s_[[0, 1], [0, 1, 2]], ValueError),         # CuPy: ValueError (NumPy: IndexError)
-    (np.s_[cuda((4,), bool)], ft.DataDependentError),
-    (np.s_[cuda((4,), bool), [0]], ft.DataDependentError),
+    (np.s_[cuda((4,), bool), [0]], ft.DataDependentError),  # a mask among several arrays
     (np.s_[cuda((2,), np.float32)], IndexError),
     (np.s_[cuda((2,), np.int64, dev=1)], ValueError),  # peer access
 ])
@@ -397,8 +396,9 @@ def test_numpy_index_arrays_are_converted():
     x = cuda((4, 5))
     idx = ft.empty((2, 2), np.int64)  # a NumPy (cpu) fake index: sent to the device
     assert fresh_c(x[idx], (2, 2, 5))
-    with pytest.raises(ft.DataDependentError):
-        x[ft.empty((4,), bool)]
+    r = x[ft.empty((4,), bool)]       # its count of True: a bounded size (faketensor/_sizes.py)
+    assert type(r.shape[0]) is ft.BoundedSize and (r.shape[0].lo, r.shape[0].hi) == (0, 4)
+    assert fresh_c(r, (4, 5))
 
 
 # --- __setitem__: _scatter_op(..., 'update') -------------------------------------------------
@@ -470,3 +470,35 @@ def test_array_ndmin_from_host():
         r = cupy.array(host[0], ndmin=2, order="F")
         assert r.shape == (1, 3) and r.strides == (8, 8)
 
+
+
+# --- a single mask of unknown values: a bounded size (faketensor/_sizes.py) -------------------
+
+@pytest.mark.parametrize("end", ["upper", "lower"])
+def test_a_fake_mask_gives_a_bounded_size(end):
+    """_getitem_mask_single: a fresh C array of ``a.shape[:axis] + (n_true,) + rest``; n_true
+    a bounded size 0 <= k <= mask.size at the end the policy assumes, the same for the same
+    unwritten mask, so ``a[m] = a[m] * 2`` plans (_scatter_op_mask_single)."""
+    with ft.FakeMode(sizes=ft.SizePolicy(end)) as mode:
+        a, m, mc = cuda((10, 3)), cuda((10,), bool), cuda((3,), bool)
+        rows, rows2, cols = a[m], a[m, :], a[:, mc]
+        a[m] = rows * 2
+        a[m] = 0.0
+        a[m] = cuda((1, 3))
+        a[m] = cuda((3,))
+        k, j = rows.shape[0], cols.shape[1]
+    n = 10 if end == "upper" else 0
+    assert (int(k), k.lo, k.hi, int(j), j.lo, j.hi) == (n, 0, 10, 3 * (n > 0), 0, 3)
+    assert rows2.shape[0] is k and [s.name for s in mode.sizes.made] == ["k0", "k1"]
+    for r, shape in ((rows, (n, 3)), (cols, (10, 3 * (n > 0)))):
+        assert r.shape == shape and r.strides == c_st(shape, 8) and r.base is None
+        assert r.flags.owndata and r.fake_device == "cuda:0"
+
+
+@pytest.mark.parametrize("value", [lambda: cuda((3, 3)), lambda: cuda((11, 3)),
+                                   lambda: cuda((10, 2)), lambda: cuda((10, 3))[cuda((10,), bool)]])
+def test_assigning_through_a_fake_mask_that_may_not_fit_stops(value):
+    """CuPy checks nothing when the mask holds no True: every misfit depends on the mask."""
+    a, m = cuda((10, 3)), cuda((10,), bool)
+    with pytest.raises(ft.DataDependentError):
+        a[m] = value()

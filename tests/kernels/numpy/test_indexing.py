@@ -254,16 +254,16 @@ def test_integer_index_is_a_scalar_and_item_needs_data():
 
 def test_fake_masks_give_bounded_sizes():
     """A fake mask's count is a bounded size (faketensor/_sizes.py), assumed at its upper
-    bound outside a plan; a 0-d fake boolean index still needs its value."""
+    bound outside a plan; a 0-d fake boolean index adds an axis of length 0 <= k <= 1."""
     f = ft.empty((3, 4))
     m = ft.empty((3, 4), bool)
     for key, shape in ((m, (12,)), ((m[:, 0], slice(None)), (3, 4)),
                        ((slice(None), m[0]), (3, 4))):
         r = f[key]
         assert r.shape == shape and any(type(n) is ft.BoundedSize for n in r.shape)
-    for key in (m[0, 0], (m[0, 0], 1)):
-        with pytest.raises(ft.DataDependentError):
-            f[key]
+    for key, shape in ((m[0, 0], (1, 3, 4)), ((m[0, 0], 1), (1, 4))):
+        r = f[key]
+        assert r.shape == shape and (r.shape[0].lo, r.shape[0].hi) == (0, 1)
     with pytest.raises(IndexError):          # a wrong shape is known without values
         f[m[0], :]
     with pytest.raises(IndexError):

@@ -178,8 +178,7 @@ def test_data_dependent(fn):
 @pytest.mark.parametrize("fn,lo", [(np.unique, 1), (np.unique_values, 1),
                                    (lambda a: np.where(a)[0], 0)])
 def test_data_dependent_lengths_are_bounded_sizes(fn, lo):
-    """A length that depends on values is a bounded size (docs/guide/bounded-sizes.md); integers:
-    a float unique reads its NaNs (equal_nan), which stops a plan."""
+    """A length that depends on values is a bounded size (docs/guide/bounded-sizes.md)."""
     k = fn(ft.empty((3, 4), np.int64)).shape[0]
     assert isinstance(k, ft.BoundedSize) and (k.lo, k.hi) == (lo, 12)
 

@@ -247,8 +247,7 @@ def test_set_functions_of_lists(name, args):
 
 def test_set_functions_of_unknown_values_give_bounded_sizes():
     """Unknown values: the length is a bounded size (faketensor/_sizes.py), from the inputs'
-    sizes; NumPy's own argument errors come first. (Integers: for floats, np.unique's
-    ``equal_nan`` check reads whether the last sorted value is NaN.)"""
+    sizes; NumPy's own argument errors come first. (Floats: tests/planner/test_bounded_sizes.py.)"""
     with ft.FakeMode():
         x = np.random.randint(0, 9, (3, 4))
         y = np.random.randint(0, 9, 5)
