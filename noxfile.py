@@ -95,7 +95,7 @@ def compat(session: nox.Session, numpy: str) -> None:
     if os.environ.get("FT_MATRIX_CI"):
         tests = CI[(str(session.python), numpy)]
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
-                *tests, *session.posargs)
+                "--dist", "loadgroup", *tests, *session.posargs)
 
 
 @nox.session(python=MAIN[0], tags=["ci"])

@@ -9,6 +9,9 @@ import faketensor as ft
 pytest.importorskip("IPython")
 from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
+# one IPython shell, on one worker
+pytestmark = pytest.mark.xdist_group("magic")
+
 
 @pytest.fixture(scope="module")
 def shell():
