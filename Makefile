@@ -24,9 +24,14 @@ example: $(EXAMPLE_VENV)/.installed
 
 test: test-main test-matrix
 
+# The test targets let Python cache bytecode (__pycache__ in the checkout and the venvs) even
+# where PYTHONDONTWRITEBYTECODE is set: the suite starts hundreds of interpreters (the CLI, the
+# real runs, the nox sessions), each of which would otherwise compile the package again.
+TEST_ENV := env -u PYTHONDONTWRITEBYTECODE
+
 # the full suite on the main combination (this Python + the newest NumPy: .venv)
 test-main: $(VENV)/.installed chromium
-	$(PY) -m pytest -q -n 2 tests
+	$(TEST_ENV) $(PY) -m pytest -q -n 2 --dist loadgroup tests
 
 # the same suite without the compiled accelerator (docs/internals/accelerator.md): the
 # pure-Python patches a machine without a C compiler installs
@@ -37,11 +42,11 @@ test-pure: $(VENV)/.installed chromium
 # Python, each Python on the newest NumPy), SciPy's next version, and the wheel and sdist as
 # users install them (venvs under .nox, reused by later runs)
 test-matrix: $(VENV)/.installed
-	FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes -t ci
+	$(TEST_ENV) FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes -t ci
 
 # every Python x NumPy of the window with the whole compatibility subset
 test-matrix-full: $(VENV)/.installed
-	$(VENV)/bin/nox --reuse-venv=yes
+	$(TEST_ENV) $(VENV)/bin/nox --reuse-venv=yes
 
 # The documentation site: docs/_build/html/index.html. Any warning fails the build
 # (the full suite builds it too: tests/test_docs.py, where every example runs).

@@ -60,3 +60,11 @@ def _plan_reports_match_schema(request, monkeypatch):
     tmp = request.node.funcargs.get("tmp_path") if hasattr(request.node, "funcargs") else None
     if tmp is not None:
         report_schema.validate_files(tmp)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests marked ``slow`` (tens of seconds each) go first, the others keep their order: under
+    ``-n 2 --dist loadgroup`` (the Makefile) a long test handed out last would keep one worker
+    busy after the other has finished. (loadgroup hands out the ``xdist_group`` groups first,
+    largest first, then the other tests in this order.)"""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

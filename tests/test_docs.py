@@ -29,6 +29,7 @@ needs_jsonschema = pytest.mark.skipif(report_schema.VALIDATOR is None,
 
 # --- the site -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_sphinx
 def test_docs_build_without_warnings(tmp_path):
     """``make docs``'s command: any warning (a broken link or reference, a docstring autodoc

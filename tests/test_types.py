@@ -19,6 +19,9 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 TYPING = pathlib.Path(__file__).resolve().parent / "typing"
 pytest.importorskip("mypy")
 
+# the mypy runs share one cache (the package is analysed once), on one worker
+pytestmark = pytest.mark.xdist_group("mypy")
+
 # The package names whose exports are the public API; every module defining one of them
 # must be in pyproject's strict (disallow_untyped_defs) override.
 PUBLIC = ("faketensor", "faketensor.modes", "faketensor.meta_utils")

@@ -22,6 +22,9 @@ import faketensor as ft
 from bad_shapes_cases import TEMPORARY_FIRST, cases, encode, exc_types, run_case
 from locations import TESTS  # tests/ and the checkout
 
+# the real outcomes are computed once (a subprocess), on one worker
+pytestmark = pytest.mark.xdist_group("bad_shapes")
+
 CASES = {cid: (fn, mk) for cid, fn, mk in cases()}
 
 # Cases known to differ from NumPy, with the reason; the test fails when one of them passes.

@@ -231,6 +231,7 @@ def _params() -> list:
             if p.xfail else pytest.param(p, id=p.name) for p in PROGRAMS]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("program", _params())
 def test_program_plans_with_the_real_peak(program: Program, tmp_path):
     folder = str(tmp_path)

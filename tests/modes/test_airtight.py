@@ -25,8 +25,10 @@ from locations import TESTS  # tests/ and the checkout
 
 # np.matrix, np.bmat, r_/c_ with "matrix": NumPy's PendingDeprecationWarning for the matrix
 # subclass, given by the real and the faked entry point alike.
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning")
+# (the survey, a subprocess, runs once: on one worker)
+pytestmark = [pytest.mark.filterwarnings(
+    "ignore:the matrix subclass is not the recommended way:PendingDeprecationWarning"),
+    pytest.mark.xdist_group("airtight")]
 
 A = np.linspace(0.0, 1.0, 12)
 F = np.asfortranarray(A.reshape(3, 4))

@@ -29,6 +29,9 @@ import cluster_real as cr  # noqa: E402
 from faketensor.meta_utils.planner.plan import plan_script  # noqa: E402
 from locations import TESTS  # tests/ and the checkout
 
+# each local cluster starts once, on one worker
+pytestmark = pytest.mark.xdist_group("cluster")
+
 HERE = str(TESTS)
 SCRIPT = os.path.join(HERE, "plan_scripts", "cluster_futures.py")
 FAKETENSOR = os.path.join(os.path.dirname(sys.executable), "faketensor")

@@ -25,6 +25,9 @@ from faketensor.meta_utils.planner import html as html_mod
 from faketensor.meta_utils.planner.html import (MAX_POINTS, SITE_COLOURS, downsample, render_html,
                                         save_html)
 
+# the report and its page are made once, on one worker
+pytestmark = pytest.mark.xdist_group("html_report")
+
 CHROMIUM = shutil.which("chromium")
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
 LINE_RGB = (0x1F, 0x77, 0xB4)  # the timeline's colour in meta_utils/planner/html.py

@@ -10,6 +10,9 @@ from faketensor.meta_utils.planner.report import human
 pytest.importorskip("IPython")
 from IPython.core.interactiveshell import InteractiveShell  # noqa: E402
 
+# one IPython shell, on one worker
+pytestmark = pytest.mark.xdist_group("magic")
+
 
 @pytest.fixture(scope="module")
 def shell():

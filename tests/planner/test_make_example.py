@@ -14,6 +14,7 @@ ROOT = str(REPO)
 ALLOWED = {"faketensor", "numpy", "wrapt", "pip", "setuptools"}  # pip's own, and the package's
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
 def test_make_example_installs_only_what_the_example_needs(tmp_path):
     venv = tmp_path / "venv-example"

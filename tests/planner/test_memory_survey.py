@@ -21,6 +21,8 @@ import os
 import sys
 from typing import Any
 
+import pytest
+
 from faketensor.meta_utils.surveys.memsurvey import Measured, measure_call, memory_survey, prime
 import pathlib
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # run as a script
@@ -88,6 +90,7 @@ def _check(corpus: str, differs: dict[str, str]) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 def test_survey_memory_exact() -> None:
     got = survey_rows()
     bad = _check("survey", got["differs"])
@@ -96,6 +99,7 @@ def test_survey_memory_exact() -> None:
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_replay_memory_exact() -> None:
     got = replay_rows()
     bad = _check("replay", got["differs"])

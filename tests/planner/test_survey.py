@@ -12,6 +12,9 @@ import faketensor as ft
 from faketensor.meta_utils.planner import cli
 from faketensor.meta_utils.surveys.survey import STATUSES, Callee, T, X, measure, not_exact, t
 
+# the full coverage measurement (`report`) is made once, on one worker
+pytestmark = pytest.mark.xdist_group("survey")
+
 
 @pytest.fixture(scope="module")
 def report() -> dict:
