@@ -67,13 +67,21 @@ PYTHON_SUBSET = [
     "tests/planner/test_memory_programs.py::test_predicted_peak_equals_real_peak",
     "tests/planner/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
 ]
+# The rest of the window in CI: the import and the version module, and the README example
+# planned at a small size against its real peak.
+SMOKE = [
+    "tests/core/test_versions.py",
+    "tests/planner/test_plan.py::test_predicted_cpu_peak_equals_real_peak[target5]",
+]
 
 # ``make test`` (and so CI) runs the sessions tagged "ci": each NumPy of the window with the
 # whole compatibility subset on the oldest Python, each Python with the Python subset on the
-# newest NumPy, and the far corner (newest Python, oldest NumPy). ``nox`` runs all of them,
+# newest NumPy, the far corner (newest Python, oldest NumPy) with the Python subset too, and
+# the smoke subset on the other three. ``nox`` runs all of them,
 # each with the whole subset (``make test-matrix-full``).
 CI = {("3.11", "2.2"): COMPAT, ("3.11", "2.3"): COMPAT, ("3.12", "2.4"): PYTHON_SUBSET,
-      ("3.13", "2.4"): PYTHON_SUBSET, ("3.13", "2.2"): PYTHON_SUBSET}
+      ("3.13", "2.4"): PYTHON_SUBSET, ("3.13", "2.2"): PYTHON_SUBSET,
+      ("3.12", "2.2"): SMOKE, ("3.12", "2.3"): SMOKE, ("3.13", "2.3"): SMOKE}
 assert set(CI) <= set(COMBOS)
 # combinations that run without the compiled accelerator (its pure-Python fallback,
 # docs/internals/accelerator.md): the whole compatibility subset through the Python patches
