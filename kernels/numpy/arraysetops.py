@@ -1,4 +1,4 @@
-"""isin and the set functions (numpy/lib/_arraysetops_impl.py).
+"""isin, ediff1d and the set functions (numpy/lib/_arraysetops_impl.py).
 
 ``isin`` is exact: a bool array of the element's shape, a view of the 1-d mask ``_isin``
 makes, whatever the values. ``unique*``, ``intersect1d``, ``union1d``, ``setdiff1d`` and
@@ -123,6 +123,8 @@ if UNIQUE_HASH:
     _UNIQUE_HASH: Any = getattr(_impl, "_unique_hash")  # a C function (NumPy >= 2.3)
     register(_UNIQUE_HASH, tags=("data-dependent",))(unique_hash)
 
+
+# --- ediff1d ---------------------------------------------------------------------------------
 
 @register(np.ediff1d, tags=("copy",), flops=flops.input_elements)
 def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:

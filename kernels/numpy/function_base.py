@@ -1,37 +1,47 @@
-"""Window functions: bartlett, blackman, hamming, hanning, kaiser
-(numpy/lib/_function_base_impl.py)."""
+"""numpy/lib/_function_base_impl.py's functions: the window functions (bartlett, blackman,
+hamming, hanning, kaiser), np.vectorize, median, quantile and percentile (via _ureduce),
+angle, sinc, i0, diff, trapezoid, digitize, interp, average, unwrap, cov, corrcoef, gradient.
+
+Each kernel replays NumPy's own composition on fresh ``ArrayMeta`` intermediates, so the
+final result has the layout NumPy's last step gives it, and its allocations on a ``Steps``
+timeline beside the rule. Checks that read values (NaN scans that only warn or replace
+values) are skipped: they change values, never layouts. Results whose shape or dtype depend
+on values raise DataDependentError.
+"""
 from __future__ import annotations
+
 import math
+import operator
+import warnings
+from builtins import range as builtins_range
 from typing import Any
+
 import numpy as np
-from ..._errors import UnsupportedOperationError
+from numpy._core import umath as _umath
+
+from ..._errors import DataDependentError, UnsupportedOperationError
+from ..._numpy_version import QUANTILE_WEAK_Q, ufunc_array
+from ...layout import (c_strides, like_strides, normalize_axes, normalize_axis, reshape_strides,
+                       shape_args)
+from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, nested_fakes
+from .. import flops
+from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
+from ._common import BOOL, along, c_fresh, chainable, chained_ufunc, complex_part, known_values
+from .convert_datatype import cast_loop
 from .creation import arange, fresh
-from ...layout import shape_args
-from ...meta import ArrayMeta, is_fake
-from ..registry import register, unmodelled
+from .hidden import captured
+from .reductions import final_result, like_copy, mean_steps, stays_array
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
                           divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
                           ufunc_bytes, unary, used)
-from builtins import range as builtins_range
-import operator
-import warnings
-from numpy._core import umath as _umath
-from ..._errors import DataDependentError
-from ..._numpy_version import QUANTILE_WEAK_Q, ufunc_array
-from ...layout import c_strides, like_strides, normalize_axes, normalize_axis, reshape_strides
-from ...meta import as_meta, check_writeable, is_meta, nested_fakes
-from .. import flops
-from ..registry import pyarray_return, quiet, scalar_result, transient
-from ._common import BOOL, along, c_fresh, chainable, chained_ufunc, complex_part, known_values
-from .convert_datatype import cast_loop
-from .hidden import captured
-from .reductions import final_result, like_copy, mean_steps, stays_array
 from .umath import ufunc_call
 
 _NoValue = np._NoValue
 _INTP = np.dtype(np.intp)
 _F8 = np.dtype("f8")
 
+
+# --- window functions ------------------------------------------------------------------------
 
 def unpatched(fn: Any) -> Any:
     """The real function behind a namespace patch (modes/patching), so it runs for real here."""
@@ -760,6 +770,8 @@ quantile.keep_real = frozenset({1, "q", "weights"})
 percentile.keep_real = frozenset({1, "q", "weights"})
 
 
+# --- angle, sinc, i0 -------------------------------------------------------------------------
+
 @register(np.angle, tags=("ufunc",))
 def angle(z: Any, deg: bool = False) -> Any:
     """np.angle: arctan2(z.imag, z.real) (arctan2(0, z) for real z), times 180/pi in place
@@ -818,6 +830,8 @@ def i0(x: Any) -> Any:
         unmodelled("piecewise evaluates each branch on the elements that take it")
     return final_result(like_copy(ax))
 
+
+# --- diff, trapezoid -------------------------------------------------------------------------
 
 def _diff(m: Any, n: int, ax: int) -> Any:
     op = np.not_equal if m.dtype == BOOL else np.subtract
@@ -928,6 +942,8 @@ def _trapezoid_steps(m: Any, ax: int, k: int, d: Any, res: Any) -> None:
     steps.done()
 
 
+# --- digitize --------------------------------------------------------------------------------
+
 @register(np.digitize, tags=("copy",))
 def digitize(x: Any, bins: Any, right: bool = False) -> Any:
     """np.digitize: searchsorted(bins, x) (len(bins) - that for decreasing bins): same layout."""
@@ -972,6 +988,8 @@ def _digitize_steps(x: Any, bins: Any, xm: Any, bm: Any, side: str) -> ArrayMeta
     st.done()
     return res
 
+
+# --- interp ----------------------------------------------------------------------------------
 
 @register(np.interp, tags=("copy",), flops=flops.interp)
 def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None,
@@ -1166,6 +1184,8 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
         return scalar_result((final_result(avg), final_result(scl)))
     return scalar_result(final_result(avg))
 
+
+# --- unwrap ----------------------------------------------------------------------------------
 
 @register(np.unwrap, tags=("copy",))
 def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.pi) -> ArrayMeta:

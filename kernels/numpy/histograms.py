@@ -27,6 +27,11 @@ _INTP = np.dtype(np.intp)
 _F8 = np.dtype("f8")
 
 
+# --- histogram, histogram_bin_edges, histogramdd ---------------------------------------------
+# Value checks skipped (they raise only for some data): non-finite autodetected ranges,
+# "Too many bins for data range"; non-monotonic bins arrays are refused where their values
+# are known (``known_values``), and cannot be otherwise.
+
 def _hist_input(a: Any, weights: Any, name: str) -> tuple:
     """_ravel_and_check_weights: (dtype of the raveled a, weights meta or None)."""
     from ..registry import uncached

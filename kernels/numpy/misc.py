@@ -1,6 +1,6 @@
 """Functions of NumPy's multiarray and fromnumeric that have no family module: where, clip,
-meshgrid, round, and the data-dependent set functions (unique). Sorting is in sorting.py,
-tril/triu/diag in twodim_base.py, roll/isclose/allclose in numeric.py."""
+meshgrid, round, bincount, and the data-dependent set functions (unique). Sorting is in
+sorting.py, tril/triu/diag in twodim_base.py, roll/isclose/allclose in numeric.py."""
 from __future__ import annotations
 
 import operator
@@ -375,6 +375,9 @@ def _formatter(fn: Any) -> Any:
 for _fn in (np.array2string, np.array_repr, np.array_str):
     _formatter(_fn)
 
+
+# --- bincount (multiarray/compiled_base.c arr_bincount) --------------------------------------
+# Value checks skipped (they raise only for some data): negative entries.
 
 @register(np.bincount, tags=("data-dependent",))
 def bincount(x: Any, weights: Any = None, minlength: Any = 0) -> Any:

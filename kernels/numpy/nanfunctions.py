@@ -1,4 +1,6 @@
-"""nanmedian, nanquantile, nanpercentile (numpy/lib/_nanfunctions_impl.py).
+"""nanmedian, nanquantile, nanpercentile, nanvar, nanstd, nancumsum, nancumprod
+(numpy/lib/_nanfunctions_impl.py; nansum, nanmean and the other nan-reductions are in
+reductions.py, next to the reductions they call).
 
 NumPy removes each slice's NaNs before its median or quantiles: the slices' sizes, the
 copies made and whether a slice is all NaN depend on values, the layout of the result does
@@ -226,6 +228,8 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
                     overwrite_input=overwrite_input,
                     kept=keepdims is not _NoValue and bool(keepdims))
 
+
+# --- nancumsum, nancumprod -------------------------------------------------------------------
 
 @register(np.nancumsum, tags=("reduction",))
 @stepped

@@ -185,6 +185,8 @@ def cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1,
                base_shape=shape)
 
 
+# --- array_equiv -----------------------------------------------------------------------------
+
 @register(np.array_equiv, tags=("data-dependent",))
 def array_equiv(a1: Any, a2: Any) -> Any:
     """np.array_equiv: False when the shapes do not broadcast, else a value."""
@@ -199,7 +201,7 @@ def array_equiv(a1: Any, a2: Any) -> Any:
     raise DataDependentError("np.array_equiv compares values")
 
 
-# --- convolve, correlate, cross, interp -------------------------------------------------------
+# --- correlate, convolve ---------------------------------------------------------------------
 
 _MODES = {"valid": 0, "same": 1, "full": 2}
 

@@ -1,5 +1,7 @@
 """Reductions: ufunc.reduce / accumulate / reduceat / outer / at and the NumPy functions
-and ndarray methods built on them (sum, mean, var, argmax, cumsum, nan*, median, ...).
+and ndarray methods built on them (sum, mean, var, argmax, cumsum, cumulative_sum, nansum,
+nanmean, ...; median and quantile are in function_base.py, nanvar and nanmedian in
+nanfunctions.py).
 
 Layout facts (numpy 2.4, reduction.c and nditer_constr.c): a reduction allocates its
 result with NpyIter in K order of the operand (and of a ``where`` mask), without
@@ -1069,6 +1071,8 @@ def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     transient(asarray_bytes(args[0]) + asarray_bytes(args[1]))
     return res
 
+
+# --- cumulative_sum, cumulative_prod (numpy/_core/fromnumeric.py) ----------------------------
 
 def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
                 include_initial: bool) -> Any:

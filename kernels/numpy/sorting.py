@@ -1,5 +1,6 @@
-"""Sorting and searching: sort, argsort, searchsorted (numpy/_core/fromnumeric.py; the C
-in numpy/_core/src/multiarray/item_selection.c and numpy/_core/src/npysort/)."""
+"""Sorting and searching: sort, argsort, searchsorted, partition, argpartition
+(numpy/_core/fromnumeric.py; the C in numpy/_core/src/multiarray/item_selection.c and
+numpy/_core/src/npysort/)."""
 from __future__ import annotations
 from typing import Any
 import numpy as np

@@ -1,4 +1,4 @@
-"""Two-dimensional functions: tril, triu, diag, diagflat, vander
+"""Two-dimensional functions: tril, triu, diag, diagflat, vander, histogram2d
 (numpy/lib/_twodim_base_impl.py)."""
 from __future__ import annotations
 import operator
@@ -114,6 +114,8 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
 
 shape_args(vander, 1, "N")
 
+
+# --- histogram2d (histograms.histdd on [x, y]) -----------------------------------------------
 
 @register(np.histogram2d, tags=("copy",))
 def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,

@@ -107,7 +107,7 @@ UNARY = {
     "median_kd": lambda a: np.median(a, axis=-1, keepdims=True),
     "median_odd": lambda a: np.median(a[:, :15], axis=1),
     "average0": lambda a: np.average(a, axis=0),
-    # weighted: scl, the zero test, the product and its sum (statistics._average_steps)
+    # weighted: scl, the zero test, the product and its sum (function_base._average_steps)
     "average_w0_f32": lambda a: np.average(a, axis=0, weights=np.ones(a.shape[0], np.float32)),
     "average_w_full": lambda a: np.average(a, weights=a),
     "average_w1_returned": lambda a: np.average(a, axis=1, weights=a[0], returned=True),
@@ -251,7 +251,7 @@ OTHERS = {
     "interp[0-d x, complex fp]": (_one((5,)), lambda a: np.interp(np.array(2.5), a, a + 1j)),
     "einsum[i,i]": (_one((5,)), lambda a: np.einsum("i,i", a, a)),
     "einsum[ii f4]": (_one((3, 3), np.float32), lambda a: np.einsum("ii", a)),
-    # gradient with coordinates not evenly spaced (statistics._gradient_spacing_steps); even
+    # gradient with coordinates not evenly spaced (function_base._gradient_spacing_steps); even
     # ones take NumPy's other path: see gradient_array_spacing in NOT_EXACT
     "gradient[uneven x]": (lambda: [np.ones(800), np.arange(800) ** 1.5], lambda f, x: np.gradient(f, x)),
     "gradient[uneven x, big, edge 2]": (lambda: [np.ones(80000), np.arange(80000) ** 1.5],
@@ -411,13 +411,13 @@ OTHERS = {
     "histogram[f32 F 1-d]": (_one(300, np.float32), lambda a: np.histogram(a[::-2], bins=5)),
     "histogram[empty]": (_one((0, 3)), lambda a: np.histogram(a)),
     # empty data: the edges' linspace, the counts and _unsigned_subtract's 0-d arrays
-    # (statistics._hist_edges_steps)
+    # (histograms._hist_edges_steps)
     "histogram[empty f32 range]": (_one(0, np.float32), lambda a: np.histogram(a, 5, range=(0.5, 1.5))),
     "histogram[empty i8 weights]": (lambda: [np.ones(0, np.int8), np.ones(0, np.float32)],
                                     lambda a, w: np.histogram(a, 3, weights=w)),
     "histogram[empty bool]": (_one((0, 2), bool), lambda a: np.histogram(a[:, ::-1], 4)),
     # weights: their ravel and bincount's float64 copy per block; density: diff, its copy and
-    # the quotients (statistics._uniform_hist_steps / _hist_density_steps)
+    # the quotients (histograms._uniform_hist_steps / _hist_density_steps)
     "histogram[density empty]": (_one(0), lambda a: np.histogram(a, 3, density=True)),
     "histogram[density f32 F range]": (lambda: [np.ones((20, 30), np.float32, order="F")],
                                        lambda a: np.histogram(a, 5, density=True, range=(0, 2))),

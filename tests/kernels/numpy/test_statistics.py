@@ -1,4 +1,7 @@
-"""Differential tests of the statistics kernels (kernels/numpy/statistics.py) against real NumPy."""
+"""Differential tests of the statistics kernels against real NumPy: median, quantile, average,
+cov, gradient, ... (kernels/numpy/function_base.py), partition (sorting.py), nanvar and the
+nan-cumulatives (nanfunctions.py), histograms (histograms.py, twodim_base.py), iscomplex,
+nan_to_num, ... (type_check.py), convolve and correlate (numeric.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,21 +20,10 @@ REAL = [d for d in DTS if d.kind != "c"]
 SHAPES = [(), (0,), (5,), (4, 6), (3, 0, 2), (2, 3, 4), (1, 4, 1)]
 
 
-def layouts(shape: tuple, dt: np.dtype) -> list:
-    """C, F, transposed, reversed, strided and broadcast views of ones(shape)."""
-    a = np.ones(shape, dt)
-    out = [a, np.asfortranarray(a)]
-    if a.ndim >= 2:
-        out.append(np.ascontiguousarray(a.swapaxes(0, 1)).swapaxes(0, 1))
-    if a.ndim:
-        out += [a[..., ::-1], np.repeat(a, 2, axis=-1)[..., ::2],
-                np.broadcast_to(a[..., :1], a.shape)]
-    return out
-
-
 def cases(dts=DTS, shapes=SHAPES) -> list:
-    return [pytest.param(a, id=f"{dt}-{shape}-{i}") for shape in shapes for dt in dts
-            for i, a in enumerate(layouts(shape, dt))]
+    """Every awkward layout (oracle.every_layout) of ones(shape) for each dtype and shape."""
+    return [pytest.param(a, id=f"{dt}-{shape}-{name}") for shape in shapes for dt in dts
+            for name, a in oracle.every_layout(np.ones(shape, dt))]
 
 
 ALL = cases()
