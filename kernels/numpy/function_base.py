@@ -1448,11 +1448,14 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
         raise ValueError("'edge_order' greater than 2 not supported")
     if edge_order not in (1, 2):
         raise UnsupportedOperationError("np.gradient", f"edge_order={edge_order!r}")
-    if m.dtype.kind not in "biufc":
+    if m.dtype.kind not in "biufcmM":
         raise UnsupportedOperationError("np.gradient", f"dtype {m.dtype}")
+    if m.dtype.kind == "M":  # f.view(otype): the timedelta of the unit, by name (native order)
+        m = ArrayMeta(m.shape, np.dtype(m.dtype.name.replace("datetime", "timedelta")), m.strides)
     if m.dtype.kind in "iu":
         m = like_copy(m, _F8)
-    otype = m.dtype if m.dtype.kind in "fc" else _F8
+    otype = m.dtype if m.dtype.kind in "fcm" else _F8
+    src = m if m.dtype.kind == "m" else as_meta(f)  # what the replay reads (a view is no copy)
     outs = []
     for ax, d in zip(axes, dx):
         if m.shape[ax] < edge_order + 1:
@@ -1467,10 +1470,10 @@ def gradient(f: Any, *varargs: Any, axis: Any = None, edge_order: Any = 1) -> An
     if all(d is None for d in dx):
         scalar = (varargs[0] if n else 1.0)
         if type(scalar) in (int, float) or isinstance(scalar, (np.integer, np.floating)):
-            _gradient_steps(as_meta(f), m.dtype, otype, axes, scalar, edge_order)
+            _gradient_steps(src, m.dtype, otype, axes, scalar, edge_order)
             modelled = True
     elif len(axes) == 1 and dx[0] is not None and is_meta(varargs[0]):
-        _gradient_spacing_steps(as_meta(f), m.dtype, otype, axes[0], dx[0], edge_order)
+        _gradient_spacing_steps(src, m.dtype, otype, axes[0], dx[0], edge_order)
     if not modelled:
         # with one axis the figures are those of spacings that are not all equal
         unmodelled("np.gradient with array spacings (or a spacing that is not a number): "

@@ -483,6 +483,15 @@ OTHERS = {
     "take_along_axis[3-d]": (lambda: [np.ones((4, 5, 6)), np.zeros((4, 5, 2), np.intp)],
                              lambda a, i: np.take_along_axis(a, i, axis=-1)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
+    # datetime f is viewed as the timedelta of its unit (no copy); timedelta f stays as it is
+    "gradient[M8[s] 2-d]": (lambda: [np.arange(0, 4000, dtype="M8[s]").reshape(40, 100)], np.gradient),
+    "gradient[M8[h] T, edge 2]": (lambda: [np.arange(0, 4000, dtype="M8[h]").reshape(40, 100).T],
+                                  lambda a: np.gradient(a, 2.0, edge_order=2)),
+    "gradient[>M8[ms] axis 1]": (lambda: [np.arange(0, 4000, dtype=">M8[ms]").reshape(40, 100)],
+                                 lambda a: np.gradient(a, axis=1)),
+    "gradient[m8[D] uneven x]": (lambda: [np.arange(0, 4000, dtype="m8[D]").reshape(40, 100),
+                                          np.arange(40.) ** 2],
+                                 lambda f, x: np.gradient(f, x, axis=0, edge_order=2)),
 }
 
 CASES = {f"{name}[{inp}]": (lambda inp=inp: [INPUTS[inp]()], fn)

@@ -4,6 +4,8 @@ nan-cumulatives (nanfunctions.py), histograms (histograms.py, twodim_base.py), i
 nan_to_num, ... (type_check.py), convolve and correlate (numeric.py)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -434,6 +436,22 @@ def test_gradient_spacing():
     check(lambda x: np.gradient(x, [0, 1, 3], edge_order=1), np.ones(3, bool))
     check(lambda x: np.gradient(x, axis=2), np.ones((3, 3)))
     check(lambda x: np.gradient(x, axis=(0, 0)), np.ones((3, 3)))
+
+
+TIMES = [np.dtype(d) for d in ("M8[h]", ">M8[s]", "M8[D]", "m8[ms]", ">m8[s]")]
+GRAD_TIMES = GRAD[:-1] + [lambda a: np.gradient(a, np.array([0.0, 1, 3, 4])[:a.shape[0]], axis=0),
+                          lambda a: np.gradient(a, np.arange(a.shape[-1]), axis=-1, edge_order=2)]
+
+
+@pytest.mark.parametrize("a", [pytest.param(a, id=f"{dt}-{shape}-{name}")
+                               for shape in [(), (2,), (5,), (4, 6), (3, 0, 2), (2, 3, 4)]
+                               for dt in TIMES for name, a in oracle.every_layout(
+                                   (np.arange(math.prod(shape)) ** 2).astype(dt).reshape(shape))])
+def test_gradient_datetime_layouts(a):
+    """datetime64 f: the gradient is the timedelta of its unit (f viewed as it, native byte
+    order by name); timedelta64 f keeps its dtype."""
+    for fn in GRAD_TIMES:
+        check(fn, a)
 
 
 @pytest.mark.filterwarnings("ignore")
