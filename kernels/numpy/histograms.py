@@ -32,8 +32,11 @@ _F8 = np.dtype("f8")
 # "Too many bins for data range"; non-monotonic bins arrays are refused where their values
 # are known (``known_values``), and cannot be otherwise.
 
-def _hist_input(a: Any, weights: Any, name: str) -> tuple:
-    """_ravel_and_check_weights: (dtype of the raveled a, weights meta or None)."""
+def _hist_input(a: Any, weights: Any, name: str, edges_given: bool = False) -> tuple:
+    """_ravel_and_check_weights: (dtype of the raveled a, weights meta or None). Datetime
+    and timedelta data only with ``edges_given`` (bins an array of edges): edges worked out
+    from a number of bins are a float linspace, which NumPy cannot make of datetimes (its
+    error, DTypePromotionError or UFuncTypeError, depends on whether all values are equal)."""
     from ..registry import uncached
     m = as_meta(a)
     dt = m.dtype
@@ -43,8 +46,8 @@ def _hist_input(a: Any, weights: Any, name: str) -> tuple:
         warnings.warn(f"Converting input from {dt} to {np.dtype(np.uint8)} for compatibility.",
                       RuntimeWarning, stacklevel=4)
         dt = np.dtype(np.uint8)
-    if dt.kind not in "iufc":  # complex: min/max and the edge comparisons order it
-        raise UnsupportedOperationError(name, f"dtype {m.dtype}")  # lexicographically
+    if dt.kind not in "iufc" and not (dt.kind in "mM" and edges_given):  # complex: min/max
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")  # and the edges order it
     w = None
     if weights is not None:
         w = as_meta(weights)
@@ -108,7 +111,7 @@ def _bin_edges(m: Any, dt: np.dtype, bins: Any, rng: Any, w: Any) -> tuple:
     elif (bins.ndim if is_meta(bins) else np.ndim(bins)) == 1:
         em = as_meta(bins)
         vals = known_values(bins)
-        if vals is not None and vals.dtype.kind in "biuf" and np.any(vals[:-1] > vals[1:]):
+        if vals is not None and vals.dtype.kind in "biufmM" and np.any(vals[:-1] > vals[1:]):
             raise ValueError('`bins` must increase monotonically, when an array')
         return (em if hasattr(em, "storage_offset") else ArrayMeta(em.shape, em.dtype, c_strides(
             em.shape, em.dtype.itemsize))), max(em.shape[0] - 1, 0), em.dtype, False
@@ -138,9 +141,13 @@ def _hist_counts(n: int, w: Any, uniform: bool, density: Any) -> ArrayMeta:
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
               weights: Any = None) -> tuple:
     """np.histogram: (counts, edges), fresh 1-d arrays; edges are ``bins`` when given."""
-    m, dt, w = _hist_input(a, weights, "np.histogram")
+    m, dt, w = _hist_input(a, weights, "np.histogram", _edges_given(bins))
     edges, n, bt, uniform = _bin_edges(m, dt, bins, range, w)
     counts = _hist_counts(n, w, uniform, density)
+    if not uniform:
+        _cumulative_hist_steps(m, dt, edges, bins, w)
+        if density:
+            _hist_density_steps(n, bt, _INTP if w is None else w.dtype)
     if uniform:
         outer = _outer_edges(dt, m.size, range)
         ntype = _INTP if w is None else w.dtype
@@ -158,6 +165,60 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: Any = None,
     if density and bt.kind == "c":  # db = np.array(np.diff(bin_edges), float)
         cast_loop(bt, np.dtype(float))
     return counts, edges
+
+
+def _edges_given(bins: Any) -> bool:
+    """Are ``bins`` the edges themselves (a 1-d array or sequence), not a number or a name?"""
+    return not isinstance(bins, str) and (bins.ndim if is_meta(bins) else np.ndim(bins)) == 1
+
+
+def _given_edges_steps(m: Any, dt: np.dtype, edges: Any, bins: Any, w: Any) -> None:
+    """Up to the edges, given as an array, in ``steps()``: the ravel copies,
+    ``np.asarray(bins)`` of a sequence (the edges returned) and _get_bin_edges'
+    ``np.any(bin_edges[:-1] > bin_edges[1:])``."""
+    st = steps()
+    _ravel_steps(m, dt, w)
+    ne = edges.shape[0]
+    if not is_meta(bins):  # a sequence: np.asarray(bins) is the edges returned
+        st.alloc(array_bytes((ne,), edges.dtype))
+    st.hold(array_bytes((max(ne - 1, 0),), BOOL) + 1)
+
+
+def _cumulative_hist_steps(m: Any, dt: np.dtype, edges: Any, bins: Any, w: Any) -> None:
+    """histogram with the edges given (_histograms_impl.py ``histogram``'s cumulative path),
+    in ``steps()``: ``_given_edges_steps``, ``cum_n = np.zeros(...)``; per
+    block of BLOCK values ``sa = np.sort(a[i:i + BLOCK])`` (the previous block's dies once
+    it is bound again), the two ``searchsorted`` results of ``_search_sorted_inclusive``
+    and their concatenation, added into ``cum_n``; then ``n = np.diff(cum_n)``. With
+    weights (argsort, gathered values and weights, their cumsum) the bytes are not
+    replayed: listed as unmodelled."""
+    from .hidden import call_step
+    from .sorting import searchsorted, sort
+    st = steps()
+    ntype = _INTP if w is None else w.dtype
+    _given_edges_steps(m, dt, edges, bins, w)
+    ne = edges.shape[0]
+    st.alloc(array_bytes((ne,), ntype))  # cum_n
+    if w is not None:
+        unmodelled("np.histogram with the edges given and weights: the argsort, gathered "
+                   "values and weights and their cumsum per block are not replayed")
+    else:
+        step = edges.strides[0] if edges.ndim else edges.dtype.itemsize
+        lo = ArrayMeta((max(ne - 1, 0),), edges.dtype, (step,))  # bin_edges[:-1]
+        hi = ArrayMeta((min(ne, 1),), edges.dtype, (step,))  # bin_edges[-1:]
+        sa_bytes = 0
+        for start in builtins_range(0, m.size, _BLOCK):
+            k = min(_BLOCK, m.size - start)
+            sa, kept = call_step(st, sort, ArrayMeta((k,), dt, (dt.itemsize,)))
+            st.free(sa_bytes)
+            sa_bytes = kept
+            _, left = call_step(st, searchsorted, sa, lo, "left")
+            _, right = call_step(st, searchsorted, sa, hi, "right")
+            cat = st.alloc(array_bytes((ne,), _INTP))
+            st.free(left, right)
+            st.free(cat)  # cum_n += ...
+    st.alloc(array_bytes((max(ne - 1, 0),), ntype))  # n = np.diff(cum_n): the counts
+    # cum_n and the last sa stay alive to the return (through the density's buffers)
 
 
 def _hist_density_steps(nbins: int, bt: np.dtype, ntype: np.dtype) -> None:
@@ -189,12 +250,7 @@ def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any
     check, as histogram_bin_edges)."""
     from .creation import linspace
     st = steps()
-    if dt != m.dtype:  # bool input: a.astype(np.uint8)
-        st.alloc(array_bytes(m.shape, dt))
-    if w is not None and not w.flags.c_contiguous:  # weights.ravel()
-        st.alloc(array_bytes((w.size,), w.dtype))
-    if dt == m.dtype and not m.flags.c_contiguous:  # a.ravel()
-        st.alloc(array_bytes((m.size,), dt))
+    _ravel_steps(m, dt, w)
     first, last = outer
     if rng is not None:
         st.hold(ufunc_bytes(np.isfinite, rng[0]) + 1)
@@ -205,6 +261,18 @@ def _hist_edges_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, rng: Any
         return
     st.alloc(array_bytes((nbins,), ntype))
     st.hold(_unsigned_subtract_bytes(first, last))
+
+
+def _ravel_steps(m: Any, dt: np.dtype, w: Any) -> None:
+    """_ravel_and_check_weights' copies, in ``steps()``, alive to the return: the bool
+    input's ``a.astype(np.uint8)``, ``weights.ravel()`` and ``a.ravel()`` where they copy."""
+    st = steps()
+    if dt != m.dtype:  # bool input: a.astype(np.uint8)
+        st.alloc(array_bytes(m.shape, dt))
+    if w is not None and not w.flags.c_contiguous:  # weights.ravel()
+        st.alloc(array_bytes((w.size,), w.dtype))
+    if dt == m.dtype and not m.flags.c_contiguous:  # a.ravel()
+        st.alloc(array_bytes((m.size,), dt))
 
 
 def _unsigned_subtract_bytes(first: Any, last: Any) -> int:
@@ -296,10 +364,12 @@ def _uniform_hist_steps(m: Any, dt: np.dtype, bt: np.dtype, outer: tuple, nbins:
 def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> Any:
     """np.histogram_bin_edges: linspace edges (fresh f8 or the data's float type) or bins;
     equal bins replay np.histogram's buffers up to the edges' check (``_hist_edges_steps``)."""
-    m, dt, w = _hist_input(a, weights, "np.histogram_bin_edges")
+    m, dt, w = _hist_input(a, weights, "np.histogram_bin_edges", _edges_given(bins))
     edges, n, bt, uniform = _bin_edges(m, dt, bins, range, w)
     if uniform:
         _hist_edges_steps(m, dt, bt, _outer_edges(dt, m.size, range), range, n, None, w)
+    else:
+        _given_edges_steps(m, dt, edges, bins, w)
     return edges
 
 
@@ -368,7 +438,7 @@ def histdd(sample: Any, bins: Any, rng: Any, density: Any, weights: Any) -> tupl
         elif nd == 1:
             em = as_meta(b)
             vals = known_values(b)
-            if vals is not None and vals.dtype.kind in "biuf" and np.any(vals[:-1] > vals[1:]):
+            if vals is not None and vals.dtype.kind in "biufmM" and np.any(vals[:-1] > vals[1:]):
                 raise ValueError(f'`bins[{i}]` must be monotonically increasing, when an array')
             edges.append(em if hasattr(em, "storage_offset")
                          else ArrayMeta(em.shape, em.dtype, c_strides(em.shape, em.dtype.itemsize)))

@@ -410,6 +410,23 @@ OTHERS = {
     "histogram": (_one((16, 16)), lambda a: np.histogram(a, bins=10, range=(0, 2))),
     "histogram[f32 F 1-d]": (_one(300, np.float32), lambda a: np.histogram(a[::-2], bins=5)),
     "histogram[empty]": (_one((0, 3)), lambda a: np.histogram(a)),
+    # the edges given: the sorted blocks (two alive at once), searchsorted and the cumulative
+    # counts (histograms._cumulative_hist_steps)
+    "histogram[edges]": (lambda: [np.ones(1000), np.linspace(0, 2, 5)], np.histogram),
+    "histogram[edges, 3 blocks, T]": (lambda: [np.ones((300, 500)).T, np.linspace(0, 2, 9)], np.histogram),
+    "histogram[i4, f8 edges]": (lambda: [np.ones(70000, np.int32), np.linspace(0, 7, 5)], np.histogram),
+    "histogram[f4, edges list, density]": (_one(1000, np.float32),
+                                          lambda a: np.histogram(a, [0, 0.5, 1.5, 2], density=True)),
+    "histogram[bool, edges]": (_one(1000, bool), lambda a: np.histogram(a, np.array([0, 0.5, 1]))),
+    "histogram[empty, edges]": (lambda: [np.ones(0), np.linspace(0, 1, 5)], np.histogram),
+    "histogram[M8, M8 edges]": (lambda: [np.arange(0, 90000, dtype="M8[s]"), np.arange(0, 90000, 7000, dtype="M8[s]")],
+                                np.histogram),
+    "histogram[M8[D], M8[s] edges]": (lambda: [np.arange(0, 900, dtype="M8[D]"), np.arange(0, 900, 70, dtype="M8[D]").astype("M8[s]")],
+                                      np.histogram),
+    "histogram[m8, edges, density]": (lambda: [np.arange(0, 900, dtype="m8[h]"), np.arange(0, 900, 70, dtype="m8[h]")],
+                                      lambda a, e: np.histogram(a, e, density=True)),
+    "histogram_bin_edges[M8 edges list]": (lambda: [np.arange(0, 900, dtype="M8[D]")],
+                                           lambda a: np.histogram_bin_edges(a, [np.datetime64(0, "D"), np.datetime64(500, "D")])),
     # empty data: the edges' linspace, the counts and _unsigned_subtract's 0-d arrays
     # (histograms._hist_edges_steps)
     "histogram[empty f32 range]": (_one(0, np.float32), lambda a: np.histogram(a, 5, range=(0.5, 1.5))),

@@ -19,6 +19,7 @@ SET = settings(max_examples=25, deadline=None, suppress_health_check=list(Health
 DTS = [np.dtype(d) for d in (np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32,
                              np.float64, np.complex64)]
 REAL = [d for d in DTS if d.kind != "c"]
+TIMES = [np.dtype(d) for d in ("M8[h]", ">M8[s]", "M8[D]", "m8[ms]", ">m8[s]")]
 SHAPES = [(), (0,), (5,), (4, 6), (3, 0, 2), (2, 3, 4), (1, 4, 1)]
 
 
@@ -245,6 +246,28 @@ def test_histogram_bins_fake_is_returned():
     check(lambda x, e: np.histogram(x, e), a, b)
 
 
+@pytest.mark.parametrize("a", [pytest.param(a, id=f"{dt}-{shape}-{name}")
+                               for shape in [(0,), (5,), (4, 6), (2, 3, 4)] for dt in TIMES
+                               for name, a in oracle.every_layout(
+                                   (np.arange(math.prod(shape)) ** 2).astype(dt).reshape(shape))])
+def test_histogram_datetime_layouts(a):
+    """datetime64 / timedelta64 data with the edges given: intp (or the weights') counts
+    and the edges as given; edges of another unit, weights, density, histogram_bin_edges.
+    A number of bins NumPy cannot turn into edges of datetimes (its error depends on the
+    values): refused."""
+    e = np.array([0, 3, 9, 40], "i8").astype(a.dtype)
+    check(lambda x, b: np.histogram(x, b), a, e)
+    check(lambda x, b: np.histogram(x, b), a, e.astype(f"{e.dtype.kind}8[ms]"))
+    check(lambda x, b: np.histogram(x, b, weights=np.ones(x.shape, "f4")), a, e)
+    check(lambda x, b: np.histogram(x, b, density=True), a, e)
+    check(lambda x: np.histogram(x, list(e)), a)  # a list of NumPy scalars
+    check(lambda x, b: np.histogram(x, b[::-1]), a, e)  # not monotonic: ValueError
+    check(lambda x, b: np.histogram_bin_edges(x, b), a, e)
+    for bins in (3, "auto"):
+        with pytest.raises(ft.UnsupportedOperationError):
+            np.histogram(ft.to_fake(a), bins)
+
+
 BAD_HIST = [lambda x: np.histogram(x, 0), lambda x: np.histogram(x, 2.5),
             lambda x: np.histogram(x, "nope"), lambda x: np.histogram(x, "auto", weights=x),
             lambda x: np.histogram(x, np.ones((2, 2))), lambda x: np.histogram(x, range=(2, 1)),
@@ -438,7 +461,6 @@ def test_gradient_spacing():
     check(lambda x: np.gradient(x, axis=(0, 0)), np.ones((3, 3)))
 
 
-TIMES = [np.dtype(d) for d in ("M8[h]", ">M8[s]", "M8[D]", "m8[ms]", ">m8[s]")]
 GRAD_TIMES = GRAD[:-1] + [lambda a: np.gradient(a, np.array([0.0, 1, 3, 4])[:a.shape[0]], axis=0),
                           lambda a: np.gradient(a, np.arange(a.shape[-1]), axis=-1, edge_order=2)]
 
