@@ -236,8 +236,10 @@ def vectorize_call(self: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 def _view(m: Any, shape: tuple, strides: tuple) -> ArrayMeta:
-    """A view of an intermediate (layout only: offsets of temporaries do not matter)."""
-    return ArrayMeta(tuple(shape), m.dtype, tuple(strides))
+    """A view of an intermediate (layout only: offsets of temporaries do not matter),
+    read-only where ``m`` is (median's ``overwrite_input`` writes through it)."""
+    return ArrayMeta(tuple(shape), m.dtype, tuple(strides),
+                     writeable=None if m.flags.writeable else False)
 
 
 def _moveaxis(m: Any, src: int, dst: int) -> ArrayMeta:
@@ -338,14 +340,23 @@ def ureduce(a: Any, func: Any, keepdims: Any, axis: Any, out: Any, _name: str = 
     return final_result(r)
 
 
-def _median(m: Any, axis: Any, out: Any) -> Any:
+def _median(m: Any, axis: Any, out: Any, overwrite_input: bool = False) -> Any:
     """_median: partition a copy, mean of the middle one or two entries along the axis.
+    With ``overwrite_input`` the array itself is partitioned (``a.partition(kth, axis)``, or
+    ``a.ravel()`` for axis None: a view where a is C-contiguous, else a copy), so the
+    mean reads its layout.
 
     Recorded in ``steps()`` (numpy/lib/_function_base_impl.py, _median): the partitioned
     copy, partition's kth arrays and axis buffer, the mean (its own buffers with it), and
     _median_nancheck's ``take(-1)``, ``isnan`` of it and ``any()``; the copy dies last."""
     _numeric(m, "np.median")
-    part = like_copy(m) if axis is not None else c_fresh((m.size,), m.dtype)
+    copied = True
+    if overwrite_input and (axis is not None or m.flags.c_contiguous):
+        check_writeable(m, "partition array")
+        part = m if axis is not None else _view(m, (m.size,), (m.dtype.itemsize,))
+        copied = False
+    else:
+        part = like_copy(m) if axis is not None else c_fresh((m.size,), m.dtype)
     ax = 0 if axis is None else normalize_axis(axis, part.ndim)
     n = part.shape[ax]
     width = 1 if n % 2 else min(2, n)  # slice(-1, 1) of an empty axis is empty
@@ -354,7 +365,7 @@ def _median(m: Any, axis: Any, out: Any) -> Any:
     # in PyArray_Partition), the mean of the middle entries, then _median_nancheck's
     # ``isnan(part.take(-1, axis)).any()`` for inexact types (its NaN branch needs values)
     steps = Steps()
-    copy = steps.new(array_bytes(part.shape, part.dtype))
+    copy = steps.new(array_bytes(part.shape, part.dtype) if copied else 0)
     nans = part.dtype.kind in "fcmM"
     steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
                                (2 if n and n % 2 == 0 else 1) + nans))
@@ -379,7 +390,7 @@ def median(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool = Fa
            keepdims: bool = False) -> Any:
     """np.median: ureduce over _median (overwrite_input partitions the input instead)."""
     if overwrite_input:
-        raise UnsupportedOperationError("np.median", "overwrite_input=True")
+        return ureduce(a, _median, keepdims, axis, out, overwrite_input=True)
     return ureduce(a, _median, keepdims, axis, out)
 
 

@@ -410,6 +410,21 @@ OTHERS = {
     "histogram": (_one((16, 16)), lambda a: np.histogram(a, bins=10, range=(0, 2))),
     "histogram[f32 F 1-d]": (_one(300, np.float32), lambda a: np.histogram(a[::-2], bins=5)),
     "histogram[empty]": (_one((0, 3)), lambda a: np.histogram(a)),
+    # median(overwrite_input=True): the input partitioned in place (a.ravel() copies where a
+    # is not C-contiguous), the mean of its middle entries (function_base._median)
+    "median[overwrite]": (lambda: [np.ones((300, 400))], lambda a: np.median(a, overwrite_input=True)),
+    "median[overwrite, F]": (lambda: [np.ones((300, 400), order="F")],
+                             lambda a: np.median(a, overwrite_input=True)),
+    "median[overwrite, axis 0]": (lambda: [np.ones((300, 400))],
+                                  lambda a: np.median(a, axis=0, overwrite_input=True)),
+    "median[overwrite, T axis 1 keepdims]": (lambda: [np.ones((400, 300)).T],
+                                             lambda a: np.median(a, axis=1, keepdims=True, overwrite_input=True)),
+    "median[overwrite, 3-d axes]": (lambda: [np.ones((30, 40, 50)).transpose(2, 0, 1)],
+                                    lambda a: np.median(a, axis=(0, 2), overwrite_input=True)),
+    "median[overwrite, i4 reversed]": (lambda: [np.ones((300, 400), np.int32)[::-1]],
+                                       lambda a: np.median(a, axis=0, overwrite_input=True)),
+    "median[overwrite, out]": (lambda: [np.ones((300, 400)), np.empty(400)],
+                               lambda a, o: np.median(a, axis=0, out=o, overwrite_input=True)),
     # the edges given: the sorted blocks (two alive at once), searchsorted and the cumulative
     # counts (histograms._cumulative_hist_steps)
     "histogram[edges]": (lambda: [np.ones(1000), np.linspace(0, 2, 5)], np.histogram),

@@ -52,6 +52,49 @@ def test_median_layouts(a):
         check(fn, a)
 
 
+MEDIAN_OVERWRITE = [lambda a, ax=ax, kd=kd: np.median(a, axis=ax, keepdims=kd, overwrite_input=True)
+                    for ax in (None, 0, -1, (0, -1), (0, 1, 2)) for kd in (False, True)]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_median_overwrite_input_layouts(a):
+    """overwrite_input partitions the input itself (or a.ravel(), a copy where a is not
+    C-contiguous): the mean reads the input's layout; a read-only input (broadcast, or
+    made read-only) raises where NumPy writes it and not where it writes a copy."""
+    for fn in MEDIAN_OVERWRITE:
+        check(fn, a)
+
+
+def test_median_overwrite_input_read_only_and_out():
+    ro = np.arange(24.0).reshape(2, 3, 4)
+    ro.flags.writeable = False
+    for fn in MEDIAN_OVERWRITE:
+        check(fn, ro)  # C-contiguous: ravel and the axes' reshape are views, so ValueError
+        check(fn, ro[:, :, ::2])  # axis None and the axes' reshape copy: no error
+    check(lambda x, o: np.median(x, axis=0, out=o, overwrite_input=True), np.ones((3, 4)),
+          np.empty(4))
+    check(lambda x, o: np.median(x, axis=(0, 2), out=o, keepdims=True, overwrite_input=True),
+          np.ones((3, 4, 5)), np.empty((1, 4, 1)))
+
+
+@pytest.mark.parametrize("fn", [lambda y, o: np.median(y, axis=0, out=o, overwrite_input=True),
+                                lambda y, o: np.quantile(y, 0.5, out=o, overwrite_input=True),
+                                lambda y, o: np.percentile(y, 50, axis=0, out=o, overwrite_input=True)])
+def test_overwrite_input_forgets_known_values(fn):
+    """A fake that knows its values and is partitioned in place by ``overwrite_input``: its
+    values are what NumPy leaves where the call runs for real on them, else unknown."""
+    real = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+    fn(real, None)
+    with ft.FakeMode():
+        y = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+        fn(y, None)  # every input known: computed for real, in place
+        assert y.tolist() == real.tolist()
+        y = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+        fn(y, np.empty(()))  # an out without values: y's values are forgotten
+        with pytest.raises(ft.DataDependentError):
+            y.tolist()
+
+
 @pytest.mark.parametrize("a", SMALL)
 def test_partition_layouts(a):
     check(lambda x: np.partition(x, 0), a)
