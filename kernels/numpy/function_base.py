@@ -563,6 +563,8 @@ def quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_i
     if dt.kind == "O" and not shape:
         raise DataDependentError(f"{name} of an object array to a 0-d result is a Python object "
                                  "whose type depends on the values")
+    if overwrite_input and weights is None and (axis is not None or m.flags.c_contiguous):
+        check_writeable(m, "partition array")  # _quantile's arr.partition: a itself, a.ravel()
     _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out, q_held)
     if weights is not None:
         moved = _moveaxis(arr, ax, 0)

@@ -71,6 +71,11 @@ def test_median_overwrite_input_read_only_and_out():
     for fn in MEDIAN_OVERWRITE:
         check(fn, ro)  # C-contiguous: ravel and the axes' reshape are views, so ValueError
         check(fn, ro[:, :, ::2])  # axis None and the axes' reshape copy: no error
+    for ax in (None, 0, -1, (0, 2)):  # np.quantile partitions the same arrays in place
+        for m in ("linear", "nearest"):
+            check(lambda x: np.quantile(x, 0.5, axis=ax, overwrite_input=True, method=m), ro)
+            check(lambda x: np.percentile(x, [10, 50], axis=ax, overwrite_input=True, method=m),
+                  ro[:, :, ::2])
     check(lambda x, o: np.median(x, axis=0, out=o, overwrite_input=True), np.ones((3, 4)),
           np.empty(4))
     check(lambda x, o: np.median(x, axis=(0, 2), out=o, keepdims=True, overwrite_input=True),
