@@ -643,6 +643,8 @@ def written_storages(func: Any, args: tuple, kwargs: dict, res: Any) -> list:
         for o in args[func.nin:]:
             if _is_fake(o):
                 out_st.append(o.storage)
+    if kwargs.get("overwrite_input") and args and _is_fake(args[0]):  # np.median, np.quantile,
+        out_st.append(args[0].storage)  # ...: the input partitioned in place
     for r in (res if type(res) is tuple else (res,)):
         if _is_fake(r) and any(r is g for g in given):
             out_st.append(r.storage)

@@ -27,21 +27,26 @@ DTYPE_FAMILIES = [np.dtype(d) for d in DTYPES] + [
 NUMERIC = [np.dtype(d) for d in DTYPES]
 
 
-def layouts(arr: np.ndarray, draw) -> np.ndarray:
-    """Turn a C array into an awkward view of it: transposed, F, strided, reversed, offset."""
-    kind = draw(st.sampled_from(["c", "f", "t", "step", "rev", "offset", "bcast", "perm"]))
+LAYOUT_KINDS = ("c", "f", "t", "step", "rev", "offset", "bcast", "perm")
+
+
+def layout(arr: np.ndarray, kind: str, ax: int = -1, perm: tuple | None = None) -> np.ndarray:
+    """A C array as one awkward array of the same values: ``kind`` one of LAYOUT_KINDS ("c":
+    as is, "f": Fortran order, "t": a transposed buffer, "perm": the buffer of
+    ``arr.transpose(perm)``, "step": every other element of a buffer twice as long on the
+    last axis, "rev": axis ``ax`` reversed, "offset": a view one row into its buffer, "bcast":
+    axis ``ax`` broadcast from length 1). A kind the array cannot take returns it as is."""
     if kind == "f":
         return np.asfortranarray(arr)
     if kind == "t":
         return np.ascontiguousarray(arr.T).T
     if kind == "perm" and arr.ndim > 1:
-        perm = draw(st.permutations(range(arr.ndim)))
+        perm = tuple(range(arr.ndim)) if perm is None else tuple(perm)
         return np.ascontiguousarray(arr.transpose(perm)).transpose(np.argsort(perm))
     if kind == "step" and arr.ndim:
         big = np.repeat(arr, 2, axis=-1)
         return big[..., ::2]
     if kind == "rev" and arr.ndim:
-        ax = draw(st.integers(0, arr.ndim - 1))
         idx = [slice(None)] * arr.ndim
         idx[ax] = slice(None, None, -1)
         return arr[tuple(idx)]
@@ -49,13 +54,43 @@ def layouts(arr: np.ndarray, draw) -> np.ndarray:
         big = np.concatenate([arr[:1], arr], axis=0) if arr.shape[0] else arr
         return big[1:] if arr.shape[0] else arr
     if kind == "bcast" and arr.ndim:
-        ax = draw(st.integers(0, arr.ndim - 1))
         shape = list(arr.shape)
         sl = [slice(None)] * arr.ndim
         sl[ax] = slice(0, 1)
         sub = arr[tuple(sl)]
         return np.broadcast_to(sub, tuple(shape))
     return arr
+
+
+def layouts(arr: np.ndarray, draw) -> np.ndarray:
+    """Turn a C array into an awkward view of it, drawn: transposed, F, strided, reversed, offset."""
+    kind = draw(st.sampled_from(list(LAYOUT_KINDS)))
+    ax, perm = -1, None
+    if kind == "perm" and arr.ndim > 1:
+        perm = draw(st.permutations(range(arr.ndim)))
+    if kind in ("rev", "bcast") and arr.ndim:
+        ax = draw(st.integers(0, arr.ndim - 1))
+    return layout(arr, kind, ax, perm)
+
+
+def every_layout(arr: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """Every awkward layout of a C array, named, each kind once where the array can take it
+    (``layout``): C, F, transposed, the first two axes swapped (3-d and more), last axis
+    reversed, strided, offset, broadcast along the last axis and (2-d and more) the first.
+    The exhaustive counterpart of ``layouts`` for parametrized tests."""
+    out = [("C", arr), ("F", layout(arr, "f"))]
+    if arr.ndim >= 2:
+        out.append(("T", layout(arr, "t")))
+    if arr.ndim >= 3:
+        out.append(("swap01", layout(arr, "perm", perm=(1, 0) + tuple(range(2, arr.ndim)))))
+    if arr.ndim:
+        out += [("rev", layout(arr, "rev")), ("step", layout(arr, "step"))]
+        if arr.shape[0]:
+            out.append(("offset", layout(arr, "offset")))
+        out.append(("bcast", layout(arr, "bcast")))
+    if arr.ndim >= 2:
+        out.append(("bcast0", layout(arr, "bcast", ax=0)))
+    return out
 
 
 @st.composite

@@ -193,7 +193,7 @@ def test_no_module_reaches_into_another():
 
 
 @pytest.mark.parametrize("importer, line, expect", [
-    ("kernels/numpy/statistics.py", "from .reductions import _meta  # noqa",
+    ("kernels/numpy/histograms.py", "from .reductions import _meta  # noqa",
      "imports private faketensor.kernels.numpy.reductions._meta"),
     ("modes/masked.py", "patching._ORIGINALS.clear()",
      "clears faketensor.modes.patching._ORIGINALS"),

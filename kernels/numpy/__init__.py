@@ -1,12 +1,12 @@
 """NumPy's rules, one module per NumPy namespace or source file they mirror."""
 from . import umath, creation, random, overlap  # noqa: F401
 from . import shape_base, products, misc, sorting, twodim_base, numeric  # noqa: F401
-from . import polynomial, function_base  # noqa: F401
+from . import polynomial  # noqa: F401
 from . import linalg  # noqa: F401
 from . import fft  # noqa: F401
 from . import reductions  # noqa: F401
 from . import ufunc_object  # noqa: F401
-from . import statistics, nanfunctions, arraysetops  # noqa: F401
+from . import function_base, type_check, histograms, nanfunctions, arraysetops  # noqa: F401
 from . import views  # noqa: F401
 from . import indexing  # noqa: F401
 from . import manipulation, index_tricks  # noqa: F401

@@ -1,4 +1,4 @@
-"""isin and the set functions (numpy/lib/_arraysetops_impl.py).
+"""isin, ediff1d and the set functions (numpy/lib/_arraysetops_impl.py).
 
 ``isin`` is exact: a bool array of the element's shape, a view of the 1-d mask ``_isin``
 makes, whatever the values. ``unique*``, ``intersect1d``, ``union1d``, ``setdiff1d`` and
@@ -18,6 +18,11 @@ from ...layout import c_strides, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, uncached, unmodelled
 from .temporaries import Steps, array_bytes, asarray_bytes
+from .. import flops
+from ..registry import transient
+from ._common import along, c_fresh
+from .reductions import final_result
+from .umath import ufunc_call
 
 _BOOL = np.dtype(bool)
 
@@ -145,3 +150,30 @@ def unique_nan_check_rule(last: Any) -> Any:
         return np.False_
     with paused():
         return np.isnan(v)
+
+
+# --- ediff1d ---------------------------------------------------------------------------------
+
+@register(np.ediff1d, tags=("copy",), flops=flops.input_elements)
+def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
+    """np.ediff1d: ary.ravel()[1:] - [:-1]; with ends, an empty_like 1-d C result filled."""
+    m = as_meta(ary)
+    k = max(m.size - 1, 0)
+    flat = ArrayMeta((m.size,), m.dtype, (m.dtype.itemsize,))
+    # _arraysetops_impl.py ediff1d: ary.ravel() (a copy unless C-contiguous) and the ends
+    # as arrays live with the result
+    transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
+              + sum(asarray_bytes(e) for e in (to_begin, to_end) if e is not None))
+    if to_begin is None and to_end is None:
+        return ufunc_call(np.subtract, along(flat, 0, k), along(flat, 0, k))
+    n = k
+    for end, name in ((to_begin, "to_begin"), (to_end, "to_end")):
+        if end is not None:
+            e = as_meta(end)
+            if not np.can_cast(e.dtype, m.dtype, casting="same_kind"):
+                raise TypeError(f"dtype of `{name}` must be compatible "
+                                "with input `ary` under the `same_kind` rule.")
+            n += e.size
+    res = c_fresh((n,), m.dtype)
+    ufunc_call(np.subtract, along(flat, 0, k), along(flat, 0, k), out=along(res, 0, k))
+    return final_result(res)

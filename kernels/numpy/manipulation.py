@@ -200,7 +200,7 @@ def _view(r: ArrayMeta) -> ArrayMeta:
 
 def _stat_funcs() -> dict:
     from .reductions import amax, amin, mean
-    from .statistics import median
+    from .function_base import median
     return {"maximum": amax, "minimum": amin, "mean": mean, "median": median}
 
 

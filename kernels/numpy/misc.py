@@ -1,6 +1,6 @@
 """Functions of NumPy's multiarray and fromnumeric that have no family module: where, clip,
-meshgrid, round, and the data-dependent set functions (unique). Sorting is in sorting.py,
-tril/triu/diag in twodim_base.py, roll/isclose/allclose in numeric.py."""
+meshgrid, round, bincount, and the data-dependent set functions (unique). Sorting is in
+sorting.py, tril/triu/diag in twodim_base.py, roll/isclose/allclose in numeric.py."""
 from __future__ import annotations
 
 import operator
@@ -374,3 +374,32 @@ def _formatter(fn: Any) -> Any:
 
 for _fn in (np.array2string, np.array_repr, np.array_str):
     _formatter(_fn)
+
+
+# --- bincount (multiarray/compiled_base.c arr_bincount) --------------------------------------
+# Value checks skipped (they raise only for some data): negative entries.
+
+@register(np.bincount, tags=("data-dependent",))
+def bincount(x: Any, weights: Any = None, minlength: Any = 0) -> Any:
+    """np.bincount: its length is max(x) + 1, a value, unless x is empty (minlength, intp)."""
+    m = as_meta(x)
+    if m.ndim == 0:
+        raise ValueError("object of too small depth for desired array")
+    if m.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if not is_meta(x):  # compiled_base.c arr_bincount: a sequence converts by its values
+        if m.size and m.dtype.kind not in "biu":
+            warnings.warn("Non-integer input passed to bincount. In a future version of "
+                          "NumPy, this will be an error. (Deprecated NumPy 2.1)",
+                          DeprecationWarning, stacklevel=2)
+    elif m.dtype.kind not in "iu" and not np.can_cast(m.dtype, INTP, "safe"):
+        raise TypeError(f"Cannot cast array data from {m.dtype!r} to {INTP!r} according "
+                        "to the rule 'safe'")
+    if minlength is None:
+        raise TypeError("use 0 instead of None for minlength")
+    ml = operator.index(minlength)
+    if ml < 0:
+        raise ValueError("'minlength' must not be negative")
+    if m.size == 0:
+        return ArrayMeta((ml,), INTP, c_strides((ml,), 8))
+    raise DataDependentError("np.bincount: the length of the result is max(x) + 1")

@@ -1,4 +1,6 @@
-"""nanmedian, nanquantile, nanpercentile (numpy/lib/_nanfunctions_impl.py).
+"""nanmedian, nanquantile, nanpercentile, nanvar, nanstd, nancumsum, nancumprod
+(numpy/lib/_nanfunctions_impl.py; nansum, nanmean and the other nan-reductions are in
+reductions.py, next to the reductions they call).
 
 NumPy removes each slice's NaNs before its median or quantiles: the slices' sizes, the
 copies made and whether a slice is all NaN depend on values, the layout of the result does
@@ -19,7 +21,15 @@ from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
 from ..registry import assume, register, unmodelled
 from .reductions import nanmean
-from .statistics import c_fresh, check_weight_totals, quantile_func, ureduce, quantile_args
+from .. import flops
+from ._common import BOOL, c_fresh, complex_part
+from .function_base import check_weight_totals, quantile_func, ureduce, quantile_args
+from .hidden import stepped
+from .reductions import final_result, stays_array
+from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes
+from .umath import ufunc_call
+
+_INTP = np.dtype(np.intp)
 
 _NoValue = np._NoValue
 
@@ -217,3 +227,146 @@ def nanmedian(a: Any, axis: Any = None, out: Any = None, overwrite_input: bool =
     return ureduce(m, _nanmedian_func, keepdims, axis, out, "np.nanmedian",
                     overwrite_input=overwrite_input,
                     kept=keepdims is not _NoValue and bool(keepdims))
+
+
+# --- nancumsum, nancumprod -------------------------------------------------------------------
+
+@register(np.nancumsum, tags=("reduction",))
+@stepped
+def nancumsum(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.nancumsum: np.cumsum of replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import replace_nan, cumsum, returned
+    return returned(cumsum(replace_nan(a, 0)[0], axis, dtype, out))
+
+
+@register(np.nancumprod, tags=("reduction",))
+@stepped
+def nancumprod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
+    """np.nancumprod: np.cumprod of replace_nan's K-order copy (inexact inputs)."""
+    from .reductions import replace_nan, cumprod, returned
+    return returned(cumprod(replace_nan(a, 1)[0], axis, dtype, out))
+
+
+# --- nanvar, nanstd ------------------------------------------------------------------------------
+# NaNs only change values (they are zeroed in a copy and not counted); the all-NaN / dof <= 0
+# warnings and NaN fills read values and are skipped.
+
+def _nanvar(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any, where: Any,
+            mean: Any, correction: Any, std: bool) -> Any:
+    """nanvar: np.var for exact types, else sums of a K-order copy divided in place."""
+    from .reductions import check_ddof, var_steps, stays_array
+    arr, masked = _replace(a)
+    name = "np.nanstd" if std else "np.nanvar"
+    if not masked:
+        check_ddof(ddof, correction)
+        ret, scal = var_steps(arr, axis, dtype, out, ddof, keepdims, where, mean)
+        if std and stays_array(ret, scal):
+            ufunc_call(np.sqrt, ret, out=ret)
+        return final_result(ret)
+    if arr.dtype.kind == "O":
+        raise UnsupportedOperationError(name, "object arrays")
+    if dtype is not None:
+        dtype = np.dtype(dtype)
+    if dtype is not None and not issubclass(dtype.type, np.inexact):
+        raise TypeError("If a is inexact, then dtype must be inexact")
+    if out is not None and not issubclass(out.dtype.type, np.inexact):
+        raise TypeError("If a is inexact, then out must be inexact")
+    check_ddof(ddof, correction)
+    if correction is not _NoValue:
+        ddof = correction
+    res = _nanvar_steps(arr, axis, dtype, out, ddof, keepdims, where, mean, std)
+    from .reductions import np_axes, few_items, warn_few_items
+    if few_items(arr, np_axes(axis, arr.ndim), True if where is _NoValue else where, ddof,
+                 each=True):
+        # ``isbad = dof <= 0``: certain where the slices are shorter than ddof + 1, whatever
+        # their NaNs (all-NaN slices: the values)
+        warn_few_items("Degrees of freedom <= 0 for slice.")
+    return res
+
+
+def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
+                  where: Any, mean: Any, std: bool) -> Any:
+    """_nanfunctions_impl.py nanvar (and nanstd) on inexact input, its allocations in order:
+    replace_nan's mask, copy and ``copyto(a, 0, where=mask)``; ``cnt = sum(~mask, intp,
+    keepdims=True)``; ``avg = sum(arr, keepdims=True)`` divided in place by cnt; ``arr -= avg``
+    and the second copyto; ``arr * arr.conj()`` (a conjugate copy for complex) in place; ``var
+    = sum(sqr)``; ``dof = cnt - ddof``; ``var /= dof``; ``isbad = dof <= 0`` and
+    ``np.any(isbad)``; all but var die on return, then nanstd's sqrt.
+    Known gap: when a slice is all NaN (a value) NumPy also runs ``copyto(var, nan,
+    where=isbad)``, whose 0-d arrays are not counted."""
+    from .reductions import kw_reduce, split_out
+    from .umath import ufunc_steps
+    # ``where=np._NoValue`` reaches subtract and multiply: a 0-d bool array, a masked loop
+    inplace_where = np.True_ if where is _NoValue else where
+    where = True if where is _NoValue else where
+    st = Steps()
+    held = [st.new(array_bytes(arr.shape, BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
+    st.temp(copyto_bytes(arr.dtype, 0))
+    inv = st.new(array_bytes(arr.shape, BOOL))
+    cnt = kw_reduce(np.add, ArrayMeta(tuple(arr.shape), BOOL, tuple(arr.strides)), axis, _INTP,
+                    None, True, _NoValue, where)
+    held.append(st.new(array_bytes(cnt.shape, cnt.dtype)))
+    st.free(inv)
+    if mean is not _NoValue:
+        avg = as_meta(mean)
+        held.append(st.new(asarray_bytes(mean)))
+    else:
+        avg = kw_reduce(np.add, arr, axis, dtype, None, True, _NoValue, where)
+        held.append(st.new(array_bytes(avg.shape, avg.dtype)))
+        if avg.ndim:
+            ufunc_steps(st, np.divide, avg, cnt, out=avg, casting="unsafe")
+    w = st.new(asarray_bytes(inplace_where) if inplace_where is not True else 0)
+    ufunc_steps(st, np.subtract, arr, avg, out=arr, casting="unsafe", where=inplace_where)
+    st.free(w)
+    st.temp(copyto_bytes(arr.dtype, 0))
+    conj = st.new(array_bytes(arr.shape, arr.dtype) if arr.dtype.kind == "c" else 0)
+    st.temp(asarray_bytes(inplace_where) if inplace_where is not True else 0)  # multiply's where
+    st.free(conj)
+    sqr = complex_part(arr) if arr.dtype.kind == "c" else arr
+    var = kw_reduce(np.add, sqr, axis, dtype, out, keepdims, _NoValue, where)
+    _, scal = split_out(out, positional=True)
+    scalar = not stays_array(var, scal)
+    if type(var) is ArrayMeta and not scalar:  # not out
+        st.new(array_bytes(var.shape, var.dtype))
+    elif scalar:
+        st.temp(var.dtype.itemsize)  # the 0-d array PyArray_Return makes a scalar
+    if var.ndim < cnt.ndim:
+        cnt = ArrayMeta(var.shape, _INTP, c_strides(var.shape, 8))
+    dof, dof_b = ufunc_steps(st, np.subtract, cnt, ddof)
+    held.append(dof_b)
+    if not scalar:
+        ufunc_steps(st, np.divide, var, dof, out=var, casting="unsafe")
+    # ``isbad = (dof <= 0)``: of a NumPy scalar dof, scalar math (nothing allocated)
+    bad_b = ufunc_steps(st, np.less_equal, dof, 0)[1] if is_meta(dof) else 0
+    st.temp(1 if bad_b else 2)  # np.any(isbad)'s 0-d result (and a scalar's 0-d array)
+    st.free(bad_b, *held)
+    if std:
+        if scalar:
+            ufunc_steps(st, np.sqrt, var.dtype.type(0))
+        else:
+            ufunc_steps(st, np.sqrt, var, out=var)
+    st.done()
+    if scalar:
+        return ArrayMeta(var.shape, var.dtype, var.strides, scalar=True)
+    return final_result(var)
+
+
+def _replace(a: Any) -> tuple:
+    from .reductions import replace_nan
+    return replace_nan(a)
+
+
+@register(np.nanvar, tags=("reduction",), flops=flops.per_input(4))
+def nanvar(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+           keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+           correction: Any = _NoValue) -> Any:
+    """np.nanvar: squared deviations of a K-order copy summed, divided by count - ddof."""
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
+
+
+@register(np.nanstd, tags=("reduction",), flops=flops.per_input(4))
+def nanstd(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
+           keepdims: Any = _NoValue, *, where: Any = _NoValue, mean: Any = _NoValue,
+           correction: Any = _NoValue) -> Any:
+    """np.nanstd: nanvar, then sqrt in place (a scalar stays a scalar)."""
+    return _nanvar(a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)

@@ -1,10 +1,12 @@
-"""numpy/_core/numeric.py's functions: roll, isclose, allclose, array_equal, cross."""
+"""numpy/_core/numeric.py's functions: roll, isclose, allclose, array_equal, array_equiv, cross,
+correlate, convolve."""
 from __future__ import annotations
 from typing import Any
 import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import broadcast_shapes, c_strides, fill_strides, normalize_axis
 from ... import converters
+import operator
 from ...meta import ArrayMeta, as_meta, is_meta
 from .. import flops
 from ..registry import pyarray_return, register, transient
@@ -13,7 +15,7 @@ from .misc import WEAK, ufunc_meta, k_copy, k_copy_out
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes,
                           unary, used)
 from .umath import ufunc_call
-from .statistics import BOOL, c_fresh
+from ._common import BOOL, c_fresh
 @register(np.roll, tags=("copy",))
 def roll(a: Any, shift: Any, axis: Any = None) -> ArrayMeta:
     """empty_like(a) along axes; for axis=None a C 1-d result reshaped (a view of it)."""
@@ -181,3 +183,117 @@ def cross(a: Any, b: Any, axisa: Any = -1, axisb: Any = -1, axisc: Any = -1,
     order.insert(axc, len(shape) - 1)
     return ArrayMeta(tuple(shape[i] for i in order), dt, tuple(st[i] for i in order),
                base_shape=shape)
+
+
+# --- array_equiv -----------------------------------------------------------------------------
+
+@register(np.array_equiv, tags=("data-dependent",))
+def array_equiv(a1: Any, a2: Any) -> Any:
+    """np.array_equiv: False when the shapes do not broadcast, else a value."""
+    x, y = as_meta(a1), as_meta(a2)
+    try:
+        broadcast_shapes(x.shape, y.shape)
+    except ValueError:
+        return False
+    if 0 in broadcast_shapes(x.shape, y.shape) and x.dtype.kind in "biufc" \
+            and y.dtype.kind in "biufc":
+        return True
+    raise DataDependentError("np.array_equiv compares values")
+
+
+# --- correlate, convolve ---------------------------------------------------------------------
+
+_MODES = {"valid": 0, "same": 1, "full": 2}
+
+
+def _mode(mode: Any) -> int:
+    """PyArray_CorrelatemodeConverter."""
+    if isinstance(mode, str):
+        if mode not in _MODES:
+            raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+        return _MODES[mode]
+    try:
+        k = operator.index(mode)
+    except TypeError:
+        raise TypeError("convolve/correlate mode not understood") from None
+    if k not in (0, 1, 2):
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
+    return k
+
+
+def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
+               made: int = 0) -> ArrayMeta:
+    """multiarray.correlate / correlate2: a fresh 1-d C array of the common type.
+
+    Its buffers (multiarraymodule.c ``PyArray_Correlate2``): both inputs as C arrays of the
+    common type (copies unless already so), correlate2's conjugate of a complex second
+    input (replacing its copy), then the result; ``made`` are the bytes of arrays the
+    caller made of Python sequences, alive throughout."""
+    from .temporaries import carray_bytes
+    for m, which in ((a, "first"), (v, "second")):
+        if m.ndim == 0:
+            raise ValueError("object of too small depth for desired array")
+        if m.ndim > 1:
+            raise ValueError("object too deep for desired array")
+    dt = np.result_type(a.dtype, v.dtype)
+    if dt.kind not in "biufc":
+        raise UnsupportedOperationError(name, f"dtype {dt}")
+    k = _mode(mode)
+    n1, n2 = a.shape[0], v.shape[0]
+    if n1 == 0:
+        raise ValueError("first array argument cannot be empty")
+    if n2 == 0:
+        raise ValueError("second array argument cannot be empty")
+    lo, hi = min(n1, n2), max(n1, n2)
+    n = (hi - lo + 1, hi, n1 + n2 - 1)[k]
+    st = steps()
+    st.new(made)
+    st.new(carray_bytes(a, dt))
+    copy = st.new(carray_bytes(v, dt))
+    if conj and dt.kind == "c":
+        st.new(array_bytes(v.shape, dt))
+        st.free(copy)
+    st.new(array_bytes((n,), dt))
+    return ArrayMeta((n,), dt, (dt.itemsize,))
+
+
+def _seq_bytes(*objs: Any) -> int:
+    """Bytes of the arrays NumPy makes of the non-array arguments (lists, scalars)."""
+    from .umath import is_scalar
+    return sum(x.dtype.itemsize if is_scalar(x) else asarray_bytes(x) for x in objs)
+
+
+@register(np.correlate, tags=("copy",), flops=flops.correlate)
+@stepped
+def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
+    """np.correlate (multiarray.correlate2); a non-array argument is made straight into an
+    array of the common type."""
+    am, vm = as_meta(a), as_meta(v)
+    dt = np.result_type(am.dtype, vm.dtype)
+    made = 0
+    if not is_meta(a) and am.ndim == 1:
+        am, made = c_fresh(am.shape, dt), made + array_bytes(am.shape, dt)
+    if not is_meta(v) and vm.ndim == 1:
+        vm, made = c_fresh(vm.shape, dt), made + array_bytes(vm.shape, dt)
+    return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
+
+
+@register(np.convolve, tags=("copy",), flops=flops.convolve)
+@stepped
+def convolve(a: Any, v: Any, mode: Any = "full") -> ArrayMeta:
+    """np.convolve: correlate of the (at least 1-d) longer input with the other reversed."""
+    made = _seq_bytes(a, v)
+    a, v = as_meta(a), as_meta(v)
+    if a.ndim == 0:
+        a = ArrayMeta((1,), a.dtype, (a.dtype.itemsize,))
+    if v.ndim == 0:
+        v = ArrayMeta((1,), v.dtype, (v.dtype.itemsize,))
+    if a.ndim == 1 and a.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if v.ndim == 1 and v.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    if v.ndim == 1 and a.ndim == 1 and v.shape[0] > a.shape[0]:
+        a, v = v, a
+    if v.ndim == 1:  # v[::-1]
+        v = ArrayMeta(tuple(v.shape), v.dtype, (-v.strides[0],)) if v.shape[0] > 1 else v
+    return _correlate(a, v, mode, "np.convolve", made=made)

@@ -1,5 +1,7 @@
 """Reductions: ufunc.reduce / accumulate / reduceat / outer / at and the NumPy functions
-and ndarray methods built on them (sum, mean, var, argmax, cumsum, nan*, median, ...).
+and ndarray methods built on them (sum, mean, var, argmax, cumsum, cumulative_sum, nansum,
+nanmean, ...; median and quantile are in function_base.py, nanvar and nanmedian in
+nanfunctions.py).
 
 Layout facts (numpy 2.4, reduction.c and nditer_constr.c): a reduction allocates its
 result with NpyIter in K order of the operand (and of a ``where`` mask), without
@@ -33,6 +35,7 @@ from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divid
 from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
 from .umath import IterOp, where_meta, iterator_buffer_bytes, ufunc_call
+from ._common import along, chainable
 
 _NoValue = np._NoValue
 _INTP = np.dtype(np.intp)
@@ -1067,3 +1070,50 @@ def ufunc_outer(ufunc: np.ufunc, *args: Any, **kwargs: Any) -> Any:
     # (a Python scalar becomes a 0-d array, an operand like any other), alive through the call
     transient(asarray_bytes(args[0]) + asarray_bytes(args[1]))
     return res
+
+
+# --- cumulative_sum, cumulative_prod (numpy/_core/fromnumeric.py) ----------------------------
+
+def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
+                include_initial: bool) -> Any:
+    """_cumulative_func: accumulate on atleast_1d(x); include_initial concatenates identity."""
+    from .reductions import ufunc_accumulate
+    m = as_meta(x)
+    if m.ndim == 0:
+        m = ArrayMeta((1,), m.dtype, (m.dtype.itemsize,))
+    if axis is None:
+        if m.ndim >= 2:
+            raise ValueError("For arrays which have more than one dimension "
+                             "``axis`` argument is required.")
+        axis = 0
+    if out is not None and include_initial:
+        ax = normalize_axis(axis, m.ndim)
+        if out.ndim < m.ndim:
+            raise IndexError("too many indices for array")
+        o = along(out, out.ndim - m.ndim + ax, max(out.shape[out.ndim - m.ndim + ax] - 1, 0))
+        o = o._replace(writeable=out.flags.writeable)
+        ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=o)
+        return out
+    res = ufunc_accumulate(ufunc, m, axis=axis, dtype=dtype, out=out)
+    if include_initial:
+        from .creation import full_like
+        from .shape_base import concatenate
+        r = chainable(res)
+        ax = normalize_axis(axis, r.ndim)
+        init = chainable(full_like(r, ufunc.identity, shape=r.shape[:ax] + (1,) + r.shape[ax + 1:]))
+        return concatenate([init, r], axis=ax)
+    return res
+
+
+@register(np.cumulative_sum, tags=("reduction",))
+def cumulative_sum(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                   include_initial: bool = False) -> Any:
+    """np.cumulative_sum: np.add.accumulate on atleast_1d(x)."""
+    return _cumulative(np.add, x, axis, dtype, out, include_initial)
+
+
+@register(np.cumulative_prod, tags=("reduction",))
+def cumulative_prod(x: Any, /, *, axis: Any = None, dtype: Any = None, out: Any = None,
+                    include_initial: bool = False) -> Any:
+    """np.cumulative_prod: np.multiply.accumulate on atleast_1d(x)."""
+    return _cumulative(np.multiply, x, axis, dtype, out, include_initial)

@@ -1,5 +1,6 @@
-"""Sorting and searching: sort, argsort, searchsorted (numpy/_core/fromnumeric.py; the C
-in numpy/_core/src/multiarray/item_selection.c and numpy/_core/src/npysort/)."""
+"""Sorting and searching: sort, argsort, searchsorted, partition, argpartition
+(numpy/_core/fromnumeric.py; the C in numpy/_core/src/multiarray/item_selection.c and
+numpy/_core/src/npysort/)."""
 from __future__ import annotations
 from typing import Any
 import numpy as np
@@ -11,6 +12,14 @@ from ...meta import ArrayMeta, as_meta, check_writeable
 from ..registry import pyarray_return, register, scratch, transient, unmodelled
 from .misc import INTP, RADIX, WEAK, k_copy
 from .temporaries import asarray_bytes
+import warnings
+from ..._errors import DataDependentError
+from ..._numpy_version import DEPRECATIONS_EXPIRED_23
+from ...layout import normalize_axis
+from ._common import BOOL, c_fresh
+from .reductions import final_result, like_copy
+
+_INTP = np.dtype(np.intp)
 # --- sorting ----------------------------------------------------------------------
 
 def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
@@ -226,3 +235,117 @@ def _from_any_bytes(m: Any, dt: np.dtype, contiguous: bool) -> int:
             m.flags.aligned and (m.flags.c_contiguous or not contiguous)):
         return m.size * dt.itemsize
     return 0
+
+
+def _values(x: Any, name: str) -> np.ndarray:
+    """A small argument whose values matter (kth, bins, ...): real, never a fake."""
+    if hasattr(x, "storage_offset"):
+        raise DataDependentError(f"{name}: values of a fake array")
+    return np.asarray(x)
+
+
+# --- partition, argpartition ----------------------------------------------------------------
+
+def _kth_check(kth: Any, shape: tuple, axis: int) -> None:
+    """partition_prep_kth_array (item_selection.c): bool/int checks, rank, bounds."""
+    k = _values(kth, "np.partition")
+    if k.dtype == BOOL:
+        if DEPRECATIONS_EXPIRED_23:
+            raise ValueError("Booleans unacceptable as partition index")
+        warnings.warn("Passing booleans as partition index is deprecated (warning added in "
+                      "NumPy 1.22)", DeprecationWarning, stacklevel=2)
+        k = k.astype(_INTP)
+    if k.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    if k.ndim > 1:
+        raise ValueError("kth array must have dimension <= 1")
+    n = shape[axis]
+    size = 1
+    for d in shape:
+        size *= d
+    for i in k.reshape(-1).astype(np.intp):
+        v = int(i) + n if i < 0 else int(i)
+        if size and not 0 <= v < n:
+            raise ValueError(f"kth(={v}) out of bounds ({n})")
+
+
+def _sortable(m: Any, order: Any, name: str) -> None:
+    if order is not None and m.dtype.names is None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if m.dtype.kind in "OV":
+        raise UnsupportedOperationError(name, f"dtype {m.dtype}")
+
+
+def _partitioned(m: Any, kth: Any, axis: Any, kind: Any = "introselect",
+                 order: Any = None) -> ArrayMeta:
+    """np.partition's copy (flatten for axis None, else a K-order copy), checked."""
+    if axis is None:
+        part = c_fresh((m.size,), m.dtype)
+        ax = 0
+    else:
+        part = like_copy(m)
+        ax = normalize_axis(axis, part.ndim)
+    converters.selectkind(kind)
+    _sortable(part, order, "np.partition")
+    _kth_check(kth, part.shape, ax)
+    transient(kth_bytes(kth) + sort_buffer_bytes(part, ax, False))
+    return part
+
+
+@register(np.partition, tags=("copy",))
+def partition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+              order: Any = None) -> ArrayMeta:
+    """np.partition: a K-order copy (C 1-d for axis None) partitioned in place."""
+    return final_result(_partitioned(as_meta(a), kth, axis, kind, order))
+
+
+partition.keep_real = (1, "kth")
+
+
+@register(np.argpartition, tags=("copy",))
+def argpartition(a: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                 order: Any = None) -> ArrayMeta:
+    """ndarray.argpartition: fresh C intp of the input's shape (0-d and axis None: 1-d)."""
+    m = as_meta(a)
+    if axis is None or m.ndim == 0:
+        shape = (m.size,)
+        ax = converters.axis_index(-1 if axis is None else axis, 1, None, False,
+                                   "an integer is required for the axis")
+    else:
+        shape = m.shape
+        ax = converters.axis(axis, m.ndim)
+    converters.selectkind(kind)
+    _sortable(m, order, "np.argpartition")
+    _kth_check(kth, shape, ax)
+    if axis is None or m.ndim == 0:  # PyArray_CheckAxis ravels: a copy unless C-contiguous
+        flat = c_fresh(shape, m.dtype)
+        transient(0 if m.flags.c_contiguous else m.size * m.dtype.itemsize)
+    else:
+        flat = m
+    transient(kth_bytes(kth) + sort_buffer_bytes(flat, ax, True))
+    return ArrayMeta(shape, _INTP, c_strides(shape, _INTP.itemsize))
+
+
+argpartition.keep_real = (1, "kth")
+
+
+@register("ndarray.partition", tags=("inplace",))
+def ndarray_partition(self: Any, kth: Any, axis: Any = -1, kind: str = "introselect",
+                      order: Any = None) -> None:
+    """In place (array_partition, numpy/_core/src/multiarray/methods.c, then
+    PyArray_Partition in item_selection.c): kind and order first, then the axis (an int,
+    never None), the writeable check, the kth checks; the sort buffer of a strided axis
+    (see sort_buffer_bytes) and the kth array are the call's transients."""
+    converters.selectkind(kind)
+    if axis is None or isinstance(axis, (float, complex)):
+        raise TypeError(f"{type(axis).__name__!r} object cannot be interpreted as an integer")
+    _sortable(self, order, "ndarray.partition")
+    ax = converters.axis(axis, self.ndim)
+    check_writeable(self, "partition array")
+    _kth_check(kth, self.shape, ax)
+    transient(kth_bytes(kth) + sort_buffer_bytes(self, ax, False))
+    return None
+
+
+ndarray_partition.keep_real = (1, "kth")
+register("ndarray.argpartition", tags=("copy",))(argpartition)  # np.argpartition calls it

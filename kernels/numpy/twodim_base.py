@@ -1,4 +1,4 @@
-"""Two-dimensional functions: tril, triu, diag, diagflat, vander
+"""Two-dimensional functions: tril, triu, diag, diagflat, vander, histogram2d
 (numpy/lib/_twodim_base_impl.py)."""
 from __future__ import annotations
 import operator
@@ -10,6 +10,7 @@ from ..registry import register, transient
 from .creation import fresh, tri_mask
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, setitem_bytes, used
 from .misc import where_meta
+from .histograms import histdd
 
 
 def _tri_like(m: Any, k: int) -> ArrayMeta:
@@ -112,3 +113,25 @@ def vander(x: Any, N: Any = None, increasing: bool = False) -> ArrayMeta:
 
 
 shape_args(vander, 1, "N")
+
+
+# --- histogram2d (histograms.histdd on [x, y]) -----------------------------------------------
+
+@register(np.histogram2d, tags=("copy",))
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: Any = None,
+                weights: Any = None) -> tuple:
+    """np.histogram2d: histogramdd([x, y]) -> (hist, xedges, yedges)."""
+    xm, ym = as_meta(x), as_meta(y)
+    if (xm.shape[0] if xm.ndim else None) != (ym.shape[0] if ym.ndim else None) or not xm.ndim:
+        if not xm.ndim or not ym.ndim:
+            raise TypeError("len() of unsized object")
+        raise ValueError('x and y must have the same length.')
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in {1, 2}:
+        e = as_meta(bins)
+        bins = [e, e]
+    hist, edges = histdd([xm, ym], bins, range, density, weights)
+    return hist, edges[0], edges[1]

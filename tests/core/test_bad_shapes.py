@@ -30,7 +30,7 @@ CASES = {cid: (fn, mk) for cid, fn, mk in cases()}
 # Cases known to differ from NumPy, with the reason; the test fails when one of them passes.
 KNOWN: dict[str, str] = {
     # (histogram's counts past npy_intp now fail as NumPy's do: the edges come from the
-    # linspace kernel, statistics._hist_edges_steps)
+    # linspace kernel, histograms._hist_edges_steps)
     "strides-setter[5]": "a.strides = (2**63 - 1,) on 6 items: NumPy's extent check "
                          "(offset_bounds_from_strides) overflows npy_intp and accepts it; the "
                          "fake computes the extent exactly and refuses",

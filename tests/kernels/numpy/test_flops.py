@@ -24,6 +24,7 @@ import faketensor as ft
 from faketensor._errors import op_name
 from faketensor._flops import count_flops, kernel_rule
 from faketensor.kernels.registry import REGISTRY
+import oracle
 from opinfo import TABLE, OpInfo, _walk
 
 # The op table's object-array samples become fakes of their metadata (the warning says
@@ -62,13 +63,9 @@ def flops_of(fn, *args, device=None, **kwargs) -> int:
 
 
 def _layouts(shape, dtype="f8"):
-    """The same shape as C, F, transposed, negative-stride and broadcast arrays."""
-    base = np.ones(shape, dtype)
-    yield "C", base
-    yield "F", np.asfortranarray(base)
-    yield "T", np.ones(shape[::-1], dtype).T
-    yield "neg", np.ones(shape, dtype)[..., ::-1] if shape else base
-    yield "bcast", np.broadcast_to(np.ones(shape[-1:] or (), dtype), shape)
+    """The same shape in every awkward layout (oracle.every_layout: C, F, transposed,
+    negative-stride, strided, offset and broadcast arrays)."""
+    return oracle.every_layout(np.ones(shape, dtype))
 
 
 # --- every kernel, every op of the table -------------------------------------------------------
@@ -420,7 +417,7 @@ def _c2c(points, n):
     return round(5 * points * math.log2(n)) if n > 1 and points else 0
 
 
-@pytest.mark.parametrize("layout", ["C", "F", "T", "neg", "bcast"])
+@pytest.mark.parametrize("layout", [name for name, _ in _layouts((6, 8))])
 def test_fft_counts(layout):
     a = dict(_layouts((6, 8)))[layout]
     assert flops_of(np.fft.fft, a) == _c2c(48, 8)

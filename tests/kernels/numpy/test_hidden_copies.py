@@ -228,7 +228,7 @@ CASES = [
     ("cond c16 fro stack", lambda a: np.linalg.cond(a[:128, :64].reshape(2, 64, 64), "fro"), (C16,)),
     ("isclose", np.isclose, (F8, F4)),
     ("histogram", lambda a: np.histogram(a, 10), (F8,)),
-    # histogram: its per-block masks, indices and gathered edges (statistics._uniform_hist_steps)
+    # histogram: its per-block masks, indices and gathered edges (histograms._uniform_hist_steps)
     ("histogram f4 T bins 30", lambda a: np.histogram(a.T, 30), (F4,)),
     ("histogram i8 strided", lambda a: np.histogram(a[::3], 7), (I8,)),
     ("histogram bool", lambda a: np.histogram(a, 3), (F8 > 0.5,)),
@@ -246,7 +246,7 @@ CASES = [
     ("pinv f4 rtol None strided", lambda a: np.linalg.pinv(a[::4, ::8], rtol=None), (F4,)),
     ("pinv stack", lambda b: np.linalg.pinv(b[:, :32, :16]), (B3,)),
     ("cross mixed", np.cross, (F8[:, :3], F4[:, :3])),
-    # cross: astype copies of both inputs and one product of the vector shape (statistics.cross)
+    # cross: astype copies of both inputs and one product of the vector shape (numeric.cross)
     ("cross T axisb f4", lambda a, b: np.cross(a[:, :3], b[:3].T, axisc=0), (F8, F4)),
     ("cross 2x3 c16 list", lambda a: np.cross(a[::-1, :2], [1, 2, 3]), (C16,)),
     ("where scalar", lambda m, a: np.where(m, a, 0.0), (F8 > 0.5, F8)),
@@ -265,7 +265,7 @@ CASES = [
     ("repeat", lambda a: np.repeat(a, 2, axis=0), (F8,)),
     ("convolve", lambda v: np.convolve(v[:4096], v[:64]), (V,)),
     # correlate/convolve: inputs as C arrays of the common type, correlate2's conjugate
-    # (statistics._correlate)
+    # (numeric._correlate)
     ("convolve f4 strided", lambda a, v: np.convolve(a[::2, 0], v[:300]), (F4, V)),
     ("correlate c16", lambda a: np.correlate(a[0], a[1, :200], "same"), (C16,)),
     ("correlate neg list", lambda v: np.correlate(v[::-1], [1, 2, 3]), (V,)),

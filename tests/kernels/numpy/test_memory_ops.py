@@ -107,7 +107,7 @@ UNARY = {
     "median_kd": lambda a: np.median(a, axis=-1, keepdims=True),
     "median_odd": lambda a: np.median(a[:, :15], axis=1),
     "average0": lambda a: np.average(a, axis=0),
-    # weighted: scl, the zero test, the product and its sum (statistics._average_steps)
+    # weighted: scl, the zero test, the product and its sum (function_base._average_steps)
     "average_w0_f32": lambda a: np.average(a, axis=0, weights=np.ones(a.shape[0], np.float32)),
     "average_w_full": lambda a: np.average(a, weights=a),
     "average_w1_returned": lambda a: np.average(a, axis=1, weights=a[0], returned=True),
@@ -251,7 +251,7 @@ OTHERS = {
     "interp[0-d x, complex fp]": (_one((5,)), lambda a: np.interp(np.array(2.5), a, a + 1j)),
     "einsum[i,i]": (_one((5,)), lambda a: np.einsum("i,i", a, a)),
     "einsum[ii f4]": (_one((3, 3), np.float32), lambda a: np.einsum("ii", a)),
-    # gradient with coordinates not evenly spaced (statistics._gradient_spacing_steps); even
+    # gradient with coordinates not evenly spaced (function_base._gradient_spacing_steps); even
     # ones take NumPy's other path: see gradient_array_spacing in NOT_EXACT
     "gradient[uneven x]": (lambda: [np.ones(800), np.arange(800) ** 1.5], lambda f, x: np.gradient(f, x)),
     "gradient[uneven x, big, edge 2]": (lambda: [np.ones(80000), np.arange(80000) ** 1.5],
@@ -410,14 +410,46 @@ OTHERS = {
     "histogram": (_one((16, 16)), lambda a: np.histogram(a, bins=10, range=(0, 2))),
     "histogram[f32 F 1-d]": (_one(300, np.float32), lambda a: np.histogram(a[::-2], bins=5)),
     "histogram[empty]": (_one((0, 3)), lambda a: np.histogram(a)),
+    # median(overwrite_input=True): the input partitioned in place (a.ravel() copies where a
+    # is not C-contiguous), the mean of its middle entries (function_base._median)
+    "median[overwrite]": (lambda: [np.ones((300, 400))], lambda a: np.median(a, overwrite_input=True)),
+    "median[overwrite, F]": (lambda: [np.ones((300, 400), order="F")],
+                             lambda a: np.median(a, overwrite_input=True)),
+    "median[overwrite, axis 0]": (lambda: [np.ones((300, 400))],
+                                  lambda a: np.median(a, axis=0, overwrite_input=True)),
+    "median[overwrite, T axis 1 keepdims]": (lambda: [np.ones((400, 300)).T],
+                                             lambda a: np.median(a, axis=1, keepdims=True, overwrite_input=True)),
+    "median[overwrite, 3-d axes]": (lambda: [np.ones((30, 40, 50)).transpose(2, 0, 1)],
+                                    lambda a: np.median(a, axis=(0, 2), overwrite_input=True)),
+    "median[overwrite, i4 reversed]": (lambda: [np.ones((300, 400), np.int32)[::-1]],
+                                       lambda a: np.median(a, axis=0, overwrite_input=True)),
+    "median[overwrite, out]": (lambda: [np.ones((300, 400)), np.empty(400)],
+                               lambda a, o: np.median(a, axis=0, out=o, overwrite_input=True)),
+    # the edges given: the sorted blocks (two alive at once), searchsorted and the cumulative
+    # counts (histograms._cumulative_hist_steps)
+    "histogram[edges]": (lambda: [np.ones(1000), np.linspace(0, 2, 5)], np.histogram),
+    "histogram[edges, 3 blocks, T]": (lambda: [np.ones((300, 500)).T, np.linspace(0, 2, 9)], np.histogram),
+    "histogram[i4, f8 edges]": (lambda: [np.ones(70000, np.int32), np.linspace(0, 7, 5)], np.histogram),
+    "histogram[f4, edges list, density]": (_one(1000, np.float32),
+                                          lambda a: np.histogram(a, [0, 0.5, 1.5, 2], density=True)),
+    "histogram[bool, edges]": (_one(1000, bool), lambda a: np.histogram(a, np.array([0, 0.5, 1]))),
+    "histogram[empty, edges]": (lambda: [np.ones(0), np.linspace(0, 1, 5)], np.histogram),
+    "histogram[M8, M8 edges]": (lambda: [np.arange(0, 90000, dtype="M8[s]"), np.arange(0, 90000, 7000, dtype="M8[s]")],
+                                np.histogram),
+    "histogram[M8[D], M8[s] edges]": (lambda: [np.arange(0, 900, dtype="M8[D]"), np.arange(0, 900, 70, dtype="M8[D]").astype("M8[s]")],
+                                      np.histogram),
+    "histogram[m8, edges, density]": (lambda: [np.arange(0, 900, dtype="m8[h]"), np.arange(0, 900, 70, dtype="m8[h]")],
+                                      lambda a, e: np.histogram(a, e, density=True)),
+    "histogram_bin_edges[M8 edges list]": (lambda: [np.arange(0, 900, dtype="M8[D]")],
+                                           lambda a: np.histogram_bin_edges(a, [np.datetime64(0, "D"), np.datetime64(500, "D")])),
     # empty data: the edges' linspace, the counts and _unsigned_subtract's 0-d arrays
-    # (statistics._hist_edges_steps)
+    # (histograms._hist_edges_steps)
     "histogram[empty f32 range]": (_one(0, np.float32), lambda a: np.histogram(a, 5, range=(0.5, 1.5))),
     "histogram[empty i8 weights]": (lambda: [np.ones(0, np.int8), np.ones(0, np.float32)],
                                     lambda a, w: np.histogram(a, 3, weights=w)),
     "histogram[empty bool]": (_one((0, 2), bool), lambda a: np.histogram(a[:, ::-1], 4)),
     # weights: their ravel and bincount's float64 copy per block; density: diff, its copy and
-    # the quotients (statistics._uniform_hist_steps / _hist_density_steps)
+    # the quotients (histograms._uniform_hist_steps / _hist_density_steps)
     "histogram[density empty]": (_one(0), lambda a: np.histogram(a, 3, density=True)),
     "histogram[density f32 F range]": (lambda: [np.ones((20, 30), np.float32, order="F")],
                                        lambda a: np.histogram(a, 5, density=True, range=(0, 2))),
@@ -483,6 +515,15 @@ OTHERS = {
     "take_along_axis[3-d]": (lambda: [np.ones((4, 5, 6)), np.zeros((4, 5, 2), np.intp)],
                              lambda a, i: np.take_along_axis(a, i, axis=-1)),
     "swv[9 windows]": (_one((2,) * 9), lambda a: np.lib.stride_tricks.sliding_window_view(a, (1,) * 9)),
+    # datetime f is viewed as the timedelta of its unit (no copy); timedelta f stays as it is
+    "gradient[M8[s] 2-d]": (lambda: [np.arange(0, 4000, dtype="M8[s]").reshape(40, 100)], np.gradient),
+    "gradient[M8[h] T, edge 2]": (lambda: [np.arange(0, 4000, dtype="M8[h]").reshape(40, 100).T],
+                                  lambda a: np.gradient(a, 2.0, edge_order=2)),
+    "gradient[>M8[ms] axis 1]": (lambda: [np.arange(0, 4000, dtype=">M8[ms]").reshape(40, 100)],
+                                 lambda a: np.gradient(a, axis=1)),
+    "gradient[m8[D] uneven x]": (lambda: [np.arange(0, 4000, dtype="m8[D]").reshape(40, 100),
+                                          np.arange(40.) ** 2],
+                                 lambda f, x: np.gradient(f, x, axis=0, edge_order=2)),
 }
 
 CASES = {f"{name}[{inp}]": (lambda inp=inp: [INPUTS[inp]()], fn)

@@ -1,5 +1,10 @@
-"""Differential tests of the statistics kernels (kernels/numpy/statistics.py) against real NumPy."""
+"""Differential tests of the statistics kernels against real NumPy: median, quantile, average,
+cov, gradient, ... (kernels/numpy/function_base.py), partition (sorting.py), nanvar and the
+nan-cumulatives (nanfunctions.py), histograms (histograms.py, twodim_base.py), iscomplex,
+nan_to_num, ... (type_check.py), convolve and correlate (numeric.py)."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -14,24 +19,14 @@ SET = settings(max_examples=25, deadline=None, suppress_health_check=list(Health
 DTS = [np.dtype(d) for d in (np.bool_, np.int8, np.uint16, np.int64, np.float16, np.float32,
                              np.float64, np.complex64)]
 REAL = [d for d in DTS if d.kind != "c"]
+TIMES = [np.dtype(d) for d in ("M8[h]", ">M8[s]", "M8[D]", "m8[ms]", ">m8[s]")]
 SHAPES = [(), (0,), (5,), (4, 6), (3, 0, 2), (2, 3, 4), (1, 4, 1)]
 
 
-def layouts(shape: tuple, dt: np.dtype) -> list:
-    """C, F, transposed, reversed, strided and broadcast views of ones(shape)."""
-    a = np.ones(shape, dt)
-    out = [a, np.asfortranarray(a)]
-    if a.ndim >= 2:
-        out.append(np.ascontiguousarray(a.swapaxes(0, 1)).swapaxes(0, 1))
-    if a.ndim:
-        out += [a[..., ::-1], np.repeat(a, 2, axis=-1)[..., ::2],
-                np.broadcast_to(a[..., :1], a.shape)]
-    return out
-
-
 def cases(dts=DTS, shapes=SHAPES) -> list:
-    return [pytest.param(a, id=f"{dt}-{shape}-{i}") for shape in shapes for dt in dts
-            for i, a in enumerate(layouts(shape, dt))]
+    """Every awkward layout (oracle.every_layout) of ones(shape) for each dtype and shape."""
+    return [pytest.param(a, id=f"{dt}-{shape}-{name}") for shape in shapes for dt in dts
+            for name, a in oracle.every_layout(np.ones(shape, dt))]
 
 
 ALL = cases()
@@ -55,6 +50,54 @@ MEDIAN = [lambda a, ax=ax, kd=kd: np.median(a, axis=ax, keepdims=kd)
 def test_median_layouts(a):
     for fn in MEDIAN:
         check(fn, a)
+
+
+MEDIAN_OVERWRITE = [lambda a, ax=ax, kd=kd: np.median(a, axis=ax, keepdims=kd, overwrite_input=True)
+                    for ax in (None, 0, -1, (0, -1), (0, 1, 2)) for kd in (False, True)]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_median_overwrite_input_layouts(a):
+    """overwrite_input partitions the input itself (or a.ravel(), a copy where a is not
+    C-contiguous): the mean reads the input's layout; a read-only input (broadcast, or
+    made read-only) raises where NumPy writes it and not where it writes a copy."""
+    for fn in MEDIAN_OVERWRITE:
+        check(fn, a)
+
+
+def test_median_overwrite_input_read_only_and_out():
+    ro = np.arange(24.0).reshape(2, 3, 4)
+    ro.flags.writeable = False
+    for fn in MEDIAN_OVERWRITE:
+        check(fn, ro)  # C-contiguous: ravel and the axes' reshape are views, so ValueError
+        check(fn, ro[:, :, ::2])  # axis None and the axes' reshape copy: no error
+    for ax in (None, 0, -1, (0, 2)):  # np.quantile partitions the same arrays in place
+        for m in ("linear", "nearest"):
+            check(lambda x: np.quantile(x, 0.5, axis=ax, overwrite_input=True, method=m), ro)
+            check(lambda x: np.percentile(x, [10, 50], axis=ax, overwrite_input=True, method=m),
+                  ro[:, :, ::2])
+    check(lambda x, o: np.median(x, axis=0, out=o, overwrite_input=True), np.ones((3, 4)),
+          np.empty(4))
+    check(lambda x, o: np.median(x, axis=(0, 2), out=o, keepdims=True, overwrite_input=True),
+          np.ones((3, 4, 5)), np.empty((1, 4, 1)))
+
+
+@pytest.mark.parametrize("fn", [lambda y, o: np.median(y, axis=0, out=o, overwrite_input=True),
+                                lambda y, o: np.quantile(y, 0.5, out=o, overwrite_input=True),
+                                lambda y, o: np.percentile(y, 50, axis=0, out=o, overwrite_input=True)])
+def test_overwrite_input_forgets_known_values(fn):
+    """A fake that knows its values and is partitioned in place by ``overwrite_input``: its
+    values are what NumPy leaves where the call runs for real on them, else unknown."""
+    real = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+    fn(real, None)
+    with ft.FakeMode():
+        y = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+        fn(y, None)  # every input known: computed for real, in place
+        assert y.tolist() == real.tolist()
+        y = np.array([3.0, 1.0, 2.0, 0.0, 5.0])
+        fn(y, np.empty(()))  # an out without values: y's values are forgotten
+        with pytest.raises(ft.DataDependentError):
+            y.tolist()
 
 
 @pytest.mark.parametrize("a", SMALL)
@@ -251,6 +294,28 @@ def test_histogram_bins_fake_is_returned():
     check(lambda x, e: np.histogram(x, e), a, b)
 
 
+@pytest.mark.parametrize("a", [pytest.param(a, id=f"{dt}-{shape}-{name}")
+                               for shape in [(0,), (5,), (4, 6), (2, 3, 4)] for dt in TIMES
+                               for name, a in oracle.every_layout(
+                                   (np.arange(math.prod(shape)) ** 2).astype(dt).reshape(shape))])
+def test_histogram_datetime_layouts(a):
+    """datetime64 / timedelta64 data with the edges given: intp (or the weights') counts
+    and the edges as given; edges of another unit, weights, density, histogram_bin_edges.
+    A number of bins NumPy cannot turn into edges of datetimes (its error depends on the
+    values): refused."""
+    e = np.array([0, 3, 9, 40], "i8").astype(a.dtype)
+    check(lambda x, b: np.histogram(x, b), a, e)
+    check(lambda x, b: np.histogram(x, b), a, e.astype(f"{e.dtype.kind}8[ms]"))
+    check(lambda x, b: np.histogram(x, b, weights=np.ones(x.shape, "f4")), a, e)
+    check(lambda x, b: np.histogram(x, b, density=True), a, e)
+    check(lambda x: np.histogram(x, list(e)), a)  # a list of NumPy scalars
+    check(lambda x, b: np.histogram(x, b[::-1]), a, e)  # not monotonic: ValueError
+    check(lambda x, b: np.histogram_bin_edges(x, b), a, e)
+    for bins in (3, "auto"):
+        with pytest.raises(ft.UnsupportedOperationError):
+            np.histogram(ft.to_fake(a), bins)
+
+
 BAD_HIST = [lambda x: np.histogram(x, 0), lambda x: np.histogram(x, 2.5),
             lambda x: np.histogram(x, "nope"), lambda x: np.histogram(x, "auto", weights=x),
             lambda x: np.histogram(x, np.ones((2, 2))), lambda x: np.histogram(x, range=(2, 1)),
@@ -442,6 +507,21 @@ def test_gradient_spacing():
     check(lambda x: np.gradient(x, [0, 1, 3], edge_order=1), np.ones(3, bool))
     check(lambda x: np.gradient(x, axis=2), np.ones((3, 3)))
     check(lambda x: np.gradient(x, axis=(0, 0)), np.ones((3, 3)))
+
+
+GRAD_TIMES = GRAD[:-1] + [lambda a: np.gradient(a, np.array([0.0, 1, 3, 4])[:a.shape[0]], axis=0),
+                          lambda a: np.gradient(a, np.arange(a.shape[-1]), axis=-1, edge_order=2)]
+
+
+@pytest.mark.parametrize("a", [pytest.param(a, id=f"{dt}-{shape}-{name}")
+                               for shape in [(), (2,), (5,), (4, 6), (3, 0, 2), (2, 3, 4)]
+                               for dt in TIMES for name, a in oracle.every_layout(
+                                   (np.arange(math.prod(shape)) ** 2).astype(dt).reshape(shape))])
+def test_gradient_datetime_layouts(a):
+    """datetime64 f: the gradient is the timedelta of its unit (f viewed as it, native byte
+    order by name); timedelta64 f keeps its dtype."""
+    for fn in GRAD_TIMES:
+        check(fn, a)
 
 
 @pytest.mark.filterwarnings("ignore")
