@@ -646,16 +646,17 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
 @register(_L.multi_dot, tags=("copy",), flops=flops.multi_dot)
 @stepped
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
-    """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
+    """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends. ``out`` goes to
+    the last dot only (linalg.py ``_multi_dot_three`` / ``_multi_dot``), so it must have the
+    2-d shape of the product; the 1-d ends then ravel it or take its [0, 0]."""
     from .products import dot_meta
+    from .views import ravel_out
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
     ms = [as_meta(x) for x in arrays]
     if n == 2:
         return dot_meta(ms[0], ms[1], out)
-    if out is not None:
-        raise UnsupportedOperationError(_L.multi_dot, "out= with more than two arrays")
     nd0, nd1 = ms[0].ndim, ms[-1].ndim
     if nd0 == 1:
         ms[0] = ArrayMeta((1,) + tuple(ms[0].shape), ms[0].dtype, (0,) + tuple(ms[0].strides))
@@ -671,10 +672,16 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         st.hold(n * n * 8)
         st.alloc(n * n * 8)
 
-    def d(x: Any, y: Any) -> Any:
+    def d(x: Any, y: Any, o: Any = None) -> Any:
         """dot(x, y) with its copies; an intermediate operand dies once the product exists."""
         with captured() as c:
-            r = dot_meta(x, y)
+            r = dot_meta(x, y, o)
+        if o is not None:
+            st.hold(c.transient)
+            for t in (x, y):
+                if id(t) not in given:
+                    st.free(nbytes(t))
+            return o
         r = ArrayMeta(r.shape, r.dtype, r.strides)
         st.alloc(nbytes(r))
         st.hold(c.transient)
@@ -688,9 +695,9 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         a0, a1b0 = A.shape
         b1c0, c1 = C.shape
         if a0 * b1c0 * (a1b0 + c1) < a1b0 * c1 * (a0 + b1c0):
-            res = d(d(A, B), C)
+            res = d(d(A, B), C, out)
         else:
-            res = d(A, d(B, C))
+            res = d(A, d(B, C), out)
     else:
         p = [x.shape[0] for x in ms] + [ms[-1].shape[1]]
         cost = [[0.0] * n for _ in range(n)]
@@ -705,15 +712,21 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
                         cost[i][j] = q
                         split[i][j] = k
 
-        def chain(i: int, j: int) -> Any:
+        def chain(i: int, j: int, o: Any = None) -> Any:
             if i == j:
                 return ms[i]
-            return d(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+            return d(chain(i, split[i][j]), chain(split[i][j] + 1, j), o)
 
-        res = chain(0, n - 1)
+        res = chain(0, n - 1, out)
         del chain  # a recursive closure is a reference cycle through its cell: it would keep
         # the inputs alive until the cyclic collector runs, where NumPy frees them at once
     dt = res.dtype
+    if out is not None:
+        if nd0 == 1 and nd1 == 1:  # out[0, 0]
+            return ArrayMeta((), dt, (), scalar=True)
+        if nd0 == 1 or nd1 == 1:  # out.ravel(): a view of out when it is contiguous
+            return ravel_out(as_meta(out))
+        return out
     if nd0 == 1 and nd1 == 1:  # result[0, 0]: a NumPy scalar, the (1, 1) product freed
         return ArrayMeta((), dt, (), scalar=True)
     if nd0 == 1 or nd1 == 1:

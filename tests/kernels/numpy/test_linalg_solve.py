@@ -210,6 +210,21 @@ def test_multi_dot():
             check(L.multi_dot, arrs)
 
 
+def test_multi_dot_out():
+    """out= goes to the last dot of the chain: the product's 2-d shape, raveled (a view of a
+    contiguous out) or indexed for 1-d ends; a wrong shape, dtype or layout raises."""
+    for shapes in [[(2, 3), (3, 4), (4, 5)], [(5, 3), (3, 4), (4, 2), (2, 6)], [(3,), (3, 4), (4, 5)],
+                   [(3,), (3, 4), (4, 2), (2,)], [(2, 3), (3, 4), (4,)]]:
+        for dt in (np.float64, np.float32, np.int32, np.complex64):
+            arrs = [lay(np.ones(s, dt), k) for s, k in zip(shapes, ["t", "c", "f", "step"])]
+            rows = 1 if len(shapes[0]) == 1 else shapes[0][0]
+            cols = 1 if len(shapes[-1]) == 1 else shapes[-1][-1]
+            for out in [np.zeros((rows, cols), dt), np.zeros((cols, rows), dt).T,
+                        np.zeros((rows, cols), np.float64), np.zeros((rows * cols,), dt),
+                        np.zeros((rows, 2 * cols), dt)[:, ::2]]:
+                check(lambda *a, out: L.multi_dot(list(a), out=out), *arrs, out=out)
+
+
 @FAST
 @given(st.data())
 def test_hypothesis_gufunc_wrappers(data):
