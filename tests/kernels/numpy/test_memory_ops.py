@@ -534,3 +534,20 @@ def test_fake_peak_equals_real_peak(label):
 
 def test_not_exact_names_existing_cases():
     assert set(NOT_EXACT) <= set(CASES)
+
+
+# logical_* with a Python scalar take the bool loop through their promoter: the scalar's 0-d
+# array keeps its own dtype and is copied to bool (by check_for_trivial_loop, released, or by
+# the iterator, kept alive); a zero-size operand's cast copy is given 1 byte
+LOGICAL_SHAPES = [(1,), (3,), (12,), (3, 4), (), (0,), (2, 0)]
+LOGICAL_SCALARS = [1, 1.5, True, 1j, np.int64(1), np.float32(2)]
+
+
+@pytest.mark.parametrize("fn", [np.logical_and, np.logical_or, np.logical_xor, np.add, np.greater])
+@pytest.mark.parametrize("shape", LOGICAL_SHAPES, ids=str)
+def test_python_scalar_operands(fn, shape):
+    for dt in ("?", "i8", "f8", "i1", "c16", ">f8"):
+        for s in LOGICAL_SCALARS:
+            for op in (lambda a: fn(a, s), lambda a: fn(s, a)):
+                real, fake = op_peaks(lambda: [np.ones(shape, dt)], op)
+                assert fake == real, (fn.__name__, shape, dt, s)
