@@ -306,6 +306,10 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
             raise ValueError(f"zero-size array to reduction operation {name} "
                              "which has no identity")
     scratch(_reduce_buffer_bytes(arr, axes, rdt, out, wm))
+    if nd == 0 and (arr.dtype != rdt or not arr.dtype.isnative or not is_aligned(arr)):
+        # nditer_constr.c npyiter_allocate_arrays: a 0-d operand that needs a cast is copied
+        # to a new 0-d array of the loop dtype (not buffered), alive with the result
+        transient(rdt.itemsize)
     if out is not None:
         return out
     shape, strides = reduce_strides(arr.shape, arr.strides, axes, keepdims, rdt.itemsize, voters)

@@ -551,3 +551,12 @@ def test_python_scalar_operands(fn, shape):
             for op in (lambda a: fn(a, s), lambda a: fn(s, a)):
                 real, fake = op_peaks(lambda: [np.ones(shape, dt)], op)
                 assert fake == real, (fn.__name__, shape, dt, s)
+
+
+@pytest.mark.parametrize("dt", ["f8", "?", "i4", ">f8"])
+def test_reduce_of_0d_needing_a_cast(dt):
+    """A 0-d operand of another loop dtype is copied by the iterator (not buffered)."""
+    for op in (np.all, np.any, np.sum, lambda a: np.logical_and.reduce(a),
+               lambda a: np.add.reduce(a, dtype="f4"), lambda a: np.all(a, keepdims=True)):
+        real, fake = op_peaks(lambda: [np.ones((), dt)], op)
+        assert fake == real
