@@ -620,7 +620,8 @@ def tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
 
 @register(_L.tensorsolve, tags=("copy",), flops=flops.tensorsolve)
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
-    """solve of the reshaped operands; the 1-d result gets ``shape`` set in place."""
+    """solve of the reshaped operands; the 1-d result gets ``shape`` set in place (empty
+    operands included: solve of a (0, 0) and a (0,) array is a (0,) array)."""
     am, bm = _arr(a, _L.tensorsolve), _arr(b, _L.tensorsolve)
     an = am.ndim
     shape = list(am.shape)
@@ -638,9 +639,10 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
                           "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
     r = solve(ArrayMeta((p, p), am.dtype, c_strides((p, p), am.dtype.itemsize)),
               ArrayMeta((bm.size,), bm.dtype, c_strides((bm.size,), bm.dtype.itemsize)))
-    if p == 0:
-        raise UnsupportedOperationError(_L.tensorsolve, "empty operands")
-    return ArrayMeta(oldshape, r.dtype, c_strides(oldshape, r.dtype.itemsize))
+    # ``res.shape = oldshape`` reshapes solve's result in place (a fresh empty result has
+    # strides 0, which the very shape keeps; any other shape gets contiguous strides)
+    _, st = reshape_strides(tuple(r.shape), tuple(r.strides), r.dtype.itemsize, oldshape)
+    return ArrayMeta(oldshape, r.dtype, st)
 
 
 @register(_L.multi_dot, tags=("copy",), flops=flops.multi_dot)

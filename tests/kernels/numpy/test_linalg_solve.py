@@ -201,6 +201,15 @@ def test_tensorinv_tensorsolve():
     vcheck(L.tensorsolve, a.transpose(2, 0, 1).copy(), np.ones(6), axes=(0,))
 
 
+def test_tensorsolve_empty_operands():
+    """solve of empty operands is an empty fresh array (strides 0) given its shape in place."""
+    for a_shape, b_shape in [((0, 0), (0,)), ((2, 0, 2, 0), (2, 0)), ((0, 3, 0, 3), (0, 3)),
+                             ((3, 0, 0), (3, 0)), ((0, 2, 2), (0,)), ((2, 0, 0, 2), (2, 0))]:
+        for dt, kind in [(np.float64, "c"), (np.float32, "f"), (np.int8, "t"), (np.complex64, "perm")]:
+            vcheck(L.tensorsolve, lay(np.ones(a_shape, dt), kind), np.ones(b_shape, dt))
+    vcheck(L.tensorsolve, np.ones((0, 2, 0, 2)).transpose(1, 0, 2, 3), np.ones((2, 0)), axes=(1,))
+
+
 def test_multi_dot():
     for shapes in [[(3,), (3, 4), (4,)], [(2, 3), (3, 4), (4, 5)], [(3,), (3, 4), (4, 2), (2,)],
                    [(5, 3), (3, 4), (4, 2), (2, 6)], [(2, 3), (3,)], [(3,), (3, 4), (4, 5), (5, 2)],
