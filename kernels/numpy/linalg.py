@@ -382,15 +382,61 @@ def _svd_hermitian_values(a: Any) -> ArrayMeta:
     return ArrayMeta(w.shape, w.dtype, st, offset=off, base_shape=w.shape)
 
 
+def _svd_hermitian(a: Any) -> SVDResult:
+    """_linalg.py svd(hermitian=True, compute_uv=True), statement by statement:
+    ``s, u = eigh(a)``; ``sgn = copysign(1.0, s)``; ``s = abs(s)``;
+    ``sidx = argsort(s)[..., ::-1]``; sgn, s and u taken along the last axis by sidx;
+    ``vt = transpose(u * sgn[..., None, :]).conjugate()`` (for a real dtype the transposed
+    product itself: a view). ``full_matrices`` plays no part."""
+    from .indexing import take_along_axis
+    from .sorting import argsort
+    from .umath import ufunc_steps
+    st = steps()
+    with captured() as cap:
+        s0, u0 = eigh(a)  # its outputs and copies are recorded in ``st`` (gufunc_outs)
+    st.temp(cap.transient)
+    s0, u0 = meta(s0), meta(u0)
+    sb0, ub0 = array_bytes(s0.shape, s0.dtype), array_bytes(u0.shape, u0.dtype)
+    sgn, gb = ufunc_steps(st, np.copysign, 1.0, s0)
+    s1, sb1 = ufunc_steps(st, np.absolute, s0)
+    st.free(sb0)
+    idx, ib = call_step(st, argsort, s1)
+    n = idx.shape[-1]
+    isz = idx.dtype.itemsize
+    rev = ArrayMeta(idx.shape, idx.dtype, tuple(idx.strides[:-1]) + (-idx.strides[-1],),
+                    offset=(n - 1) * isz if n and idx.size else 0, base_shape=idx.shape)
+    sgn2, gb2 = call_step(st, take_along_axis, meta(sgn), rev, -1)
+    st.free(gb)
+    s2, sb2 = call_step(st, take_along_axis, meta(s1), rev, -1)
+    st.free(sb1)
+    rev_u = ArrayMeta(idx.shape[:-1] + (1, n), idx.dtype, rev.strides[:-1] + (0, rev.strides[-1]),
+                      offset=rev.offset, base_shape=idx.shape)
+    u2, ub2 = call_step(st, take_along_axis, u0, rev_u, -1)
+    st.free(ub0)
+    g = meta(sgn2)
+    gv = ArrayMeta(g.shape[:-1] + (1,) + g.shape[-1:], g.dtype, g.strides[:-1] + (0,) + g.strides[-1:])
+    prod, pb = ufunc_steps(st, np.multiply, meta(u2), gv)
+    prod = meta(prod)
+    tr = swap_last(prod)
+    if prod.dtype.kind == "c":
+        vt, vb = ufunc_steps(st, np.conjugate, tr)
+        st.free(pb)
+        vt = out(vt)
+    else:  # ndarray.conjugate of a real array is the array itself: a view of the product
+        vt = ArrayMeta(tr.shape, tr.dtype, tr.strides, base_shape=prod.shape)
+    st.free(ib, gb2)  # sidx and sgn die with the function's frame
+    return SVDResult(out(u2), out(s2), vt)
+
+
 @register(_L.svd, tags=("copy",), flops=flops.svd)
 @stepped
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> Any:
-    """svd_f / svd_s / svd; hermitian with compute_uv goes through eigh (unsupported)."""
+    """svd_f / svd_s / svd; hermitian goes through eigh / eigvalsh (``_svd_hermitian``)."""
     a = _arr(a, _L.svd)
     if hermitian:
         if compute_uv:
-            raise UnsupportedOperationError(_L.svd, "hermitian=True with compute_uv=True")
+            return _svd_hermitian(a)
         return _svd_hermitian_values(a)
     if not compute_uv:
         return out(_svdvals_meta(a, _L.svd))
