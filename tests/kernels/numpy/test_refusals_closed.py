@@ -52,3 +52,48 @@ def test_logspace_array_base_with_number_bounds_in_a_mode():
             assert (fake.shape, fake.dtype, fake.strides) == (real.shape, real.dtype, real.strides)
             real_peak, fake_peak = op_peaks(_copies(base), lambda b, kw=kw: np.logspace(0, 1, base=b, **kw))
             assert fake_peak == real_peak
+
+
+# --- sort / argsort of void dtypes: unstructured (memcmp), nested and subarray fields -----------
+
+VOIDS = [np.dtype("V8"), np.dtype("V3"), np.dtype([("a", "i4"), ("b", [("c", "f8"), ("d", "i2")])]),
+         np.dtype([("a", "i4"), ("b", [("c", "f8"), ("d", "i2")])], align=True),
+         np.dtype([("a", "i4"), ("b", "f8", (2,))]), np.dtype([("a", "<i8"), ("b", "f4", (2,))], align=True),
+         np.dtype([("a", "u1"), ("b", "i1")]), np.dtype([("a", "V4"), ("b", "S3")]),
+         np.dtype([("a", ">i4"), ("b", "i2")])]
+# VOID_compare copies no field of these (aligned everywhere, native): their bytes are exact
+ALIGNED = {0, 1, 3, 5, 6, 7}
+SORTS = {"sort": np.sort, "sort0": lambda x: np.sort(x, axis=0), "sortN": lambda x: np.sort(x, axis=None),
+         "argsort": np.argsort, "argsortN": lambda x: np.argsort(x, axis=None),
+         "stable": lambda x: np.sort(x, kind="stable"), "method": lambda x: x.sort(),
+         "astable": lambda x: np.argsort(x, stable=True), "order": lambda x: np.sort(x, order="b")}
+
+
+def _void_layout(shape, dt, kind):
+    a = np.zeros(shape, dt)
+    if kind == "T" and a.ndim == 2:
+        return a.T
+    if kind == "neg" and a.ndim:
+        return a[::-1]
+    if kind == "step" and a.ndim:
+        return np.concatenate([a, a])[::2]
+    return a
+
+
+@pytest.mark.parametrize("d", range(len(VOIDS)))
+def test_sort_of_void_dtypes(d):
+    from faketensor.meta_utils.surveys.memsurvey import measure_call
+    dt = VOIDS[d]
+    for shape in [(5,), (3, 4), (0, 3), (1,), ()]:
+        for kind in ("C", "T", "neg", "step"):
+            for name, fn in SORTS.items():
+                check(fn, _void_layout(shape, dt, kind))
+                m = measure_call(lambda: ((_void_layout(shape, dt, kind),), {}), lambda: fn)
+                allowed = ("exact", "skip") if d in ALIGNED else ("exact", "skip", "unmodelled")
+                assert m.verdict in allowed, (shape, kind, name, m)
+
+
+def test_sort_of_object_fields_is_refused():
+    f = ft.to_fake(np.zeros(3, [("a", "O"), ("b", "i4")]))
+    with pytest.raises(ft.UnsupportedOperationError, match="Python objects compared"):
+        np.sort(f)
