@@ -560,3 +560,25 @@ def test_reduce_of_0d_needing_a_cast(dt):
                lambda a: np.add.reduce(a, dtype="f4"), lambda a: np.all(a, keepdims=True)):
         real, fake = op_peaks(lambda: [np.ones((), dt)], op)
         assert fake == real
+
+
+_TEXT = [["ab", "c d", "e"], ["f g h", "i", ""]] * 2
+
+
+@pytest.mark.parametrize("dt", ["U6", "S6"])
+def test_vec_string_argument_arrays(dt):
+    """_vec_string_with_args makes a 0-d array of each argument that is not one (None and a
+    dict: object; a str or bytes: its own), alive through the call."""
+    sep = " " if dt == "U6" else b" "
+    calls = [np.char.split, lambda x: np.char.split(x, sep), lambda x: np.char.split(x, None, 1),
+             np.char.rsplit, lambda x: np.char.split(x.T), lambda x: np.char.split(x[:0]),
+             np.char.splitlines, lambda x: np.char.splitlines(x, 1)]
+    if dt == "U6":
+        calls += [lambda x: np.strings.translate(x, {97: "XY"}), lambda x: np.char.translate(x, {97: None})]
+    else:
+        calls += [lambda x: np.strings.translate(x, bytes(range(256))),
+                  lambda x: np.strings.translate(x, None, b"a"),
+                  lambda x: np.strings.translate(x, bytes(range(256)), b"ab")]
+    for fn in calls:
+        real, fake = op_peaks(lambda: [np.array(_TEXT, dt)], fn)
+        assert fake == real
