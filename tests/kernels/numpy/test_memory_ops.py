@@ -582,3 +582,31 @@ def test_vec_string_argument_arrays(dt):
     for fn in calls:
         real, fake = op_peaks(lambda: [np.array(_TEXT, dt)], fn)
         assert fake == real
+
+
+FFT_CALLS = {"fft": np.fft.fft, "ifft": np.fft.ifft, "rfft": np.fft.rfft, "irfft": np.fft.irfft,
+             "ihfft": np.fft.ihfft, "ifft ortho": lambda x: np.fft.ifft(x, norm="ortho"),
+             "fft forward": lambda x: np.fft.fft(x, norm="forward"),
+             "rfft ortho": lambda x: np.fft.rfft(x, norm="ortho"), "ifft2": np.fft.ifft2,
+             "irfft2": np.fft.irfft2, "ifftn": np.fft.ifftn, "irfftn": np.fft.irfftn,
+             "ifft n=5": lambda x: np.fft.ifft(x, 5)}
+
+
+@pytest.mark.parametrize("name", list(FFT_CALLS))
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "c8", "i8", "f2"])
+def test_fft_normalization_factor(name, dt):
+    """_raw_fft's factor ``reciprocal(n, dtype=...)`` (a ufunc call on a Python int: its 0-d
+    arrays) and the gufunc's copy of a NumPy-scalar factor of another dtype, kept beside its
+    0-d array; an empty output's 1 byte."""
+    shapes = [(3, 4), (5,), (4, 0)] + ([(0, 4)] if dt in ("f8", "c16", "i8") else [])
+    for shape in shapes:
+        for neg in (False, True):
+            def setup(shape=shape, neg=neg):
+                a = np.ones(shape, dt)
+                return [a[::-1] if neg else a]
+            try:
+                FFT_CALLS[name](*setup())
+            except (ValueError, TypeError, IndexError):  # an empty axis to transform, a
+                continue  # complex input to rfft, a 1-d input to a 2-d transform
+            real, fake = op_peaks(setup, FFT_CALLS[name])
+            assert fake == real, (shape, neg)
