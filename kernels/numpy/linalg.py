@@ -1169,8 +1169,14 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoV
 
 
 @register(_L.matrix_rank, tags=("reduction",), flops=flops.matrix_rank)
+@stepped
 def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
-    """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix."""
+    """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix, replayed statement
+    by statement (_linalg.py matrix_rank): ``S = svd(A, compute_uv=False)``; ``tol`` from
+    ``S.max(axis=-1, keepdims=True, initial=0) * rtol`` (rtol a NumPy scalar, or
+    ``asarray(rtol)[..., newaxis]``) or ``asarray(tol)[..., newaxis]``; ``S > tol`` counted
+    along the last axis (a 0-d count returned as a NumPy scalar)."""
+    from .umath import ufunc_steps
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     m = _arr(A, _L.matrix_rank)
@@ -1181,16 +1187,33 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     for v in (tol, rtol):
         if v is not None and np.ndim(v) != 0:
             raise UnsupportedOperationError(_L.matrix_rank, "an array tol / rtol")
-    s = _view(svd(m, compute_uv=False, hermitian=hermitian))  # hermitian: a view
+    st = steps()
+    s, sb = call_step(st, svd, m, compute_uv=False, hermitian=hermitian)
+    s = _view(s)  # hermitian: a reversed view of its sorted copy
+    held = []
     if tol is None:
         if rtol is None:
-            rtol = 1.0
-        t = _u(np.multiply, _red(np.maximum, s, -1, True, 0), ArrayMeta((1,), np.asarray(rtol).dtype,
-                                                                     (8,)))
+            r: Any = np.finfo(s.dtype).eps  # max(shape) * eps: scalar math, no array
+        else:
+            ra = np.asarray(rtol)
+            held.append(st.new(array_bytes(ra.shape, ra.dtype)))
+            r = ArrayMeta((1,), ra.dtype, (ra.dtype.itemsize,))
+        mx, mb = call_step(st, _red, np.maximum, s, -1, True, 0)
+        t, tb = ufunc_steps(st, np.multiply, mx, r)
+        st.free(mb)
+        held.append(tb)
     else:
-        t = ArrayMeta((1,), np.asarray(tol).dtype, (np.asarray(tol).dtype.itemsize,))
-    big = _u(np.greater, s, t)
-    return out(_red(np.add, big, -1, dtype=np.intp))
+        ta = np.asarray(tol)
+        held.append(st.new(array_bytes(ta.shape, ta.dtype)))
+        t = ArrayMeta((1,), ta.dtype, (ta.dtype.itemsize,))
+    big, bb = ufunc_steps(st, np.greater, s, meta(t))
+    res = _red(np.add, meta(big), -1, dtype=np.intp)
+    if res.scalar:
+        st.temp(res.dtype.itemsize)  # the 0-d count PyArray_Return makes a scalar
+    else:
+        st.alloc(array_bytes(res.shape, res.dtype))
+    st.free(bb, sb, *held)
+    return out(res)
 
 
 @register(_L.cross, tags=("copy",), flops=flops.cross)

@@ -352,6 +352,21 @@ def test_pinv():
         L.pinv(ft.to_fake(np.eye(3)), hermitian=True)
 
 
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8"])
+def test_matrix_rank_bytes(dt):
+    """svdvals, the tolerance (a keepdims max times rtol, or tol's 0-d array), the comparison
+    and the count, each freed when NumPy drops it."""
+    for shape in [(3, 3), (2, 4, 3), (4, 2), (1, 1), (2, 2, 2)]:
+        a = np.broadcast_to((np.eye(*shape[-2:]) * 3 + 0.1).astype(dt), shape).copy()
+        for kw in ({}, {"tol": 0.5}, {"rtol": 0.1}, {"hermitian": True}):
+            if kw.get("hermitian") and shape[-1] != shape[-2]:
+                continue
+            fn = lambda x, kw=kw: L.matrix_rank(x, **kw)  # noqa: E731
+            check(fn, a)
+            real, fake = op_peaks(lambda: [a.copy()], fn)
+            assert fake == real, (shape, kw)
+
+
 def test_matrix_rank():
     for a in _awkward([(3, 3), (2, 3), (2, 4, 3), (0, 3), (2, 0, 3), (0,)],
                       [np.float64, np.float32, np.complex64, np.int8, np.bool_, np.float16]):
