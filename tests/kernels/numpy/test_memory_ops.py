@@ -15,6 +15,7 @@ import pytest
 
 import faketensor as ft
 from memtools import op_peaks
+from oracle import check
 import numpy_differences
 
 # The real runs compute on whatever values the samples hold, and some ops warn as NumPy does
@@ -610,3 +611,35 @@ def test_fft_normalization_factor(name, dt):
                 continue  # complex input to rfft, a 1-d input to a 2-d transform
             real, fake = op_peaks(setup, FFT_CALLS[name])
             assert fake == real, (shape, neg)
+
+
+POLY_CALLS = {"polyder": np.polyder, "polyder 2": lambda x: np.polyder(x, 2),
+              "polyder 0": lambda x: np.polyder(x, 0), "polyder 3": lambda x: np.polyder(x, 3),
+              "polyint": np.polyint, "polyint 2": lambda x: np.polyint(x, 2),
+              "polyint 0": lambda x: np.polyint(x, 0), "polyint k": lambda x: np.polyint(x, 3, k=2.0),
+              "polyint k list": lambda x: np.polyint(x, 2, k=[1, 2, 3])}
+
+
+@pytest.mark.parametrize("name", list(POLY_CALLS))
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8", "i2"])
+def test_polyder_polyint_frames(name, dt):
+    """Each recursion level's arange, product or quotient and concatenation, its ``y`` alive
+    until the deepest call returns (awkward layouts, an unaligned input)."""
+    for shape in [(5,), (1,), (0,), (6,)]:
+        for lay in ("C", "neg", "step", "unaligned"):
+            def make(shape=shape, lay=lay):
+                n = int(np.prod(shape))
+                a = np.arange(1, 1 + n).astype(dt).reshape(shape)
+                if lay == "neg":
+                    return a[::-1]
+                if lay == "step":
+                    return np.repeat(a, 2, axis=0)[::2]
+                if lay == "unaligned" and a.dtype.alignment > 1 and n > 1:
+                    buf = np.zeros(a.nbytes + 1, np.uint8)[1:]
+                    u = buf.view(a.dtype).reshape(shape)
+                    u[...] = a
+                    return u
+                return a
+            check(POLY_CALLS[name], make())
+            real, fake = op_peaks(lambda: [make()], POLY_CALLS[name])
+            assert fake == real, (shape, lay)
