@@ -327,10 +327,16 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
     """
     sizes = []
     alive = early = 0
-    for x in inputs:
+    direct = set()
+    for i, x in enumerate(inputs):
         t = weak_type(x) or type(x)  # a fake Python number converts as the number does
         dt = _PY_DTYPES.get(t)
-        if dt is not None:
+        if t is str and i < len(loop_in) and loop_in[i].char == "T":
+            # a Python str meeting a StringDType loop is made a 0-d StringDType array
+            # directly (measured: no str array, no cast)
+            direct.add(i)
+            n = loop_in[i].itemsize
+        elif dt is not None:
             n = dt.itemsize
             if type(x) is int and not _I64.min <= x <= _I64.max:
                 early = max(early, alive + n)  # swapped for a shared placeholder at once
@@ -347,6 +353,8 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
         early = max(early, alive)
         sizes.append(n)
     cost_metas = list(metas)
+    for i in direct:
+        cost_metas[i] = ArrayMeta((), loop_in[i], ())
     for i, (x, dt) in enumerate(zip(inputs, loop_in)):
         t = weak_type(x) or type(x)
         if promoted and (t is int or t is float or t is complex) and _PY_DTYPES[t] != dt:

@@ -643,3 +643,22 @@ def test_polyder_polyint_frames(name, dt):
             check(POLY_CALLS[name], make())
             real, fake = op_peaks(lambda: [make()], POLY_CALLS[name])
             assert fake == real, (shape, lay)
+
+
+@pytest.mark.parametrize("fn", [np.strings.equal, np.strings.less, np.strings.greater_equal,
+                                np.strings.startswith, np.char.endswith, np.strings.add,
+                                np.strings.find])
+def test_python_str_with_stringdtype(fn):
+    """A Python str meeting a StringDType loop becomes one 0-d StringDType array (no str
+    array, no cast)."""
+    T = np.dtypes.StringDType()
+    views = [lambda x: x, lambda x: x.T]
+    if fn in (np.strings.equal, np.strings.less, np.strings.greater_equal, np.strings.add):
+        views.append(lambda x: x[:, :1])
+    for view in views:
+        for swap in (False, True):
+            if swap and fn in (np.strings.startswith, np.char.endswith, np.strings.find):
+                continue
+            op = (lambda x: fn("b", view(x))) if swap else (lambda x: fn(view(x), "b"))
+            real, fake = op_peaks(lambda: [np.array(_TEXT, T)], op)
+            assert fake == real
