@@ -662,3 +662,15 @@ def test_python_str_with_stringdtype(fn):
             op = (lambda x: fn("b", view(x))) if swap else (lambda x: fn(view(x), "b"))
             real, fake = op_peaks(lambda: [np.array(_TEXT, T)], op)
             assert fake == real
+
+
+def test_unravel_index_of_values_at_hand():
+    """PyArray_FromAny(indices, intp): a new intp array of a Python int or list (a NumPy
+    scalar of another dtype: its own 0-d array first), alive through the call."""
+    for call in (lambda a: np.unravel_index(3, (2, 2)), lambda a: np.unravel_index([1, 2], (2, 2)),
+                 lambda a: np.unravel_index(3, (2, 2, 3), order="F"),
+                 lambda a: np.unravel_index([[1], [2]], (2, 2)),
+                 lambda a: np.unravel_index(np.int32(3), (2, 2)), lambda a: np.unravel_index(a, (2, 2)),
+                 lambda a: np.unravel_index(np.array([1, 2], np.int32), (2, 2))):
+        real, fake = op_peaks(lambda: [np.ones(3, np.intp)], call)
+        assert fake == real
