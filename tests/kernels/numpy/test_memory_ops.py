@@ -674,3 +674,18 @@ def test_unravel_index_of_values_at_hand():
                  lambda a: np.unravel_index(np.array([1, 2], np.int32), (2, 2))):
         real, fake = op_peaks(lambda: [np.ones(3, np.intp)], call)
         assert fake == real
+
+
+def _unaligned(shape=(2, 3), dt="f8"):
+    a = np.arange(6.0).astype(dt).reshape(shape)
+    u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype).reshape(shape)
+    u[...] = a
+    return u
+
+
+def test_tile_of_an_unaligned_input():
+    """repeat copies a view that is not aligned (PyArray_CheckAxis with NPY_ARRAY_CARRAY)."""
+    for reps in (2, (2, 2), (2, 1), (2, 1, 2)):
+        for view in (lambda u: u, lambda u: u[::-1], lambda u: u.T):
+            real, fake = op_peaks(lambda: [view(_unaligned())], lambda a: np.tile(a, reps))
+            assert fake == real
