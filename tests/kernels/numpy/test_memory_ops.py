@@ -689,3 +689,24 @@ def test_tile_of_an_unaligned_input():
         for view in (lambda u: u, lambda u: u[::-1], lambda u: u.T):
             real, fake = op_peaks(lambda: [view(_unaligned())], lambda a: np.tile(a, reps))
             assert fake == real
+
+
+@pytest.mark.parametrize("dt", ["f8", "c16", "f4"])
+def test_tensordot_of_an_unaligned_input(dt):
+    """The transposed reshape of an unaligned input is an unaligned view: dot copies it
+    before BLAS (cblasfuncs.c _bad_strides)."""
+    def un(shape):
+        a = np.arange(float(np.prod(shape))).astype(dt).reshape(shape)
+        u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype).reshape(shape)
+        u[...] = a
+        return u
+    calls = [lambda a, b: np.tensordot(a, b), lambda a, b: np.tensordot(a, b, ([0, 1], [0, 1])),
+             lambda a, b: np.tensordot(a, b.T, 1), lambda a, b: np.linalg.tensordot(a, b, axes=2),
+             lambda a, b: np.tensordot(a, b, 0)]
+    pairs = [(lambda: un((2, 3)), lambda: np.ones((2, 3), dt)), (lambda: np.ones((2, 3), dt), lambda: un((2, 3))),
+             (lambda: un((3, 2)).T, lambda: np.ones((2, 3), dt))]
+    for fn in calls:
+        for A, B in pairs:
+            check(fn, A(), B())
+            real, fake = op_peaks(lambda: [A(), B()], fn)
+            assert fake == real
