@@ -187,7 +187,8 @@ def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
     if new is None:
         return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), m.dtype.itemsize * math.prod(shape)
     # a view starts where m starts: it keeps m's alignment (an unaligned input stays one)
-    return ArrayMeta(shape, m.dtype, new, view_of=m if is_meta(m) else None), 0
+    return ArrayMeta(shape, m.dtype, new,
+                     view_of=m if is_meta(m) and not is_aligned(m) else None), 0
 
 
 @register(np.inner, tags=("copy",), flops=flops.dot)
