@@ -113,14 +113,28 @@ def _pad_front(m: Any, diff: int) -> ArrayMeta:
 
 
 def _poly_addsub(ufunc: np.ufunc, a1: Any, a2: Any) -> Any:
+    """_polynomial_impl.py polyadd / polysub: the shorter operand padded in front
+    (``concatenate((zeros(diff), a))``, both alive to the end), then the ufunc, whose own
+    temporaries (an unaligned or other-dtype operand's copy) are NumPy's."""
+    from .umath import ufunc_steps
     _no_poly1d(a1, a2)
     a, b = _atleast_1d(a1), _atleast_1d(a2)
+    st = Steps()
+    held = [st.new(asarray_bytes(x)) for x in (a1, a2)]  # atleast_1d of a non-array
     diff = b.shape[0] - a.shape[0]
-    if diff > 0:
-        a = _pad_front(a, diff)
-    elif diff < 0:
-        b = _pad_front(b, -diff)
-    return _out(_u(ufunc, a, b))
+    if diff:
+        short = a if diff > 0 else b
+        held.append(st.new(array_bytes((abs(diff),), short.dtype)))  # zeros(diff, dtype)
+        padded = _pad_front(short, abs(diff))
+        held.append(st.new(array_bytes(padded.shape, padded.dtype)))
+        if diff > 0:
+            a = padded
+        else:
+            b = padded
+    res, _ = ufunc_steps(st, ufunc, a, b)
+    st.free(*held)
+    st.done()
+    return _out(_meta(res))
 
 
 @register(np.polyadd, tags=("copy",), flops=flops.elementwise)

@@ -710,3 +710,23 @@ def test_tensordot_of_an_unaligned_input(dt):
             check(fn, A(), B())
             real, fake = op_peaks(lambda: [A(), B()], fn)
             assert fake == real
+
+
+@pytest.mark.parametrize("fn", [np.polyadd, np.polysub])
+def test_polyadd_polysub_padding_and_copies(fn):
+    """The shorter operand's zeros and concatenation alive to the end, then the ufunc's own
+    copies (an unaligned or other-dtype operand)."""
+    def un(n):
+        a = np.arange(1.0, n + 1)
+        u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype)
+        u[...] = a
+        return u
+    pairs = [(lambda: un(6), lambda: np.ones(6)), (lambda: np.ones(6), lambda: np.ones(4)),
+             (lambda: np.ones(3), lambda: np.ones(6, "f4")), (lambda: np.ones(6, "i4"), lambda: np.ones(6)),
+             (lambda: un(6), lambda: np.ones(3)), (lambda: np.ones(6)[::-1], lambda: np.ones(6)),
+             (lambda: 2.0, lambda: np.ones(3)), (lambda: [1, 2], lambda: np.ones(3)),
+             (lambda: np.ones((2, 3)), lambda: np.ones((2, 3)))]
+    for A, B in pairs:
+        check(fn, A(), B())
+        real, fake = op_peaks(lambda: [A(), B()], fn)
+        assert fake == real
