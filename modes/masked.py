@@ -734,6 +734,17 @@ def _check_mask_axis(mask: Any, axis: Any, keepdims: Any = np._NoValue) -> Any:
     return r
 
 
+def _expand_dims(a: Any, axis: Any) -> Any:
+    """np.expand_dims as numpy.ma's own code calls it (``ma.expand_dims`` in
+    apply_over_axes): the ``masked`` constant a reduction returns (a real 0-d MaskedArray
+    shared with NumPy) is made a fake masked array first, so the result stays a MaskedArray,
+    as NumPy's ``asanyarray`` keeps it."""
+    stack = STACK.get()
+    if a is REAL_MA.masked and stack and stack[0]._is_fake_mode:
+        a = to_fake_masked(a, stack[0]._convert)
+    return np.expand_dims(a, axis)
+
+
 def copy() -> _Copy:
     """numpy.ma's copy over fakes, loaded on first use (after the namespace patches)."""
     if _COPY.core is None:  # the namespace patches are in: ``import faketensor`` ran install
@@ -746,6 +757,7 @@ def copy() -> _Copy:
         core["masked"] = core["masked_singleton"] = REAL_MA.masked
         core["_ft__check_mask_axis"] = core["_check_mask_axis"]
         core["_check_mask_axis"] = _check_mask_axis
+        core["expand_dims"] = _expand_dims
         for name in _FILL_HELPERS:
             core["_ft_" + name] = core[name]
             core[name] = _real_fill(name)

@@ -2,6 +2,7 @@
 from . import umath, creation, random, overlap  # noqa: F401
 from . import shape_base, products, misc, sorting, twodim_base, numeric  # noqa: F401
 from . import polynomial  # noqa: F401
+from . import datetime_busday  # noqa: F401
 from . import linalg  # noqa: F401
 from . import fft  # noqa: F401
 from . import reductions  # noqa: F401

@@ -380,19 +380,40 @@ def _linspace_steps(st: Any, start: Any, stop: Any, endpoint: Any, out: ArrayMet
 def _logspace(start: Any, stop: Any, num: Any, endpoint: Any, base: Any, dtype: Any,
               axis: Any) -> ArrayMeta:
     """``power(base, linspace(...)).astype(dtype, copy=False)`` (function_base.logspace), its
-    allocations recorded in ``steps()``."""
+    allocations recorded in ``steps()``; an array base is broadcast with the bounds first."""
     from .umath import ufunc_steps
-    if np.ndim(base):
-        raise UnsupportedOperationError(np.logspace, "an array base")
-    y = _linspace(start, stop, num, endpoint, None, axis)[0]
     st = steps()
+    made = []
+    if not isinstance(base, (float, int)) and np.ndim(base):
+        # broadcast with the bounds (np.broadcast(...).ndim), each made an array of that
+        # many dimensions (np.array(a, copy=None, ndmin=): a view of an array, a new array
+        # of anything else, alive to the end), base given a length-1 axis at ``axis``
+        from .views import expand_dims
+        shapes = [tuple(x.shape) if is_meta(x) else np.shape(x) for x in (start, stop, base)]
+        nd = len(broadcast_shapes(*shapes))
+        conv = []
+        for x in (start, stop, base):
+            if is_meta(x) or isinstance(x, np.ndarray):
+                m = as_meta(x)
+                sh = tuple(m.shape)
+                conv.append(_stand_in((1,) * (nd - len(sh)) + sh, prepend_ones_strides(
+                    sh, tuple(m.strides), m.dtype.itemsize, nd, False), m.dtype))
+            else:
+                arr = np.array(x, copy=None, subok=True, ndmin=nd)
+                made.append(st.new(array_bytes(arr.shape, arr.dtype)))
+                conv.append(_as_meta_array(arr))
+        start, stop = conv[0], conv[1]
+        bm = expand_dims(conv[2], axis)
+        base = _stand_in(bm.shape, bm.strides, bm.dtype)
+    y = _linspace(start, stop, num, endpoint, None, axis)[0]
     p, p_b = ufunc_steps(st, np.power, base, _as_meta_array(y))
     dt = np.dtype(dtype) if dtype is not None else p.dtype
     if dt == p.dtype:
-        st.free(kept_bytes(y))
+        st.free(kept_bytes(y), *made)
         return ArrayMeta(p.shape, dt, p.strides)
+    cast_loop(p.dtype, dt, dummies=False)  # astype: complex to real warns
     st.new(array_bytes(p.shape, dt))
-    st.free(p_b, kept_bytes(y))
+    st.free(p_b, kept_bytes(y), *made)
     return ArrayMeta(p.shape, dt, like_strides(p.shape, p.strides, dt.itemsize, p.flags.c_contiguous,
                                          p.flags.f_contiguous))
 

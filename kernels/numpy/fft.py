@@ -18,6 +18,7 @@ from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuf
 from ...meta import ArrayMeta, as_meta, check_writeable
 from .. import flops
 from ..registry import register, scratch
+from .temporaries import array_bytes
 from .umath import resolve_loop
 
 _NORMS = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
@@ -61,7 +62,8 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
         loop = resolve_loop(uf, (a.dtype, fkey, odt), None, "same_kind")
         res = ArrayMeta(shape, odt, like_strides(shape, a.strides, odt.itemsize,
                                                  a.flags.c_contiguous, a.flags.f_contiguous))
-        steps().alloc(nbytes(res))
+        _fct_bytes(fkey, rdt)
+        steps().alloc(array_bytes(shape, odt))  # ctors.c: an empty array takes 1 byte
         _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, res)
         _pocketfft_scratch(uf, n, res, ax, loop)
         return res
@@ -76,9 +78,19 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
             raise ValueError(f"non-broadcastable output operand with shape {tuple(oshape)} "
                              f"doesn't match the broadcast shape {shape}")
     check_writeable(out)
+    _fct_bytes(fkey, rdt)
     _gufunc_buffers(a, 1 if fkey is int else rdt.type(1), loop, out)
     _pocketfft_scratch(uf, n, out, ax, loop)
     return out
+
+
+def _fct_bytes(fkey: Any, rdt: np.dtype) -> None:
+    """_raw_fft's normalization factor for "ortho" / "forward": ``reciprocal(n, dtype=rdt)``
+    (or of ``sqrt(n, dtype=rdt)``), a ufunc call on a Python int: its 0-d int64 array, the
+    0-d of ``rdt`` made from it (the int64 one freed), then the 0-d result beside it, which
+    becomes a NumPy scalar; all freed before the output exists."""
+    if fkey is not int:
+        steps().temp(max(8 + rdt.itemsize, 2 * rdt.itemsize))
 
 
 def _largest_prime_factor(n: int) -> int:
@@ -113,6 +125,10 @@ def _gufunc_buffers(a: Any, fct: Any, loop: tuple, out: Any) -> None:
     complex128 loop) or that overlaps the input (see ufuncs.gufunc_call)."""
     st = steps()
     held, converting = scalar_bytes(fct, loop[1])
+    if isinstance(fct, np.generic) and fct.dtype != loop[1]:
+        # a gufunc has no trivial-loop copying: its iterator copies the NumPy scalar's 0-d
+        # array to the loop dtype while that array stays alive (nditer_constr.c)
+        held = converting
     st.alloc(converting)
     st.free(converting - held)
     copies = cast_copy_bytes(a, loop[0]) + unbuffered_out_copy_bytes([a], out, loop[2])
@@ -333,7 +349,7 @@ def _freq(n: Any, d: Any, length: Any, parts: tuple = ()) -> ArrayMeta:
         raise ValueError("negative dimensions are not allowed")
     dt = np.result_type(np.dtype(int), val)
     if isinstance(val, (float, np.generic)):
-        from .temporaries import Steps, array_bytes
+        from .temporaries import Steps
         from .umath import ufunc_steps
         st = Steps()
         held = [st.new(array_bytes((k,), int)) for k in parts]

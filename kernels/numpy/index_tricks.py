@@ -291,6 +291,11 @@ def unravel_index(indices: Any, shape: Any, order: Any = "C") -> tuple:
     index axes follow the indices' K order and whose last axis is fastest."""
     if not is_meta(indices):  # values at hand (a list, a scalar): NumPy checks them itself
         r = unpatched(np.unravel_index)(indices, shape, order)
+        # PyArray_FromAny(indices, intp): a new array of them, alive through the call
+        if not (isinstance(indices, np.ndarray) and indices.dtype == INTP):
+            transient(array_bytes(np.shape(indices), INTP))
+            if isinstance(indices, np.generic) and indices.dtype != INTP:
+                transient(indices.dtype.itemsize)  # the scalar's own 0-d array, then cast
         if not r or isinstance(r[0], np.generic):  # a scalar index: scalars, from an (nd,) buffer
             transient(len(r) * INTP.itemsize)
             return tuple(ArrayMeta((), INTP, (), scalar=True) for _ in r)

@@ -382,15 +382,61 @@ def _svd_hermitian_values(a: Any) -> ArrayMeta:
     return ArrayMeta(w.shape, w.dtype, st, offset=off, base_shape=w.shape)
 
 
+def _svd_hermitian(a: Any) -> SVDResult:
+    """_linalg.py svd(hermitian=True, compute_uv=True), statement by statement:
+    ``s, u = eigh(a)``; ``sgn = copysign(1.0, s)``; ``s = abs(s)``;
+    ``sidx = argsort(s)[..., ::-1]``; sgn, s and u taken along the last axis by sidx;
+    ``vt = transpose(u * sgn[..., None, :]).conjugate()`` (for a real dtype the transposed
+    product itself: a view). ``full_matrices`` plays no part."""
+    from .indexing import take_along_axis
+    from .sorting import argsort
+    from .umath import ufunc_steps
+    st = steps()
+    with captured() as cap:
+        s0, u0 = eigh(a)  # its outputs and copies are recorded in ``st`` (gufunc_outs)
+    st.temp(cap.transient)
+    s0, u0 = meta(s0), meta(u0)
+    sb0, ub0 = array_bytes(s0.shape, s0.dtype), array_bytes(u0.shape, u0.dtype)
+    sgn, gb = ufunc_steps(st, np.copysign, 1.0, s0)
+    s1, sb1 = ufunc_steps(st, np.absolute, s0)
+    st.free(sb0)
+    idx, ib = call_step(st, argsort, s1)
+    n = idx.shape[-1]
+    isz = idx.dtype.itemsize
+    rev = ArrayMeta(idx.shape, idx.dtype, tuple(idx.strides[:-1]) + (-idx.strides[-1],),
+                    offset=(n - 1) * isz if n and idx.size else 0, base_shape=idx.shape)
+    sgn2, gb2 = call_step(st, take_along_axis, meta(sgn), rev, -1)
+    st.free(gb)
+    s2, sb2 = call_step(st, take_along_axis, meta(s1), rev, -1)
+    st.free(sb1)
+    rev_u = ArrayMeta(idx.shape[:-1] + (1, n), idx.dtype, rev.strides[:-1] + (0, rev.strides[-1]),
+                      offset=rev.offset, base_shape=idx.shape)
+    u2, ub2 = call_step(st, take_along_axis, u0, rev_u, -1)
+    st.free(ub0)
+    g = meta(sgn2)
+    gv = ArrayMeta(g.shape[:-1] + (1,) + g.shape[-1:], g.dtype, g.strides[:-1] + (0,) + g.strides[-1:])
+    prod, pb = ufunc_steps(st, np.multiply, meta(u2), gv)
+    prod = meta(prod)
+    tr = swap_last(prod)
+    if prod.dtype.kind == "c":
+        vt, vb = ufunc_steps(st, np.conjugate, tr)
+        st.free(pb)
+        vt = out(vt)
+    else:  # ndarray.conjugate of a real array is the array itself: a view of the product
+        vt = ArrayMeta(tr.shape, tr.dtype, tr.strides, base_shape=prod.shape)
+    st.free(ib, gb2)  # sidx and sgn die with the function's frame
+    return SVDResult(out(u2), out(s2), vt)
+
+
 @register(_L.svd, tags=("copy",), flops=flops.svd)
 @stepped
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         hermitian: bool = False) -> Any:
-    """svd_f / svd_s / svd; hermitian with compute_uv goes through eigh (unsupported)."""
+    """svd_f / svd_s / svd; hermitian goes through eigh / eigvalsh (``_svd_hermitian``)."""
     a = _arr(a, _L.svd)
     if hermitian:
         if compute_uv:
-            raise UnsupportedOperationError(_L.svd, "hermitian=True with compute_uv=True")
+            return _svd_hermitian(a)
         return _svd_hermitian_values(a)
     if not compute_uv:
         return out(_svdvals_meta(a, _L.svd))
@@ -620,7 +666,8 @@ def tensorinv(a: Any, ind: int = 2) -> ArrayMeta:
 
 @register(_L.tensorsolve, tags=("copy",), flops=flops.tensorsolve)
 def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
-    """solve of the reshaped operands; the 1-d result gets ``shape`` set in place."""
+    """solve of the reshaped operands; the 1-d result gets ``shape`` set in place (empty
+    operands included: solve of a (0, 0) and a (0,) array is a (0,) array)."""
     am, bm = _arr(a, _L.tensorsolve), _arr(b, _L.tensorsolve)
     an = am.ndim
     shape = list(am.shape)
@@ -638,24 +685,26 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> ArrayMeta:
                           "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
     r = solve(ArrayMeta((p, p), am.dtype, c_strides((p, p), am.dtype.itemsize)),
               ArrayMeta((bm.size,), bm.dtype, c_strides((bm.size,), bm.dtype.itemsize)))
-    if p == 0:
-        raise UnsupportedOperationError(_L.tensorsolve, "empty operands")
-    return ArrayMeta(oldshape, r.dtype, c_strides(oldshape, r.dtype.itemsize))
+    # ``res.shape = oldshape`` reshapes solve's result in place (a fresh empty result has
+    # strides 0, which the very shape keeps; any other shape gets contiguous strides)
+    _, st = reshape_strides(tuple(r.shape), tuple(r.strides), r.dtype.itemsize, oldshape)
+    return ArrayMeta(oldshape, r.dtype, st)
 
 
 @register(_L.multi_dot, tags=("copy",), flops=flops.multi_dot)
 @stepped
 def multi_dot(arrays: Any, *, out: Any = None) -> Any:
-    """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends."""
+    """dot in the cheapest order; raveled (a view) or [0, 0] for 1-d ends. ``out`` goes to
+    the last dot only (linalg.py ``_multi_dot_three`` / ``_multi_dot``), so it must have the
+    2-d shape of the product; the 1-d ends then ravel it or take its [0, 0]."""
     from .products import dot_meta
+    from .views import ravel_out
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
     ms = [as_meta(x) for x in arrays]
     if n == 2:
         return dot_meta(ms[0], ms[1], out)
-    if out is not None:
-        raise UnsupportedOperationError(_L.multi_dot, "out= with more than two arrays")
     nd0, nd1 = ms[0].ndim, ms[-1].ndim
     if nd0 == 1:
         ms[0] = ArrayMeta((1,) + tuple(ms[0].shape), ms[0].dtype, (0,) + tuple(ms[0].strides))
@@ -671,10 +720,16 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         st.hold(n * n * 8)
         st.alloc(n * n * 8)
 
-    def d(x: Any, y: Any) -> Any:
+    def d(x: Any, y: Any, o: Any = None) -> Any:
         """dot(x, y) with its copies; an intermediate operand dies once the product exists."""
         with captured() as c:
-            r = dot_meta(x, y)
+            r = dot_meta(x, y, o)
+        if o is not None:
+            st.hold(c.transient)
+            for t in (x, y):
+                if id(t) not in given:
+                    st.free(nbytes(t))
+            return o
         r = ArrayMeta(r.shape, r.dtype, r.strides)
         st.alloc(nbytes(r))
         st.hold(c.transient)
@@ -688,9 +743,9 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
         a0, a1b0 = A.shape
         b1c0, c1 = C.shape
         if a0 * b1c0 * (a1b0 + c1) < a1b0 * c1 * (a0 + b1c0):
-            res = d(d(A, B), C)
+            res = d(d(A, B), C, out)
         else:
-            res = d(A, d(B, C))
+            res = d(A, d(B, C), out)
     else:
         p = [x.shape[0] for x in ms] + [ms[-1].shape[1]]
         cost = [[0.0] * n for _ in range(n)]
@@ -705,15 +760,21 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
                         cost[i][j] = q
                         split[i][j] = k
 
-        def chain(i: int, j: int) -> Any:
+        def chain(i: int, j: int, o: Any = None) -> Any:
             if i == j:
                 return ms[i]
-            return d(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+            return d(chain(i, split[i][j]), chain(split[i][j] + 1, j), o)
 
-        res = chain(0, n - 1)
+        res = chain(0, n - 1, out)
         del chain  # a recursive closure is a reference cycle through its cell: it would keep
         # the inputs alive until the cyclic collector runs, where NumPy frees them at once
     dt = res.dtype
+    if out is not None:
+        if nd0 == 1 and nd1 == 1:  # out[0, 0]
+            return ArrayMeta((), dt, (), scalar=True)
+        if nd0 == 1 or nd1 == 1:  # out.ravel(): a view of out when it is contiguous
+            return ravel_out(as_meta(out))
+        return out
     if nd0 == 1 and nd1 == 1:  # result[0, 0]: a NumPy scalar, the (1, 1) product freed
         return ArrayMeta((), dt, (), scalar=True)
     if nd0 == 1 or nd1 == 1:
@@ -1108,8 +1169,14 @@ def pinv(a: Any, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NoV
 
 
 @register(_L.matrix_rank, tags=("reduction",), flops=flops.matrix_rank)
+@stepped
 def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
-    """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix."""
+    """count_nonzero(svdvals > tol, axis=-1): intp, one count per matrix, replayed statement
+    by statement (_linalg.py matrix_rank): ``S = svd(A, compute_uv=False)``; ``tol`` from
+    ``S.max(axis=-1, keepdims=True, initial=0) * rtol`` (rtol a NumPy scalar, or
+    ``asarray(rtol)[..., newaxis]``) or ``asarray(tol)[..., newaxis]``; ``S > tol`` counted
+    along the last axis (a 0-d count returned as a NumPy scalar)."""
+    from .umath import ufunc_steps
     if rtol is not None and tol is not None:
         raise ValueError("`tol` and `rtol` can't be both set.")
     m = _arr(A, _L.matrix_rank)
@@ -1120,16 +1187,33 @@ def matrix_rank(A: Any, tol: Any = None, hermitian: bool = False, *, rtol: Any =
     for v in (tol, rtol):
         if v is not None and np.ndim(v) != 0:
             raise UnsupportedOperationError(_L.matrix_rank, "an array tol / rtol")
-    s = _view(svd(m, compute_uv=False, hermitian=hermitian))  # hermitian: a view
+    st = steps()
+    s, sb = call_step(st, svd, m, compute_uv=False, hermitian=hermitian)
+    s = _view(s)  # hermitian: a reversed view of its sorted copy
+    held = []
     if tol is None:
         if rtol is None:
-            rtol = 1.0
-        t = _u(np.multiply, _red(np.maximum, s, -1, True, 0), ArrayMeta((1,), np.asarray(rtol).dtype,
-                                                                     (8,)))
+            r: Any = np.finfo(s.dtype).eps  # max(shape) * eps: scalar math, no array
+        else:
+            ra = np.asarray(rtol)
+            held.append(st.new(array_bytes(ra.shape, ra.dtype)))
+            r = ArrayMeta((1,), ra.dtype, (ra.dtype.itemsize,))
+        mx, mb = call_step(st, _red, np.maximum, s, -1, True, 0)
+        t, tb = ufunc_steps(st, np.multiply, mx, r)
+        st.free(mb)
+        held.append(tb)
     else:
-        t = ArrayMeta((1,), np.asarray(tol).dtype, (np.asarray(tol).dtype.itemsize,))
-    big = _u(np.greater, s, t)
-    return out(_red(np.add, big, -1, dtype=np.intp))
+        ta = np.asarray(tol)
+        held.append(st.new(array_bytes(ta.shape, ta.dtype)))
+        t = ArrayMeta((1,), ta.dtype, (ta.dtype.itemsize,))
+    big, bb = ufunc_steps(st, np.greater, s, meta(t))
+    res = _red(np.add, meta(big), -1, dtype=np.intp)
+    if res.scalar:
+        st.temp(res.dtype.itemsize)  # the 0-d count PyArray_Return makes a scalar
+    else:
+        st.alloc(array_bytes(res.shape, res.dtype))
+    st.free(bb, sb, *held)
+    return out(res)
 
 
 @register(_L.cross, tags=("copy",), flops=flops.cross)

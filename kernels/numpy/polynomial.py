@@ -10,6 +10,7 @@ from .. import flops
 from ..registry import quiet, register, scalar_result, unmodelled
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
+from .hidden import captured, stepped, steps
 from .index_tricks import F8, INTP, WEAK
 def _meta(r: Any) -> ArrayMeta:
     return ArrayMeta(r.shape, r.dtype, r.strides)
@@ -112,14 +113,28 @@ def _pad_front(m: Any, diff: int) -> ArrayMeta:
 
 
 def _poly_addsub(ufunc: np.ufunc, a1: Any, a2: Any) -> Any:
+    """_polynomial_impl.py polyadd / polysub: the shorter operand padded in front
+    (``concatenate((zeros(diff), a))``, both alive to the end), then the ufunc, whose own
+    temporaries (an unaligned or other-dtype operand's copy) are NumPy's."""
+    from .umath import ufunc_steps
     _no_poly1d(a1, a2)
     a, b = _atleast_1d(a1), _atleast_1d(a2)
+    st = Steps()
+    held = [st.new(asarray_bytes(x)) for x in (a1, a2)]  # atleast_1d of a non-array
     diff = b.shape[0] - a.shape[0]
-    if diff > 0:
-        a = _pad_front(a, diff)
-    elif diff < 0:
-        b = _pad_front(b, -diff)
-    return _out(_u(ufunc, a, b))
+    if diff:
+        short = a if diff > 0 else b
+        held.append(st.new(array_bytes((abs(diff),), short.dtype)))  # zeros(diff, dtype)
+        padded = _pad_front(short, abs(diff))
+        held.append(st.new(array_bytes(padded.shape, padded.dtype)))
+        if diff > 0:
+            a = padded
+        else:
+            b = padded
+    res, _ = ufunc_steps(st, ufunc, a, b)
+    st.free(*held)
+    st.done()
+    return _out(_meta(res))
 
 
 @register(np.polyadd, tags=("copy",), flops=flops.elementwise)
@@ -143,41 +158,92 @@ def polymul(a1: Any, a2: Any) -> Any:
 
 
 @register(np.polyder, tags=("copy",), flops=flops.elementwise)
+@stepped
 def polyder(p: Any, m: Any = 1) -> Any:
-    """p[:-1] * arange(n, 0, -1), m times; p itself for m == 0."""
+    """p[:-1] * arange(n, 0, -1), m times; p itself for m == 0. Replayed frame by frame
+    (_polynomial_impl.py polyder recurses on ``y``): each level's arange dies after its
+    product, every level's ``y`` stays alive until the deepest call returns, and only the
+    one returned (level m's input) survives."""
+    from .umath import ufunc_steps
     _no_poly1d(p)
     m = int(m)
     if m < 0:
         raise ValueError("Order of derivative must be positive (see polyint)")
+    st = steps()
+    made = st.new(asarray_bytes(p))
     chain = [as_meta(p)]
+    kept = []
     for _ in range(m + 1):  # each level also differentiates the (discarded) last result
         cur = chain[-1]
         if cur.ndim == 0:
             raise TypeError("len() of unsized object")
-        n = cur.shape[0] - 1
-        head = ArrayMeta((max(n, 0),) + cur.shape[1:], cur.dtype, cur.strides)
-        chain.append(_u(np.multiply, head, _c1(max(n, 0), INTP)))
+        n = max(cur.shape[0] - 1, 0)
+        head = ArrayMeta((n,) + cur.shape[1:], cur.dtype, cur.strides,  # p[:-1]: a view
+                         view_of=cur if is_fake(cur) else None)  # (keeps p's alignment)
+        ab = st.new(array_bytes((n,), INTP))  # arange(n, 0, -1)
+        y, yb = ufunc_steps(st, np.multiply, head, _c1(n, INTP))
+        st.free(ab)
+        kept.append(yb)
+        chain.append(_meta(y))
+    if m == 0:
+        st.free(*kept)
+        return _out(chain[0])
+    st.free(made, *(b for i, b in enumerate(kept) if i != m - 1))
     return _out(chain[m])
 
 
 @register(np.polyint, tags=("copy",), flops=flops.elementwise)
+@stepped
 def polyint(p: Any, m: Any = 1, k: Any = None) -> Any:
-    """concatenate((p / arange(len(p), 0, -1), [k[0]])), m times; p itself for m == 0."""
+    """concatenate((p / arange(len(p), 0, -1), [k[0]])), m times; p itself for m == 0.
+    Replayed frame by frame (_polynomial_impl.py polyint recurses on ``y``): ``k`` (zeros, or
+    k[0] * ones), each level's arange and quotient freed once concatenated with the 1-element
+    array of ``[k[0]]``; every level's ``y`` alive until the deepest call returns."""
     from .shape_base import concatenate
+    from .umath import ufunc_steps
     _no_poly1d(p)
     m = int(m)
     if m < 0:
         raise ValueError("Order of integral must be positive (see polyder)")
     if is_fake(k):
         raise UnsupportedOperationError(np.polyint, "fake integration constants")
-    kk = np.zeros(m, float) if k is None else np.atleast_1d(k)
+    st = steps()
+    if k is None:
+        kk = np.zeros(m, float)
+        kb = st.new(array_bytes(kk.shape, kk.dtype))
+    else:
+        kk = np.atleast_1d(k)
+        kb = st.new(0 if isinstance(k, np.ndarray) else array_bytes(kk.shape, kk.dtype))
     if len(kk) == 1 and m > 1:
+        ob = st.new(array_bytes((m,), np.float64))  # ones(m, float)
         kk = kk[0] * np.ones(m, float)
+        nb = st.new(array_bytes(kk.shape, kk.dtype))
+        st.free(ob, kb)
+        kb = nb
     if len(kk) < m:
         raise ValueError("k must be a scalar or a rank-1 array of length 1 or >m.")
+    made = st.new(asarray_bytes(p))
     cur = as_meta(p)
     if m == 0:
+        st.free(kb, made)
         return _out(cur)
+    kept = []
+    for i in range(m):
+        if cur.ndim == 0:
+            raise TypeError("len() of unsized object")
+        ab = st.new(array_bytes((cur.shape[0],), INTP))  # arange(len(p), 0, -1)
+        q, qb = ufunc_steps(st, np.true_divide, cur, _c1(cur.shape[0], INTP))
+        st.free(ab)
+        kv = np.asarray([kk[i]])
+        vb = st.new(array_bytes(kv.shape, kv.dtype))  # concatenate's array of [k[0]]
+        with captured() as cap:
+            y = _meta(concatenate((_meta(q), kv)))
+        kept.append(st.new(array_bytes(y.shape, y.dtype)))
+        st.temp(cap.transient)
+        st.free(qb, vb)
+        cur = y
+    st.free(kb, made, *kept[:-1])
+    return _out(cur)
     for i in range(m):
         if cur.ndim == 0:
             raise TypeError("len() of unsized object")

@@ -14,7 +14,7 @@ from ... import converters
 from ...layout import (c_strides, iterator_order, like_strides, normalize_axis, reshape_strides,
                      strides_in_order, try_broadcast)
 from .hidden import cast_copy_bytes, overlap_copy_bytes
-from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, check_writeable, is_aligned, is_fake, is_meta
 from .. import flops
 from ..registry import note, pyarray_return, register, transient
 from .temporaries import array_bytes, asarray_bytes
@@ -100,6 +100,8 @@ def _bad_strides(m: Any) -> bool:
     st = getattr(m, "storage", None)  # a stand-in for a view keeps its owner's alignment
     if st is not None and (st.alignment + m.storage_offset) % isz:
         return True
+    if type(m) is ArrayMeta and not is_aligned(m):  # a view of an unaligned input
+        return True
     return any(s < 0 or s % isz or (s == 0 and n > 1) for n, s in zip(m.shape, m.strides))
 
 
@@ -184,7 +186,9 @@ def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
     shape, new = reshape_strides(sh, st, m.dtype.itemsize, shape)
     if new is None:
         return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), m.dtype.itemsize * math.prod(shape)
-    return ArrayMeta(shape, m.dtype, new), 0
+    # a view starts where m starts: it keeps m's alignment (an unaligned input stays one)
+    return ArrayMeta(shape, m.dtype, new,
+                     view_of=m if is_meta(m) and not is_aligned(m) else None), 0
 
 
 @register(np.inner, tags=("copy",), flops=flops.dot)

@@ -259,7 +259,7 @@ def reduce_strides(shape: tuple, strides: tuple, axes: tuple, keepdims: bool,
 
 def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: Any = None,
               keepdims: bool = False, initial: Any = _NoValue, where: Any = True,
-              return_scalar: bool = True) -> Any:
+              return_scalar: bool = True, copy_0d: bool = False) -> Any:
     """ufunc.reduce on metadata with normalized axes: a fresh ArrayMeta (``scalar`` when
     PyArray_Return makes it a NumPy scalar), or ``out`` itself."""
     name = ufunc.__name__
@@ -309,6 +309,13 @@ def do_reduce(ufunc: np.ufunc, arr: Any, axes: tuple, dtype: Any = None, out: An
             raise ValueError(f"zero-size array to reduction operation {name} "
                              "which has no identity")
     scratch(_reduce_buffer_bytes(arr, axes, rdt, out, wm))
+    if copy_0d and nd == 0 and (arr.dtype != rdt or not arr.dtype.isnative
+                                or not is_aligned(arr)):
+        # nditer_constr.c npyiter_allocate_arrays: a 0-d operand that needs a cast is copied
+        # to a new 0-d array of the loop dtype (not buffered), alive with the result (the
+        # composites that replay their steps count it themselves: asked for by the public
+        # reductions only)
+        transient(rdt.itemsize)
     if out is not None:
         return out
     shape, strides = reduce_strides(arr.shape, arr.strides, axes, keepdims, rdt.itemsize, voters)
@@ -352,7 +359,8 @@ def ufunc_reduce(ufunc: np.ufunc, array: Any, axis: Any = _NoValue, dtype: Any =
         check_writeable(out)
     arr = as_meta(array)
     axes = _ufunc_axes(axis, arr.ndim)
-    return final_result(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal))
+    return final_result(do_reduce(ufunc, arr, axes, dtype, out, bool(keepdims), initial, where, scal,
+                                  copy_0d=True))
 
 
 def np_axes(axis: Any, ndim: int) -> tuple:
@@ -361,7 +369,7 @@ def np_axes(axis: Any, ndim: int) -> tuple:
 
 
 def kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any,
-               initial: Any = _NoValue, where: Any = True) -> Any:
+               initial: Any = _NoValue, where: Any = True, copy_0d: bool = False) -> Any:
     if not is_meta(a):  # ufunc.reduce converts an array-like (PyArray_FromAny), alive till it ends
         transient(asarray_bytes(a))
     arr = as_meta(a)
@@ -370,7 +378,7 @@ def kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims
     kd = False if keepdims is _NoValue else bool(keepdims)
     if where is _NoValue:
         where = True
-    return do_reduce(ufunc, arr, axes, dtype, out, kd, initial, where, scal)
+    return do_reduce(ufunc, arr, axes, dtype, out, kd, initial, where, scal, copy_0d)
 
 
 # --- sum, prod, min, max, all, any ----------------------------------------------
@@ -379,33 +387,37 @@ def kw_reduce(ufunc: np.ufunc, a: Any, axis: Any, dtype: Any, out: Any, keepdims
 def sum_(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.sum / ndarray.sum: np.add.reduce."""
-    return final_result(kw_reduce(np.add, a, axis, dtype, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.add, a, axis, dtype, out, keepdims, initial, where,
+                                  copy_0d=True))
 
 
 @register(np.prod, "ndarray.prod", tags=("reduction",))
 def prod(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.prod / ndarray.prod: np.multiply.reduce."""
-    return final_result(kw_reduce(np.multiply, a, axis, dtype, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.multiply, a, axis, dtype, out, keepdims, initial, where,
+                                  copy_0d=True))
 
 
 @register(np.max, np.amax, "ndarray.max", tags=("reduction",))
 def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.max / ndarray.max: np.maximum.reduce."""
-    return final_result(kw_reduce(np.maximum, a, axis, None, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.maximum, a, axis, None, out, keepdims, initial, where,
+                                  copy_0d=True))
 
 
 @register(np.min, np.amin, "ndarray.min", tags=("reduction",))
 def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = _NoValue,
          initial: Any = _NoValue, where: Any = _NoValue) -> Any:
     """np.min / ndarray.min: np.minimum.reduce."""
-    return final_result(kw_reduce(np.minimum, a, axis, None, out, keepdims, initial, where))
+    return final_result(kw_reduce(np.minimum, a, axis, None, out, keepdims, initial, where,
+                                  copy_0d=True))
 
 
 def _all_any(ufunc, a, axis, dtype, out, keepdims, where):
     return final_result(kw_reduce(ufunc, a, axis, _BOOL if dtype is None else dtype, out, keepdims,
-                             _NoValue, where))
+                             _NoValue, where, copy_0d=True))
 
 
 @register(np.all, tags=("reduction",))
@@ -536,7 +548,7 @@ def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: An
             dtype = _F8
         elif issubclass(arr.dtype.type, np.float16):
             dtype, f16 = np.dtype("f4"), True
-    ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal)
+    ret = do_reduce(np.add, arr, axes, dtype, out, kd, _NoValue, where, scal, copy_0d=True)
     if stays_array(ret, scal):
         _inplace(np.true_divide, ret, rcount, casting="unsafe")
         own = steps is None  # the sum, divided in place by the count (float16: cast back)

@@ -486,7 +486,7 @@ shape_args(tile, 1, "reps")
 
 def _tile_first_bytes(A: Any, m: Any, n: int) -> int:
     """The first ``c.reshape(-1, n)`` of tile's input: a view when NumPy can make one (then
-    repeat copies it unless C-contiguous and writeable), else a C copy."""
+    repeat copies it unless C-contiguous, aligned and writeable), else a C copy."""
     if not is_meta(A):
         return array_bytes(m.shape, m.dtype)
     a = as_meta(A)
@@ -494,8 +494,8 @@ def _tile_first_bytes(A: Any, m: Any, n: int) -> int:
     view = attempt_nocopy_reshape(tuple(a.shape), tuple(a.strides), a.dtype.itemsize, (rows, n), False)
     if view is None:
         return array_bytes(m.shape, m.dtype)
-    return 0 if contiguity((rows, n), view, a.dtype.itemsize)[0] and a.flags.writeable else \
-        array_bytes(m.shape, m.dtype)
+    return 0 if (contiguity((rows, n), view, a.dtype.itemsize)[0] and a.flags.writeable
+                 and a.flags.aligned) else array_bytes(m.shape, m.dtype)
 
 
 @register(np.append, tags=("copy",))

@@ -32,15 +32,14 @@ def _sort_args(m: Any, axis: Any, kind: Any, order: Any, stable: Any,
                          "one of them can be used.")
     if order is not None and m.dtype.names is None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    if m.dtype.names is not None:
-        if order is not None:  # methods.c array_sort / array_argsort: NumPy's own helper
-            vars(_internal)["_newnames"](m.dtype, order)  # (private: not in the stubs)
-        if m.dtype.hasobject or any(f[0].names is not None or f[0].subdtype is not None
-                                    for f in m.dtype.fields.values()):
-            raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays (object, "
-                                            "nested or subarray fields)")
-    elif m.dtype.kind in "OV":
-        raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays")
+    if m.dtype.names is not None and order is not None:
+        # methods.c array_sort / array_argsort: NumPy's own helper
+        vars(_internal)["_newnames"](m.dtype, order)  # (private: not in the stubs)
+    if m.dtype.hasobject:
+        # OBJECT_compare calls Python's comparisons: an error they raise is set during the
+        # sort and raised after it (gh-3879), and which pairs are compared is the values'
+        raise UnsupportedOperationError(np.sort, f"sorting {m.dtype} arrays (Python objects "
+                                        "compared: whether it raises depends on the values)")
     if strict_axis:
         return converters.axis(axis, m.ndim)
     return converters.axis_index(axis, m.ndim)
@@ -67,19 +66,33 @@ def struct_compare_copies(m: Any, axis: int, start: Any = None) -> None:
     the bytes are left unmodelled. ``start``: m's first address when m stands for a view
     of another array (a raveled argsort input)."""
     if m.dtype.names is None or m.shape[axis] <= 1 or 0 in m.shape:
-        return
+        return  # unstructured void compares with memcmp (STRING_compare): no copy
     isz = m.dtype.itemsize
     if sort_buffer_bytes(m, axis, False):  # lanes are sorted in a fresh buffer
         start, steps = 0, [isz]
     else:
         start = _start(m) if start is None else start
         steps = [s for s, n in zip(m.strides, m.shape) if n > 1]
-    for dt, off, *_ in m.dtype.fields.values():
-        al = dt.alignment
-        if (start + off) % al or any(s % al for s in steps):
-            unmodelled("a structured sort copies the unaligned field(s) of the two elements "
-                       "it compares (VOID_compare, npy_alloc_cache): bytes set by the values")
-            return
+    if _field_copies(m.dtype, start, steps):
+        unmodelled("a structured sort copies the unaligned or byte-swapped field(s) of the "
+                   "two elements it compares (VOID_compare, npy_alloc_cache): bytes set by "
+                   "the values")
+
+
+def _field_copies(dt: np.dtype, start: int, steps: list) -> bool:
+    """Whether VOID_compare (arraytypes.c.src) copies a field of ``dt`` for some comparison:
+    a byte-swapped field, or one whose alignment the elements' addresses (``start`` plus a
+    multiple of ``steps``) do not keep. A nested structure is compared by VOID_compare again
+    on the field's own address; a subarray field (no fields of its own) by memcmp."""
+    for fdt, off, *_ in dt.fields.values():
+        al = fdt.alignment
+        if not fdt.isnative and fdt.names is None and fdt.subdtype is None:
+            return True
+        if al > 1 and ((start + off) % al or any(s % al for s in steps)):
+            return True
+        if fdt.names is not None and _field_copies(fdt, start + off, steps):
+            return True
+    return False
 
 
 def sort_buffer_bytes(m: Any, axis: int, arg: bool) -> int:

@@ -353,6 +353,18 @@ def _vec_string_meta(a: Any, dt: np.dtype, method: str, args: tuple = ()) -> Arr
     return ArrayMeta(shape, dt, c_strides(shape, dt.itemsize))
 
 
+def _arg_arrays(args: Any) -> None:
+    """``_vec_string_with_args`` (multiarraymodule.c) broadcasts its arguments with
+    PyArray_MultiIterFromObjects, which makes an array of each that is not one (None and a
+    dict: a 0-d object array; a str: a 0-d str array), alive through the call."""
+    made = 0
+    for x in args:
+        if not (is_fake(x) or isinstance(x, np.ndarray) or type(x) is ArrayMeta):
+            arr = np.asarray(x)
+            made += array_bytes(arr.shape, arr.dtype)
+    transient(made)
+
+
 def _case_rule(method: str) -> Any:
     def rule(a: Any) -> Any:
         a = _arr(a)
@@ -392,11 +404,13 @@ def translate(a: Any, table: Any, deletechars: Any = None) -> Any:
         if a.size and not _valid_str_table(table):
             raise DataDependentError("np.strings.translate: whether str.translate raises with "
                                      "this table depends on the characters of the strings")
+        _arg_arrays((table,))
         return _vec_string_meta(a, a.dtype, "translate", (np.asarray(table, dtype=object),))
     _vec_string_check(a)
     args = (table,) if deletechars is None else (table, deletechars)
     if a.size:
         b"x".translate(*args)  # its TypeError / ValueError for a bad table
+    _arg_arrays(args)
     return _vec_string_meta(a, a.dtype, "translate", tuple(np.asarray(x, dtype=object)
                                                            for x in args))
 
@@ -469,6 +483,7 @@ def _split_rule(method: str) -> Any:
             # the argument errors, on the NumPy scalars _vec_string passes (an np.str_
             # separator is a bytes-like one of UCS4 bytes for bytes.split)
             getattr(empty, method)(*[np.asarray(x).flat[0] for x in real])
+        _arg_arrays(real)
         return _vec_string_meta(a, np.dtype(object), method, tuple(real))
     rule.__name__ = rule.__qualname__ = method
     rule.__doc__ = (f"np.char.{method} (strings.py ``_{method}``): an object array of lists "

@@ -309,7 +309,8 @@ def is_scalar(x: Any) -> bool:
     return st is not None and st._tracker is SCALAR
 
 
-def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tuple[int, int]:
+def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
+                  promoted: bool = False) -> tuple[int, int]:
     """(early, late): data-allocator bytes of the ufunc's own temporaries made from its
     inputs, at most alive before the outputs exist, and alive together with them.
 
@@ -319,13 +320,23 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
     by a 0-d of its loop dtype, made while the old one is alive (a Python int always, the
     others only when the dtype differs); ``check_for_trivial_loop`` (not with ``where``)
     copies 0-d and short 1-d inputs that need a cast, then releases the operand it replaced.
+    ``promoted``: the loop was chosen by a promoter (the logical ufuncs' ``logical_ufunc_promoter``
+    turns a call with a Python scalar into the bool loop): the scalar's 0-d array is updated to
+    its own default dtype, not the loop's, and reaches the loop as an operand needing a cast
+    (copied by check_for_trivial_loop, or by the iterator while it stays alive).
     """
     sizes = []
     alive = early = 0
-    for x in inputs:
+    direct = set()
+    for i, x in enumerate(inputs):
         t = weak_type(x) or type(x)  # a fake Python number converts as the number does
         dt = _PY_DTYPES.get(t)
-        if dt is not None:
+        if t is str and i < len(loop_in) and loop_in[i].char == "T":
+            # a Python str meeting a StringDType loop is made a 0-d StringDType array
+            # directly (measured: no str array, no cast)
+            direct.add(i)
+            n = loop_in[i].itemsize
+        elif dt is not None:
             n = dt.itemsize
             if type(x) is int and not _I64.min <= x <= _I64.max:
                 early = max(early, alive + n)  # swapped for a shared placeholder at once
@@ -342,8 +353,13 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
         early = max(early, alive)
         sizes.append(n)
     cost_metas = list(metas)
+    for i in direct:
+        cost_metas[i] = ArrayMeta((), loop_in[i], ())
     for i, (x, dt) in enumerate(zip(inputs, loop_in)):
         t = weak_type(x) or type(x)
+        if promoted and (t is int or t is float or t is complex) and _PY_DTYPES[t] != dt:
+            dt = _PY_DTYPES[t]
+            cost_metas[i] = ArrayMeta((), dt, ())
         if t is int or t is float or t is complex:
             if t is not int and _PY_DTYPES[t] == dt:
                 continue
@@ -359,6 +375,7 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool) -> tu
                 n = loop_in[i].itemsize
                 for d in m.shape:
                     n *= d
+                n = max(n, 1)  # ctors.c: a zero-size array is given 1 byte
                 alive += n  # the copy is made while the operand it replaces is alive,
                 early = max(early, alive + legacy_cast_bytes(m.dtype, loop_in[i]))  # its loop too
                 alive -= sizes[i]
@@ -504,13 +521,14 @@ def buffer_bytes(metas: list, outs: list, loop: tuple, shape: tuple, wm: Any, or
 
 
 def report_operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
-                         results: list, copies: int = 0, buffers: int = 0, dummies: int = 0) -> None:
+                         results: list, copies: int = 0, buffers: int = 0, dummies: int = 0,
+                         promoted: bool = False) -> None:
     """Report operand_bytes, the 0-d outputs NumPy returns as scalars, ``copies`` (of
     overlapping outputs) and ``dummies`` (operand_casts) to the runner; ``buffers`` (the
     iterator's) as C-heap scratch."""
     if buffers:
         scratch(buffers)
-    early, late = operand_bytes(inputs, metas, loop_in, masked)
+    early, late = operand_bytes(inputs, metas, loop_in, masked, promoted)
     late += copies + dummies
     for r in results:
         if type(r) is ArrayMeta and r.scalar:
@@ -632,7 +650,8 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
         if _report:
             report_operand_bytes(inputs, metas, loop[:nin], wm is not None, outs,
                                  _overlap_copies(metas, outs, loop, order, wm),
-                                 buffer_bytes(metas, outs, loop, shape, wm, order), dummies)
+                                 buffer_bytes(metas, outs, loop, shape, wm, order), dummies,
+                                 _promoted(ufunc, inputs, dtype, signature))
         return outs[0] if len(outs) == 1 else tuple(outs)
     trivial = None
     in_metas = [m for m in metas if m is not None]
@@ -661,8 +680,19 @@ def ufunc_call(ufunc: np.ufunc, *args: Any, out: Any = None, where: Any = True,
     else:
         report_operand_bytes(inputs, metas, loop[:nin], wm is not None, results,
                              _overlap_copies(metas, outs, loop, order, wm),
-                             buffer_bytes(metas, outs, loop, shape, wm, order), dummies)
+                             buffer_bytes(metas, outs, loop, shape, wm, order), dummies,
+                             _promoted(ufunc, inputs, dtype, signature))
     return results[0] if len(results) == 1 else tuple(results)
+
+
+_LOGICAL = (np.logical_and, np.logical_or, np.logical_xor)
+
+
+def _promoted(ufunc: np.ufunc, inputs: list, dtype: Any, signature: Any) -> bool:
+    """Whether the logical ufuncs' promoter chose the loop (dispatching.c
+    ``logical_ufunc_promoter``: a Python int, float or complex operand and no dtype asked)."""
+    return (ufunc in _LOGICAL and dtype is None and signature is None
+            and any((weak_type(x) or type(x)) in (int, float, complex) for x in inputs))
 
 
 def _overlap_copies(metas: list, outs: list, loop: tuple, order: str, wm: Any) -> int:

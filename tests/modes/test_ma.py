@@ -44,9 +44,6 @@ KNOWN = {
     "ma:round": ("np.round(bool masked array, 1): MaskedArray.round raises, and NumPy's "
                  "fallback (fromnumeric._wrapit) converts the array with np.asarray"),
     "ma:bool_": "np.bool_(fake masked array) reads the data",
-    "ma:apply_over_axes": ("on a known all-masked array numpy.ma's sum gives ``masked``, and "
-                           "ma.expand_dims of it called from numpy.ma's own frame gives a "
-                           "plain fake where NumPy gives a MaskedArray"),
 }
 
 

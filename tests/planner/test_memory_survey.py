@@ -127,4 +127,5 @@ def _write() -> None:
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.join(HERE, "kernels", "numpy"))  # test_numpy_replay, as pytest finds it
     _write()

@@ -139,8 +139,10 @@ def test_data_dependent_stop_reports_the_line(tmp_path):
 
 def test_unsupported_function_stops_with_exit_2(tmp_path):
     script = tmp_path / "unsupported.py"
-    # sorting a void array is refused (UnsupportedOperationError): any such call will do
-    script.write_text("import numpy as np\nx = np.zeros(3, 'V4')\ny = np.sort(x)\n")
+    # sorting an array with an object field is refused (UnsupportedOperationError): any such
+    # call will do
+    script.write_text("import numpy as np\nx = np.zeros(3, [('a', 'O'), ('b', 'i4')])\n"
+                      "y = np.sort(x)\n")
     r = subprocess.run([FAKETENSOR, "run", "--json", str(tmp_path / "o.json"), str(script)],
                        capture_output=True, text=True, timeout=300)
     data = json.loads((tmp_path / "o.json").read_text())

@@ -193,6 +193,11 @@ CASES = [
     ("multi_dot", lambda a: np.linalg.multi_dot([a, a, a]), (F8,)),
     ("multi_dot 4 chain", lambda a, b: np.linalg.multi_dot([a[:, :64], b[:64, :300], a[:300, :8], b[:8]]), (F8, F8)),
     ("multi_dot 1-d ends", lambda v, a: np.linalg.multi_dot([v[:N], a, a, v[:N]]), (V, F8)),
+    ("multi_dot out", lambda a, o: np.linalg.multi_dot([a, a[:, :64], a[:64]], out=o), (F8, F8)),
+    ("multi_dot 4 chain out", lambda a, b, o: np.linalg.multi_dot(
+        [a[:, :64], b[:64, :300], a[:300, :8], b[:8]], out=o), (F8, F8, C16.real)),
+    ("multi_dot 1-d end out", lambda v, a, o: np.linalg.multi_dot([v[:N], a, a[:, :8], a[:8]], out=o[:1]),
+     (V, F8, F8)),
     # nan-functions: _replace_nan's mask and copy (reductions._replace_nan)
     ("nansum", np.nansum, (F8,)),
     ("nansum axis 0", lambda a: np.nansum(a, axis=0), (F8,)),

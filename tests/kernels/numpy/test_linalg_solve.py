@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import faketensor as ft
+from memtools import op_peaks
 from oracle import check, run_both
 
 L = np.linalg
@@ -201,6 +202,41 @@ def test_tensorinv_tensorsolve():
     vcheck(L.tensorsolve, a.transpose(2, 0, 1).copy(), np.ones(6), axes=(0,))
 
 
+def _hermitian(shape, dt, kind):
+    base = np.zeros(shape, dt)
+    if shape[-1]:
+        base[...] = (np.eye(shape[-1]) * 3 + 0.5).astype(dt)
+    if kind == "bcast" and len(shape) > 2:
+        return np.broadcast_to(base[:1], shape)
+    return lay(base, kind)
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.float32, np.complex64, np.complex128, np.int64,
+                                np.float16])
+def test_svd_hermitian_compute_uv(dt):
+    """eigh, then the singular values sorted by argsort and taken along the last axis; vt the
+    conjugated transpose of ``u * sgn`` (for a real dtype a view of that product); the bytes of
+    every statement's arrays at the moment NumPy frees them."""
+    for shape in [(3, 3), (1, 1), (0, 0), (2, 3, 3), (2, 0, 0), (0, 2, 2), (4, 4)]:
+        for kind in ("c", "f", "t", "bcast"):
+            a = _hermitian(shape, dt, kind)
+            for fm in (True, False):
+                fn = lambda x, fm=fm: L.svd(x, full_matrices=fm, hermitian=True)  # noqa: E731
+                vcheck(fn, a)
+                if dt is not np.float16:
+                    real, fake = op_peaks(lambda: [a.copy(order="K")], fn)
+                    assert fake == real, (shape, kind, fm)
+
+
+def test_tensorsolve_empty_operands():
+    """solve of empty operands is an empty fresh array (strides 0) given its shape in place."""
+    for a_shape, b_shape in [((0, 0), (0,)), ((2, 0, 2, 0), (2, 0)), ((0, 3, 0, 3), (0, 3)),
+                             ((3, 0, 0), (3, 0)), ((0, 2, 2), (0,)), ((2, 0, 0, 2), (2, 0))]:
+        for dt, kind in [(np.float64, "c"), (np.float32, "f"), (np.int8, "t"), (np.complex64, "perm")]:
+            vcheck(L.tensorsolve, lay(np.ones(a_shape, dt), kind), np.ones(b_shape, dt))
+    vcheck(L.tensorsolve, np.ones((0, 2, 0, 2)).transpose(1, 0, 2, 3), np.ones((2, 0)), axes=(1,))
+
+
 def test_multi_dot():
     for shapes in [[(3,), (3, 4), (4,)], [(2, 3), (3, 4), (4, 5)], [(3,), (3, 4), (4, 2), (2,)],
                    [(5, 3), (3, 4), (4, 2), (2, 6)], [(2, 3), (3,)], [(3,), (3, 4), (4, 5), (5, 2)],
@@ -208,6 +244,21 @@ def test_multi_dot():
         for dt in (np.float64, np.float32, np.int32, np.complex64):
             arrs = [lay(np.ones(s, dt), k) for s, k in zip(shapes, ["t", "c", "f", "step"])]
             check(L.multi_dot, arrs)
+
+
+def test_multi_dot_out():
+    """out= goes to the last dot of the chain: the product's 2-d shape, raveled (a view of a
+    contiguous out) or indexed for 1-d ends; a wrong shape, dtype or layout raises."""
+    for shapes in [[(2, 3), (3, 4), (4, 5)], [(5, 3), (3, 4), (4, 2), (2, 6)], [(3,), (3, 4), (4, 5)],
+                   [(3,), (3, 4), (4, 2), (2,)], [(2, 3), (3, 4), (4,)]]:
+        for dt in (np.float64, np.float32, np.int32, np.complex64):
+            arrs = [lay(np.ones(s, dt), k) for s, k in zip(shapes, ["t", "c", "f", "step"])]
+            rows = 1 if len(shapes[0]) == 1 else shapes[0][0]
+            cols = 1 if len(shapes[-1]) == 1 else shapes[-1][-1]
+            for out in [np.zeros((rows, cols), dt), np.zeros((cols, rows), dt).T,
+                        np.zeros((rows, cols), np.float64), np.zeros((rows * cols,), dt),
+                        np.zeros((rows, 2 * cols), dt)[:, ::2]]:
+                check(lambda *a, out: L.multi_dot(list(a), out=out), *arrs, out=out)
 
 
 @FAST
@@ -309,6 +360,21 @@ def test_pinv():
         check(L.pinv, a, 0.1, rtol=0.1)
     with pytest.raises(ft.UnsupportedOperationError):
         L.pinv(ft.to_fake(np.eye(3)), hermitian=True)
+
+
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8"])
+def test_matrix_rank_bytes(dt):
+    """svdvals, the tolerance (a keepdims max times rtol, or tol's 0-d array), the comparison
+    and the count, each freed when NumPy drops it."""
+    for shape in [(3, 3), (2, 4, 3), (4, 2), (1, 1), (2, 2, 2)]:
+        a = np.broadcast_to((np.eye(*shape[-2:]) * 3 + 0.1).astype(dt), shape).copy()
+        for kw in ({}, {"tol": 0.5}, {"rtol": 0.1}, {"hermitian": True}):
+            if kw.get("hermitian") and shape[-1] != shape[-2]:
+                continue
+            fn = lambda x, kw=kw: L.matrix_rank(x, **kw)  # noqa: E731
+            check(fn, a)
+            real, fake = op_peaks(lambda: [a.copy()], fn)
+            assert fake == real, (shape, kw)
 
 
 def test_matrix_rank():

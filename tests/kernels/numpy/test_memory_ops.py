@@ -15,6 +15,7 @@ import pytest
 
 import faketensor as ft
 from memtools import op_peaks
+from oracle import check
 import numpy_differences
 
 # The real runs compute on whatever values the samples hold, and some ops warn as NumPy does
@@ -575,3 +576,198 @@ def test_fake_peak_equals_real_peak(label):
 
 def test_not_exact_names_existing_cases():
     assert set(NOT_EXACT) <= set(CASES)
+
+
+# logical_* with a Python scalar take the bool loop through their promoter: the scalar's 0-d
+# array keeps its own dtype and is copied to bool (by check_for_trivial_loop, released, or by
+# the iterator, kept alive); a zero-size operand's cast copy is given 1 byte
+LOGICAL_SHAPES = [(1,), (3,), (12,), (3, 4), (), (0,), (2, 0)]
+LOGICAL_SCALARS = [1, 1.5, True, 1j, np.int64(1), np.float32(2)]
+
+
+@pytest.mark.parametrize("fn", [np.logical_and, np.logical_or, np.logical_xor, np.add, np.greater])
+@pytest.mark.parametrize("shape", LOGICAL_SHAPES, ids=str)
+def test_python_scalar_operands(fn, shape):
+    for dt in ("?", "i8", "f8", "i1", "c16", ">f8"):
+        for s in LOGICAL_SCALARS:
+            for op in (lambda a: fn(a, s), lambda a: fn(s, a)):
+                real, fake = op_peaks(lambda: [np.ones(shape, dt)], op)
+                assert fake == real, (fn.__name__, shape, dt, s)
+
+
+@pytest.mark.parametrize("dt", ["f8", "?", "i4", ">f8"])
+def test_reduce_of_0d_needing_a_cast(dt):
+    """A 0-d operand of another loop dtype is copied by the iterator (not buffered)."""
+    for op in (np.all, np.any, np.sum, lambda a: np.logical_and.reduce(a),
+               lambda a: np.add.reduce(a, dtype="f4"), lambda a: np.all(a, keepdims=True)):
+        real, fake = op_peaks(lambda: [np.ones((), dt)], op)
+        assert fake == real
+
+
+_TEXT = [["ab", "c d", "e"], ["f g h", "i", ""]] * 2
+
+
+@pytest.mark.parametrize("dt", ["U6", "S6"])
+def test_vec_string_argument_arrays(dt):
+    """_vec_string_with_args makes a 0-d array of each argument that is not one (None and a
+    dict: object; a str or bytes: its own), alive through the call."""
+    sep = " " if dt == "U6" else b" "
+    calls = [np.char.split, lambda x: np.char.split(x, sep), lambda x: np.char.split(x, None, 1),
+             np.char.rsplit, lambda x: np.char.split(x.T), lambda x: np.char.split(x[:0]),
+             np.char.splitlines, lambda x: np.char.splitlines(x, 1)]
+    if dt == "U6":
+        calls += [lambda x: np.strings.translate(x, {97: "XY"}), lambda x: np.char.translate(x, {97: None})]
+    else:
+        calls += [lambda x: np.strings.translate(x, bytes(range(256))),
+                  lambda x: np.strings.translate(x, None, b"a"),
+                  lambda x: np.strings.translate(x, bytes(range(256)), b"ab")]
+    for fn in calls:
+        real, fake = op_peaks(lambda: [np.array(_TEXT, dt)], fn)
+        assert fake == real
+
+
+FFT_CALLS = {"fft": np.fft.fft, "ifft": np.fft.ifft, "rfft": np.fft.rfft, "irfft": np.fft.irfft,
+             "ihfft": np.fft.ihfft, "ifft ortho": lambda x: np.fft.ifft(x, norm="ortho"),
+             "fft forward": lambda x: np.fft.fft(x, norm="forward"),
+             "rfft ortho": lambda x: np.fft.rfft(x, norm="ortho"), "ifft2": np.fft.ifft2,
+             "irfft2": np.fft.irfft2, "ifftn": np.fft.ifftn, "irfftn": np.fft.irfftn,
+             "ifft n=5": lambda x: np.fft.ifft(x, 5)}
+
+
+@pytest.mark.parametrize("name", list(FFT_CALLS))
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "c8", "i8", "f2"])
+def test_fft_normalization_factor(name, dt):
+    """_raw_fft's factor ``reciprocal(n, dtype=...)`` (a ufunc call on a Python int: its 0-d
+    arrays) and the gufunc's copy of a NumPy-scalar factor of another dtype, kept beside its
+    0-d array; an empty output's 1 byte."""
+    shapes = [(3, 4), (5,), (4, 0)] + ([(0, 4)] if dt in ("f8", "c16", "i8") else [])
+    for shape in shapes:
+        for neg in (False, True):
+            def setup(shape=shape, neg=neg):
+                a = np.ones(shape, dt)
+                return [a[::-1] if neg else a]
+            try:
+                FFT_CALLS[name](*setup())
+            except (ValueError, TypeError, IndexError):  # an empty axis to transform, a
+                continue  # complex input to rfft, a 1-d input to a 2-d transform
+            real, fake = op_peaks(setup, FFT_CALLS[name])
+            assert fake == real, (shape, neg)
+
+
+POLY_CALLS = {"polyder": np.polyder, "polyder 2": lambda x: np.polyder(x, 2),
+              "polyder 0": lambda x: np.polyder(x, 0), "polyder 3": lambda x: np.polyder(x, 3),
+              "polyint": np.polyint, "polyint 2": lambda x: np.polyint(x, 2),
+              "polyint 0": lambda x: np.polyint(x, 0), "polyint k": lambda x: np.polyint(x, 3, k=2.0),
+              "polyint k list": lambda x: np.polyint(x, 2, k=[1, 2, 3])}
+
+
+@pytest.mark.parametrize("name", list(POLY_CALLS))
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8", "i2"])
+def test_polyder_polyint_frames(name, dt):
+    """Each recursion level's arange, product or quotient and concatenation, its ``y`` alive
+    until the deepest call returns (awkward layouts, an unaligned input)."""
+    for shape in [(5,), (1,), (0,), (6,)]:
+        for lay in ("C", "neg", "step", "unaligned"):
+            def make(shape=shape, lay=lay):
+                n = int(np.prod(shape))
+                a = np.arange(1, 1 + n).astype(dt).reshape(shape)
+                if lay == "neg":
+                    return a[::-1]
+                if lay == "step":
+                    return np.repeat(a, 2, axis=0)[::2]
+                if lay == "unaligned" and a.dtype.alignment > 1 and n > 1:
+                    buf = np.zeros(a.nbytes + 1, np.uint8)[1:]
+                    u = buf.view(a.dtype).reshape(shape)
+                    u[...] = a
+                    return u
+                return a
+            check(POLY_CALLS[name], make())
+            real, fake = op_peaks(lambda: [make()], POLY_CALLS[name])
+            assert fake == real, (shape, lay)
+
+
+@pytest.mark.parametrize("fn", [np.strings.equal, np.strings.less, np.strings.greater_equal,
+                                np.strings.startswith, np.char.endswith, np.strings.add,
+                                np.strings.find])
+def test_python_str_with_stringdtype(fn):
+    """A Python str meeting a StringDType loop becomes one 0-d StringDType array (no str
+    array, no cast)."""
+    T = np.dtypes.StringDType()
+    views = [lambda x: x, lambda x: x.T]
+    if fn in (np.strings.equal, np.strings.less, np.strings.greater_equal, np.strings.add):
+        views.append(lambda x: x[:, :1])
+    for view in views:
+        for swap in (False, True):
+            if swap and fn in (np.strings.startswith, np.char.endswith, np.strings.find):
+                continue
+            op = (lambda x: fn("b", view(x))) if swap else (lambda x: fn(view(x), "b"))
+            real, fake = op_peaks(lambda: [np.array(_TEXT, T)], op)
+            assert fake == real
+
+
+def test_unravel_index_of_values_at_hand():
+    """PyArray_FromAny(indices, intp): a new intp array of a Python int or list (a NumPy
+    scalar of another dtype: its own 0-d array first), alive through the call."""
+    for call in (lambda a: np.unravel_index(3, (2, 2)), lambda a: np.unravel_index([1, 2], (2, 2)),
+                 lambda a: np.unravel_index(3, (2, 2, 3), order="F"),
+                 lambda a: np.unravel_index([[1], [2]], (2, 2)),
+                 lambda a: np.unravel_index(np.int32(3), (2, 2)), lambda a: np.unravel_index(a, (2, 2)),
+                 lambda a: np.unravel_index(np.array([1, 2], np.int32), (2, 2))):
+        real, fake = op_peaks(lambda: [np.ones(3, np.intp)], call)
+        assert fake == real
+
+
+def _unaligned(shape=(2, 3), dt="f8"):
+    a = np.arange(6.0).astype(dt).reshape(shape)
+    u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype).reshape(shape)
+    u[...] = a
+    return u
+
+
+def test_tile_of_an_unaligned_input():
+    """repeat copies a view that is not aligned (PyArray_CheckAxis with NPY_ARRAY_CARRAY)."""
+    for reps in (2, (2, 2), (2, 1), (2, 1, 2)):
+        for view in (lambda u: u, lambda u: u[::-1], lambda u: u.T):
+            real, fake = op_peaks(lambda: [view(_unaligned())], lambda a: np.tile(a, reps))
+            assert fake == real
+
+
+@pytest.mark.parametrize("dt", ["f8", "c16", "f4"])
+def test_tensordot_of_an_unaligned_input(dt):
+    """The transposed reshape of an unaligned input is an unaligned view: dot copies it
+    before BLAS (cblasfuncs.c _bad_strides)."""
+    def un(shape):
+        a = np.arange(float(np.prod(shape))).astype(dt).reshape(shape)
+        u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype).reshape(shape)
+        u[...] = a
+        return u
+    calls = [lambda a, b: np.tensordot(a, b), lambda a, b: np.tensordot(a, b, ([0, 1], [0, 1])),
+             lambda a, b: np.tensordot(a, b.T, 1), lambda a, b: np.linalg.tensordot(a, b, axes=2),
+             lambda a, b: np.tensordot(a, b, 0)]
+    pairs = [(lambda: un((2, 3)), lambda: np.ones((2, 3), dt)), (lambda: np.ones((2, 3), dt), lambda: un((2, 3))),
+             (lambda: un((3, 2)).T, lambda: np.ones((2, 3), dt))]
+    for fn in calls:
+        for A, B in pairs:
+            check(fn, A(), B())
+            real, fake = op_peaks(lambda: [A(), B()], fn)
+            assert fake == real
+
+
+@pytest.mark.parametrize("fn", [np.polyadd, np.polysub])
+def test_polyadd_polysub_padding_and_copies(fn):
+    """The shorter operand's zeros and concatenation alive to the end, then the ufunc's own
+    copies (an unaligned or other-dtype operand)."""
+    def un(n):
+        a = np.arange(1.0, n + 1)
+        u = np.zeros(a.nbytes + 1, np.uint8)[1:].view(a.dtype)
+        u[...] = a
+        return u
+    pairs = [(lambda: un(6), lambda: np.ones(6)), (lambda: np.ones(6), lambda: np.ones(4)),
+             (lambda: np.ones(3), lambda: np.ones(6, "f4")), (lambda: np.ones(6, "i4"), lambda: np.ones(6)),
+             (lambda: un(6), lambda: np.ones(3)), (lambda: np.ones(6)[::-1], lambda: np.ones(6)),
+             (lambda: 2.0, lambda: np.ones(3)), (lambda: [1, 2], lambda: np.ones(3)),
+             (lambda: np.ones((2, 3)), lambda: np.ones((2, 3)))]
+    for A, B in pairs:
+        check(fn, A(), B())
+        real, fake = op_peaks(lambda: [A(), B()], fn)
+        assert fake == real
