@@ -22,7 +22,8 @@ from numpy._core import umath as _umath
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import QUANTILE_WEAK_Q, ufunc_array
 from ...layout import (c_strides, like_strides, normalize_axes, normalize_axis, reshape_strides,
-                       shape_args)
+                       shape_args, sorted_stride_perm, strides_in_order, contiguity,
+                       iterator_out_strides)
 from ...meta import ArrayMeta, as_meta, check_writeable, is_fake, is_meta, nested_fakes
 from .. import flops
 from ..registry import pyarray_return, quiet, register, scalar_result, transient, unmodelled
@@ -548,6 +549,10 @@ def quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_i
     if weights is None and method not in fb._QuantileMethods:
         raise ValueError(f"{method!r} is not a valid method. Use one of: "
                          f"{fb._QuantileMethods.keys()}")
+    if overwrite_input and weights is None and (axis is not None or m.flags.c_contiguous):
+        # _quantile's arr.partition (a itself, or a.ravel()) comes before its index and
+        # _lerp errors (an empty axis, bool subtraction)
+        check_writeable(m, "partition array")
     # dtypes (and NumPy's dtype errors) from NumPy's own _quantile on a stand-in
     sa = _standin((n,) + rest, arr.dtype)
     sq = q if isinstance(q, np.ndarray) else _standin(q.shape, q.dtype)
@@ -563,8 +568,6 @@ def quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_i
     if dt.kind == "O" and not shape:
         raise DataDependentError(f"{name} of an object array to a 0-d result is a Python object "
                                  "whose type depends on the values")
-    if overwrite_input and weights is None and (axis is not None or m.flags.c_contiguous):
-        check_writeable(m, "partition array")  # _quantile's arr.partition: a itself, a.ravel()
     _quantile_steps(arr, ax, shape, dt, q, weights, method, weak_q, copied, out, q_held)
     if weights is not None:
         moved = _moveaxis(arr, ax, 0)
@@ -596,6 +599,17 @@ def quantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwrite_i
         return ufunc_call(np.add, res, pm, out=out)
     if not shape:
         return ArrayMeta((), dt, (), scalar=True)
+    if (not copied and len(rest) > 1 and math.prod(rest) > 1
+            and not _discrete(method, sq, n)):
+        # overwrite_input: _lerp adds ``arr[previous_indexes]``, whose kept axes keep the
+        # memory order of the input's (advanced indexing allocates its subspace in the
+        # source's stride order, mapping.c), the quantiles' axes outermost
+        sub = strides_in_order(rest, dt.itemsize, sorted_stride_perm(
+            arr.strides[:ax] + arr.strides[ax + 1:])[::-1])
+        fancy = c_strides(tuple(q.shape), dt.itemsize * math.prod(rest)) + sub
+        _, f = contiguity(shape, fancy, dt.itemsize)
+        return ArrayMeta(shape, dt, iterator_out_strides(shape, dt.itemsize,
+                                                         [(shape, fancy, f)]))
     return c_fresh(shape, dt)
 
 

@@ -65,6 +65,19 @@ def test_median_overwrite_input_layouts(a):
         check(fn, a)
 
 
+QUANTILE_OVERWRITE = [
+    lambda a, ax=ax, m=m, q=q: np.quantile(a, q, axis=ax, method=m, overwrite_input=True)
+    for ax in (None, 0, 1, -1, (0, -1)) for m in ("linear", "nearest", "midpoint")
+    for q in (0.4, [0.3, 0.6])]
+
+
+@pytest.mark.parametrize("a", ALL)
+def test_quantile_overwrite_input_layouts(a):
+    """overwrite_input with one axis partitions the input itself: _lerp's result keeps the
+    kept axes in the input's memory order (advanced indexing of the partitioned input)."""
+    for fn in QUANTILE_OVERWRITE:
+        check(fn, a)
+
 def test_median_overwrite_input_read_only_and_out():
     ro = np.arange(24.0).reshape(2, 3, 4)
     ro.flags.writeable = False
