@@ -373,6 +373,9 @@ def _median(m: Any, axis: Any, out: Any, overwrite_input: bool = False) -> Any:
     res = mean_steps(sl, ax, None, out, _NoValue, _NoValue, steps)
     if nans and n:
         rest = part.shape[:ax] + part.shape[ax + 1:]
+        if not part.dtype.isnative and math.prod(rest) > 1:
+            unmodelled("median of byte-swapped data along an axis: the mean's and isnan's "
+                       "casting buffers over the kept axes are not replayed")
         tmp = steps.new(take_bytes(part.shape, part.strides, part.dtype, 1))
         taken = steps.new(array_bytes(rest, part.dtype))
         steps.free(tmp)

@@ -298,10 +298,12 @@ def call(steps: Steps, ufunc: np.ufunc, *args: Any) -> Val:
 def partition_bytes(shape: tuple, strides: tuple, dtype: Any, axis: int, nkth: int) -> int:
     """What ``ndarray.partition(kth, axis)`` allocates (item_selection.c
     ``PyArray_Partition``): kth as an intp array and its sorted copy, and a buffer of one
-    lane when the axis is not contiguous (``_new_sortlike``'s ``needcopy``)."""
-    itemsize = np.dtype(dtype).itemsize
+    lane when the axis is not contiguous or the data byte-swapped (``_new_sortlike``'s
+    ``needcopy``)."""
+    dt = np.dtype(dtype)
+    itemsize = dt.itemsize
     n = shape[axis] if shape else 1
-    lane = n * itemsize if n > 1 and strides[axis] != itemsize else 0
+    lane = n * itemsize if n > 1 and (strides[axis] != itemsize or not dt.isnative) else 0
     return 16 * nkth + lane
 
 
