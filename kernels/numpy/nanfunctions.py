@@ -66,6 +66,7 @@ def _nanquantile_func(m: Any, axis: Any, out: Any, q: Any, weights: Any, overwri
     apply_along_axis over the slices (q's axes moved to the front), else (weights) a loop
     into ``empty_like(a moved, shape=q.shape + a.shape[:-1])``."""
     if axis is None or m.ndim == 1:
+        _overwrite_read_only(m, overwrite_input, name)
         flat = ArrayMeta((m.size,), m.dtype, c_strides((m.size,), m.dtype.itemsize))
         res = quantile_func(flat, None, None, q, weights, overwrite_input, method, weak_q, name)
         _all_nan_dtype(m.dtype, res.dtype, name)
@@ -119,6 +120,22 @@ def _all_nan_dtype(adt: np.dtype, rdt: np.dtype, name: str) -> None:
     if adt.kind in "fc" and adt != rdt:
         raise DataDependentError(f"{name}: the result dtype is {rdt} unless a slice is all NaN "
                                  f"({adt}); pass q as a Python float or the data as float64")
+
+
+def _overwrite_read_only(m: Any, overwrite_input: Any, name: str) -> None:
+    """``overwrite_input`` on the whole input (axis None, or 1-d): _remove_nan_1d moves the
+    non-NaN values over the NaNs of ``a.ravel()`` (a view where the input is C-contiguous),
+    then partitions it; a read-only input raises NumPy's ValueError, unless every value is
+    NaN (nothing is written then), which integers and booleans cannot be."""
+    if not overwrite_input or m.flags.writeable or not m.flags.c_contiguous:
+        return
+    if m.dtype.kind in "fcmM" and not assume(
+            f"{name}: the read-only input was taken not to be all NaN (overwrite_input "
+            "raises then)"):
+        raise DataDependentError(
+            f"{name}(overwrite_input=True) of a read-only array raises ValueError unless "
+            "every value is NaN: that depends on the values")
+    raise ValueError("partition array is read-only")
 
 
 def _no_all_nan(dt: np.dtype, name: str, when: str) -> None:
@@ -188,6 +205,7 @@ def _nanmedian_func(m: Any, axis: Any, out: Any, overwrite_input: Any, kept: boo
     the input's order; ``filled`` gives a view) or apply_along_axis (a C array, viewed)."""
     dt = _median_dtype(m.dtype)
     if axis is None or m.ndim == 1:
+        _overwrite_read_only(m, overwrite_input, "np.nanmedian")
         res = ArrayMeta((), dt, (), scalar=True)
         if out is not None:
             return _assign_out(out, res)

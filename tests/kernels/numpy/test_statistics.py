@@ -78,6 +78,32 @@ def test_quantile_overwrite_input_layouts(a):
     for fn in QUANTILE_OVERWRITE:
         check(fn, a)
 
+
+NAN_OVERWRITE = [lambda x: np.nanmedian(x, overwrite_input=True),
+                 lambda x: np.nanpercentile(x, 50, overwrite_input=True),
+                 lambda x: np.nanquantile(x, [0.5], axis=0, overwrite_input=True)]
+
+
+@pytest.mark.parametrize("fn", NAN_OVERWRITE)
+def test_nan_functions_overwrite_a_read_only_input(fn):
+    """On the whole input (axis None, or 1-d), overwrite_input writes ``a.ravel()``: a
+    read-only C-contiguous input raises NumPy's ValueError for integers; for floats NumPy
+    raises unless every value is NaN, which a fake cannot know; a strided input's ravel is
+    a copy (no error)."""
+    ints = np.arange(6)
+    ints.flags.writeable = False
+    check(fn, ints)
+    strided = np.arange(24.0).reshape(4, 6)[:, ::2]
+    strided.flags.writeable = False
+    check(fn, strided)
+    floats = np.arange(6.0)
+    floats.flags.writeable = False
+    with pytest.raises(ValueError):
+        fn(floats)
+    with ft.FakeMode(), pytest.raises(ft.DataDependentError, match="unless every value is NaN"):
+        fn(ft.to_fake(floats))
+
+
 def test_median_overwrite_input_read_only_and_out():
     ro = np.arange(24.0).reshape(2, 3, 4)
     ro.flags.writeable = False
