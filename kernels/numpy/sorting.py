@@ -84,7 +84,7 @@ def _field_copies(dt: np.dtype, start: int, steps: list) -> bool:
     a byte-swapped field, or one whose alignment the elements' addresses (``start`` plus a
     multiple of ``steps``) do not keep. A nested structure is compared by VOID_compare again
     on the field's own address; a subarray field (no fields of its own) by memcmp."""
-    for fdt, off, *_ in dt.fields.values():
+    for fdt, off, *_ in (dt.fields or {}).values():
         al = fdt.alignment
         if not fdt.isnative and fdt.names is None and fdt.subdtype is None:
             return True
