@@ -773,7 +773,10 @@ def test_polyadd_polysub_padding_and_copies(fn):
         assert fake == real
 
 
-@pytest.mark.parametrize("dt", [">f8", ">f4", ">i4", "<f8"])
+@pytest.mark.parametrize("dt", [">f8", ">f4", ">i4", pytest.param("<f8", marks=pytest.mark.xfail(
+    numpy_differences.VERSION < (2, 3), strict=True,
+    reason="NumPy 2.2: np.quantile of native data with a list q allocates 6 bytes more "
+           "(0-d arrays of its scalar arithmetic), not replayed"))])
 def test_partition_of_byte_swapped_data(dt):
     """Partition copies each lane of byte-swapped data to a native buffer (``needcopy`` in
     _new_sortlike), as for a strided axis: median, quantile and partition of such data."""
