@@ -28,7 +28,7 @@ from ... import _known, _sizes, converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ...converters import Casting
 from .queries import stand_in
-from .temporaries import along_axis_bytes, asarray_bytes, carray_bytes, copyto_bytes
+from .temporaries import along_axis_bytes, array_bytes, asarray_bytes, carray_bytes, copyto_bytes
 from ..registry import REGISTRY, keep_real, pyarray_return, register, transient, uncached
 
 INTP = np.dtype(np.intp)
@@ -149,7 +149,26 @@ def converted_bytes(obj: Any) -> int:
         first = obj[0]
         if type(first) is int or isinstance(first, np.integer):
             return len(obj) * INTP.itemsize
+        if _bool_list(obj):
+            return len(obj)
     return 0
+
+
+def _bool_list(obj: Any) -> bool:
+    """A list (or tuple inside a tuple index) of Python or NumPy booleans: NumPy makes a
+    1-d bool array of it."""
+    return type(obj) in (list, tuple) and bool(obj) and all(
+        type(v) is bool or isinstance(v, np.bool_) for v in obj)
+
+
+def freed_bool_lists(shape: tuple, key: Any) -> int:
+    """Bytes of the bool arrays NumPy makes of boolean lists that prepare_index replaces by
+    their positions at once (all but one list mask of the array's own 1-d shape): freed
+    before the result is made."""
+    keys = key if type(key) is tuple else (key,)
+    if len(keys) == 1 and len(shape) == 1 and _bool_list(keys[0]) and len(keys[0]) == shape[0]:
+        return 0
+    return sum(len(k) for k in keys if _bool_list(k))
 
 
 def _as_index_array(obj: Any) -> Any:
@@ -584,6 +603,11 @@ def bool_index_bytes(shape: tuple, key: Any) -> int:
                 return 1
             total += INTP.itemsize if k else 1
             continue
+        if _bool_list(k):  # made a 1-d bool array: its positions, unless it is the mask
+            if len(keys) == 1 and len(shape) == 1 and len(k) == shape[0]:
+                return 0
+            total += max(sum(map(bool, k)) * INTP.itemsize, 1)
+            continue
         if not (is_meta(k) or isinstance(k, np.ndarray)) or k.dtype.kind != "b":
             continue
         if len(keys) == 1 and k.ndim == len(shape) and tuple(k.shape) == tuple(shape):
@@ -608,8 +632,11 @@ def getitem_op(self: Any, key: Any) -> ArrayMeta:
     lists and boolean arrays (alive while the result is made)."""
     res = getitem(self, key)
     if type(res) is ArrayMeta and res.view_of is None and not res.scalar:
+        shape = tuple(self.shape)
+        freed = freed_bool_lists(shape, key)  # alive with the positions, not the result
         transient(sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,)))
-                  + bool_index_bytes(tuple(self.shape), key))
+                  - freed + bool_index_bytes(shape, key)
+                  + max(0, freed - array_bytes(tuple(res.shape), res.dtype)))
     return res
 
 
@@ -770,7 +797,8 @@ def setitem(self: Any, key: Any, value: Any) -> None:
     packed = dt.itemsize if isinstance(value, (int, float, complex, np.generic)) or (
         is_fake(value) and value.storage._tracker is SCALAR) else 0
     if it == BOOL:
-        transient(packed + bool_index_bytes(shape, key))  # a bool scalar's 0-d array
+        transient(packed + bool_index_bytes(shape, key)  # a bool scalar's 0-d array
+                  + sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
         mask = p.entries[0][2]
         known = _values(mask)
         if known is not None:
@@ -802,8 +830,11 @@ def setitem(self: Any, key: Any, value: Any) -> None:
             transient(assign_copy_bytes(self, vshape, vstrides, self.storage_offset + off, value))
         return None
     # the index arrays NumPy makes of lists and ranges, and of booleans, as __getitem__'s
+    # (prepare_index comes first: a boolean list's array is freed before the value is packed)
+    freed = freed_bool_lists(shape, key)
     transient(packed + bool_index_bytes(shape, key)
-              + sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,))))
+              + sum(converted_bytes(k) for k in (key if type(key) is tuple else (key,)))
+              - freed + max(0, freed - packed))
     view = None
     if it & (SLICE | NEWAXIS | ELLIPSIS | INTEGER):
         vshape, vstrides, _ = view_from_index(shape, self.strides, p)

@@ -602,3 +602,21 @@ def test_copyto_large_fakes_follow_numpy(src_shape, dtype, casting):
     src = np.empty(src_shape, dtype)
     check(lambda d, s: np.copyto(d, s, casting=casting), dst, src)
     check(lambda d, s: np.copyto(d, s, where=s.astype(bool) if s.ndim else True), dst, src)
+
+
+@pytest.mark.parametrize("n", [3, 10, 1000])
+def test_boolean_list_indexes_charge_numpys_bytes(n):
+    """A list of booleans becomes a bool array (n bytes): kept while it is the mask of a 1-d
+    array, else replaced by its positions at once (freed before the result or the packed
+    value): reads and writes, alone, with an ellipsis, a slice or an int list."""
+    from memtools import op_peaks
+    idx = [bool(i % 3) for i in range(n)]
+    cols = [True, False, True, False]
+    cases = (((n,), lambda a: a[idx]), ((n,), lambda a: a.__setitem__(idx, 1.0)),
+             ((n,), lambda a: a[idx, ...]), ((n,), lambda a: a.__setitem__((idx, ...), 2.0)),
+             ((n, 4), lambda a: a[idx]), ((n, 4), lambda a: a[idx, 1:]),
+             ((n, 4), lambda a: a[:, cols]), ((n, 4), lambda a: a[idx, [0] * sum(idx)]),
+             ((n, 4), lambda a: a.__setitem__(idx, 3.0)), ((n,), lambda a: a[[np.True_] * n]))
+    for shape, op in cases:
+        real, fake = op_peaks(lambda: [np.ones(shape)], op)
+        assert fake == real, shape
