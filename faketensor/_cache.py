@@ -22,7 +22,7 @@ import numpy as np
 
 from ._array import FakeArray
 from ._bounded import CACHES, BoundedCache, approx_size
-from ._sizes import bounded_shape
+from ._sizes import MADE as SIZES_MADE, bounded_shape
 from ._storage import SCALAR
 from .meta import ArrayMeta
 
@@ -152,7 +152,7 @@ def _add_keys(values: Any, parts: list, fakes: list) -> bool:
         t = type(x)
         if t is FakeArray:
             st = x.storage
-            if st.device != "cpu" or bounded_shape(x.shape):
+            if st.device != "cpu" or SIZES_MADE[0] and bounded_shape(x.shape):
                 return False
             fakes.append(x)
             parts.append((x.shape, x.strides, x.dtype, x._writeable, x._warn_on_write,

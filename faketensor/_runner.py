@@ -368,7 +368,22 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     ident = None
     if type(func) is np.ufunc and type(res) is FakeArray and res.dtype.kind == "b":
         ident = _sizes.note_ufunc(func, args, kwargs, res)  # equal masks, one size
-    if _sizes.tracking() and (not fakes or fakes[-1] is _UNSEEN or _sizes.touches(fakes)):
+    elif fakes and fakes[-1] is not _UNSEEN and not _WATCHED and _PLACEHOLDERS_GET() is None:
+        # the common case, one pass: no input knows anything of its values, no size is
+        # remembered, so only a source (a factory, a reduction over nothing) has work to do
+        for f in fakes:
+            st = f.storage
+            if st.content is not None or st.known is not None or st.recipe is not None:
+                break
+        else:
+            try:
+                kind = _SOURCE_GET(func)
+            except TypeError:  # an unhashable func
+                kind = None
+            if kind != 0:
+                _known.after_unseen(func, args, kwargs, res, kind)
+            return res
+    if _WATCHED and (not fakes or fakes[-1] is _UNSEEN or _sizes.touches(fakes)):
         for st in _known.written_storages(func, args, kwargs, res):  # a written mask counts
             _sizes.written(st)                                        # anew (_sizes.py)
     if ident is not None:
@@ -396,6 +411,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
 
 
 _UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
+_WATCHED = _sizes.WATCHED  # non-empty once a size or value identity is remembered
 _HAS_VALUES = _known.has_values
 _PLACEHOLDERS_GET = KERNEL_PLACEHOLDERS.get
 _SOURCE_GET = _known.SOURCE.get

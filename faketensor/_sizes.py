@@ -171,9 +171,15 @@ _VALUES: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 # gets a size of its own, which is never wrong, only more cautious)
 VALUES_KEPT = 4096
 _SCALARS = (bool, int, float, complex, str, bytes)
-# ids of the storages in _MASKS, _SERIALS or _VALUES (a dead one's id may linger or be
-# reused: it only costs a closer look, ``touches``)
-_WATCHED: set = set()
+# id -> weak reference of each storage in _MASKS, _SERIALS or _VALUES, dropped when the
+# storage dies: while empty, no call needs to look for writes (``touches``)
+WATCHED: dict = {}
+
+
+def _watch(storage: Any) -> None:
+    i = id(storage)
+    if i not in WATCHED:
+        WATCHED[i] = weakref.ref(storage, lambda _ref, i=i: WATCHED.pop(i, None))
 
 
 def _ints(shape: Any) -> tuple:
@@ -195,7 +201,7 @@ def _operand(x: Any) -> Any:
             n = _SERIALS.get(st)
             if n is None:
                 n = _SERIALS[st] = next(_NEXT_SERIAL)
-                _WATCHED.add(id(st))
+                _watch(st)
             v = n
         return (v, x.storage_offset, _ints(x.shape), tuple(x.strides), x.dtype)
     t = type(x)
@@ -234,7 +240,7 @@ def note_ufunc(func: Any, args: tuple, kwargs: dict, res: Any) -> Any:
 def set_value(storage: Any, ident: Any) -> None:
     """``storage`` now holds the values named by ``ident`` (``note_ufunc``)."""
     _VALUES[storage] = ident
-    _WATCHED.add(id(storage))
+    _watch(storage)
 
 
 def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -> int:
@@ -284,7 +290,7 @@ def make(lo: int, hi: int, op: str, source: Any = None, kind: str = "nonzero") -
             policy.made.append(k)
     if key is not None:
         _MASKS.setdefault(source.storage, {})[key] = k
-        _WATCHED.add(id(source.storage))
+        _watch(source.storage)
     if vkey is not None:
         values = policy.values
         if len(values) >= VALUES_KEPT:
@@ -347,16 +353,16 @@ def inherited() -> SizePolicy | None:
 
 
 def tracking() -> bool:
-    """Whether any mask's size or value identity is remembered (``written`` has work to
-    do)."""
-    return bool(_MASKS) or bool(_SERIALS) or bool(_VALUES)
+    """Whether any mask's size or value identity may be remembered (``written`` may have
+    work to do)."""
+    return bool(WATCHED)
 
 
 def touches(fakes: list) -> bool:
     """Whether any of a call's fakes may lie in a remembered storage (else no write of the
     call needs noting: cheaper than finding what it wrote)."""
     for f in fakes:
-        if id(f.storage) in _WATCHED:
+        if id(f.storage) in WATCHED:
             return True
     return False
 
@@ -367,7 +373,7 @@ def written(storage: Any) -> None:
     _MASKS.pop(storage, None)
     _SERIALS.pop(storage, None)
     _VALUES.pop(storage, None)
-    _WATCHED.discard(id(storage))
+    WATCHED.pop(id(storage), None)
 
 
 def is_bounded(n: Any) -> bool:

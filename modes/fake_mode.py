@@ -196,15 +196,15 @@ class FakeMode(Mode):
             if type(got) is not _Ordinary:
                 return got
             args, kwargs = got.args, got.kwargs
-        costs: list = []
-        CALL.placeholders = placeholders = self.data_dependent == "placeholder"
-        if placeholders:
+        if self.data_dependent == "placeholder":
+            CALL.placeholders = True
             token = KERNEL_PLACEHOLDERS.set(self)
             try:
-                return self._run_op(func, args, kwargs, costs)
+                return self._run_op(func, args, kwargs)
             finally:
                 KERNEL_PLACEHOLDERS.reset(token)
-        return self._run_op(func, args, kwargs, costs)
+        CALL.placeholders = False
+        return self._run_op(func, args, kwargs)
 
     def _special(self, func: Any, args: tuple, kwargs: dict) -> Any:
         """The answer to a callable in ``_SPECIAL``, or ``_Ordinary(args, kwargs)`` for the
@@ -229,7 +229,8 @@ class FakeMode(Mode):
                 args, kwargs = _reading(self.io, args, kwargs)
         return _Ordinary(args, kwargs)
 
-    def _run_op(self, func: Any, args: tuple, kwargs: dict, costs: list) -> Any:
+    def _run_op(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        costs: list = []
         record = self.record
         if record:  # the trace needs the converted arguments
             args, kwargs = prepare_call(func, args, kwargs, self._convert)
