@@ -953,7 +953,7 @@ class FakeArray(FakeSlots):
         if self.storage.device != "cpu":  # cupy/_core/core.pyx ndarray.__array__
             raise TypeError("Implicit conversion to a NumPy array is not allowed. "
                             "Please use `.get()` to construct a NumPy array explicitly.")
-        if STACK.get() and self.storage.content is not None:
+        if STACK.get() and _known.has_values(self):
             # inside a mode, C code handed a fake whose values are known gets them (a copy)
             r = _known.real(self)
             if r is not None:
@@ -1018,7 +1018,7 @@ class FakeArray(FakeSlots):
     def _real(self) -> Any:
         """The known values as a real read-only stand-in (a NumPy scalar for a fake scalar,
         a Python number for a fake one), or None."""
-        if self.storage.content is None:
+        if not _known.has_values(self):
             return None
         r = _known.real(self)
         if r is None:

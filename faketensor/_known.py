@@ -409,6 +409,14 @@ def _where_value(cond: Any, x: Any, y: Any) -> Any:
     return None
 
 
+def fills_uniformly(func: Any, res: Any) -> bool:
+    """Whether ``func`` made the fresh fake ``res`` holding one value that ``after`` knows
+    (zeros, ones): its content is made from that value when first read (``_content``), so
+    the call need not run for real."""
+    return _is_fake(res) and res.dtype.fields is None and not res.dtype.hasobject \
+        and _call_name(func) in _FACTORY
+
+
 _FILLS: dict = {}  # (factory, dtype): its 0-d value, made once
 _FACTORY = {"np.zeros": np.zeros, "np.ones": np.ones, "np.zeros_like": np.zeros,
             "np.ones_like": np.ones}

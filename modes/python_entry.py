@@ -415,7 +415,7 @@ def _known_values(x: Any) -> Any:
     """A fake's (or a real argument's) values when known (faketensor/_known.py), else None."""
     from .. import _known
     if type(x) is _array.FakeArray:  # (a masked array's values are not its data's)
-        return _known.real(x) if x.storage.content is not None else None
+        return _known.real(x) if _known.has_values(x) else None
     if (type(x) in (list, tuple, np.ndarray)) and not _has_fakes(x):
         with paused():
             return np.asarray(x)

@@ -110,7 +110,7 @@ def unique_hash(ar: Any, *, equal_nan: bool = True) -> ArrayMeta:
     The hash set itself lives in C++'s allocator, outside NumPy's data memory."""
     m = as_meta(ar)
     uncached()
-    vals = _known.real(ar) if is_fake(ar) and ar.storage.content is not None else None
+    vals = _known.real(ar) if is_fake(ar) and _known.has_values(ar) else None
     if vals is not None:  # known values (faketensor/_known.py): the count itself
         k: int = len(_UNIQUE_HASH(vals, **({"equal_nan": equal_nan} if UNIQUE_HASH_EQUAL_NAN
                                           else {})))

@@ -51,7 +51,7 @@ def _values(arr: Any) -> np.ndarray | None:
     other fakes and ArrayMetas."""
     if isinstance(arr, np.ndarray):
         return arr
-    if is_fake(arr) and arr.storage.content is not None:
+    if is_fake(arr) and _known.has_values(arr):
         r = _known.real(arr)
         if r is not None:
             uncached()
