@@ -376,12 +376,7 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
             if st.content is not None or st.known is not None or st.recipe is not None:
                 break
         else:
-            try:
-                kind = _SOURCE_GET(func)
-            except TypeError:  # an unhashable func
-                kind = None
-            if kind != 0:
-                _known.after_unseen(func, args, kwargs, res, kind)
+            _from_source(func, args, kwargs, res)
             return res
     if _WATCHED and (not fakes or fakes[-1] is _UNSEEN or _sizes.touches(fakes)):
         for st in _known.written_storages(func, args, kwargs, res):  # a written mask counts
@@ -401,13 +396,19 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         if f is _UNSEEN or f.storage.known is not None:
             _known.after(func, args, kwargs, res)
             return res
+    _from_source(func, args, kwargs, res)
+    return res
+
+
+def _from_source(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
+    """``_known.after`` for a call none of whose fakes holds a known value: only a source
+    (a factory, a reduction over nothing) can make one."""
     try:
         kind = _SOURCE_GET(func)
     except TypeError:  # an unhashable func
         kind = None
     if kind != 0:
         _known.after_unseen(func, args, kwargs, res, kind)
-    return res
 
 
 _UNSEEN: Any = object()  # ends ``fakes`` when the call's fakes were not all collected
