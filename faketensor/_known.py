@@ -200,6 +200,12 @@ def _fakes(obj: Any, acc: list, depth: int = 0) -> list:
 _NUMBERS = frozenset({int, float, bool, complex, type(None)})
 
 
+def has_fakes(args: tuple, kwargs: dict) -> bool:
+    """Whether a fake is among a call's arguments (or the items of a list or tuple one):
+    what ``forget_written`` and ``after`` look at."""
+    return bool(_fakes(args, [])) or bool(kwargs) and bool(_fakes(tuple(kwargs.values()), []))
+
+
 def _forget_all(args: tuple, kwargs: dict) -> None:
     for f in _fakes(args, []) + _fakes(tuple(kwargs.values()), []):
         if getattr(f.storage, "known", None) is not None:

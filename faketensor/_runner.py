@@ -378,6 +378,12 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
         else:
             _from_source(func, args, kwargs, res)
             return res
+    elif fakes and not _WATCHED and _PLACEHOLDERS_GET() is None \
+            and not _known.small_outputs(res) and not _known.has_fakes(args, kwargs):
+        # a call with no fake among its arguments (a random draw): nothing it read or wrote
+        # is known, nothing will be computed, only a source can know its result
+        _from_source(func, args, kwargs, res)
+        return res
     if _WATCHED and (not fakes or fakes[-1] is _UNSEEN or _sizes.touches(fakes)):
         for st in _known.written_storages(func, args, kwargs, res):  # a written mask counts
             _sizes.written(st)                                        # anew (_sizes.py)
