@@ -68,3 +68,13 @@ def pytest_collection_modifyitems(config, items) -> None:
     busy after the other has finished. (loadgroup hands out the ``xdist_group`` groups first,
     largest first, then the other tests in this order.)"""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (the Makefile's) by tests/xdist_scheduling.py: the same schedule
+    without pytest-xdist's bookkeeping, which is quadratic in the number of tests."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist_scheduling import GroupScheduling
+    return GroupScheduling(config, log)
