@@ -25,7 +25,7 @@ GPU_DESELECTED = pytest.StashKey[int]()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    """Skips in one line, grouped by reason ("351 needs SciPy 1.18; ..."): the
+    """Skips in one line, grouped by reason ("N reason; M reason"): the
     addopts in pyproject list failures, errors and xfails one by one, not skips."""
     reasons: dict[str, int] = {}
     for rep in terminalreporter.stats.get("skipped", []):
