@@ -85,6 +85,9 @@ def pytest_collection_modifyitems(config, items) -> None:
     busy after the other has finished. (loadgroup hands out the ``xdist_group`` groups first,
     largest first, then the other tests in this order.)"""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if getattr(config.option, "loadgroup", False):  # an xdist worker, --dist loadgroup
+        from xdist_scheduling import name_groups
+        name_groups(items)
     # Without a GPU the GPU-only tests (tests/gpu, ``gpu_oracle.needs_gpu``) are deselected
     # rather than skipped one by one: the same tests run (none), without ~7,400 skip reports
     # through the xdist controller; the summary says how many and why.

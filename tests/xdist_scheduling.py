@@ -1,4 +1,5 @@
-"""``--dist loadgroup`` with constant bookkeeping per test (tests/conftest.py installs it).
+"""``--dist loadgroup`` that keeps groups together on pytest 9.2, with constant bookkeeping
+per test (tests/conftest.py installs both parts: ``name_groups`` and ``GroupScheduling``).
 
 pytest-xdist's LoadGroupScheduling finds each test's position by a linear search of the
 collection, and at every report counts a worker's unfinished tests over every scope it was
@@ -14,6 +15,26 @@ from __future__ import annotations
 from typing import Any
 
 from xdist.scheduler import LoadGroupScheduling
+
+try:  # pytest >= 9.2 keeps a node's id structured; xdist 3.8 still sets the old attribute
+    from _pytest.nodeid import NodeId
+except ImportError:  # pragma: no cover - older pytest: xdist's own suffix works
+    NodeId = None
+
+
+def name_groups(items: list) -> None:
+    """Give each test marked ``xdist_group("name")`` the id suffix ``@name`` by which the
+    scheduler keeps a group on one worker. xdist's worker writes it to ``item._nodeid``,
+    which pytest 9.2 no longer reads (``Node.nodeid`` is ``str(item._id)``): without this
+    every group is spread over both workers and each builds its module fixtures again."""
+    if NodeId is None:
+        return
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        suffix = "@" + "_".join(names)
+        if names and not item.nodeid.endswith(suffix):
+            item._id = NodeId.parse(item.nodeid + suffix)
 
 
 BATCH = 32  # most ungrouped tests sent to a worker at once
