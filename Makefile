@@ -66,7 +66,7 @@ test-matrix: $(VENV)/.installed
 # process: the two cores stay busy through each session's serial start (the venv, imports,
 # collection). Each lane's output is shown when both have ended (.nox/lane-[ab].log).
 test-matrix-run:
-	@echo "nox sessions tagged ci-a and ci-b, side by side"
+	@mkdir -p .nox; echo "nox sessions tagged ci-a and ci-b, side by side"
 	@FT_MATRIX_WORKERS=0 $(NOX_CI) --no-install -t ci-a >.nox/lane-a.log 2>&1 & pid=$$!; \
 	FT_MATRIX_WORKERS=0 $(NOX_CI) --no-install -t ci-b >.nox/lane-b.log 2>&1; b=$$?; \
 	wait $$pid; a=$$?; cat .nox/lane-a.log .nox/lane-b.log; \
