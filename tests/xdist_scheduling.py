@@ -26,7 +26,9 @@ def name_groups(items: list) -> None:
     """Give each test marked ``xdist_group("name")`` the id suffix ``@name`` by which the
     scheduler keeps a group on one worker. xdist's worker writes it to ``item._nodeid``,
     which pytest 9.2 no longer reads (``Node.nodeid`` is ``str(item._id)``): without this
-    every group is spread over both workers and each builds its module fixtures again."""
+    every group is spread over both workers and each builds its module fixtures again
+    (pytest-dev/pytest-xdist#1386; the open fix, #1388, sets the structured id the same way).
+    A no-op once the id has the suffix."""
     if NodeId is None:
         return
     for item in items:
