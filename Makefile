@@ -1,28 +1,45 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: example test test-main test-pure test-matrix test-matrix-full docs bench chromium clean
+.PHONY: example test test-main test-pure test-matrix test-matrix-run test-matrix-full docs bench chromium clean
 
+# uv (one wheel, installed by pip) resolves and installs the test environment in seconds where
+# pip takes a minute or more; its cache also serves the nox venvs and the example's.
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,docs,matrix]'
+	$(PY) -m pip install -q uv
+	$(VENV)/bin/uv pip install -q -p $(PY) -e '.[test,docs,matrix]'
 	touch $@
 
 # The example needs only the package and its required dependencies (numpy, wrapt), in a venv
-# of its own; pip's output goes to $(EXAMPLE_VENV)/pip.log and is shown only when it fails.
+# of its own, made by uv where it is (on PATH or in $(VENV)), else by venv and pip; the
+# installer's output goes to $(EXAMPLE_VENV)/pip.log and is shown only when it fails.
 EXAMPLE_VENV ?= .venv-example
 
 $(EXAMPLE_VENV)/.installed: pyproject.toml
-	@python3 -m venv $(EXAMPLE_VENV)
-	@$(EXAMPLE_VENV)/bin/python -m pip install -q --disable-pip-version-check -e . \
-	  >$(EXAMPLE_VENV)/pip.log 2>&1 || { cat $(EXAMPLE_VENV)/pip.log; exit 1; }
+	@UV=$$(command -v uv || { test -x $(VENV)/bin/uv && echo $(VENV)/bin/uv; }); \
+	if [ -n "$$UV" ]; then \
+	  $$UV venv -q -p python3 $(EXAMPLE_VENV) && \
+	  $$UV pip install -q -p $(EXAMPLE_VENV)/bin/python -e . >$(EXAMPLE_VENV)/pip.log 2>&1; \
+	else \
+	  python3 -m venv $(EXAMPLE_VENV) && \
+	  $(EXAMPLE_VENV)/bin/python -m pip install -q --disable-pip-version-check -e . \
+	    >$(EXAMPLE_VENV)/pip.log 2>&1; \
+	fi || { cat $(EXAMPLE_VENV)/pip.log; exit 1; }
 	@touch $@
 
 example: $(EXAMPLE_VENV)/.installed
 	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
-test: test-main test-matrix
+# The matrix's venvs are installed (nox --install-only, mostly downloads) while the main
+# suite runs; then its sessions run (test-matrix-run).
+NOX_CI := $(TEST_ENV) FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes
+test: $(VENV)/.installed chromium
+	@mkdir -p .nox
+	@$(NOX_CI) -t ci --install-only >.nox/install.log 2>&1 & pid=$$!; \
+	$(MAKE) --no-print-directory test-main || { kill $$pid; wait $$pid; exit 1; }; \
+	wait $$pid || { cat .nox/install.log; exit 1; }
+	@$(MAKE) --no-print-directory test-matrix-run
 
 # The test targets let Python cache bytecode (__pycache__ in the checkout and the venvs) even
 # where PYTHONDONTWRITEBYTECODE is set: the suite starts hundreds of interpreters (the CLI, the
@@ -42,7 +59,18 @@ test-pure: $(VENV)/.installed chromium
 # Python, each Python on the newest NumPy), SciPy's next version, and the wheel and sdist as
 # users install them (venvs under .nox, reused by later runs)
 test-matrix: $(VENV)/.installed
-	$(TEST_ENV) FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes -t ci
+	$(NOX_CI) -t ci --install-only
+	@$(MAKE) --no-print-directory test-matrix-run
+
+# the CI sessions, installed, in two lanes at once (noxfile.py LANE_B), each pytest in one
+# process: the two cores stay busy through each session's serial start (the venv, imports,
+# collection). Each lane's output is shown when both have ended (.nox/lane-[ab].log).
+test-matrix-run:
+	@mkdir -p .nox; echo "nox sessions tagged ci-a and ci-b, side by side"
+	@FT_MATRIX_WORKERS=0 $(NOX_CI) --no-install -t ci-a >.nox/lane-a.log 2>&1 & pid=$$!; \
+	FT_MATRIX_WORKERS=0 $(NOX_CI) --no-install -t ci-b >.nox/lane-b.log 2>&1; b=$$?; \
+	wait $$pid; a=$$?; cat .nox/lane-a.log .nox/lane-b.log; \
+	grep -h "^nox > Session" .nox/lane-a.log .nox/lane-b.log; test $$a = 0 -a $$b = 0
 
 # every Python x NumPy of the window with the whole compatibility subset
 test-matrix-full: $(VENV)/.installed

@@ -83,14 +83,33 @@ CI = {("3.11", "2.2"): COMPAT, ("3.11", "2.3"): COMPAT, ("3.12", "2.4"): PYTHON_
       ("3.13", "2.4"): PYTHON_SUBSET, ("3.13", "2.2"): PYTHON_SUBSET,
       ("3.12", "2.2"): SMOKE, ("3.12", "2.3"): SMOKE, ("3.13", "2.3"): SMOKE}
 assert set(CI) <= set(COMBOS)
+# ``make test-matrix`` runs the CI sessions in two lanes at once, each pytest on one worker
+# (the two cores stay busy through each session's serial start: venv, imports, collection):
+# tags "ci-a" and "ci-b", about equal in time.
+LANE_B = {("3.11", "2.3"), ("3.13", "2.2"), ("3.13", "2.3"), "scipy_next"}
 # combinations that run without the compiled accelerator (its pure-Python fallback,
 # docs/internals/accelerator.md): the whole compatibility subset through the Python patches
 PURE_PYTHON = {("3.11", "2.3")}
 
 
+def _editable(session: nox.Session) -> None:
+    """The checkout, editable, without dependencies. Its compiled accelerator is built in
+    place, one file per Python; when this Python's is newer than its source it is kept
+    (``FAKETENSOR_BUILD_EXT=0``): not rebuilt per session, nor rewritten under interpreters
+    that have it loaded (``make test`` installs these venvs while the main suite runs)."""
+    tag = str(session.python).replace(".", "")
+    built = glob.glob(f"faketensor/_speedups.cpython-{tag}-*.so")
+    fresh = built and os.path.getmtime(built[0]) >= os.path.getmtime("faketensor/_speedups.c")
+    session.install("--no-deps", "-e", ".", env={"FAKETENSOR_BUILD_EXT": "0"} if fresh else {})
+
+
 def _params() -> list:
-    return [nox.param(py, np_, id=f"{py}-np{np_}", tags=["ci"] if (py, np_) in CI else [])
+    return [nox.param(py, np_, id=f"{py}-np{np_}", tags=_tags((py, np_)) if (py, np_) in CI else [])
             for py, np_ in COMBOS]
+
+
+def _tags(session: object) -> list[str]:
+    return ["ci", "ci-b" if session in LANE_B else "ci-a"]
 
 
 @nox.session(name="compat")
@@ -98,7 +117,7 @@ def _params() -> list:
 def compat(session: nox.Session, numpy: str) -> None:
     """The compatibility subset on one Python x NumPy (``FT_MATRIX_CI=1``: the CI subset)."""
     session.install(f"numpy=={numpy}.*", *LIGHT)
-    session.install("--no-deps", "-e", ".")
+    _editable(session)
     session.run("python", "-c", "import numpy, sys, faketensor; "
                 "print('faketensor on NumPy', numpy.__version__, 'Python', sys.version.split()[0])")
     workers = os.environ.get("FT_MATRIX_WORKERS", "2")
@@ -112,13 +131,15 @@ def compat(session: nox.Session, numpy: str) -> None:
                 "--dist", "loadgroup", *tests, *session.posargs, env=env)
 
 
-@nox.session(python=MAIN[0], tags=["ci"])
+@nox.session(python=MAIN[0], tags=_tags("package"))
 def package(session: nox.Session) -> None:
     """The distributions as users install them."""
     tmp = os.path.abspath(session.create_tmp())
     dist = os.path.join(tmp, "dist")
     shutil.rmtree(dist, ignore_errors=True)
     session.install("build")
+    if session.run("python", "-c", "", silent=True) is None:
+        return  # --install-only (make test's first pass): nothing to build yet
     session.run("python", "-m", "build", "--sdist", "--wheel", "--outdir", dist,
                 *(["--installer", "uv"] if HAVE_UV else []))
     wheel = glob.glob(os.path.join(dist, "faketensor-*.whl"))[0]
@@ -151,11 +172,11 @@ def package(session: nox.Session) -> None:
                     f"{wheel}[{extras}]", external=True)
 
 
-@nox.session(python="3.13", tags=["ci"])
+@nox.session(python="3.13", tags=_tags("scipy_next"))
 def scipy_next(session: nox.Session) -> None:
     """scipy.fft on SciPy 1.18 (its ducc0 core) against the real calls, on the newest NumPy."""
     session.install(f"numpy=={MAIN[1]}.*", "scipy>=1.18", "wrapt", *TEST_TOOLS)
-    session.install("--no-deps", "-e", ".")
+    _editable(session)
     workers = os.environ.get("FT_MATRIX_WORKERS", "2")
     session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers,
                 "tests/kernels/scipy/test_scipy.py", "-k", "fft", *session.posargs)

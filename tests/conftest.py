@@ -21,8 +21,11 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
+GPU_DESELECTED = pytest.StashKey[int]()
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    """Skips in one line, grouped by reason ("7708 needs a CUDA GPU and CuPy; ..."): the
+    """Skips in one line, grouped by reason ("N reason; M reason"): the
     addopts in pyproject list failures, errors and xfails one by one, not skips."""
     reasons: dict[str, int] = {}
     for rep in terminalreporter.stats.get("skipped", []):
@@ -36,13 +39,18 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
         total = sum(reasons.values())
         parts = "; ".join(f"{n} {r}" for r, n in sorted(reasons.items(), key=lambda kv: -kv[1]))
         terminalreporter.write_line(f"{total} skipped: {parts}")
+    gpu = config.stash.get(GPU_DESELECTED, 0)
+    if gpu:
+        terminalreporter.write_line(f"{gpu} deselected: need a CUDA GPU and CuPy (tests/gpu)")
 
 
-@pytest.fixture(autouse=True)
-def _plan_reports_match_schema(request, monkeypatch):
+@pytest.fixture(autouse=True, scope="session")
+def _plan_reports_match_schema():
     """Every plan report a test makes validates against the published JSON Schema
-    (docs/schema/plan-report.schema.json): each ``Plan.to_json()`` result in this process,
-    and, after the test, every report ``faketensor run --json`` wrote under its tmp_path."""
+    (docs/schema/plan-report.schema.json): each ``Plan.to_json()`` result in this process
+    (patched once per worker: a fixture per test cost ~0.25 ms of each of ~38,000 tests), and,
+    after each test, every report ``faketensor run --json`` wrote under its tmp_path
+    (``pytest_runtest_call`` below)."""
     import report_schema
     if report_schema.VALIDATOR is None:
         yield
@@ -55,11 +63,20 @@ def _plan_reports_match_schema(request, monkeypatch):
         report_schema.validate(data)
         return data
 
-    monkeypatch.setattr(Plan, "to_json", checked)
-    yield
-    tmp = request.node.funcargs.get("tmp_path") if hasattr(request.node, "funcargs") else None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Plan, "to_json", checked)
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """The reports a passing test wrote under its tmp_path validate (see above)."""
+    result = yield
+    tmp = getattr(item, "funcargs", {}).get("tmp_path")
     if tmp is not None:
+        import report_schema
         report_schema.validate_files(tmp)
+    return result
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -68,3 +85,37 @@ def pytest_collection_modifyitems(config, items) -> None:
     busy after the other has finished. (loadgroup hands out the ``xdist_group`` groups first,
     largest first, then the other tests in this order.)"""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if getattr(config.option, "loadgroup", False):  # an xdist worker, --dist loadgroup
+        from xdist_scheduling import name_groups
+        name_groups(items)
+    # Without a GPU the GPU-only tests (tests/gpu, ``gpu_oracle.needs_gpu``) are deselected
+    # rather than skipped one by one: the same tests run (none), without ~7,400 skip reports
+    # through the xdist controller; the summary says how many and why.
+    gpu = sys.modules.get("gpu_oracle")
+    if gpu is not None and not gpu.HAVE_GPU:
+        mark = gpu.needs_gpu.mark
+        drop = [it for it in items if any(m == mark for m in it.iter_markers("skipif"))]
+        if drop:
+            dropped = set(map(id, drop))
+            items[:] = [it for it in items if id(it) not in dropped]
+            config.hook.pytest_deselected(items=drop)
+            config.stash[GPU_DESELECTED] = len(drop)
+            if hasattr(config, "workeroutput"):  # an xdist worker: told to the controller
+                config.workeroutput["gpu_deselected"] = len(drop)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """The xdist controller learns from its workers how many GPU-only tests they deselected."""
+    n = getattr(node, "workeroutput", {}).get("gpu_deselected", 0)
+    node.config.stash[GPU_DESELECTED] = max(n, node.config.stash.get(GPU_DESELECTED, 0))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (the Makefile's) by tests/xdist_scheduling.py: the same schedule
+    without pytest-xdist's bookkeeping, which is quadratic in the number of tests."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist_scheduling import GroupScheduling
+    return GroupScheduling(config, log)
