@@ -33,6 +33,7 @@ from .creation import arange, fresh
 from .hidden import captured
 from .reductions import final_result, like_copy, mean_steps, stays_array
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
+                          scalar_ctor_bytes,
                           divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
                           ufunc_bytes, unary, used)
 from .umath import ufunc_call
@@ -1184,9 +1185,16 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError("np.average", f"dtype {m.dtype}")
     if weights is None:
-        avg = mean_steps(m, axes, None, None, keepdims, _NoValue)
+        with captured() as cap:
+            avg = mean_steps(m, axes, None, None, keepdims, _NoValue)
         if avg.size == 0:
             raise ZeroDivisionError("division by zero")
+        # ``np.asanyarray(avg)`` (a 0-d array of a scalar mean), then ``scl =
+        # avg_as_array.dtype.type(a.size / avg_as_array.size)`` made from a Python float;
+        # after the mean's own temporaries (its 0-d sum: reported by final_result below)
+        zero_d = avg.dtype.itemsize if avg.scalar else 0
+        after = zero_d + scalar_ctor_bytes(avg.dtype)
+        transient(max(cap.transient + zero_d, after) - zero_d)
         scl = c_fresh((), avg.dtype)
     else:
         w = _weights_meta(as_meta(weights), m, axes)

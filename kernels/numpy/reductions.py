@@ -31,6 +31,7 @@ from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_
 from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
+                          scalar_binop_bytes,
                           ufunc_bytes)
 from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
@@ -563,8 +564,14 @@ def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: An
         if own:
             steps.done()
         return ret
+    if has_values(rcount) and out is None:
+        # ``ret.dtype.type(ret / rcount)`` (float16: ``arr.dtype.type``) on the NumPy scalar
+        # the sum's 0-d array became: final_result reports the result's 0-d array; the
+        # division, after that array is gone, may take more (float32 / intp promotes)
+        most = max(ret.dtype.itemsize, scalar_binop_bytes(np.true_divide, ret.dtype, _INTP))
+        transient(most - (2 if f16 else ret.dtype.itemsize))
     if f16:
-        return ArrayMeta((), np.dtype(np.float16), ())
+        return ArrayMeta((), np.dtype(np.float16), (), scalar=True)
     return ret
 
 
@@ -591,6 +598,14 @@ def var_steps(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
     if mean is not None and mean is not _NoValue:
         arrmean = as_meta(mean)
         held = 0
+    elif arr.ndim == 0 and where is True:
+        # the keepdims sum of a 0-d array is a NumPy scalar (its 0-d array freed), divided by
+        # scalar math; the subtraction below makes a 0-d array of it
+        arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
+        steps.temp(array_bytes((), arrmean.dtype))
+        steps.temp(scalar_binop_bytes(np.true_divide, arrmean.dtype, _INTP))
+        arrmean = arrmean.dtype.type(0)
+        held = 0
     else:
         arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
         held = steps.new(array_bytes(arrmean.shape, arrmean.dtype))
@@ -607,7 +622,8 @@ def var_steps(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
         _inplace(np.square, x)
     elif x.dtype in _COMPLEX_TO_FLOAT:
         x = ArrayMeta(x.shape, _COMPLEX_TO_FLOAT[x.dtype], x.strides)
-    else:
+    else:  # ``um.multiply(x, um.conjugate(x), out=x).real``: conjugate's result a temporary
+        steps.temp(array_bytes(x.shape, x.dtype))
         ufunc_call(np.multiply, x, x, out=x)
         if x.dtype.kind == "c":
             x = ArrayMeta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)

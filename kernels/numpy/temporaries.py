@@ -207,6 +207,40 @@ def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: Casti
     return n
 
 
+def scalar_ctor_bytes(dtype: Any) -> int:
+    """Bytes ``dtype.type(number)`` allocates for a Python number: the 0-d array NumPy's
+    scalar constructors convert through (numpy/_core/src/multiarray/scalartypes.c.src), its
+    itemsize; float64 subclasses Python's float and is made directly. Measured on numpy 2.4
+    for every number dtype."""
+    dt = np.dtype(dtype)
+    return 0 if dt == np.float64 else dt.itemsize
+
+
+def scalar_binop_bytes(ufunc: np.ufunc, x: Any, y: Any) -> int:
+    """Peak bytes of a Python operator on two NumPy scalars of dtypes ``x`` and ``y``
+    (``np.float32(s) / np.intp(n)``). Scalar math (numpy/_core/src/umath/scalarmath.c.src
+    ``convert_to_<name>``) computes without arrays when one operand casts safely to the
+    other's type; otherwise (promotion required: float32 and int64 give float64) the generic
+    array path makes a 0-d array of each operand, replaced by a 0-d copy in the loop dtype
+    when that differs (``check_for_trivial_loop``), then the 0-d result. Measured on numpy
+    2.4: float32 / int64 24 bytes, complex64 / int64 48, float64 / int64 none."""
+    x, y = np.dtype(x), np.dtype(y)
+    if x == y or np.can_cast(y, x, "safe") or np.can_cast(x, y, "safe"):
+        return 0
+    try:
+        loop = ufunc.resolve_dtypes((x, y, None))
+    except (TypeError, ValueError):
+        return 0
+    live = peak = 0
+    for own, dt in zip((x, y), loop):
+        live += own.itemsize
+        peak = max(peak, live)
+        if own != dt:
+            live += dt.itemsize - own.itemsize
+            peak = max(peak, live + own.itemsize)
+    return max(peak, live + loop[2].itemsize)
+
+
 # --- elementwise expressions: Python operators on arrays, as NumPy runs them -----------------
 
 ELIDE_BYTES = 256 * 1024  # NPY_MIN_ELIDE_BYTES (numpy/_core/src/multiarray/temp_elide.c)
