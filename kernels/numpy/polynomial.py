@@ -10,7 +10,7 @@ from .. import flops
 from ..registry import quiet, register, scalar_result, unmodelled
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
-from .hidden import captured, stepped, steps
+from .hidden import call_step, captured, stepped, steps
 from .index_tricks import F8, INTP, WEAK
 def _meta(r: Any) -> ArrayMeta:
     return ArrayMeta(r.shape, r.dtype, r.strides)
@@ -43,6 +43,7 @@ def _out(m: Any) -> Any:
 
 
 @register(np.poly, tags=("copy",))
+@stepped
 def poly(seq_of_zeros: Any) -> Any:
     """convolve of (1, -zero) factors: a fresh C (n + 1,) array; complex roots decide by value."""
     _no_poly1d(seq_of_zeros)
@@ -53,11 +54,32 @@ def poly(seq_of_zeros: Any) -> Any:
     if len(sh) != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = m.dtype if m.dtype.kind == "O" else np.dtype(np.mintypecode(m.dtype.char))
-    if sh[0] == 0:
-        return 1.0
-    if dt.kind == "c":
+    if dt.kind == "c" and sh[0]:
         raise DataDependentError("np.poly of complex roots is real when they come in conjugate pairs")
-    return fresh((sh[0] + 1,), dt)
+    return _poly_steps(seq_of_zeros, sh[0], dt)
+
+
+def _poly_steps(seq: Any, n: int, dt: np.dtype) -> Any:
+    """_polynomial_impl.py poly of 1-d roots: ``seq.astype(dt)`` (a copy, alive to the end),
+    ``a = ones((1,))``, then per root ``a = convolve(a, array([1, -zero], dtype=dt))`` (the
+    pair dies after its convolve, the old ``a`` when rebound)."""
+    from .numeric import convolve
+    st = steps()
+    made = st.alloc(asarray_bytes(seq))  # atleast_1d of a list or scalar, dropped when
+    held = st.alloc(array_bytes((n,), dt))  # the name is rebound to its astype copy
+    st.free(made)
+    if n == 0:
+        st.free(held)
+        return 1.0
+    a: Any = _c1(1, dt)
+    ab = st.alloc(array_bytes((1,), dt))
+    for _ in range(n):
+        pair = st.alloc(array_bytes((2,), dt))
+        a, nb = call_step(st, convolve, a, _c1(2, dt), "full")
+        st.free(pair, ab)
+        ab = nb
+    st.free(held)
+    return fresh(a.shape, dt)
 
 
 @register(np.polyval, tags=("copy",), flops=flops.polyval)
