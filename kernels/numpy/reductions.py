@@ -850,8 +850,11 @@ def replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
     if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
         c = like_copy(arr)
         st = steps()
-        st.alloc(arr.size)
-        st.alloc(arr.size * arr.dtype.itemsize)
+        if arr.ndim:
+            st.alloc(array_bytes(arr.shape, _BOOL))
+        else:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+            st.hold(1)
+        st.alloc(array_bytes(arr.shape, arr.dtype))
         st.hold(scalar_bytes(val, arr.dtype)[1])
         return c, True
     return arr, False
@@ -887,6 +890,9 @@ def _nan_steps(a: Any, res: Any, out: Any) -> None:
         return
     steps = Steps()
     mask = steps.new(array_bytes(m.shape, _BOOL))
+    if not m.ndim:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+        steps.free(mask)
+        mask = 0
     copy = steps.new(array_bytes(m.shape, m.dtype))
     steps.temp(copyto_bytes(m.dtype, 0))
     if out is None:
