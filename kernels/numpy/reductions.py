@@ -1052,6 +1052,8 @@ def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
     steps.free(inv)
     item = steps.new(tot.dtype.itemsize)
     steps.free(item)
+    # _divide_by_count: ``a.dtype.type(a / b)`` of two NumPy scalars (float32 / intp promotes)
+    steps.temp(scalar_binop_bytes(np.true_divide, tot.dtype, _INTP))
     steps.keep(item)
     steps.free(mask, copy)
     steps.done()
