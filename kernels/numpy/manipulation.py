@@ -15,6 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import TRIM_ZEROS_AXES
+from ..._storage import PREEXISTING, SCALAR
 from .creation import fresh
 from .hidden import Steps, call_step
 from .indexing import assign_to_view, flat_value, getitem, self_copy_bytes
@@ -1177,18 +1178,62 @@ def apply_over_axes(func: Any, a: Any, axes: Any) -> Any:
     """func(val, axis) per axis, with expand_dims when the function drops the axis."""
     val = a
     nd = a.ndim
+    st = Steps()
+    st.temp(asarray_bytes(axes))  # ``array(axes).ndim``
     if np.ndim(axes) == 0:
         axes = (axes,)
+    held = 0
     for axis in axes:
         if axis < 0:
             axis = nd + axis
         res = func(val, axis)
+        made = _call_result_bytes(res, a)
+        if _is_fake_scalar(res):
+            st.temp(made)
+            made = 0
+        else:
+            st.new(made)
         if res.ndim != val.ndim:
             res = np.expand_dims(res, axis)
             if res.ndim != val.ndim:
                 raise ValueError("function is not returning an array of the correct shape")
-        val = res
-    return val
+        st.free(held)  # the previous result, rebound
+        held, val = made, res
+    st.done()
+    return _as_result(val, a)
+
+
+def _is_fake_scalar(r: Any) -> bool:
+    """A fake NumPy scalar (the 0-d result of a reduction the user's function called)."""
+    return getattr(getattr(r, "storage", None), "_tracker", None) is SCALAR
+
+
+def _call_result_bytes(r: Any, *inputs: Any) -> int:
+    """Data bytes of what one call of the user's function returned: a NumPy scalar's 0-d
+    array (made and freed inside the call), or the buffer of a fake array the call made (not
+    one of ``inputs``' storages, nor one held before). Only results are seen: temporaries
+    the function made and freed on its way are not (calls inside a kernel run without the
+    mode's accounting)."""
+    if _is_fake_scalar(r):
+        return r.dtype.itemsize
+    st = getattr(r, "storage", None)  # made by a call run without a mode: "pre-existing"
+    if st is None or st._tracker not in (None, PREEXISTING) or any(
+            getattr(x, "storage", None) is st for x in inputs):
+        return 0
+    return max(st.nbytes, 1)
+
+
+def _as_result(val: Any, a: Any) -> Any:
+    """The kernel's answer for a fake the user's function returned: the input itself, a NumPy
+    scalar, or a fresh array (a view, such as expand_dims's, of a fresh buffer: base_shape)."""
+    if _is_fake_scalar(val):
+        return ArrayMeta((), val.dtype, (), scalar=True)
+    if val is a or not is_fake(val) or _call_result_bytes(val, a) == 0:
+        return val
+    if val.base is None:
+        return ArrayMeta(val.shape, val.dtype, val.strides)
+    return ArrayMeta(val.shape, val.dtype, val.strides,
+                     base_shape=(val.storage.nbytes // val.dtype.itemsize,))
 
 
 @register(np.apply_along_axis, tags=("copy",))
@@ -1207,11 +1252,23 @@ def apply_along_axis(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any
         ind0 = next(inds)
     except StopIteration:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0") from None
-    res = _result_meta(func1d(view[ind0 + (Ellipsis,)], *args, **kwargs))
-    for ind in inds:
-        r = _result_meta(func1d(view[ind + (Ellipsis,)], *args, **kwargs))
-        assign_to_view(res.shape, res.dtype, r if is_meta(r) else r)
+    # _shape_base_impl.py: ``res = asanyarray(func1d(first slice))`` alive to the end, ``buff
+    # = zeros(...)``, then ``buff[ind] = asanyarray(func1d(slice))`` per slice (a NumPy
+    # scalar's 0-d array made, then asanyarray's); see _call_result_bytes
+    st = Steps()
+    r0 = func1d(view[ind0 + (Ellipsis,)], *args, **kwargs)
+    res = _result_meta(r0)
+    made = _call_result_bytes(r0, arr)
+    first = st.new(made or asarray_bytes(r0))
     bshape = view.shape[:-1] + res.shape
+    st.new(array_bytes(bshape, res.dtype))
+    for ind in inds:
+        r1 = func1d(view[ind + (Ellipsis,)], *args, **kwargs)
+        r = _result_meta(r1)
+        assign_to_view(res.shape, res.dtype, r if is_meta(r) else r)
+        st.temp(_call_result_bytes(r1, arr) or asarray_bytes(r1))
+    st.free(first)
+    st.done()
     bst = c_strides(bshape, res.dtype.itemsize)
     bd = list(range(len(bshape)))
     perm = bd[:ax] + bd[len(bshape) - res.ndim:] + bd[ax:len(bshape) - res.ndim]
