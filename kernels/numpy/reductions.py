@@ -569,7 +569,10 @@ def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: An
         # the sum's 0-d array became: final_result reports the result's 0-d array; the
         # division, after that array is gone, may take more (float32 / intp promotes)
         most = max(ret.dtype.itemsize, scalar_binop_bytes(np.true_divide, ret.dtype, _INTP))
-        transient(most - (2 if f16 else ret.dtype.itemsize))
+        if steps is not None:  # a caller's replay: there, with what it holds
+            steps.temp(most)
+        else:
+            transient(most - (2 if f16 else ret.dtype.itemsize))
     if f16:
         return ArrayMeta((), np.dtype(np.float16), (), scalar=True)
     return ret
