@@ -835,11 +835,26 @@ def sinc(x: Any) -> Any:
     # _function_base_impl.py sinc: x = pi * x and y = where(x, x, eps) are named (alive to
     # the return); sin(y) / y reuses sin's temporary when NumPy's elision applies
     steps = Steps()
+    if not m.shape:
+        # 0-d: ``pi * x`` is a NumPy scalar (its 0-d result freed); where() makes a 0-d array
+        # of each scalar (the condition's also cast to bool) and returns a 0-d array; sin(y)
+        # is a scalar again (its 0-d result freed), divided by the 0-d y into a scalar
+        isz = y.dtype.itemsize
+        steps.temp(ufunc_bytes(np.multiply, np.pi, Val((), m.dtype)) + isz)
+        ops = steps.new(isz + (isz if y.dtype != BOOL else 0) + 1 + where_operand_bytes(eps, y.dtype))
+        yb = steps.new(isz)
+        steps.free(ops)
+        steps.temp(isz)
+        steps.temp(ufunc_bytes(np.true_divide, y.dtype.type(1), Val((), y.dtype)) + isz)
+        steps.free(yb)
+        steps.done()
+        return ufunc_call(np.true_divide, chained_ufunc(np.sin, y), y)
     xs = binary(steps, np.multiply, np.pi, Val(m.shape, m.dtype), True)
     xs.temp = False
     ys = Val(y.shape, y.dtype)
-    steps.temp(where_operand_bytes(eps, y.dtype))
+    eb = steps.new(where_operand_bytes(eps, y.dtype))  # alive while where() makes y
     steps.new(ys.nbytes)
+    steps.free(eb)
     binary(steps, np.true_divide, call(steps, np.sin, ys), ys)  # the result stays alive
     steps.free(xs.nbytes, ys.nbytes)
     steps.done()
