@@ -1166,8 +1166,28 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
         axes = (normalize_axis_index(axis, m.ndim),)
     if m.size == 0 and is_fake(m):  # no nonzero entry: every trimmed axis becomes [0:0]
         key = tuple(slice(0, 0) if ax in axes else slice(None) for ax in range(m.ndim))
+        _trim_zeros_empty_steps(m)
         return getitem(m, key[0] if len(key) == 1 else key)
     raise DataDependentError("np.trim_zeros: the result's shape depends on where the zeros are")
+
+
+def _trim_zeros_empty_steps(m: Any) -> None:
+    """_function_base_impl.py trim_zeros of an empty array: _arg_trim_zeros's ``argwhere``
+    (nonzero's buffer, then the stacked positions; 1 byte each), ``start = stop =
+    np.array([], intp)``, ``stop += 1`` (the Python int's 0-d array, re-made as intp), then
+    ``start = stop = np.zeros(ndim, intp)``; the result is a view of the input."""
+    st = Steps()
+    nz = st.new(1)
+    pos = st.new(1)
+    st.free(nz)
+    empty = st.new(1)
+    st.free(pos)
+    e = ArrayMeta((0,), np.dtype(np.intp), (8,))
+    from .umath import ufunc_steps
+    ufunc_steps(st, np.add, e, 1, out=e)
+    zeros = st.new(array_bytes((m.ndim,), np.dtype(np.intp)))
+    st.free(empty, zeros)
+    st.done()
 
 
 # --- functions that call the user's function ----------------------------------------------

@@ -195,8 +195,18 @@ def array_equiv(a1: Any, a2: Any) -> Any:
         broadcast_shapes(x.shape, y.shape)
     except ValueError:
         return False
-    if 0 in broadcast_shapes(x.shape, y.shape) and x.dtype.kind in "biufc" \
-            and y.dtype.kind in "biufc":
+    shape = broadcast_shapes(x.shape, y.shape)
+    if 0 in shape and x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+        # ``bool((a1 == a2).all())`` of asarray'd operands: the comparison's temporaries and
+        # its empty result, then all()'s 0-d result
+        st = Steps()
+        held = st.new(asarray_bytes(a1) + asarray_bytes(a2))
+        extra = st.new(ufunc_bytes(np.equal, x, y))
+        res = st.new(array_bytes(shape, np.bool_))
+        st.free(extra)
+        st.temp(1)
+        st.free(res, held)
+        st.done()
         return True
     raise DataDependentError("np.array_equiv compares values")
 
