@@ -1347,7 +1347,11 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     xs = (1,) * (2 - mm.ndim) + mm.shape
     if not rowvar and mm.ndim != 1:
         xs = xs[::-1]
-    if xs[0] == 0:
+    if xs[0] == 0:  # ``np.array([]).reshape(0, 0)`` made while X is alive
+        if steps is not None:
+            x = steps.new(array_bytes(xs, dt))
+            steps.new(1)
+            steps.free(x)
         return None, 0
     rows = xs[0]
     if ym is not None:
@@ -1448,9 +1452,18 @@ def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) ->
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
     steps = Steps()
     c, n = _cov(x, y, rowvar, False, None, None, None, dtype, steps)
-    if n == 1:
+    if n == 1:  # ``c / c`` of cov's 0-d view: a NumPy scalar (its 0-d result freed); c dies
         z = ArrayMeta((), c.dtype, ())
+        if c is not None and c.shape:
+            steps.temp(c.dtype.itemsize)
+            steps.free(array_bytes(c.shape, c.dtype))
+            steps.done()
         return ufunc_call(np.true_divide, z, z)
+    if c is None:  # the empty (0, 0) c: stddev (1 byte), then the clip's -1 and 1 as 0-d
+        sd = steps.new(1)  # float64 arrays, the second's int64 0-d alive while it is re-made
+        steps.temp(3 * 8)
+        steps.free(sd)
+        steps.done()
     if c is not None:  # stddev = sqrt(diag(c).real), then np.clip(c.real, -1, 1, out=c.real)
         part = complex_part(c) if c.dtype.kind == "c" else c
         sd = steps.new(array_bytes((n,), part.dtype))
