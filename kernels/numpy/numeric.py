@@ -82,7 +82,38 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     out = isclose_meta(a, b, rtol, atol, equal_nan)
     if all(type(v) in (float, int) for v in (rtol, atol)) and out.shape:
         _isclose_steps(a, b, rtol, atol, equal_nan)
+    elif all(type(v) in (float, int) for v in (rtol, atol)) and not equal_nan and all(
+            type(v) in WEAK or as_meta(v).ndim == 0 for v in (a, b)):
+        _isclose_0d_steps(a, b, rtol, atol)
+        return out._replace(scalar=True)
     return pyarray_return(out)
+
+
+def _isclose_0d_steps(a: Any, b: Any, rtol: Any, atol: Any) -> None:
+    """isclose of 0-d operands: each ufunc on a 0-d array gives a NumPy scalar (its 0-d
+    result freed); ufuncs on NumPy scalars and Python numbers make 0-d arrays of them (the
+    operators on two scalars are scalar math); result[()] is the scalar itself."""
+    from .umath import ufunc_steps
+    steps = Steps()
+    x, y = (v if type(v) in WEAK else as_meta(v) for v in (a, b))
+    held = 0
+    if type(y) not in WEAK:
+        dt = np.result_type(y.dtype, 1.0) if y.dtype.kind != "m" else y.dtype
+        held = steps.new(0 if dt == y.dtype else array_bytes((), dt))
+        y = ArrayMeta((), dt, ())
+    elif type(y) is int:
+        y = float(y)
+    if type(x) in WEAK and type(y) in WEAK:
+        lhs: Any = abs(x - y)
+    else:
+        lhs, _ = ufunc_steps(steps, np.subtract, x, y)
+    ay = abs(y) if type(y) in WEAK else ufunc_steps(steps, np.absolute, y)[0]
+    rhs = atol + rtol * ay if type(ay) in WEAK else ay.dtype.type(0)
+    ufunc_steps(steps, np.less_equal, lhs, rhs)
+    ufunc_steps(steps, np.isfinite, y)
+    ufunc_steps(steps, np.equal, x, y)
+    steps.free(held)
+    steps.done()
 
 
 def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:
@@ -101,7 +132,10 @@ def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Non
         y = float(y)
     lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
     ay = abs(y) if type(y) in WEAK else unary(steps, np.absolute, y)
-    rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
+    if type(ay) in WEAK:  # Python arithmetic: no array
+        rhs = atol + rtol * ay
+    else:
+        rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
     le = call(steps, np.less_equal, lhs, rhs)
     fin = call(steps, np.isfinite, y)
     res = binary(steps, np.bitwise_or, binary(steps, np.bitwise_and, le, fin, True),
