@@ -241,6 +241,35 @@ def scalar_binop_bytes(ufunc: np.ufunc, x: Any, y: Any) -> int:
     return max(peak, live + loop[2].itemsize)
 
 
+def remake_bytes(ufunc: np.ufunc, *operands: Any) -> int:
+    """Bytes of the Python numbers' own 0-d arrays alive while each is re-made in its loop
+    dtype, before the outputs exist (ufunc_object.c ``convert_ufunc_arguments`` then
+    ``npy_update_operand_for_scalar``): a Python int always (int64 first), a float or complex
+    when the loop dtype is another. ``ufunc_bytes`` counts the re-made arrays; these raise
+    the peak only where the outputs are smaller (empty and 0-d results). Measured on numpy
+    2.4: ``np.add(np.arange(0), 1)`` peaks at 16 bytes."""
+    operands = tuple(as_number(x) for x in operands)
+    if not any(type(x) in (int, float, complex) for x in operands):
+        return 0
+    keys = [type(x) if type(x) in (int, float, complex, bool) else
+            (np.dtype(type(x)) if isinstance(x, np.generic) else x.dtype) for x in operands]
+    try:
+        loop = ufunc.resolve_dtypes(tuple(keys) + (None,) * ufunc.nout, casting="unsafe")
+    except (TypeError, ValueError):
+        return 0
+    n = 0
+    for x, dt in zip(operands, loop):
+        t = type(x)
+        if t in (int, float, complex):
+            try:
+                own = np.asarray(x).dtype
+            except OverflowError:
+                continue
+            if t is int or own != dt:
+                n += own.itemsize
+    return n
+
+
 # --- elementwise expressions: Python operators on arrays, as NumPy runs them -----------------
 
 ELIDE_BYTES = 256 * 1024  # NPY_MIN_ELIDE_BYTES (numpy/_core/src/multiarray/temp_elide.c)
@@ -298,6 +327,7 @@ def binary(steps: Steps, ufunc: np.ufunc, x: Any, y: Any, commutative: bool = Fa
             steps.free(other.nbytes)
         return target
     steps.new(extra)
+    steps.temp(remake_bytes(ufunc, x, y))
     out = Val(shape, res, True)
     steps.new(out.nbytes)
     steps.free(extra)
@@ -322,6 +352,7 @@ def call(steps: Steps, ufunc: np.ufunc, *args: Any) -> Val:
            (np.dtype(type(v)) if isinstance(v, np.generic) else v.dtype) for v in args]
     res = ufunc.resolve_dtypes(tuple(dts) + (None,))[-1]
     extra = steps.new(ufunc_bytes(ufunc, *args))
+    steps.temp(remake_bytes(ufunc, *args))
     out = Val(tuple(np.broadcast_shapes(*[getattr(v, "shape", ()) for v in args])), res, True)
     steps.new(out.nbytes)
     steps.free(extra)
