@@ -245,11 +245,11 @@ def remake_bytes(ufunc: np.ufunc, *operands: Any) -> int:
     """Bytes of the Python numbers' own 0-d arrays alive while each is re-made in its loop
     dtype, before the outputs exist (ufunc_object.c ``convert_ufunc_arguments`` then
     ``npy_update_operand_for_scalar``): a Python int always (int64 first), a float or complex
-    when the loop dtype is another. ``ufunc_bytes`` counts the re-made arrays; these raise
+    when the loop dtype is another; a NumPy scalar's when it is cast into a copy. ``ufunc_bytes`` counts the re-made arrays; these raise
     the peak only where the outputs are smaller (empty and 0-d results). Measured on numpy
     2.4: ``np.add(np.arange(0), 1)`` peaks at 16 bytes."""
     operands = tuple(as_number(x) for x in operands)
-    if not any(type(x) in (int, float, complex) for x in operands):
+    if not any(type(x) in (int, float, complex) or isinstance(x, np.generic) for x in operands):
         return 0
     keys = [type(x) if type(x) in (int, float, complex, bool) else
             (np.dtype(type(x)) if isinstance(x, np.generic) else x.dtype) for x in operands]
@@ -267,6 +267,8 @@ def remake_bytes(ufunc: np.ufunc, *operands: Any) -> int:
                 continue
             if t is int or own != dt:
                 n += own.itemsize
+        elif isinstance(x, np.generic) and np.dtype(type(x)) != dt:
+            n += np.dtype(type(x)).itemsize  # a NumPy scalar's 0-d array, cast into a copy
     return n
 
 
