@@ -20,7 +20,7 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import _known
 from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
                      like_strides, reshape_strides, strides_in_order)
-from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
+from .hidden import call_step, captured, cast_copy_bytes, scalar_bytes, stepped, steps
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
@@ -129,9 +129,9 @@ def astype(m: Any, dt: np.dtype, dies: bool | None = None) -> Any:
                                        m.flags.c_contiguous, m.flags.f_contiguous))
     if type(m) is ArrayMeta or dies is not None:  # a step of the composite (not its input as is)
         st = steps()
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         if dies is not False:
-            st.free(nbytes(m))
+            st.free(array_bytes(m.shape, m.dtype))
     return r
 
 
@@ -477,7 +477,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     t, rt = common_type(_L.qr, a)
     a = ArrayMeta(a.shape, t, like_strides(a.shape, a.strides, t.itemsize, a.flags.c_contiguous,
                                       a.flags.f_contiguous))  # a.astype(t, copy=True)
-    steps().alloc(nbytes(a))
+    steps().alloc(array_bytes(a.shape, a.dtype))
     mn = min(m, n)
     (tau,) = gufunc_outs([(a, 2)], [((mn,), t)])
 
@@ -621,10 +621,10 @@ def matrix_power(a: Any, n: Any) -> Any:
         """A product; then the intermediates that die with this assignment are freed."""
         with captured() as c:
             r = _matmul(x, y)
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         st.hold(c.transient)
         for t in dead:
-            st.free(nbytes(t))
+            st.free(array_bytes(t.shape, t.dtype))
         return r
 
     if n == 2:
@@ -728,14 +728,14 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
             st.hold(c.transient)
             for t in (x, y):
                 if id(t) not in given:
-                    st.free(nbytes(t))
+                    st.free(array_bytes(t.shape, t.dtype))
             return o
         r = ArrayMeta(r.shape, r.dtype, r.strides)
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         st.hold(c.transient)
         for t in (x, y):
             if id(t) not in given:
-                st.free(nbytes(t))
+                st.free(array_bytes(t.shape, t.dtype))
         return r
 
     if n == 3:
