@@ -81,7 +81,8 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)
-    transient(sum(where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
+    transient(where_operand_bytes(as_number(condition), np.dtype(np.bool_))  # cast to bool
+              + sum(where_operand_bytes(as_number(v), out.dtype) for v in (x, y)))
     transient(sum(legacy_cast_bytes(v.dtype, out.dtype) for v in (x, y)  # the iterator's casts
                   if is_meta(v) and v.ndim))
     return out
