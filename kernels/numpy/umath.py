@@ -379,10 +379,11 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
                 alive += n  # the copy is made while the operand it replaces is alive,
                 early = max(early, alive + legacy_cast_bytes(m.dtype, loop_in[i]))  # its loop too
                 alive -= sizes[i]
-            elif sizes[i] and m is not None and not m.shape and _needs_copy(m, loop_in[i]):
-                # a scalar's 0-d array the copying above did not reach (an earlier input
-                # could not be copied): the iterator copies it to the loop dtype
-                # (npyiter_new_temp_array) while it stays alive (add(f4 array, np.int64(1)))
+            elif m is not None and not m.shape and _needs_copy(m, loop_in[i]):
+                # a 0-d operand (a scalar's 0-d array, or a 0-d array given) the copying
+                # above did not reach (an earlier input could not be copied): the iterator
+                # copies it to the loop dtype (npyiter_new_temp_array) while it stays alive
+                # (add(f4 array, np.int64(1)), multiply(f4 array, np.array(2)))
                 alive += loop_in[i].itemsize
                 early = max(early, alive)
     return early, alive
