@@ -188,6 +188,10 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     # as arrays live with the result
     transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
               + sum(asarray_bytes(e) for e in (to_begin, to_end) if e is not None))
+    if m.flags.c_contiguous and not m.flags.aligned and k <= BUFSIZE:
+        # the ravel is a view, unaligned: the subtraction copies both short 1-d operands
+        # (ufunc_object.c check_for_trivial_loop)
+        transient(2 * array_bytes((k,), m.dtype))
     if to_begin is None and to_end is None:
         return ufunc_call(np.subtract, along(flat, 0, k), along(flat, 0, k))
     n = k

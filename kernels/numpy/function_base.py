@@ -1262,7 +1262,7 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     shifted = chained_ufunc(np.subtract, dd, low)  # the ufunc steps' errors (Python int range, complex)
     chained_ufunc(np.add, chained_ufunc(np.remainder, shifted, period), low)
     if type(period) in (int, float) and (discont is None or type(discont) in (int, float)) \
-            and dd.dtype.kind in "fiu":
+            and dd.dtype.kind in "fiub":
         _unwrap_steps(m, ax, dd, dt, low, high, period, period / 2 if discont is None else discont)
     return ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))

@@ -197,7 +197,8 @@ def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: Casti
             own = np.dtype(type(x))
             n += dt.itemsize if out is None else own.itemsize + (dt.itemsize if own != dt else 0)
             continue
-        if x.dtype == dt or not (copying or x.ndim == 0):
+        fl = getattr(x, "flags", None)  # an unaligned array needs its copy as a cast does
+        if (x.dtype == dt and (fl is None or fl.aligned)) or not (copying or x.ndim == 0):
             continue
         if not np.can_cast(x.dtype, dt, casting) or not (
                 x.ndim == 0 or (x.ndim == 1 and x.shape[0] <= BUFSIZE)):
