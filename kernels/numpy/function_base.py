@@ -32,8 +32,8 @@ from .convert_datatype import cast_loop
 from .creation import arange, fresh
 from .hidden import captured
 from .reductions import final_result, like_copy, mean_steps, stays_array
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
-                          scalar_ctor_bytes,
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, carray_bytes,
+                          copyto_bytes, scalar_ctor_bytes,
                           divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
                           ufunc_bytes, unary, used)
 from .umath import ufunc_call
@@ -1132,14 +1132,12 @@ def _interp_period_steps(x: Any, xp: Any, fp: Any, xm: Any, xpm: Any, fpm: Any,
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
-    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous array
-    of that dtype, else a converted copy (scalars and lists convert straight to dtype)."""
+    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous,
+    aligned and writeable array of that dtype (NPY_ARRAY_DEFAULT), else a converted copy
+    (scalars and lists convert straight to dtype; a read-only or unaligned array is copied)."""
     if not is_meta(x):
         return array_bytes(np.shape(x), dtype)
-    m = as_meta(x)
-    if m.dtype == dtype and m.flags.c_contiguous:
-        return 0
-    return array_bytes(m.shape, dtype)
+    return carray_bytes(x, dtype)
 
 
 # --- average -------------------------------------------------------------------------------------
