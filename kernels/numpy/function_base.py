@@ -1610,8 +1610,9 @@ def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: A
     held = steps.new(array_bytes(f.shape, ftype)) if ftype != f.dtype else 0
     for ax in axes:
         steps.new(array_bytes(f.shape, otype))
-        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype)
-        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+        aligned = ftype != f.dtype or f.flags.aligned  # views of f, or of its float copy
+        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype, aligned=aligned)
+        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype, aligned=aligned)
         used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, inner, inner), 2. * dx))
         for end in (0, -1):
             if edge_order == 1:

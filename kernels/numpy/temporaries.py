@@ -198,7 +198,8 @@ def ufunc_bytes(ufunc: np.ufunc, *operands: Any, out: Any = None, casting: Casti
             n += dt.itemsize if out is None else own.itemsize + (dt.itemsize if own != dt else 0)
             continue
         fl = getattr(x, "flags", None)  # an unaligned array needs its copy as a cast does
-        if (x.dtype == dt and (fl is None or fl.aligned)) or not (copying or x.ndim == 0):
+        aligned = fl.aligned if fl is not None else getattr(x, "aligned", True)
+        if (x.dtype == dt and aligned) or not (copying or x.ndim == 0):
             continue
         if not np.can_cast(x.dtype, dt, casting) or not (
                 x.ndim == 0 or (x.ndim == 1 and x.shape[0] <= BUFSIZE)):
@@ -282,10 +283,11 @@ class Val:
     """An operand of a replayed expression: an input (or a view of one: ``temp`` False) or
     a temporary the expression made (``temp`` True, freed when it is used up)."""
 
-    __slots__ = ("shape", "dtype", "temp")
+    __slots__ = ("shape", "dtype", "temp", "aligned")
 
-    def __init__(self, shape: tuple, dtype: Any, temp: bool = False) -> None:
+    def __init__(self, shape: tuple, dtype: Any, temp: bool = False, aligned: bool = True) -> None:
         self.shape, self.dtype, self.temp = tuple(shape), np.dtype(dtype), temp
+        self.aligned = aligned  # a view of an unaligned input (temporaries are aligned)
 
     @property
     def ndim(self) -> int:
