@@ -22,7 +22,7 @@ def iscomplex(x: Any) -> Any:
     """np.iscomplex: ``x.imag != 0`` for complex x, else fresh C bool zeros (``[()]``)."""
     m = as_meta(x)
     if m.dtype.kind == "c":
-        return ufunc_call(np.not_equal, complex_part(m), 0)
+        return ufunc_call(np.not_equal, complex_part(m), 0, _report=True)  # the 0-d arrays of 0
     if m.ndim == 0:  # zeros(()) then res[()]
         return pyarray_return(ArrayMeta((), BOOL, ()))
     return ArrayMeta(m.shape, BOOL, c_strides(m.shape, 1), base_shape=m.shape)  # res[()] is a view
