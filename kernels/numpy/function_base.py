@@ -1003,9 +1003,6 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Any:
         raise ValueError("object too deep for desired array")
     if bm.dtype.kind not in "biuf" or xm.dtype.kind not in "biuf":
         raise UnsupportedOperationError("np.digitize", f"dtypes {xm.dtype}, {bm.dtype}")
-    if xm.ndim == 0:
-        res = searchsorted(bm, xm, side="left" if right else "right")
-        return ArrayMeta((), _INTP, ())
     return _digitize_steps(x, bins, xm, bm, "left" if right else "right")
 
 
@@ -1024,6 +1021,11 @@ def _digitize_steps(x: Any, bins: Any, xm: Any, bm: Any, side: str) -> ArrayMeta
         bs = ArrayMeta(bs.shape, bs.dtype, tuple(-s for s in bs.strides))
     with captured() as cap:
         res = searchsorted(bs, xs, side=side)
+    if not res.shape:  # a 0-d x: searchsorted returns a NumPy scalar (its 0-d array, in
+        st.temp(cap.transient)  # its transient bytes); ``len(bins) - scalar`` is scalar math
+        st.free(held)
+        st.done()
+        return ArrayMeta((), _INTP, (), scalar=True)
     res_b = st.new(array_bytes(res.shape, res.dtype))
     st.temp(cap.transient)
     if decreasing:
