@@ -370,9 +370,9 @@ def _median(m: Any, axis: Any, out: Any, overwrite_input: bool = False) -> Any:
     copy = steps.new(array_bytes(part.shape, part.dtype) if copied else 0)
     nans = part.dtype.kind in "fcmM"
     steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
-                               (2 if n and n % 2 == 0 else 1) + nans))
+                               (2 if n % 2 == 0 else 1) + nans))  # kth of sz=0: [-1, 0]
     res = mean_steps(sl, ax, None, out, _NoValue, _NoValue, steps)
-    if nans and n:
+    if nans and math.prod(part.shape):  # _median_nancheck returns at once for empty data
         rest = part.shape[:ax] + part.shape[ax + 1:]
         if not part.dtype.isnative and math.prod(rest) > 1:
             unmodelled("median of byte-swapped data along an axis: the mean's and isnan's "

@@ -373,7 +373,8 @@ def partition_bytes(shape: tuple, strides: tuple, dtype: Any, axis: int, nkth: i
     dt = np.dtype(dtype)
     itemsize = dt.itemsize
     n = shape[axis] if shape else 1
-    lane = n * itemsize if n > 1 and (strides[axis] != itemsize or not dt.isnative) else 0
+    lane = n * itemsize if n > 1 and math.prod(shape) and (  # nothing to sort: no lane
+        strides[axis] != itemsize or not dt.isnative) else 0
     return 16 * nkth + lane
 
 
