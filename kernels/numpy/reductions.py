@@ -31,7 +31,7 @@ from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_
 from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
-                          scalar_binop_bytes,
+                          remake_bytes, scalar_binop_bytes,
                           ufunc_bytes)
 from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
@@ -1036,6 +1036,7 @@ def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
     steps.free(inv)
     steps.new(0 if out is not None else array_bytes(tot.shape, tot.dtype))
     steps.temp(ufunc_bytes(np.divide, tot, cnt, out=tot, casting="unsafe"))
+    steps.temp(ufunc_bytes(np.equal, cnt, 0) + remake_bytes(np.equal, cnt, 0))  # the 0's re-make
     bad = steps.new(array_bytes(cnt.shape, _BOOL) + ufunc_bytes(np.equal, cnt, 0))
     steps.temp(1)
     steps.free(bad, mask, copy, count)
