@@ -768,12 +768,12 @@ def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, m
     check_weight_totals(weights, a, m, axis, False)
     res = ureduce(m, quantile_func, keepdims, axis, out, name, q=qv, weights=w,
                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
-                   q_held=_q_held(q, qv, percent))
+                   q_held=q_held(q, qv, percent))
     transient(asarray_bytes(a))  # ``a = np.asanyarray(a)`` of a sequence, alive to the end
     return res
 
 
-def _q_held(q: Any, qv: Any, percent: bool) -> int:
+def q_held(q: Any, qv: Any, percent: bool) -> int:
     """The q array _quantile holds: percentile's ``true_divide(q, 100)``, quantile's
     ``asanyarray(q)`` (nothing new for an array)."""
     if percent or not (is_meta(q) or isinstance(q, np.ndarray)):

@@ -19,7 +19,7 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
-from ..registry import assume, register, unmodelled
+from ..registry import assume, register, transient, unmodelled
 from .reductions import nanmean
 from .. import flops
 from ._common import BOOL, c_fresh, complex_part
@@ -161,8 +161,11 @@ def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any
                        keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     check_weight_totals(weights, a, m, axis, True)
-    if m.size == 0:
-        return nanmean(m, axis, out=out, keepdims=keepdims)
+    if m.size == 0:  # the q array (percentile's q / 100) is alive while nanmean runs
+        from .function_base import q_held
+        res = nanmean(m, axis, out=out, keepdims=keepdims)
+        transient(q_held(q, qv, percent))
+        return res
     unmodelled(_WITHOUT_NANS)
     return ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
                     overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
