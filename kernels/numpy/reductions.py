@@ -1119,6 +1119,7 @@ def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
     """_cumulative_func: accumulate on atleast_1d(x); include_initial concatenates identity."""
     from .reductions import ufunc_accumulate
     m = as_meta(x)
+    transient(asarray_bytes(x))  # atleast_1d of a sequence: its array, alive to the end
     if m.ndim == 0:
         m = ArrayMeta((1,), m.dtype, (m.dtype.itemsize,))
     if axis is None:
