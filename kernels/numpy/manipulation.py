@@ -414,7 +414,12 @@ def delete(arr: Any, obj: Any, axis: Any = None) -> ArrayMeta:
         key = [slice(None)] * a.ndim
         key[ax] = np.zeros(count, INTP)
         res = _index_result(a, tuple(key))
-        transient(_delete_bytes(arr, obj, axis, n, count, a.ndim))
+        made = _delete_bytes(arr, obj, axis, n, count, a.ndim)
+        if vals.dtype != np.bool_:  # ``keep = ones(N, bool)``: copyto's 0-d arrays of the 1,
+            # before the result exists
+            made = max(made, made - (array_bytes((count,), INTP) if a.ndim > 1 else 0)
+                       + copyto_bytes(np.bool_, 1) - array_bytes(res.shape, res.dtype))
+        transient(made)
         return res
     if idx < -n or idx >= n:
         raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
