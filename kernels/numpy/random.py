@@ -827,8 +827,8 @@ def _choice_memory(legacy: bool, a: Any, arr: Any, size: Any, shape: tuple, repl
             steps.new(out_b)  # np.empty((), a.dtype), filled with a[idx]
         elif legacy:  # a[idx]
             steps.new(out_b)
-        else:  # a.take(np.asarray(idx, dtype=np.intp), axis=axis)
-            c = arr.flags.c_contiguous
+        else:  # a.take(np.asarray(idx, dtype=np.intp), axis=axis): NPY_ARRAY_CARRAY_RO
+            c = arr.flags.c_contiguous and arr.flags.aligned  # (an unaligned a is copied)
             steps.new(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
             steps.new(out_b)
             steps.free(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
