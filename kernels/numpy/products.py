@@ -165,7 +165,10 @@ def vdot(a: Any, b: Any) -> ArrayMeta:
     dt = product_dtype(a, b)
     copies = 0
     for m in (a, b):
-        n = _from_any_bytes(m, dt)
+        # PyArray_FromAny(op, typec, 0, 0, 0): flags 0, so a copy only to cast (an unaligned
+        # array of the dtype is used as it is)
+        n = (m.size * dt.itemsize if isinstance(m, np.ndarray) else
+             array_bytes(tuple(m.shape), dt) if m.dtype != dt else 0)
         if n:
             m = ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                                 m.flags.c_contiguous, m.flags.f_contiguous))
