@@ -975,6 +975,9 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> ArrayMeta:
     if len(shape) < max(len(cshape), len(chshape)) or broadcast_shapes(shape, chshape) != shape \
             or broadcast_shapes(shape, cshape) != shape:
         raise ValueError(f"could not broadcast to the result shape {shape}")
+    # _function_base_impl.py select: ``np.asarray`` of each choice and of the default, and
+    # broadcast_arrays' arrays of the conditions, alive until the result is filled
+    transient(sum(asarray_bytes(c) for c in (*choicelist, default, *condlist)))
     return fresh(shape, dt)
 
 
