@@ -188,7 +188,7 @@ def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
     st = tuple(m.strides[p] for p in perm)
     shape, new = reshape_strides(sh, st, m.dtype.itemsize, shape)
     if new is None:
-        return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), m.dtype.itemsize * math.prod(shape)
+        return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), array_bytes(shape, m.dtype)
     # a view starts where m starts: it keeps m's alignment (an unaligned input stays one)
     return ArrayMeta(shape, m.dtype, new,
                      view_of=m if is_meta(m) and not is_aligned(m) else None), 0
