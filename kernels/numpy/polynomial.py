@@ -7,7 +7,7 @@ from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
-from ..registry import quiet, register, scalar_result, unmodelled
+from ..registry import quiet, register, scalar_result, transient, unmodelled
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
 from .umath import ufunc_call
 from .hidden import call_step, captured, stepped, steps
@@ -294,7 +294,8 @@ def roots(p: Any) -> Any:
     m = _atleast_1d(p)
     if m.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    if m.size == 0:
+    if m.size == 0:  # ``non_zero = nonzero(ravel(p))[0]`` (1 byte) alive while
+        transient(asarray_bytes(p) + 1)  # ``array([])`` is made; atleast_1d of a list too
         return fresh((0,), F8)
     raise DataDependentError("np.roots: the number of roots depends on the coefficients' values")
 
