@@ -8,7 +8,8 @@ from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
 from ..registry import quiet, register, scalar_result, transient, unmodelled
-from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, scalar_binop_bytes,
+                          ufunc_bytes)
 from .umath import ufunc_call
 from .hidden import call_step, captured, stepped, steps
 from .index_tricks import F8, INTP, WEAK
@@ -114,6 +115,11 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
     the sum may reuse, the old y dies when y is rebound)."""
     steps = Steps()
     held = steps.new(asarray_bytes(p))
+    if not xm.shape:  # 0-d x: ``y * x`` is a NumPy scalar (its 0-d result freed), ``+ pv``
+        _polyval_0d_steps(steps, pm, xm)  # scalar math
+        steps.free(held)
+        steps.done()
+        return
     y = Val(xm.shape, xm.dtype)
     steps.new(y.nbytes)  # zeros_like: empty_like, then copyto from zeros(1)
     steps.temp(array_bytes((1,), xm.dtype))
@@ -125,6 +131,26 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
         y = Val(new.shape, new.dtype)
     steps.free(held)
     steps.done()
+
+
+def _polyval_0d_steps(steps: Steps, pm: Any, xm: Any) -> None:
+    """polyval's loop for a 0-d x: ``y = zeros_like(x)`` (its copyto's 0-d array of the 0),
+    then per coefficient ``y = y * x + pv``: the 0-d y (first) or the scalar y's 0-d array
+    (after) times x into a 0-d result made a scalar, plus the NumPy scalar pv by scalar math
+    (through 0-d arrays when neither type casts safely to the other)."""
+    isz = xm.dtype.itemsize
+    y0 = steps.new(isz)
+    steps.temp(isz)  # zeros_like's copyto of the 0
+    y: Any = Val((), xm.dtype)
+    x = Val((), xm.dtype)
+    for i in range(pm.shape[0]):
+        dt = np.multiply.resolve_dtypes((y.dtype, x.dtype, None))[2]
+        steps.temp((isz if i else 0) + ufunc_bytes(np.multiply, y, x) + dt.itemsize)
+        out = np.add.resolve_dtypes((dt, pm.dtype, None))[2]
+        steps.temp(scalar_binop_bytes(np.add, dt, pm.dtype))
+        if not i:  # the 0-d y dies when the name is rebound
+            steps.free(y0)
+        y = Val((), out)
 
 
 def _pad_front(m: Any, diff: int) -> ArrayMeta:
