@@ -1029,8 +1029,8 @@ def _piecewise_steps(m: Any, condlist: Any, given: int, n: int, funclist: Any) -
         st.free(conds)
         conds = cat
     st.new(array_bytes(tuple(m.shape), m.dtype))  # y, the result
-    for f in funclist:
-        st.temp(setitem_bytes(m.dtype, f))
+    for f in funclist:  # a 0-d x: ``y[cond]`` with a 0-d boolean, made a 1-byte index array
+        st.temp(setitem_bytes(m.dtype, f) + (0 if m.shape else 1))
     st.free(conds, other)
     st.done()
 
