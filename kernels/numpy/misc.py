@@ -231,6 +231,7 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
         res = ufunc_call(np.rint, a, out=out)
         if out is None and not a.shape:  # rint's 0-d result, returned as a NumPy scalar
             transient(res.dtype.itemsize)
+        transient(short_copy_bytes(a, res.dtype))
         return res
     fortran = a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
     if out is None:
@@ -243,7 +244,8 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
         loop = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp).dtype
         steps = Steps()
         made = steps.new(array_bytes(a.shape, dt))
-        steps.temp(scalar_bytes(1.0, loop)[1])
+        held, converting = scalar_bytes(1.0, loop)  # then a's copy, beside the held 0-d
+        steps.temp(max(converting, held + short_copy_bytes(a, loop)))
         if kind in "iu":
             st = (c_strides if not fortran else _f)(tuple(a.shape), a.dtype.itemsize)
             steps.new(array_bytes(a.shape, a.dtype))
@@ -256,21 +258,33 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
     return res
 
 
+def short_copy_bytes(m: Any, dt: np.dtype) -> int:
+    """The copy check_for_trivial_loop (ufunc_object.c) makes of a 0-d or short 1-d operand
+    (at most NPY_BUFSIZE elements) that needs a cast to the loop dtype or is unaligned."""
+    from .temporaries import BUFSIZE
+    from .umath import needs_copy
+    if m.ndim > 1 or (m.ndim == 1 and m.shape[0] > BUFSIZE) or not needs_copy(m, dt):
+        return 0
+    return array_bytes(tuple(m.shape), dt)
+
+
 def _round_parts_bytes(a: Any, decimals: int) -> None:
     """PyArray_Round of a complex array: ``arr.real = a.real.round(decimals)``, then the
     imaginary part likewise; each part's rounded array (with, for decimals != 0, the Python
     float's 0-d array) is alive until it is copied in. A 0-d part rounds to a NumPy scalar
     that the assignment turns back into a 0-d array."""
     part = np.dtype(a.dtype.char.lower())
+    view = ArrayMeta(a.shape, part, a.strides, view_of=a if is_meta(a) else None)
+    copy = short_copy_bytes(view, part)  # a part of an unaligned array is unaligned
     steps = Steps()
     if not a.shape and decimals == 0:
-        steps.temp(part.itemsize)  # rint's 0-d result, made a scalar
+        steps.temp(part.itemsize + copy)  # rint's 0-d result, made a scalar
         steps.temp(part.itemsize)  # the scalar as a 0-d array for the assignment
     else:
-        held = steps.new(array_bytes(a.shape, part))
-        if decimals:
-            steps.temp(scalar_bytes(1.0, part)[1])
-        steps.free(held)
+        rounded = steps.new(array_bytes(a.shape, part))
+        kept, converting = scalar_bytes(1.0, part) if decimals else (0, 0)
+        steps.temp(max(converting, kept + copy))
+        steps.free(rounded)
     steps.done()
 
 

@@ -568,11 +568,14 @@ def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: An
         # ``ret.dtype.type(ret / rcount)`` (float16: ``arr.dtype.type``) on the NumPy scalar
         # the sum's 0-d array became: final_result reports the result's 0-d array; the
         # division, after that array is gone, may take more (float32 / intp promotes)
-        most = max(ret.dtype.itemsize, scalar_binop_bytes(np.true_divide, ret.dtype, _INTP))
+        div = scalar_binop_bytes(np.true_divide, ret.dtype, _INTP)
         if steps is not None:  # a caller's replay: there, with what it holds
-            steps.temp(most)
-        else:
-            transient(most - (2 if f16 else ret.dtype.itemsize))
+            steps.temp(max(ret.dtype.itemsize, div))
+        else:  # do_reduce reported a 0-d input's cast copy, alive with the sum's 0-d array
+            copy0 = ret.dtype.itemsize if not arr.ndim and (
+                arr.dtype != ret.dtype or not arr.dtype.isnative or not is_aligned(arr)) else 0
+            during = copy0 + ret.dtype.itemsize
+            transient(max(during, div) - copy0 - (2 if f16 else ret.dtype.itemsize))
     if f16:
         return ArrayMeta((), np.dtype(np.float16), (), scalar=True)
     return ret
