@@ -1052,11 +1052,17 @@ def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
     division and ``isbad`` are scalar arithmetic."""
     steps = Steps()
     mask = steps.new(array_bytes(arr.shape, _BOOL))
+    if not arr.ndim:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+        steps.free(mask)
+        mask = 0
     copy = steps.new(array_bytes(arr.shape, arr.dtype))
     steps.temp(copyto_bytes(arr.dtype, 0))
-    inv = steps.new(array_bytes(arr.shape, _BOOL))
-    steps.temp(_INTP.itemsize)
-    steps.free(inv)
+    if arr.ndim:
+        inv = steps.new(array_bytes(arr.shape, _BOOL))
+        steps.temp(_INTP.itemsize)
+        steps.free(inv)
+    else:  # ``~mask`` a NumPy bool: the sum makes its 0-d array, an intp cast and the result
+        steps.temp(1 + 2 * _INTP.itemsize)
     item = steps.new(tot.dtype.itemsize)
     steps.free(item)
     # _divide_by_count: ``a.dtype.type(a / b)`` of two NumPy scalars (float32 / intp promotes)

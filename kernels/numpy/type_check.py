@@ -78,8 +78,11 @@ def nan_to_num(x: Any, copy: bool = True, nan: Any = 0.0, posinf: Any = None,
             _nan_to_num_steps(ArrayMeta(m.shape, pdt, m.strides), nan, 2 if m.dtype.kind == "c" else 1)
         elif type(nan) in (int, float):
             # 0-d: the masks are NumPy bools (logical_and makes 0-d arrays of two and its
-            # result), then copyto of each replacement with a 0-d where= array
-            transient(max(3, copyto_bytes(pdt, nan) + 1, pdt.itemsize + 1))
+            # result), then copyto of each replacement (its 0-d array, re-made in the part's
+            # dtype, the first freed before the where= mask's 0-d array is made)
+            own = np.asarray(nan).dtype.itemsize  # the value's 0-d array, re-made in pdt
+            remade = pdt.itemsize if type(nan) is int or np.asarray(nan).dtype != pdt else 0
+            transient(max(3, own + remade, (remade or own) + 1, pdt.itemsize + 1))
     if m.ndim == 0:  # x[()] of the 0-d copy (or of x itself)
         res = ArrayMeta((), m.dtype, ())
         return pyarray_return(res) if copy else scalar_result(res)
