@@ -225,7 +225,8 @@ def scalar_binop_bytes(ufunc: np.ufunc, x: Any, y: Any) -> int:
     other's type; otherwise (promotion required: float32 and int64 give float64) the generic
     array path makes a 0-d array of each operand, replaced by a 0-d copy in the loop dtype
     when that differs (``check_for_trivial_loop``), then the 0-d result. Measured on numpy
-    2.4: float32 / int64 24 bytes, complex64 / int64 48, float64 / int64 none."""
+    2.4: float32 / int64 24 bytes, complex64 / int64 48, float64 / int64 none (number types
+    other than bool: a NumPy bool takes the array path)."""
     x, y = np.dtype(x), np.dtype(y)
     if x == y or np.can_cast(y, x, "safe") or np.can_cast(x, y, "safe"):
         return 0
