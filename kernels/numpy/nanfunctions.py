@@ -23,7 +23,7 @@ from ..registry import assume, register, transient, unmodelled
 from .reductions import nanmean
 from .. import flops
 from ._common import BOOL, c_fresh, complex_part
-from .function_base import check_weight_totals, quantile_func, ureduce, quantile_args
+from .function_base import check_weight_totals, q_held, quantile_func, ureduce, quantile_args
 from .hidden import stepped
 from .reductions import final_result, stays_array
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, scalar_binop_bytes,
@@ -162,7 +162,6 @@ def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     check_weight_totals(weights, a, m, axis, True)
     if m.size == 0:  # the q array (percentile's q / 100) is alive while nanmean runs
-        from .function_base import q_held
         res = nanmean(m, axis, out=out, keepdims=keepdims)
         transient(q_held(q, qv, percent))
         return res

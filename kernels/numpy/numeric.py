@@ -266,13 +266,14 @@ def _mode(mode: Any) -> int:
 
 
 def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
-               made: int = 0) -> ArrayMeta:
+               made: int = 0, v_made: int = 0) -> ArrayMeta:
     """multiarray.correlate / correlate2: a fresh 1-d C array of the common type.
 
     Its buffers (multiarraymodule.c ``PyArray_Correlate2``): both inputs as C arrays of the
     common type (copies unless already so), correlate2's conjugate of a complex second
     input (replacing its copy), then the result; ``made`` are the bytes of arrays the
-    caller made of Python sequences, alive throughout."""
+    caller made of Python sequences, alive throughout; ``v_made``: the array made of a
+    sequence ``v``, which the conjugate replaces)."""
     from .temporaries import carray_bytes
     for m, which in ((a, "first"), (v, "second")):
         if m.ndim == 0:
@@ -293,7 +294,7 @@ def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
     st = steps()
     st.new(made)
     st.new(carray_bytes(a, dt))
-    copy = st.new(carray_bytes(v, dt))
+    copy = st.new(v_made + carray_bytes(v, dt))
     if conj and dt.kind == "c":
         st.new(array_bytes(v.shape, dt))
         st.free(copy)
@@ -317,9 +318,10 @@ def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     made = 0
     if not is_meta(a) and am.ndim == 1:
         am, made = c_fresh(am.shape, dt), made + array_bytes(am.shape, dt)
+    v_made = 0
     if not is_meta(v) and vm.ndim == 1:
-        vm, made = c_fresh(vm.shape, dt), made + array_bytes(vm.shape, dt)
-    return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
+        vm, v_made = c_fresh(vm.shape, dt), array_bytes(vm.shape, dt)
+    return _correlate(am, vm, mode, "np.correlate", conj=True, made=made, v_made=v_made)
 
 
 @register(np.convolve, tags=("copy",), flops=flops.convolve)

@@ -10,6 +10,7 @@ from .. import flops
 from ..registry import quiet, register, scalar_result, transient, unmodelled
 from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, scalar_binop_bytes,
                           ufunc_bytes)
+from .numeric import convolve
 from .umath import ufunc_call
 from .hidden import call_step, captured, stepped, steps
 from .index_tricks import F8, INTP, WEAK
@@ -64,7 +65,6 @@ def _poly_steps(seq: Any, n: int, dt: np.dtype) -> Any:
     """_polynomial_impl.py poly of 1-d roots: ``seq.astype(dt)`` (a copy, alive to the end),
     ``a = ones((1,))``, then per root ``a = convolve(a, array([1, -zero], dtype=dt))`` (the
     pair dies after its convolve, the old ``a`` when rebound)."""
-    from .numeric import convolve
     st = steps()
     made = st.alloc(asarray_bytes(seq))  # atleast_1d of a list or scalar, dropped when
     held = st.alloc(array_bytes((n,), dt))  # the name is rebound to its astype copy

@@ -895,6 +895,9 @@ SMALL = {
     "poly": ([(0,), (4,), (5,)], ["f8", "f4", "i4", "?"], lambda a: np.poly(a)),
     "piecewise": ([()], ["f8", "i1"], lambda a: np.piecewise(a, [a > 1], [1, 2])),
     "nanmean of one row": ([(1, 4)], ["f8"], lambda a: np.nanmean(a, 0)),
+    "correlate list": ([(5,)], ["c16", "c8", "f8"], lambda a: np.correlate(a, [1.0, 2.0], "full")),
+    "searchsorted list": ([(5,), (3, 4)], ["c16", "f8", "i4"],
+                          lambda a: np.searchsorted([1.0, 2.0, 3.0], a)),
 }
 # measured differences left (real - fake peak), strict expected failures: the list only shrinks
 SMALL_NOT_EXACT = {
