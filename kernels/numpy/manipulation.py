@@ -23,7 +23,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import pyarray_return, register, transient, uncached
+from ..registry import pyarray_return, register, transient, uncached, unmodelled
 from .temporaries import (Val, along_axis_bytes, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
@@ -1257,6 +1257,10 @@ def _as_result(val: Any, a: Any) -> Any:
     if _is_fake_scalar(val):
         return ArrayMeta((), val.dtype, (), scalar=True)
     if val is a or not is_fake(val) or _call_result_bytes(val, a) == 0:
+        return val
+    if val.storage_offset:  # a view into a fresh buffer, not at its start: given as it is
+        unmodelled("the user's function returned a view into an array it made: that "
+                   "buffer is not charged")
         return val
     if val.base is None:
         return ArrayMeta(val.shape, val.dtype, val.strides)

@@ -1006,3 +1006,13 @@ def test_scalar_binop_bytes_as_numpy():
                 with np.errstate(all="ignore"):
                     real = measure_peak(lambda: op(a, b))[0]
                 assert scalar_binop_bytes(uf, np.dtype(x), np.dtype(y)) == real, (x, y, uf)
+
+
+def test_apply_over_axes_of_an_offset_view_is_listed_unmodelled():
+    """A user's function returning a view into an array it made, not at its start: its
+    buffer is not charged, and the call says so."""
+    a = ft.to_fake(np.ones((3, 4)))
+    with ft.FakeMode() as mode:
+        r = np.apply_over_axes(lambda x, ax: np.sum(x, ax)[1:], a, [0])
+    assert r.shape == (1, 3)
+    assert "np.apply_over_axes" in mode.memory_unmodelled
