@@ -17,7 +17,7 @@ from ..._stack import paused
 from ...layout import c_strides, reshape_strides
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
 from ..registry import register, uncached, unmodelled
-from .temporaries import Steps, array_bytes, asarray_bytes
+from .temporaries import BUFSIZE, Steps, array_bytes, asarray_bytes
 from .. import flops
 from ..registry import transient
 from ._common import along, c_fresh
@@ -73,7 +73,7 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     if loop:
         steps.new(array_bytes((n1,), _BOOL))  # the mask (the result)
         if n2:  # ``ar1 == a``: the 0-d array of the scalar a, and the comparison
-            steps.temp(array_bytes((n1,), _BOOL) + t.dtype.itemsize)
+            steps.temp(_loop_compare_bytes(element, e, t, hasobj))
         steps.free(*ravel)
         steps.done()
     elif sort and assume_unique:
@@ -94,6 +94,30 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
         unmodelled("the table path's and np.unique's buffers depend on the values")
     shape, strides = reshape_strides((n1,), (1,), 1, tuple(e.shape))
     return ArrayMeta(shape, _BOOL, strides, base_shape=(base,))
+
+
+def _loop_compare_bytes(element: Any, e: Any, t: Any, hasobj: bool) -> int:
+    """The peak of ``ar1 == a`` on isin's loop path, ``a`` a NumPy scalar of test_elements'
+    dtype: a copy of the raveled ``ar1`` (at most NPY_BUFSIZE elements) when the loop casts
+    it or it is unaligned (a C-contiguous input's ravel is a view keeping its alignment),
+    then ``a``'s 0-d array, copied into the loop dtype when that differs (both alive while
+    it is copied), then the comparison's result."""
+    n1 = int(e.size)
+    res = array_bytes((n1,), _BOOL)
+    if hasobj:
+        return res + t.dtype.itemsize
+    try:
+        loop = np.equal.resolve_dtypes((e.dtype, t.dtype, None))
+    except (TypeError, ValueError):
+        return res + t.dtype.itemsize
+    copy = 0
+    view = is_meta(element) or isinstance(element, np.ndarray)
+    unaligned = view and e.flags.c_contiguous and not e.flags.aligned
+    if (e.dtype != loop[0] or unaligned) and n1 <= BUFSIZE:
+        copy = array_bytes((n1,), loop[0])
+    own = t.dtype.itemsize
+    converting = own + (loop[1].itemsize if loop[1] != t.dtype else 0)
+    return copy + max(converting, loop[1].itemsize + res)
 
 
 # --- value-dependent sizes ------------------------------------------------------------------
@@ -164,6 +188,10 @@ def ediff1d(ary: Any, to_end: Any = None, to_begin: Any = None) -> Any:
     # as arrays live with the result
     transient((0 if m.flags.c_contiguous else array_bytes(m.shape, m.dtype))
               + sum(asarray_bytes(e) for e in (to_begin, to_end) if e is not None))
+    if m.flags.c_contiguous and not m.flags.aligned and k <= BUFSIZE:
+        # the ravel is a view, unaligned: the subtraction copies both short 1-d operands
+        # (ufunc_object.c check_for_trivial_loop)
+        transient(2 * array_bytes((k,), m.dtype))
     if to_begin is None and to_end is None:
         return ufunc_call(np.subtract, along(flat, 0, k), along(flat, 0, k))
     n = k

@@ -140,7 +140,7 @@ def _then_free(prev: Any, nxt: Any, src: Any) -> Any:
     """``a = transform(a)`` in a chain from the input ``src``: the previous intermediate (a
     fresh record the chain made, not ``src`` nor ``out``) dies once the next exists."""
     if type(prev) is ArrayMeta and prev is not src and prev is not nxt:
-        steps().free(nbytes(prev))
+        steps().free(array_bytes(prev.shape, prev.dtype))
     return nxt
 
 
@@ -184,7 +184,7 @@ def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = Non
     n = _n(a, n, axis, _inv_real)
     norm = _swap(norm)
     c = ufunc_call(np.conjugate, a)
-    steps().alloc(nbytes(c))
+    steps().alloc(array_bytes(c.shape, c.dtype))
     return _then_free(c, _raw(c, n, axis, True, False, norm, None), a)
 
 

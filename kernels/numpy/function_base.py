@@ -32,7 +32,8 @@ from .convert_datatype import cast_loop
 from .creation import arange, fresh
 from .hidden import captured
 from .reductions import final_result, like_copy, mean_steps, stays_array
-from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, copyto_bytes,
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, call, carray_bytes,
+                          copyto_bytes, scalar_ctor_bytes,
                           divide_by_count_bytes, partition_bytes, setitem_bytes, take_bytes,
                           ufunc_bytes, unary, used)
 from .umath import ufunc_call
@@ -369,9 +370,9 @@ def _median(m: Any, axis: Any, out: Any, overwrite_input: bool = False) -> Any:
     copy = steps.new(array_bytes(part.shape, part.dtype) if copied else 0)
     nans = part.dtype.kind in "fcmM"
     steps.temp(partition_bytes(part.shape, part.strides, part.dtype, ax,
-                               (2 if n and n % 2 == 0 else 1) + nans))
+                               (2 if n % 2 == 0 else 1) + nans))  # kth of sz=0: [-1, 0]
     res = mean_steps(sl, ax, None, out, _NoValue, _NoValue, steps)
-    if nans and n:
+    if nans and math.prod(part.shape):  # _median_nancheck returns at once for empty data
         rest = part.shape[:ax] + part.shape[ax + 1:]
         if not part.dtype.isnative and math.prod(rest) > 1:
             unmodelled("median of byte-swapped data along an axis: the mean's and isnan's "
@@ -767,12 +768,12 @@ def _quantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any, m
     check_weight_totals(weights, a, m, axis, False)
     res = ureduce(m, quantile_func, keepdims, axis, out, name, q=qv, weights=w,
                    overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
-                   q_held=_q_held(q, qv, percent))
+                   q_held=q_held(q, qv, percent))
     transient(asarray_bytes(a))  # ``a = np.asanyarray(a)`` of a sequence, alive to the end
     return res
 
 
-def _q_held(q: Any, qv: Any, percent: bool) -> int:
+def q_held(q: Any, qv: Any, percent: bool) -> int:
     """The q array _quantile holds: percentile's ``true_divide(q, 100)``, quantile's
     ``asanyarray(q)`` (nothing new for an array)."""
     if percent or not (is_meta(q) or isinstance(q, np.ndarray)):
@@ -834,11 +835,26 @@ def sinc(x: Any) -> Any:
     # _function_base_impl.py sinc: x = pi * x and y = where(x, x, eps) are named (alive to
     # the return); sin(y) / y reuses sin's temporary when NumPy's elision applies
     steps = Steps()
+    if not m.shape:
+        # 0-d: ``pi * x`` is a NumPy scalar (its 0-d result freed); where() makes a 0-d array
+        # of each scalar (the condition's also cast to bool) and returns a 0-d array; sin(y)
+        # is a scalar again (its 0-d result freed), divided by the 0-d y into a scalar
+        isz = y.dtype.itemsize
+        steps.temp(ufunc_bytes(np.multiply, np.pi, Val((), m.dtype)) + isz)
+        ops = steps.new(isz + (isz if y.dtype != BOOL else 0) + 1 + where_operand_bytes(eps, y.dtype))
+        yb = steps.new(isz)
+        steps.free(ops)
+        steps.temp(isz)
+        steps.temp(ufunc_bytes(np.true_divide, y.dtype.type(1), Val((), y.dtype)) + isz)
+        steps.free(yb)
+        steps.done()
+        return ufunc_call(np.true_divide, chained_ufunc(np.sin, y), y)
     xs = binary(steps, np.multiply, np.pi, Val(m.shape, m.dtype), True)
     xs.temp = False
     ys = Val(y.shape, y.dtype)
-    steps.temp(where_operand_bytes(eps, y.dtype))
+    eb = steps.new(where_operand_bytes(eps, y.dtype))  # alive while where() makes y
     steps.new(ys.nbytes)
+    steps.free(eb)
     binary(steps, np.true_divide, call(steps, np.sin, ys), ys)  # the result stays alive
     steps.free(xs.nbytes, ys.nbytes)
     steps.done()
@@ -853,12 +869,32 @@ def i0(x: Any) -> Any:
         raise TypeError("i0 not supported for complex values")
     if m.dtype.kind not in "biuf":
         raise UnsupportedOperationError("np.i0", f"dtype {m.dtype}")
-    if m.dtype.kind != "f":
+    cast = m.dtype.kind != "f"
+    if cast:
         m = like_copy(m, _F8)
     ax = chained_ufunc(np.absolute, m)
     if m.size:  # as np.piecewise: each piece evaluates x[cond], whose size the values decide
         unmodelled("piecewise evaluates each branch on the elements that take it")
+    else:
+        _i0_empty_steps(cast)
     return final_result(like_copy(ax))
+
+
+def _i0_empty_steps(cast: bool) -> None:
+    """_function_base_impl.py i0 of an empty array (every buffer 1 byte, no piece called):
+    an integer input's float copy (dropped once abs makes x), ``x <= 8.0`` (the float's 0-d
+    array), piecewise's ``asarray(condlist, bool)`` and its "otherwise" condition, then
+    ``zeros_like(x)`` (the result; its copyto's 0-d array of the 0). Measured on numpy 2.4."""
+    st = Steps()
+    copy = st.new(1) if cast else 0
+    x = st.new(1)
+    st.free(copy)
+    st.temp(8)
+    held = [x, st.new(1), st.new(1), st.new(1)]
+    st.new(1)  # y, the result
+    st.temp(8)
+    st.free(*held)
+    st.done()
 
 
 # --- diff, trapezoid -------------------------------------------------------------------------
@@ -987,9 +1023,6 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Any:
         raise ValueError("object too deep for desired array")
     if bm.dtype.kind not in "biuf" or xm.dtype.kind not in "biuf":
         raise UnsupportedOperationError("np.digitize", f"dtypes {xm.dtype}, {bm.dtype}")
-    if xm.ndim == 0:
-        res = searchsorted(bm, xm, side="left" if right else "right")
-        return ArrayMeta((), _INTP, ())
     return _digitize_steps(x, bins, xm, bm, "left" if right else "right")
 
 
@@ -1008,6 +1041,11 @@ def _digitize_steps(x: Any, bins: Any, xm: Any, bm: Any, side: str) -> ArrayMeta
         bs = ArrayMeta(bs.shape, bs.dtype, tuple(-s for s in bs.strides))
     with captured() as cap:
         res = searchsorted(bs, xs, side=side)
+    if not res.shape:  # a 0-d x: searchsorted returns a NumPy scalar (its 0-d array, in
+        st.temp(cap.transient)  # its transient bytes); ``len(bins) - scalar`` is scalar math
+        st.free(held)
+        st.done()
+        return ArrayMeta((), _INTP, (), scalar=True)
     res_b = st.new(array_bytes(res.shape, res.dtype))
     st.temp(cap.transient)
     if decreasing:
@@ -1116,14 +1154,12 @@ def _interp_period_steps(x: Any, xp: Any, fp: Any, xm: Any, xpm: Any, fpm: Any,
 
 
 def _as_contiguous_bytes(x: Any, dtype: np.dtype) -> int:
-    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous array
-    of that dtype, else a converted copy (scalars and lists convert straight to dtype)."""
+    """Bytes ``PyArray_ContiguousFromAny(x, dtype)`` allocates: none for a C-contiguous,
+    aligned and writeable array of that dtype (NPY_ARRAY_DEFAULT), else a converted copy
+    (scalars and lists convert straight to dtype; a read-only or unaligned array is copied)."""
     if not is_meta(x):
         return array_bytes(np.shape(x), dtype)
-    m = as_meta(x)
-    if m.dtype == dtype and m.flags.c_contiguous:
-        return 0
-    return array_bytes(m.shape, dtype)
+    return carray_bytes(x, dtype)
 
 
 # --- average -------------------------------------------------------------------------------------
@@ -1184,9 +1220,16 @@ def average(a: Any, axis: Any = None, weights: Any = None, returned: bool = Fals
     if m.dtype.kind not in "biufc":
         raise UnsupportedOperationError("np.average", f"dtype {m.dtype}")
     if weights is None:
-        avg = mean_steps(m, axes, None, None, keepdims, _NoValue)
+        with captured() as cap:
+            avg = mean_steps(m, axes, None, None, keepdims, _NoValue)
         if avg.size == 0:
             raise ZeroDivisionError("division by zero")
+        # ``np.asanyarray(avg)`` (a 0-d array of a scalar mean), then ``scl =
+        # avg_as_array.dtype.type(a.size / avg_as_array.size)`` made from a Python float;
+        # after the mean's own temporaries (its 0-d sum: reported by final_result below)
+        zero_d = avg.dtype.itemsize if avg.scalar else 0
+        after = zero_d + scalar_ctor_bytes(avg.dtype)
+        transient(max(cap.transient + zero_d, after) - zero_d)
         scl = c_fresh((), avg.dtype)
     else:
         w = _weights_meta(as_meta(weights), m, axes)
@@ -1239,7 +1282,7 @@ def unwrap(p: Any, discont: Any = None, axis: Any = -1, *, period: Any = 2 * np.
     shifted = chained_ufunc(np.subtract, dd, low)  # the ufunc steps' errors (Python int range, complex)
     chained_ufunc(np.add, chained_ufunc(np.remainder, shifted, period), low)
     if type(period) in (int, float) and (discont is None or type(discont) in (int, float)) \
-            and dd.dtype.kind in "fiu":
+            and dd.dtype.kind in "fiub":
         _unwrap_steps(m, ax, dd, dt, low, high, period, period / 2 if discont is None else discont)
     return ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                          m.flags.c_contiguous, m.flags.f_contiguous))
@@ -1324,7 +1367,11 @@ def _cov(m: Any, y: Any, rowvar: Any, bias: Any, ddof: Any, fweights: Any, aweig
     xs = (1,) * (2 - mm.ndim) + mm.shape
     if not rowvar and mm.ndim != 1:
         xs = xs[::-1]
-    if xs[0] == 0:
+    if xs[0] == 0:  # ``np.array([]).reshape(0, 0)`` made while X is alive
+        if steps is not None:
+            x = steps.new(array_bytes(xs, dt))
+            steps.new(1)
+            steps.free(x)
         return None, 0
     rows = xs[0]
     if ym is not None:
@@ -1425,9 +1472,18 @@ def corrcoef(x: Any, y: Any = None, rowvar: Any = True, *, dtype: Any = None) ->
     """np.corrcoef: cov divided in place by its diagonal's sqrt (c / c for a 0-d cov)."""
     steps = Steps()
     c, n = _cov(x, y, rowvar, False, None, None, None, dtype, steps)
-    if n == 1:
+    if n == 1:  # ``c / c`` of cov's 0-d view: a NumPy scalar (its 0-d result freed); c dies
         z = ArrayMeta((), c.dtype, ())
+        if c is not None and c.shape:
+            steps.temp(c.dtype.itemsize)
+            steps.free(array_bytes(c.shape, c.dtype))
+            steps.done()
         return ufunc_call(np.true_divide, z, z)
+    if c is None:  # the empty (0, 0) c: stddev (1 byte), then the clip's -1 and 1 as 0-d
+        sd = steps.new(1)  # float64 arrays, the second's int64 0-d alive while it is re-made
+        steps.temp(3 * 8)
+        steps.free(sd)
+        steps.done()
     if c is not None:  # stddev = sqrt(diag(c).real), then np.clip(c.real, -1, 1, out=c.real)
         part = complex_part(c) if c.dtype.kind == "c" else c
         sd = steps.new(array_bytes((n,), part.dtype))
@@ -1576,8 +1632,9 @@ def _gradient_steps(f: Any, ftype: np.dtype, otype: np.dtype, axes: tuple, dx: A
     held = steps.new(array_bytes(f.shape, ftype)) if ftype != f.dtype else 0
     for ax in axes:
         steps.new(array_bytes(f.shape, otype))
-        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype)
-        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype)
+        aligned = ftype != f.dtype or f.flags.aligned  # views of f, or of its float copy
+        inner = Val(f.shape[:ax] + (f.shape[ax] - 2,) + f.shape[ax + 1:], ftype, aligned=aligned)
+        edge = Val(f.shape[:ax] + f.shape[ax + 1:], ftype, aligned=aligned)
         used(steps, binary(steps, np.true_divide, binary(steps, np.subtract, inner, inner), 2. * dx))
         for end in (0, -1):
             if edge_order == 1:

@@ -193,6 +193,22 @@ def diag_indices_from(arr: Any) -> tuple:
         raise ValueError("input array must be at least 2-d")
     if any(n != m.shape[0] for n in m.shape):
         raise ValueError("All dimensions of input must be of equal length")
+    # _index_tricks_impl.py: ``np.all(diff(arr.shape) == 0)`` (the shape as an intp array,
+    # its difference, the comparison with the Python int's 0-d arrays, all()'s 0-d result),
+    # all freed before diag_indices makes its arange
+    st = Steps()
+    nd = m.ndim
+    shp = st.new(array_bytes((nd,), np.intp))
+    dif = st.new(array_bytes((nd - 1,), np.intp))
+    st.free(shp)
+    st.temp(16)  # the 0 as an int64 0-d array, re-made as intp
+    zero = st.new(8)
+    eq = st.new(array_bytes((nd - 1,), np.bool_))
+    st.free(zero)
+    st.temp(1)
+    st.free(dif, eq)
+    st.new(array_bytes((m.shape[0],), np.intp))
+    st.done()
     return diag_indices(m.shape[0], m.ndim)
 
 

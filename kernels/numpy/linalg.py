@@ -20,10 +20,10 @@ from ..._errors import DataDependentError, UnsupportedOperationError
 from ... import _known
 from ...layout import (broadcast_shapes, c_strides, dense_in_stride_order, iterator_order,
                      like_strides, reshape_strides, strides_in_order)
-from .hidden import call_step, captured, cast_copy_bytes, nbytes, scalar_bytes, stepped, steps
-from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary
+from .hidden import call_step, captured, cast_copy_bytes, scalar_bytes, stepped, steps
+from .temporaries import BUFSIZE, Steps, Val, array_bytes, asarray_bytes, binary
 from .lapack_scratch import gufunc_scratch
-from ...meta import ArrayMeta, as_meta, is_fake, is_meta
+from ...meta import ArrayMeta, as_meta, is_aligned, is_fake, is_meta
 from .reductions import step_input as meta  # a kernel's fresh result as the next step's input
 from .. import flops
 from ..registry import assume, note, quiet, register, scalar_result, scratch, uncached
@@ -129,9 +129,9 @@ def astype(m: Any, dt: np.dtype, dies: bool | None = None) -> Any:
                                        m.flags.c_contiguous, m.flags.f_contiguous))
     if type(m) is ArrayMeta or dies is not None:  # a step of the composite (not its input as is)
         st = steps()
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         if dies is not False:
-            st.free(nbytes(m))
+            st.free(array_bytes(m.shape, m.dtype))
     return r
 
 
@@ -477,7 +477,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     t, rt = common_type(_L.qr, a)
     a = ArrayMeta(a.shape, t, like_strides(a.shape, a.strides, t.itemsize, a.flags.c_contiguous,
                                       a.flags.f_contiguous))  # a.astype(t, copy=True)
-    steps().alloc(nbytes(a))
+    steps().alloc(array_bytes(a.shape, a.dtype))
     mn = min(m, n)
     (tau,) = gufunc_outs([(a, 2)], [((mn,), t)])
 
@@ -621,10 +621,10 @@ def matrix_power(a: Any, n: Any) -> Any:
         """A product; then the intermediates that die with this assignment are freed."""
         with captured() as c:
             r = _matmul(x, y)
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         st.hold(c.transient)
         for t in dead:
-            st.free(nbytes(t))
+            st.free(array_bytes(t.shape, t.dtype))
         return r
 
     if n == 2:
@@ -728,14 +728,14 @@ def multi_dot(arrays: Any, *, out: Any = None) -> Any:
             st.hold(c.transient)
             for t in (x, y):
                 if id(t) not in given:
-                    st.free(nbytes(t))
+                    st.free(array_bytes(t.shape, t.dtype))
             return o
         r = ArrayMeta(r.shape, r.dtype, r.strides)
-        st.alloc(nbytes(r))
+        st.alloc(array_bytes(r.shape, r.dtype))
         st.hold(c.transient)
         for t in (x, y):
             if id(t) not in given:
-                st.free(nbytes(t))
+                st.free(array_bytes(t.shape, t.dtype))
         return r
 
     if n == 3:
@@ -927,10 +927,15 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
     nd = x.ndim
     if axis is None and (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
                          or (not isinstance(ord, str) and ord == 2 and nd == 1)):
-        if not dense_in_stride_order(tuple(x.shape), tuple(x.strides), x.dtype.itemsize):
+        dense = dense_in_stride_order(tuple(x.shape), tuple(x.strides), x.dtype.itemsize)
+        if not dense:
             steps().alloc(array_bytes(x.shape, x.dtype))  # x.ravel(order='K') copies
         sq = ArrayMeta((), _real_dt(x.dtype), ())
-        steps().hold(array_bytes((), sq.dtype))  # x.dot(x): a 0-d array, returned as a scalar
+        # x.dot(x): a 0-d array, returned as a scalar; an unaligned x (its ravel a view)
+        # makes cblas_matrixproduct copy both operands (cblasfuncs.c _bad_strides)
+        both = 2 * array_bytes(x.shape, x.dtype) if (
+            dense and x.dtype.kind == "f" and not is_aligned(x)) else 0
+        steps().hold(both + array_bytes((), sq.dtype))
         ret = _step(_u, np.sqrt, sq)
         return _reshaped(ret, (1,) * nd) if keepdims else ret
     if axis is None:
@@ -949,7 +954,11 @@ def _norm_meta(x: Any, ord: Any, axis: Any, keepdims: bool, name: Any) -> Any:
     def squares() -> ArrayMeta:
         """``(x.conj() * x).real``: conj is a temporary for complex x, x itself otherwise."""
         if x.dtype.kind != "c":
-            return _real(_step(_u, np.multiply, x, x))
+            r = _step(_u, np.multiply, x, x)
+            if x.ndim <= 1 and x.size <= BUFSIZE and not is_aligned(x):
+                # check_for_trivial_loop copies both short unaligned operands
+                steps().hold(2 * array_bytes(x.shape, x.dtype))
+            return _real(r)
         c = _step(_u, np.conjugate, x)
         with quiet():  # the product's layout; its bytes as NumPy's ``*`` runs it (elision)
             p = _u(np.multiply, c, x)
@@ -1045,7 +1054,9 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         r = reshape_out(m, (m.size,))
         if not m.flags.c_contiguous:
             steps().alloc(array_bytes(r.shape, r.dtype))
-        m = _view(r)
+            m = _view(r)
+        else:  # a view starting where x starts: as aligned as x
+            m = ArrayMeta(r.shape, r.dtype, r.strides, view_of=m if not is_aligned(m) else None)
         ax = 0
     elif isinstance(axis, tuple):
         nax = normalize_axes(axis, m.ndim)

@@ -15,6 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from .convert_datatype import cast_loop
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ..._numpy_version import TRIM_ZEROS_AXES
+from ..._storage import PREEXISTING, SCALAR
 from .creation import fresh
 from .hidden import Steps, call_step
 from .indexing import assign_to_view, flat_value, getitem, self_copy_bytes
@@ -22,7 +23,7 @@ from ...layout import (as_shape, attempt_nocopy_reshape, broadcast_shapes, c_str
                      normalize_axes, normalize_axis, shape_args, wrap_intp)
 from ... import converters
 from ...meta import ArrayMeta, as_meta, is_fake, is_meta
-from ..registry import pyarray_return, register, transient, uncached
+from ..registry import pyarray_return, register, transient, uncached, unmodelled
 from .temporaries import (Val, along_axis_bytes, array_bytes, asarray_bytes, binary, carray_bytes, copyto_bytes,
                           setitem_bytes)
 from .views import copy_like, ndarray_astype
@@ -413,7 +414,12 @@ def delete(arr: Any, obj: Any, axis: Any = None) -> ArrayMeta:
         key = [slice(None)] * a.ndim
         key[ax] = np.zeros(count, INTP)
         res = _index_result(a, tuple(key))
-        transient(_delete_bytes(arr, obj, axis, n, count, a.ndim))
+        made = _delete_bytes(arr, obj, axis, n, count, a.ndim)
+        if vals.dtype != np.bool_:  # ``keep = ones(N, bool)``: copyto's 0-d arrays of the 1,
+            # before the result exists
+            made = max(made, made - (array_bytes((count,), INTP) if a.ndim > 1 else 0)
+                       + copyto_bytes(np.bool_, 1) - array_bytes(res.shape, res.dtype))
+        transient(made)
         return res
     if idx < -n or idx >= n:
         raise IndexError(f"index {idx} is out of bounds for axis {ax} with size {n}")
@@ -969,6 +975,9 @@ def select(condlist: Any, choicelist: Any, default: Any = 0) -> ArrayMeta:
     if len(shape) < max(len(cshape), len(chshape)) or broadcast_shapes(shape, chshape) != shape \
             or broadcast_shapes(shape, cshape) != shape:
         raise ValueError(f"could not broadcast to the result shape {shape}")
+    # _function_base_impl.py select: ``np.asarray`` of each choice and of the default, and
+    # broadcast_arrays' arrays of the conditions, alive until the result is filled
+    transient(sum(asarray_bytes(c) for c in (*choicelist, default, *condlist)))
     return fresh(shape, dt)
 
 
@@ -1020,8 +1029,8 @@ def _piecewise_steps(m: Any, condlist: Any, given: int, n: int, funclist: Any) -
         st.free(conds)
         conds = cat
     st.new(array_bytes(tuple(m.shape), m.dtype))  # y, the result
-    for f in funclist:
-        st.temp(setitem_bytes(m.dtype, f))
+    for f in funclist:  # a 0-d x: ``y[cond]`` with a 0-d boolean, made a 1-byte index array
+        st.temp(setitem_bytes(m.dtype, f) + (0 if m.shape else 1))
     st.free(conds, other)
     st.done()
 
@@ -1165,8 +1174,28 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
         axes = (normalize_axis_index(axis, m.ndim),)
     if m.size == 0 and is_fake(m):  # no nonzero entry: every trimmed axis becomes [0:0]
         key = tuple(slice(0, 0) if ax in axes else slice(None) for ax in range(m.ndim))
+        _trim_zeros_empty_steps(m)
         return getitem(m, key[0] if len(key) == 1 else key)
     raise DataDependentError("np.trim_zeros: the result's shape depends on where the zeros are")
+
+
+def _trim_zeros_empty_steps(m: Any) -> None:
+    """_function_base_impl.py trim_zeros of an empty array: _arg_trim_zeros's ``argwhere``
+    (nonzero's buffer, then the stacked positions; 1 byte each), ``start = stop =
+    np.array([], intp)``, ``stop += 1`` (the Python int's 0-d array, re-made as intp), then
+    ``start = stop = np.zeros(ndim, intp)``; the result is a view of the input."""
+    st = Steps()
+    nz = st.new(1)
+    pos = st.new(1)
+    st.free(nz)
+    empty = st.new(1)
+    st.free(pos)
+    e = ArrayMeta((0,), np.dtype(np.intp), (8,))
+    from .umath import ufunc_steps
+    ufunc_steps(st, np.add, e, 1, out=e)
+    zeros = st.new(array_bytes((m.ndim,), np.dtype(np.intp)))
+    st.free(empty, zeros)
+    st.done()
 
 
 # --- functions that call the user's function ----------------------------------------------
@@ -1177,18 +1206,66 @@ def apply_over_axes(func: Any, a: Any, axes: Any) -> Any:
     """func(val, axis) per axis, with expand_dims when the function drops the axis."""
     val = a
     nd = a.ndim
+    st = Steps()
+    st.temp(asarray_bytes(axes))  # ``array(axes).ndim``
     if np.ndim(axes) == 0:
         axes = (axes,)
+    held = 0
     for axis in axes:
         if axis < 0:
             axis = nd + axis
         res = func(val, axis)
+        made = _call_result_bytes(res, a)
+        if _is_fake_scalar(res):
+            st.temp(made)
+            made = 0
+        else:
+            st.new(made)
         if res.ndim != val.ndim:
             res = np.expand_dims(res, axis)
             if res.ndim != val.ndim:
                 raise ValueError("function is not returning an array of the correct shape")
-        val = res
-    return val
+        st.free(held)  # the previous result, rebound
+        held, val = made, res
+    st.done()
+    return _as_result(val, a)
+
+
+def _is_fake_scalar(r: Any) -> bool:
+    """A fake NumPy scalar (the 0-d result of a reduction the user's function called)."""
+    return getattr(getattr(r, "storage", None), "_tracker", None) is SCALAR
+
+
+def _call_result_bytes(r: Any, *inputs: Any) -> int:
+    """Data bytes of what one call of the user's function returned: a NumPy scalar's 0-d
+    array (made and freed inside the call), or the buffer of a fake array the call made (not
+    one of ``inputs``' storages, nor one held before). Only results are seen: temporaries
+    the function made and freed on its way are not (calls inside a kernel run without the
+    mode's accounting)."""
+    if _is_fake_scalar(r):
+        return r.dtype.itemsize
+    st = getattr(r, "storage", None)  # made by a call run without a mode: "pre-existing"
+    if st is None or st._tracker not in (None, PREEXISTING) or any(
+            getattr(x, "storage", None) is st for x in inputs):
+        return 0
+    return max(st.nbytes, 1)
+
+
+def _as_result(val: Any, a: Any) -> Any:
+    """The kernel's answer for a fake the user's function returned: the input itself, a NumPy
+    scalar, or a fresh array (a view, such as expand_dims's, of a fresh buffer: base_shape)."""
+    if _is_fake_scalar(val):
+        return ArrayMeta((), val.dtype, (), scalar=True)
+    if val is a or not is_fake(val) or _call_result_bytes(val, a) == 0:
+        return val
+    if val.storage_offset:  # a view into a fresh buffer, not at its start: given as it is
+        unmodelled("the user's function returned a view into an array it made: that "
+                   "buffer is not charged")
+        return val
+    if val.base is None:
+        return ArrayMeta(val.shape, val.dtype, val.strides)
+    return ArrayMeta(val.shape, val.dtype, val.strides,
+                     base_shape=(val.storage.nbytes // val.dtype.itemsize,))
 
 
 @register(np.apply_along_axis, tags=("copy",))
@@ -1207,11 +1284,23 @@ def apply_along_axis(func1d: Any, axis: Any, arr: Any, *args: Any, **kwargs: Any
         ind0 = next(inds)
     except StopIteration:
         raise ValueError("Cannot apply_along_axis when any iteration dimensions are 0") from None
-    res = _result_meta(func1d(view[ind0 + (Ellipsis,)], *args, **kwargs))
-    for ind in inds:
-        r = _result_meta(func1d(view[ind + (Ellipsis,)], *args, **kwargs))
-        assign_to_view(res.shape, res.dtype, r if is_meta(r) else r)
+    # _shape_base_impl.py: ``res = asanyarray(func1d(first slice))`` alive to the end, ``buff
+    # = zeros(...)``, then ``buff[ind] = asanyarray(func1d(slice))`` per slice (a NumPy
+    # scalar's 0-d array made, then asanyarray's); see _call_result_bytes
+    st = Steps()
+    r0 = func1d(view[ind0 + (Ellipsis,)], *args, **kwargs)
+    res = _result_meta(r0)
+    made = _call_result_bytes(r0, arr)
+    first = st.new(made or asarray_bytes(r0))
     bshape = view.shape[:-1] + res.shape
+    st.new(array_bytes(bshape, res.dtype))
+    for ind in inds:
+        r1 = func1d(view[ind + (Ellipsis,)], *args, **kwargs)
+        r = _result_meta(r1)
+        assign_to_view(res.shape, res.dtype, r if is_meta(r) else r)
+        st.temp(_call_result_bytes(r1, arr) or asarray_bytes(r1))
+    st.free(first)
+    st.done()
     bst = c_strides(bshape, res.dtype.itemsize)
     bd = list(range(len(bshape)))
     perm = bd[:ax] + bd[len(bshape) - res.ndim:] + bd[ax:len(bshape) - res.ndim]

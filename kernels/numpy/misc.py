@@ -20,7 +20,8 @@ from ...meta import ArrayMeta, as_meta, as_number, check_writeable, is_fake, is_
 from .. import flops
 from ..registry import keep_real, pyarray_return, register, transient
 from .convert_datatype import legacy_cast_bytes
-from .temporaries import asarray_bytes
+from .hidden import scalar_bytes
+from .temporaries import Steps, array_bytes, asarray_bytes
 from .umath import ufunc_call
 
 INTP = np.dtype(np.intp)
@@ -80,7 +81,8 @@ def where(condition: Any, x: Any = None, y: Any = None, /) -> ArrayMeta:
     if x is None or y is None:
         raise ValueError("either both or neither of x and y should be given")
     out = where_meta(condition, x, y)
-    transient(sum(where_operand_bytes(as_number(v), out.dtype) for v in (condition, x, y)))
+    transient(where_operand_bytes(as_number(condition), np.dtype(np.bool_))  # cast to bool
+              + sum(where_operand_bytes(as_number(v), out.dtype) for v in (x, y)))
     transient(sum(legacy_cast_bytes(v.dtype, out.dtype) for v in (x, y)  # the iterator's casts
                   if is_meta(v) and v.ndim))
     return out
@@ -212,8 +214,11 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
                 raise ValueError(f"could not broadcast input array from shape {a.shape} into "
                                  f"shape {out.shape}")
             check_writeable(out)
+            _round_parts_bytes(a, decimals)
             return out
-        return k_copy_out(a)
+        res = k_copy_out(a)
+        _round_parts_bytes(a, decimals)
+        return res
     if decimals >= 0 and kind in "iu":
         if out is not None:
             if not np.can_cast(a.dtype, out.dtype, "same_kind"):
@@ -223,22 +228,64 @@ def round_meta(a: Any, decimals: Any, out: Any) -> Any:
             return out
         return k_copy_out(a)
     if decimals == 0:
-        return ufunc_call(np.rint, a, out=out)
+        res = ufunc_call(np.rint, a, out=out)
+        if out is None and not a.shape:  # rint's 0-d result, returned as a NumPy scalar
+            transient(res.dtype.itemsize)
+        transient(short_copy_bytes(a, res.dtype))
+        return res
     fortran = a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous
     if out is None:
         dt = np.dtype(np.float64) if kind in "iu" else a.dtype
         st = (c_strides if not fortran else _f)(tuple(a.shape), dt.itemsize)
         tmp = ArrayMeta(a.shape, dt, st)
-        # PyArray_Round (calculation.c): op(a, 10**decimals, out=ret), rint, op back; the
-        # Python float's 0-d array is what it allocates besides ret
-        ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp, _report=True)
+        # PyArray_Round (calculation.c): ret = PyArray_Empty, op(a, 10**decimals, ret), rint,
+        # op back (the Python float's 0-d array, re-made in the loop dtype, each time), and
+        # for integers a cast of ret back to a's dtype
+        loop = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=tmp).dtype
+        steps = Steps()
+        made = steps.new(array_bytes(a.shape, dt))
+        held, converting = scalar_bytes(1.0, loop)  # then a's copy, beside the held 0-d
+        steps.temp(max(converting, held + short_copy_bytes(a, loop)))
         if kind in "iu":
             st = (c_strides if not fortran else _f)(tuple(a.shape), a.dtype.itemsize)
+            steps.new(array_bytes(a.shape, a.dtype))
+            steps.free(made)
+        steps.done()
         return ArrayMeta(tuple(a.shape), a.dtype, st)
     res = ufunc_call(np.multiply if decimals > 0 else np.true_divide, a, 1.0, out=out,
                      _report=True)
     ufunc_call(np.rint, res, out=res)
     return res
+
+
+def short_copy_bytes(m: Any, dt: np.dtype) -> int:
+    """The copy check_for_trivial_loop (ufunc_object.c) makes of a 0-d or short 1-d operand
+    (at most NPY_BUFSIZE elements) that needs a cast to the loop dtype or is unaligned."""
+    from .temporaries import BUFSIZE
+    from .umath import needs_copy
+    if m.ndim > 1 or (m.ndim == 1 and m.shape[0] > BUFSIZE) or not needs_copy(m, dt):
+        return 0
+    return array_bytes(tuple(m.shape), dt)
+
+
+def _round_parts_bytes(a: Any, decimals: int) -> None:
+    """PyArray_Round of a complex array: ``arr.real = a.real.round(decimals)``, then the
+    imaginary part likewise; each part's rounded array (with, for decimals != 0, the Python
+    float's 0-d array) is alive until it is copied in. A 0-d part rounds to a NumPy scalar
+    that the assignment turns back into a 0-d array."""
+    part = np.dtype(a.dtype.char.lower())
+    view = ArrayMeta(a.shape, part, a.strides, view_of=a if is_meta(a) else None)
+    copy = short_copy_bytes(view, part)  # a part of an unaligned array is unaligned
+    steps = Steps()
+    if not a.shape and decimals == 0:
+        steps.temp(part.itemsize + copy)  # rint's 0-d result, made a scalar
+        steps.temp(part.itemsize)  # the scalar as a 0-d array for the assignment
+    else:
+        rounded = steps.new(array_bytes(a.shape, part))
+        kept, converting = scalar_bytes(1.0, part) if decimals else (0, 0)
+        steps.temp(max(converting, kept + copy))
+        steps.free(rounded)
+    steps.done()
 
 
 def _f(shape: tuple, itemsize: int) -> tuple:

@@ -19,14 +19,15 @@ import numpy as np
 from ..._errors import DataDependentError, UnsupportedOperationError
 from ...layout import c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_meta, check_writeable, is_meta
-from ..registry import assume, register, unmodelled
+from ..registry import assume, register, transient, unmodelled
 from .reductions import nanmean
 from .. import flops
 from ._common import BOOL, c_fresh, complex_part
-from .function_base import check_weight_totals, quantile_func, ureduce, quantile_args
+from .function_base import check_weight_totals, q_held, quantile_func, ureduce, quantile_args
 from .hidden import stepped
 from .reductions import final_result, stays_array
-from .temporaries import Steps, array_bytes, asarray_bytes, copyto_bytes
+from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, scalar_binop_bytes,
+                          ufunc_bytes)
 from .umath import ufunc_call
 
 _INTP = np.dtype(np.intp)
@@ -160,8 +161,10 @@ def _nanquantile_entry(a: Any, q: Any, axis: Any, out: Any, overwrite_input: Any
                        keepdims: Any, weights: Any, percent: bool, name: str) -> Any:
     m, qv, weak, w = quantile_args(a, q, axis, method, weights, percent)
     check_weight_totals(weights, a, m, axis, True)
-    if m.size == 0:
-        return nanmean(m, axis, out=out, keepdims=keepdims)
+    if m.size == 0:  # the q array (percentile's q / 100) is alive while nanmean runs
+        res = nanmean(m, axis, out=out, keepdims=keepdims)
+        transient(q_held(q, qv, percent))
+        return res
     unmodelled(_WITHOUT_NANS)
     return ureduce(m, _nanquantile_func, keepdims, axis, out, name, q=qv, weights=w,
                     overwrite_input=overwrite_input, method=method, weak_q=weak, name=name,
@@ -317,6 +320,9 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     # ``where=np._NoValue`` reaches subtract and multiply: a 0-d bool array, a masked loop
     inplace_where = np.True_ if where is _NoValue else where
     where = True if where is _NoValue else where
+    if not arr.ndim and arr.dtype.kind == "f" and out is None and mean is _NoValue \
+            and where is True:
+        return _nanvar_0d_steps(arr, dtype, ddof, keepdims, std)
     st = Steps()
     held = [st.new(array_bytes(arr.shape, BOOL)), st.new(array_bytes(arr.shape, arr.dtype))]
     st.temp(copyto_bytes(arr.dtype, 0))
@@ -354,6 +360,8 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     held.append(dof_b)
     if not scalar:
         ufunc_steps(st, np.divide, var, dof, out=var, casting="unsafe")
+    else:  # _divide_by_count: ``a.dtype.type(a / b)``, NumPy scalars (float32 / intp promotes)
+        st.temp(scalar_binop_bytes(np.true_divide, var.dtype, dof.dtype))
     # ``isbad = (dof <= 0)``: of a NumPy scalar dof, scalar math (nothing allocated)
     bad_b = ufunc_steps(st, np.less_equal, dof, 0)[1] if is_meta(dof) else 0
     st.temp(1 if bad_b else 2)  # np.any(isbad)'s 0-d result (and a scalar's 0-d array)
@@ -367,6 +375,36 @@ def _nanvar_steps(arr: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims
     if scalar:
         return ArrayMeta(var.shape, var.dtype, var.strides, scalar=True)
     return final_result(var)
+
+
+def _nanvar_0d_steps(arr: Any, dtype: Any, ddof: Any, keepdims: Any, std: bool) -> Any:
+    """nanvar of a 0-d float array: ``isnan`` gives a NumPy bool, every sum a NumPy scalar
+    (keepdims of 0-d), so only the copy stays alive; the rest are 0-d temporaries one at a
+    time: copyto's, ``sum(~mask, dtype=intp)`` (the bool's 0-d array, its intp cast, the
+    result), the sums, the scalar divisions (float32 / intp promotes), subtract's 0-d of
+    the mean and where=, multiply's where=, ``np.any(isbad)``. Measured on numpy 2.4."""
+    from .reductions import kw_reduce
+    from .umath import ufunc_steps
+    st = Steps()
+    st.temp(1)  # isnan
+    copy = st.new(array_bytes((), arr.dtype))
+    st.temp(copyto_bytes(arr.dtype, 0))
+    st.temp(1 + 2 * _INTP.itemsize)
+    avg = kw_reduce(np.add, arr, None, dtype, None, True, _NoValue, True)
+    st.temp(avg.dtype.itemsize)
+    st.temp(scalar_binop_bytes(np.true_divide, avg.dtype, _INTP))
+    st.temp(ufunc_bytes(np.subtract, arr, avg.dtype.type(0), out=arr, casting="unsafe") + 1)
+    st.temp(copyto_bytes(arr.dtype, 0))
+    st.temp(1)  # multiply's where=
+    var = kw_reduce(np.add, arr, None, dtype, None, keepdims, _NoValue, True)
+    st.temp(var.dtype.itemsize)
+    st.temp(scalar_binop_bytes(np.true_divide, var.dtype, _INTP))
+    st.temp(2)  # np.any of a NumPy bool
+    st.free(copy)
+    if std:
+        ufunc_steps(st, np.sqrt, var.dtype.type(0))
+    st.done()
+    return ArrayMeta(var.shape, var.dtype, var.strides, scalar=True)
 
 
 def _replace(a: Any) -> tuple:

@@ -82,7 +82,38 @@ def isclose(a: Any, b: Any, rtol: Any = 1e-05, atol: Any = 1e-08, equal_nan: boo
     out = isclose_meta(a, b, rtol, atol, equal_nan)
     if all(type(v) in (float, int) for v in (rtol, atol)) and out.shape:
         _isclose_steps(a, b, rtol, atol, equal_nan)
+    elif all(type(v) in (float, int) for v in (rtol, atol)) and not equal_nan and all(
+            type(v) in WEAK or as_meta(v).ndim == 0 for v in (a, b)):
+        _isclose_0d_steps(a, b, rtol, atol)
+        return out._replace(scalar=True)
     return pyarray_return(out)
+
+
+def _isclose_0d_steps(a: Any, b: Any, rtol: Any, atol: Any) -> None:
+    """isclose of 0-d operands: each ufunc on a 0-d array gives a NumPy scalar (its 0-d
+    result freed); ufuncs on NumPy scalars and Python numbers make 0-d arrays of them (the
+    operators on two scalars are scalar math); result[()] is the scalar itself."""
+    from .umath import ufunc_steps
+    steps = Steps()
+    x, y = (v if type(v) in WEAK else as_meta(v) for v in (a, b))
+    held = 0
+    if type(y) not in WEAK:
+        dt = np.result_type(y.dtype, 1.0) if y.dtype.kind != "m" else y.dtype
+        held = steps.new(0 if dt == y.dtype else array_bytes((), dt))
+        y = ArrayMeta((), dt, ())
+    elif type(y) is int:
+        y = float(y)
+    if type(x) in WEAK and type(y) in WEAK:
+        lhs: Any = abs(x - y)
+    else:
+        lhs, _ = ufunc_steps(steps, np.subtract, x, y)
+    ay = abs(y) if type(y) in WEAK else ufunc_steps(steps, np.absolute, y)[0]
+    rhs = atol + rtol * ay if type(ay) in WEAK else ay.dtype.type(0)
+    ufunc_steps(steps, np.less_equal, lhs, rhs)
+    ufunc_steps(steps, np.isfinite, y)
+    ufunc_steps(steps, np.equal, x, y)
+    steps.free(held)
+    steps.done()
 
 
 def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> None:
@@ -101,7 +132,10 @@ def _isclose_steps(a: Any, b: Any, rtol: Any, atol: Any, equal_nan: bool) -> Non
         y = float(y)
     lhs = unary(steps, np.absolute, binary(steps, np.subtract, x, y))
     ay = abs(y) if type(y) in WEAK else unary(steps, np.absolute, y)
-    rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
+    if type(ay) in WEAK:  # Python arithmetic: no array
+        rhs = atol + rtol * ay
+    else:
+        rhs = binary(steps, np.add, atol, binary(steps, np.multiply, rtol, ay, True), True)
     le = call(steps, np.less_equal, lhs, rhs)
     fin = call(steps, np.isfinite, y)
     res = binary(steps, np.bitwise_or, binary(steps, np.bitwise_and, le, fin, True),
@@ -195,8 +229,18 @@ def array_equiv(a1: Any, a2: Any) -> Any:
         broadcast_shapes(x.shape, y.shape)
     except ValueError:
         return False
-    if 0 in broadcast_shapes(x.shape, y.shape) and x.dtype.kind in "biufc" \
-            and y.dtype.kind in "biufc":
+    shape = broadcast_shapes(x.shape, y.shape)
+    if 0 in shape and x.dtype.kind in "biufc" and y.dtype.kind in "biufc":
+        # ``bool((a1 == a2).all())`` of asarray'd operands: the comparison's temporaries and
+        # its empty result, then all()'s 0-d result
+        st = Steps()
+        held = st.new(asarray_bytes(a1) + asarray_bytes(a2))
+        extra = st.new(ufunc_bytes(np.equal, x, y))
+        res = st.new(array_bytes(shape, np.bool_))
+        st.free(extra)
+        st.temp(1)
+        st.free(res, held)
+        st.done()
         return True
     raise DataDependentError("np.array_equiv compares values")
 
@@ -222,13 +266,14 @@ def _mode(mode: Any) -> int:
 
 
 def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
-               made: int = 0) -> ArrayMeta:
+               made: int = 0, v_made: int = 0) -> ArrayMeta:
     """multiarray.correlate / correlate2: a fresh 1-d C array of the common type.
 
     Its buffers (multiarraymodule.c ``PyArray_Correlate2``): both inputs as C arrays of the
     common type (copies unless already so), correlate2's conjugate of a complex second
     input (replacing its copy), then the result; ``made`` are the bytes of arrays the
-    caller made of Python sequences, alive throughout."""
+    caller made of Python sequences, alive throughout; ``v_made``: the array made of a
+    sequence ``v``, which the conjugate replaces)."""
     from .temporaries import carray_bytes
     for m, which in ((a, "first"), (v, "second")):
         if m.ndim == 0:
@@ -249,7 +294,7 @@ def _correlate(a: Any, v: Any, mode: Any, name: str, conj: bool = False,
     st = steps()
     st.new(made)
     st.new(carray_bytes(a, dt))
-    copy = st.new(carray_bytes(v, dt))
+    copy = st.new(v_made + carray_bytes(v, dt))
     if conj and dt.kind == "c":
         st.new(array_bytes(v.shape, dt))
         st.free(copy)
@@ -273,9 +318,10 @@ def correlate(a: Any, v: Any, mode: Any = "valid") -> ArrayMeta:
     made = 0
     if not is_meta(a) and am.ndim == 1:
         am, made = c_fresh(am.shape, dt), made + array_bytes(am.shape, dt)
+    v_made = 0
     if not is_meta(v) and vm.ndim == 1:
-        vm, made = c_fresh(vm.shape, dt), made + array_bytes(vm.shape, dt)
-    return _correlate(am, vm, mode, "np.correlate", conj=True, made=made)
+        vm, v_made = c_fresh(vm.shape, dt), array_bytes(vm.shape, dt)
+    return _correlate(am, vm, mode, "np.correlate", conj=True, made=made, v_made=v_made)
 
 
 @register(np.convolve, tags=("copy",), flops=flops.convolve)

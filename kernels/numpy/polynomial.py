@@ -7,10 +7,12 @@ from .creation import fresh
 from ...layout import c_strides
 from ...meta import ArrayMeta, as_meta, is_fake
 from .. import flops
-from ..registry import quiet, register, scalar_result, unmodelled
-from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, ufunc_bytes
+from ..registry import quiet, register, scalar_result, transient, unmodelled
+from .temporaries import (Steps, Val, array_bytes, asarray_bytes, binary, scalar_binop_bytes,
+                          ufunc_bytes)
+from .numeric import convolve
 from .umath import ufunc_call
-from .hidden import captured, stepped, steps
+from .hidden import call_step, captured, stepped, steps
 from .index_tricks import F8, INTP, WEAK
 def _meta(r: Any) -> ArrayMeta:
     return ArrayMeta(r.shape, r.dtype, r.strides)
@@ -43,6 +45,7 @@ def _out(m: Any) -> Any:
 
 
 @register(np.poly, tags=("copy",))
+@stepped
 def poly(seq_of_zeros: Any) -> Any:
     """convolve of (1, -zero) factors: a fresh C (n + 1,) array; complex roots decide by value."""
     _no_poly1d(seq_of_zeros)
@@ -53,11 +56,31 @@ def poly(seq_of_zeros: Any) -> Any:
     if len(sh) != 1:
         raise ValueError("input must be 1d or non-empty square 2d array.")
     dt = m.dtype if m.dtype.kind == "O" else np.dtype(np.mintypecode(m.dtype.char))
-    if sh[0] == 0:
-        return 1.0
-    if dt.kind == "c":
+    if dt.kind == "c" and sh[0]:
         raise DataDependentError("np.poly of complex roots is real when they come in conjugate pairs")
-    return fresh((sh[0] + 1,), dt)
+    return _poly_steps(seq_of_zeros, sh[0], dt)
+
+
+def _poly_steps(seq: Any, n: int, dt: np.dtype) -> Any:
+    """_polynomial_impl.py poly of 1-d roots: ``seq.astype(dt)`` (a copy, alive to the end),
+    ``a = ones((1,))``, then per root ``a = convolve(a, array([1, -zero], dtype=dt))`` (the
+    pair dies after its convolve, the old ``a`` when rebound)."""
+    st = steps()
+    made = st.alloc(asarray_bytes(seq))  # atleast_1d of a list or scalar, dropped when
+    held = st.alloc(array_bytes((n,), dt))  # the name is rebound to its astype copy
+    st.free(made)
+    if n == 0:
+        st.free(held)
+        return 1.0
+    a: Any = _c1(1, dt)
+    ab = st.alloc(array_bytes((1,), dt))
+    for _ in range(n):
+        pair = st.alloc(array_bytes((2,), dt))
+        a, nb = call_step(st, convolve, a, _c1(2, dt), "full")
+        st.free(pair, ab)
+        ab = nb
+    st.free(held)
+    return fresh(a.shape, dt)
 
 
 @register(np.polyval, tags=("copy",), flops=flops.polyval)
@@ -92,6 +115,11 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
     the sum may reuse, the old y dies when y is rebound)."""
     steps = Steps()
     held = steps.new(asarray_bytes(p))
+    if not xm.shape:  # 0-d x: ``y * x`` is a NumPy scalar (its 0-d result freed), ``+ pv``
+        _polyval_0d_steps(steps, pm, xm)  # scalar math
+        steps.free(held)
+        steps.done()
+        return
     y = Val(xm.shape, xm.dtype)
     steps.new(y.nbytes)  # zeros_like: empty_like, then copyto from zeros(1)
     steps.temp(array_bytes((1,), xm.dtype))
@@ -103,6 +131,26 @@ def _polyval_steps(p: Any, pm: Any, xm: Any) -> None:
         y = Val(new.shape, new.dtype)
     steps.free(held)
     steps.done()
+
+
+def _polyval_0d_steps(steps: Steps, pm: Any, xm: Any) -> None:
+    """polyval's loop for a 0-d x: ``y = zeros_like(x)`` (its copyto's 0-d array of the 0),
+    then per coefficient ``y = y * x + pv``: the 0-d y (first) or the scalar y's 0-d array
+    (after) times x into a 0-d result made a scalar, plus the NumPy scalar pv by scalar math
+    (through 0-d arrays when neither type casts safely to the other)."""
+    isz = xm.dtype.itemsize
+    y0 = steps.new(isz)
+    steps.temp(isz)  # zeros_like's copyto of the 0
+    y: Any = Val((), xm.dtype)
+    x = Val((), xm.dtype)
+    for i in range(pm.shape[0]):
+        dt = np.multiply.resolve_dtypes((y.dtype, x.dtype, None))[2]
+        steps.temp((isz if i else 0) + ufunc_bytes(np.multiply, y, x) + dt.itemsize)
+        out = np.add.resolve_dtypes((dt, pm.dtype, None))[2]
+        steps.temp(scalar_binop_bytes(np.add, dt, pm.dtype))
+        if not i:  # the 0-d y dies when the name is rebound
+            steps.free(y0)
+        y = Val((), out)
 
 
 def _pad_front(m: Any, diff: int) -> ArrayMeta:
@@ -272,7 +320,8 @@ def roots(p: Any) -> Any:
     m = _atleast_1d(p)
     if m.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
-    if m.size == 0:
+    if m.size == 0:  # ``non_zero = nonzero(ravel(p))[0]`` (1 byte) alive while
+        transient(asarray_bytes(p) + 1)  # ``array([])`` is made; atleast_1d of a list too
         return fresh((0,), F8)
     raise DataDependentError("np.roots: the number of roots depends on the coefficients' values")
 

@@ -165,7 +165,10 @@ def vdot(a: Any, b: Any) -> ArrayMeta:
     dt = product_dtype(a, b)
     copies = 0
     for m in (a, b):
-        n = _from_any_bytes(m, dt)
+        # PyArray_FromAny(op, typec, 0, 0, 0): flags 0, so a copy only to cast (an unaligned
+        # array of the dtype is used as it is)
+        n = (m.size * dt.itemsize if isinstance(m, np.ndarray) else
+             array_bytes(tuple(m.shape), dt) if m.dtype != dt else 0)
         if n:
             m = ArrayMeta(m.shape, dt, like_strides(m.shape, m.strides, dt.itemsize,
                                                 m.flags.c_contiguous, m.flags.f_contiguous))
@@ -185,7 +188,7 @@ def reshaped(m: Any, perm: list, shape: tuple) -> tuple:
     st = tuple(m.strides[p] for p in perm)
     shape, new = reshape_strides(sh, st, m.dtype.itemsize, shape)
     if new is None:
-        return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), m.dtype.itemsize * math.prod(shape)
+        return ArrayMeta(shape, m.dtype, c_strides(shape, m.dtype.itemsize)), array_bytes(shape, m.dtype)
     # a view starts where m starts: it keeps m's alignment (an unaligned input stays one)
     return ArrayMeta(shape, m.dtype, new,
                      view_of=m if is_meta(m) and not is_aligned(m) else None), 0

@@ -31,7 +31,7 @@ from .indexing import getitem
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_number, is_fake
-from ..registry import keep_real, register, transient
+from ..registry import keep_real, register, transient, unmodelled
 
 _F8 = np.dtype(np.float64)
 _I8 = np.dtype(np.int64)
@@ -827,8 +827,8 @@ def _choice_memory(legacy: bool, a: Any, arr: Any, size: Any, shape: tuple, repl
             steps.new(out_b)  # np.empty((), a.dtype), filled with a[idx]
         elif legacy:  # a[idx]
             steps.new(out_b)
-        else:  # a.take(np.asarray(idx, dtype=np.intp), axis=axis)
-            c = arr.flags.c_contiguous
+        else:  # a.take(np.asarray(idx, dtype=np.intp), axis=axis): NPY_ARRAY_CARRAY_RO
+            c = arr.flags.c_contiguous and arr.flags.aligned  # (an unaligned a is copied)
             steps.new(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
             steps.new(out_b)
             steps.free(0 if c else array_bytes(tuple(arr.shape), arr.dtype))
@@ -901,6 +901,9 @@ def _shuffle(owner: str) -> Callable:
             if x.ndim > 2 and x.shape[axis] > 1 and abs(x.strides[axis]) < span:
                 nb *= 2  # x[j] = x[i] of N-d slices whose extents overlap: through a copy
                 # (array_assign.c PyArray_AssignArray, arrays_overlap)
+                if x.shape[axis] == 2:
+                    unmodelled("the draw decides whether the two items swap (a swap "
+                               "of overlapping slices goes through a copy)")
             transient(nb)
         return None
 
@@ -935,10 +938,10 @@ def _permuted(owner: str) -> Callable:
         if axis is None:
             if not oshape:
                 raise TypeError("len() of unsized object")  # shuffle(out)
-            if len(oshape) > 1:
-                o = res if out is not None else None
-                if o is not None and not (o.flags.c_contiguous or o.flags.f_contiguous):
-                    transient(math.prod(oshape) * o.itemsize)  # the writeback copy
+            if len(oshape) > 1 and not (res.flags.c_contiguous or res.flags.f_contiguous):
+                # ``yf = y.flatten()`` shuffled, then written back (an out=, or the K-order
+                # result of a permuted input)
+                transient(math.prod(oshape) * res.itemsize)
             if math.prod(oshape):
                 transient(res.dtype.itemsize)  # shuffle's one-item buffer (of out's raveled view)
         else:

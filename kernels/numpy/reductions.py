@@ -31,6 +31,7 @@ from .hidden import (cast_copy_bytes, kept_bytes, needs_cast_copy, overlap_copy_
 from .. import flops
 from ..registry import register, scratch, transient
 from .temporaries import (Steps, array_bytes, asarray_bytes, copyto_bytes, divide_by_count_bytes,
+                          remake_bytes, scalar_binop_bytes,
                           ufunc_bytes)
 from .convert_datatype import value_cast_reason
 from .convert_datatype import cast_loop
@@ -563,8 +564,20 @@ def mean_steps(a: Any, axis: Any, dtype: Any, out: Any, keepdims: Any, where: An
         if own:
             steps.done()
         return ret
+    if has_values(rcount) and out is None:
+        # ``ret.dtype.type(ret / rcount)`` (float16: ``arr.dtype.type``) on the NumPy scalar
+        # the sum's 0-d array became: final_result reports the result's 0-d array; the
+        # division, after that array is gone, may take more (float32 / intp promotes)
+        div = scalar_binop_bytes(np.true_divide, ret.dtype, _INTP)
+        if steps is not None:  # a caller's replay: there, with what it holds
+            steps.temp(max(ret.dtype.itemsize, div))
+        else:  # do_reduce reported a 0-d input's cast copy, alive with the sum's 0-d array
+            copy0 = ret.dtype.itemsize if not arr.ndim and (
+                arr.dtype != ret.dtype or not arr.dtype.isnative or not is_aligned(arr)) else 0
+            during = copy0 + ret.dtype.itemsize
+            transient(max(during, div) - copy0 - (2 if f16 else ret.dtype.itemsize))
     if f16:
-        return ArrayMeta((), np.dtype(np.float16), ())
+        return ArrayMeta((), np.dtype(np.float16), (), scalar=True)
     return ret
 
 
@@ -591,6 +604,14 @@ def var_steps(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
     if mean is not None and mean is not _NoValue:
         arrmean = as_meta(mean)
         held = 0
+    elif arr.ndim == 0 and where is True:
+        # the keepdims sum of a 0-d array is a NumPy scalar (its 0-d array freed), divided by
+        # scalar math; the subtraction below makes a 0-d array of it
+        arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
+        steps.temp(array_bytes((), arrmean.dtype))
+        steps.temp(scalar_binop_bytes(np.true_divide, arrmean.dtype, _INTP))
+        arrmean = arrmean.dtype.type(0)
+        held = 0
     else:
         arrmean = do_reduce(np.add, arr, axes, dtype, None, True, _NoValue, where, True)
         held = steps.new(array_bytes(arrmean.shape, arrmean.dtype))
@@ -607,7 +628,8 @@ def var_steps(a: Any, axis: Any, dtype: Any, out: Any, ddof: Any, keepdims: Any,
         _inplace(np.square, x)
     elif x.dtype in _COMPLEX_TO_FLOAT:
         x = ArrayMeta(x.shape, _COMPLEX_TO_FLOAT[x.dtype], x.strides)
-    else:
+    else:  # ``um.multiply(x, um.conjugate(x), out=x).real``: conjugate's result a temporary
+        steps.temp(array_bytes(x.shape, x.dtype))
         ufunc_call(np.multiply, x, x, out=x)
         if x.dtype.kind == "c":
             x = ArrayMeta(x.shape, np.dtype(x.dtype.char.lower()), x.strides)
@@ -834,8 +856,11 @@ def replace_nan(a: Any, val: Any = 0) -> tuple[Any, bool]:
     if arr.dtype.kind == "O" or issubclass(arr.dtype.type, np.inexact):
         c = like_copy(arr)
         st = steps()
-        st.alloc(arr.size)
-        st.alloc(arr.size * arr.dtype.itemsize)
+        if arr.ndim:
+            st.alloc(array_bytes(arr.shape, _BOOL))
+        else:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+            st.hold(1)
+        st.alloc(array_bytes(arr.shape, arr.dtype))
         st.hold(scalar_bytes(val, arr.dtype)[1])
         return c, True
     return arr, False
@@ -871,6 +896,9 @@ def _nan_steps(a: Any, res: Any, out: Any) -> None:
         return
     steps = Steps()
     mask = steps.new(array_bytes(m.shape, _BOOL))
+    if not m.ndim:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+        steps.free(mask)
+        mask = 0
     copy = steps.new(array_bytes(m.shape, m.dtype))
     steps.temp(copyto_bytes(m.dtype, 0))
     if out is None:
@@ -1011,6 +1039,7 @@ def _nanmean_steps(arr: Any, cnt: Any, tot: Any, out: Any) -> None:
     steps.free(inv)
     steps.new(0 if out is not None else array_bytes(tot.shape, tot.dtype))
     steps.temp(ufunc_bytes(np.divide, tot, cnt, out=tot, casting="unsafe"))
+    steps.temp(ufunc_bytes(np.equal, cnt, 0) + remake_bytes(np.equal, cnt, 0))  # the 0's re-make
     bad = steps.new(array_bytes(cnt.shape, _BOOL) + ufunc_bytes(np.equal, cnt, 0))
     steps.temp(1)
     steps.free(bad, mask, copy, count)
@@ -1023,13 +1052,21 @@ def _nanmean_scalar_steps(arr: Any, tot: Any) -> None:
     division and ``isbad`` are scalar arithmetic."""
     steps = Steps()
     mask = steps.new(array_bytes(arr.shape, _BOOL))
+    if not arr.ndim:  # isnan of a 0-d array: a NumPy bool (its 0-d array freed)
+        steps.free(mask)
+        mask = 0
     copy = steps.new(array_bytes(arr.shape, arr.dtype))
     steps.temp(copyto_bytes(arr.dtype, 0))
-    inv = steps.new(array_bytes(arr.shape, _BOOL))
-    steps.temp(_INTP.itemsize)
-    steps.free(inv)
+    if arr.ndim:
+        inv = steps.new(array_bytes(arr.shape, _BOOL))
+        steps.temp(_INTP.itemsize)
+        steps.free(inv)
+    else:  # ``~mask`` a NumPy bool: the sum makes its 0-d array, an intp cast and the result
+        steps.temp(1 + 2 * _INTP.itemsize)
     item = steps.new(tot.dtype.itemsize)
     steps.free(item)
+    # _divide_by_count: ``a.dtype.type(a / b)`` of two NumPy scalars (float32 / intp promotes)
+    steps.temp(scalar_binop_bytes(np.true_divide, tot.dtype, _INTP))
     steps.keep(item)
     steps.free(mask, copy)
     steps.done()
@@ -1091,6 +1128,7 @@ def _cumulative(ufunc: np.ufunc, x: Any, axis: Any, dtype: Any, out: Any,
     """_cumulative_func: accumulate on atleast_1d(x); include_initial concatenates identity."""
     from .reductions import ufunc_accumulate
     m = as_meta(x)
+    transient(asarray_bytes(x))  # atleast_1d of a sequence: its array, alive to the end
     if m.ndim == 0:
         m = ArrayMeta((1,), m.dtype, (m.dtype.itemsize,))
     if axis is None:

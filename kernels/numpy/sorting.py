@@ -234,6 +234,8 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Arra
     # aligned native intp
     copies = _from_any_bytes(vm, common, contiguous=True)
     copies += _from_any_bytes(m, common, contiguous=vm.size > m.size)
+    if m.dtype != common:  # _wrapit's array of a sequence ``a`` (whose method is called),
+        copies += asarray_bytes(a)  # beside its cast copy
     if sorter is not None:
         copies += _from_any_bytes(as_meta(sorter), INTP, contiguous=False)
     transient(copies)

@@ -153,6 +153,10 @@ def _just_fixed(st: Steps, ufunc: Any, name: str, a: Any, width: Any, *rest: Any
     out = empty_like(a, dtype=dt, shape=shape)
     st.new(array_bytes(shape, dt))
     ufunc_call(ufunc, a, ArrayMeta(wshape, _I8, c_strides(wshape, 8)), *rest, out=out)
+    # the iterator copies a byte-swapped 0-d operand (the fill character cast to a's dtype)
+    # to native order (nditer_constr.c: 0-d operands are not buffered)
+    st.temp(sum(array_bytes((), x.dtype) for x in (a, *rest)
+                if not x.shape and not x.dtype.isnative))
     st.free(mx, *after)
     st.done()
     return out

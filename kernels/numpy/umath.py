@@ -262,7 +262,7 @@ def where_meta(where: Any) -> Any:
     return m
 
 
-def _needs_copy(m: Any, dt: np.dtype) -> bool:
+def needs_copy(m: Any, dt: np.dtype) -> bool:
     """check_for_trivial_loop: a cast or an unaligned operand needs a copy."""
     if m.dtype != dt or not m.dtype.isnative:
         return True
@@ -277,7 +277,7 @@ def trivial_order(metas: list, loop: tuple, order: str):
         if m is None:
             continue
         nd = len(m.shape)
-        if _needs_copy(m, dt) and not (nd == 0 or (nd == 1 and m.shape[0] <= BUFSIZE)):
+        if needs_copy(m, dt) and not (nd == 0 or (nd == 1 and m.shape[0] <= BUFSIZE)):
             return None
         if nd == 0:
             continue
@@ -379,10 +379,11 @@ def operand_bytes(inputs: list, metas: list, loop_in: tuple, masked: bool,
                 alive += n  # the copy is made while the operand it replaces is alive,
                 early = max(early, alive + legacy_cast_bytes(m.dtype, loop_in[i]))  # its loop too
                 alive -= sizes[i]
-            elif sizes[i] and m is not None and not m.shape and _needs_copy(m, loop_in[i]):
-                # a scalar's 0-d array the copying above did not reach (an earlier input
-                # could not be copied): the iterator copies it to the loop dtype
-                # (npyiter_new_temp_array) while it stays alive (add(f4 array, np.int64(1)))
+            elif m is not None and not m.shape and needs_copy(m, loop_in[i]):
+                # a 0-d operand (a scalar's 0-d array, or a 0-d array given) the copying
+                # above did not reach (an earlier input could not be copied): the iterator
+                # copies it to the loop dtype (npyiter_new_temp_array) while it stays alive
+                # (add(f4 array, np.int64(1)), multiply(f4 array, np.array(2)))
                 alive += loop_in[i].itemsize
                 early = max(early, alive)
     return early, alive
@@ -511,10 +512,10 @@ def buffer_bytes(metas: list, outs: list, loop: tuple, shape: tuple, wm: Any, or
             ops.append(IterOp((), (), dt.itemsize))
         else:
             ops.append(IterOp(m.shape, m.strides, dt.itemsize,
-                              _needs_copy(m, dt)))
+                              needs_copy(m, dt)))
     for o, dt in zip(outs, loop[nin:]):
         ops.append(IterOp(shape, None, dt.itemsize) if o is None else
-                   IterOp(o.shape, o.strides, dt.itemsize, _needs_copy(o, dt)))
+                   IterOp(o.shape, o.strides, dt.itemsize, needs_copy(o, dt)))
     if wm is not None:
         ops.append(IterOp(wm.shape, wm.strides, 1))
     return iterator_buffer_bytes(shape, tuple(ops), all(o is not None for o in outs), order)
@@ -545,7 +546,7 @@ def after_small_copies(metas: list, loop_in: tuple) -> list:
     stopping at the first input it cannot copy."""
     out = list(metas)
     for i, (m, dt) in enumerate(zip(metas, loop_in)):
-        if m is None or not _needs_copy(m, dt):
+        if m is None or not needs_copy(m, dt):
             continue
         nd = len(m.shape)
         if nd == 0 or (nd == 1 and m.shape[0] <= BUFSIZE):

@@ -798,3 +798,221 @@ def test_median_of_byte_swapped_lanes_is_listed_unmodelled():
         np.median(a, axis=1)
     reason, count = mode.memory_unmodelled["np.median"]
     assert reason.startswith("median of byte-swapped data along an axis") and count == 1
+
+
+# --- small results: 0-d, empty and unaligned inputs, NumPy scalars ---------------------------
+# (the calls ``faketensor coverage --memory`` measured apart from NumPy's allocator: 0-d arrays
+# made and freed on the way to a NumPy scalar, 1-byte empty buffers, a Python number's 0-d array
+# alive while it is re-made in the loop dtype, promoting scalar arithmetic, the copies of short
+# unaligned operands). Each runs on every awkward layout of its inputs (oracle.every_layout)
+# and on an unaligned one, with the kernel cache cold, warm and off.
+
+def _unaligned_of(arr):
+    """``arr``'s values in an unaligned C array (one byte into a buffer)."""
+    u = np.zeros(arr.nbytes + 1, np.uint8)[1:].view(arr.dtype).reshape(arr.shape)
+    u[...] = arr
+    return u
+
+
+def _small_inputs(shape, dt):
+    """{layout name: maker} of every awkward layout of a C array of ``shape`` (ones), and an
+    unaligned one for dtypes wider than a byte. The arrays are made here, outside any mode:
+    a maker returns its real array, or inside a FakeMode its fake (the same layout, a
+    pre-existing buffer, so that methods called on it reach the mode)."""
+    from oracle import every_layout
+    arrays = dict(every_layout(np.ones(shape, dt)))
+    if np.dtype(dt).itemsize > 1:
+        arrays["unaligned"] = _unaligned_of(np.ones(shape, dt))
+
+    def maker(a):
+        return ft.to_fake(a) if ft.is_fake(np.empty(0)) else a
+    return {name: (lambda a=a: maker(a)) for name, a in arrays.items()}
+
+
+_S = [(), (0, 4), (3, 0), (5,), (3, 4)]
+_FLOATS = ["f8", "f4", "f2", "c16", "c8"]
+# name: (shapes, dtypes, call on the one input)
+SMALL = {
+    "mean": (_S, _FLOATS + ["i4", "?"], lambda a: np.mean(a)),
+    "ndarray.mean": (_S, ["f4", "f2", "c8"], lambda a: a.mean()),
+    "average": (_S, _FLOATS + ["i8"], lambda a: np.average(a)),
+    "var": (_S, ["f8", "f4", "?", "i2", "c16"], lambda a: np.var(a)),
+    "std axis": ([(3, 4)], ["?", "u1"], lambda a: np.std(a, axis=1)),
+    "round": (_S, _FLOATS + ["i8"], lambda a: np.round(a)),
+    "round 1": (_S, _FLOATS, lambda a: np.round(a, 1)),
+    "round -1": (_S, _FLOATS + ["i8", "i1"], lambda a: np.round(a, -1)),
+    "ndarray.round 2": (_S, ["f4", "c8"], lambda a: a.round(2)),
+    "nancumsum": (_S, ["f8", "f4", "c16"], lambda a: np.nancumsum(a)),
+    "nancumprod 0": ([(0, 4), (3, 0), (3, 4)], ["f8"], lambda a: np.nancumprod(a, 0)),
+    "nansum": (_S, ["f8", "f4"], lambda a: np.nansum(a)),
+    "nanprod": (_S, ["f8", "c16"], lambda a: np.nanprod(a)),
+    "nanmean": (_S, ["f8", "f4", "f2"], lambda a: np.nanmean(a)),
+    "nanmean 1": ([(0, 4), (3, 0), (1, 4, 1), (3, 4)], ["f8", "f4"], lambda a: np.nanmean(a, 1)),
+    "nanvar": (_S, ["f8", "f4", "f2"], lambda a: np.nanvar(a)),
+    "nanstd ddof": (_S, ["f8", "f4"], lambda a: np.nanstd(a, ddof=1)),
+    "nanquantile empty": ([(0, 4), (3, 0)], ["f8", "f4"], lambda a: np.nanquantile(a, 1)),
+    "nanpercentile empty": ([(0, 4), (3, 0)], ["f8"], lambda a: np.nanpercentile(a, [10, 50])),
+    "nanmedian empty 1": ([(0, 4)], ["f8"], lambda a: np.nanmedian(a, 1)),
+    "median": ([(0, 4), (3, 0), (5,), (3, 4)], ["f8", "f4", "f2", "i4"], lambda a: np.median(a)),
+    "median 1": ([(0, 4), (3, 0), (3, 4)], ["f8", "i8"], lambda a: np.median(a, 1)),
+    "apply_along_axis": ([(3, 4), (2, 3, 4)], ["f8", "i4", "c16"],
+                         lambda a: np.apply_along_axis(np.sum, 0, a)),
+    "apply_over_axes": ([(), (3, 4), (2, 3, 4)], ["f8", "i4"],
+                        lambda a: np.apply_over_axes(np.sum, a, [0])),
+    "apply_over_axes 2": ([(2, 3, 4)], ["f8"], lambda a: np.apply_over_axes(np.sum, a, (0, 2))),
+    "sinc": (_S, ["f8", "f4", "i8", "c16"], lambda a: np.sinc(a)),
+    "array_equiv": ([(0, 4), (3, 0)], ["f8", "i4"], lambda a: np.array_equiv(a, 1)),
+    "trim_zeros": ([(0,), (0, 4), (3, 0), (2, 0, 3)], ["f8", "i8"], lambda a: np.trim_zeros(a)),
+    "cov": ([(0, 4), (4, 0), (5,), (3, 4)], ["f8", "f4", "i8"], lambda a: np.cov(a)),
+    "corrcoef": ([(0, 4), (5,), (3, 4)], ["f8", "i1"], lambda a: np.corrcoef(a)),
+    "nan_to_num": (_S, ["f8", "f4", "c16", "c8"], lambda a: np.nan_to_num(a)),
+    "nan_to_num nan=1": ([(), (3, 4)], ["c16", "f8"], lambda a: np.nan_to_num(a, nan=1)),
+    "isclose": ([(), (0, 4), (3, 0)], ["f8", "f4", "i8"], lambda a: np.isclose(a, 1)),
+    "isclose 2.0": ([()], ["f8", "i4"], lambda a: np.isclose(2.0, a)),
+    "diagflat": ([(0, 4), (3, 0), (3,)], ["f8", "i2"], lambda a: np.diagflat(a, 1)),
+    "isin": ([(), (5,), (1, 4, 1), (3, 4)], ["f8", "f4", "f2", "c16"], lambda a: np.isin(a, [1, 2])),
+    "fft.hfft": ([(0, 4), (3, 4)], ["f8", "c16"], lambda a: np.fft.hfft(a, 5)),
+    "linalg.qr": ([(0, 4), (3, 0), (3, 4)], ["f8", "i8"], lambda a: np.linalg.qr(a)),
+    "linalg.matrix_power": ([(0, 3, 3), (3, 0, 0)], ["f8"], lambda a: np.linalg.matrix_power(a, 3)),
+    "where 0-d condition": ([(), (3,)], ["f8", "i1"], lambda a: np.where(a, 1.5, a)),
+    "multiply.outer": ([(), (2, 3), (3, 4)], ["f8", "f4", "f2"], lambda a: np.multiply.outer(a, 2)),
+    "unwrap": ([(5,), (3, 4)], ["?", "f8", "i4"], lambda a: np.unwrap(a)),
+    "ediff1d": ([(5,), (2, 3)], ["f8", "i4"], lambda a: np.ediff1d(a)),
+    "interp": ([(), (5,), (3, 4)], ["f8", "i8"], lambda a: np.interp(a, [0.0, 1.0, 2.0], [1.0, 2.0, 3.0])),
+    "gradient": ([(5,), (2, 3), (3, 4)], ["f8", "f4"], lambda a: np.gradient(a)),
+    "gradient axis": ([(2, 3), (3, 4)], ["f8"], lambda a: np.gradient(a, axis=0)),
+    "diag_indices_from": ([(3, 3), (3, 3, 3), (2, 2, 2, 2)], ["f8"], lambda a: np.diag_indices_from(a)),
+    "iscomplex": ([(), (3, 4)], ["c16", "c8"], lambda a: np.iscomplex(a)),
+    "digitize": ([(), (5,)], ["f8", "f4", "i8"], lambda a: np.digitize(a, [1.0, 2.0, 3.0])),
+    "digitize decreasing": ([()], ["f8"], lambda a: np.digitize(a, [3.0, 2.0, 1.0], right=True)),
+    "delete": ([(5,), (3, 4)], ["?", "u1", "f8"], lambda a: np.delete(a, [0, 1])),
+    "delete axis": ([(3, 4)], ["?", "f8"], lambda a: np.delete(a, [0, 2], axis=1)),
+    "i0": ([(0, 4), (3, 0)], ["f8", "f4", "i8", "?"], lambda a: np.i0(a)),
+    "vdot": ([(2, 3), (6,)], ["f8", "f4"], lambda a: np.vdot(a, np.ones(6))),
+    "linalg.norm": ([(5,), (2, 3)], ["f8", "f4", "i4"], lambda a: np.linalg.norm(a)),
+    "linalg.vector_norm": ([(5,), (2, 3)], ["f8", "f4"], lambda a: np.linalg.vector_norm(a)),
+    "polyval": ([(), (0, 4), (5,)], ["f8", "f4", "i8"], lambda a: np.polyval([1, 2, 3], a)),
+    "poly": ([(0,), (4,), (5,)], ["f8", "f4", "i4", "?"], lambda a: np.poly(a)),
+    "piecewise": ([()], ["f8", "i1"], lambda a: np.piecewise(a, [a > 1], [1, 2])),
+    "nanmean of one row": ([(1, 4)], ["f8"], lambda a: np.nanmean(a, 0)),
+    "correlate list": ([(5,)], ["c16", "c8", "f8"], lambda a: np.correlate(a, [1.0, 2.0], "full")),
+    "searchsorted list": ([(5,), (3, 4)], ["c16", "f8", "i4"],
+                          lambda a: np.searchsorted([1.0, 2.0, 3.0], a)),
+}
+# measured differences left (real - fake peak), strict expected failures: the list only shrinks
+SMALL_NOT_EXACT = {
+    **{f"nanpercentile empty-f8{list(sh)}-{lay}": "-6 (q / 100 of a list: its arrays not replayed)"
+       for sh in ((0, 4), (3, 0)) for lay in _small_inputs(sh, "f8")},
+    "apply_over_axes-f8[]-F": "-8 (the 0-d sum of a 0-d input, by layout)",
+    "apply_over_axes-f8[]-unaligned": "+8 (the sum's copy of an unaligned 0-d input)",
+    "apply_over_axes-i4[]-C": "+8 (the sum's cast copy of a 0-d input)",
+    "apply_over_axes-i4[]-F": "-8 (the 0-d sum of a 0-d input, by layout)",
+    "apply_over_axes-i4[]-unaligned": "+8 (the sum's copy of an unaligned 0-d input)",
+    "isclose 2.0-f8[]-unaligned": "+7 (ufuncs on an unaligned 0-d operand)",
+    "where 0-d condition-f8[]-unaligned": "+8 (copies of an unaligned 0-d operand)",
+    "unwrap-f8[5]-unaligned": "+32 (replayed operators on unaligned views)",
+    "iscomplex-c16[]-unaligned": "+1 (an unaligned 0-d imaginary part)",
+    **{f"vdot-f4[2, 3]-{lay}": "-8 (a cast copy of a non-C input, then its ravel)"
+       for lay in ("F", "T", "bcast0")},
+    "polyval-f8[]-unaligned": "+8 (an unaligned 0-d x copied by each product)",
+    "polyval-i8[]-unaligned": "+8 (an unaligned 0-d x copied by each product)",
+    **{f"polyval-f4[0, 4]-{lay}": "+1 (empty float32 x with int coefficients)"
+       for lay in _small_inputs((0, 4), "f4")},
+}
+
+
+def _small_cases():
+    out = []
+    for name, (shapes, dts, _) in SMALL.items():
+        for shape in shapes:
+            for dt in dts:
+                for lay in _small_inputs(shape, dt):
+                    label = f"{name}-{dt}{list(shape)}-{lay}"
+                    out.append(pytest.param(name, shape, dt, lay, id=label, marks=(
+                        pytest.mark.xfail(strict=True, reason=f"real - fake peak: {SMALL_NOT_EXACT[label]}")
+                        if label in SMALL_NOT_EXACT else ())))
+    return out
+
+
+@pytest.mark.parametrize("name, shape, dt, lay", _small_cases())
+def test_small_results_exact(name, shape, dt, lay):
+    """Peak and live bytes equal NumPy's allocator, with the kernel cache cold, warm, off."""
+    import warnings
+    op = SMALL[name][2]
+    make = _small_inputs(shape, dt)[lay]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            op(make())
+        except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
+            pytest.skip("NumPy refuses this input: nothing to measure")
+        real, fake = op_peaks(lambda: [make()], op)
+        warm = _fake_figures(lambda: [make()], op)
+        old = ft.set_cache_enabled(False)
+        try:
+            off = _fake_figures(lambda: [make()], op)
+        finally:
+            ft.set_cache_enabled(old)
+    assert fake == real == warm == off, (real, fake, warm, off)
+
+
+def test_small_not_exact_names_existing_cases():
+    assert set(SMALL_NOT_EXACT) <= {p.id for p in _small_cases()}
+
+
+def test_strings_justify_byte_swapped():
+    """center/ljust/rjust of byte-swapped strings: the fill character cast to the input's
+    dtype is a byte-swapped 0-d operand, copied to native order by the iterator."""
+    for fn in (np.strings.center, np.strings.ljust, np.strings.rjust, np.char.center):
+        for dt in (">U6", "<U6", ">S6"):
+            for args in ((9,), (8, "*")):
+                if dt == ">S6" and len(args) == 2:
+                    args = (8, b"*")
+                real, fake = op_peaks(lambda: [np.array([["ab", "cde"] * 2] * 3, dt)],
+                                      lambda a: fn(a, *args))
+                assert fake == real, (fn, dt, args)
+
+
+def test_random_draws_of_awkward_inputs():
+    """permuted of a result neither C nor F contiguous (flatten and write-back), choice from
+    an unaligned population (take copies it)."""
+    for op in (lambda g, a: g.permuted(a), lambda g, a: g.choice(a.ravel(), 2)):
+        for make in (lambda: np.ones((2, 3, 4)).transpose(1, 0, 2), lambda: _unaligned_of(np.ones(6)),
+                     lambda: np.ones((3, 4))):
+            real, fake = op_peaks(lambda: [make()],
+                                  lambda a, op=op: op(np.random.default_rng(0), a))
+            assert fake == real
+
+
+def test_shuffle_of_two_overlapping_slices_is_listed_unmodelled():
+    """Whether the two items swap (through a copy of overlapping slices) is the draw's."""
+    a = ft.to_fake(np.ones((2, 3, 4)).transpose(1, 0, 2).copy().transpose(1, 0, 2))
+    with ft.FakeMode() as mode:
+        np.random.default_rng(0).shuffle(a)
+    assert any("two items swap" in why for why, _ in mode.memory_unmodelled.values())
+
+
+def test_scalar_binop_bytes_as_numpy():
+    """temporaries.scalar_binop_bytes against the allocator: NumPy scalars of two types."""
+    from faketensor.kernels.numpy.temporaries import scalar_binop_bytes
+    from memtools import measure_peak
+    types = [np.float16, np.float32, np.float64, np.int8, np.int64, np.uint64, np.complex64,
+             np.complex128]
+    for x in types:
+        for y in types:
+            for uf, op in ((np.true_divide, lambda a, b: a / b), (np.add, lambda a, b: a + b),
+                           (np.multiply, lambda a, b: a * b)):
+                a, b = x(3), y(2)
+                with np.errstate(all="ignore"):
+                    real = measure_peak(lambda: op(a, b))[0]
+                assert scalar_binop_bytes(uf, np.dtype(x), np.dtype(y)) == real, (x, y, uf)
+
+
+def test_apply_over_axes_of_an_offset_view_is_listed_unmodelled():
+    """A user's function returning a view into an array it made, not at its start: its
+    buffer is not charged, and the call says so."""
+    a = ft.to_fake(np.ones((3, 4)))
+    with ft.FakeMode() as mode:
+        r = np.apply_over_axes(lambda x, ax: np.sum(x, ax)[1:], a, [0])
+    assert r.shape == (1, 3)
+    assert "np.apply_over_axes" in mode.memory_unmodelled

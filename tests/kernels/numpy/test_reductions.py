@@ -323,9 +323,6 @@ def test_ptp_scalar_result(shape, kw):
         assert mode.memory.live.get("cpu", 0) - before == (real.nbytes if real.flags.writeable else 0)
 
 
-@pytest.mark.xfail(strict=True, reason="np.mean of float16 over every element: _mean returns a "
-                   "0-d float16 array where NumPy returns a float16 scalar (its f4 sum's 0-d "
-                   "array is the transient); changing it moves np.median's replayed bytes")
 def test_mean_float16_scalar_result():
     x = np.ones(5, np.float16)
     real = np.mean(x)
