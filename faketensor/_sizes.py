@@ -24,6 +24,7 @@ follow the assumption of the run.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import sys
@@ -179,7 +180,12 @@ WATCHED: dict = {}
 def _watch(storage: Any) -> None:
     i = id(storage)
     if i not in WATCHED:
-        WATCHED[i] = weakref.ref(storage, lambda _ref, i=i: WATCHED.pop(i, None))
+        WATCHED[i] = weakref.ref(storage, functools.partial(_unwatch, i))
+
+
+def _unwatch(i: int, _ref: Any) -> None:
+    """A watched storage died: its id may now name another."""
+    WATCHED.pop(i, None)
 
 
 def _ints(shape: Any) -> tuple:

@@ -814,3 +814,21 @@ def test_len_as_a_size_stops_and_names_shape_instead():
 def _onehot_sized(m):
     classes = np.unique(np.random.randint(0, 10, m))
     return np.zeros((m, classes.shape[0]))
+
+
+def test_watched_storages_are_dropped_when_they_die():
+    """A mask's storage remembered for its size (or a ufunc input's serial) is watched only
+    while it lives: once every such storage is gone, calls skip the write bookkeeping again."""
+    import gc
+
+    from faketensor import _sizes
+
+    before = set(_sizes.WATCHED)
+    with ft.FakeMode():
+        x = np.empty(10)
+        m = x > 0
+        y = x[m]
+        assert set(_sizes.WATCHED) - before  # the mask and x are watched
+        del x, m, y
+        gc.collect()
+    assert set(_sizes.WATCHED) - before == set()
