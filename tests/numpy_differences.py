@@ -63,3 +63,32 @@ def opinfo(op_name: str) -> dict[str, str]:
 def programs() -> dict[str, str]:
     """The benchmark programs whose planned peak is not exact on the running NumPy."""
     return {k: f"NumPy {VERSION[0]}.{VERSION[1]}: {v}" for k, v in PROGRAMS.get(VERSION, {}).items()}
+
+
+# tests/kernels/numpy/test_memory_ops.py test_small_results_exact: the measured cases, listed in
+# tests/small_results_versions.txt, with the reason of their family
+_SMALL_REASONS = {
+    "round": "np.round of integers before 2.4 allocates otherwise (a copy, or none for empty "
+             "input, where 2.4's path is replayed)",
+    "apply_along_axis": "np.apply_along_axis before 2.4: its Python steps allocate otherwise "
+                        "(not replayed)",
+    "sinc": "np.sinc before 2.3: where(x == 0, 1.0e-20, x) allocates differently, not replayed",
+    "linalg.norm": _SCALAR_0D + " (norm's sqrt of the sum)",
+    "linalg.vector_norm": _SCALAR_0D + " (vector_norm's sqrt of the sum)",
+}
+
+
+def small_results() -> dict[str, str]:
+    """This NumPy's not-exact small-result cases: label -> reason."""
+    import os
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "small_results_versions.txt")
+    here = f"{VERSION[0]}.{VERSION[1]}"
+    out = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            minor, label = line.rstrip("\n").split("\t")
+            if minor == here:
+                out[label] = f"NumPy {here}: " + _SMALL_REASONS[label.split("-", 1)[0]]
+    return out
