@@ -236,3 +236,22 @@ def test_a_generator_that_dies_is_freed():
     with ft.FakeMode(record=True) as mode:
         _generator_in_a_function()
     assert mode.memory.live["cpu"] == real_live
+
+
+@pytest.mark.parametrize("cache", [True, False])
+def test_uniform_factories_read_their_values_with_the_cache_on_and_off(cache):
+    """zeros and ones keep only their one value (their content is made when first read):
+    value reads, C code and later computations see what NumPy's arrays hold, cache or not."""
+    old = ft.set_cache_enabled(cache)
+    try:
+        with ft.FakeMode():
+            a = np.ones((2, 3), np.int16)
+            b = np.zeros_like(np.empty(4))
+            c = np.zeros(3, "U2")
+            assert a.tolist() == np.ones((2, 3), np.int16).tolist()
+            assert int(a[1, 2]) == 1 and b.tolist() == [0.0] * 4 and c.tolist() == [""] * 3
+            assert (a + np.arange(3, dtype=np.int16)).tolist() == [[1, 2, 3], [1, 2, 3]]
+            a[0, 0] = 7
+            assert a.tolist() == [[7, 1, 1], [1, 1, 1]]
+    finally:
+        ft.set_cache_enabled(old)
