@@ -7,11 +7,12 @@ everything a kernel may read: each fake's shape, strides, dtype, writeable and
 warn-on-write flags, whether it owns its data, its alignment (offset and storage
 alignment modulo 16, which with the strides fix the aligned flag), which arguments are
 the same fake or share a storage and their byte distance there (so overlap is decided by
-the key), and every other argument by type and value. Calls
-with anything else among the arguments (real arrays, generators, callables) and
-kernels whose results are not arrays are never cached; neither are exceptions, nor calls
-whose kernel warned. Each bypass is counted under its reason (``BYPASS_*`` here, and the
-kernel's own ``Kernel.nocache``).
+the key), and every other argument by type and value; a ``np.random.Generator`` by its
+class alone (only draws whose result depends on their arguments, never on the generator's
+state, are cached: kernels/registry.py ``cache_draws``). Calls with anything else among the
+arguments (real arrays, callables) and kernels whose results are not arrays are never
+cached; neither are exceptions, nor calls whose kernel warned. Each bypass is counted under
+its reason (``BYPASS_*`` here, and the kernel's own ``Kernel.nocache``).
 """
 from __future__ import annotations
 
@@ -113,6 +114,8 @@ def _value_key(x: Any, fakes: list) -> Any:
         return NOKEY if NOKEY in ends else (slice, ends)
     if isinstance(x, (np.dtype, np.generic)):
         return (t, x)
+    if isinstance(x, np.random.Generator):  # a draw's generator: its state never shapes the
+        return (t,)                          # result (registry ``cache_draws``), its class may
     return NOKEY
 
 

@@ -28,6 +28,9 @@ BACKENDS = ("numpy", "cupy")
 # Kernels with these tags are never cached: their results are not a function of metadata
 # alone (random draws, values).
 NOCACHE = frozenset({"random", "data-dependent"})
+# A "random" rule whose function has ``cache_draws = True`` is cached all the same: its result
+# and memory depend on the draw's arguments (shapes, dtypes, plain values) and the generator's
+# class, never on the generator's state (kernels/numpy/random.py ``_draw``).
 
 
 class Rule(Protocol):
@@ -363,7 +366,8 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
             # an adapter in a rule's place (``fn.rule``) is named after the op it serves
             kname = name or (op if isinstance(op, str) and hasattr(fn, "rule") else fn.__name__)
             kernel = Kernel(fn, frozenset(tags), kname, backend,
-                            backend == "numpy" and NOCACHE.isdisjoint(tags),
+                            backend == "numpy" and (NOCACHE.isdisjoint(tags)
+                                                    or getattr(fn, "cache_draws", False)),
                             _value_params(fn, prefix), flops)
             old = REGISTRY.get((op, backend))
             if old is not None:

@@ -119,9 +119,10 @@ def test_uncacheable_calls_still_work():
         fake = np.zeros((3, 4))
         r = fake + real
         rng = np.random.default_rng(0)
-        s = rng.normal(size=(2,))
-    assert r.shape == (3, 4) and s.shape == (2,)
+        s = rng.permutation(fake)  # a random rule that is not a plain draw: never cached
+    assert r.shape == (3, 4) and s.shape == (3, 4)
     assert ft.cache_info().uncacheable >= 2
+    assert ft.cache_info().bypassed.get("a random draw") == 1
     assert np.shares_memory(fake, fake) is True  # a plain result is never cached
     assert _cache.signature(np.add, (fake, object()), {}, []) is _cache.NOKEY
 
@@ -192,7 +193,7 @@ def test_each_bypass_is_counted_under_its_reason():
     ft.clear_cache()
     with ft.FakeMode():
         a = np.ones((4, 5))
-        np.random.rand(3)
+        np.random.shuffle(a)  # a random rule that is not a plain draw
         a[[0, 1, 2, 3] * 20]  # an index list longer than MAX_SEQUENCE
     got = _bypassed()
     assert got.get("a random draw", 0) >= 1
@@ -265,3 +266,43 @@ def test_entries_are_named_records_holding_costs_flops_and_findings():
     assert all(e.flops is not None and e.findings is not None for e in entries)
     assert mode.trace[0].flops == 0 and ft.cache_info().hits >= 1
     del v, c, q, r
+
+
+def test_draws_are_cached_by_arguments_not_by_generator_state():
+    """A plain draw's result depends on its arguments and the generator's class: the second
+    draw of a signature is a hit, from another generator too, and each hit is a new storage
+    charged as the first was; other arguments, dtypes or owners miss."""
+    ft.clear_cache()
+    with ft.FakeMode() as mode:
+        g1, g2 = np.random.default_rng(0), np.random.default_rng(1)
+        a = g1.standard_normal((100, 3), dtype=np.float32)
+        hits = ft.cache_info().hits
+        b = g2.standard_normal((100, 3), dtype=np.float32)
+        c = g1.standard_normal((100, 3), dtype=np.float32)
+        assert ft.cache_info().hits == hits + 2
+        d = g1.standard_normal((100, 3))  # float64: another signature
+        e = np.random.standard_normal((100, 3))  # the legacy global generator: another op
+        i = g1.integers(0, 10, (7,))
+        j = g2.integers(0, 10, (7,))
+        assert ft.cache_info().hits == hits + 3
+        for x, (shape, dt) in zip((a, b, c, d, e, i, j),
+                                  [((100, 3), np.float32)] * 3 + [((100, 3), np.float64)] * 2
+                                  + [((7,), np.int64)] * 2):
+            assert x.shape == shape and x.dtype == dt
+        assert len({id(x.storage) for x in (a, b, c)}) == 3
+        pools = 2 * 16  # each generator's seed pool (FakeMode._default_rng)
+        assert mode.memory.live["cpu"] == 3 * 1200 + 2 * 2400 + 2 * 56 + pools
+        del b, c
+        assert mode.memory.live["cpu"] == 1200 + 2 * 2400 + 2 * 56 + pools
+
+
+def test_draws_that_raise_or_warn_are_checked_on_every_call():
+    """NumPy's value checks run on every draw: a cached signature never hides an error."""
+    ft.clear_cache()
+    with ft.FakeMode():
+        g = np.random.default_rng(0)
+        g.normal(0.0, 1.0, (4,))
+        g.normal(0.0, 1.0, (4,))
+        for _ in range(2):
+            with pytest.raises(ValueError):
+                g.normal(0.0, -1.0, (4,))
