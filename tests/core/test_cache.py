@@ -297,7 +297,8 @@ def test_draws_are_cached_by_arguments_not_by_generator_state():
 
 
 def test_draws_that_raise_or_warn_are_checked_on_every_call():
-    """NumPy's value checks run on every draw: a cached signature never hides an error."""
+    """NumPy's value checks depend on the plain values in the signature: a draw that raises is
+    never cached, so the same bad draw raises every time."""
     ft.clear_cache()
     with ft.FakeMode():
         g = np.random.default_rng(0)
