@@ -256,15 +256,18 @@ class CacheEntry:
     """What the kernel cache keeps for one call signature: the result's ``template``, the
     call's ``costs`` (registry.Costs or None), and, once a recording mode has worked them
     out, its ``flops`` and ``findings`` (findings.Finding rows with ``site=-1``): all
-    functions of the signature, so later calls read them instead of working them out."""
+    functions of the signature, so later calls read them instead of working them out.
+    ``quick``: whether a hit needs nothing but a new fake (``_runner.quick_hit``), worked out
+    on the first hit that can tell (None until then)."""
 
-    __slots__ = ("template", "costs", "flops", "findings")
+    __slots__ = ("template", "costs", "flops", "findings", "quick")
 
     def __init__(self, template: Template, costs: Any) -> None:
         self.template = template
         self.costs = costs
         self.flops: int | None = None
         self.findings: tuple | None = None
+        self.quick: bool | None = None
 
     def __sizeof__(self) -> int:  # what the entry keeps alive, for the cache's byte budget
         return object.__sizeof__(self) + approx_size(self.template) + approx_size(self.costs)

@@ -85,10 +85,20 @@ def claim(storage: Any) -> None:
 
 
 def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
-    """Hand an intercepted call to the top mode (popped while it runs), or run the default."""
+    """Hand an intercepted call to the top mode (popped while it runs), or run the default.
+
+    A mode with a ``quick_ledger`` (a plain FakeMode) first offers the call to the kernel
+    cache: a hit that needs nothing but a new fake (``_runner.quick_hit``) runs no NumPy code,
+    so it is answered without popping the mode, its storage charged to that ledger."""
     stack = STACK.get()
     if stack:
         mode = stack[-1]
+        ledger = getattr(mode, "quick_ledger", None)
+        if ledger is not None:
+            out = _quick(func, args, kwargs)
+            if out is not None:
+                ledger._alloc(out.storage)
+                return out
         token = STACK.set(() if len(stack) == 1 else below(stack))
         try:
             return mode.__array_dispatch__(func, types, args, kwargs)
@@ -102,11 +112,18 @@ def _no_runner(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     raise RuntimeError("faketensor runner not initialised")
 
 
+def _no_quick(func: Any, args: tuple, kwargs: dict) -> Any:
+    return None
+
+
 _default = _no_runner
+_quick = _no_quick
 
 
-def set_default_dispatch(fn: Any) -> None:
-    """What runs a call when no mode is active: the runner sets it once (it sits above this
-    module, so it hands itself down instead of being imported)."""
-    global _default
+def set_default_dispatch(fn: Any, quick: Any = _no_quick) -> None:
+    """What runs a call when no mode is active, and the kernel cache's quick answer
+    (``_runner.quick_hit``): the runner sets them once (it sits above this module, so it
+    hands itself down instead of being imported)."""
+    global _default, _quick
     _default = fn
+    _quick = quick

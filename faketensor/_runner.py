@@ -406,6 +406,64 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     return res
 
 
+def quick_hit(func: Any, args: tuple, kwargs: dict) -> Any:
+    """The result of a call that a kernel-cache hit answers completely, else None: one fresh
+    array, no transient or scratch bytes, and nothing for ``run_fake``'s bookkeeping to do (no
+    input knows its values, no size is remembered, not in placeholder mode, func makes no
+    known value of these inputs). Such a call runs no NumPy code, so a mode may answer it
+    before popping itself off the stack (``_dispatch.dispatch``); ``None`` costs the caller
+    only the signature."""
+    if not _INFO.enabled or _WATCHED or _PLACEHOLDERS_GET() is not None:
+        return None
+    fakes: list = []
+    key = _cache.signature(func, args, kwargs, fakes)
+    if key is _NOKEY or not fakes:
+        return None
+    try:
+        hit = _ENTRIES_GET(key)
+    except TypeError:  # an unhashable func
+        return None
+    if hit is None:
+        return None
+    quick = hit.quick
+    if not quick:
+        if quick is False or not _quick_entry(func, args, hit):
+            return None
+    for f in fakes:
+        st = f.storage
+        if st.content is not None or st.known is not None or st.recipe is not None:
+            return None
+    _INFO.hits += 1
+    tmpl = hit.template
+    res = tmpl.meta
+    return make_fake(res.shape, res.dtype, res.strides,
+                     FakeStorage(tmpl.nbytes, res.device or fakes[0].storage.device),
+                     res.offset, None, res.writeable is not False)
+
+
+def _quick_entry(func: Any, args: tuple, hit: _cache.CacheEntry) -> bool:
+    """Work out ``hit.quick`` (see ``quick_hit``); False without deciding while func's
+    source kind is not known yet (``_known.SOURCE``, filled by the full path)."""
+    try:
+        kind = _SOURCE_GET(func)
+    except TypeError:
+        kind = None
+    if kind is None:
+        return False
+    tmpl = hit.template
+    res = tmpl.meta if type(tmpl) is _FreshOut else None
+    hit.quick = (res is not None and hit.costs is None and res.base_shape is None
+                 and not res.scalar and res.value is None
+                 and not (type(func) is np.ufunc and res.dtype.kind == "b")  # _sizes.note_ufunc
+                 and (kind == 0 or kind == 2 and not (args and getattr(args[0], "size", 1) == 0)))
+    return hit.quick
+
+
+_INFO = _cache.INFO
+_NOKEY = _cache.NOKEY
+_ENTRIES_GET = _cache.ENTRIES.get
+
+
 def _from_source(func: Any, args: tuple, kwargs: dict, res: Any) -> None:
     """``_known.after`` for a call none of whose fakes holds a known value: only a source
     (a factory, a reduction over nothing) can make one."""
@@ -643,4 +701,4 @@ def default_dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     return run_real(func, args, kwargs)
 
 
-_dispatch.set_default_dispatch(default_dispatch)
+_dispatch.set_default_dispatch(default_dispatch, quick_hit)

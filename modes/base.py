@@ -17,6 +17,9 @@ class Mode:
     """
 
     _is_fake_mode = False
+    #: a plain FakeMode's ledger: its calls are first offered to the kernel cache
+    #: (faketensor/_dispatch.py ``dispatch``); None: every call reaches ``__array_dispatch__``
+    quick_ledger: Any = None
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
         return func(*args, **kwargs)
