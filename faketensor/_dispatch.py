@@ -88,16 +88,15 @@ def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     """Hand an intercepted call to the top mode (popped while it runs), or run the default.
 
     A mode with a ``quick_ledger`` (a plain FakeMode) first offers the call to the kernel
-    cache: a hit that needs nothing but a new fake (``_runner.quick_hit``) runs no NumPy code,
-    so it is answered without popping the mode, its storage charged to that ledger."""
+    cache: a hit that needs nothing but its result made and charged to that ledger
+    (``_runner.quick_hit``) runs no NumPy code, so it is answered without popping the mode."""
     stack = STACK.get()
     if stack:
         mode = stack[-1]
         ledger = getattr(mode, "quick_ledger", None)
         if ledger is not None:
-            out = _quick(func, args, kwargs)
+            out = _quick(func, args, kwargs, ledger)
             if out is not None:
-                ledger._alloc(out.storage)
                 return out
         token = STACK.set(() if len(stack) == 1 else below(stack))
         try:
@@ -112,7 +111,7 @@ def _no_runner(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     raise RuntimeError("faketensor runner not initialised")
 
 
-def _no_quick(func: Any, args: tuple, kwargs: dict) -> Any:
+def _no_quick(func: Any, args: tuple, kwargs: dict, ledger: Any) -> Any:
     return None
 
 

@@ -775,6 +775,16 @@ def _call_name(func: Any) -> Any:
         return None
 
 
+def small_meta(meta: Any) -> bool:
+    """``small_outputs`` of the fresh cpu-or-device array an ArrayMeta (a cached template)
+    stands for."""
+    n = 1
+    for d in meta.shape:
+        n *= d
+    return (n <= MAX_CONTENT_ITEMS and n * meta.dtype.itemsize <= MAX_CONTENT_BYTES
+            and meta.device in (None, "cpu") and not meta.dtype.hasobject)
+
+
 def small_outputs(res: Any) -> bool:
     """Whether every fake in a call's result is small enough to compute (None: a write)."""
     if res is None:

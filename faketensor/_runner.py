@@ -12,7 +12,7 @@ from ._bounded import BoundedCache
 from ._array import KERNEL_PLACEHOLDERS, FakeArray, make_fake
 from ._convert import Converter
 from ._errors import UnsupportedOperationError
-from ._storage import PREEXISTING, SCALAR, FakeStorage
+from ._storage import MAPPED, PREEXISTING, SCALAR, FakeStorage
 from ._wrapped import WrappedArray
 from .layout import c_strides, check_shape
 from ._backends import run_rule
@@ -406,18 +406,19 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     return res
 
 
-def quick_hit(func: Any, args: tuple, kwargs: dict) -> Any:
-    """The result of a call that a kernel-cache hit answers completely, else None: one fresh
-    array, no transient or scratch bytes, and nothing for ``run_fake``'s bookkeeping to do (no
-    input knows its values, no size is remembered, not in placeholder mode, func makes no
-    known value of these inputs). Such a call runs no NumPy code, so a mode may answer it
-    before popping itself off the stack (``_dispatch.dispatch``); ``None`` costs the caller
-    only the signature."""
+def quick_hit(func: Any, args: tuple, kwargs: dict, ledger: Any) -> Any:
+    """The result of a call that a kernel-cache hit answers completely, charged to
+    ``ledger`` as ``FakeMode._account`` charges it; else None. Answered completely: the
+    result is one array (fresh, a view of an input or an input), the call's costs carry no
+    notes, and ``run_fake``'s bookkeeping has nothing to do (no input knows its values or is
+    memory-mapped, no size is remembered, not in placeholder mode, func makes no known value
+    here). Such a call runs no NumPy code, so a mode may answer it before popping itself off
+    the stack (``_dispatch.dispatch``); a None costs the caller only the signature."""
     if not _INFO.enabled or _WATCHED or _PLACEHOLDERS_GET() is not None:
         return None
     fakes: list = []
     key = _cache.signature(func, args, kwargs, fakes)
-    if key is _NOKEY or not fakes:
+    if key is _NOKEY:
         return None
     try:
         hit = _ENTRIES_GET(key)
@@ -427,21 +428,49 @@ def quick_hit(func: Any, args: tuple, kwargs: dict) -> Any:
         return None
     quick = hit.quick
     if not quick:
-        if quick is False or not _quick_entry(func, args, hit):
+        if quick is False or not _quick_entry(func, args, hit, fakes):
             return None
     for f in fakes:
         st = f.storage
-        if st.content is not None or st.known is not None or st.recipe is not None:
+        if st.content is not None or st.known is not None or st.recipe is not None \
+                or st._tracker is MAPPED:
             return None
     _INFO.hits += 1
     tmpl = hit.template
-    res = tmpl.meta
-    return make_fake(res.shape, res.dtype, res.strides,
-                     FakeStorage(tmpl.nbytes, res.device or fakes[0].storage.device),
-                     res.offset, None, res.writeable is not False)
+    costs = hit.costs
+    t = type(tmpl)
+    if t is _FreshOut:
+        res = tmpl.meta
+        storage = FakeStorage(tmpl.nbytes, res.device or (fakes[0].storage.device if fakes
+                                                          else "cpu"))
+        out = make_fake(res.shape, res.dtype, res.strides, storage, res.offset, None,
+                        res.writeable is not False)
+        if costs is None:
+            ledger._alloc(storage)
+            return out
+        dev = storage.device
+        if costs.early:  # before the outputs exist
+            ledger._transient(dev, costs.early)
+        ledger._alloc(storage)
+    else:
+        if t is _ViewOut:
+            v = fakes[tmpl.source]
+            out = _realize_out(tmpl.meta, v, v.storage.device)
+        else:
+            out = fakes[tmpl.position]
+        if costs is None:
+            return out
+        dev = out.storage.device
+        if costs.early:
+            ledger._transient(dev, costs.early)
+    if costs.transient:
+        ledger._transient(dev, costs.transient)
+    if costs.scratch:
+        ledger._scratch(dev, costs.scratch)
+    return out
 
 
-def _quick_entry(func: Any, args: tuple, hit: _cache.CacheEntry) -> bool:
+def _quick_entry(func: Any, args: tuple, hit: _cache.CacheEntry, fakes: list) -> bool:
     """Work out ``hit.quick`` (see ``quick_hit``); False without deciding while func's
     source kind is not known yet (``_known.SOURCE``, filled by the full path)."""
     try:
@@ -451,10 +480,15 @@ def _quick_entry(func: Any, args: tuple, hit: _cache.CacheEntry) -> bool:
     if kind is None:
         return False
     tmpl = hit.template
-    res = tmpl.meta if type(tmpl) is _FreshOut else None
-    hit.quick = (res is not None and hit.costs is None and res.base_shape is None
-                 and not res.scalar and res.value is None
-                 and not (type(func) is np.ufunc and res.dtype.kind == "b")  # _sizes.note_ufunc
+    t = type(tmpl)
+    costs = hit.costs
+    ok = t is _ViewOut or t is _InputOut
+    if t is _FreshOut:
+        res = tmpl.meta
+        ok = (res.base_shape is None and not res.scalar and res.value is None
+              and not (type(func) is np.ufunc and res.dtype.kind == "b")  # _sizes.note_ufunc
+              and (bool(fakes) or not _known.small_meta(res)))  # else _values computes it
+    hit.quick = (ok and (costs is None or not costs.notes)
                  and (kind == 0 or kind == 2 and not (args and getattr(args[0], "size", 1) == 0)))
     return hit.quick
 

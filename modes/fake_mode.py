@@ -144,8 +144,8 @@ class FakeMode(Mode):
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
         self._nested = bool(enclosing)
         # calls a kernel-cache hit answers completely skip the mode's own path (_dispatch)
-        self.quick_ledger = None if self.record or self.data_dependent == "placeholder" \
-            else self._ledger
+        self.quick_ledger = None if (self.record or self.data_dependent == "placeholder"
+                                     or self.device is not None) else self._ledger
         self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
         super().__enter__()
         fake_mode_entered()  # numpy.random's C code refuses to draw (modes/random_gen.py)
