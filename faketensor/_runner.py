@@ -554,7 +554,8 @@ def _run_miss(func: Any, args: tuple, kwargs: dict, convert: Callable | None, de
 
 
 _run_fake = compiled(RUN_FAKE, _run_fake_python, _run_fake_python, _run_miss, _instantiate,
-                     _cache.ENTRIES, _cache.INFO, _cache.CacheEntry, _cache.FreshOut, ArrayMeta)
+                     _cache.ENTRIES, _cache.INFO, _cache.CacheEntry, _cache.FreshOut,
+                     _cache.ViewOut, ArrayMeta)
 
 
 def _unwrap_tree(obj: Any) -> Any:

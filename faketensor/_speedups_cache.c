@@ -44,10 +44,10 @@ static struct {
     /* run_fake */
     PyObject *run_fake_python, *run_miss, *instantiate, *entries, *info, *one;
     PyObject *zero;  /* make_fake's default offset */
-    PyTypeObject *entry_type, *fresh_type, *meta_type;
+    PyTypeObject *entry_type, *fresh_type, *view_type, *meta_type;
     Py_ssize_t i_hits, i_enabled, e_template, e_costs;
     Py_ssize_t m_shape, m_dtype, m_strides, m_offset, m_writeable, m_base_shape, m_device,
-        m_scalar, m_value, m_fields;
+        m_scalar, m_value, m_warn_on_write, m_fields;
     int array_ready, storage_ready, signature_ready, run_ready;
 } FC;
 
@@ -245,10 +245,10 @@ static int
 fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
 {
     /* (_run_fake_python, _run_miss, _instantiate, ENTRIES, INFO, CacheEntry, FreshOut,
-        ArrayMeta) */
-    if (n != 8 || !FC.signature_ready || !PyCallable_Check(a[0]) || !PyCallable_Check(a[1])
+        ViewOut, ArrayMeta) */
+    if (n != 9 || !FC.signature_ready || !PyCallable_Check(a[0]) || !PyCallable_Check(a[1])
             || !PyCallable_Check(a[2]) || !PyDict_Check(a[3]) || !fc_plain_type(a[5], NULL)
-            || !PyType_Check(a[6]) || !PyType_Check(a[7])) {
+            || !PyType_Check(a[6]) || !PyType_Check(a[7]) || !PyType_Check(a[8])) {
         return 0;
     }
     PyTypeObject *info_type = Py_TYPE(a[4]);
@@ -264,24 +264,29 @@ fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
     if (hits < 0 || enabled < 0 || tmpl < 0 || costs < 0) {
         return 0;
     }
-    /* FreshOut(meta, nbytes) and ArrayMeta: NamedTuples, read by position */
-    PyTypeObject *fresh = (PyTypeObject *)a[6], *meta = (PyTypeObject *)a[7];
-    if (!PyType_IsSubtype(fresh, &PyTuple_Type) || !PyType_IsSubtype(meta, &PyTuple_Type)) {
+    /* FreshOut(meta, nbytes), ViewOut(meta, source) and ArrayMeta: NamedTuples, read by
+       position */
+    PyTypeObject *fresh = (PyTypeObject *)a[6], *view = (PyTypeObject *)a[7],
+                 *meta = (PyTypeObject *)a[8];
+    if (!PyType_IsSubtype(fresh, &PyTuple_Type) || !PyType_IsSubtype(view, &PyTuple_Type)
+            || !PyType_IsSubtype(meta, &PyTuple_Type)) {
         return 0;
     }
     PyObject *ff = PyObject_GetAttrString(a[6], "_fields");
-    PyObject *mf = PyObject_GetAttrString(a[7], "_fields");
+    PyObject *vf = ff == NULL ? NULL : PyObject_GetAttrString(a[7], "_fields");
+    PyObject *mf = vf == NULL ? NULL : PyObject_GetAttrString(a[8], "_fields");
     int ok = 0;
-    if (ff != NULL && mf != NULL && PyTuple_CheckExact(ff) && PyTuple_CheckExact(mf)
+    if (mf != NULL && PyTuple_CheckExact(ff) && PyTuple_CheckExact(vf) && PyTuple_CheckExact(mf)
             && PyTuple_GET_SIZE(ff) == 2 && fc_field(ff, "meta") == 0
-            && fc_field(ff, "nbytes") == 1) {
+            && fc_field(ff, "nbytes") == 1 && PyTuple_GET_SIZE(vf) == 2
+            && fc_field(vf, "meta") == 0 && fc_field(vf, "source") == 1) {
         const char *names[] = {"shape", "dtype", "strides", "offset", "writeable", "base_shape",
-                               "device", "scalar", "value"};
+                               "device", "scalar", "value", "warn_on_write"};
         Py_ssize_t *idx[] = {&FC.m_shape, &FC.m_dtype, &FC.m_strides, &FC.m_offset,
                              &FC.m_writeable, &FC.m_base_shape, &FC.m_device, &FC.m_scalar,
-                             &FC.m_value};
+                             &FC.m_value, &FC.m_warn_on_write};
         ok = 1;
-        for (int i = 0; i < 9; i++) {
+        for (int i = 0; i < 10; i++) {
             if ((*idx[i] = fc_field(mf, names[i])) < 0) {
                 ok = 0;
             }
@@ -290,6 +295,7 @@ fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
     }
     PyErr_Clear();
     Py_XDECREF(ff);
+    Py_XDECREF(vf);
     Py_XDECREF(mf);
     if (!ok) {
         return 0;
@@ -308,7 +314,8 @@ fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
     fc_set(&FC.info, a[4]);
     fc_set((PyObject **)&FC.entry_type, a[5]);
     fc_set((PyObject **)&FC.fresh_type, a[6]);
-    fc_set((PyObject **)&FC.meta_type, a[7]);
+    fc_set((PyObject **)&FC.view_type, a[7]);
+    fc_set((PyObject **)&FC.meta_type, a[8]);
     FC.run_ready = 1;
     return 1;
 }
@@ -986,6 +993,80 @@ fc_hit_device(PyObject *fakes, PyObject *device, PyObject **hold)
     return t ? device : FC.cpu;
 }
 
+/* A view of the call's fake at ``tmpl.source`` (_runner._realize_out of a view): FC_OK with
+   ``*out`` set, FC_ERROR, or FC_FALLBACK for anything unusual (then _instantiate decides). */
+static int
+fc_view_hit(PyObject *tmpl, PyObject *fakes, PyObject **out)
+{
+    PyObject *m = PyTuple_GET_ITEM(tmpl, 0), *src = PyTuple_GET_ITEM(tmpl, 1);
+    if (Py_TYPE(m) != FC.meta_type || PyTuple_GET_SIZE(m) != FC.m_fields
+            || !PyLong_CheckExact(src)) {
+        return FC_FALLBACK;
+    }
+    int overflow;
+    long long i = PyLong_AsLongLongAndOverflow(src, &overflow);
+    if (overflow || i < 0 || i >= PyList_GET_SIZE(fakes)) {
+        return FC_FALLBACK;
+    }
+    PyObject *v = PyList_GET_ITEM(fakes, i);
+    if (Py_TYPE(v) != FC.fake_type) {
+        return FC_FALLBACK;
+    }
+    PyObject *b = FC_SLOT(v, FC.a_base), *st = FC_SLOT(v, FC.a_storage),
+             *off = FC_SLOT(v, FC.a_offset), *w = FC_SLOT(v, FC.a_writeable),
+             *warn = FC_SLOT(v, FC.a_warn);
+    if (b == NULL || st == NULL || off == NULL || w == NULL || warn == NULL) {
+        return FC_FALLBACK;
+    }
+    Py_INCREF(v);
+    PyObject *base = (b == Py_None || Py_TYPE(b) != FC.fake_type) ? v : b;
+    Py_INCREF(base);
+    PyObject *f = NULL, *offset = PyNumber_Add(off, PyTuple_GET_ITEM(m, FC.m_offset));
+    PyObject *mw = PyTuple_GET_ITEM(m, FC.m_writeable),
+             *mwarn = PyTuple_GET_ITEM(m, FC.m_warn_on_write);
+    int r = FC_ERROR;
+    if (offset == NULL) {
+        goto done;
+    }
+    /* ``v._writeable and res.writeable is not False`` */
+    int t = PyObject_IsTrue(w);
+    if (t < 0) {
+        goto done;
+    }
+    f = fc_new_fake(PyTuple_GET_ITEM(m, FC.m_shape), PyTuple_GET_ITEM(m, FC.m_dtype),
+                    PyTuple_GET_ITEM(m, FC.m_strides), st, offset, base,
+                    !t ? w : mw == Py_False ? Py_False : Py_True);
+    if (f == NULL) {
+        goto done;
+    }
+    /* the warn-on-write flag: set by the kernel, or kept from a read-only view's input */
+    t = PyObject_IsTrue(mwarn);
+    if (t == 0 && mw == Py_False && mwarn != Py_None) {
+        warn = FC_SLOT(v, FC.a_warn);  /* read again: Python code may have run */
+        if (warn == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "_warn_on_write");
+            t = -1;
+        }
+        else {
+            t = PyObject_IsTrue(warn);
+        }
+    }
+    if (t < 0) {
+        Py_CLEAR(f);
+        goto done;
+    }
+    if (t) {
+        Py_SETREF(FC_SLOT(f, FC.a_warn), Py_NewRef(Py_True));
+    }
+    *out = f;
+    r = FC_OK;
+done:
+    Py_XDECREF(offset);
+    Py_DECREF(base);
+    Py_DECREF(v);
+    return r;
+}
+
 /* A cache hit: the count, the entry and its costs handed out, the outputs made (a fresh one
    here, anything else by _runner._instantiate). */
 static PyObject *
@@ -1046,6 +1127,12 @@ fc_hit(PyObject *hit, PyObject *fakes, PyObject *device, PyObject *costs, PyObje
                               PyTuple_GET_ITEM(m, FC.m_offset), Py_None,
                               PyTuple_GET_ITEM(m, FC.m_writeable) == Py_False ? Py_False : Py_True);
             Py_DECREF(st);
+            goto done;
+        }
+    }
+    if (Py_TYPE(tmpl) == FC.view_type && PyTuple_GET_SIZE(tmpl) == 2) {
+        int r = fc_view_hit(tmpl, fakes, &res);
+        if (r != FC_FALLBACK) {
             goto done;
         }
     }

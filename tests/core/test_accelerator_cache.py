@@ -48,7 +48,7 @@ def _set_up() -> bool:
                             _cache.NOKEY, _cache._NESTED, _cache._KWARGS, _cache.MAX_SEQUENCE)
                 and s.setup("run_fake", _runner._run_fake_python, _runner._run_miss,
                             _runner._instantiate, _cache.ENTRIES, _cache.INFO,
-                            _cache.CacheEntry, _cache.FreshOut, ArrayMeta))
+                            _cache.CacheEntry, _cache.FreshOut, _cache.ViewOut, ArrayMeta))
 
 
 if BUILT:
@@ -306,14 +306,20 @@ def test_a_mode_charges_and_frees_what_a_cache_hit_makes(record):
 # --- a whole hit ---------------------------------------------------------------------
 
 
-def _describe(res):
+def _describe(res, args=()):
+    """A result's metadata; its base named by position among ``args``, or described."""
     if type(res) in (tuple, list):
-        return type(res), [_describe(r) for r in res]
+        return type(res), [_describe(r, args) for r in res]
     if type(res) is not FakeArray:
         return res
+    base = res._base
+    if type(base) is FakeArray:
+        mine = [i for i, a in enumerate(args) if a is base]
+        base = ("input", mine[0]) if mine else ("new", _describe(base))
     return (res.shape, res.strides, res.dtype, res.storage_offset, res.storage.nbytes,
-            res.storage.device, res.flags.writeable, res.flags.owndata, res.pytype,
-            res.storage._tracker is SCALAR)
+            res.storage.device, res.flags.writeable, res._warn_on_write, res.flags.owndata,
+            res.pytype, res.storage._tracker is SCALAR,
+            base)
 
 
 @needs_build
@@ -321,11 +327,15 @@ def test_the_compiled_hit_answers_as_the_python_one():
     with ft.FakeMode():
         x = np.empty((4, 6), np.float32)
         y = np.empty((6,), np.float32)
+        ro = x.view()
+        ro.flags.writeable = False
+        b = np.broadcast_to(y, (4, 6))  # read-only, and NumPy warns on a write to its views
         calls = [(np.multiply, (x, y), {}), (np.add, (x, 1.0), {"dtype": np.float64}),
                  (np.transpose, (x,), {}), (np.sum, (x,), {}), (np.split, (x, 2), {}),
                  (np.reshape, (x.T, (24,)), {}), (np.add, (x, y), {"out": x}),
                  (np.broadcast_to, (y, (3, 6)), {}), (np.divmod, (x, y), {}),
-                 (np.ravel, (x,), {})]
+                 (np.ravel, (x,), {}), (np.transpose, (ro,), {}), (np.transpose, (b,), {}),
+                 (np.diagonal, (x,), {}), (np.ravel, (x[1:],), {}), (np.ravel, (b,), {})]
         for func, args, kwargs in calls:
             _runner._run_fake_python(func, args, kwargs)  # a miss: the entry is made
             outs = []
@@ -335,7 +345,7 @@ def test_the_compiled_hit_answers_as_the_python_one():
                 fakes: list = []
                 res = run(func, args, kwargs, None, None, False, costs_c, entries, fakes)
                 hits = _cache.INFO.hits - before[0], _cache.INFO.misses - before[1]
-                outs.append((_describe(res), hits, costs_c, [id(e) for e in entries],
+                outs.append((_describe(res, args), hits, costs_c, [id(e) for e in entries],
                              [id(f) for f in fakes]))
                 if func is np.add and "out" in kwargs:
                     assert res is x
@@ -343,7 +353,7 @@ def test_the_compiled_hit_answers_as_the_python_one():
             assert outs[0][1] == (1, 0)  # a hit each
             again = [run(func, args, kwargs) for run in (_runner._run_fake_python,
                                                          SPEEDUPS.run_fake)]
-            assert _describe(again[0]) == _describe(again[1])
+            assert _describe(again[0], args) == _describe(again[1], args)
 
 
 @needs_build
