@@ -36,4 +36,4 @@ def compiled(fn: Any, python: F, *objects: Any) -> F:
     laid out as the C code expects."""
     if fn is None or not SPEEDUPS.setup(fn.__name__, *objects):
         return python
-    return fn  # type: ignore[no-any-return]
+    return fn
