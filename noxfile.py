@@ -94,12 +94,14 @@ PURE_PYTHON = {("3.11", "2.3")}
 
 def _editable(session: nox.Session) -> None:
     """The checkout, editable, without dependencies. Its compiled accelerator is built in
-    place, one file per Python; when this Python's is newer than its source it is kept
-    (``FAKETENSOR_BUILD_EXT=0``): not rebuilt per session, nor rewritten under interpreters
-    that have it loaded (``make test`` installs these venvs while the main suite runs)."""
+    place, one file per Python; when this Python's is newer than its sources (``_speedups.c``
+    and the ``_speedups_*.c`` it includes) it is kept (``FAKETENSOR_BUILD_EXT=0``): not
+    rebuilt per session, nor rewritten under interpreters that have it loaded (``make test``
+    installs these venvs while the main suite runs)."""
     tag = str(session.python).replace(".", "")
     built = glob.glob(f"faketensor/_speedups.cpython-{tag}-*.so")
-    fresh = built and os.path.getmtime(built[0]) >= os.path.getmtime("faketensor/_speedups.c")
+    source = max(os.path.getmtime(f) for f in glob.glob("faketensor/_speedups*.c"))
+    fresh = built and os.path.getmtime(built[0]) >= source
     session.install("--no-deps", "-e", ".", env={"FAKETENSOR_BUILD_EXT": "0"} if fresh else {})
 
 

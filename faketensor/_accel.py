@@ -2,15 +2,38 @@
 
 ``PATCH`` is ``faketensor._speedups.Patch`` (the outside-any-mode path of a namespace patch in
 C), or None: without a compiler at install time, or with ``FAKETENSOR_PURE_PYTHON=1`` in the
-environment, every patch is the pure-Python function, which passes the same tests."""
+environment, every patch is the pure-Python function, which passes the same tests.
+``SIGNATURE``, ``MAKE_FAKE``, ``NEW_STORAGE`` and ``RUN_FAKE`` are the kernel cache's hit
+path in C (faketensor/_speedups_cache.c), None likewise; ``compiled`` sets one up with the
+Python objects it reads, or gives its Python twin."""
 from __future__ import annotations
 
+import importlib
 import os
-from typing import Any
+from typing import Any, TypeVar
 
-PATCH: Any = None
+F = TypeVar("F")
+
+SPEEDUPS: Any = None
 if os.environ.get("FAKETENSOR_PURE_PYTHON", "") in ("", "0"):
     try:
-        from ._speedups import Patch as PATCH
-    except ImportError:  # not built (no compiler when installed): the pure-Python patches
-        PATCH = None
+        SPEEDUPS = importlib.import_module(f"{__package__}._speedups")  # a C module: no layer
+    except ImportError:  # not built (no compiler when installed): the pure-Python code
+        SPEEDUPS = None
+
+PATCH: Any = getattr(SPEEDUPS, "Patch", None)
+# None also when the built module predates them (rebuild: python setup.py build_ext --inplace)
+SIGNATURE: Any = getattr(SPEEDUPS, "signature", None)
+MAKE_FAKE: Any = getattr(SPEEDUPS, "make_fake", None)
+NEW_STORAGE: Any = getattr(SPEEDUPS, "new_storage", None)
+RUN_FAKE: Any = getattr(SPEEDUPS, "run_fake", None)
+
+
+def compiled(fn: Any, python: F, *objects: Any) -> F:
+    """The compiled function ``fn`` (``SIGNATURE``, ...), set up with the Python ``objects``
+    it reads (classes whose slots it fills, constants), in place of its Python twin
+    ``python``; ``python`` itself when ``fn`` is None or the set-up finds the objects not
+    laid out as the C code expects."""
+    if fn is None or not SPEEDUPS.setup(fn.__name__, *objects):
+        return python
+    return fn

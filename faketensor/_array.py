@@ -24,6 +24,7 @@ from ._errors import DataDependentError, UnsupportedOperationError
 from ._paths import NOT_HOST, host_error, host_of, user_frame
 from ._stack import paused
 from .meta import ArrayMeta, weak_type
+from ._accel import MAKE_FAKE, compiled
 from ._storage import (PICKLE_VERSION, SCALAR, FakeCudaDevice, FakeStorage, content_key,
                        parse_device)
 from .layout import (MAX_INTP, TOO_BIG, as_intp, as_shape, c_strides, check_shape,
@@ -1297,9 +1298,10 @@ setattr(FakeArray, "__hash__", _fake_hash)  # ArrayHooks' None is ndarray's unha
 FakeArray._hook_types = staticmethod(_fake_hook_types)  # type: ignore[method-assign]  # set after the class, for every fake
 
 
-def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
-              offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
-    """Build a FakeArray from metadata that is already known to be valid."""
+def make_fake_python(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorage,
+                     offset: int = 0, base: Any = None, writeable: bool = True) -> FakeArray:
+    """Build a FakeArray from metadata that is already known to be valid (``make_fake``
+    without the accelerator, and its reference)."""
     a: Any = object.__new__(FakeSlots)  # retyped as a FakeArray below
     a.shape = shape
     a.dtype = dtype
@@ -1314,6 +1316,10 @@ def make_fake(shape: tuple, dtype: np.dtype, strides: tuple, storage: FakeStorag
     a.pytype = None
     a.__class__ = FakeArray
     return a
+
+
+# the same, allocating the FakeArray and filling its slots in C when the accelerator is built
+make_fake = compiled(MAKE_FAKE, make_fake_python, FakeSlots, FakeArray, make_fake_python)
 
 
 def empty(shape: Any, dtype: Any = float, *, order: str = "C", device: Any = "cpu") -> FakeArray:

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ._accel import SIGNATURE, compiled
 from ._array import FakeArray
 from ._bounded import CACHES, BoundedCache, approx_size
 from ._sizes import MADE as SIZES_MADE, bounded_shape
@@ -119,11 +120,12 @@ def _value_key(x: Any, fakes: list) -> Any:
     return NOKEY
 
 
-def signature(func: Any, args: tuple, kwargs: dict, fakes: list) -> Any:
+def signature_python(func: Any, args: tuple, kwargs: dict, fakes: list) -> Any:
     """The cache key of a call (NOKEY when it cannot be cached); fills ``fakes``, in order.
 
     A key exists only when every argument is a cpu fake or a plain value, so a call with
-    a key never needs its arguments converted.
+    a key never needs its arguments converted. ``signature`` is this function, or its
+    compiled twin (the same key, the same ``fakes``) when the accelerator is built.
     """
     parts: list = [func]
     if not _add_keys(args, parts, fakes):
@@ -175,6 +177,8 @@ def _add_keys(values: Any, parts: list, fakes: list) -> bool:
 
 _NESTED = "<nested>"
 _KWARGS = "<kwargs>"
+signature = compiled(SIGNATURE, signature_python, signature_python, _value_key, SCALAR, _VALUES,
+                     SIZES_MADE, bounded_shape, NOKEY, _NESTED, _KWARGS, MAX_SEQUENCE)
 
 
 def _position(x: Any, fakes: list) -> int:

@@ -12,7 +12,8 @@ from ._bounded import BoundedCache
 from ._array import KERNEL_PLACEHOLDERS, FakeArray, make_fake
 from ._convert import Converter
 from ._errors import UnsupportedOperationError
-from ._storage import MAPPED, PREEXISTING, SCALAR, FakeStorage
+from ._accel import RUN_FAKE, compiled
+from ._storage import MAPPED, PREEXISTING, SCALAR, FakeStorage, new_storage
 from ._wrapped import WrappedArray
 from .layout import c_strides, check_shape
 from ._backends import run_rule
@@ -265,7 +266,7 @@ def _realize_out(res: ArrayMeta, v: Any, device: str) -> FakeArray:
                 base._writeable = False
                 base._warn_on_write = f._warn_on_write = None
             return f
-        storage = FakeStorage(nbytes, dev)
+        storage = new_storage(nbytes, dev)
         if res.scalar:
             storage._tracker = SCALAR
             f = make_fake(res.shape, res.dtype, res.strides, storage, 0, None, False)
@@ -441,7 +442,7 @@ def quick_hit(func: Any, args: tuple, kwargs: dict, ledger: Any) -> Any:
     t = type(tmpl)
     if t is _FreshOut:
         res = tmpl.meta
-        storage = FakeStorage(tmpl.nbytes, res.device or (fakes[0].storage.device if fakes
+        storage = new_storage(tmpl.nbytes, res.device or (fakes[0].storage.device if fakes
                                                           else "cpu"))
         out = make_fake(res.shape, res.dtype, res.strides, storage, res.offset, None,
                         res.writeable is not False)
@@ -549,9 +550,10 @@ def _values(func: Any, args: tuple, kwargs: dict, res: Any, convert: Callable | 
     _known.forget_written(func, args, kwargs, res)
 
 
-def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
-              device: str | None = None, prepared: bool = False, costs: list | None = None,
-              entry_out: list | None = None, fakes: list | None = None) -> Any:
+def _run_fake_python(func: Any, args: tuple, kwargs: dict, convert: Callable | None = None,
+                     device: str | None = None, prepared: bool = False,
+                     costs: list | None = None, entry_out: list | None = None,
+                     fakes: list | None = None) -> Any:
     """Run func's kernel on fakes; real arrays among the inputs go through ``convert``.
 
     Results of cpu kernels are cached by the metadata signature of the call (_cache).
@@ -561,6 +563,9 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
     function of the signature, so a recording mode keeps the call's FLOP count and findings
     there for the next call with that signature. ``fakes``, when given, receives the fakes among the arguments (the cache
     signature's), ending with ``_UNSEEN`` when they were not all collected.
+
+    ``_run_fake`` is this function, or its compiled twin (faketensor/_speedups_cache.c: the
+    signature, the probe and a fresh output's hit in C, the rest by the same Python).
     """
     info = _cache.INFO
     if fakes is None:
@@ -586,12 +591,21 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
                     res = tmpl.meta
                     if res.base_shape is None and not res.scalar and res.value is None:
                         return make_fake(res.shape, res.dtype, res.strides,
-                                         FakeStorage(tmpl.nbytes, res.device or dev), res.offset,
+                                         new_storage(tmpl.nbytes, res.device or dev), res.offset,
                                          None, res.writeable is not False)
                     return _realize_out(res, None, dev)
                 if t is _ViewOut:
                     return _realize_out(tmpl.meta, fakes[tmpl.source], dev)
                 return _instantiate(tmpl, fakes, dev)
+    return _run_miss(func, args, kwargs, convert, device, prepared, costs, entry_out, fakes, key)
+
+
+def _run_miss(func: Any, args: tuple, kwargs: dict, convert: Callable | None, device: str | None,
+              prepared: bool, costs: list | None, entry_out: list | None, fakes: list,
+              key: Any) -> Any:
+    """``_run_fake`` past the cache probe: a miss (``key`` the signature) or a call the cache
+    cannot answer (``key`` NOKEY): its kernel runs."""
+    info = _cache.INFO
     try:
         entry, prefix = _resolved[func]
     except (KeyError, TypeError):
@@ -629,6 +643,11 @@ def _run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = N
     res = _run_kernel(run_rule, (func, entry, prefix, args, kwargs, device,
                                  _cuda_among(args, kwargs)), {}, func, costs)[0]
     return realize(res, dev or device or "cpu")
+
+
+_run_fake = compiled(RUN_FAKE, _run_fake_python, _run_fake_python, _run_miss, _instantiate,
+                     _cache.ENTRIES, _cache.INFO, _cache.CacheEntry, _cache.FreshOut,
+                     _cache.ViewOut, ArrayMeta)
 
 
 def _unwrap_tree(obj: Any) -> Any:

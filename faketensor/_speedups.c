@@ -187,6 +187,8 @@ static PyTypeObject PatchType = {
     .tp_getset = patch_getset,
 };
 
+#include "_speedups_cache.c"
+
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "faketensor._speedups",
@@ -210,5 +212,6 @@ PyInit__speedups(void)
         Py_DECREF(m);
         return NULL;
     }
+    if (speedups_cache_init(m) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -1,8 +1,10 @@
 """Fake storages (which buffer an array lives in) and fake CUDA devices."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 import os
+
+from ._accel import NEW_STORAGE, compiled
 
 
 class FakeStorage:
@@ -38,6 +40,11 @@ class FakeStorage:
         kind = "scalar" if t is SCALAR else "mapped" if t is MAPPED else "buffer"
         return (rebuild_storage, (PICKLE_VERSION, self.nbytes, self.device, self.alignment, kind,
                                   content_key(self)))
+
+
+# ``FakeStorage(nbytes, device)`` for the hot path (a kernel's fresh output), allocated and
+# filled in C when the accelerator is built (faketensor/_speedups_cache.c).
+new_storage: Callable[[int, Any], FakeStorage] = compiled(NEW_STORAGE, FakeStorage, FakeStorage)
 
 
 def content_key(storage: FakeStorage) -> str:
