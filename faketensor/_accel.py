@@ -1,16 +1,30 @@
 """The compiled accelerator, if built and not turned off (docs/internals/accelerator.md).
 
 ``PATCH`` is ``faketensor._speedups.Patch`` (the outside-any-mode path of a namespace patch in
-C), or None: without a compiler at install time, or with ``FAKETENSOR_PURE_PYTHON=1`` in the
-environment, every patch is the pure-Python function, which passes the same tests."""
+C); ``IDS_BASE``, ``SITE_HERE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
+pieces in C (faketensor/_speedups_record.c: modes/trace.py's ``TraceIds`` base class,
+``Sites.here``'s common path, ``PeakFold.feed`` without a timeline, and the set-up call that
+hands them their Python objects). Each is None without a compiler at install time, or with
+``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which passes
+the same tests."""
 from __future__ import annotations
 
 import os
 from typing import Any
 
 PATCH: Any = None
+IDS_BASE: Any = None
+SITE_HERE: Any = None
+FOLD_FEED: Any = None
+CONFIGURE: Any = None
 if os.environ.get("FAKETENSOR_PURE_PYTHON", "") in ("", "0"):
     try:
         from ._speedups import Patch as PATCH
     except ImportError:  # not built (no compiler when installed): the pure-Python patches
         PATCH = None
+    else:
+        from . import _speedups
+        IDS_BASE = getattr(_speedups, "IdsBase", None)
+        SITE_HERE = getattr(_speedups, "site_here", None)
+        FOLD_FEED = getattr(_speedups, "fold_feed", None)
+        CONFIGURE = getattr(_speedups, "configure", None)

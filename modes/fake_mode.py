@@ -15,6 +15,7 @@ from .._runner import first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
+from .._accel import SITE_HERE
 from .sites import RECORD_DEPTH, Sites
 from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
@@ -337,7 +338,10 @@ class FakeMode(Mode):
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         if whole:
             stats.rising = False
-        site = self.sites.here(whole, depth)
+        if whole or SITE_HERE is None:
+            site = self.sites.here(whole, depth)
+        else:  # the innermost user frame's, in C (Sites.here's common path)
+            site = SITE_HERE(self.sites, depth)
         if self.find:
             found = entry.findings if entry is not None else None
             if found is None:

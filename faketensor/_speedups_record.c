@@ -1,0 +1,634 @@
+/* The per-op pieces of a recording FakeMode, in C (issue 30; docs/internals/accelerator.md).
+
+   Included by _speedups.c. Three pieces, each the compiled twin of a pure-Python reference that
+   stays the fallback and the specification (FAKETENSOR_PURE_PYTHON=1 runs the references):
+
+   - ``IdsBase``: the base class of modes/trace.py ``TraceIds`` with its tables (``_by_id``,
+     ``_storage_ids``, ``storage_of``, ``weak``: dicts), ``_count`` and ``_sweep_at``, and the
+     methods ``ref`` (a fake's TraceRef, assigned on first sight) and ``args_spec`` (a call's
+     positional arguments with fakes replaced by their TraceRefs); ``TraceIds._py_ref`` and
+     ``_py_args_spec`` are the references.
+   - ``site_here(sites, depth)``: modes/sites.py ``Sites.here``'s common path (the innermost
+     user frame), looking up the two dicts; anything new (a code object not seen, an
+     instruction not seen) is answered by the Python methods ``_see`` and ``_intern``.
+   - ``fold_feed(fold, log, start, end)``: modes/memory.py ``PeakFold.feed`` for a fold without
+     a timeline (the one a recording mode runs after each op).
+
+   Anything unexpected (a table that is not a dict, a value of another type) is handed to the
+   Python code, never guessed at. Threads sharing a mode: a new serial is given in a section
+   that allocates no garbage-collected object (so no Python code, and no other thread, runs
+   inside it); every object that needs one is made before it. */
+
+static PyObject *R_ref_type;    /* modes/trace.py TraceRef (a subclass of int) */
+static PyObject *R_fake_type;   /* faketensor FakeArray */
+static PyObject *R_plain;       /* the frozenset of types a spec keeps as they are */
+static PyObject *R_trace_globals;  /* modes/trace.py's globals: SWEEP_MIN is read there */
+static PyObject *R_getframe;    /* sys._getframe */
+static PyObject *R_spawned;     /* the ContextVar _paths.SPAWNED_FROM */
+static PyObject *R_device_fold; /* modes/memory.py DeviceFold */
+static PyObject *R_pool_round;  /* memory.POOL_ROUND, an int > 0 */
+
+static PyObject *S_storage, *S_py_ref, *S_py_args_spec, *S_spec, *S_see, *S_intern, *S_user,
+                *S_at, *S_f_lineno, *S_here, *S_devices, *S_timeline, *S_pool, *S_live, *S_peak,
+                *S_pool_live, *S_pool_peak, *S_allocations, *S_allocated, *S_peak_op,
+                *S_peak_row, *S_cpu, *S_sweep_min;
+
+/* ---- TraceIds ------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *by_id;        /* id(fake) -> TraceRef */
+    PyObject *storage_ids;  /* id(storage) -> storage serial */
+    PyObject *storage_of;   /* fake serial -> storage serial */
+    PyObject *weak;         /* serial -> weak reference */
+    PyObject *count;        /* an iterator of serials (itertools.count) */
+    Py_ssize_t sweep_at;    /* rows of _by_id before the next sweep of dead rows */
+} IdsObject;
+
+static int
+ids_ready(IdsObject *self)
+{
+    return self->by_id != NULL && PyDict_CheckExact(self->by_id)
+        && self->storage_ids != NULL && PyDict_CheckExact(self->storage_ids)
+        && self->storage_of != NULL && PyDict_CheckExact(self->storage_of)
+        && self->weak != NULL && PyDict_CheckExact(self->weak)
+        && self->count != NULL && PyIter_Check(self->count) && R_ref_type != NULL;
+}
+
+/* The serial (a borrowed TraceRef) of ``obj`` in ``table`` (keyed by id) when its weak
+   reference still points at ``obj``; NULL without an error when there is none. */
+static PyObject *
+ids_lookup(IdsObject *self, PyObject *table, PyObject *key, PyObject *obj)
+{
+    PyObject *r = PyDict_GetItemWithError(table, key);
+    if (r == NULL) {
+        return NULL;
+    }
+    PyObject *w = PyDict_GetItemWithError(self->weak, r);
+    if (w == NULL) {
+        return NULL;
+    }
+    if (!PyWeakref_CheckRef(w) || PyWeakref_GetObject(w) != obj) {
+        return NULL;
+    }
+    return r;
+}
+
+static int
+ids_sweep(IdsObject *self)
+{
+    /* TraceIds._sweep: the dead rows of both tables dropped (their keys listed first) */
+    PyObject *tables[2] = {self->by_id, self->storage_ids};
+    PyObject *dead = PyList_New(0);
+    if (dead == NULL) {
+        return -1;
+    }
+    for (int t = 0; t < 2; t++) {
+        PyObject *table = tables[t];
+        Py_ssize_t pos = 0;
+        PyObject *k, *s;
+        if (PyList_SetSlice(dead, 0, PyList_GET_SIZE(dead), NULL) < 0) {
+            goto fail;
+        }
+        while (PyDict_Next(table, &pos, &k, &s)) {
+            PyObject *w = PyDict_GetItemWithError(self->weak, s);
+            if (w == NULL) {
+                if (PyErr_Occurred()) {
+                    goto fail;
+                }
+                PyErr_SetObject(PyExc_KeyError, s);
+                goto fail;
+            }
+            if (!PyWeakref_CheckRef(w)) {
+                PyErr_SetString(PyExc_TypeError, "TraceIds.weak holds a value that is not a weak reference");
+                goto fail;
+            }
+            if (PyWeakref_GetObject(w) == Py_None && PyList_Append(dead, k) < 0) {
+                goto fail;
+            }
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dead); i++) {
+            if (PyDict_DelItem(table, PyList_GET_ITEM(dead, i)) < 0) {
+                goto fail;
+            }
+        }
+    }
+    Py_DECREF(dead);
+    Py_ssize_t min = 4096;
+    PyObject *m = R_trace_globals ? PyDict_GetItemWithError(R_trace_globals, S_sweep_min) : NULL;
+    if (m != NULL && PyLong_Check(m)) {
+        min = PyLong_AsSsize_t(m);
+        if (min == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    else if (PyErr_Occurred()) {
+        return -1;
+    }
+    Py_ssize_t n = 2 * PyDict_GET_SIZE(self->by_id);
+    self->sweep_at = n > min ? n : min;
+    return 0;
+fail:
+    Py_DECREF(dead);
+    return -1;
+}
+
+/* TraceIds._new_ref: a new reference to the fake's TraceRef, its serial assigned now. */
+static PyObject *
+ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
+{
+    PyObject *r = NULL, *wr = NULL, *st = NULL, *skey = NULL, *swr = NULL, *serial = NULL;
+    PyObject *s = NULL;
+    /* everything that may run the garbage collector first */
+    wr = PyWeakref_NewRef(fake, NULL);
+    if (wr == NULL) {
+        goto done;
+    }
+    st = PyObject_GetAttr(fake, S_storage);
+    if (st == NULL) {
+        goto done;
+    }
+    skey = PyLong_FromVoidPtr(st);
+    if (skey == NULL) {
+        goto done;
+    }
+    swr = PyWeakref_NewRef(st, NULL);
+    if (swr == NULL) {
+        goto done;
+    }
+    /* another thread may have given it a serial meanwhile (the collector ran its code) */
+    PyObject *hit = ids_lookup(self, self->by_id, key, fake);
+    if (hit != NULL) {
+        r = Py_NewRef(hit);
+        goto done;
+    }
+    if (PyErr_Occurred()) {
+        goto done;
+    }
+    serial = PyIter_Next(self->count);
+    if (serial == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
+        }
+        goto done;
+    }
+    r = PyObject_CallOneArg(R_ref_type, serial);
+    if (r == NULL) {
+        goto done;
+    }
+    /* the collector may have run again: look once more, then change the tables without
+       making any object it tracks */
+    hit = ids_lookup(self, self->by_id, key, fake);
+    if (hit != NULL) {
+        Py_SETREF(r, Py_NewRef(hit));
+        goto done;
+    }
+    if (PyErr_Occurred() || PyDict_SetItem(self->by_id, key, r) < 0
+            || PyDict_SetItem(self->weak, r, wr) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+    PyObject *known = ids_lookup(self, self->storage_ids, skey, st);
+    if (known != NULL) {
+        s = Py_NewRef(known);
+    }
+    else {
+        if (PyErr_Occurred()) {
+            Py_CLEAR(r);
+            goto done;
+        }
+        s = PyIter_Next(self->count);
+        if (s == NULL || PyDict_SetItem(self->storage_ids, skey, s) < 0
+                || PyDict_SetItem(self->weak, s, swr) < 0) {
+            if (s == NULL && !PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
+            }
+            Py_CLEAR(r);
+            goto done;
+        }
+    }
+    if (PyDict_SetItem(self->storage_of, r, s) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+    if (PyDict_GET_SIZE(self->by_id) > self->sweep_at && ids_sweep(self) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+done:
+    Py_XDECREF(wr);
+    Py_XDECREF(st);
+    Py_XDECREF(skey);
+    Py_XDECREF(swr);
+    Py_XDECREF(serial);
+    Py_XDECREF(s);
+    return r;
+}
+
+/* TraceIds.ref for an object of the exact fake type: a new reference to its TraceRef. */
+static PyObject *
+ids_ref_fake(IdsObject *self, PyObject *fake)
+{
+    PyObject *key = PyLong_FromVoidPtr(fake);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *r = ids_lookup(self, self->by_id, key, fake);
+    if (r != NULL) {
+        Py_DECREF(key);
+        return Py_NewRef(r);
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    r = ids_new_ref(self, fake, key);
+    Py_DECREF(key);
+    return r;
+}
+
+static PyObject *
+ids_ref(IdsObject *self, PyObject *fake)
+{
+    if (!ids_ready(self) || (PyObject *)Py_TYPE(fake) != R_fake_type) {
+        return PyObject_CallMethodOneArg((PyObject *)self, S_py_ref, fake);
+    }
+    return ids_ref_fake(self, fake);
+}
+
+static PyObject *
+ids_args_spec(IdsObject *self, PyObject *args)
+{
+    if (!ids_ready(self) || !PyTuple_CheckExact(args) || R_plain == NULL) {
+        return PyObject_CallMethodOneArg((PyObject *)self, S_py_args_spec, args);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(args, i);
+        PyObject *t = (PyObject *)Py_TYPE(x);
+        PyObject *y;
+        if (t == R_fake_type) {
+            y = ids_ref_fake(self, x);
+        }
+        else {
+            int plain = PySet_Contains(R_plain, t);
+            if (plain < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            y = plain ? Py_NewRef(x) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
+        }
+        if (y == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, y);
+    }
+    return out;
+}
+
+static PyObject *
+ids_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    IdsObject *self = (IdsObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->sweep_at = 4096;
+    return (PyObject *)self;
+}
+
+static int
+ids_traverse(IdsObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->by_id);
+    Py_VISIT(self->storage_ids);
+    Py_VISIT(self->storage_of);
+    Py_VISIT(self->weak);
+    Py_VISIT(self->count);
+    return 0;
+}
+
+static int
+ids_clear(IdsObject *self)
+{
+    Py_CLEAR(self->by_id);
+    Py_CLEAR(self->storage_ids);
+    Py_CLEAR(self->storage_of);
+    Py_CLEAR(self->weak);
+    Py_CLEAR(self->count);
+    return 0;
+}
+
+static void
+ids_dealloc(IdsObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    ids_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef ids_methods[] = {
+    {"ref", (PyCFunction)ids_ref, METH_O, "The TraceRef of a fake (its serial assigned on first sight)."},
+    {"args_spec", (PyCFunction)ids_args_spec, METH_O,
+     "spec(args) for a call's positional arguments, fakes and plain values inline."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef ids_members[] = {
+    {"_by_id", T_OBJECT_EX, offsetof(IdsObject, by_id), 0, "id(fake) -> its TraceRef"},
+    {"_storage_ids", T_OBJECT_EX, offsetof(IdsObject, storage_ids), 0, "id(storage) -> storage serial"},
+    {"storage_of", T_OBJECT_EX, offsetof(IdsObject, storage_of), 0, "fake serial -> storage serial"},
+    {"weak", T_OBJECT_EX, offsetof(IdsObject, weak), 0, "fake or storage serial -> weak reference"},
+    {"_count", T_OBJECT_EX, offsetof(IdsObject, count), 0, "the serials to give"},
+    {"_sweep_at", T_PYSSIZET, offsetof(IdsObject, sweep_at), 0, "rows before the next sweep"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject IdsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.IdsBase",
+    .tp_doc = PyDoc_STR("The tables of modes/trace.py TraceIds, with ref and args_spec in C."),
+    .tp_basicsize = sizeof(IdsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_new = ids_new,
+    .tp_dealloc = (destructor)ids_dealloc,
+    .tp_traverse = (traverseproc)ids_traverse,
+    .tp_clear = (inquiry)ids_clear,
+    .tp_methods = ids_methods,
+    .tp_members = ids_members,
+};
+
+/* ---- Sites.here ----------------------------------------------------------------------- */
+
+static PyObject *
+site_here_py(PyObject *sites, Py_ssize_t depth)
+{
+    /* the Python method, called from here: its frame stands where this function's would */
+    PyObject *d = PyLong_FromSsize_t(depth);
+    if (d == NULL) {
+        return NULL;
+    }
+    PyObject *args[3] = {sites, Py_False, d};
+    PyObject *r = PyObject_VectorcallMethod(S_here, args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(d);
+    return r;
+}
+
+static PyObject *
+site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "site_here(sites, depth)");
+        return NULL;
+    }
+    PyObject *sites = args[0];
+    Py_ssize_t depth = PyLong_AsSsize_t(args[1]);
+    if (depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (depth < 1 || R_getframe == NULL || R_spawned == NULL) {
+        return site_here_py(sites, depth);
+    }
+    PyObject *user = PyObject_GetAttr(sites, S_user);
+    if (user == NULL) {
+        return NULL;
+    }
+    PyObject *at = PyObject_GetAttr(sites, S_at);
+    if (at == NULL) {
+        Py_DECREF(user);
+        return NULL;
+    }
+    PyObject *result = NULL, *f = NULL, *code = NULL, *key = NULL, *u = NULL, *lasti = NULL,
+             *atkey = NULL, *line = NULL, *linekey = NULL;
+    if (!PyDict_CheckExact(user) || !PyDict_CheckExact(at)) {
+        result = site_here_py(sites, depth);
+        goto done;
+    }
+    {
+        /* Sites.here's sys._getframe(depth) is taken in its own frame; this function has none */
+        PyObject *d = PyLong_FromSsize_t(depth - 1);
+        if (d == NULL) {
+            goto done;
+        }
+        f = PyObject_CallOneArg(R_getframe, d);
+        Py_DECREF(d);
+        if (f == NULL) {
+            goto done;
+        }
+    }
+    int parent_taken = 0;
+    while (1) {
+        if (!PyFrame_Check(f)) {  /* the end of the walk (None), or not a frame */
+            if (f != Py_None) {  /* not expected: the Python method decides */
+                result = site_here_py(sites, depth);
+                goto done;
+            }
+            if (parent_taken) {
+                result = PyLong_FromLong(0);
+                goto done;
+            }
+            parent_taken = 1;
+            Py_DECREF(f);
+            if (PyContextVar_Get(R_spawned, Py_None, &f) < 0) {
+                f = NULL;
+                goto done;
+            }
+            continue;
+        }
+        code = (PyObject *)PyFrame_GetCode((PyFrameObject *)f);
+        key = PyLong_FromVoidPtr(code);
+        if (key == NULL) {
+            goto done;
+        }
+        u = PyDict_GetItemWithError(user, key);
+        if (u != NULL) {
+            Py_INCREF(u);
+        }
+        else if (PyErr_Occurred()) {
+            goto done;
+        }
+        else {
+            u = PyObject_CallMethodOneArg(sites, S_see, code);
+            if (u == NULL) {
+                goto done;
+            }
+        }
+        int is_user = PyObject_IsTrue(u);
+        Py_CLEAR(u);
+        if (is_user < 0) {
+            goto done;
+        }
+        if (is_user) {
+            lasti = PyLong_FromLong(PyFrame_GetLasti((PyFrameObject *)f));
+            if (lasti == NULL) {
+                goto done;
+            }
+            atkey = PyTuple_Pack(2, key, lasti);
+            if (atkey == NULL) {
+                goto done;
+            }
+            PyObject *i = PyDict_GetItemWithError(at, atkey);
+            if (i != NULL) {
+                result = Py_NewRef(i);
+                goto done;
+            }
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            line = PyObject_GetAttr(f, S_f_lineno);
+            if (line == NULL) {
+                goto done;
+            }
+            linekey = PyTuple_Pack(2, key, line);
+            if (linekey == NULL) {
+                goto done;
+            }
+            PyObject *got = PyObject_CallMethodOneArg(sites, S_intern, linekey);
+            if (got == NULL || PyDict_SetItem(at, atkey, got) < 0) {
+                Py_XDECREF(got);
+                goto done;
+            }
+            result = got;
+            goto done;
+        }
+        Py_CLEAR(code);
+        Py_CLEAR(key);
+        PyObject *back = (PyObject *)PyFrame_GetBack((PyFrameObject *)f);
+        Py_DECREF(f);
+        f = back != NULL ? back : Py_NewRef(Py_None);
+    }
+done:
+    Py_XDECREF(user);
+    Py_XDECREF(at);
+    Py_XDECREF(f);
+    Py_XDECREF(code);
+    Py_XDECREF(key);
+    Py_XDECREF(u);
+    Py_XDECREF(lasti);
+    Py_XDECREF(atkey);
+    Py_XDECREF(line);
+    Py_XDECREF(linekey);
+    return result;
+}
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+static int
+record_set(PyObject **slot, PyObject *value)
+{
+    Py_XSETREF(*slot, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *
+record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* configure(name, value): hand the C code one of the Python objects it works with,
+       checked here, once (the Python modules call it when they are imported) */
+    if (nargs != 2 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "configure(name, value)");
+        return NULL;
+    }
+    const char *name = PyUnicode_AsUTF8(args[0]);
+    PyObject *v = args[1];
+    if (name == NULL) {
+        return NULL;
+    }
+    int ok = 0;
+    PyObject **slot = NULL;
+    if (strcmp(name, "ref_type") == 0) {
+        ok = PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, &PyLong_Type);
+        slot = &R_ref_type;
+    }
+    else if (strcmp(name, "fake_type") == 0) {
+        ok = PyType_Check(v);
+        slot = &R_fake_type;
+    }
+    else if (strcmp(name, "plain") == 0) {
+        ok = PyFrozenSet_CheckExact(v);
+        slot = &R_plain;
+    }
+    else if (strcmp(name, "trace_globals") == 0) {
+        ok = PyDict_CheckExact(v);
+        slot = &R_trace_globals;
+    }
+    else if (strcmp(name, "getframe") == 0) {
+        ok = PyCFunction_Check(v);
+        slot = &R_getframe;
+    }
+    else if (strcmp(name, "spawned_from") == 0) {
+        ok = PyContextVar_CheckExact(v);
+        slot = &R_spawned;
+    }
+    else if (strcmp(name, "device_fold") == 0) {
+        ok = PyType_Check(v);
+        slot = &R_device_fold;
+    }
+    else if (strcmp(name, "pool_round") == 0) {
+        ok = PyLong_CheckExact(v) && PyLong_AsLongLong(v) > 0;
+        PyErr_Clear();
+        slot = &R_pool_round;
+    }
+    else {
+        PyErr_Format(PyExc_ValueError, "configure(): no setting %R", args[0]);
+        return NULL;
+    }
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "configure(): %R is not a valid %s", v, name);
+        return NULL;
+    }
+    record_set(slot, v);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef record_functions[] = {
+    {"configure", (PyCFunction)(void (*)(void))record_configure, METH_FASTCALL,
+     "configure(name, value): a Python object the recording code works with, checked once."},
+    {"site_here", (PyCFunction)(void (*)(void))site_here, METH_FASTCALL,
+     "site_here(sites, depth): Sites.here(False, depth) (modes/sites.py)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int
+record_init(PyObject *m)
+{
+#define INTERN(var, s) if ((var = PyUnicode_InternFromString(s)) == NULL) return -1
+    INTERN(S_storage, "storage");
+    INTERN(S_py_ref, "_py_ref");
+    INTERN(S_py_args_spec, "_py_args_spec");
+    INTERN(S_spec, "spec");
+    INTERN(S_see, "_see");
+    INTERN(S_intern, "_intern");
+    INTERN(S_user, "_user");
+    INTERN(S_at, "_at");
+    INTERN(S_f_lineno, "f_lineno");
+    INTERN(S_here, "here");
+    INTERN(S_devices, "devices");
+    INTERN(S_timeline, "timeline");
+    INTERN(S_pool, "pool");
+    INTERN(S_live, "live");
+    INTERN(S_peak, "peak");
+    INTERN(S_pool_live, "pool_live");
+    INTERN(S_pool_peak, "pool_peak");
+    INTERN(S_allocations, "allocations");
+    INTERN(S_allocated, "allocated");
+    INTERN(S_peak_op, "peak_op");
+    INTERN(S_peak_row, "peak_row");
+    INTERN(S_cpu, "cpu");
+    INTERN(S_sweep_min, "SWEEP_MIN");
+#undef INTERN
+    if (PyType_Ready(&IdsType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&IdsType);
+    if (PyModule_AddObject(m, "IdsBase", (PyObject *)&IdsType) < 0) {
+        Py_DECREF(&IdsType);
+        return -1;
+    }
+    return PyModule_AddFunctions(m, record_functions);
+}
