@@ -1,9 +1,10 @@
 """The compiled accelerator, if built and not turned off (docs/internals/accelerator.md).
 
 ``PATCH`` is ``faketensor._speedups.Patch`` (the outside-any-mode path of a namespace patch in
-C); ``IDS_BASE``, ``SITE_HERE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
+C); ``IDS_BASE``, ``SITE_HERE``, ``FOLD_BASE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
 pieces in C (faketensor/_speedups_record.c: modes/trace.py's ``TraceIds`` base class,
-``Sites.here``'s common path, ``PeakFold.feed`` without a timeline, and the set-up call that
+``Sites.here``'s common path, modes/memory.py's ``DeviceFold`` fields and ``PeakFold.feed``
+without a timeline, and the set-up call that
 hands them their Python objects). Each is None without a compiler at install time, or with
 ``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which passes
 the same tests."""
@@ -14,6 +15,7 @@ from typing import Any
 
 PATCH: Any = None
 IDS_BASE: Any = None
+FOLD_BASE: Any = None
 SITE_HERE: Any = None
 FOLD_FEED: Any = None
 CONFIGURE: Any = None
@@ -27,4 +29,5 @@ if os.environ.get("FAKETENSOR_PURE_PYTHON", "") in ("", "0"):
         IDS_BASE = getattr(_speedups, "IdsBase", None)
         SITE_HERE = getattr(_speedups, "site_here", None)
         FOLD_FEED = getattr(_speedups, "fold_feed", None)
+        FOLD_BASE = getattr(_speedups, "DeviceFoldBase", None)
         CONFIGURE = getattr(_speedups, "configure", None)

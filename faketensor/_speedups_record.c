@@ -31,7 +31,7 @@ static PyObject *R_pool_round;  /* memory.POOL_ROUND, an int > 0 */
 static PyObject *S_storage, *S_py_ref, *S_py_args_spec, *S_spec, *S_see, *S_intern, *S_user,
                 *S_at, *S_f_lineno, *S_here, *S_devices, *S_timeline, *S_pool, *S_live, *S_peak,
                 *S_pool_live, *S_pool_peak, *S_allocations, *S_allocated, *S_peak_op,
-                *S_peak_row, *S_cpu, *S_sweep_min;
+                *S_peak_row, *S_cpu, *S_sweep_min, *S_feed;
 
 /* ---- TraceIds ------------------------------------------------------------------------- */
 
@@ -516,6 +516,390 @@ done:
     return result;
 }
 
+/* ---- PeakFold.feed ---------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *pool, *live, *peak, *pool_live, *pool_peak, *allocations, *allocated, *peak_op,
+             *peak_row;
+} FoldObject;
+
+static PyObject *Zero, *One;
+
+static int
+fold_traverse(FoldObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->pool);
+    Py_VISIT(self->live);
+    Py_VISIT(self->peak);
+    Py_VISIT(self->pool_live);
+    Py_VISIT(self->pool_peak);
+    Py_VISIT(self->allocations);
+    Py_VISIT(self->allocated);
+    Py_VISIT(self->peak_op);
+    Py_VISIT(self->peak_row);
+    return 0;
+}
+
+static int
+fold_clear(FoldObject *self)
+{
+    Py_CLEAR(self->pool);
+    Py_CLEAR(self->live);
+    Py_CLEAR(self->peak);
+    Py_CLEAR(self->pool_live);
+    Py_CLEAR(self->pool_peak);
+    Py_CLEAR(self->allocations);
+    Py_CLEAR(self->allocated);
+    Py_CLEAR(self->peak_op);
+    Py_CLEAR(self->peak_row);
+    return 0;
+}
+
+static void
+fold_dealloc(FoldObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    fold_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define FOLD_MEMBER(name, doc) {#name, T_OBJECT_EX, offsetof(FoldObject, name), 0, doc}
+static PyMemberDef fold_members[] = {
+    FOLD_MEMBER(pool, "counted as CuPy's pool counts too (a CUDA device)"),
+    FOLD_MEMBER(live, "allocator bytes held now"),
+    FOLD_MEMBER(peak, "allocator bytes held at most"),
+    FOLD_MEMBER(pool_live, "pool bytes held now"),
+    FOLD_MEMBER(pool_peak, "pool bytes held at most"),
+    FOLD_MEMBER(allocations, "storages charged"),
+    FOLD_MEMBER(allocated, "bytes charged"),
+    FOLD_MEMBER(peak_op, "the op that first reached the report's peak"),
+    FOLD_MEMBER(peak_row, "the log row that first reached the report's peak"),
+    {NULL, 0, 0, 0, NULL},
+};
+#undef FOLD_MEMBER
+
+static PyTypeObject FoldType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.DeviceFoldBase",
+    .tp_doc = PyDoc_STR("The fields of modes/memory.py DeviceFold, read by fold_feed in C."),
+    .tp_basicsize = sizeof(FoldObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)fold_dealloc,
+    .tp_traverse = (traverseproc)fold_traverse,
+    .tp_clear = (inquiry)fold_clear,
+    .tp_members = fold_members,
+};
+
+/* a <- a + b (new references; a may be NULL: then an AttributeError, as Python would raise) */
+static int
+fold_add(PyObject **a, PyObject *b)
+{
+    if (*a == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return -1;
+    }
+    PyObject *r = PyNumber_Add(*a, b);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_SETREF(*a, r);
+    return 0;
+}
+
+static void
+fold_set(PyObject **a, PyObject *b)
+{
+    Py_XSETREF(*a, Py_NewRef(b));
+}
+
+/* x > y, as Python compares them (-1 on an error) */
+static int
+fold_gt(PyObject *x, PyObject *y)
+{
+    if (x == NULL || y == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return -1;
+    }
+    return PyObject_RichCompareBool(x, y, Py_GT);
+}
+
+/* memory.pool_bytes(n): 0 for n <= 0, else n rounded up to POOL_ROUND */
+static PyObject *
+fold_pool_bytes(PyObject *n)
+{
+    int pos = PyObject_RichCompareBool(n, Zero, Py_GT);
+    if (pos <= 0) {
+        return pos < 0 ? NULL : Py_NewRef(Zero);
+    }
+    PyObject *neg = PyNumber_Negative(n);
+    if (neg == NULL) {
+        return NULL;
+    }
+    PyObject *q = PyNumber_FloorDivide(neg, R_pool_round);
+    Py_DECREF(neg);
+    if (q == NULL) {
+        return NULL;
+    }
+    PyObject *nq = PyNumber_Negative(q);
+    Py_DECREF(q);
+    if (nq == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyNumber_Multiply(nq, R_pool_round);
+    Py_DECREF(nq);
+    return r;
+}
+
+/* the peak op and row (and rose) after an event took the report's figure higher */
+static void
+fold_mark(FoldObject *f, PyObject *op, PyObject *row, int *rose)
+{
+    fold_set(&f->peak_op, op);
+    fold_set(&f->peak_row, row);
+    *rose = 1;
+}
+
+static PyObject *
+fold_feed_py(PyObject *fold, PyObject *const *args)
+{
+    PyObject *a[4] = {fold, args[1], args[2], args[3]};
+    return PyObject_VectorcallMethod(S_feed, a, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+static PyObject *
+fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* fold_feed(fold, log, start, end): PeakFold.feed (modes/memory.py), which it calls for
+       a fold keeping a timeline or anything unexpected */
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fold_feed(fold, log, start, end)");
+        return NULL;
+    }
+    PyObject *fold = args[0], *log = args[1];
+    if (R_device_fold == NULL || R_pool_round == NULL || !PyList_CheckExact(log)
+            || !PyLong_CheckExact(args[2]) || !PyLong_CheckExact(args[3])) {
+        return fold_feed_py(fold, args);
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]), end = PyLong_AsSsize_t(args[3]);
+    if ((start == -1 || end == -1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        return fold_feed_py(fold, args);
+    }
+    if (start < 0 || end > PyList_GET_SIZE(log)) {
+        return fold_feed_py(fold, args);
+    }
+    PyObject *timeline = PyObject_GetAttr(fold, S_timeline);
+    if (timeline == NULL) {
+        return NULL;
+    }
+    int has_timeline = timeline != Py_None;
+    Py_DECREF(timeline);
+    if (has_timeline) {
+        return fold_feed_py(fold, args);
+    }
+    PyObject *devices = PyObject_GetAttr(fold, S_devices);
+    if (devices == NULL) {
+        return NULL;
+    }
+    if (!PyDict_CheckExact(devices)) {
+        Py_DECREF(devices);
+        return fold_feed_py(fold, args);
+    }
+    {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(devices, &pos, &k, &v)) {
+            if (!PyObject_TypeCheck(v, &FoldType)) {
+                Py_DECREF(devices);
+                return fold_feed_py(fold, args);
+            }
+        }
+    }
+    int rose = 0, ok = 0;
+    PyObject *cur = NULL, *fo = NULL, *op = NULL, *sid = NULL, *dev = NULL, *d = NULL,
+             *row = NULL, *b = NULL, *p = NULL;
+    for (Py_ssize_t r = start; r < end; r += 4) {
+        if (r + 3 >= PyList_GET_SIZE(log)) {
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        Py_XSETREF(op, Py_NewRef(PyList_GET_ITEM(log, r)));
+        Py_XSETREF(sid, Py_NewRef(PyList_GET_ITEM(log, r + 1)));
+        Py_XSETREF(dev, Py_NewRef(PyList_GET_ITEM(log, r + 2)));
+        Py_XSETREF(d, Py_NewRef(PyList_GET_ITEM(log, r + 3)));
+        Py_XSETREF(row, PyLong_FromSsize_t(r));
+        if (row == NULL) {
+            goto done;
+        }
+        int differ = cur == NULL ? 1 : PyObject_RichCompareBool(dev, cur, Py_NE);
+        if (differ < 0) {
+            goto done;
+        }
+        if (differ) {
+            PyObject *got = PyDict_GetItemWithError(devices, dev);
+            if (got != NULL) {
+                Py_INCREF(got);
+            }
+            else if (PyErr_Occurred()) {
+                goto done;
+            }
+            else {
+                int not_cpu = PyObject_RichCompareBool(dev, S_cpu, Py_NE);
+                if (not_cpu < 0) {
+                    goto done;
+                }
+                got = PyObject_CallOneArg(R_device_fold, not_cpu ? Py_True : Py_False);
+                if (got == NULL) {
+                    goto done;
+                }
+                if (PyDict_SetItem(devices, dev, got) < 0) {
+                    Py_DECREF(got);
+                    goto done;
+                }
+            }
+            if (!PyObject_TypeCheck(got, &FoldType)) {
+                Py_DECREF(got);
+                PyErr_SetString(PyExc_TypeError, "fold_feed: configure('device_fold') is not a DeviceFoldBase");
+                goto done;
+            }
+            Py_XSETREF(fo, got);
+            Py_XSETREF(cur, Py_NewRef(dev));
+        }
+        FoldObject *f = (FoldObject *)fo;
+        if (f->pool == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "DeviceFold: pool is not set");
+            goto done;
+        }
+        int pool = PyObject_IsTrue(f->pool);
+        int transient = PyObject_RichCompareBool(sid, Zero, Py_EQ);
+        if (pool < 0 || transient < 0) {
+            goto done;
+        }
+        if (transient) {  /* alive with the live set, for one call */
+            Py_XSETREF(p, f->live ? PyNumber_Add(f->live, d) : NULL);
+            if (p == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_AttributeError, "DeviceFold: live is not set");
+                }
+                goto done;
+            }
+            int gt = fold_gt(p, f->peak);
+            if (gt < 0) {
+                goto done;
+            }
+            if (gt) {
+                fold_set(&f->peak, p);
+                if (!pool) {
+                    fold_mark(f, op, row, &rose);
+                }
+            }
+            if (pool) {
+                Py_XSETREF(b, fold_pool_bytes(d));
+                if (b == NULL) {
+                    goto done;
+                }
+                Py_XSETREF(p, f->pool_live ? PyNumber_Add(f->pool_live, b) : NULL);
+                if (p == NULL) {
+                    if (!PyErr_Occurred()) {
+                        PyErr_SetString(PyExc_AttributeError, "DeviceFold: pool_live is not set");
+                    }
+                    goto done;
+                }
+                gt = fold_gt(p, f->pool_peak);
+                if (gt < 0) {
+                    goto done;
+                }
+                if (gt) {
+                    fold_set(&f->pool_peak, p);
+                    fold_mark(f, op, row, &rose);
+                }
+            }
+            continue;
+        }
+        if (fold_add(&f->live, d) < 0) {
+            goto done;
+        }
+        PyObject *live = Py_NewRef(f->live);
+        int up = PyObject_RichCompareBool(d, Zero, Py_GT);
+        if (up < 0) {
+            Py_DECREF(live);
+            goto done;
+        }
+        if (up) {
+            if (fold_add(&f->allocations, One) < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            if (!pool && fold_add(&f->allocated, d) < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            int gt = fold_gt(live, f->peak);
+            if (gt < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            if (gt) {
+                fold_set(&f->peak, live);
+                if (!pool) {
+                    fold_mark(f, op, row, &rose);
+                }
+            }
+        }
+        Py_DECREF(live);
+        if (pool) {
+            if (up) {
+                Py_XSETREF(b, fold_pool_bytes(d));
+            }
+            else {
+                PyObject *nd = PyNumber_Negative(d);
+                PyObject *pb = nd ? fold_pool_bytes(nd) : NULL;
+                Py_XDECREF(nd);
+                Py_XSETREF(b, pb ? PyNumber_Negative(pb) : NULL);
+                Py_XDECREF(pb);
+            }
+            if (b == NULL || fold_add(&f->pool_live, b) < 0) {
+                goto done;
+            }
+            int bpos = PyObject_RichCompareBool(b, Zero, Py_GT);
+            if (bpos < 0) {
+                goto done;
+            }
+            if (bpos) {
+                if (fold_add(&f->allocated, b) < 0) {
+                    goto done;
+                }
+                int gt = fold_gt(f->pool_live, f->pool_peak);
+                if (gt < 0) {
+                    goto done;
+                }
+                if (gt) {
+                    fold_set(&f->pool_peak, f->pool_live);
+                    fold_mark(f, op, row, &rose);
+                }
+            }
+        }
+    }
+    ok = 1;
+done:
+    Py_DECREF(devices);
+    Py_XDECREF(cur);
+    Py_XDECREF(fo);
+    Py_XDECREF(op);
+    Py_XDECREF(sid);
+    Py_XDECREF(dev);
+    Py_XDECREF(d);
+    Py_XDECREF(row);
+    Py_XDECREF(b);
+    Py_XDECREF(p);
+    if (!ok) {
+        return NULL;
+    }
+    return Py_NewRef(rose ? Py_True : Py_False);
+}
+
 /* ---- set-up ----------------------------------------------------------------------------- */
 
 static int
@@ -566,7 +950,7 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         slot = &R_spawned;
     }
     else if (strcmp(name, "device_fold") == 0) {
-        ok = PyType_Check(v);
+        ok = PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, &FoldType);
         slot = &R_device_fold;
     }
     else if (strcmp(name, "pool_round") == 0) {
@@ -591,6 +975,8 @@ static PyMethodDef record_functions[] = {
      "configure(name, value): a Python object the recording code works with, checked once."},
     {"site_here", (PyCFunction)(void (*)(void))site_here, METH_FASTCALL,
      "site_here(sites, depth): Sites.here(False, depth) (modes/sites.py)."},
+    {"fold_feed", (PyCFunction)(void (*)(void))fold_feed, METH_FASTCALL,
+     "fold_feed(fold, log, start, end): PeakFold.feed (modes/memory.py) for a fold without a timeline."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -621,6 +1007,7 @@ record_init(PyObject *m)
     INTERN(S_peak_row, "peak_row");
     INTERN(S_cpu, "cpu");
     INTERN(S_sweep_min, "SWEEP_MIN");
+    INTERN(S_feed, "feed");
 #undef INTERN
     if (PyType_Ready(&IdsType) < 0) {
         return -1;
@@ -628,6 +1015,15 @@ record_init(PyObject *m)
     Py_INCREF(&IdsType);
     if (PyModule_AddObject(m, "IdsBase", (PyObject *)&IdsType) < 0) {
         Py_DECREF(&IdsType);
+        return -1;
+    }
+    if ((Zero = PyLong_FromLong(0)) == NULL || (One = PyLong_FromLong(1)) == NULL
+            || PyType_Ready(&FoldType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&FoldType);
+    if (PyModule_AddObject(m, "DeviceFoldBase", (PyObject *)&FoldType) < 0) {
+        Py_DECREF(&FoldType);
         return -1;
     }
     return PyModule_AddFunctions(m, record_functions);

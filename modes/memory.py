@@ -12,6 +12,7 @@ import threading
 import weakref
 from typing import Any, cast
 
+from .._accel import CONFIGURE, FOLD_BASE, FOLD_FEED
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 
 POOL_ROUND = 512
@@ -32,7 +33,11 @@ def charged_bytes(storage: FakeStorage) -> int:
     return n if n or storage.device != "cpu" else 1
 
 
-class DeviceFold:
+# the compiled fields and fold (faketensor/_speedups_record.c fold_feed), or none
+_FoldBase: Any = FOLD_BASE if FOLD_BASE is not None else object
+
+
+class DeviceFold(_FoldBase):
     """One device's figures over an event log, as ``PeakFold`` counts them.
 
     ``live`` / ``peak``: data-allocator bytes held now / at most (a call's transient
@@ -44,8 +49,9 @@ class DeviceFold:
     peak, ``report_live`` / ``report_peak`` those figures.
     """
 
-    __slots__ = ("pool", "live", "peak", "pool_live", "pool_peak", "allocations", "allocated",
-                 "peak_op", "peak_row")
+    __slots__ = () if _FoldBase is not object else (  # the base holds them
+        "pool", "live", "peak", "pool_live", "pool_peak", "allocations", "allocated", "peak_op",
+        "peak_row")
 
     def __init__(self, pool: bool) -> None:
         self.pool = pool  # counted as CuPy's pool counts too (a CUDA device)
@@ -60,6 +66,11 @@ class DeviceFold:
     @property
     def report_peak(self) -> int:
         return self.pool_peak if self.pool else self.peak
+
+
+if CONFIGURE is not None:
+    CONFIGURE("device_fold", DeviceFold)
+    CONFIGURE("pool_round", POOL_ROUND)
 
 
 class PeakFold:
@@ -248,7 +259,8 @@ class MemoryStats:
             return False
         with self._lock:
             end = len(log)
-            rose = self._figures.feed(log, 0, end)
+            rose = (self._figures.feed(log, 0, end) if FOLD_FEED is None
+                    else FOLD_FEED(self._figures, log, 0, end))
             del log[:end]
         return rose
 
@@ -321,7 +333,8 @@ class RecordingStats(MemoryStats):
             return False
         with self._lock:
             end = len(log)
-            rose = self._figures.feed(log, self._pos, end)
+            rose = (self._figures.feed(log, self._pos, end) if FOLD_FEED is None
+                    else FOLD_FEED(self._figures, log, self._pos, end))
             self._pos = end
             if rose:
                 self.rising = True
