@@ -99,7 +99,8 @@ def _editable(session: nox.Session) -> None:
     that have it loaded (``make test`` installs these venvs while the main suite runs)."""
     tag = str(session.python).replace(".", "")
     built = glob.glob(f"faketensor/_speedups.cpython-{tag}-*.so")
-    fresh = built and os.path.getmtime(built[0]) >= os.path.getmtime("faketensor/_speedups.c")
+    fresh = built and os.path.getmtime(built[0]) >= max(
+        os.path.getmtime(c) for c in glob.glob("faketensor/_speedups*.c"))
     session.install("--no-deps", "-e", ".", env={"FAKETENSOR_BUILD_EXT": "0"} if fresh else {})
 
 

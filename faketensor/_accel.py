@@ -1,8 +1,9 @@
 """The compiled accelerator, if built and not turned off (docs/internals/accelerator.md).
 
 ``PATCH`` is ``faketensor._speedups.Patch`` (the outside-any-mode path of a namespace patch in
-C); ``IDS_BASE``, ``SITE_HERE``, ``FOLD_BASE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
-pieces in C (faketensor/_speedups_record.c: modes/trace.py's ``TraceIds`` base class,
+C); ``RECORD_METHOD``, ``IDS_BASE``, ``SITE_HERE``, ``FOLD_BASE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
+pieces in C (faketensor/_speedups_record.c: ``FakeMode._record``'s common op, modes/trace.py's
+``TraceIds`` base class,
 ``Sites.here``'s common path, modes/memory.py's ``DeviceFold`` fields and ``PeakFold.feed``
 without a timeline, and the set-up call that
 hands them their Python objects). Each is None without a compiler at install time, or with
@@ -16,6 +17,7 @@ from typing import Any
 PATCH: Any = None
 IDS_BASE: Any = None
 FOLD_BASE: Any = None
+RECORD_METHOD: Any = None
 SITE_HERE: Any = None
 FOLD_FEED: Any = None
 CONFIGURE: Any = None
@@ -30,4 +32,5 @@ if os.environ.get("FAKETENSOR_PURE_PYTHON", "") in ("", "0"):
         SITE_HERE = getattr(_speedups, "site_here", None)
         FOLD_FEED = getattr(_speedups, "fold_feed", None)
         FOLD_BASE = getattr(_speedups, "DeviceFoldBase", None)
+        RECORD_METHOD = getattr(_speedups, "RecordMethod", None)
         CONFIGURE = getattr(_speedups, "configure", None)

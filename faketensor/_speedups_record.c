@@ -176,6 +176,17 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
     if (r == NULL) {
         goto done;
     }
+    /* a TraceRef (an int) and a weak reference without a callback refer to nothing the
+       collector could free: untracked, a long trace costs it nothing to visit */
+    if (PyObject_IS_GC(r) && PyObject_GC_IsTracked(r)) {
+        PyObject_GC_UnTrack(r);
+    }
+    if (PyWeakref_CheckRefExact(wr) && PyObject_GC_IsTracked(wr)) {
+        PyObject_GC_UnTrack(wr);
+    }
+    if (PyWeakref_CheckRefExact(swr) && PyObject_GC_IsTracked(swr)) {
+        PyObject_GC_UnTrack(swr);
+    }
     /* the collector may have run again: look once more, then change the tables without
        making any object it tracks */
     hit = ids_lookup(self, self->by_id, key, fake);
@@ -379,20 +390,14 @@ site_here_py(PyObject *sites, Py_ssize_t depth)
     return r;
 }
 
+/* Sites.here(False, depth) as called from the current Python frame's callee (``up``: how many
+   Python frames lie between the caller and Sites.here's own frame, 1 for a call from
+   FakeMode._record's Python frame, 2 from the compiled _record) */
 static PyObject *
-site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
 {
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "site_here(sites, depth)");
-        return NULL;
-    }
-    PyObject *sites = args[0];
-    Py_ssize_t depth = PyLong_AsSsize_t(args[1]);
-    if (depth == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (depth < 1 || R_getframe == NULL || R_spawned == NULL) {
-        return site_here_py(sites, depth);
+    if (depth - up < 0 || R_getframe == NULL || R_spawned == NULL) {
+        return site_here_py(sites, depth - up + 1);
     }
     PyObject *user = PyObject_GetAttr(sites, S_user);
     if (user == NULL) {
@@ -406,12 +411,12 @@ site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *result = NULL, *f = NULL, *code = NULL, *key = NULL, *u = NULL, *lasti = NULL,
              *atkey = NULL, *line = NULL, *linekey = NULL;
     if (!PyDict_CheckExact(user) || !PyDict_CheckExact(at)) {
-        result = site_here_py(sites, depth);
+        result = site_here_py(sites, depth - up + 1);
         goto done;
     }
     {
         /* Sites.here's sys._getframe(depth) is taken in its own frame; this function has none */
-        PyObject *d = PyLong_FromSsize_t(depth - 1);
+        PyObject *d = PyLong_FromSsize_t(depth - up);
         if (d == NULL) {
             goto done;
         }
@@ -425,7 +430,7 @@ site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     while (1) {
         if (!PyFrame_Check(f)) {  /* the end of the walk (None), or not a frame */
             if (f != Py_None) {  /* not expected: the Python method decides */
-                result = site_here_py(sites, depth);
+                result = site_here_py(sites, depth - up + 1);
                 goto done;
             }
             if (parent_taken) {
@@ -514,6 +519,20 @@ done:
     Py_XDECREF(line);
     Py_XDECREF(linekey);
     return result;
+}
+
+static PyObject *
+site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "site_here(sites, depth)");
+        return NULL;
+    }
+    Py_ssize_t depth = PyLong_AsSsize_t(args[1]);
+    if (depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return site_lookup(args[0], depth, 1);
 }
 
 /* ---- PeakFold.feed ---------------------------------------------------------------------- */
@@ -900,6 +919,361 @@ done:
     return Py_NewRef(rose ? Py_True : Py_False);
 }
 
+/* ---- FakeMode._record ------------------------------------------------------------------- */
+
+/* TraceEntry's fields, by their member descriptors (checked at set-up) */
+enum {E_FUNC, E_ARGS, E_KWARGS, E_OUT, E_META, E_NBYTES, E_TRANSIENT, E_SCRATCH, E_SITE,
+      E_FLOPS, E_IDS, E_ALIAS, E_IN_IDS, E_COUNT};
+static const char *entry_fields[E_COUNT] = {"func", "_args", "_kwargs", "_out", "_meta", "nbytes",
+    "transient", "scratch", "site", "flops", "_ids", "_alias", "_in_ids"};
+static PyMemberDef *R_entry_members[E_COUNT];
+static PyObject *R_entry_type;      /* modes/trace.py TraceEntry */
+static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
+static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
+static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
+                *S_log, *S_lock, *S_figures, *S_rising, *S_shape, *S_dtype, *S_strides,
+                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold;
+
+static int
+entry_configure(PyObject *type)
+{
+    /* made as TraceEntry.one makes it: object.__new__, the fields set, no __init__ */
+    if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_new != PyBaseObject_Type.tp_new) {
+        return 0;
+    }
+    PyObject *d = ((PyTypeObject *)type)->tp_dict;
+    for (int i = 0; i < E_COUNT; i++) {
+        PyObject *descr = PyDict_GetItemString(d, entry_fields[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+            return 0;
+        }
+        PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY)) {
+            return 0;
+        }
+        R_entry_members[i] = m;
+    }
+    return 1;
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *py;  /* the Python FakeMode._record */
+    vectorcallfunc vectorcall;
+} RecordObject;
+
+/* RecordingStats._fold (with its lock), the log being ahead of the figures */
+static int
+record_fold(PyObject *stats, PyObject *log, PyObject *pos)
+{
+    PyObject *lock = PyObject_GetAttr(stats, S_lock);
+    if (lock == NULL) {
+        return -1;
+    }
+    PyObject *got = PyObject_CallMethodNoArgs(lock, S_acquire);
+    if (got == NULL) {
+        Py_DECREF(lock);
+        return -1;
+    }
+    Py_DECREF(got);
+    int ok = -1;
+    PyObject *figures = NULL, *end = NULL, *rose = NULL;
+    Py_INCREF(pos);
+    Py_SETREF(pos, PyObject_GetAttr(stats, S_pos));  /* another thread may have folded */
+    if (pos == NULL) {
+        goto done;
+    }
+    end = PyLong_FromSsize_t(PyList_GET_SIZE(log));
+    figures = PyObject_GetAttr(stats, S_figures);
+    if (end == NULL || figures == NULL) {
+        goto done;
+    }
+    PyObject *args[4] = {figures, log, pos, end};
+    rose = fold_feed(NULL, args, 4);
+    if (rose == NULL || PyObject_SetAttr(stats, S_pos, end) < 0) {
+        goto done;
+    }
+    if (rose == Py_True && PyObject_SetAttr(stats, S_rising, Py_True) < 0) {
+        goto done;
+    }
+    ok = 0;
+done:
+    {
+        PyObject *exc_type, *exc_value, *exc_tb;
+        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+        PyObject *rel = PyObject_CallMethodNoArgs(lock, S_release);
+        if (rel == NULL) {
+            Py_XDECREF(exc_type);
+            Py_XDECREF(exc_value);
+            Py_XDECREF(exc_tb);
+            ok = -1;
+        }
+        else {
+            Py_DECREF(rel);
+            PyErr_Restore(exc_type, exc_value, exc_tb);
+        }
+    }
+    Py_DECREF(lock);
+    Py_XDECREF(pos);
+    Py_XDECREF(end);
+    Py_XDECREF(figures);
+    Py_XDECREF(rose);
+    return ok;
+}
+
+static PyObject *
+record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    return PyObject_Vectorcall(self->py, args, nargsf, kwnames);
+}
+
+static PyObject *
+record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for
+       the common op: no keywords, one fake out, no costs, a kernel-cache entry that knows
+       its FLOPs and has no findings; anything else runs the Python method */
+    RecordObject *self = (RecordObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs != 10 || R_entry_type == NULL || R_no_kwargs == NULL
+            || R_recording_stats == NULL || R_fake_type == NULL) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    PyObject *mode = args[0], *func = args[1], *cargs = args[2], *kwargs = args[3],
+             *outs = args[5], *nbytes = args[6], *costs = args[7], *depth_o = args[8],
+             *used = args[9];
+    if (costs != Py_None || !PyTuple_CheckExact(cargs) || !PyDict_CheckExact(kwargs)
+            || PyDict_GET_SIZE(kwargs) != 0 || !PyList_CheckExact(outs)
+            || PyList_GET_SIZE(outs) != 1 || !PyList_CheckExact(used)
+            || PyList_GET_SIZE(used) < 1 || !PyLong_CheckExact(depth_o)) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    PyObject *o = PyList_GET_ITEM(outs, 0);
+    if ((PyObject *)Py_TYPE(o) != R_fake_type) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    Py_ssize_t depth = PyLong_AsSsize_t(depth_o);
+    if (depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *result = NULL, *entry = NULL, *flops = NULL, *find = NULL, *found = NULL,
+             *ids = NULL, *stats = NULL, *sites = NULL, *trace = NULL, *log = NULL, *pos = NULL,
+             *total = NULL, *rising = NULL, *site = NULL, *spec = NULL, *ref = NULL, *meta = NULL,
+             *st = NULL, *e = NULL;
+    PyObject *fields[5] = {NULL, NULL, NULL, NULL, NULL};
+    entry = Py_NewRef(PyList_GET_ITEM(used, 0));
+    /* everything the common path needs, checked before anything changes */
+    if ((flops = PyObject_GetAttr(entry, S_flops)) == NULL
+            || (find = PyObject_GetAttr(mode, S_find)) == NULL
+            || (ids = PyObject_GetAttr(mode, S_ids)) == NULL
+            || (stats = PyObject_GetAttr(mode, S_memory)) == NULL
+            || (sites = PyObject_GetAttr(mode, S_sites)) == NULL
+            || (trace = PyObject_GetAttr(mode, S_trace)) == NULL) {
+        goto done;
+    }
+    int finding = PyObject_IsTrue(find);
+    if (finding < 0) {
+        goto done;
+    }
+    if (finding) {
+        if ((found = PyObject_GetAttr(entry, S_findings)) == NULL) {
+            goto done;
+        }
+    }
+    if (flops == Py_None || (finding && !(PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) == 0))
+            || !PyObject_TypeCheck(ids, &IdsType) || !ids_ready((IdsObject *)ids)
+            || (PyObject *)Py_TYPE(stats) != R_recording_stats || !PyList_CheckExact(trace)) {
+        result = record_py(self, args, nargsf, kwnames);
+        goto done;
+    }
+    if ((spec = ids_args_spec((IdsObject *)ids, cargs)) == NULL) {
+        goto done;
+    }
+    /* self.flops += flops */
+    if ((total = PyObject_GetAttr(mode, S_flops)) == NULL) {
+        goto done;
+    }
+    Py_SETREF(total, PyNumber_InPlaceAdd(total, flops));
+    if (total == NULL || PyObject_SetAttr(mode, S_flops, total) < 0) {
+        goto done;
+    }
+    /* the fold after each op: may this op be the peak? */
+    if ((log = PyObject_GetAttr(stats, S_log)) == NULL || (pos = PyObject_GetAttr(stats, S_pos)) == NULL) {
+        goto done;
+    }
+    if (!PyList_CheckExact(log)) {
+        PyObject *r = PyObject_CallMethodNoArgs(stats, S_fold);
+        if (r == NULL) {
+            goto done;
+        }
+        Py_DECREF(r);
+    }
+    else {
+        int same = PyLong_CheckExact(pos) ? PyLong_AsSsize_t(pos) == PyList_GET_SIZE(log) : 0;
+        if (PyErr_Occurred()) {
+            goto done;
+        }
+        if (!same && record_fold(stats, log, pos) < 0) {
+            goto done;
+        }
+    }
+    if ((rising = PyObject_GetAttr(stats, S_rising)) == NULL) {
+        goto done;
+    }
+    int whole = PyObject_IsTrue(rising);
+    if (whole < 0) {
+        goto done;
+    }
+    if (whole) {
+        if (PyObject_SetAttr(stats, S_rising, Py_False) < 0) {
+            goto done;
+        }
+        /* Sites.here(True, depth): its frame stands one nearer the hook than from _record's */
+        PyObject *d = PyLong_FromSsize_t(depth - 1);
+        if (d == NULL) {
+            goto done;
+        }
+        PyObject *a[3] = {sites, Py_True, d};
+        site = PyObject_VectorcallMethod(S_here, a, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(d);
+    }
+    else {
+        site = site_lookup(sites, depth, 2);
+    }
+    if (site == NULL) {
+        goto done;
+    }
+    if ((ref = ids_ref_fake((IdsObject *)ids, o)) == NULL) {
+        goto done;
+    }
+    if ((fields[0] = PyObject_GetAttr(o, S_shape)) == NULL
+            || (fields[1] = PyObject_GetAttr(o, S_dtype)) == NULL
+            || (fields[2] = PyObject_GetAttr(o, S_strides)) == NULL
+            || (fields[3] = PyObject_GetAttr(o, S_storage_offset)) == NULL
+            || (st = PyObject_GetAttr(o, S_storage)) == NULL
+            || (fields[4] = PyObject_GetAttr(st, S_device)) == NULL) {
+        goto done;
+    }
+    if ((meta = PyTuple_Pack(5, fields[0], fields[1], fields[2], fields[3], fields[4])) == NULL) {
+        goto done;
+    }
+    /* TraceEntry.one */
+    e = ((PyTypeObject *)R_entry_type)->tp_alloc((PyTypeObject *)R_entry_type, 0);
+    if (e == NULL) {
+        goto done;
+    }
+    PyObject *values[E_COUNT] = {func, spec, R_no_kwargs, ref, meta, nbytes, Zero, Zero, site,
+                                 flops, ids, Py_None, Py_None};
+    for (int i = 0; i < E_COUNT; i++) {
+        if (PyMember_SetOne((char *)e, R_entry_members[i], values[i]) < 0) {
+            goto done;
+        }
+    }
+    if (PyList_Append(trace, e) < 0) {
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(entry);
+    Py_XDECREF(flops);
+    Py_XDECREF(find);
+    Py_XDECREF(found);
+    Py_XDECREF(ids);
+    Py_XDECREF(stats);
+    Py_XDECREF(sites);
+    Py_XDECREF(trace);
+    Py_XDECREF(log);
+    Py_XDECREF(pos);
+    Py_XDECREF(total);
+    Py_XDECREF(rising);
+    Py_XDECREF(site);
+    Py_XDECREF(spec);
+    Py_XDECREF(ref);
+    Py_XDECREF(meta);
+    Py_XDECREF(st);
+    Py_XDECREF(e);
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(fields[i]);
+    }
+    return result;
+}
+
+static PyObject *
+record_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *py;
+    if ((kwds != NULL && PyDict_GET_SIZE(kwds)) || !PyArg_UnpackTuple(args, "RecordMethod", 1, 1, &py)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "RecordMethod(function)");
+        }
+        return NULL;
+    }
+    if (!PyCallable_Check(py)) {
+        PyErr_SetString(PyExc_TypeError, "RecordMethod(): the function must be callable");
+        return NULL;
+    }
+    RecordObject *self = (RecordObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->py = Py_NewRef(py);
+    self->vectorcall = record_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+record_traverse(RecordObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->py);
+    return 0;
+}
+
+static int
+record_clear(RecordObject *self)
+{
+    Py_CLEAR(self->py);
+    return 0;
+}
+
+static void
+record_dealloc(RecordObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    record_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+record_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyMemberDef record_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(RecordObject, py), READONLY, "the Python method"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject RecordType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.RecordMethod",
+    .tp_doc = PyDoc_STR("RecordMethod(function): FakeMode._record with its common op in C."),
+    .tp_basicsize = sizeof(RecordObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_new = record_new,
+    .tp_dealloc = (destructor)record_dealloc,
+    .tp_traverse = (traverseproc)record_traverse,
+    .tp_clear = (inquiry)record_clear,
+    .tp_vectorcall_offset = offsetof(RecordObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = record_descr_get,
+    .tp_members = record_members,
+};
+
 /* ---- set-up ----------------------------------------------------------------------------- */
 
 static int
@@ -958,6 +1332,18 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_Clear();
         slot = &R_pool_round;
     }
+    else if (strcmp(name, "entry_type") == 0) {
+        ok = entry_configure(v);
+        slot = &R_entry_type;
+    }
+    else if (strcmp(name, "no_kwargs") == 0) {
+        ok = PyDict_CheckExact(v) && PyDict_GET_SIZE(v) == 0;
+        slot = &R_no_kwargs;
+    }
+    else if (strcmp(name, "recording_stats") == 0) {
+        ok = PyType_Check(v);
+        slot = &R_recording_stats;
+    }
     else {
         PyErr_Format(PyExc_ValueError, "configure(): no setting %R", args[0]);
         return NULL;
@@ -1008,6 +1394,26 @@ record_init(PyObject *m)
     INTERN(S_cpu, "cpu");
     INTERN(S_sweep_min, "SWEEP_MIN");
     INTERN(S_feed, "feed");
+    INTERN(S_ids, "ids");
+    INTERN(S_memory, "memory");
+    INTERN(S_sites, "sites");
+    INTERN(S_trace, "trace");
+    INTERN(S_flops, "flops");
+    INTERN(S_find, "find");
+    INTERN(S_findings, "findings");
+    INTERN(S_pos, "_pos");
+    INTERN(S_log, "log");
+    INTERN(S_lock, "_lock");
+    INTERN(S_figures, "_figures");
+    INTERN(S_rising, "rising");
+    INTERN(S_shape, "shape");
+    INTERN(S_dtype, "dtype");
+    INTERN(S_strides, "strides");
+    INTERN(S_storage_offset, "storage_offset");
+    INTERN(S_device, "device");
+    INTERN(S_acquire, "acquire");
+    INTERN(S_release, "release");
+    INTERN(S_fold, "_fold");
 #undef INTERN
     if (PyType_Ready(&IdsType) < 0) {
         return -1;
@@ -1024,6 +1430,14 @@ record_init(PyObject *m)
     Py_INCREF(&FoldType);
     if (PyModule_AddObject(m, "DeviceFoldBase", (PyObject *)&FoldType) < 0) {
         Py_DECREF(&FoldType);
+        return -1;
+    }
+    if (PyType_Ready(&RecordType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&RecordType);
+    if (PyModule_AddObject(m, "RecordMethod", (PyObject *)&RecordType) < 0) {
+        Py_DECREF(&RecordType);
         return -1;
     }
     return PyModule_AddFunctions(m, record_functions);

@@ -15,7 +15,7 @@ from .._runner import first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
-from .._accel import SITE_HERE
+from .._accel import RECORD_METHOD, SITE_HERE
 from .sites import RECORD_DEPTH, Sites
 from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
@@ -369,3 +369,6 @@ class FakeMode(Mode):
             [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
             nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))
+
+    if RECORD_METHOD is not None:  # the common op in C (faketensor/_speedups_record.c), the
+        _record = RECORD_METHOD(_record)  # rest by the Python method above, its reference

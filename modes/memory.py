@@ -347,6 +347,10 @@ class RecordingStats(MemoryStats):
         return r
 
 
+if CONFIGURE is not None:  # the compiled FakeMode._record folds a RecordingStats' log itself
+    CONFIGURE("recording_stats", RecordingStats)
+
+
 class DeviceReport:
     """One device's figures from an event log (see ``analyze``); CUDA devices in pool bytes."""
 

@@ -362,3 +362,8 @@ class TraceEntry:
     def __repr__(self) -> str:
         return (f"TraceEntry({self.op}, in={self.in_ids}, out={self.out_ids}, "
                 f"nbytes={self.nbytes})")
+
+
+if CONFIGURE is not None:  # the compiled FakeMode._record builds entries as TraceEntry.one does
+    CONFIGURE("entry_type", TraceEntry)
+    CONFIGURE("no_kwargs", NO_KWARGS)
