@@ -672,12 +672,89 @@ fold_pool_bytes(PyObject *n)
 }
 
 /* the peak op and row (and rose) after an event took the report's figure higher */
-static void
-fold_mark(FoldObject *f, PyObject *op, PyObject *row, int *rose)
+static int
+fold_mark(FoldObject *f, PyObject *op, Py_ssize_t r, int *rose)
 {
+    PyObject *row = PyLong_FromSsize_t(r);
+    if (row == NULL) {
+        return -1;
+    }
     fold_set(&f->peak_op, op);
-    fold_set(&f->peak_row, row);
+    Py_XSETREF(f->peak_row, row);
     *rose = 1;
+    return 0;
+}
+
+/* the value of an exact int that fits a long long (0 when it does not: use the slow path) */
+static int
+fold_small(PyObject *x, long long *v)
+{
+    if (x == NULL || !PyLong_CheckExact(x)) {
+        return 0;
+    }
+    int overflow;
+    *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* One event of a device not counted in pool bytes, in machine integers when every figure
+   involved is an int well inside a long long: 1 done, 0 not taken (nothing changed), -1 error */
+static int
+fold_fast(FoldObject *f, PyObject *op, PyObject *sid, PyObject *d, Py_ssize_t r, int *rose)
+{
+    const long long lim = (long long)1 << 61;
+    long long s, dv, live, peak, n, allocated;
+    if (!fold_small(sid, &s) || !fold_small(d, &dv) || !fold_small(f->live, &live)
+            || !fold_small(f->peak, &peak) || dv >= lim || dv <= -lim || live >= lim
+            || live <= -lim) {
+        return 0;
+    }
+    if (s == 0) {  /* a transient */
+        if (live + dv > peak) {
+            PyObject *p = PyLong_FromLongLong(live + dv);
+            if (p == NULL) {
+                return -1;
+            }
+            Py_XSETREF(f->peak, p);
+            if (fold_mark(f, op, r, rose) < 0) {
+                return -1;
+            }
+        }
+        return 1;
+    }
+    PyObject *nl = NULL, *na = NULL, *nb = NULL;
+    if (dv > 0) {
+        if (!fold_small(f->allocations, &n) || !fold_small(f->allocated, &allocated)
+                || n >= lim || allocated >= lim || allocated <= -lim) {
+            return 0;
+        }
+        if ((na = PyLong_FromLongLong(n + 1)) == NULL
+                || (nb = PyLong_FromLongLong(allocated + dv)) == NULL) {
+            Py_XDECREF(na);
+            return -1;
+        }
+    }
+    if ((nl = PyLong_FromLongLong(live + dv)) == NULL) {
+        Py_XDECREF(na);
+        Py_XDECREF(nb);
+        return -1;
+    }
+    Py_XSETREF(f->live, nl);
+    if (dv > 0) {
+        Py_XSETREF(f->allocations, na);
+        Py_XSETREF(f->allocated, nb);
+        if (live + dv > peak) {
+            fold_set(&f->peak, nl);
+            if (fold_mark(f, op, r, rose) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 1;
 }
 
 static PyObject *
@@ -748,10 +825,7 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_XSETREF(sid, Py_NewRef(PyList_GET_ITEM(log, r + 1)));
         Py_XSETREF(dev, Py_NewRef(PyList_GET_ITEM(log, r + 2)));
         Py_XSETREF(d, Py_NewRef(PyList_GET_ITEM(log, r + 3)));
-        Py_XSETREF(row, PyLong_FromSsize_t(r));
-        if (row == NULL) {
-            goto done;
-        }
+        Py_CLEAR(row);  /* made when an event marks the peak */
         int differ = cur == NULL ? 1 : PyObject_RichCompareBool(dev, cur, Py_NE);
         if (differ < 0) {
             goto done;
@@ -792,8 +866,20 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
         int pool = PyObject_IsTrue(f->pool);
+        if (pool < 0) {
+            goto done;
+        }
+        if (!pool) {
+            int fast = fold_fast(f, op, sid, d, r, &rose);
+            if (fast < 0) {
+                goto done;
+            }
+            if (fast) {
+                continue;
+            }
+        }
         int transient = PyObject_RichCompareBool(sid, Zero, Py_EQ);
-        if (pool < 0 || transient < 0) {
+        if (transient < 0) {
             goto done;
         }
         if (transient) {  /* alive with the live set, for one call */
@@ -810,8 +896,8 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
             if (gt) {
                 fold_set(&f->peak, p);
-                if (!pool) {
-                    fold_mark(f, op, row, &rose);
+                if (!pool && fold_mark(f, op, r, &rose) < 0) {
+                    goto done;
                 }
             }
             if (pool) {
@@ -832,7 +918,9 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
                 if (gt) {
                     fold_set(&f->pool_peak, p);
-                    fold_mark(f, op, row, &rose);
+                    if (fold_mark(f, op, r, &rose) < 0) {
+                        goto done;
+                    }
                 }
             }
             continue;
@@ -862,8 +950,8 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             }
             if (gt) {
                 fold_set(&f->peak, live);
-                if (!pool) {
-                    fold_mark(f, op, row, &rose);
+                if (!pool && fold_mark(f, op, r, &rose) < 0) {
+                    goto done;
                 }
             }
         }
@@ -896,7 +984,9 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 }
                 if (gt) {
                     fold_set(&f->pool_peak, f->pool_live);
-                    fold_mark(f, op, row, &rose);
+                    if (fold_mark(f, op, r, &rose) < 0) {
+                        goto done;
+                    }
                 }
             }
         }
