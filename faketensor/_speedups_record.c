@@ -156,15 +156,6 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
     if (swr == NULL) {
         goto done;
     }
-    /* another thread may have given it a serial meanwhile (the collector ran its code) */
-    PyObject *hit = ids_lookup(self, self->by_id, key, fake);
-    if (hit != NULL) {
-        r = Py_NewRef(hit);
-        goto done;
-    }
-    if (PyErr_Occurred()) {
-        goto done;
-    }
     serial = PyIter_Next(self->count);
     if (serial == NULL) {
         if (!PyErr_Occurred()) {
@@ -187,9 +178,10 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
     if (PyWeakref_CheckRefExact(swr) && PyObject_GC_IsTracked(swr)) {
         PyObject_GC_UnTrack(swr);
     }
-    /* the collector may have run again: look once more, then change the tables without
-       making any object it tracks */
-    hit = ids_lookup(self, self->by_id, key, fake);
+    /* another thread may have given it a serial meanwhile (the collector may have run its
+       code above): look once more, then change the tables without making any object it
+       tracks (a serial taken here in vain is skipped: only ever in such a race) */
+    PyObject *hit = ids_lookup(self, self->by_id, key, fake);
     if (hit != NULL) {
         Py_SETREF(r, Py_NewRef(hit));
         goto done;
@@ -298,6 +290,21 @@ ids_args_spec(IdsObject *self, PyObject *args)
             return NULL;
         }
         PyTuple_SET_ITEM(out, i, y);
+    }
+    /* fakes' TraceRefs and atoms only (the common spec): nothing in it the collector could
+       free, so it is not tracked, as CPython untracks a tuple of atoms when it first visits
+       it (a TraceRef, an untracked int subclass, would keep it tracked there) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *y = PyTuple_GET_ITEM(out, i);
+        PyObject *t = (PyObject *)Py_TYPE(y);
+        if (t != R_ref_type && !PyLong_CheckExact(y) && !PyFloat_CheckExact(y)
+                && !PyBool_Check(y) && y != Py_None && !PyUnicode_CheckExact(y)
+                && y != Py_Ellipsis && !PyComplex_CheckExact(y)) {
+            return out;
+        }
+    }
+    if (n > 0 && PyObject_GC_IsTracked(out)) {
+        PyObject_GC_UnTrack(out);
     }
     return out;
 }
@@ -1038,7 +1045,8 @@ entry_configure(PyObject *type)
             return 0;
         }
         PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
-        if (m->type != T_OBJECT_EX || (m->flags & READONLY)) {
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset < (Py_ssize_t)sizeof(PyObject)
+                || m->offset + (Py_ssize_t)sizeof(PyObject *) > ((PyTypeObject *)type)->tp_basicsize) {
             return 0;
         }
         R_entry_members[i] = m;
@@ -1254,10 +1262,9 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     PyObject *values[E_COUNT] = {func, spec, R_no_kwargs, ref, meta, nbytes, Zero, Zero, site,
                                  flops, ids, Py_None, Py_None};
-    for (int i = 0; i < E_COUNT; i++) {
-        if (PyMember_SetOne((char *)e, R_entry_members[i], values[i]) < 0) {
-            goto done;
-        }
+    for (int i = 0; i < E_COUNT; i++) {  /* a fresh object's empty slots (T_OBJECT_EX) */
+        PyObject **slot = (PyObject **)((char *)e + R_entry_members[i]->offset);
+        Py_XSETREF(*slot, Py_NewRef(values[i]));
     }
     if (PyList_Append(trace, e) < 0) {
         goto done;
