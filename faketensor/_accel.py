@@ -27,10 +27,9 @@ if os.environ.get("FAKETENSOR_PURE_PYTHON", "") in ("", "0"):
     except ImportError:  # not built (no compiler when installed): the pure-Python patches
         PATCH = None
     else:
-        from . import _speedups
-        IDS_BASE = getattr(_speedups, "IdsBase", None)
-        SITE_HERE = getattr(_speedups, "site_here", None)
-        FOLD_FEED = getattr(_speedups, "fold_feed", None)
-        FOLD_BASE = getattr(_speedups, "DeviceFoldBase", None)
-        RECORD_METHOD = getattr(_speedups, "RecordMethod", None)
-        CONFIGURE = getattr(_speedups, "configure", None)
+        try:  # the recording pieces (faketensor/_speedups_record.c)
+            from ._speedups import (DeviceFoldBase as FOLD_BASE, IdsBase as IDS_BASE,
+                                    RecordMethod as RECORD_METHOD, configure as CONFIGURE,
+                                    fold_feed as FOLD_FEED, site_here as SITE_HERE)
+        except ImportError:  # a build from before them: the Python methods
+            FOLD_BASE = IDS_BASE = RECORD_METHOD = CONFIGURE = FOLD_FEED = SITE_HERE = None
