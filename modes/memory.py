@@ -59,6 +59,12 @@ class DeviceFold(_FoldBase):
         self.allocations = self.allocated = 0
         self.peak_op = self.peak_row = -1
 
+    def __reduce__(self) -> tuple:
+        """Pickled and copied by its figures, the same with and without the compiled base."""
+        return (restore_device_fold, (self.pool, self.live, self.peak, self.pool_live,
+                                      self.pool_peak, self.allocations, self.allocated,
+                                      self.peak_op, self.peak_row))
+
     @property
     def report_live(self) -> int:
         return self.pool_live if self.pool else self.live
@@ -66,6 +72,14 @@ class DeviceFold(_FoldBase):
     @property
     def report_peak(self) -> int:
         return self.pool_peak if self.pool else self.peak
+
+
+def restore_device_fold(pool: bool, *figures: int) -> DeviceFold:
+    """A DeviceFold from the figures ``DeviceFold.__reduce__`` gave."""
+    f = DeviceFold(pool)
+    (f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated, f.peak_op,
+     f.peak_row) = figures
+    return f
 
 
 if CONFIGURE is not None:

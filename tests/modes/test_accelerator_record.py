@@ -271,3 +271,17 @@ def test_site_here_equals_the_python_walk():
         sites.here(False, 10**4)
     with pytest.raises(ValueError):
         _accel.SITE_HERE(sites, 10**4)
+
+
+def test_a_device_fold_pickles_and_copies_by_its_figures():
+    import copy
+    import pickle
+    fold = PeakFold()
+    fold.feed([0, 7, "cuda:0", 700, 1, 0, "cuda:0", 5], 0, 8)
+    f = fold.devices["cuda:0"]
+    state = (f.pool, f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated,
+             f.peak_op, f.peak_row)
+    assert state == (True, 700, 705, 1024, 1536, 1, 1024, 1, 4)
+    for g in (pickle.loads(pickle.dumps(f)), copy.deepcopy(f), copy.copy(f)):
+        assert type(g) is type(f) and (g.pool, g.live, g.peak, g.pool_live, g.pool_peak,
+                                       g.allocations, g.allocated, g.peak_op, g.peak_row) == state
