@@ -1,14 +1,14 @@
 """The compiled accelerator, if built and not turned off (docs/internals/accelerator.md).
 
 ``PATCH`` is ``faketensor._speedups.Patch`` (the outside-any-mode path of a namespace patch in
-C); ``RECORD_METHOD``, ``IDS_BASE``, ``SITE_HERE``, ``FOLD_BASE``, ``FOLD_FEED`` and ``CONFIGURE`` are the recording mode's per-op
-pieces in C (faketensor/_speedups_record.c: ``FakeMode._record``'s common op, modes/trace.py's
-``TraceIds`` base class,
-``Sites.here``'s common path, modes/memory.py's ``DeviceFold`` fields and ``PeakFold.feed``
-without a timeline, and the set-up call that
-hands them their Python objects). Each is None without a compiler at install time, or with
-``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which passes
-the same tests."""
+C). The recording mode's per-op pieces in C (faketensor/_speedups_record.c) are
+``RECORD_METHOD`` (``FakeMode._record``'s common op), ``IDS_BASE`` (modes/trace.py
+``TraceIds``' base class: its tables, ``ref`` and ``args_spec``), ``SITE_HERE``
+(``Sites.here``'s common path), ``FOLD_BASE`` and ``FOLD_FEED`` (modes/memory.py
+``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline) and ``CONFIGURE`` (which
+hands them their Python objects, once). Each is None without a compiler at install time, or
+with ``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which
+passes the same tests."""
 from __future__ import annotations
 
 import os

@@ -253,7 +253,9 @@ ids_ref_fake(IdsObject *self, PyObject *fake)
 static PyObject *
 ids_ref(IdsObject *self, PyObject *fake)
 {
-    if (!ids_ready(self) || (PyObject *)Py_TYPE(fake) != R_fake_type) {
+    /* any object (a fake of a subclass too): the tables change in C only, never under the
+       Python method's lock while C changes them */
+    if (!ids_ready(self)) {
         return PyObject_CallMethodOneArg((PyObject *)self, S_py_ref, fake);
     }
     return ids_ref_fake(self, fake);
