@@ -5,7 +5,15 @@ C), or None: without a compiler at install time, or with ``FAKETENSOR_PURE_PYTHO
 environment, every patch is the pure-Python function, which passes the same tests.
 ``SIGNATURE``, ``MAKE_FAKE``, ``NEW_STORAGE`` and ``RUN_FAKE`` are the kernel cache's hit
 path in C (faketensor/_speedups_cache.c), None likewise; ``compiled`` sets one up with the
-Python objects it reads, or gives its Python twin."""
+Python objects it reads, or gives its Python twin. The recording mode's per-op pieces in C
+(faketensor/_speedups_record.c) are
+``RECORD_METHOD`` (``FakeMode._record``'s common op), ``IDS_BASE`` (modes/trace.py
+``TraceIds``' base class: its tables, ``ref`` and ``args_spec``), ``SITE_HERE``
+(``Sites.here``'s common path), ``FOLD_BASE`` and ``FOLD_FEED`` (modes/memory.py
+``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline) and ``CONFIGURE`` (which
+hands them their Python objects, once). Each is None without a compiler at install time, or
+with ``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which
+passes the same tests."""
 from __future__ import annotations
 
 import importlib
@@ -27,6 +35,13 @@ SIGNATURE: Any = getattr(SPEEDUPS, "signature", None)
 MAKE_FAKE: Any = getattr(SPEEDUPS, "make_fake", None)
 NEW_STORAGE: Any = getattr(SPEEDUPS, "new_storage", None)
 RUN_FAKE: Any = getattr(SPEEDUPS, "run_fake", None)
+# the recording pieces (faketensor/_speedups_record.c)
+IDS_BASE: Any = getattr(SPEEDUPS, "IdsBase", None)
+FOLD_BASE: Any = getattr(SPEEDUPS, "DeviceFoldBase", None)
+RECORD_METHOD: Any = getattr(SPEEDUPS, "RecordMethod", None)
+SITE_HERE: Any = getattr(SPEEDUPS, "site_here", None)
+FOLD_FEED: Any = getattr(SPEEDUPS, "fold_feed", None)
+CONFIGURE: Any = getattr(SPEEDUPS, "configure", None)
 
 
 def compiled(fn: Any, python: F, *objects: Any) -> F:

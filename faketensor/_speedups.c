@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include "_speedups_record.c"
 
 typedef struct {
     PyObject_HEAD
@@ -206,6 +207,7 @@ PyInit__speedups(void)
     if (m == NULL) {
         return NULL;
     }
+    if (record_init(m) < 0) { Py_DECREF(m); return NULL; }
     Py_INCREF(&PatchType);
     if (PyModule_AddObject(m, "Patch", (PyObject *)&PatchType) < 0) {
         Py_DECREF(&PatchType);

@@ -15,6 +15,7 @@ from .._runner import first_device, leaves, prepare_call, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
+from .._accel import RECORD_METHOD, SITE_HERE
 from .sites import RECORD_DEPTH, Sites
 from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
@@ -340,7 +341,10 @@ class FakeMode(Mode):
         whole = stats.rising  # this op may be the peak: keep its whole call stack
         if whole:
             stats.rising = False
-        site = self.sites.here(whole, depth)
+        if whole or SITE_HERE is None:
+            site = self.sites.here(whole, depth)
+        else:  # the innermost user frame's, in C (Sites.here's common path)
+            site = SITE_HERE(self.sites, depth)
         if self.find:
             found = entry.findings if entry is not None else None
             if found is None:
@@ -368,3 +372,6 @@ class FakeMode(Mode):
             [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
             nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))
+
+    if RECORD_METHOD is not None:  # the common op in C (faketensor/_speedups_record.c), the
+        _record = RECORD_METHOD(_record)  # rest by the Python method above, its reference

@@ -12,6 +12,7 @@ import threading
 import weakref
 from typing import Any, cast
 
+from .._accel import CONFIGURE, FOLD_BASE, FOLD_FEED
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 
 POOL_ROUND = 512
@@ -32,7 +33,11 @@ def charged_bytes(storage: FakeStorage) -> int:
     return n if n or storage.device != "cpu" else 1
 
 
-class DeviceFold:
+# the compiled fields and fold (faketensor/_speedups_record.c fold_feed), or none
+_FoldBase: Any = FOLD_BASE if FOLD_BASE is not None else object
+
+
+class DeviceFold(_FoldBase):
     """One device's figures over an event log, as ``PeakFold`` counts them.
 
     ``live`` / ``peak``: data-allocator bytes held now / at most (a call's transient
@@ -44,14 +49,21 @@ class DeviceFold:
     peak, ``report_live`` / ``report_peak`` those figures.
     """
 
-    __slots__ = ("pool", "live", "peak", "pool_live", "pool_peak", "allocations", "allocated",
-                 "peak_op", "peak_row")
+    __slots__ = () if _FoldBase is not object else (  # the base holds them
+        "pool", "live", "peak", "pool_live", "pool_peak", "allocations", "allocated", "peak_op",
+        "peak_row")
 
     def __init__(self, pool: bool) -> None:
         self.pool = pool  # counted as CuPy's pool counts too (a CUDA device)
         self.live = self.peak = self.pool_live = self.pool_peak = 0
         self.allocations = self.allocated = 0
         self.peak_op = self.peak_row = -1
+
+    def __reduce__(self) -> tuple:
+        """Pickled and copied by its figures, the same with and without the compiled base."""
+        return (restore_device_fold, (self.pool, self.live, self.peak, self.pool_live,
+                                      self.pool_peak, self.allocations, self.allocated,
+                                      self.peak_op, self.peak_row))
 
     @property
     def report_live(self) -> int:
@@ -60,6 +72,19 @@ class DeviceFold:
     @property
     def report_peak(self) -> int:
         return self.pool_peak if self.pool else self.peak
+
+
+def restore_device_fold(pool: bool, *figures: int) -> DeviceFold:
+    """A DeviceFold from the figures ``DeviceFold.__reduce__`` gave."""
+    f = DeviceFold(pool)
+    (f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated, f.peak_op,
+     f.peak_row) = figures
+    return f
+
+
+if CONFIGURE is not None:
+    CONFIGURE("device_fold", DeviceFold)
+    CONFIGURE("pool_round", POOL_ROUND)
 
 
 class PeakFold:
@@ -248,7 +273,8 @@ class MemoryStats:
             return False
         with self._lock:
             end = len(log)
-            rose = self._figures.feed(log, 0, end)
+            rose = (self._figures.feed(log, 0, end) if FOLD_FEED is None
+                    else FOLD_FEED(self._figures, log, 0, end))
             del log[:end]
         return rose
 
@@ -321,7 +347,8 @@ class RecordingStats(MemoryStats):
             return False
         with self._lock:
             end = len(log)
-            rose = self._figures.feed(log, self._pos, end)
+            rose = (self._figures.feed(log, self._pos, end) if FOLD_FEED is None
+                    else FOLD_FEED(self._figures, log, self._pos, end))
             self._pos = end
             if rose:
                 self.rising = True
@@ -332,6 +359,10 @@ class RecordingStats(MemoryStats):
         self._fold()
         r, self.rising = self.rising, False
         return r
+
+
+if CONFIGURE is not None:  # the compiled FakeMode._record folds a RecordingStats' log itself
+    CONFIGURE("recording_stats", RecordingStats)
 
 
 class DeviceReport:

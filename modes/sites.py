@@ -17,6 +17,7 @@ import sys
 import threading
 from typing import Any
 
+from .._accel import CONFIGURE
 from .._paths import SPAWNED_FROM  # a worker thread's walk goes on from its submitter
 from .._paths import is_user_file  # the one rule for whose code a file is
 
@@ -130,3 +131,8 @@ class Sites:
         """(file, line, function) of the innermost user frame, or (None, None, None)."""
         k = self.stacks[index]
         return (os.path.abspath(k[0].co_filename), k[1], k[0].co_name) if k else (None,) * 3
+
+
+if CONFIGURE is not None:  # the compiled Sites.here common path (faketensor/_speedups_record.c)
+    CONFIGURE("getframe", sys._getframe)
+    CONFIGURE("spawned_from", SPAWNED_FROM)

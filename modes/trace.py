@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._accel import CONFIGURE, IDS_BASE
 from .._array import FakeArray
 from .._errors import op_name
 from .._runner import PLAIN, resolve
@@ -34,13 +35,19 @@ class TraceRef(int):
 SWEEP_MIN = 4096  # the id tables' rows before the first sweep of dead ones
 
 
-class TraceIds:
+# the compiled tables and ``ref`` / ``args_spec`` (faketensor/_speedups_record.c), or none
+_IdsBase: Any = IDS_BASE if IDS_BASE is not None else object
+
+
+class TraceIds(_IdsBase):
     """Serial numbers for the fakes (and their storages) a recording mode has seen.
 
     Tables are keyed by ``id()``; ``weak`` holds a plain weak reference per serial (no
     callback, so no object per fake besides the one CPython shares): an ``id()`` hit
     counts only when that reference still points at the object, and dead rows are swept
-    when a table doubles.
+    when a table doubles. With the compiled accelerator the tables live in its base class
+    and ``ref`` / ``args_spec`` are its methods; ``_py_ref`` / ``_py_args_spec`` are the
+    pure-Python reference (and its fallback for anything unexpected).
     """
 
     def __init__(self) -> None:
@@ -57,7 +64,7 @@ class TraceIds:
         # them; two threads meeting one new fake must give it one serial); lookups need none
         self._lock = threading.RLock()
 
-    def ref(self, fake: FakeArray) -> TraceRef:
+    def _py_ref(self, fake: FakeArray) -> TraceRef:
         """The TraceRef of a fake (its serial assigned on first sight)."""
         weak = self.weak
         r = self._by_id.get(id(fake))
@@ -157,7 +164,7 @@ class TraceIds:
                 out[k] = self.spec(x)
         return out
 
-    def args_spec(self, args: tuple) -> tuple:
+    def _py_args_spec(self, args: tuple) -> tuple:
         """``spec(args)`` for a call's positional arguments, fakes and plain values inline."""
         out = []
         by_id, weak = self._by_id, self.weak
@@ -172,6 +179,16 @@ class TraceIds:
                 out.append(self.spec(x))
         return tuple(out)
 
+    if _IdsBase is object:  # no accelerator: the Python ones are the methods
+        ref = _py_ref
+        args_spec = _py_args_spec
+
+
+if CONFIGURE is not None:
+    CONFIGURE("ref_type", TraceRef)
+    CONFIGURE("fake_type", FakeArray)
+    CONFIGURE("plain", PLAIN)
+    CONFIGURE("trace_globals", globals())  # SWEEP_MIN, read at each sweep as _sweep does
 
 NO_KWARGS: dict = {}  # the spec of every call without keywords (never mutated)
 
@@ -345,3 +362,8 @@ class TraceEntry:
     def __repr__(self) -> str:
         return (f"TraceEntry({self.op}, in={self.in_ids}, out={self.out_ids}, "
                 f"nbytes={self.nbytes})")
+
+
+if CONFIGURE is not None:  # the compiled FakeMode._record builds entries as TraceEntry.one does
+    CONFIGURE("entry_type", TraceEntry)
+    CONFIGURE("no_kwargs", NO_KWARGS)

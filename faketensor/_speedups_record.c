@@ -1,0 +1,1543 @@
+/* The per-op pieces of a recording FakeMode, in C (issue 30; docs/internals/accelerator.md).
+
+   Included by _speedups.c. Three pieces, each the compiled twin of a pure-Python reference that
+   stays the fallback and the specification (FAKETENSOR_PURE_PYTHON=1 runs the references):
+
+   - ``IdsBase``: the base class of modes/trace.py ``TraceIds`` with its tables (``_by_id``,
+     ``_storage_ids``, ``storage_of``, ``weak``: dicts), ``_count`` and ``_sweep_at``, and the
+     methods ``ref`` (a fake's TraceRef, assigned on first sight) and ``args_spec`` (a call's
+     positional arguments with fakes replaced by their TraceRefs); ``TraceIds._py_ref`` and
+     ``_py_args_spec`` are the references.
+   - ``site_here(sites, depth)``: modes/sites.py ``Sites.here``'s common path (the innermost
+     user frame), looking up the two dicts; anything new (a code object not seen, an
+     instruction not seen) is answered by the Python methods ``_see`` and ``_intern``.
+   - ``fold_feed(fold, log, start, end)``: modes/memory.py ``PeakFold.feed`` for a fold without
+     a timeline (the one a recording mode runs after each op).
+
+   Anything unexpected (a table that is not a dict, a value of another type) is handed to the
+   Python code, never guessed at. Threads sharing a mode: a new serial is given in a section
+   that allocates no garbage-collected object (so no Python code, and no other thread, runs
+   inside it); every object that needs one is made before it. */
+
+static PyObject *R_ref_type;    /* modes/trace.py TraceRef (a subclass of int) */
+static PyObject *R_fake_type;   /* faketensor FakeArray */
+static PyObject *R_plain;       /* the frozenset of types a spec keeps as they are */
+static PyObject *R_trace_globals;  /* modes/trace.py's globals: SWEEP_MIN is read there */
+static PyObject *R_getframe;    /* sys._getframe */
+static PyObject *R_spawned;     /* the ContextVar _paths.SPAWNED_FROM */
+static PyObject *R_device_fold; /* modes/memory.py DeviceFold */
+static PyObject *R_pool_round;  /* memory.POOL_ROUND, an int > 0 */
+
+static PyObject *S_storage, *S_py_ref, *S_py_args_spec, *S_spec, *S_see, *S_intern, *S_user,
+                *S_at, *S_f_lineno, *S_here, *S_devices, *S_timeline, *S_pool, *S_live, *S_peak,
+                *S_pool_live, *S_pool_peak, *S_allocations, *S_allocated, *S_peak_op,
+                *S_peak_row, *S_cpu, *S_sweep_min, *S_feed;
+
+/* ---- TraceIds ------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *by_id;        /* id(fake) -> TraceRef */
+    PyObject *storage_ids;  /* id(storage) -> storage serial */
+    PyObject *storage_of;   /* fake serial -> storage serial */
+    PyObject *weak;         /* serial -> weak reference */
+    PyObject *count;        /* an iterator of serials (itertools.count) */
+    Py_ssize_t sweep_at;    /* rows of _by_id before the next sweep of dead rows */
+} IdsObject;
+
+static int
+ids_ready(IdsObject *self)
+{
+    return self->by_id != NULL && PyDict_CheckExact(self->by_id)
+        && self->storage_ids != NULL && PyDict_CheckExact(self->storage_ids)
+        && self->storage_of != NULL && PyDict_CheckExact(self->storage_of)
+        && self->weak != NULL && PyDict_CheckExact(self->weak)
+        && self->count != NULL && PyIter_Check(self->count) && R_ref_type != NULL;
+}
+
+/* The serial (a borrowed TraceRef) of ``obj`` in ``table`` (keyed by id) when its weak
+   reference still points at ``obj``; NULL without an error when there is none. */
+static PyObject *
+ids_lookup(IdsObject *self, PyObject *table, PyObject *key, PyObject *obj)
+{
+    PyObject *r = PyDict_GetItemWithError(table, key);
+    if (r == NULL) {
+        return NULL;
+    }
+    PyObject *w = PyDict_GetItemWithError(self->weak, r);
+    if (w == NULL) {
+        return NULL;
+    }
+    if (!PyWeakref_CheckRef(w) || PyWeakref_GetObject(w) != obj) {
+        return NULL;
+    }
+    return r;
+}
+
+static int
+ids_sweep(IdsObject *self)
+{
+    /* TraceIds._sweep: the dead rows of both tables dropped (their keys listed first) */
+    PyObject *tables[2] = {self->by_id, self->storage_ids};
+    PyObject *dead = PyList_New(0);
+    if (dead == NULL) {
+        return -1;
+    }
+    for (int t = 0; t < 2; t++) {
+        PyObject *table = tables[t];
+        Py_ssize_t pos = 0;
+        PyObject *k, *s;
+        if (PyList_SetSlice(dead, 0, PyList_GET_SIZE(dead), NULL) < 0) {
+            goto fail;
+        }
+        while (PyDict_Next(table, &pos, &k, &s)) {
+            PyObject *w = PyDict_GetItemWithError(self->weak, s);
+            if (w == NULL) {
+                if (PyErr_Occurred()) {
+                    goto fail;
+                }
+                PyErr_SetObject(PyExc_KeyError, s);
+                goto fail;
+            }
+            if (!PyWeakref_CheckRef(w)) {
+                PyErr_SetString(PyExc_TypeError, "TraceIds.weak holds a value that is not a weak reference");
+                goto fail;
+            }
+            if (PyWeakref_GetObject(w) == Py_None && PyList_Append(dead, k) < 0) {
+                goto fail;
+            }
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dead); i++) {
+            if (PyDict_DelItem(table, PyList_GET_ITEM(dead, i)) < 0) {
+                goto fail;
+            }
+        }
+    }
+    Py_DECREF(dead);
+    Py_ssize_t min = 4096;
+    PyObject *m = R_trace_globals ? PyDict_GetItemWithError(R_trace_globals, S_sweep_min) : NULL;
+    if (m != NULL && PyLong_Check(m)) {
+        min = PyLong_AsSsize_t(m);
+        if (min == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+    }
+    else if (PyErr_Occurred()) {
+        return -1;
+    }
+    Py_ssize_t n = 2 * PyDict_GET_SIZE(self->by_id);
+    self->sweep_at = n > min ? n : min;
+    return 0;
+fail:
+    Py_DECREF(dead);
+    return -1;
+}
+
+/* TraceIds._new_ref: a new reference to the fake's TraceRef, its serial assigned now. */
+static PyObject *
+ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
+{
+    PyObject *r = NULL, *wr = NULL, *st = NULL, *skey = NULL, *swr = NULL, *serial = NULL;
+    PyObject *s = NULL;
+    /* everything that may run the garbage collector first */
+    wr = PyWeakref_NewRef(fake, NULL);
+    if (wr == NULL) {
+        goto done;
+    }
+    st = PyObject_GetAttr(fake, S_storage);
+    if (st == NULL) {
+        goto done;
+    }
+    skey = PyLong_FromVoidPtr(st);
+    if (skey == NULL) {
+        goto done;
+    }
+    swr = PyWeakref_NewRef(st, NULL);
+    if (swr == NULL) {
+        goto done;
+    }
+    serial = PyIter_Next(self->count);
+    if (serial == NULL) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
+        }
+        goto done;
+    }
+    r = PyObject_CallOneArg(R_ref_type, serial);
+    if (r == NULL) {
+        goto done;
+    }
+    /* a TraceRef (an int) and a weak reference without a callback refer to nothing the
+       collector could free: untracked, a long trace costs it nothing to visit */
+    if (PyObject_IS_GC(r) && PyObject_GC_IsTracked(r)) {
+        PyObject_GC_UnTrack(r);
+    }
+    if (PyWeakref_CheckRefExact(wr) && PyObject_GC_IsTracked(wr)) {
+        PyObject_GC_UnTrack(wr);
+    }
+    if (PyWeakref_CheckRefExact(swr) && PyObject_GC_IsTracked(swr)) {
+        PyObject_GC_UnTrack(swr);
+    }
+    /* another thread may have given it a serial meanwhile (the collector may have run its
+       code above): look once more, then change the tables without making any object it
+       tracks (a serial taken here in vain is skipped: only ever in such a race) */
+    PyObject *hit = ids_lookup(self, self->by_id, key, fake);
+    if (hit != NULL) {
+        Py_SETREF(r, Py_NewRef(hit));
+        goto done;
+    }
+    if (PyErr_Occurred() || PyDict_SetItem(self->by_id, key, r) < 0
+            || PyDict_SetItem(self->weak, r, wr) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+    PyObject *known = ids_lookup(self, self->storage_ids, skey, st);
+    if (known != NULL) {
+        s = Py_NewRef(known);
+    }
+    else {
+        if (PyErr_Occurred()) {
+            Py_CLEAR(r);
+            goto done;
+        }
+        s = PyIter_Next(self->count);
+        if (s == NULL || PyDict_SetItem(self->storage_ids, skey, s) < 0
+                || PyDict_SetItem(self->weak, s, swr) < 0) {
+            if (s == NULL && !PyErr_Occurred()) {
+                PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
+            }
+            Py_CLEAR(r);
+            goto done;
+        }
+    }
+    if (PyDict_SetItem(self->storage_of, r, s) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+    if (PyDict_GET_SIZE(self->by_id) > self->sweep_at && ids_sweep(self) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+done:
+    Py_XDECREF(wr);
+    Py_XDECREF(st);
+    Py_XDECREF(skey);
+    Py_XDECREF(swr);
+    Py_XDECREF(serial);
+    Py_XDECREF(s);
+    return r;
+}
+
+/* TraceIds.ref for an object of the exact fake type: a new reference to its TraceRef. */
+static PyObject *
+ids_ref_fake(IdsObject *self, PyObject *fake)
+{
+    PyObject *key = PyLong_FromVoidPtr(fake);
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *r = ids_lookup(self, self->by_id, key, fake);
+    if (r != NULL) {
+        Py_DECREF(key);
+        return Py_NewRef(r);
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    r = ids_new_ref(self, fake, key);
+    Py_DECREF(key);
+    return r;
+}
+
+static PyObject *
+ids_ref(IdsObject *self, PyObject *fake)
+{
+    /* any object (a fake of a subclass too): the tables change in C only, never under the
+       Python method's lock while C changes them */
+    if (!ids_ready(self)) {
+        return PyObject_CallMethodOneArg((PyObject *)self, S_py_ref, fake);
+    }
+    return ids_ref_fake(self, fake);
+}
+
+static PyObject *
+ids_args_spec(IdsObject *self, PyObject *args)
+{
+    if (!ids_ready(self) || !PyTuple_CheckExact(args) || R_plain == NULL) {
+        return PyObject_CallMethodOneArg((PyObject *)self, S_py_args_spec, args);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = PyTuple_GET_ITEM(args, i);
+        PyObject *t = (PyObject *)Py_TYPE(x);
+        PyObject *y;
+        if (t == R_fake_type) {
+            y = ids_ref_fake(self, x);
+        }
+        else {
+            int plain = PySet_Contains(R_plain, t);
+            if (plain < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            y = plain ? Py_NewRef(x) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
+        }
+        if (y == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, y);
+    }
+    /* fakes' TraceRefs and atoms only (the common spec): nothing in it the collector could
+       free, so it is not tracked, as CPython untracks a tuple of atoms when it first visits
+       it (a TraceRef, an untracked int subclass, would keep it tracked there) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *y = PyTuple_GET_ITEM(out, i);
+        PyObject *t = (PyObject *)Py_TYPE(y);
+        if (t != R_ref_type && !PyLong_CheckExact(y) && !PyFloat_CheckExact(y)
+                && !PyBool_Check(y) && y != Py_None && !PyUnicode_CheckExact(y)
+                && y != Py_Ellipsis && !PyComplex_CheckExact(y)) {
+            return out;
+        }
+    }
+    if (n > 0 && PyObject_GC_IsTracked(out)) {
+        PyObject_GC_UnTrack(out);
+    }
+    return out;
+}
+
+static PyObject *
+ids_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    IdsObject *self = (IdsObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->sweep_at = 4096;
+    return (PyObject *)self;
+}
+
+static int
+ids_traverse(IdsObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->by_id);
+    Py_VISIT(self->storage_ids);
+    Py_VISIT(self->storage_of);
+    Py_VISIT(self->weak);
+    Py_VISIT(self->count);
+    return 0;
+}
+
+static int
+ids_clear(IdsObject *self)
+{
+    Py_CLEAR(self->by_id);
+    Py_CLEAR(self->storage_ids);
+    Py_CLEAR(self->storage_of);
+    Py_CLEAR(self->weak);
+    Py_CLEAR(self->count);
+    return 0;
+}
+
+static void
+ids_dealloc(IdsObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    ids_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMethodDef ids_methods[] = {
+    {"ref", (PyCFunction)ids_ref, METH_O, "The TraceRef of a fake (its serial assigned on first sight)."},
+    {"args_spec", (PyCFunction)ids_args_spec, METH_O,
+     "spec(args) for a call's positional arguments, fakes and plain values inline."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef ids_members[] = {
+    {"_by_id", T_OBJECT_EX, offsetof(IdsObject, by_id), 0, "id(fake) -> its TraceRef"},
+    {"_storage_ids", T_OBJECT_EX, offsetof(IdsObject, storage_ids), 0, "id(storage) -> storage serial"},
+    {"storage_of", T_OBJECT_EX, offsetof(IdsObject, storage_of), 0, "fake serial -> storage serial"},
+    {"weak", T_OBJECT_EX, offsetof(IdsObject, weak), 0, "fake or storage serial -> weak reference"},
+    {"_count", T_OBJECT_EX, offsetof(IdsObject, count), 0, "the serials to give"},
+    {"_sweep_at", T_PYSSIZET, offsetof(IdsObject, sweep_at), 0, "rows before the next sweep"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject IdsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.IdsBase",
+    .tp_doc = PyDoc_STR("The tables of modes/trace.py TraceIds, with ref and args_spec in C."),
+    .tp_basicsize = sizeof(IdsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_new = ids_new,
+    .tp_dealloc = (destructor)ids_dealloc,
+    .tp_traverse = (traverseproc)ids_traverse,
+    .tp_clear = (inquiry)ids_clear,
+    .tp_methods = ids_methods,
+    .tp_members = ids_members,
+};
+
+/* ---- Sites.here ----------------------------------------------------------------------- */
+
+static PyObject *
+site_here_py(PyObject *sites, Py_ssize_t depth)
+{
+    /* the Python method, called from here: its frame stands where this function's would */
+    PyObject *d = PyLong_FromSsize_t(depth);
+    if (d == NULL) {
+        return NULL;
+    }
+    PyObject *args[3] = {sites, Py_False, d};
+    PyObject *r = PyObject_VectorcallMethod(S_here, args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(d);
+    return r;
+}
+
+/* Sites.here(False, depth) as called from the current Python frame's callee (``up``: how many
+   Python frames lie between the caller and Sites.here's own frame, 1 for a call from
+   FakeMode._record's Python frame, 2 from the compiled _record) */
+static PyObject *
+site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
+{
+    if (depth - up < 0 || R_getframe == NULL || R_spawned == NULL) {
+        return site_here_py(sites, depth - up + 1);
+    }
+    PyObject *user = PyObject_GetAttr(sites, S_user);
+    if (user == NULL) {
+        return NULL;
+    }
+    PyObject *at = PyObject_GetAttr(sites, S_at);
+    if (at == NULL) {
+        Py_DECREF(user);
+        return NULL;
+    }
+    PyObject *result = NULL, *f = NULL, *code = NULL, *key = NULL, *u = NULL, *lasti = NULL,
+             *atkey = NULL, *line = NULL, *linekey = NULL;
+    if (!PyDict_CheckExact(user) || !PyDict_CheckExact(at)) {
+        result = site_here_py(sites, depth - up + 1);
+        goto done;
+    }
+    {
+        /* Sites.here's sys._getframe(depth) is taken in its own frame; this function has none */
+        PyObject *d = PyLong_FromSsize_t(depth - up);
+        if (d == NULL) {
+            goto done;
+        }
+        f = PyObject_CallOneArg(R_getframe, d);
+        Py_DECREF(d);
+        if (f == NULL) {
+            goto done;
+        }
+    }
+    int parent_taken = 0;
+    while (1) {
+        if (!PyFrame_Check(f)) {  /* the end of the walk (None), or not a frame */
+            if (f != Py_None) {  /* not expected: the Python method decides */
+                result = site_here_py(sites, depth - up + 1);
+                goto done;
+            }
+            if (parent_taken) {
+                result = PyLong_FromLong(0);
+                goto done;
+            }
+            parent_taken = 1;
+            Py_DECREF(f);
+            if (PyContextVar_Get(R_spawned, Py_None, &f) < 0) {
+                f = NULL;
+                goto done;
+            }
+            continue;
+        }
+        code = (PyObject *)PyFrame_GetCode((PyFrameObject *)f);
+        key = PyLong_FromVoidPtr(code);
+        if (key == NULL) {
+            goto done;
+        }
+        u = PyDict_GetItemWithError(user, key);
+        if (u != NULL) {
+            Py_INCREF(u);
+        }
+        else if (PyErr_Occurred()) {
+            goto done;
+        }
+        else {
+            u = PyObject_CallMethodOneArg(sites, S_see, code);
+            if (u == NULL) {
+                goto done;
+            }
+        }
+        int is_user = PyObject_IsTrue(u);
+        Py_CLEAR(u);
+        if (is_user < 0) {
+            goto done;
+        }
+        if (is_user) {
+            lasti = PyLong_FromLong(PyFrame_GetLasti((PyFrameObject *)f));
+            if (lasti == NULL) {
+                goto done;
+            }
+            atkey = PyTuple_Pack(2, key, lasti);
+            if (atkey == NULL) {
+                goto done;
+            }
+            PyObject *i = PyDict_GetItemWithError(at, atkey);
+            if (i != NULL) {
+                result = Py_NewRef(i);
+                goto done;
+            }
+            if (PyErr_Occurred()) {
+                goto done;
+            }
+            line = PyObject_GetAttr(f, S_f_lineno);
+            if (line == NULL) {
+                goto done;
+            }
+            linekey = PyTuple_Pack(2, key, line);
+            if (linekey == NULL) {
+                goto done;
+            }
+            PyObject *got = PyObject_CallMethodOneArg(sites, S_intern, linekey);
+            if (got == NULL || PyDict_SetItem(at, atkey, got) < 0) {
+                Py_XDECREF(got);
+                goto done;
+            }
+            result = got;
+            goto done;
+        }
+        Py_CLEAR(code);
+        Py_CLEAR(key);
+        PyObject *back = (PyObject *)PyFrame_GetBack((PyFrameObject *)f);
+        Py_DECREF(f);
+        f = back != NULL ? back : Py_NewRef(Py_None);
+    }
+done:
+    Py_XDECREF(user);
+    Py_XDECREF(at);
+    Py_XDECREF(f);
+    Py_XDECREF(code);
+    Py_XDECREF(key);
+    Py_XDECREF(u);
+    Py_XDECREF(lasti);
+    Py_XDECREF(atkey);
+    Py_XDECREF(line);
+    Py_XDECREF(linekey);
+    return result;
+}
+
+static PyObject *
+site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "site_here(sites, depth)");
+        return NULL;
+    }
+    Py_ssize_t depth = PyLong_AsSsize_t(args[1]);
+    if (depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    return site_lookup(args[0], depth, 1);
+}
+
+/* ---- PeakFold.feed ---------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *pool, *live, *peak, *pool_live, *pool_peak, *allocations, *allocated, *peak_op,
+             *peak_row;
+} FoldObject;
+
+static PyObject *Zero, *One;
+
+static int
+fold_traverse(FoldObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->pool);
+    Py_VISIT(self->live);
+    Py_VISIT(self->peak);
+    Py_VISIT(self->pool_live);
+    Py_VISIT(self->pool_peak);
+    Py_VISIT(self->allocations);
+    Py_VISIT(self->allocated);
+    Py_VISIT(self->peak_op);
+    Py_VISIT(self->peak_row);
+    return 0;
+}
+
+static int
+fold_clear(FoldObject *self)
+{
+    Py_CLEAR(self->pool);
+    Py_CLEAR(self->live);
+    Py_CLEAR(self->peak);
+    Py_CLEAR(self->pool_live);
+    Py_CLEAR(self->pool_peak);
+    Py_CLEAR(self->allocations);
+    Py_CLEAR(self->allocated);
+    Py_CLEAR(self->peak_op);
+    Py_CLEAR(self->peak_row);
+    return 0;
+}
+
+static void
+fold_dealloc(FoldObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    fold_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+#define FOLD_MEMBER(name, doc) {#name, T_OBJECT_EX, offsetof(FoldObject, name), 0, doc}
+static PyMemberDef fold_members[] = {
+    FOLD_MEMBER(pool, "counted as CuPy's pool counts too (a CUDA device)"),
+    FOLD_MEMBER(live, "allocator bytes held now"),
+    FOLD_MEMBER(peak, "allocator bytes held at most"),
+    FOLD_MEMBER(pool_live, "pool bytes held now"),
+    FOLD_MEMBER(pool_peak, "pool bytes held at most"),
+    FOLD_MEMBER(allocations, "storages charged"),
+    FOLD_MEMBER(allocated, "bytes charged"),
+    FOLD_MEMBER(peak_op, "the op that first reached the report's peak"),
+    FOLD_MEMBER(peak_row, "the log row that first reached the report's peak"),
+    {NULL, 0, 0, 0, NULL},
+};
+#undef FOLD_MEMBER
+
+static PyTypeObject FoldType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.DeviceFoldBase",
+    .tp_doc = PyDoc_STR("The fields of modes/memory.py DeviceFold, read by fold_feed in C."),
+    .tp_basicsize = sizeof(FoldObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)fold_dealloc,
+    .tp_traverse = (traverseproc)fold_traverse,
+    .tp_clear = (inquiry)fold_clear,
+    .tp_members = fold_members,
+};
+
+/* a <- a + b (new references; a may be NULL: then an AttributeError, as Python would raise) */
+static int
+fold_add(PyObject **a, PyObject *b)
+{
+    if (*a == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return -1;
+    }
+    PyObject *r = PyNumber_Add(*a, b);
+    if (r == NULL) {
+        return -1;
+    }
+    Py_SETREF(*a, r);
+    return 0;
+}
+
+static void
+fold_set(PyObject **a, PyObject *b)
+{
+    Py_XSETREF(*a, Py_NewRef(b));
+}
+
+/* x > y, as Python compares them (-1 on an error) */
+static int
+fold_gt(PyObject *x, PyObject *y)
+{
+    if (x == NULL || y == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return -1;
+    }
+    return PyObject_RichCompareBool(x, y, Py_GT);
+}
+
+/* memory.pool_bytes(n): 0 for n <= 0, else n rounded up to POOL_ROUND */
+static PyObject *
+fold_pool_bytes(PyObject *n)
+{
+    int pos = PyObject_RichCompareBool(n, Zero, Py_GT);
+    if (pos <= 0) {
+        return pos < 0 ? NULL : Py_NewRef(Zero);
+    }
+    PyObject *neg = PyNumber_Negative(n);
+    if (neg == NULL) {
+        return NULL;
+    }
+    PyObject *q = PyNumber_FloorDivide(neg, R_pool_round);
+    Py_DECREF(neg);
+    if (q == NULL) {
+        return NULL;
+    }
+    PyObject *nq = PyNumber_Negative(q);
+    Py_DECREF(q);
+    if (nq == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyNumber_Multiply(nq, R_pool_round);
+    Py_DECREF(nq);
+    return r;
+}
+
+/* the peak op and row (and rose) after an event took the report's figure higher */
+static int
+fold_mark(FoldObject *f, PyObject *op, Py_ssize_t r, int *rose)
+{
+    PyObject *row = PyLong_FromSsize_t(r);
+    if (row == NULL) {
+        return -1;
+    }
+    fold_set(&f->peak_op, op);
+    Py_XSETREF(f->peak_row, row);
+    *rose = 1;
+    return 0;
+}
+
+/* the value of an exact int that fits a long long (0 when it does not: use the slow path) */
+static int
+fold_small(PyObject *x, long long *v)
+{
+    if (x == NULL || !PyLong_CheckExact(x)) {
+        return 0;
+    }
+    int overflow;
+    *v = PyLong_AsLongLongAndOverflow(x, &overflow);
+    if (overflow || (*v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* One event of a device not counted in pool bytes, in machine integers when every figure
+   involved is an int well inside a long long: 1 done, 0 not taken (nothing changed), -1 error */
+static int
+fold_fast(FoldObject *f, PyObject *op, PyObject *sid, PyObject *d, Py_ssize_t r, int *rose)
+{
+    const long long lim = (long long)1 << 61;
+    long long s, dv, live, peak, n, allocated;
+    if (!fold_small(sid, &s) || !fold_small(d, &dv) || !fold_small(f->live, &live)
+            || !fold_small(f->peak, &peak) || dv >= lim || dv <= -lim || live >= lim
+            || live <= -lim) {
+        return 0;
+    }
+    if (s == 0) {  /* a transient */
+        if (live + dv > peak) {
+            PyObject *p = PyLong_FromLongLong(live + dv);
+            if (p == NULL) {
+                return -1;
+            }
+            Py_XSETREF(f->peak, p);
+            if (fold_mark(f, op, r, rose) < 0) {
+                return -1;
+            }
+        }
+        return 1;
+    }
+    PyObject *nl = NULL, *na = NULL, *nb = NULL;
+    if (dv > 0) {
+        if (!fold_small(f->allocations, &n) || !fold_small(f->allocated, &allocated)
+                || n >= lim || allocated >= lim || allocated <= -lim) {
+            return 0;
+        }
+        if ((na = PyLong_FromLongLong(n + 1)) == NULL
+                || (nb = PyLong_FromLongLong(allocated + dv)) == NULL) {
+            Py_XDECREF(na);
+            return -1;
+        }
+    }
+    if ((nl = PyLong_FromLongLong(live + dv)) == NULL) {
+        Py_XDECREF(na);
+        Py_XDECREF(nb);
+        return -1;
+    }
+    Py_XSETREF(f->live, nl);
+    if (dv > 0) {
+        Py_XSETREF(f->allocations, na);
+        Py_XSETREF(f->allocated, nb);
+        if (live + dv > peak) {
+            fold_set(&f->peak, nl);
+            if (fold_mark(f, op, r, rose) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 1;
+}
+
+static PyObject *
+fold_feed_py(PyObject *fold, PyObject *const *args)
+{
+    PyObject *a[4] = {fold, args[1], args[2], args[3]};
+    return PyObject_VectorcallMethod(S_feed, a, 4 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+static PyObject *
+fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* fold_feed(fold, log, start, end): PeakFold.feed (modes/memory.py), which it calls for
+       a fold keeping a timeline or anything unexpected */
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fold_feed(fold, log, start, end)");
+        return NULL;
+    }
+    PyObject *fold = args[0], *log = args[1];
+    if (R_device_fold == NULL || R_pool_round == NULL || !PyList_CheckExact(log)
+            || !PyLong_CheckExact(args[2]) || !PyLong_CheckExact(args[3])) {
+        return fold_feed_py(fold, args);
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[2]), end = PyLong_AsSsize_t(args[3]);
+    if ((start == -1 || end == -1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        return fold_feed_py(fold, args);
+    }
+    if (start < 0 || end > PyList_GET_SIZE(log)) {
+        return fold_feed_py(fold, args);
+    }
+    PyObject *timeline = PyObject_GetAttr(fold, S_timeline);
+    if (timeline == NULL) {
+        return NULL;
+    }
+    int has_timeline = timeline != Py_None;
+    Py_DECREF(timeline);
+    if (has_timeline) {
+        return fold_feed_py(fold, args);
+    }
+    PyObject *devices = PyObject_GetAttr(fold, S_devices);
+    if (devices == NULL) {
+        return NULL;
+    }
+    if (!PyDict_CheckExact(devices)) {
+        Py_DECREF(devices);
+        return fold_feed_py(fold, args);
+    }
+    {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(devices, &pos, &k, &v)) {
+            if (!PyObject_TypeCheck(v, &FoldType)) {
+                Py_DECREF(devices);
+                return fold_feed_py(fold, args);
+            }
+        }
+    }
+    int rose = 0, ok = 0;
+    PyObject *cur = NULL, *fo = NULL, *op = NULL, *sid = NULL, *dev = NULL, *d = NULL,
+             *row = NULL, *b = NULL, *p = NULL;
+    for (Py_ssize_t r = start; r < end; r += 4) {
+        if (r + 3 >= PyList_GET_SIZE(log)) {
+            PyErr_SetString(PyExc_IndexError, "list index out of range");
+            goto done;
+        }
+        Py_XSETREF(op, Py_NewRef(PyList_GET_ITEM(log, r)));
+        Py_XSETREF(sid, Py_NewRef(PyList_GET_ITEM(log, r + 1)));
+        Py_XSETREF(dev, Py_NewRef(PyList_GET_ITEM(log, r + 2)));
+        Py_XSETREF(d, Py_NewRef(PyList_GET_ITEM(log, r + 3)));
+        Py_CLEAR(row);  /* made when an event marks the peak */
+        int differ = cur == NULL ? 1 : PyObject_RichCompareBool(dev, cur, Py_NE);
+        if (differ < 0) {
+            goto done;
+        }
+        if (differ) {
+            PyObject *got = PyDict_GetItemWithError(devices, dev);
+            if (got != NULL) {
+                Py_INCREF(got);
+            }
+            else if (PyErr_Occurred()) {
+                goto done;
+            }
+            else {
+                int not_cpu = PyObject_RichCompareBool(dev, S_cpu, Py_NE);
+                if (not_cpu < 0) {
+                    goto done;
+                }
+                got = PyObject_CallOneArg(R_device_fold, not_cpu ? Py_True : Py_False);
+                if (got == NULL) {
+                    goto done;
+                }
+                if (PyDict_SetItem(devices, dev, got) < 0) {
+                    Py_DECREF(got);
+                    goto done;
+                }
+            }
+            if (!PyObject_TypeCheck(got, &FoldType)) {
+                Py_DECREF(got);
+                PyErr_SetString(PyExc_TypeError, "fold_feed: configure('device_fold') is not a DeviceFoldBase");
+                goto done;
+            }
+            Py_XSETREF(fo, got);
+            Py_XSETREF(cur, Py_NewRef(dev));
+        }
+        FoldObject *f = (FoldObject *)fo;
+        if (f->pool == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "DeviceFold: pool is not set");
+            goto done;
+        }
+        int pool = PyObject_IsTrue(f->pool);
+        if (pool < 0) {
+            goto done;
+        }
+        if (!pool) {
+            int fast = fold_fast(f, op, sid, d, r, &rose);
+            if (fast < 0) {
+                goto done;
+            }
+            if (fast) {
+                continue;
+            }
+        }
+        int transient = PyObject_RichCompareBool(sid, Zero, Py_EQ);
+        if (transient < 0) {
+            goto done;
+        }
+        if (transient) {  /* alive with the live set, for one call */
+            Py_XSETREF(p, f->live ? PyNumber_Add(f->live, d) : NULL);
+            if (p == NULL) {
+                if (!PyErr_Occurred()) {
+                    PyErr_SetString(PyExc_AttributeError, "DeviceFold: live is not set");
+                }
+                goto done;
+            }
+            int gt = fold_gt(p, f->peak);
+            if (gt < 0) {
+                goto done;
+            }
+            if (gt) {
+                fold_set(&f->peak, p);
+                if (!pool && fold_mark(f, op, r, &rose) < 0) {
+                    goto done;
+                }
+            }
+            if (pool) {
+                Py_XSETREF(b, fold_pool_bytes(d));
+                if (b == NULL) {
+                    goto done;
+                }
+                Py_XSETREF(p, f->pool_live ? PyNumber_Add(f->pool_live, b) : NULL);
+                if (p == NULL) {
+                    if (!PyErr_Occurred()) {
+                        PyErr_SetString(PyExc_AttributeError, "DeviceFold: pool_live is not set");
+                    }
+                    goto done;
+                }
+                gt = fold_gt(p, f->pool_peak);
+                if (gt < 0) {
+                    goto done;
+                }
+                if (gt) {
+                    fold_set(&f->pool_peak, p);
+                    if (fold_mark(f, op, r, &rose) < 0) {
+                        goto done;
+                    }
+                }
+            }
+            continue;
+        }
+        if (fold_add(&f->live, d) < 0) {
+            goto done;
+        }
+        PyObject *live = Py_NewRef(f->live);
+        int up = PyObject_RichCompareBool(d, Zero, Py_GT);
+        if (up < 0) {
+            Py_DECREF(live);
+            goto done;
+        }
+        if (up) {
+            if (fold_add(&f->allocations, One) < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            if (!pool && fold_add(&f->allocated, d) < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            int gt = fold_gt(live, f->peak);
+            if (gt < 0) {
+                Py_DECREF(live);
+                goto done;
+            }
+            if (gt) {
+                fold_set(&f->peak, live);
+                if (!pool && fold_mark(f, op, r, &rose) < 0) {
+                    goto done;
+                }
+            }
+        }
+        Py_DECREF(live);
+        if (pool) {
+            if (up) {
+                Py_XSETREF(b, fold_pool_bytes(d));
+            }
+            else {
+                PyObject *nd = PyNumber_Negative(d);
+                PyObject *pb = nd ? fold_pool_bytes(nd) : NULL;
+                Py_XDECREF(nd);
+                Py_XSETREF(b, pb ? PyNumber_Negative(pb) : NULL);
+                Py_XDECREF(pb);
+            }
+            if (b == NULL || fold_add(&f->pool_live, b) < 0) {
+                goto done;
+            }
+            int bpos = PyObject_RichCompareBool(b, Zero, Py_GT);
+            if (bpos < 0) {
+                goto done;
+            }
+            if (bpos) {
+                if (fold_add(&f->allocated, b) < 0) {
+                    goto done;
+                }
+                int gt = fold_gt(f->pool_live, f->pool_peak);
+                if (gt < 0) {
+                    goto done;
+                }
+                if (gt) {
+                    fold_set(&f->pool_peak, f->pool_live);
+                    if (fold_mark(f, op, r, &rose) < 0) {
+                        goto done;
+                    }
+                }
+            }
+        }
+    }
+    ok = 1;
+done:
+    Py_DECREF(devices);
+    Py_XDECREF(cur);
+    Py_XDECREF(fo);
+    Py_XDECREF(op);
+    Py_XDECREF(sid);
+    Py_XDECREF(dev);
+    Py_XDECREF(d);
+    Py_XDECREF(row);
+    Py_XDECREF(b);
+    Py_XDECREF(p);
+    if (!ok) {
+        return NULL;
+    }
+    return Py_NewRef(rose ? Py_True : Py_False);
+}
+
+/* ---- FakeMode._record ------------------------------------------------------------------- */
+
+/* TraceEntry's fields, by their member descriptors (checked at set-up) */
+enum {E_FUNC, E_ARGS, E_KWARGS, E_OUT, E_META, E_NBYTES, E_TRANSIENT, E_SCRATCH, E_SITE,
+      E_FLOPS, E_IDS, E_ALIAS, E_IN_IDS, E_COUNT};
+static const char *entry_fields[E_COUNT] = {"func", "_args", "_kwargs", "_out", "_meta", "nbytes",
+    "transient", "scratch", "site", "flops", "_ids", "_alias", "_in_ids"};
+static PyMemberDef *R_entry_members[E_COUNT];
+static PyObject *R_entry_type;      /* modes/trace.py TraceEntry */
+static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
+static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
+static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
+                *S_log, *S_lock, *S_figures, *S_rising, *S_shape, *S_dtype, *S_strides,
+                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold;
+
+static int
+entry_configure(PyObject *type)
+{
+    /* made as TraceEntry.one makes it: object.__new__, the fields set, no __init__ */
+    if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_new != PyBaseObject_Type.tp_new) {
+        return 0;
+    }
+    PyObject *d = ((PyTypeObject *)type)->tp_dict;
+    for (int i = 0; i < E_COUNT; i++) {
+        PyObject *descr = PyDict_GetItemString(d, entry_fields[i]);
+        if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+            return 0;
+        }
+        PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY) || m->offset < (Py_ssize_t)sizeof(PyObject)
+                || m->offset + (Py_ssize_t)sizeof(PyObject *) > ((PyTypeObject *)type)->tp_basicsize) {
+            return 0;
+        }
+        R_entry_members[i] = m;
+    }
+    return 1;
+}
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *py;  /* the Python FakeMode._record */
+    vectorcallfunc vectorcall;
+} RecordObject;
+
+/* RecordingStats._fold (with its lock), the log being ahead of the figures */
+static int
+record_fold(PyObject *stats, PyObject *log, PyObject *pos)
+{
+    PyObject *lock = PyObject_GetAttr(stats, S_lock);
+    if (lock == NULL) {
+        return -1;
+    }
+    PyObject *got = PyObject_CallMethodNoArgs(lock, S_acquire);
+    if (got == NULL) {
+        Py_DECREF(lock);
+        return -1;
+    }
+    Py_DECREF(got);
+    int ok = -1;
+    PyObject *figures = NULL, *end = NULL, *rose = NULL;
+    Py_INCREF(pos);
+    Py_SETREF(pos, PyObject_GetAttr(stats, S_pos));  /* another thread may have folded */
+    if (pos == NULL) {
+        goto done;
+    }
+    end = PyLong_FromSsize_t(PyList_GET_SIZE(log));
+    figures = PyObject_GetAttr(stats, S_figures);
+    if (end == NULL || figures == NULL) {
+        goto done;
+    }
+    PyObject *args[4] = {figures, log, pos, end};
+    rose = fold_feed(NULL, args, 4);
+    if (rose == NULL || PyObject_SetAttr(stats, S_pos, end) < 0) {
+        goto done;
+    }
+    if (rose == Py_True && PyObject_SetAttr(stats, S_rising, Py_True) < 0) {
+        goto done;
+    }
+    ok = 0;
+done:
+    {
+        PyObject *exc_type, *exc_value, *exc_tb;
+        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+        PyObject *rel = PyObject_CallMethodNoArgs(lock, S_release);
+        if (rel == NULL) {
+            Py_XDECREF(exc_type);
+            Py_XDECREF(exc_value);
+            Py_XDECREF(exc_tb);
+            ok = -1;
+        }
+        else {
+            Py_DECREF(rel);
+            PyErr_Restore(exc_type, exc_value, exc_tb);
+        }
+    }
+    Py_DECREF(lock);
+    Py_XDECREF(pos);
+    Py_XDECREF(end);
+    Py_XDECREF(figures);
+    Py_XDECREF(rose);
+    return ok;
+}
+
+static PyObject *
+record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    return PyObject_Vectorcall(self->py, args, nargsf, kwnames);
+}
+
+static PyObject *
+record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for
+       the common op: no keywords, one fake out, no costs, a kernel-cache entry that knows
+       its FLOPs and has no findings; anything else runs the Python method */
+    RecordObject *self = (RecordObject *)callable;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs != 10 || R_entry_type == NULL || R_no_kwargs == NULL
+            || R_recording_stats == NULL || R_fake_type == NULL) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    PyObject *mode = args[0], *func = args[1], *cargs = args[2], *kwargs = args[3],
+             *outs = args[5], *nbytes = args[6], *costs = args[7], *depth_o = args[8],
+             *used = args[9];
+    if (costs != Py_None || !PyTuple_CheckExact(cargs) || !PyDict_CheckExact(kwargs)
+            || PyDict_GET_SIZE(kwargs) != 0 || !PyList_CheckExact(outs)
+            || PyList_GET_SIZE(outs) != 1 || !PyList_CheckExact(used)
+            || PyList_GET_SIZE(used) < 1 || !PyLong_CheckExact(depth_o)) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    PyObject *o = PyList_GET_ITEM(outs, 0);
+    if ((PyObject *)Py_TYPE(o) != R_fake_type) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    Py_ssize_t depth = PyLong_AsSsize_t(depth_o);
+    if (depth == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *result = NULL, *entry = NULL, *flops = NULL, *find = NULL, *found = NULL,
+             *ids = NULL, *stats = NULL, *sites = NULL, *trace = NULL, *log = NULL, *pos = NULL,
+             *total = NULL, *rising = NULL, *site = NULL, *spec = NULL, *ref = NULL, *meta = NULL,
+             *st = NULL, *e = NULL;
+    PyObject *fields[5] = {NULL, NULL, NULL, NULL, NULL};
+    entry = Py_NewRef(PyList_GET_ITEM(used, 0));
+    /* everything the common path needs, checked before anything changes */
+    if ((flops = PyObject_GetAttr(entry, S_flops)) == NULL
+            || (find = PyObject_GetAttr(mode, S_find)) == NULL
+            || (ids = PyObject_GetAttr(mode, S_ids)) == NULL
+            || (stats = PyObject_GetAttr(mode, S_memory)) == NULL
+            || (sites = PyObject_GetAttr(mode, S_sites)) == NULL
+            || (trace = PyObject_GetAttr(mode, S_trace)) == NULL) {
+        goto done;
+    }
+    int finding = PyObject_IsTrue(find);
+    if (finding < 0) {
+        goto done;
+    }
+    if (finding) {
+        if ((found = PyObject_GetAttr(entry, S_findings)) == NULL) {
+            goto done;
+        }
+    }
+    if (flops == Py_None || (finding && !(PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) == 0))
+            || !PyObject_TypeCheck(ids, &IdsType) || !ids_ready((IdsObject *)ids)
+            || (PyObject *)Py_TYPE(stats) != R_recording_stats || !PyList_CheckExact(trace)) {
+        result = record_py(self, args, nargsf, kwnames);
+        goto done;
+    }
+    if ((spec = ids_args_spec((IdsObject *)ids, cargs)) == NULL) {
+        goto done;
+    }
+    /* self.flops += flops */
+    if ((total = PyObject_GetAttr(mode, S_flops)) == NULL) {
+        goto done;
+    }
+    Py_SETREF(total, PyNumber_InPlaceAdd(total, flops));
+    if (total == NULL || PyObject_SetAttr(mode, S_flops, total) < 0) {
+        goto done;
+    }
+    /* the fold after each op: may this op be the peak? */
+    if ((log = PyObject_GetAttr(stats, S_log)) == NULL || (pos = PyObject_GetAttr(stats, S_pos)) == NULL) {
+        goto done;
+    }
+    if (!PyList_CheckExact(log)) {
+        PyObject *r = PyObject_CallMethodNoArgs(stats, S_fold);
+        if (r == NULL) {
+            goto done;
+        }
+        Py_DECREF(r);
+    }
+    else {
+        int same = PyLong_CheckExact(pos) ? PyLong_AsSsize_t(pos) == PyList_GET_SIZE(log) : 0;
+        if (PyErr_Occurred()) {
+            goto done;
+        }
+        if (!same && record_fold(stats, log, pos) < 0) {
+            goto done;
+        }
+    }
+    if ((rising = PyObject_GetAttr(stats, S_rising)) == NULL) {
+        goto done;
+    }
+    int whole = PyObject_IsTrue(rising);
+    if (whole < 0) {
+        goto done;
+    }
+    if (whole) {
+        if (PyObject_SetAttr(stats, S_rising, Py_False) < 0) {
+            goto done;
+        }
+        /* Sites.here(True, depth): its frame stands one nearer the hook than from _record's */
+        PyObject *d = PyLong_FromSsize_t(depth - 1);
+        if (d == NULL) {
+            goto done;
+        }
+        PyObject *a[3] = {sites, Py_True, d};
+        site = PyObject_VectorcallMethod(S_here, a, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(d);
+    }
+    else {
+        site = site_lookup(sites, depth, 2);
+    }
+    if (site == NULL) {
+        goto done;
+    }
+    if ((ref = ids_ref_fake((IdsObject *)ids, o)) == NULL) {
+        goto done;
+    }
+    if ((fields[0] = PyObject_GetAttr(o, S_shape)) == NULL
+            || (fields[1] = PyObject_GetAttr(o, S_dtype)) == NULL
+            || (fields[2] = PyObject_GetAttr(o, S_strides)) == NULL
+            || (fields[3] = PyObject_GetAttr(o, S_storage_offset)) == NULL
+            || (st = PyObject_GetAttr(o, S_storage)) == NULL
+            || (fields[4] = PyObject_GetAttr(st, S_device)) == NULL) {
+        goto done;
+    }
+    if ((meta = PyTuple_Pack(5, fields[0], fields[1], fields[2], fields[3], fields[4])) == NULL) {
+        goto done;
+    }
+    /* TraceEntry.one */
+    e = ((PyTypeObject *)R_entry_type)->tp_alloc((PyTypeObject *)R_entry_type, 0);
+    if (e == NULL) {
+        goto done;
+    }
+    PyObject *values[E_COUNT] = {func, spec, R_no_kwargs, ref, meta, nbytes, Zero, Zero, site,
+                                 flops, ids, Py_None, Py_None};
+    for (int i = 0; i < E_COUNT; i++) {  /* a fresh object's empty slots (T_OBJECT_EX) */
+        PyObject **slot = (PyObject **)((char *)e + R_entry_members[i]->offset);
+        Py_XSETREF(*slot, Py_NewRef(values[i]));
+    }
+    if (PyList_Append(trace, e) < 0) {
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(entry);
+    Py_XDECREF(flops);
+    Py_XDECREF(find);
+    Py_XDECREF(found);
+    Py_XDECREF(ids);
+    Py_XDECREF(stats);
+    Py_XDECREF(sites);
+    Py_XDECREF(trace);
+    Py_XDECREF(log);
+    Py_XDECREF(pos);
+    Py_XDECREF(total);
+    Py_XDECREF(rising);
+    Py_XDECREF(site);
+    Py_XDECREF(spec);
+    Py_XDECREF(ref);
+    Py_XDECREF(meta);
+    Py_XDECREF(st);
+    Py_XDECREF(e);
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(fields[i]);
+    }
+    return result;
+}
+
+static PyObject *
+record_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *py;
+    if ((kwds != NULL && PyDict_GET_SIZE(kwds)) || !PyArg_UnpackTuple(args, "RecordMethod", 1, 1, &py)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "RecordMethod(function)");
+        }
+        return NULL;
+    }
+    if (!PyCallable_Check(py)) {
+        PyErr_SetString(PyExc_TypeError, "RecordMethod(): the function must be callable");
+        return NULL;
+    }
+    RecordObject *self = (RecordObject *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->py = Py_NewRef(py);
+    self->vectorcall = record_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+record_traverse(RecordObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->py);
+    return 0;
+}
+
+static int
+record_clear(RecordObject *self)
+{
+    Py_CLEAR(self->py);
+    return 0;
+}
+
+static void
+record_dealloc(RecordObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    record_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+record_descr_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyMemberDef record_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(RecordObject, py), READONLY, "the Python method"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject RecordType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.RecordMethod",
+    .tp_doc = PyDoc_STR("RecordMethod(function): FakeMode._record with its common op in C."),
+    .tp_basicsize = sizeof(RecordObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL
+                | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_new = record_new,
+    .tp_dealloc = (destructor)record_dealloc,
+    .tp_traverse = (traverseproc)record_traverse,
+    .tp_clear = (inquiry)record_clear,
+    .tp_vectorcall_offset = offsetof(RecordObject, vectorcall),
+    .tp_call = PyVectorcall_Call,
+    .tp_descr_get = record_descr_get,
+    .tp_members = record_members,
+};
+
+/* ---- set-up ----------------------------------------------------------------------------- */
+
+static int
+record_set(PyObject **slot, PyObject *value)
+{
+    Py_XSETREF(*slot, Py_NewRef(value));
+    return 0;
+}
+
+static PyObject *
+record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* configure(name, value): hand the C code one of the Python objects it works with,
+       checked here, once (the Python modules call it when they are imported) */
+    if (nargs != 2 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "configure(name, value)");
+        return NULL;
+    }
+    const char *name = PyUnicode_AsUTF8(args[0]);
+    PyObject *v = args[1];
+    if (name == NULL) {
+        return NULL;
+    }
+    int ok = 0;
+    PyObject **slot = NULL;
+    if (strcmp(name, "ref_type") == 0) {
+        ok = PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, &PyLong_Type);
+        slot = &R_ref_type;
+    }
+    else if (strcmp(name, "fake_type") == 0) {
+        ok = PyType_Check(v);
+        slot = &R_fake_type;
+    }
+    else if (strcmp(name, "plain") == 0) {
+        ok = PyFrozenSet_CheckExact(v);
+        slot = &R_plain;
+    }
+    else if (strcmp(name, "trace_globals") == 0) {
+        ok = PyDict_CheckExact(v);
+        slot = &R_trace_globals;
+    }
+    else if (strcmp(name, "getframe") == 0) {
+        ok = PyCFunction_Check(v);
+        slot = &R_getframe;
+    }
+    else if (strcmp(name, "spawned_from") == 0) {
+        ok = PyContextVar_CheckExact(v);
+        slot = &R_spawned;
+    }
+    else if (strcmp(name, "device_fold") == 0) {
+        ok = PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, &FoldType);
+        slot = &R_device_fold;
+    }
+    else if (strcmp(name, "pool_round") == 0) {
+        ok = PyLong_CheckExact(v) && PyLong_AsLongLong(v) > 0;
+        PyErr_Clear();
+        slot = &R_pool_round;
+    }
+    else if (strcmp(name, "entry_type") == 0) {
+        ok = entry_configure(v);
+        slot = &R_entry_type;
+    }
+    else if (strcmp(name, "no_kwargs") == 0) {
+        ok = PyDict_CheckExact(v) && PyDict_GET_SIZE(v) == 0;
+        slot = &R_no_kwargs;
+    }
+    else if (strcmp(name, "recording_stats") == 0) {
+        ok = PyType_Check(v);
+        slot = &R_recording_stats;
+    }
+    else {
+        PyErr_Format(PyExc_ValueError, "configure(): no setting %R", args[0]);
+        return NULL;
+    }
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "configure(): %R is not a valid %s", v, name);
+        return NULL;
+    }
+    record_set(slot, v);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef record_functions[] = {
+    {"configure", (PyCFunction)(void (*)(void))record_configure, METH_FASTCALL,
+     "configure(name, value): a Python object the recording code works with, checked once."},
+    {"site_here", (PyCFunction)(void (*)(void))site_here, METH_FASTCALL,
+     "site_here(sites, depth): Sites.here(False, depth) (modes/sites.py)."},
+    {"fold_feed", (PyCFunction)(void (*)(void))fold_feed, METH_FASTCALL,
+     "fold_feed(fold, log, start, end): PeakFold.feed (modes/memory.py) for a fold without a timeline."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int
+record_init(PyObject *m)
+{
+#define INTERN(var, s) if ((var = PyUnicode_InternFromString(s)) == NULL) return -1
+    INTERN(S_storage, "storage");
+    INTERN(S_py_ref, "_py_ref");
+    INTERN(S_py_args_spec, "_py_args_spec");
+    INTERN(S_spec, "spec");
+    INTERN(S_see, "_see");
+    INTERN(S_intern, "_intern");
+    INTERN(S_user, "_user");
+    INTERN(S_at, "_at");
+    INTERN(S_f_lineno, "f_lineno");
+    INTERN(S_here, "here");
+    INTERN(S_devices, "devices");
+    INTERN(S_timeline, "timeline");
+    INTERN(S_pool, "pool");
+    INTERN(S_live, "live");
+    INTERN(S_peak, "peak");
+    INTERN(S_pool_live, "pool_live");
+    INTERN(S_pool_peak, "pool_peak");
+    INTERN(S_allocations, "allocations");
+    INTERN(S_allocated, "allocated");
+    INTERN(S_peak_op, "peak_op");
+    INTERN(S_peak_row, "peak_row");
+    INTERN(S_cpu, "cpu");
+    INTERN(S_sweep_min, "SWEEP_MIN");
+    INTERN(S_feed, "feed");
+    INTERN(S_ids, "ids");
+    INTERN(S_memory, "memory");
+    INTERN(S_sites, "sites");
+    INTERN(S_trace, "trace");
+    INTERN(S_flops, "flops");
+    INTERN(S_find, "find");
+    INTERN(S_findings, "findings");
+    INTERN(S_pos, "_pos");
+    INTERN(S_log, "log");
+    INTERN(S_lock, "_lock");
+    INTERN(S_figures, "_figures");
+    INTERN(S_rising, "rising");
+    INTERN(S_shape, "shape");
+    INTERN(S_dtype, "dtype");
+    INTERN(S_strides, "strides");
+    INTERN(S_storage_offset, "storage_offset");
+    INTERN(S_device, "device");
+    INTERN(S_acquire, "acquire");
+    INTERN(S_release, "release");
+    INTERN(S_fold, "_fold");
+#undef INTERN
+    if (PyType_Ready(&IdsType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&IdsType);
+    if (PyModule_AddObject(m, "IdsBase", (PyObject *)&IdsType) < 0) {
+        Py_DECREF(&IdsType);
+        return -1;
+    }
+    if ((Zero = PyLong_FromLong(0)) == NULL || (One = PyLong_FromLong(1)) == NULL
+            || PyType_Ready(&FoldType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&FoldType);
+    if (PyModule_AddObject(m, "DeviceFoldBase", (PyObject *)&FoldType) < 0) {
+        Py_DECREF(&FoldType);
+        return -1;
+    }
+    if (PyType_Ready(&RecordType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&RecordType);
+    if (PyModule_AddObject(m, "RecordMethod", (PyObject *)&RecordType) < 0) {
+        Py_DECREF(&RecordType);
+        return -1;
+    }
+    return PyModule_AddFunctions(m, record_functions);
+}

@@ -1,0 +1,290 @@
+"""The recording mode's per-op pieces in C (faketensor/_speedups_record.c,
+docs/internals/accelerator.md) against their pure-Python references: ``FakeMode._record``'s
+common op, ``TraceIds.ref`` / ``args_spec``, ``Sites.here``'s common path and
+``PeakFold.feed``. Whole programs run in two fresh interpreters (with and without
+``FAKETENSOR_PURE_PYTHON=1``) and give the same trace, sites, specs, figures and timelines;
+the pieces are also compared side by side in this process."""
+import ast
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import faketensor as ft
+from faketensor import _accel
+from faketensor.modes.memory import PeakFold
+from faketensor.modes.sites import Sites
+from faketensor.modes.trace import TraceIds
+
+# built (a fresh interpreter without FAKETENSOR_PURE_PYTHON=1 uses it), and used here
+BUILT = importlib.util.find_spec("faketensor._speedups") is not None
+needs_build = pytest.mark.skipif(_accel.RECORD_METHOD is None,
+                                 reason="the compiled accelerator is not built or turned off")
+
+PROGRAM = r'''
+import sys, threading
+import numpy as np
+import faketensor as ft
+from faketensor import _accel
+from faketensor.modes.memory import analyze
+
+
+def layer(x, w):
+    h = x @ w
+    return np.maximum(h, 0)
+
+
+def powers(x, n):  # ops inside a generator's frame
+    for i in range(n):
+        yield x * i
+
+
+def nested(x):
+    def inner(y):
+        return (y + 1).sum(axis=0)
+    return inner(x) * 2
+
+
+def program():
+    x = np.ones((64, 32))
+    w = np.zeros((32, 32))
+    for _ in range(3):
+        x = layer(x, w)  # the peak rises in a nested frame: its whole stack is kept
+    big = [t for t in powers(x, 4)]
+    s = nested(x)
+    del big
+    y = np.concatenate([x, x])  # a list argument: the Python spec
+    z = np.add(x, 1, out=np.empty_like(x))  # keywords: the Python method
+    q = x.T.copy()
+    for _ in range(2):  # findings (an upcast, a copying reshape), the second time from the cache
+        up = np.ones(3, np.int32) + np.ones(3, np.float32)
+        flat = x.T.reshape(-1)
+    c = ft.empty((1000,), np.float32, device="cuda:0")  # pool rounding in the fold
+    d = c + c
+    del c
+    e = d * 2
+    f = np.empty((0,)) + 1  # an empty array: one byte on the cpu
+    for _ in range(200):  # new fakes dying at once: the id tables sweep
+        x + 1
+    return y, z, q, up, flat, e, s, f
+
+
+def dump(mode, ordered=True):
+    sites = mode.sites
+    rows = []
+    for e in mode.trace:
+        frames = [(fr["file"].rsplit("/", 1)[-1], fr["line"], fr["function"])
+                  for fr in sites.frames(e.site)]
+        rows.append((e.op, repr(e._args), repr(e._kwargs), [int(i) for i in e.out_ids],
+                     repr(e.meta), e.nbytes, e.transient, e.scratch, e.flops, frames,
+                     sites.complete(e.site), [int(i) for i in e.in_ids], e.alias))
+    figures = {d: (f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated,
+                   f.peak_op, f.peak_row) for d, f in mode.memory.figures().items()}
+    devs, timeline = analyze(mode.memory.log)
+    report = {d: (r.peak, r.peak_op, r.live_end, r.allocated, r.held) for d, r in devs.items()}
+    if not ordered:  # threads: the order of their ops is the scheduler's
+        # without serials, and the innermost frame only: which op first took the peak
+        # higher (and kept its whole stack) is the scheduler's too
+        rows = sorted(repr(r[0:1] + r[4:9] + (r[9][:1],)) for r in rows)
+        return {"rows": rows, "live": {d: v[0] for d, v in figures.items()},
+                "allocations": {d: v[4] for d, v in figures.items()}, "flops": mode.flops}
+    return {"rows": rows, "figures": figures, "report": report, "timeline": timeline,
+            "flops": mode.flops, "findings": [repr(f) for f in mode.findings],
+            "stacks": len(sites.stacks), "whole": sorted(sites.whole),
+            "storage_of": sorted((int(k), v) for k, v in mode.ids.storage_of.items()), "rows_by_id": len(mode.ids._by_id)}
+
+
+out = {"accelerated": _accel.RECORD_METHOD is not None}
+with ft.FakeMode(record=True) as mode:
+    keep = program()
+out["program"] = dump(mode)
+
+shared = ft.FakeMode(record=True)
+
+
+def work(t):
+    with shared:
+        for _ in range(30):
+            a = np.ones(10 + t) * 2
+            b = layer(np.ones((4, 4)), np.ones((4, 4)))
+
+
+threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+for th in threads:
+    th.start()
+for th in threads:
+    th.join()
+out["threads"] = dump(shared, ordered=False)
+print(repr(out))
+'''
+
+
+def run_program(tmp_path, pure: bool) -> dict:
+    script = tmp_path / "program.py"
+    script.write_text(PROGRAM)
+    env = dict(os.environ)
+    env["FAKETENSOR_PURE_PYTHON"] = "1" if pure else "0"
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return ast.literal_eval(r.stdout.strip().splitlines()[-1])
+
+
+def test_both_builds_record_the_same_program(tmp_path):
+    pure = run_program(tmp_path, pure=True)
+    fast = run_program(tmp_path, pure=False)
+    assert pure.pop("accelerated") is False
+    assert fast.pop("accelerated") is BUILT
+    prog = pure["program"]
+    # the program exercises what it means to: whole stacks kept, a CUDA device, a finding,
+    # ops in a generator and a nested function, the Python paths (keywords, findings)
+    assert prog["whole"] and set(prog["figures"]) == {"cpu", "cuda:0"} and prog["findings"]
+    functions = {fr[2] for row in prog["rows"] for fr in row[9]}
+    assert {"powers", "inner", "nested", "layer", "program"} <= functions
+    assert prog["rows_by_id"] < 200  # the sweep ran
+    assert fast["program"] == prog
+    assert fast["threads"] == pure["threads"]
+
+
+# --- side by side, in this process -----------------------------------------------------
+
+
+def _logs():
+    """Event logs in PeakFold's encoding: allocations, frees, transients, on the cpu and a
+    CUDA device, with sizes that take the machine-integer path and some that do not."""
+    rnd = random.Random(0)
+    for big in (False, True):
+        log: list = []
+        alive: list = []
+        for op in range(300):
+            dev = rnd.choice(["cpu", "cpu", "cuda:0", "cuda:1"])
+            n = rnd.choice([0, 1, 7, 512, 513, 4096, 10**6]) * (2**62 if big and rnd.random() < 0.1 else 1)
+            kind = rnd.random()
+            if kind < 0.5 or not alive:
+                sid = 1000 + op
+                d = n if n or dev != "cpu" else 1
+                log += (op, sid, dev, d)
+                alive.append((sid, dev, d))
+            elif kind < 0.8:
+                sid, dv, d = alive.pop(rnd.randrange(len(alive)))
+                log += (op, sid, dv, -d)
+            else:
+                log += (op, 0, dev, n)
+        yield log
+
+
+def _fold_state(fold: PeakFold) -> dict:
+    return {d: (f.pool, f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated,
+                f.peak_op, f.peak_row) for d, f in fold.devices.items()}
+
+
+@needs_build
+def test_fold_feed_equals_peak_fold_in_steps():
+    for log in _logs():
+        ref, fast = PeakFold(), PeakFold()
+        pos = 0
+        rnd = random.Random(1)
+        while pos < len(log):
+            end = min(len(log), pos + 4 * rnd.randint(1, 6))
+            assert _accel.FOLD_FEED(fast, log, pos, end) == ref.feed(log, pos, end)
+            assert _fold_state(fast) == _fold_state(ref)
+            pos = end
+
+
+@needs_build
+def test_fold_feed_hands_a_timeline_to_python():
+    log = next(_logs())
+    ref, fast = PeakFold(timeline=True), PeakFold(timeline=True)
+    assert _accel.FOLD_FEED(fast, log, 0, len(log)) == ref.feed(log, 0, len(log))
+    assert fast.timeline == ref.timeline and _fold_state(fast) == _fold_state(ref)
+
+
+@needs_build
+def test_fold_feed_given_something_else_falls_back_or_raises_as_python_does():
+    fold = PeakFold()
+    log = (0, 1, "cpu", 8)  # a tuple, not a list: the Python method
+    assert _accel.FOLD_FEED(fold, log, 0, 4) is True and fold.devices["cpu"].live == 8
+    with pytest.raises(IndexError):
+        PeakFold().feed([0, 1, "cpu"], 0, 4)
+    with pytest.raises(IndexError):
+        _accel.FOLD_FEED(PeakFold(), [0, 1, "cpu"], 0, 4)
+
+
+@needs_build
+def test_ids_ref_and_args_spec_equal_the_python_reference():
+    fakes = [ft.empty((3, i + 1)) for i in range(5)]
+    views = [f.T for f in fakes] + [fakes[0][1:]]
+    order = fakes + views + fakes[::-1] + views
+    fast, ref = TraceIds(), TraceIds()
+    assert [int(fast.ref(f)) for f in order] == [int(ref._py_ref(f)) for f in order]
+    assert fast.storage_of == ref.storage_of and len(fast._by_id) == len(ref._by_id)
+    args = (fakes[1], 3, None, slice(1, 2), [fakes[2], (views[0],)], np.float64(2.0))
+    a, b = fast.args_spec(args), ref._py_args_spec(args)
+    assert repr(a) == repr(b) and [type(x) for x in a] == [type(x) for x in b]
+    assert all(fast.weak[r]() is f for r, f in zip(fast.args_spec(tuple(fakes)), fakes))
+
+
+@needs_build
+def test_ids_forget_dead_fakes_and_sweep(monkeypatch):
+    from faketensor.modes import trace
+    monkeypatch.setattr(trace, "SWEEP_MIN", 64)
+    ids = TraceIds()
+    keep = ft.empty(3)
+    r = ids.ref(keep)
+    serials = set()
+    for _ in range(300):
+        serials.add(int(ids.ref(ft.empty(2))))  # dies at once: its id may come back
+    assert len(serials) == 300 and ids.ref(keep) == r
+    assert len(ids._by_id) <= 2 * 64 + 1 and ids._sweep_at >= 64
+
+
+def _walk_here(sites, results, depth=1):
+    results.append((_accel.SITE_HERE(sites, depth), sites.here(False, depth)))
+
+
+def _gen_here(sites, results):
+    yield _walk_here(sites, results)
+
+
+@needs_build
+def test_site_here_equals_the_python_walk():
+    sites = Sites()
+    results: list = []
+    _walk_here(sites, results)  # this frame
+    _walk_here(sites, results, 2)  # its caller
+    list(_gen_here(sites, results))  # from a generator
+    (lambda: _walk_here(sites, results, 3))()
+
+    def nested():
+        _walk_here(sites, results, 2)
+    nested()
+    th = threading.Thread(target=_walk_here, args=(sites, results, 2))
+    th.start()
+    th.join()
+    assert len(results) == 6
+    for c, p in results:
+        assert c == p
+    assert len({c for c, _ in results}) >= 4  # different lines gave different sites
+    with pytest.raises(ValueError):  # deeper than the stack: as sys._getframe says
+        sites.here(False, 10**4)
+    with pytest.raises(ValueError):
+        _accel.SITE_HERE(sites, 10**4)
+
+
+def test_a_device_fold_pickles_and_copies_by_its_figures():
+    import copy
+    import pickle
+    fold = PeakFold()
+    fold.feed([0, 7, "cuda:0", 700, 1, 0, "cuda:0", 5], 0, 8)
+    f = fold.devices["cuda:0"]
+    state = (f.pool, f.live, f.peak, f.pool_live, f.pool_peak, f.allocations, f.allocated,
+             f.peak_op, f.peak_row)
+    assert state == (True, 700, 705, 1024, 1536, 1, 1024, 1, 4)
+    for g in (pickle.loads(pickle.dumps(f)), copy.deepcopy(f), copy.copy(f)):
+        assert type(g) is type(f) and (g.pool, g.live, g.peak, g.pool_live, g.pool_peak,
+                                       g.allocations, g.allocated, g.peak_op, g.peak_row) == state
