@@ -407,14 +407,16 @@ def run_fake(func: Any, args: tuple, kwargs: dict, convert: Callable | None = No
     return res
 
 
-def quick_hit(func: Any, args: tuple, kwargs: dict, ledger: Any) -> Any:
+def quick_hit(func: Any, args: tuple, kwargs: dict, ledger: Any,
+              used: list | None = None) -> Any:
     """The result of a call that a kernel-cache hit answers completely, charged to
     ``ledger`` as ``FakeMode._account`` charges it; else None. Answered completely: the
     result is one array (fresh, a view of an input or an input), the call's costs carry no
     notes, and ``run_fake``'s bookkeeping has nothing to do (no input knows its values or is
     memory-mapped, no size is remembered, not in placeholder mode, func makes no known value
     here). Such a call runs no NumPy code, so a mode may answer it before popping itself off
-    the stack (``_dispatch.dispatch``); a None costs the caller only the signature."""
+    the stack (``_dispatch.dispatch``); a None costs the caller only the signature. ``used``,
+    when given, receives the cache entry (as ``run_fake``'s ``entry_out``)."""
     if not _INFO.enabled or _WATCHED or _PLACEHOLDERS_GET() is not None:
         return None
     fakes: list = []
@@ -437,6 +439,8 @@ def quick_hit(func: Any, args: tuple, kwargs: dict, ledger: Any) -> Any:
                 or st._tracker is MAPPED:
             return None
     _INFO.hits += 1
+    if used is not None:
+        used.append(hit)
     tmpl = hit.template
     costs = hit.costs
     t = type(tmpl)

@@ -11,7 +11,8 @@ from .._array import KERNEL_PLACEHOLDERS, FakeArray, PlaceholderLog
 from .._sizes import POLICY, SizePolicy
 from .._sinks import SinkLog
 from .._errors import op_name
-from .._runner import first_device, leaves, prepare_call, run_fake
+from .._cache import FreshOut
+from .._runner import first_device, leaves, prepare_call, quick_hit, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
@@ -22,7 +23,7 @@ from .findings import scan as _scan_findings
 from .base import Mode
 from .._dispatch import STACK, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
-from .memory import Ledger, MemoryStats, RecordingStats
+from .memory import Ledger, MemoryStats, RecordingStats, charged_bytes
 from .random_gen import default_rng, fake_mode_entered, fake_mode_exited
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
@@ -37,6 +38,9 @@ _FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
 _FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascontiguousarray")
                            for f in (getattr(_np, name), patch_callable(getattr(_np, name))))
 _one_entry = TraceEntry.one
+# Sites.here's depth from ``quick_call``: here <- _record <- quick_call <- dispatch <-
+# the hook, three frames fewer than _run_op's path and one more
+QUICK_DEPTH = RECORD_DEPTH - 2
 # the callables a mode answers itself (``FakeMode._special``), tested with one probe per call
 _SPECIAL = frozenset((_DEFAULT_RNG, *WRITERS, *_FROM_EXPORTERS, *_FROMBUFFER, *_NP_LOADS))
 
@@ -91,6 +95,7 @@ class FakeMode(Mode):
     """
 
     _is_fake_mode = True
+    _quick_records = False  # set on entering: calls the kernel cache answers skip _run_op
 
     def __init__(self, *, device: Any = None, allow_real_inputs: bool = True,
                  record: bool = False, data_dependent: str = "stop",
@@ -145,8 +150,9 @@ class FakeMode(Mode):
         self._ledger = Ledger((self.memory,) + outer) if outer else self.memory
         self._nested = bool(enclosing)
         # calls a kernel-cache hit answers completely skip the mode's own path (_dispatch)
-        self.quick_ledger = None if (self.record or self.data_dependent == "placeholder"
-                                     or self.device is not None) else self._ledger
+        quick = self.data_dependent != "placeholder" and self.device is None
+        self.quick_ledger = self._ledger if quick and not self.record else None
+        self._quick_records = quick and self.record  # FakeMode.quick_call answers
         self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
         super().__enter__()
         fake_mode_entered()  # numpy.random's C code refuses to draw (modes/random_gen.py)
@@ -255,6 +261,22 @@ class FakeMode(Mode):
                 self._record(func, args, kwargs, out, [out], nbytes, None, RECORD_DEPTH, used)
             return out
         self._account(func, args, kwargs, out, costs[0] if costs else None, used)
+        return out
+
+    def quick_call(self, func: Any, args: tuple, kwargs: dict) -> Any:
+        """A recording mode's quick answer (faketensor/_dispatch.py): a call the kernel cache
+        answers completely (faketensor/_runner.py ``quick_hit``), charged and recorded as
+        ``_run_op`` would; None for any other call, which then takes the mode's own path.
+        (A method, not a bound method kept on the mode: no reference cycle through it.)"""
+        if not self._quick_records:
+            return None
+        used: list = []
+        out = quick_hit(func, args, kwargs, self._ledger, used)
+        if out is None:
+            return None
+        hit = used[0]
+        nbytes = charged_bytes(out.storage) if type(hit.template) is FreshOut else 0
+        self._record(func, args, kwargs, out, [out], nbytes, hit.costs, QUICK_DEPTH, used)
         return out
 
     def _default_rng(self, seed: Any = None) -> Any:
