@@ -488,7 +488,7 @@ def _quick_entry(func: Any, args: tuple, hit: _cache.CacheEntry, fakes: list) ->
     t = type(tmpl)
     costs = hit.costs
     ok = t is _ViewOut or t is _InputOut
-    if t is _FreshOut:
+    if isinstance(tmpl, _FreshOut):
         res = tmpl.meta
         ok = (res.base_shape is None and not res.scalar and res.value is None
               and not (type(func) is np.ufunc and res.dtype.kind == "b")  # _sizes.note_ufunc

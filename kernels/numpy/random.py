@@ -528,7 +528,7 @@ def _draw(owner: str, name: str) -> Callable:
         _draw_memory(owner, name, {k: as_number(v) for k, v in a.items()}, res, out is not None)
         return res
 
-    kernel.cache_draws = True  # type: ignore[attr-defined]  # a function of the signature
+    setattr(kernel, "cache_draws", True)  # a function of the signature (registry.register)
     return kernel
 
 
@@ -536,7 +536,7 @@ def _dims(owner: str, name: str) -> Callable:
     """Legacy rand/randn(d0, d1, ...): random_sample/standard_normal with size=dims."""
     def kernel(*dims: Any) -> Any:
         return fresh(norm_shape(dims), _F8) if dims else _pyscalar(float)
-    kernel.cache_draws = True  # type: ignore[attr-defined]
+    setattr(kernel, "cache_draws", True)
     return kernel
 
 
@@ -580,7 +580,7 @@ def _integers(owner: str, name: str) -> Callable:
         _integers_memory(as_number(low), as_number(high), size, dt, dtype, res, a.get("endpoint", False))
         return res
 
-    kernel.cache_draws = True  # type: ignore[attr-defined]
+    setattr(kernel, "cache_draws", True)
     return kernel
 
 

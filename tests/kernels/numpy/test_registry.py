@@ -42,7 +42,12 @@ def test_cacheable_follows_tags_and_backend():
     assert not lookup(np.nonzero).cacheable
     for kernel in REGISTRY.values():
         if kernel.backend == "cupy" or kernel.tags & registry.NOCACHE:
-            assert not kernel.cacheable
+            # a plain random draw is cached all the same: its result depends on its arguments
+            assert kernel.cacheable == (kernel.backend == "numpy"
+                                        and getattr(kernel.fn, "cache_draws", False))
+    draws = [k.name for k in REGISTRY.values() if "random" in k.tags and k.cacheable]
+    assert "np.random.standard_normal" in draws and "Generator.integers" in draws
+    assert "Generator.shuffle" not in draws and "np.random.choice" not in draws
 
 
 def test_three_argument_where_is_cached():
