@@ -12,6 +12,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include "_speedups_cache.c"
 #include "_speedups_record.c"
 
 typedef struct {
@@ -187,8 +188,6 @@ static PyTypeObject PatchType = {
     .tp_members = patch_members,
     .tp_getset = patch_getset,
 };
-
-#include "_speedups_cache.c"
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT,

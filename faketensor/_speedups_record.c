@@ -261,6 +261,85 @@ ids_ref(IdsObject *self, PyObject *fake)
     return ids_ref_fake(self, fake);
 }
 
+/* Whether the collector could never free anything through ``x``: an object it does not track
+   (an int, a str, a TraceRef or spec left untracked here), or an exact tuple of such. */
+static int
+record_inert(PyObject *x)
+{
+    if (!PyObject_IS_GC(x) || !PyObject_GC_IsTracked(x)) {
+        return 1;
+    }
+    if (!PyTuple_CheckExact(x)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(x); i++) {
+        PyObject *y = PyTuple_GET_ITEM(x, i);
+        if (PyObject_IS_GC(y) && PyObject_GC_IsTracked(y)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Leave a tuple the code just made untracked when the collector could free nothing through it,
+   as CPython untracks a tuple of atoms the first time it visits it. */
+static void
+record_untrack_tuple(PyObject *t)
+{
+    if (PyObject_GC_IsTracked(t) && record_inert(t)) {
+        PyObject_GC_UnTrack(t);
+    }
+}
+
+/* One argument's spec: a fake's TraceRef, a plain value itself, anything else by the Python
+   ``spec`` (a new reference). */
+static PyObject *
+ids_spec_item(IdsObject *self, PyObject *x)
+{
+    PyObject *t = (PyObject *)Py_TYPE(x);
+    if (t == R_fake_type) {
+        return ids_ref_fake(self, x);
+    }
+    int plain = PySet_Contains(R_plain, t);
+    if (plain < 0) {
+        return NULL;
+    }
+    if (!plain && PyTuple_CheckExact(x)) {
+        /* a tuple (a shape, ``out=(fake,)``): the tuple of its items' specs; one of plain
+           values only is its own spec (an equal tuple) */
+        Py_ssize_t n = PyTuple_GET_SIZE(x);
+        PyObject *out = NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *y = ids_spec_item(self, PyTuple_GET_ITEM(x, i));
+            if (y == NULL) {
+                Py_XDECREF(out);
+                return NULL;
+            }
+            if (out == NULL && y != PyTuple_GET_ITEM(x, i)) {
+                if ((out = PyTuple_New(n)) == NULL) {
+                    Py_DECREF(y);
+                    return NULL;
+                }
+                for (Py_ssize_t j = 0; j < i; j++) {
+                    PyTuple_SET_ITEM(out, j, Py_NewRef(PyTuple_GET_ITEM(x, j)));
+                }
+            }
+            if (out != NULL) {
+                PyTuple_SET_ITEM(out, i, y);
+            }
+            else {
+                Py_DECREF(y);
+            }
+        }
+        if (out == NULL) {
+            return Py_NewRef(x);
+        }
+        record_untrack_tuple(out);
+        return out;
+    }
+    return plain ? Py_NewRef(x) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
+}
+
 static PyObject *
 ids_args_spec(IdsObject *self, PyObject *args)
 {
@@ -273,20 +352,7 @@ ids_args_spec(IdsObject *self, PyObject *args)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *x = PyTuple_GET_ITEM(args, i);
-        PyObject *t = (PyObject *)Py_TYPE(x);
-        PyObject *y;
-        if (t == R_fake_type) {
-            y = ids_ref_fake(self, x);
-        }
-        else {
-            int plain = PySet_Contains(R_plain, t);
-            if (plain < 0) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            y = plain ? Py_NewRef(x) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
-        }
+        PyObject *y = ids_spec_item(self, PyTuple_GET_ITEM(args, i));
         if (y == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -307,6 +373,33 @@ ids_args_spec(IdsObject *self, PyObject *args)
     }
     if (n > 0 && PyObject_GC_IsTracked(out)) {
         PyObject_GC_UnTrack(out);
+    }
+    return out;
+}
+
+/* TraceIds.kwargs_spec for a call's non-empty keywords (an exact dict): a new dict, in the
+   keywords' order, of their specs */
+static PyObject *
+ids_kwargs_spec(IdsObject *self, PyObject *kwargs)
+{
+    PyObject *out = PyDict_New();
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *k, *x;
+    while (PyDict_Next(kwargs, &pos, &k, &x)) {
+        Py_INCREF(k);
+        Py_INCREF(x);
+        PyObject *y = ids_spec_item(self, x);
+        int bad = y == NULL || PyDict_SetItem(out, k, y) < 0;
+        Py_DECREF(k);
+        Py_DECREF(x);
+        Py_XDECREF(y);
+        if (bad) {
+            Py_DECREF(out);
+            return NULL;
+        }
     }
     return out;
 }
@@ -1029,9 +1122,11 @@ static PyMemberDef *R_entry_members[E_COUNT];
 static PyObject *R_entry_type;      /* modes/trace.py TraceEntry */
 static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
 static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
+static PyObject *R_costs_type;      /* kernels/registry.py Costs (transient, scratch, ...) */
+static PyObject *R_static_ops;      /* the package's op types (MethodOp, Patch): never in a cycle */
 static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
                 *S_log, *S_lock, *S_figures, *S_rising, *S_shape, *S_dtype, *S_strides,
-                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold;
+                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold, *S_site, *S_replace;
 
 static int
 entry_configure(PyObject *type)
@@ -1054,6 +1149,26 @@ entry_configure(PyObject *type)
         R_entry_members[i] = m;
     }
     return 1;
+}
+
+/* Costs: a tuple subclass (a NamedTuple) whose first fields are ``transient`` and ``scratch`` */
+static int
+costs_configure(PyObject *type)
+{
+    if (!PyType_Check(type) || !PyType_IsSubtype((PyTypeObject *)type, &PyTuple_Type)) {
+        return 0;
+    }
+    PyObject *fields = PyObject_GetAttrString(type, "_fields");
+    if (fields == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int ok = PyTuple_Check(fields) && PyTuple_GET_SIZE(fields) >= 2
+        && PyUnicode_Check(PyTuple_GET_ITEM(fields, 0)) && PyUnicode_Check(PyTuple_GET_ITEM(fields, 1))
+        && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(fields, 0), "transient") == 0
+        && PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(fields, 1), "scratch") == 0;
+    Py_DECREF(fields);
+    return ok;
 }
 
 typedef struct {
@@ -1127,40 +1242,155 @@ record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
     return PyObject_Vectorcall(self->py, args, nargsf, kwnames);
 }
 
+/* An output's meta row, ``(shape, dtype, strides, storage_offset, device)`` (a new tuple),
+   read from the fake's and its storage's slots when their layout was checked at set-up. */
+static PyObject *
+record_meta(PyObject *o)
+{
+    PyObject *meta = NULL;
+    if (FC.array_ready && FC.storage_ready && Py_TYPE(o) == FC.fake_type) {
+        PyObject *shape = FC_SLOT(o, FC.a_shape), *dtype = FC_SLOT(o, FC.a_dtype),
+                 *strides = FC_SLOT(o, FC.a_strides), *offset = FC_SLOT(o, FC.a_offset),
+                 *st = FC_SLOT(o, FC.a_storage);
+        if (shape != NULL && dtype != NULL && strides != NULL && offset != NULL && st != NULL
+                && Py_TYPE(st) == FC.storage_type && FC_SLOT(st, FC.s_device) != NULL) {
+            meta = PyTuple_Pack(5, shape, dtype, strides, offset, FC_SLOT(st, FC.s_device));
+            if (meta != NULL) {
+                record_untrack_tuple(meta);
+            }
+            return meta;
+        }
+    }
+    PyObject *fields[5] = {NULL, NULL, NULL, NULL, NULL}, *st = NULL;
+    if ((fields[0] = PyObject_GetAttr(o, S_shape)) != NULL
+            && (fields[1] = PyObject_GetAttr(o, S_dtype)) != NULL
+            && (fields[2] = PyObject_GetAttr(o, S_strides)) != NULL
+            && (fields[3] = PyObject_GetAttr(o, S_storage_offset)) != NULL
+            && (st = PyObject_GetAttr(o, S_storage)) != NULL
+            && (fields[4] = PyObject_GetAttr(st, S_device)) != NULL) {
+        meta = PyTuple_Pack(5, fields[0], fields[1], fields[2], fields[3], fields[4]);
+    }
+    for (int i = 0; i < 5; i++) {
+        Py_XDECREF(fields[i]);
+    }
+    Py_XDECREF(st);
+    return meta;
+}
+
+/* The outputs' TraceRefs and meta rows: the one output's as themselves, several as tuples
+   (TraceEntry keeps them so); 0, or -1 with an error. */
+static int
+record_outs(IdsObject *ids, PyObject *outs, PyObject **ref, PyObject **meta)
+{
+    Py_ssize_t n = PyList_GET_SIZE(outs);
+    if (n == 1) {
+        PyObject *o = PyList_GET_ITEM(outs, 0);
+        if ((*ref = ids_ref_fake(ids, o)) == NULL) {
+            return -1;
+        }
+        if ((*meta = record_meta(o)) == NULL) {
+            Py_CLEAR(*ref);
+            return -1;
+        }
+        return 0;
+    }
+    PyObject *refs = PyTuple_New(n), *metas = PyTuple_New(n);
+    if (refs == NULL || metas == NULL) {
+        goto fail;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {  /* every ref first, as the Python method's list */
+        PyObject *r = ids_ref_fake(ids, PyList_GET_ITEM(outs, i));
+        if (r == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(refs, i, r);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *m = record_meta(PyList_GET_ITEM(outs, i));
+        if (m == NULL) {
+            goto fail;
+        }
+        PyTuple_SET_ITEM(metas, i, m);
+    }
+    record_untrack_tuple(refs);
+    record_untrack_tuple(metas);
+    *ref = refs;
+    *meta = metas;
+    return 0;
+fail:
+    Py_XDECREF(refs);
+    Py_XDECREF(metas);
+    return -1;
+}
+
+/* mode.findings.extend(f._replace(site=site) for f in found) */
+static int
+record_findings(PyObject *mode, PyObject *found, PyObject *site)
+{
+    PyObject *acc = PyObject_GetAttr(mode, S_findings);
+    if (acc == NULL) {
+        return -1;
+    }
+    PyObject *kwnames = PyTuple_Pack(1, S_site);
+    int ok = kwnames != NULL && PyList_CheckExact(acc) ? 0 : -1;
+    if (ok == 0) {
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(found); i++) {
+            PyObject *a[2] = {PyTuple_GET_ITEM(found, i), site};
+            PyObject *f = PyObject_VectorcallMethod(S_replace, a, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET,
+                                                    kwnames);
+            if (f == NULL || PyList_Append(acc, f) < 0) {
+                Py_XDECREF(f);
+                ok = -1;
+                break;
+            }
+            Py_DECREF(f);
+        }
+    }
+    else if (!PyErr_Occurred()) {
+        PyErr_SetString(PyExc_TypeError, "FakeMode.findings is not a list");
+    }
+    Py_XDECREF(kwnames);
+    Py_DECREF(acc);
+    return ok;
+}
+
 static PyObject *
 record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for
-       the common op: no keywords, one fake out, no costs, a kernel-cache entry that knows
-       its FLOPs and has no findings; anything else runs the Python method */
+    /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for an
+       op with fake outputs and a kernel-cache entry that knows its FLOPs and findings;
+       anything else runs the Python method */
     RecordObject *self = (RecordObject *)callable;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != 10 || R_entry_type == NULL || R_no_kwargs == NULL
-            || R_recording_stats == NULL || R_fake_type == NULL) {
+            || R_recording_stats == NULL || R_fake_type == NULL || R_costs_type == NULL) {
         return record_py(self, args, nargsf, kwnames);
     }
     PyObject *mode = args[0], *func = args[1], *cargs = args[2], *kwargs = args[3],
              *outs = args[5], *nbytes = args[6], *costs = args[7], *depth_o = args[8],
              *used = args[9];
-    if (costs != Py_None || !PyTuple_CheckExact(cargs) || !PyDict_CheckExact(kwargs)
-            || PyDict_GET_SIZE(kwargs) != 0 || !PyList_CheckExact(outs)
-            || PyList_GET_SIZE(outs) != 1 || !PyList_CheckExact(used)
+    if ((costs != Py_None && (Py_TYPE(costs) != (PyTypeObject *)R_costs_type
+                              || PyTuple_GET_SIZE(costs) < 2))
+            || !PyTuple_CheckExact(cargs) || !PyDict_CheckExact(kwargs)
+            || !PyList_CheckExact(outs) || PyList_GET_SIZE(outs) < 1 || !PyList_CheckExact(used)
             || PyList_GET_SIZE(used) < 1 || !PyLong_CheckExact(depth_o)) {
         return record_py(self, args, nargsf, kwnames);
     }
-    PyObject *o = PyList_GET_ITEM(outs, 0);
-    if ((PyObject *)Py_TYPE(o) != R_fake_type) {
-        return record_py(self, args, nargsf, kwnames);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(outs); i++) {
+        if ((PyObject *)Py_TYPE(PyList_GET_ITEM(outs, i)) != R_fake_type) {
+            return record_py(self, args, nargsf, kwnames);
+        }
     }
     Py_ssize_t depth = PyLong_AsSsize_t(depth_o);
     if (depth == -1 && PyErr_Occurred()) {
         return NULL;
     }
+    PyObject *transient = costs != Py_None ? PyTuple_GET_ITEM(costs, 0) : Zero,
+             *scratch = costs != Py_None ? PyTuple_GET_ITEM(costs, 1) : Zero;
     PyObject *result = NULL, *entry = NULL, *flops = NULL, *find = NULL, *found = NULL,
              *ids = NULL, *stats = NULL, *sites = NULL, *trace = NULL, *log = NULL, *pos = NULL,
-             *total = NULL, *rising = NULL, *site = NULL, *spec = NULL, *ref = NULL, *meta = NULL,
-             *st = NULL, *e = NULL;
-    PyObject *fields[5] = {NULL, NULL, NULL, NULL, NULL};
+             *total = NULL, *rising = NULL, *site = NULL, *spec = NULL, *kwspec = NULL,
+             *ref = NULL, *meta = NULL, *e = NULL;
     entry = Py_NewRef(PyList_GET_ITEM(used, 0));
     /* everything the common path needs, checked before anything changes */
     if ((flops = PyObject_GetAttr(entry, S_flops)) == NULL
@@ -1180,14 +1410,31 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
             goto done;
         }
     }
-    if (flops == Py_None || (finding && !(PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) == 0))
+    if (flops == Py_None || (finding && !PyTuple_CheckExact(found))
             || !PyObject_TypeCheck(ids, &IdsType) || !ids_ready((IdsObject *)ids)
+            || R_plain == NULL
             || (PyObject *)Py_TYPE(stats) != R_recording_stats || !PyList_CheckExact(trace)) {
         result = record_py(self, args, nargsf, kwnames);
         goto done;
     }
     if ((spec = ids_args_spec((IdsObject *)ids, cargs)) == NULL) {
         goto done;
+    }
+    kwspec = PyDict_GET_SIZE(kwargs) ? ids_kwargs_spec((IdsObject *)ids, kwargs)
+                                     : Py_NewRef(R_no_kwargs);
+    if (kwspec == NULL) {
+        goto done;
+    }
+    if (PyObject_GC_IsTracked(kwspec)) {  /* a fake's TraceRef made the dict tracked */
+        Py_ssize_t p = 0;
+        PyObject *k, *v;
+        int inert = 1;
+        while (inert && PyDict_Next(kwspec, &p, &k, &v)) {
+            inert = PyUnicode_CheckExact(k) && record_inert(v);
+        }
+        if (inert) {
+            PyObject_GC_UnTrack(kwspec);
+        }
     }
     /* self.flops += flops */
     if ((total = PyObject_GetAttr(mode, S_flops)) == NULL) {
@@ -1243,30 +1490,34 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     if (site == NULL) {
         goto done;
     }
-    if ((ref = ids_ref_fake((IdsObject *)ids, o)) == NULL) {
+    if (finding && PyTuple_GET_SIZE(found) && record_findings(mode, found, site) < 0) {
         goto done;
     }
-    if ((fields[0] = PyObject_GetAttr(o, S_shape)) == NULL
-            || (fields[1] = PyObject_GetAttr(o, S_dtype)) == NULL
-            || (fields[2] = PyObject_GetAttr(o, S_strides)) == NULL
-            || (fields[3] = PyObject_GetAttr(o, S_storage_offset)) == NULL
-            || (st = PyObject_GetAttr(o, S_storage)) == NULL
-            || (fields[4] = PyObject_GetAttr(st, S_device)) == NULL) {
+    if (record_outs((IdsObject *)ids, outs, &ref, &meta) < 0) {
         goto done;
     }
-    if ((meta = PyTuple_Pack(5, fields[0], fields[1], fields[2], fields[3], fields[4])) == NULL) {
-        goto done;
-    }
-    /* TraceEntry.one */
+    /* TraceEntry.one (or TraceEntry(...) for several outputs: the same fields) */
     e = ((PyTypeObject *)R_entry_type)->tp_alloc((PyTypeObject *)R_entry_type, 0);
     if (e == NULL) {
         goto done;
     }
-    PyObject *values[E_COUNT] = {func, spec, R_no_kwargs, ref, meta, nbytes, Zero, Zero, site,
-                                 flops, ids, Py_None, Py_None};
+    PyObject *values[E_COUNT] = {func, spec, kwspec, ref, meta, nbytes, transient, scratch,
+                                 site, flops, ids, Py_None, Py_None};
+    int inert = record_inert(func) || (R_static_ops != NULL
+                                       && PySet_Contains(R_static_ops, (PyObject *)Py_TYPE(func)) > 0);
     for (int i = 0; i < E_COUNT; i++) {  /* a fresh object's empty slots (T_OBJECT_EX) */
         PyObject **slot = (PyObject **)((char *)e + R_entry_members[i]->offset);
         Py_XSETREF(*slot, Py_NewRef(values[i]));
+        if (i != E_IDS && i != E_FUNC && !record_inert(values[i])) {
+            inert = 0;
+        }
+    }
+    PyErr_Clear();  /* PySet_Contains cannot fail on a type; nothing else set one */
+    /* nothing in the entry leads back to it (the ids hold no entry; func is a NumPy callable
+       or one of the package's own op objects), so the collector need not visit it: a trace of
+       millions of ops costs it nothing */
+    if (inert && PyObject_GC_IsTracked(e)) {
+        PyObject_GC_UnTrack(e);
     }
     if (PyList_Append(trace, e) < 0) {
         goto done;
@@ -1287,13 +1538,10 @@ done:
     Py_XDECREF(rising);
     Py_XDECREF(site);
     Py_XDECREF(spec);
+    Py_XDECREF(kwspec);
     Py_XDECREF(ref);
     Py_XDECREF(meta);
-    Py_XDECREF(st);
     Py_XDECREF(e);
-    for (int i = 0; i < 5; i++) {
-        Py_XDECREF(fields[i]);
-    }
     return result;
 }
 
@@ -1439,6 +1687,14 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         ok = PyDict_CheckExact(v) && PyDict_GET_SIZE(v) == 0;
         slot = &R_no_kwargs;
     }
+    else if (strcmp(name, "costs_type") == 0) {
+        ok = costs_configure(v);
+        slot = &R_costs_type;
+    }
+    else if (strcmp(name, "static_ops") == 0) {
+        ok = PyFrozenSet_CheckExact(v);
+        slot = &R_static_ops;
+    }
     else if (strcmp(name, "recording_stats") == 0) {
         ok = PyType_Check(v);
         slot = &R_recording_stats;
@@ -1513,6 +1769,8 @@ record_init(PyObject *m)
     INTERN(S_acquire, "acquire");
     INTERN(S_release, "release");
     INTERN(S_fold, "_fold");
+    INTERN(S_site, "site");
+    INTERN(S_replace, "_replace");
 #undef INTERN
     if (PyType_Ready(&IdsType) < 0) {
         return -1;

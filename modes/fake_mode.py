@@ -16,19 +16,19 @@ from .._runner import first_device, leaves, prepare_call, quick_hit, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
-from .._accel import RECORD_METHOD, SITE_HERE
+from .._accel import CONFIGURE, PATCH, RECORD_METHOD, SITE_HERE
 from .sites import RECORD_DEPTH, Sites
 from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
 from .base import Mode
-from .._dispatch import STACK, mode_stack
+from .._dispatch import STACK, MethodOp, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats, charged_bytes
 from .random_gen import default_rng, fake_mode_entered, fake_mode_exited
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
 from .patching import patch_callable
-from ..kernels.registry import ASSUMED, CALL, UNMODELLED
+from ..kernels.registry import ASSUMED, CALL, UNMODELLED, Costs
 
 import numpy as _np
 
@@ -397,3 +397,8 @@ class FakeMode(Mode):
 
     if RECORD_METHOD is not None:  # the common op in C (faketensor/_speedups_record.c), the
         _record = RECORD_METHOD(_record)  # rest by the Python method above, its reference
+
+
+if CONFIGURE is not None:  # the compiled _record reads a call's Costs by position, and leaves
+    CONFIGURE("costs_type", Costs)  # untracked the entries of the package's own op objects
+    CONFIGURE("static_ops", frozenset(t for t in (MethodOp, PATCH) if t is not None))
