@@ -45,7 +45,7 @@ static struct {
     PyObject *run_fake_python, *run_miss, *instantiate, *entries, *info, *one;
     PyObject *zero;  /* make_fake's default offset */
     PyTypeObject *entry_type, *fresh_type, *view_type, *meta_type;
-    Py_ssize_t i_hits, i_enabled, e_template, e_costs;
+    Py_ssize_t i_hits, i_enabled, e_template, e_costs, e_flops, e_findings;
     Py_ssize_t m_shape, m_dtype, m_strides, m_offset, m_writeable, m_base_shape, m_device,
         m_scalar, m_value, m_warn_on_write, m_fields;
     int array_ready, storage_ready, signature_ready, run_ready;
@@ -261,7 +261,9 @@ fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
     PyTypeObject *entry = (PyTypeObject *)a[5];
     Py_ssize_t tmpl = fc_slot_offset(entry, entry, "template");
     Py_ssize_t costs = fc_slot_offset(entry, entry, "costs");
-    if (hits < 0 || enabled < 0 || tmpl < 0 || costs < 0) {
+    Py_ssize_t flops = fc_slot_offset(entry, entry, "flops");  /* read by the compiled _record */
+    Py_ssize_t findings = fc_slot_offset(entry, entry, "findings");
+    if (hits < 0 || enabled < 0 || tmpl < 0 || costs < 0 || flops < 0 || findings < 0) {
         return 0;
     }
     /* FreshOut(meta, nbytes), ViewOut(meta, source) and ArrayMeta: NamedTuples, read by
@@ -307,6 +309,8 @@ fc_setup_run_fake(PyObject *const *a, Py_ssize_t n)
     FC.i_enabled = enabled;
     FC.e_template = tmpl;
     FC.e_costs = costs;
+    FC.e_flops = flops;
+    FC.e_findings = findings;
     fc_set(&FC.run_fake_python, a[0]);
     fc_set(&FC.run_miss, a[1]);
     fc_set(&FC.instantiate, a[2]);

@@ -1111,6 +1111,7 @@ done:
     return Py_NewRef(rose ? Py_True : Py_False);
 }
 
+
 /* ---- FakeMode._record ------------------------------------------------------------------- */
 
 /* TraceEntry's fields, by their member descriptors (checked at set-up) */
@@ -1393,8 +1394,16 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
              *ref = NULL, *meta = NULL, *e = NULL;
     entry = Py_NewRef(PyList_GET_ITEM(used, 0));
     /* everything the common path needs, checked before anything changes */
-    if ((flops = PyObject_GetAttr(entry, S_flops)) == NULL
-            || (find = PyObject_GetAttr(mode, S_find)) == NULL
+    if (FC.run_ready && Py_TYPE(entry) == FC.entry_type && FC_SLOT(entry, FC.e_flops) != NULL
+            && FC_SLOT(entry, FC.e_findings) != NULL) {  /* a CacheEntry: its slots */
+        flops = Py_NewRef(FC_SLOT(entry, FC.e_flops));
+        found = Py_NewRef(FC_SLOT(entry, FC.e_findings));
+    }
+    else if ((flops = PyObject_GetAttr(entry, S_flops)) == NULL
+            || (found = PyObject_GetAttr(entry, S_findings)) == NULL) {
+        goto done;
+    }
+    if ((find = PyObject_GetAttr(mode, S_find)) == NULL
             || (ids = PyObject_GetAttr(mode, S_ids)) == NULL
             || (stats = PyObject_GetAttr(mode, S_memory)) == NULL
             || (sites = PyObject_GetAttr(mode, S_sites)) == NULL
@@ -1404,11 +1413,6 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     int finding = PyObject_IsTrue(find);
     if (finding < 0) {
         goto done;
-    }
-    if (finding) {
-        if ((found = PyObject_GetAttr(entry, S_findings)) == NULL) {
-            goto done;
-        }
     }
     if (flops == Py_None || (finding && !PyTuple_CheckExact(found))
             || !PyObject_TypeCheck(ids, &IdsType) || !ids_ready((IdsObject *)ids)
@@ -1701,6 +1705,9 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     else {
         PyErr_Format(PyExc_ValueError, "configure(): no setting %R", args[0]);
+        return NULL;
+    }
+    if (ok < 0) {
         return NULL;
     }
     if (!ok) {
