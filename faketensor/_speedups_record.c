@@ -1549,15 +1549,27 @@ done:
     return result;
 }
 
+static PyObject *quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                                  PyObject *kwnames);
+
 static PyObject *
 record_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *py;
-    if ((kwds != NULL && PyDict_GET_SIZE(kwds)) || !PyArg_UnpackTuple(args, "RecordMethod", 1, 1, &py)) {
+    PyObject *py, *kind = NULL;
+    if ((kwds != NULL && PyDict_GET_SIZE(kwds)) || !PyArg_UnpackTuple(args, "RecordMethod", 1, 2, &py, &kind)
+            || (kind != NULL && !PyUnicode_Check(kind))) {
         if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_TypeError, "RecordMethod(function)");
+            PyErr_SetString(PyExc_TypeError, "RecordMethod(function, kind='record')");
         }
         return NULL;
+    }
+    int quick = 0;
+    if (kind != NULL) {
+        quick = PyUnicode_CompareWithASCIIString(kind, "quick") == 0;
+        if (!quick && PyUnicode_CompareWithASCIIString(kind, "record") != 0) {
+            PyErr_SetString(PyExc_ValueError, "RecordMethod: kind is 'record' or 'quick'");
+            return NULL;
+        }
     }
     if (!PyCallable_Check(py)) {
         PyErr_SetString(PyExc_TypeError, "RecordMethod(): the function must be callable");
@@ -1568,7 +1580,7 @@ record_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     }
     self->py = Py_NewRef(py);
-    self->vectorcall = record_vectorcall;
+    self->vectorcall = quick ? quick_vectorcall : record_vectorcall;
     return (PyObject *)self;
 }
 
@@ -1624,6 +1636,102 @@ static PyTypeObject RecordType = {
     .tp_descr_get = record_descr_get,
     .tp_members = record_members,
 };
+
+/* ---- FakeMode.quick_call --------------------------------------------------------------- */
+
+static PyObject *R_quick_hit;      /* faketensor/_runner.py quick_hit */
+static PyObject *R_record_method;  /* FakeMode._record as compiled (a RecordMethod) */
+static PyObject *R_quick_depth;    /* the depth _record is given from here: one frame fewer
+                                      than from the Python quick_call */
+static PyObject *S_quick_records, *S_ledger, *S__record;
+
+static PyObject *
+quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    /* FakeMode.quick_call(self, func, args, kwargs): quick_hit, then the op charged and
+       recorded as the Python method does */
+    RecordObject *self = (RecordObject *)callable;
+    if (kwnames != NULL || PyVectorcall_NARGS(nargsf) != 4 || R_quick_hit == NULL
+            || R_record_method == NULL || R_quick_depth == NULL || !FC.run_ready
+            || !FC.storage_ready || !FC.array_ready) {
+        return record_py(self, args, nargsf, kwnames);
+    }
+    PyObject *mode = args[0];
+    PyObject *flag = PyObject_GetAttr(mode, S_quick_records);
+    if (flag == NULL) {
+        return NULL;
+    }
+    int on = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    if (on <= 0) {
+        return on < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *ledger = PyObject_GetAttr(mode, S_ledger);
+    if (ledger == NULL) {
+        return NULL;
+    }
+    PyObject *used = PyList_New(0), *out = NULL, *outs = NULL, *got = NULL;
+    if (used == NULL) {
+        Py_DECREF(ledger);
+        return NULL;
+    }
+    PyObject *a[5] = {args[1], args[2], args[3], ledger, used};
+    out = PyObject_Vectorcall(R_quick_hit, a, 5, NULL);
+    Py_DECREF(ledger);
+    if (out == NULL || out == Py_None) {
+        goto done;
+    }
+    PyObject *hit = PyList_GET_SIZE(used) ? PyList_GET_ITEM(used, 0) : NULL;
+    PyObject *tmpl = hit != NULL && Py_TYPE(hit) == FC.entry_type ? FC_SLOT(hit, FC.e_template) : NULL;
+    PyObject *costs = hit != NULL && Py_TYPE(hit) == FC.entry_type ? FC_SLOT(hit, FC.e_costs) : NULL;
+    PyObject *st = Py_TYPE(out) == FC.fake_type ? FC_SLOT(out, FC.a_storage) : NULL;
+    if (tmpl == NULL || costs == NULL || st == NULL || Py_TYPE(st) != FC.storage_type
+            || FC_SLOT(st, FC.s_nbytes) == NULL || FC_SLOT(st, FC.s_device) == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "quick_call: quick_hit answered without its cache entry");
+        Py_CLEAR(out);
+        goto done;
+    }
+    PyObject *nbytes = Zero;
+    if (Py_TYPE(tmpl) == FC.fresh_type) {  /* memory.charged_bytes: an empty cpu array's byte */
+        nbytes = FC_SLOT(st, FC.s_nbytes);
+        int empty = PyLong_CheckExact(nbytes) ? PyObject_Not(nbytes) : 0;
+        if (empty < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        if (empty) {
+            int cpu = PyObject_RichCompareBool(FC_SLOT(st, FC.s_device), FC.cpu, Py_EQ);
+            if (cpu < 0) {
+                Py_CLEAR(out);
+                goto done;
+            }
+            if (cpu) {
+                nbytes = One;
+            }
+        }
+    }
+    if ((outs = PyList_New(1)) == NULL) {
+        Py_CLEAR(out);
+        goto done;
+    }
+    PyList_SET_ITEM(outs, 0, Py_NewRef(out));
+    PyObject *r[10] = {mode, args[1], args[2], args[3], out, outs, nbytes, costs, R_quick_depth,
+                       used};
+    if (_PyType_Lookup(Py_TYPE(mode), S__record) == R_record_method) {
+        got = record_vectorcall(R_record_method, r, 10, NULL);
+    }
+    else {  /* a subclass's own _record */
+        got = PyObject_VectorcallMethod(S__record, r, 10 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    if (got == NULL) {
+        Py_CLEAR(out);
+    }
+done:
+    Py_DECREF(used);
+    Py_XDECREF(outs);
+    Py_XDECREF(got);
+    return out;
+}
 
 /* ---- set-up ----------------------------------------------------------------------------- */
 
@@ -1694,6 +1802,18 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     else if (strcmp(name, "costs_type") == 0) {
         ok = costs_configure(v);
         slot = &R_costs_type;
+    }
+    else if (strcmp(name, "quick_hit") == 0) {
+        ok = PyCallable_Check(v);
+        slot = &R_quick_hit;
+    }
+    else if (strcmp(name, "record_method") == 0) {
+        ok = Py_IS_TYPE(v, &RecordType) && ((RecordObject *)v)->vectorcall == record_vectorcall;
+        slot = &R_record_method;
+    }
+    else if (strcmp(name, "quick_depth") == 0) {
+        ok = PyLong_CheckExact(v);
+        slot = &R_quick_depth;
     }
     else if (strcmp(name, "static_ops") == 0) {
         ok = PyFrozenSet_CheckExact(v);
@@ -1777,6 +1897,9 @@ record_init(PyObject *m)
     INTERN(S_release, "release");
     INTERN(S_fold, "_fold");
     INTERN(S_site, "site");
+    INTERN(S_quick_records, "_quick_records");
+    INTERN(S_ledger, "_ledger");
+    INTERN(S__record, "_record");
     INTERN(S_replace, "_replace");
 #undef INTERN
     if (PyType_Ready(&IdsType) < 0) {

@@ -395,10 +395,16 @@ class FakeMode(Mode):
             nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))
 
-    if RECORD_METHOD is not None:  # the common op in C (faketensor/_speedups_record.c), the
-        _record = RECORD_METHOD(_record)  # rest by the Python method above, its reference
+    if RECORD_METHOD is not None:  # in C (faketensor/_speedups_record.c), the Python methods
+        _record = RECORD_METHOD(_record)  # above their reference (and _record's fallback)
+        quick_call = RECORD_METHOD(quick_call, "quick")
 
 
 if CONFIGURE is not None:  # the compiled _record reads a call's Costs by position, and leaves
     CONFIGURE("costs_type", Costs)  # untracked the entries of the package's own op objects
     CONFIGURE("static_ops", frozenset(t for t in (MethodOp, PATCH) if t is not None))
+    # the compiled quick_call: quick_hit, then the compiled _record, given the depth of the
+    # hook's frame without quick_call's own Python frame
+    CONFIGURE("quick_hit", quick_hit)
+    CONFIGURE("record_method", FakeMode.__dict__["_record"])
+    CONFIGURE("quick_depth", QUICK_DEPTH - 1)
