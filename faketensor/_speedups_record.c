@@ -262,23 +262,29 @@ ids_ref(IdsObject *self, PyObject *fake)
 }
 
 /* Whether the collector could never free anything through ``x``: an object it does not track
-   (an int, a str, a TraceRef or spec left untracked here), or an exact tuple of such. */
+   (an int, a str, a TraceRef or spec left untracked here), or an exact tuple of such, nested
+   up to three deep. */
 static int
-record_inert(PyObject *x)
+record_inert_in(PyObject *x, int depth)
 {
     if (!PyObject_IS_GC(x) || !PyObject_GC_IsTracked(x)) {
         return 1;
     }
-    if (!PyTuple_CheckExact(x)) {
+    if (!PyTuple_CheckExact(x) || depth == 0) {
         return 0;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(x); i++) {
-        PyObject *y = PyTuple_GET_ITEM(x, i);
-        if (PyObject_IS_GC(y) && PyObject_GC_IsTracked(y)) {
+        if (!record_inert_in(PyTuple_GET_ITEM(x, i), depth - 1)) {
             return 0;
         }
     }
     return 1;
+}
+
+static int
+record_inert(PyObject *x)
+{
+    return record_inert_in(x, 3);  /* an entry's meta rows: a tuple of (shape, ...) tuples */
 }
 
 /* Leave a tuple the code just made untracked when the collector could free nothing through it,
