@@ -753,7 +753,8 @@ class FakeSlots(ArrayHooks):
     FakeArray, so building a fake skips FakeArray's checked ``__setattr__``."""
 
     __slots__ = ("shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                 "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "__weakref__")
+                 "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "_trace_ids",
+                 "_trace_ref", "__weakref__")
     shape: tuple[int, ...]
     dtype: np.dtype
     strides: tuple[int, ...]
@@ -765,6 +766,10 @@ class FakeSlots(ArrayHooks):
     _cf: tuple[bool, bool] | None  # cached (C, F) contiguity
     _al: bool | None  # cached alignment
     pytype: type | None  # a fake Python number's type
+    # the first recording mode's TraceIds to see this fake, and its TraceRef there (a cache of
+    # that table's row, checked against its weak reference; unset until then: modes/trace.py)
+    _trace_ids: Any
+    _trace_ref: Any
 
 
 # NumPy functions written in Python that a mode runs as its own copy of their code

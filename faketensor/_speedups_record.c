@@ -21,6 +21,7 @@
 
 static PyObject *R_ref_type;    /* modes/trace.py TraceRef (a subclass of int) */
 static PyObject *R_fake_type;   /* faketensor FakeArray */
+static PyObject *R_storage_type;  /* faketensor FakeStorage */
 static PyObject *R_plain;       /* the frozenset of types a spec keeps as they are */
 static PyObject *R_trace_globals;  /* modes/trace.py's globals: SWEEP_MIN is read there */
 static PyObject *R_getframe;    /* sys._getframe */
@@ -133,23 +134,85 @@ fail:
     return -1;
 }
 
+/* The offsets of the serial caches on a fake (FakeSlots' _trace_ids, _trace_ref) and on a
+   storage (FakeStorage's _trace_ids, _trace_serial); -1 until configured */
+static Py_ssize_t FT_ids = -1, FT_ref = -1, SS_ids = -1, SS_serial = -1;
+
+/* An exact FakeArray (for the fake's offsets) or FakeStorage (the storage's), whose slots'
+   offsets are known */
+static int
+ids_slotted(PyObject *obj, Py_ssize_t off)
+{
+    PyTypeObject *t = Py_TYPE(obj);
+    return off >= 0 && ((off == FT_ids && t == FC.fake_type)
+                        || (off == SS_ids && t == FC.storage_type));
+}
+
+/* Whether these ids may keep obj's serial on obj itself (TraceIds._new_ref): its cache slot
+   is unset, None or these ids */
+static int
+ids_owns_slot(IdsObject *self, PyObject *obj, Py_ssize_t off)
+{
+    if (!ids_slotted(obj, off)) {
+        return 0;
+    }
+    PyObject *t = FC_SLOT(obj, off);
+    return t == NULL || t == Py_None || t == (PyObject *)self;
+}
+
+/* The serial obj keeps on itself for these ids (borrowed), when its weak reference still
+   points at obj; NULL without an error when there is none */
+static PyObject *
+ids_slot_hit(IdsObject *self, PyObject *obj, Py_ssize_t ids_off, Py_ssize_t serial_off)
+{
+    if (!ids_slotted(obj, ids_off) || FC_SLOT(obj, ids_off) != (PyObject *)self) {
+        return NULL;
+    }
+    PyObject *r = FC_SLOT(obj, serial_off);
+    if (r == NULL) {
+        return NULL;
+    }
+    PyObject *w = PyDict_GetItemWithError(self->weak, r);
+    if (w == NULL || !PyWeakref_CheckRef(w) || PyWeakref_GetObject(w) != obj) {
+        return NULL;
+    }
+    return r;
+}
+
+/* A fake's TraceRef here (borrowed), from its slot or the id table; NULL without an error
+   when it has none */
+static PyObject *
+ids_known(IdsObject *self, PyObject *fake)
+{
+    PyObject *r = ids_slot_hit(self, fake, FT_ids, FT_ref);
+    if (r != NULL || PyErr_Occurred()) {
+        return r;
+    }
+    PyObject *key = PyLong_FromVoidPtr(fake);
+    if (key == NULL) {
+        return NULL;
+    }
+    r = ids_lookup(self, self->by_id, key, fake);
+    Py_DECREF(key);
+    return r;
+}
+
 /* TraceIds._new_ref: a new reference to the fake's TraceRef, its serial assigned now. */
 static PyObject *
-ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
+ids_new_ref(IdsObject *self, PyObject *fake)
 {
-    PyObject *r = NULL, *wr = NULL, *st = NULL, *skey = NULL, *swr = NULL, *serial = NULL;
-    PyObject *s = NULL;
+    PyObject *r = NULL, *wr = NULL, *st = NULL, *key = NULL, *skey = NULL, *swr = NULL,
+             *serial = NULL, *s = NULL;
     /* everything that may run the garbage collector first */
     wr = PyWeakref_NewRef(fake, NULL);
     if (wr == NULL) {
         goto done;
     }
-    st = PyObject_GetAttr(fake, S_storage);
-    if (st == NULL) {
+    st = FC.array_ready && Py_TYPE(fake) == FC.fake_type ? Py_XNewRef(FC_SLOT(fake, FC.a_storage)) : NULL;
+    if (st == NULL && (st = PyObject_GetAttr(fake, S_storage)) == NULL) {
         goto done;
     }
-    skey = PyLong_FromVoidPtr(st);
-    if (skey == NULL) {
+    if ((key = PyLong_FromVoidPtr(fake)) == NULL || (skey = PyLong_FromVoidPtr(st)) == NULL) {
         goto done;
     }
     swr = PyWeakref_NewRef(st, NULL);
@@ -179,19 +242,29 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
         PyObject_GC_UnTrack(swr);
     }
     /* another thread may have given it a serial meanwhile (the collector may have run its
-       code above): look once more, then change the tables without making any object it
-       tracks (a serial taken here in vain is skipped: only ever in such a race) */
-    PyObject *hit = ids_lookup(self, self->by_id, key, fake);
+       code above): look once more, then change the tables and slots without making any
+       object it tracks (a serial taken here in vain is skipped: only ever in such a race) */
+    PyObject *hit = ids_known(self, fake);
     if (hit != NULL) {
         Py_SETREF(r, Py_NewRef(hit));
         goto done;
     }
-    if (PyErr_Occurred() || PyDict_SetItem(self->by_id, key, r) < 0
-            || PyDict_SetItem(self->weak, r, wr) < 0) {
+    if (PyErr_Occurred() || PyDict_SetItem(self->weak, r, wr) < 0) {
         Py_CLEAR(r);
         goto done;
     }
-    PyObject *known = ids_lookup(self, self->storage_ids, skey, st);
+    if (ids_owns_slot(self, fake, FT_ids)) {  /* the fake keeps its row */
+        Py_XSETREF(FC_SLOT(fake, FT_ids), Py_NewRef((PyObject *)self));
+        Py_XSETREF(FC_SLOT(fake, FT_ref), Py_NewRef(r));
+    }
+    else if (PyDict_SetItem(self->by_id, key, r) < 0) {
+        Py_CLEAR(r);
+        goto done;
+    }
+    PyObject *known = ids_slot_hit(self, st, SS_ids, SS_serial);
+    if (known == NULL && !PyErr_Occurred()) {
+        known = ids_lookup(self, self->storage_ids, skey, st);
+    }
     if (known != NULL) {
         s = Py_NewRef(known);
     }
@@ -201,11 +274,18 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
             goto done;
         }
         s = PyIter_Next(self->count);
-        if (s == NULL || PyDict_SetItem(self->storage_ids, skey, s) < 0
-                || PyDict_SetItem(self->weak, s, swr) < 0) {
+        if (s == NULL || PyDict_SetItem(self->weak, s, swr) < 0) {
             if (s == NULL && !PyErr_Occurred()) {
                 PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
             }
+            Py_CLEAR(r);
+            goto done;
+        }
+        if (ids_owns_slot(self, st, SS_ids)) {
+            Py_XSETREF(FC_SLOT(st, SS_ids), Py_NewRef((PyObject *)self));
+            Py_XSETREF(FC_SLOT(st, SS_serial), Py_NewRef(s));
+        }
+        else if (PyDict_SetItem(self->storage_ids, skey, s) < 0) {
             Py_CLEAR(r);
             goto done;
         }
@@ -221,6 +301,7 @@ ids_new_ref(IdsObject *self, PyObject *fake, PyObject *key)
 done:
     Py_XDECREF(wr);
     Py_XDECREF(st);
+    Py_XDECREF(key);
     Py_XDECREF(skey);
     Py_XDECREF(swr);
     Py_XDECREF(serial);
@@ -232,22 +313,14 @@ done:
 static PyObject *
 ids_ref_fake(IdsObject *self, PyObject *fake)
 {
-    PyObject *key = PyLong_FromVoidPtr(fake);
-    if (key == NULL) {
-        return NULL;
-    }
-    PyObject *r = ids_lookup(self, self->by_id, key, fake);
+    PyObject *r = ids_known(self, fake);
     if (r != NULL) {
-        Py_DECREF(key);
         return Py_NewRef(r);
     }
     if (PyErr_Occurred()) {
-        Py_DECREF(key);
         return NULL;
     }
-    r = ids_new_ref(self, fake, key);
-    Py_DECREF(key);
-    return r;
+    return ids_new_ref(self, fake);
 }
 
 static PyObject *
@@ -501,17 +574,30 @@ site_here_py(PyObject *sites, Py_ssize_t depth)
 /* Sites.here(False, depth) as called from the current Python frame's callee (``up``: how many
    Python frames lie between the caller and Sites.here's own frame, 1 for a call from
    FakeMode._record's Python frame, 2 from the compiled _record) */
+static PyObject *R_sites_type;  /* modes/sites.py Sites */
+static Py_ssize_t SI_user = -1, SI_at = -1;  /* its slots _user and _at */
+
+/* sites.<name> (a new reference), from its slot when it is a Sites */
+static PyObject *
+sites_get(PyObject *sites, Py_ssize_t off, PyObject *name)
+{
+    if (off >= 0 && (PyObject *)Py_TYPE(sites) == R_sites_type && FC_SLOT(sites, off) != NULL) {
+        return Py_NewRef(FC_SLOT(sites, off));
+    }
+    return PyObject_GetAttr(sites, name);
+}
+
 static PyObject *
 site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
 {
     if (depth - up < 0 || R_getframe == NULL || R_spawned == NULL) {
         return site_here_py(sites, depth - up + 1);
     }
-    PyObject *user = PyObject_GetAttr(sites, S_user);
+    PyObject *user = sites_get(sites, SI_user, S_user);
     if (user == NULL) {
         return NULL;
     }
-    PyObject *at = PyObject_GetAttr(sites, S_at);
+    PyObject *at = sites_get(sites, SI_at, S_at);
     if (at == NULL) {
         Py_DECREF(user);
         return NULL;
@@ -1129,6 +1215,50 @@ static PyMemberDef *R_entry_members[E_COUNT];
 static PyObject *R_entry_type;      /* modes/trace.py TraceEntry */
 static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
 static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
+/* its slots' offsets (MemoryStats' log, _figures, _lock; its own _pos, rising), -1 unknown */
+static Py_ssize_t ST_log = -1, ST_figures = -1, ST_lock = -1, ST_pos = -1, ST_rising = -1;
+
+/* stats.<name> (a new reference) of a RecordingStats, from its slot */
+static PyObject *
+stat_get(PyObject *stats, Py_ssize_t off, PyObject *name)
+{
+    if (off >= 0 && (PyObject *)Py_TYPE(stats) == R_recording_stats) {
+        PyObject *v = FC_SLOT(stats, off);
+        if (v != NULL) {
+            return Py_NewRef(v);
+        }
+    }
+    return PyObject_GetAttr(stats, name);
+}
+
+/* stats.<name> = v, in its slot */
+static int
+stat_set(PyObject *stats, Py_ssize_t off, PyObject *name, PyObject *v)
+{
+    if (off >= 0 && (PyObject *)Py_TYPE(stats) == R_recording_stats) {
+        Py_XSETREF(FC_SLOT(stats, off), Py_NewRef(v));
+        return 0;
+    }
+    return PyObject_SetAttr(stats, name, v);
+}
+
+/* RecordingStats: a subclass of a slotted MemoryStats; its slots' offsets noted */
+static int
+stats_configure(PyObject *type)
+{
+    if (!PyType_Check(type) || ((PyTypeObject *)type)->tp_base == NULL) {
+        return 0;
+    }
+    PyTypeObject *t = (PyTypeObject *)type, *base = t->tp_base;
+    Py_ssize_t log = fc_slot_offset(base, t, "log"), figures = fc_slot_offset(base, t, "_figures"),
+               lock = fc_slot_offset(base, t, "_lock"), pos = fc_slot_offset(t, t, "_pos"),
+               rising = fc_slot_offset(t, t, "rising");
+    if (log < 0 || figures < 0 || lock < 0 || pos < 0 || rising < 0) {
+        return 0;
+    }
+    ST_log = log, ST_figures = figures, ST_lock = lock, ST_pos = pos, ST_rising = rising;
+    return 1;
+}
 static PyObject *R_costs_type;      /* kernels/registry.py Costs (transient, scratch, ...) */
 static PyObject *R_static_ops;      /* the package's op types (MethodOp, Patch): never in a cycle */
 static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
@@ -1188,7 +1318,7 @@ typedef struct {
 static int
 record_fold(PyObject *stats, PyObject *log, PyObject *pos)
 {
-    PyObject *lock = PyObject_GetAttr(stats, S_lock);
+    PyObject *lock = stat_get(stats, ST_lock, S_lock);
     if (lock == NULL) {
         return -1;
     }
@@ -1201,21 +1331,21 @@ record_fold(PyObject *stats, PyObject *log, PyObject *pos)
     int ok = -1;
     PyObject *figures = NULL, *end = NULL, *rose = NULL;
     Py_INCREF(pos);
-    Py_SETREF(pos, PyObject_GetAttr(stats, S_pos));  /* another thread may have folded */
+    Py_SETREF(pos, stat_get(stats, ST_pos, S_pos));  /* another thread may have folded */
     if (pos == NULL) {
         goto done;
     }
     end = PyLong_FromSsize_t(PyList_GET_SIZE(log));
-    figures = PyObject_GetAttr(stats, S_figures);
+    figures = stat_get(stats, ST_figures, S_figures);
     if (end == NULL || figures == NULL) {
         goto done;
     }
     PyObject *args[4] = {figures, log, pos, end};
     rose = fold_feed(NULL, args, 4);
-    if (rose == NULL || PyObject_SetAttr(stats, S_pos, end) < 0) {
+    if (rose == NULL || stat_set(stats, ST_pos, S_pos, end) < 0) {
         goto done;
     }
-    if (rose == Py_True && PyObject_SetAttr(stats, S_rising, Py_True) < 0) {
+    if (rose == Py_True && stat_set(stats, ST_rising, S_rising, Py_True) < 0) {
         goto done;
     }
     ok = 0;
@@ -1455,7 +1585,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         goto done;
     }
     /* the fold after each op: may this op be the peak? */
-    if ((log = PyObject_GetAttr(stats, S_log)) == NULL || (pos = PyObject_GetAttr(stats, S_pos)) == NULL) {
+    if ((log = stat_get(stats, ST_log, S_log)) == NULL || (pos = stat_get(stats, ST_pos, S_pos)) == NULL) {
         goto done;
     }
     if (!PyList_CheckExact(log)) {
@@ -1474,7 +1604,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
             goto done;
         }
     }
-    if ((rising = PyObject_GetAttr(stats, S_rising)) == NULL) {
+    if ((rising = stat_get(stats, ST_rising, S_rising)) == NULL) {
         goto done;
     }
     int whole = PyObject_IsTrue(rising);
@@ -1482,7 +1612,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         goto done;
     }
     if (whole) {
-        if (PyObject_SetAttr(stats, S_rising, Py_False) < 0) {
+        if (stat_set(stats, ST_rising, S_rising, Py_False) < 0) {
             goto done;
         }
         /* Sites.here(True, depth): its frame stands one nearer the hook than from _record's */
@@ -1769,8 +1899,29 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         slot = &R_ref_type;
     }
     else if (strcmp(name, "fake_type") == 0) {
+        /* FakeArray, on FakeSlots' layout: its serial cache's slots noted (unusable: -1) */
         ok = PyType_Check(v);
+        if (ok && ((PyTypeObject *)v)->tp_base != NULL) {
+            PyTypeObject *t = (PyTypeObject *)v;
+            FT_ids = fc_slot_offset(t->tp_base, t, "_trace_ids");
+            FT_ref = fc_slot_offset(t->tp_base, t, "_trace_ref");
+            if (FT_ids < 0 || FT_ref < 0) {
+                FT_ids = FT_ref = -1;
+            }
+        }
         slot = &R_fake_type;
+    }
+    else if (strcmp(name, "storage_type") == 0) {
+        ok = PyType_Check(v);
+        if (ok) {
+            PyTypeObject *t = (PyTypeObject *)v;
+            SS_ids = fc_slot_offset(t, t, "_trace_ids");
+            SS_serial = fc_slot_offset(t, t, "_trace_serial");
+            if (SS_ids < 0 || SS_serial < 0) {
+                SS_ids = SS_serial = -1;
+            }
+        }
+        slot = &R_storage_type;
     }
     else if (strcmp(name, "plain") == 0) {
         ok = PyFrozenSet_CheckExact(v);
@@ -1821,12 +1972,21 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         ok = PyLong_CheckExact(v);
         slot = &R_quick_depth;
     }
+    else if (strcmp(name, "sites_type") == 0) {
+        ok = PyType_Check(v);
+        if (ok) {
+            SI_user = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_user");
+            SI_at = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_at");
+            ok = SI_user >= 0 && SI_at >= 0;
+        }
+        slot = &R_sites_type;
+    }
     else if (strcmp(name, "static_ops") == 0) {
         ok = PyFrozenSet_CheckExact(v);
         slot = &R_static_ops;
     }
     else if (strcmp(name, "recording_stats") == 0) {
-        ok = PyType_Check(v);
+        ok = stats_configure(v);
         slot = &R_recording_stats;
     }
     else {

@@ -10,8 +10,10 @@ from ._accel import NEW_STORAGE, compiled
 class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
 
+    # _trace_ids / _trace_serial: the first recording mode's TraceIds to see it and its
+    # serial there, unset until then (modes/trace.py)
     __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "known", "content",
-                 "recipe", "__weakref__")
+                 "recipe", "_trace_ids", "_trace_serial", "__weakref__")
 
     def __init__(self, nbytes: int, device: str = "cpu", alignment: int = 64) -> None:
         self.nbytes = int(nbytes)

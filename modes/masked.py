@@ -48,7 +48,8 @@ from .._errors import DataDependentError, UnsupportedOperationError
 from .._storage import SCALAR
 from . import patching
 
-_SLOTS = tuple(s for s in FakeSlots.__slots__ if s != "__weakref__")
+# a recording mode's serial cache stays with the fake it was given to (modes/trace.py)
+_SLOTS = tuple(s for s in FakeSlots.__slots__ if s not in ("__weakref__", "_trace_ids", "_trace_ref"))
 _SLOT_DESC = tuple(FakeSlots.__dict__[s] for s in _SLOTS)
 _SETATTR = FakeArray.__setattr__
 REAL_MA = np.ma.core

@@ -183,6 +183,8 @@ class MemoryStats:
     """
 
     FOLD_AT = 4096  # events
+    # slotted: the compiled recording path reads a RecordingStats' fields at fixed offsets
+    __slots__ = ("log", "_figures", "scratch_peak", "preexisting", "_lock", "_seen", "__weakref__")
 
     def __init__(self) -> None:
         self.log: list = []
@@ -315,6 +317,8 @@ class RecordingStats(MemoryStats):
     The mode folds the log after each op (``rose``): when an event took a device above its
     highest figure so far, it records that op's whole call stack, since it may be the peak.
     """
+
+    __slots__ = ("_trace", "mode", "_pos", "rising")
 
     def __init__(self, trace: list) -> None:
         super().__init__()

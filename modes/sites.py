@@ -136,3 +136,4 @@ class Sites:
 if CONFIGURE is not None:  # the compiled Sites.here common path (faketensor/_speedups_record.c)
     CONFIGURE("getframe", sys._getframe)
     CONFIGURE("spawned_from", SPAWNED_FROM)
+    CONFIGURE("sites_type", Sites)  # its _user and _at read from their slots

@@ -13,6 +13,7 @@ import numpy as np
 
 from .._accel import CONFIGURE, IDS_BASE
 from .._array import FakeArray
+from .._storage import FakeStorage
 from .._errors import op_name
 from .._runner import PLAIN, resolve
 from .._stack import paused
@@ -42,10 +43,12 @@ _IdsBase: Any = IDS_BASE if IDS_BASE is not None else object
 class TraceIds(_IdsBase):
     """Serial numbers for the fakes (and their storages) a recording mode has seen.
 
-    Tables are keyed by ``id()``; ``weak`` holds a plain weak reference per serial (no
-    callback, so no object per fake besides the one CPython shares): an ``id()`` hit
-    counts only when that reference still points at the object, and dead rows are swept
-    when a table doubles. With the compiled accelerator the tables live in its base class
+    A fake (and a storage) keeps its serial of the first ids to see it on itself
+    (``_trace_ids`` and ``_trace_ref`` / ``_trace_serial``); the ones another ids saw first go
+    to tables keyed by ``id()``. ``weak`` holds a plain weak reference per serial (no
+    callback, so no object per fake besides the one CPython shares): a serial found either
+    way counts only when that reference still points at the object, and a table's dead rows
+    are swept when it doubles. With the compiled accelerator the tables live in its base class
     and ``ref`` / ``args_spec`` are its methods; ``_py_ref`` / ``_py_args_spec`` are the
     pure-Python reference (and its fallback for anything unexpected).
     """
@@ -66,26 +69,54 @@ class TraceIds(_IdsBase):
 
     def _py_ref(self, fake: FakeArray) -> TraceRef:
         """The TraceRef of a fake (its serial assigned on first sight)."""
-        weak = self.weak
-        r = self._by_id.get(id(fake))
-        if r is not None and weak[r]() is fake:
+        r = self._known(fake)
+        if r is not None:
             return r
         with self._lock:
             return self._new_ref(fake)
 
-    def _new_ref(self, fake: FakeArray) -> TraceRef:
-        """ref's miss path (under the lock): another thread may have just assigned it."""
+    def _known(self, fake: FakeArray) -> TraceRef | None:
+        """The fake's TraceRef if it has one here: kept on the fake itself when these ids were
+        the first to see it (``_trace_ids`` / ``_trace_ref``), else in ``_by_id``; either
+        counts only while the serial's weak reference points at this very fake."""
         weak = self.weak
+        if type(fake) is FakeArray and getattr(fake, "_trace_ids", None) is self:
+            r = fake._trace_ref
+            if weak[r]() is fake:
+                return r
         r = self._by_id.get(id(fake))
         if r is not None and weak[r]() is fake:
             return r
-        r = self._by_id[id(fake)] = TraceRef(next(self._count))
+        return None
+
+    def _new_ref(self, fake: FakeArray) -> TraceRef:
+        """ref's miss path (under the lock): another thread may have just assigned it."""
+        weak = self.weak
+        r = self._known(fake)
+        if r is not None:
+            return r
+        r = TraceRef(next(self._count))
         weak[r] = weakref.ref(fake)
+        if type(fake) is FakeArray and getattr(fake, "_trace_ids", None) in (None, self):
+            # the fake keeps its row
+            object.__setattr__(fake, "_trace_ids", self)
+            object.__setattr__(fake, "_trace_ref", r)
+        else:  # seen first by another recording mode's ids
+            self._by_id[id(fake)] = r
         st = fake.storage
-        s = self._storage_ids.get(id(st))
+        s = None
+        mine = type(st) is FakeStorage and getattr(st, "_trace_ids", None) in (None, self)
+        if mine and getattr(st, "_trace_ids", None) is self:
+            s = st._trace_serial
+        else:
+            s = self._storage_ids.get(id(st))
         if s is None or weak[s]() is not st:
-            s = self._storage_ids[id(st)] = next(self._count)
+            s = next(self._count)
             weak[s] = weakref.ref(st)
+            if mine:
+                st._trace_ids, st._trace_serial = self, s
+            else:
+                self._storage_ids[id(st)] = s
         self.storage_of[r] = s
         if len(self._by_id) > self._sweep_at:
             self._sweep()
@@ -96,8 +127,8 @@ class TraceIds(_IdsBase):
         return int(self.ref(fake))
 
     def get(self, fake: FakeArray) -> int | None:
-        r = self._by_id.get(id(fake))
-        return int(r) if r is not None and self.weak[r]() is fake else None
+        r = self._known(fake)
+        return int(r) if r is not None else None
 
     def _sweep(self) -> None:
         weak = self.weak
@@ -152,12 +183,10 @@ class TraceIds(_IdsBase):
     def kwargs_spec(self, kwargs: dict) -> dict:
         """``spec(kwargs)`` for a call's (non-empty) keywords, fakes and plain values inline."""
         out = {}
-        by_id, weak = self._by_id, self.weak
         for k, x in kwargs.items():
             t = type(x)
             if t is FakeArray:
-                r = by_id.get(id(x))  # ref's hit path, inlined
-                out[k] = r if r is not None and weak[r]() is x else self.ref(x)
+                out[k] = self.ref(x)
             elif t in PLAIN:
                 out[k] = x
             else:
@@ -167,12 +196,10 @@ class TraceIds(_IdsBase):
     def _py_args_spec(self, args: tuple) -> tuple:
         """``spec(args)`` for a call's positional arguments, fakes and plain values inline."""
         out = []
-        by_id, weak = self._by_id, self.weak
         for x in args:
             t = type(x)
             if t is FakeArray:
-                r = by_id.get(id(x))  # ref's hit path, inlined
-                out.append(r if r is not None and weak[r]() is x else self.ref(x))
+                out.append(self.ref(x))
             elif t in PLAIN:
                 out.append(x)
             else:
@@ -187,6 +214,7 @@ class TraceIds(_IdsBase):
 if CONFIGURE is not None:
     CONFIGURE("ref_type", TraceRef)
     CONFIGURE("fake_type", FakeArray)
+    CONFIGURE("storage_type", FakeStorage)
     CONFIGURE("plain", PLAIN)
     CONFIGURE("trace_globals", globals())  # SWEEP_MIN, read at each sweep as _sweep does
 

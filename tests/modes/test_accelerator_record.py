@@ -225,29 +225,53 @@ def test_fold_feed_given_something_else_falls_back_or_raises_as_python_does():
 
 
 @needs_build
-def test_ids_ref_and_args_spec_equal_the_python_reference():
+def _fakes_and_views():
     fakes = [ft.empty((3, i + 1)) for i in range(5)]
     views = [f.T for f in fakes] + [fakes[0][1:]]
-    order = fakes + views + fakes[::-1] + views
+    return fakes, views
+
+
+@pytest.mark.parametrize("seen_before", [False, True], ids=["first", "seen by other ids"])
+def test_ids_ref_and_args_spec_equal_the_python_reference(seen_before):
+    """Two ids given the same program's fakes (each its own copy) give the same serials and
+    tables, kept on the fakes and storages when they see them first, in the id tables when
+    another ids did."""
     fast, ref = TraceIds(), TraceIds()
-    assert [int(fast.ref(f)) for f in order] == [int(ref._py_ref(f)) for f in order]
-    assert fast.storage_of == ref.storage_of and len(fast._by_id) == len(ref._by_id)
-    args = (fakes[1], 3, None, slice(1, 2), [fakes[2], (views[0],)], np.float64(2.0))
-    a, b = fast.args_spec(args), ref._py_args_spec(args)
-    assert repr(a) == repr(b) and [type(x) for x in a] == [type(x) for x in b]
-    assert all(fast.weak[r]() is f for r, f in zip(fast.args_spec(tuple(fakes)), fakes))
+    specs = []
+    for ids, make_ref, make_spec in ((fast, fast.ref, fast.args_spec),
+                                     (ref, ref._py_ref, ref._py_args_spec)):
+        fakes, views = _fakes_and_views()
+        if seen_before:
+            other = TraceIds()
+            for f in fakes + views:
+                other.ref(f)
+        order = fakes + views + fakes[::-1] + views
+        serials = [int(make_ref(f)) for f in order]
+        args = (fakes[1], 3, None, slice(1, 2), [fakes[2], (views[0],)], np.float64(2.0))
+        spec = make_spec(args)
+        assert all(ids.weak[r]() is f for r, f in zip(make_spec(tuple(fakes)), fakes))
+        assert [ids.get(f) for f in order] == serials
+        specs.append((serials, repr(spec), [type(x) for x in spec], len(ids._by_id),
+                      len(ids._storage_ids), fakes, views))
+    assert specs[0][:5] == specs[1][:5]
+    assert fast.storage_of == ref.storage_of
+    assert (specs[0][3] > 0) is seen_before  # the tables only for fakes another ids saw first
 
 
 @needs_build
 def test_ids_forget_dead_fakes_and_sweep(monkeypatch):
     from faketensor.modes import trace
     monkeypatch.setattr(trace, "SWEEP_MIN", 64)
-    ids = TraceIds()
+    ids, first = TraceIds(), TraceIds()
     keep = ft.empty(3)
+    first.ref(keep)  # another ids saw them first: ids keeps their rows in its tables
     r = ids.ref(keep)
     serials = set()
     for _ in range(300):
-        serials.add(int(ids.ref(ft.empty(2))))  # dies at once: its id may come back
+        f = ft.empty(2)
+        first.ref(f)
+        serials.add(int(ids.ref(f)))  # dies at once: its id may come back
+        del f
     assert len(serials) == 300 and ids.ref(keep) == r
     assert len(ids._by_id) <= 2 * 64 + 1 and ids._sweep_at >= 64
 
