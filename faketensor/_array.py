@@ -767,7 +767,7 @@ class FakeSlots(ArrayHooks):
     _al: bool | None  # cached alignment
     pytype: type | None  # a fake Python number's type
     # the first recording mode's TraceIds to see this fake, and its TraceRef there (a cache of
-    # that table's row, checked against its weak reference; unset until then: modes/trace.py)
+    # that table's row, checked against its weak reference; None until then: modes/trace.py)
     _trace_ids: Any
     _trace_ref: Any
 
@@ -1319,6 +1319,8 @@ def make_fake_python(shape: tuple, dtype: np.dtype, strides: tuple, storage: Fak
     a._cf = None
     a._al = None
     a.pytype = None
+    a._trace_ids = None
+    a._trace_ref = None
     a.__class__ = FakeArray
     return a
 

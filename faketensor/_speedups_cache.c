@@ -30,10 +30,11 @@ static struct {
     PyTypeObject *fake_type;
     PyObject *make_fake_python;
     Py_ssize_t a_shape, a_dtype, a_strides, a_storage, a_offset, a_base, a_writeable, a_warn,
-        a_cf, a_al, a_pytype;
+        a_cf, a_al, a_pytype, a_trace_ids, a_trace_ref;
     /* new_storage: FakeStorage and its slots */
     PyTypeObject *storage_type;
-    Py_ssize_t s_nbytes, s_device, s_alignment, s_tracker, s_key, s_known, s_content, s_recipe;
+    Py_ssize_t s_nbytes, s_device, s_alignment, s_tracker, s_key, s_known, s_content, s_recipe,
+        s_trace_ids, s_trace_serial;
     PyObject *alignment;  /* 64, FakeStorage's default */
     /* signature */
     PyObject *signature_python, *value_key, *scalar, *sizes_made, *bounded_shape, *nokey,
@@ -125,10 +126,11 @@ fc_setup_make_fake(PyObject *const *a, Py_ssize_t n)
     PyTypeObject *slots = (PyTypeObject *)a[0], *fake = (PyTypeObject *)a[1];
     Py_ssize_t *offs[] = {&FC.a_shape, &FC.a_dtype, &FC.a_strides, &FC.a_storage, &FC.a_offset,
                           &FC.a_base, &FC.a_writeable, &FC.a_warn, &FC.a_cf, &FC.a_al,
-                          &FC.a_pytype};
+                          &FC.a_pytype, &FC.a_trace_ids, &FC.a_trace_ref};
     const char *names[] = {"shape", "dtype", "strides", "storage", "storage_offset", "_base",
-                           "_writeable", "_warn_on_write", "_cf", "_al", "pytype"};
-    for (int i = 0; i < 11; i++) {
+                           "_writeable", "_warn_on_write", "_cf", "_al", "pytype", "_trace_ids",
+                           "_trace_ref"};
+    for (int i = 0; i < 13; i++) {
         Py_ssize_t off = fc_slot_offset(slots, fake, names[i]);
         if (off < 0) {
             return 0;
@@ -153,10 +155,11 @@ fc_setup_new_storage(PyObject *const *a, Py_ssize_t n)
     }
     PyTypeObject *st = (PyTypeObject *)a[0];
     Py_ssize_t *offs[] = {&FC.s_nbytes, &FC.s_device, &FC.s_alignment, &FC.s_tracker,
-                          &FC.s_key, &FC.s_known, &FC.s_content, &FC.s_recipe};
+                          &FC.s_key, &FC.s_known, &FC.s_content, &FC.s_recipe,
+                          &FC.s_trace_ids, &FC.s_trace_serial};
     const char *names[] = {"nbytes", "device", "alignment", "_tracker", "_key", "known",
-                           "content", "recipe"};
-    for (int i = 0; i < 8; i++) {
+                           "content", "recipe", "_trace_ids", "_trace_serial"};
+    for (int i = 0; i < 10; i++) {
         Py_ssize_t off = fc_slot_offset(st, st, names[i]);
         if (off < 0) {
             return 0;
@@ -377,6 +380,8 @@ fc_new_fake(PyObject *shape, PyObject *dtype, PyObject *strides, PyObject *stora
     FC_SLOT(a, FC.a_cf) = Py_NewRef(Py_None);
     FC_SLOT(a, FC.a_al) = Py_NewRef(Py_None);
     FC_SLOT(a, FC.a_pytype) = Py_NewRef(Py_None);
+    FC_SLOT(a, FC.a_trace_ids) = Py_NewRef(Py_None);
+    FC_SLOT(a, FC.a_trace_ref) = Py_NewRef(Py_None);
     return a;
 }
 
@@ -416,6 +421,8 @@ fc_new_storage_impl(PyObject *nbytes, PyObject *device)
     FC_SLOT(s, FC.s_known) = Py_NewRef(Py_None);
     FC_SLOT(s, FC.s_content) = Py_NewRef(Py_None);
     FC_SLOT(s, FC.s_recipe) = Py_NewRef(Py_None);
+    FC_SLOT(s, FC.s_trace_ids) = Py_NewRef(Py_None);
+    FC_SLOT(s, FC.s_trace_serial) = Py_NewRef(Py_None);
     return s;
 }
 

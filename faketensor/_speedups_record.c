@@ -951,6 +951,19 @@ fold_fast(FoldObject *f, PyObject *op, PyObject *sid, PyObject *d, Py_ssize_t r,
     return 1;
 }
 
+static PyObject *R_peak_fold;  /* modes/memory.py PeakFold */
+static Py_ssize_t PF_devices = -1, PF_timeline = -1;  /* its slots */
+
+/* fold.<name> (a new reference), from its slot when it is a PeakFold */
+static PyObject *
+fold_attr(PyObject *fold, Py_ssize_t off, PyObject *name)
+{
+    if (off >= 0 && (PyObject *)Py_TYPE(fold) == R_peak_fold && FC_SLOT(fold, off) != NULL) {
+        return Py_NewRef(FC_SLOT(fold, off));
+    }
+    return PyObject_GetAttr(fold, name);
+}
+
 static PyObject *
 fold_feed_py(PyObject *fold, PyObject *const *args)
 {
@@ -980,7 +993,7 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (start < 0 || end > PyList_GET_SIZE(log)) {
         return fold_feed_py(fold, args);
     }
-    PyObject *timeline = PyObject_GetAttr(fold, S_timeline);
+    PyObject *timeline = fold_attr(fold, PF_timeline, S_timeline);
     if (timeline == NULL) {
         return NULL;
     }
@@ -989,7 +1002,7 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (has_timeline) {
         return fold_feed_py(fold, args);
     }
-    PyObject *devices = PyObject_GetAttr(fold, S_devices);
+    PyObject *devices = fold_attr(fold, PF_devices, S_devices);
     if (devices == NULL) {
         return NULL;
     }
@@ -1216,7 +1229,8 @@ static PyObject *R_entry_type;      /* modes/trace.py TraceEntry */
 static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
 static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
 /* its slots' offsets (MemoryStats' log, _figures, _lock; its own _pos, rising), -1 unknown */
-static Py_ssize_t ST_log = -1, ST_figures = -1, ST_lock = -1, ST_pos = -1, ST_rising = -1;
+static Py_ssize_t ST_log = -1, ST_figures = -1, ST_lock = -1, ST_pos = -1, ST_rising = -1,
+                  ST_folding = -1;
 
 /* stats.<name> (a new reference) of a RecordingStats, from its slot */
 static PyObject *
@@ -1252,11 +1266,12 @@ stats_configure(PyObject *type)
     PyTypeObject *t = (PyTypeObject *)type, *base = t->tp_base;
     Py_ssize_t log = fc_slot_offset(base, t, "log"), figures = fc_slot_offset(base, t, "_figures"),
                lock = fc_slot_offset(base, t, "_lock"), pos = fc_slot_offset(t, t, "_pos"),
-               rising = fc_slot_offset(t, t, "rising");
-    if (log < 0 || figures < 0 || lock < 0 || pos < 0 || rising < 0) {
+               rising = fc_slot_offset(t, t, "rising"), folding = fc_slot_offset(t, t, "_folding");
+    if (log < 0 || figures < 0 || lock < 0 || pos < 0 || rising < 0 || folding < 0) {
         return 0;
     }
     ST_log = log, ST_figures = figures, ST_lock = lock, ST_pos = pos, ST_rising = rising;
+    ST_folding = folding;
     return 1;
 }
 static PyObject *R_costs_type;      /* kernels/registry.py Costs (transient, scratch, ...) */
@@ -1314,10 +1329,73 @@ typedef struct {
     vectorcallfunc vectorcall;
 } RecordObject;
 
-/* RecordingStats._fold (with its lock), the log being ahead of the figures */
+/* Whether folding log[pos:] into stats' figures runs no Python code (so, under the GIL, no
+   other thread between its first and last step): the figures keep no timeline and know every
+   device the events name (a new one's DeviceFold is made in Python); 0 also when unsure */
+static int
+fold_is_plain(PyObject *stats, PyObject *log, Py_ssize_t pos)
+{
+    PyObject *figures = FC_SLOT(stats, ST_figures);
+    if (figures == NULL || (PyObject *)Py_TYPE(figures) != R_peak_fold || PF_devices < 0
+            || FC_SLOT(figures, PF_timeline) != Py_None) {
+        return 0;
+    }
+    PyObject *devices = FC_SLOT(figures, PF_devices);
+    if (devices == NULL || !PyDict_CheckExact(devices)) {
+        return 0;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(log);
+    PyObject *seen = NULL;
+    for (Py_ssize_t r = pos; r + 3 < n; r += 4) {
+        PyObject *dev = PyList_GET_ITEM(log, r + 2);
+        if (dev == seen) {
+            continue;
+        }
+        if (!PyUnicode_CheckExact(dev)) {
+            return 0;
+        }
+        PyObject *f = PyDict_GetItemWithError(devices, dev);
+        if (f == NULL || !PyObject_TypeCheck(f, &FoldType)) {
+            PyErr_Clear();
+            return 0;
+        }
+        seen = dev;
+    }
+    return (n - pos) % 4 == 0;
+}
+
+/* RecordingStats._fold, the log being ahead of the figures: with its lock, and ``_folding``
+   set while it folds; without the lock when no fold is under way (``_folding`` is set by
+   every fold that takes the lock, before it reads ``_pos``) and this one runs no Python code
+   (``fold_is_plain``), since it then runs whole while this thread holds the GIL */
 static int
 record_fold(PyObject *stats, PyObject *log, PyObject *pos)
 {
+    int slots = ST_folding >= 0 && (PyObject *)Py_TYPE(stats) == R_recording_stats;
+    if (slots && FC_SLOT(stats, ST_folding) == Py_False && PyLong_CheckExact(pos)) {
+        Py_ssize_t start = PyLong_AsSsize_t(pos);
+        if (start == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (start >= 0 && start <= PyList_GET_SIZE(log) && fold_is_plain(stats, log, start)) {
+            PyObject *end = PyLong_FromSsize_t(PyList_GET_SIZE(log));
+            if (end == NULL) {
+                return -1;
+            }
+            PyObject *args[4] = {FC_SLOT(stats, ST_figures), log, pos, end};
+            PyObject *rose = fold_feed(NULL, args, 4);
+            if (rose == NULL) {
+                Py_DECREF(end);
+                return -1;
+            }
+            Py_XSETREF(FC_SLOT(stats, ST_pos), end);
+            if (rose == Py_True) {
+                Py_XSETREF(FC_SLOT(stats, ST_rising), Py_NewRef(Py_True));
+            }
+            Py_DECREF(rose);
+            return 0;
+        }
+    }
     PyObject *lock = stat_get(stats, ST_lock, S_lock);
     if (lock == NULL) {
         return -1;
@@ -1329,7 +1407,11 @@ record_fold(PyObject *stats, PyObject *log, PyObject *pos)
     }
     Py_DECREF(got);
     int ok = -1;
-    PyObject *figures = NULL, *end = NULL, *rose = NULL;
+    PyObject *figures = NULL, *end = NULL, *rose = NULL, *folding = NULL;
+    if (slots) {  /* a fold under way: no other thread folds without the lock meanwhile */
+        folding = FC_SLOT(stats, ST_folding);
+        FC_SLOT(stats, ST_folding) = Py_NewRef(Py_True);
+    }
     Py_INCREF(pos);
     Py_SETREF(pos, stat_get(stats, ST_pos, S_pos));  /* another thread may have folded */
     if (pos == NULL) {
@@ -1350,6 +1432,9 @@ record_fold(PyObject *stats, PyObject *log, PyObject *pos)
     }
     ok = 0;
 done:
+    if (slots) {
+        Py_XSETREF(FC_SLOT(stats, ST_folding), folding);
+    }
     {
         PyObject *exc_type, *exc_value, *exc_tb;
         PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
@@ -1980,6 +2065,15 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             ok = SI_user >= 0 && SI_at >= 0;
         }
         slot = &R_sites_type;
+    }
+    else if (strcmp(name, "peak_fold") == 0) {
+        ok = PyType_Check(v);
+        if (ok) {
+            PF_devices = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "devices");
+            PF_timeline = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "timeline");
+            ok = PF_devices >= 0 && PF_timeline >= 0;
+        }
+        slot = &R_peak_fold;
     }
     else if (strcmp(name, "static_ops") == 0) {
         ok = PyFrozenSet_CheckExact(v);

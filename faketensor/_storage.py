@@ -10,8 +10,6 @@ from ._accel import NEW_STORAGE, compiled
 class FakeStorage:
     """A buffer that is never allocated: its size, its device, and its identity (aliasing)."""
 
-    # _trace_ids / _trace_serial: the first recording mode's TraceIds to see it and its
-    # serial there, unset until then (modes/trace.py)
     __slots__ = ("nbytes", "device", "alignment", "_tracker", "_key", "known", "content",
                  "recipe", "_trace_ids", "_trace_serial", "__weakref__")
 
@@ -24,6 +22,8 @@ class FakeStorage:
         self.known: Any = None  # a real 0-d array every element holds, if known (_known.py)
         self.content: Any = None  # a real uint8 copy of all its bytes, if known and small
         self.recipe: Any = None  # the call that made it, to replay on placeholders (_known.py)
+        self._trace_ids: Any = None  # the first recording mode's TraceIds to see it, and its
+        self._trace_serial: Any = None  # serial there (modes/trace.py)
 
     def __del__(self) -> None:
         tracker = self._tracker

@@ -67,6 +67,7 @@ def plain(x: Any) -> Any:
     if isinstance(x, FakeNDArray):
         p = object.__new__(FakeSlots)
         _copy_slots(x, p)
+        p._trace_ids = p._trace_ref = None  # a fake of its own to a recording mode
         p.__class__ = FakeArray
         return p
     return x

@@ -318,7 +318,7 @@ class RecordingStats(MemoryStats):
     highest figure so far, it records that op's whole call stack, since it may be the peak.
     """
 
-    __slots__ = ("_trace", "mode", "_pos", "rising")
+    __slots__ = ("_trace", "mode", "_pos", "rising", "_folding")
 
     def __init__(self, trace: list) -> None:
         super().__init__()
@@ -326,6 +326,9 @@ class RecordingStats(MemoryStats):
         self.mode: Any = None  # the Recording ft.explain reads (set by a recording FakeMode)
         self._pos = 0  # how much of the log the figures include
         self.rising = False  # a fold saw a peak rise since the mode last asked (``rose``)
+        # a fold holding the lock is under way (set before it reads ``_pos``): the compiled
+        # recording path folds without the lock only while none is (_speedups_record.c)
+        self._folding = False
 
     def _charge(self, storage: FakeStorage) -> int:
         n = storage.nbytes
@@ -350,12 +353,16 @@ class RecordingStats(MemoryStats):
         if self._pos == len(log):
             return False
         with self._lock:
-            end = len(log)
-            rose = (self._figures.feed(log, self._pos, end) if FOLD_FEED is None
-                    else FOLD_FEED(self._figures, log, self._pos, end))
-            self._pos = end
-            if rose:
-                self.rising = True
+            folding, self._folding = self._folding, True
+            try:
+                end = len(log)
+                rose = (self._figures.feed(log, self._pos, end) if FOLD_FEED is None
+                        else FOLD_FEED(self._figures, log, self._pos, end))
+                self._pos = end
+                if rose:
+                    self.rising = True
+            finally:
+                self._folding = folding
         return rose
 
     def rose(self) -> bool:
@@ -367,6 +374,7 @@ class RecordingStats(MemoryStats):
 
 if CONFIGURE is not None:  # the compiled FakeMode._record folds a RecordingStats' log itself
     CONFIGURE("recording_stats", RecordingStats)
+    CONFIGURE("peak_fold", PeakFold)
 
 
 class DeviceReport:
