@@ -7,7 +7,8 @@ environment, every patch is the pure-Python function, which passes the same test
 path in C (faketensor/_speedups_cache.c), None likewise; ``compiled`` sets one up with the
 Python objects it reads, or gives its Python twin. The recording mode's per-op pieces in C
 (faketensor/_speedups_record.c) are
-``RECORD_METHOD`` (``FakeMode._record``'s common op), ``IDS_BASE`` (modes/trace.py
+``RECORD_METHOD`` (``FakeMode._record``'s common op and ``quick_call``), ``RECORD_STATE``
+(the base of modes/fake_mode.py ``RecordState``, which those read), ``IDS_BASE`` (modes/trace.py
 ``TraceIds``' base class: its tables, ``ref`` and ``args_spec``), ``SITE_HERE``
 (``Sites.here``'s common path), ``FOLD_BASE`` and ``FOLD_FEED`` (modes/memory.py
 ``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline) and ``CONFIGURE`` (which
@@ -39,6 +40,7 @@ RUN_FAKE: Any = getattr(SPEEDUPS, "run_fake", None)
 IDS_BASE: Any = getattr(SPEEDUPS, "IdsBase", None)
 FOLD_BASE: Any = getattr(SPEEDUPS, "DeviceFoldBase", None)
 RECORD_METHOD: Any = getattr(SPEEDUPS, "RecordMethod", None)
+RECORD_STATE: Any = getattr(SPEEDUPS, "RecordState", None)
 SITE_HERE: Any = getattr(SPEEDUPS, "site_here", None)
 FOLD_FEED: Any = getattr(SPEEDUPS, "fold_feed", None)
 CONFIGURE: Any = getattr(SPEEDUPS, "configure", None)

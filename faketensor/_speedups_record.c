@@ -715,6 +715,133 @@ done:
     return result;
 }
 
+static Py_ssize_t SI_whole_at = -1, SI_stop = -1;  /* Sites' slots _whole_at and stop */
+
+/* Sites.here(True, depth) as site_lookup is to Sites.here(False, depth): the whole user stack's
+   key, (id(code), f_lasti) per user frame up to ``stop``, looked up in ``_whole_at``; a code
+   object or a stack not seen yet is left to the Python method, which walks again and keeps
+   it */
+static PyObject *
+site_whole(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
+{
+    if (depth - up < 0 || R_getframe == NULL || R_spawned == NULL || SI_whole_at < 0
+            || (PyObject *)Py_TYPE(sites) != R_sites_type) {
+        goto python;
+    }
+    PyObject *user = FC_SLOT(sites, SI_user), *whole_at = FC_SLOT(sites, SI_whole_at),
+             *stop = FC_SLOT(sites, SI_stop);
+    if (user == NULL || whole_at == NULL || stop == NULL || !PyDict_CheckExact(user)
+            || !PyDict_CheckExact(whole_at)) {
+        goto python;
+    }
+    PyObject *key = PyList_New(0), *f = NULL, *result = NULL;
+    if (key == NULL) {
+        return NULL;
+    }
+    {
+        PyObject *d = PyLong_FromSsize_t(depth - up);
+        if (d == NULL) {
+            goto fail;
+        }
+        f = PyObject_CallOneArg(R_getframe, d);
+        Py_DECREF(d);
+        if (f == NULL) {
+            goto fail;
+        }
+    }
+    int parent_taken = 0, unseen = 0;
+    while (1) {
+        if (!PyFrame_Check(f)) {
+            if (f != Py_None) {
+                unseen = 1;
+                break;
+            }
+            if (parent_taken) {
+                break;
+            }
+            parent_taken = 1;
+            Py_DECREF(f);
+            if (PyContextVar_Get(R_spawned, Py_None, &f) < 0) {
+                f = NULL;
+                goto fail;
+            }
+            continue;
+        }
+        PyObject *code = (PyObject *)PyFrame_GetCode((PyFrameObject *)f);
+        if (code == stop) {
+            Py_DECREF(code);
+            break;
+        }
+        PyObject *ckey = PyLong_FromVoidPtr(code);
+        Py_DECREF(code);
+        if (ckey == NULL) {
+            goto fail;
+        }
+        PyObject *u = PyDict_GetItemWithError(user, ckey);
+        if (u == NULL) {
+            Py_DECREF(ckey);
+            if (PyErr_Occurred()) {
+                goto fail;
+            }
+            unseen = 1;  /* a code object not seen yet: the Python method sees it */
+            break;
+        }
+        int is_user = PyObject_IsTrue(u);
+        if (is_user < 0) {
+            Py_DECREF(ckey);
+            goto fail;
+        }
+        if (is_user) {
+            PyObject *lasti = PyLong_FromLong(PyFrame_GetLasti((PyFrameObject *)f));
+            int bad = lasti == NULL || PyList_Append(key, ckey) < 0 || PyList_Append(key, lasti) < 0;
+            Py_XDECREF(lasti);
+            if (bad) {
+                Py_DECREF(ckey);
+                goto fail;
+            }
+        }
+        Py_DECREF(ckey);
+        PyObject *back = (PyObject *)PyFrame_GetBack((PyFrameObject *)f);
+        Py_DECREF(f);
+        f = back != NULL ? back : Py_NewRef(Py_None);
+    }
+    Py_CLEAR(f);
+    if (!unseen) {
+        PyObject *at = PyList_AsTuple(key);
+        if (at == NULL) {
+            goto fail;
+        }
+        PyObject *i = PyDict_GetItemWithError(whole_at, at);
+        Py_DECREF(at);
+        if (i != NULL) {
+            result = Py_NewRef(i);
+        }
+        else if (PyErr_Occurred()) {
+            goto fail;
+        }
+    }
+    Py_DECREF(key);
+    if (result != NULL) {
+        return result;
+    }
+    goto python;
+fail:
+    Py_XDECREF(f);
+    Py_DECREF(key);
+    return NULL;
+python:
+    {
+        PyObject *d = PyLong_FromSsize_t(depth - up + 1);
+        if (d == NULL) {
+            return NULL;
+        }
+        PyObject *a[3] = {sites, Py_True, d};
+        PyObject *r = PyObject_VectorcallMethod(S_here, a, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        Py_DECREF(d);
+        return r;
+    }
+}
+
 static PyObject *
 site_here(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1217,6 +1344,100 @@ done:
 }
 
 
+/* ---- RecordState ------------------------------------------------------------------------ */
+
+/* A FakeMode's per-op recording state in one object (modes/fake_mode.py RecordState), read by
+   the compiled _record and quick_call at fixed offsets instead of the mode's attributes */
+typedef struct {
+    PyObject_HEAD
+    PyObject *ids, *stats, *sites, *trace, *findings, *flops, *find, *quick, *ledger;
+} StateObject;
+
+static int
+state_traverse(StateObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->ids);
+    Py_VISIT(self->stats);
+    Py_VISIT(self->sites);
+    Py_VISIT(self->trace);
+    Py_VISIT(self->findings);
+    Py_VISIT(self->flops);
+    Py_VISIT(self->find);
+    Py_VISIT(self->quick);
+    Py_VISIT(self->ledger);
+    return 0;
+}
+
+static int
+state_clear(StateObject *self)
+{
+    Py_CLEAR(self->ids);
+    Py_CLEAR(self->stats);
+    Py_CLEAR(self->sites);
+    Py_CLEAR(self->trace);
+    Py_CLEAR(self->findings);
+    Py_CLEAR(self->flops);
+    Py_CLEAR(self->find);
+    Py_CLEAR(self->quick);
+    Py_CLEAR(self->ledger);
+    return 0;
+}
+
+static void
+state_dealloc(StateObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    state_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef state_members[] = {
+    {"ids", T_OBJECT_EX, offsetof(StateObject, ids), 0, "the mode's TraceIds"},
+    {"stats", T_OBJECT_EX, offsetof(StateObject, stats), 0, "the mode's memory stats"},
+    {"sites", T_OBJECT_EX, offsetof(StateObject, sites), 0, "the mode's Sites"},
+    {"trace", T_OBJECT_EX, offsetof(StateObject, trace), 0, "the mode's trace (a list)"},
+    {"findings", T_OBJECT_EX, offsetof(StateObject, findings), 0, "the mode's findings (a list)"},
+    {"flops", T_OBJECT_EX, offsetof(StateObject, flops), 0, "the recorded ops' FLOPs together"},
+    {"find", T_OBJECT_EX, offsetof(StateObject, find), 0, "whether ops are scanned for findings"},
+    {"quick", T_OBJECT_EX, offsetof(StateObject, quick), 0, "whether quick_call answers"},
+    {"ledger", T_OBJECT_EX, offsetof(StateObject, ledger), 0, "what a new storage is charged to"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject StateType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.RecordState",
+    .tp_doc = PyDoc_STR("A FakeMode's per-op recording state (modes/fake_mode.py RecordState)."),
+    .tp_basicsize = sizeof(StateObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = (destructor)state_dealloc,
+    .tp_traverse = (traverseproc)state_traverse,
+    .tp_clear = (inquiry)state_clear,
+    .tp_members = state_members,
+};
+
+static PyObject *S_state;
+
+/* The mode's RecordState (a new reference) when it is one with every field set; NULL, with an
+   error only when reading the attribute failed */
+static StateObject *
+mode_state(PyObject *mode)
+{
+    PyObject *st = PyObject_GetAttr(mode, S_state);
+    if (st == NULL) {
+        return NULL;
+    }
+    StateObject *so = (StateObject *)st;
+    if (!PyObject_TypeCheck(st, &StateType) || so->ids == NULL || so->stats == NULL
+            || so->sites == NULL || so->trace == NULL || so->findings == NULL
+            || so->flops == NULL || so->find == NULL || so->quick == NULL || so->ledger == NULL) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    return so;
+}
+
 /* ---- FakeMode._record ------------------------------------------------------------------- */
 
 /* TraceEntry's fields, by their member descriptors (checked at set-up) */
@@ -1545,14 +1766,11 @@ fail:
     return -1;
 }
 
-/* mode.findings.extend(f._replace(site=site) for f in found) */
+/* findings.extend(f._replace(site=site) for f in found), findings being the mode's */
 static int
-record_findings(PyObject *mode, PyObject *found, PyObject *site)
+record_findings(PyObject *acc, PyObject *found, PyObject *site)
 {
-    PyObject *acc = PyObject_GetAttr(mode, S_findings);
-    if (acc == NULL) {
-        return -1;
-    }
+    Py_INCREF(acc);
     PyObject *kwnames = PyTuple_Pack(1, S_site);
     int ok = kwnames != NULL && PyList_CheckExact(acc) ? 0 : -1;
     if (ok == 0) {
@@ -1609,6 +1827,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     PyObject *transient = costs != Py_None ? PyTuple_GET_ITEM(costs, 0) : Zero,
              *scratch = costs != Py_None ? PyTuple_GET_ITEM(costs, 1) : Zero;
+    StateObject *state = NULL;
     PyObject *result = NULL, *entry = NULL, *flops = NULL, *find = NULL, *found = NULL,
              *ids = NULL, *stats = NULL, *sites = NULL, *trace = NULL, *log = NULL, *pos = NULL,
              *total = NULL, *rising = NULL, *site = NULL, *spec = NULL, *kwspec = NULL,
@@ -1624,13 +1843,16 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
             || (found = PyObject_GetAttr(entry, S_findings)) == NULL) {
         goto done;
     }
-    if ((find = PyObject_GetAttr(mode, S_find)) == NULL
-            || (ids = PyObject_GetAttr(mode, S_ids)) == NULL
-            || (stats = PyObject_GetAttr(mode, S_memory)) == NULL
-            || (sites = PyObject_GetAttr(mode, S_sites)) == NULL
-            || (trace = PyObject_GetAttr(mode, S_trace)) == NULL) {
+    if ((state = mode_state(mode)) == NULL) {  /* not laid out as expected: the Python method */
+        PyErr_Clear();
+        result = record_py(self, args, nargsf, kwnames);
         goto done;
     }
+    find = Py_NewRef(state->find);
+    ids = Py_NewRef(state->ids);
+    stats = Py_NewRef(state->stats);
+    sites = Py_NewRef(state->sites);
+    trace = Py_NewRef(state->trace);
     int finding = PyObject_IsTrue(find);
     if (finding < 0) {
         goto done;
@@ -1662,13 +1884,10 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         }
     }
     /* self.flops += flops */
-    if ((total = PyObject_GetAttr(mode, S_flops)) == NULL) {
+    if ((total = PyNumber_InPlaceAdd(state->flops, flops)) == NULL) {
         goto done;
     }
-    Py_SETREF(total, PyNumber_InPlaceAdd(total, flops));
-    if (total == NULL || PyObject_SetAttr(mode, S_flops, total) < 0) {
-        goto done;
-    }
+    Py_SETREF(state->flops, Py_NewRef(total));
     /* the fold after each op: may this op be the peak? */
     if ((log = stat_get(stats, ST_log, S_log)) == NULL || (pos = stat_get(stats, ST_pos, S_pos)) == NULL) {
         goto done;
@@ -1700,14 +1919,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
         if (stat_set(stats, ST_rising, S_rising, Py_False) < 0) {
             goto done;
         }
-        /* Sites.here(True, depth): its frame stands one nearer the hook than from _record's */
-        PyObject *d = PyLong_FromSsize_t(depth - 1);
-        if (d == NULL) {
-            goto done;
-        }
-        PyObject *a[3] = {sites, Py_True, d};
-        site = PyObject_VectorcallMethod(S_here, a, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        Py_DECREF(d);
+        site = site_whole(sites, depth, 2);  /* Sites.here(True, ...) */
     }
     else {
         site = site_lookup(sites, depth, 2);
@@ -1715,7 +1927,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     if (site == NULL) {
         goto done;
     }
-    if (finding && PyTuple_GET_SIZE(found) && record_findings(mode, found, site) < 0) {
+    if (finding && PyTuple_GET_SIZE(found) && record_findings(state->findings, found, site) < 0) {
         goto done;
     }
     if (record_outs((IdsObject *)ids, outs, &ref, &meta) < 0) {
@@ -1749,6 +1961,7 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
     }
     result = Py_NewRef(Py_None);
 done:
+    Py_XDECREF(state);
     Py_XDECREF(entry);
     Py_XDECREF(flops);
     Py_XDECREF(find);
@@ -1864,7 +2077,7 @@ static PyObject *R_quick_hit;      /* faketensor/_runner.py quick_hit */
 static PyObject *R_record_method;  /* FakeMode._record as compiled (a RecordMethod) */
 static PyObject *R_quick_depth;    /* the depth _record is given from here: one frame fewer
                                       than from the Python quick_call */
-static PyObject *S_quick_records, *S_ledger, *S__record;
+static PyObject *S__record;
 
 static PyObject *
 quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -1878,19 +2091,18 @@ quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
         return record_py(self, args, nargsf, kwnames);
     }
     PyObject *mode = args[0];
-    PyObject *flag = PyObject_GetAttr(mode, S_quick_records);
-    if (flag == NULL) {
-        return NULL;
+    StateObject *state = mode_state(mode);
+    if (state == NULL) {  /* not laid out as expected: the Python method */
+        PyErr_Clear();
+        return record_py(self, args, nargsf, kwnames);
     }
-    int on = PyObject_IsTrue(flag);
-    Py_DECREF(flag);
+    int on = PyObject_IsTrue(state->quick);
     if (on <= 0) {
+        Py_DECREF(state);
         return on < 0 ? NULL : Py_NewRef(Py_None);
     }
-    PyObject *ledger = PyObject_GetAttr(mode, S_ledger);
-    if (ledger == NULL) {
-        return NULL;
-    }
+    PyObject *ledger = Py_NewRef(state->ledger);
+    Py_DECREF(state);
     PyObject *used = PyList_New(0), *out = NULL, *outs = NULL, *got = NULL;
     if (used == NULL) {
         Py_DECREF(ledger);
@@ -2062,7 +2274,9 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (ok) {
             SI_user = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_user");
             SI_at = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_at");
-            ok = SI_user >= 0 && SI_at >= 0;
+            SI_whole_at = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_whole_at");
+            SI_stop = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "stop");
+            ok = SI_user >= 0 && SI_at >= 0 && SI_whole_at >= 0 && SI_stop >= 0;
         }
         slot = &R_sites_type;
     }
@@ -2157,8 +2371,7 @@ record_init(PyObject *m)
     INTERN(S_release, "release");
     INTERN(S_fold, "_fold");
     INTERN(S_site, "site");
-    INTERN(S_quick_records, "_quick_records");
-    INTERN(S_ledger, "_ledger");
+    INTERN(S_state, "_state");
     INTERN(S__record, "_record");
     INTERN(S_replace, "_replace");
 #undef INTERN
@@ -2177,6 +2390,14 @@ record_init(PyObject *m)
     Py_INCREF(&FoldType);
     if (PyModule_AddObject(m, "DeviceFoldBase", (PyObject *)&FoldType) < 0) {
         Py_DECREF(&FoldType);
+        return -1;
+    }
+    if (PyType_Ready(&StateType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&StateType);
+    if (PyModule_AddObject(m, "RecordState", (PyObject *)&StateType) < 0) {
+        Py_DECREF(&StateType);
         return -1;
     }
     if (PyType_Ready(&RecordType) < 0) {

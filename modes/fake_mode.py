@@ -16,7 +16,7 @@ from .._runner import first_device, leaves, prepare_call, quick_hit, run_fake
 from .._storage import parse_device
 from .._convert import Converter
 from .._flops import count_flops
-from .._accel import CONFIGURE, PATCH, RECORD_METHOD, SITE_HERE
+from .._accel import CONFIGURE, PATCH, RECORD_METHOD, RECORD_STATE, SITE_HERE
 from .sites import RECORD_DEPTH, Sites
 from .trace import NO_KWARGS, TraceEntry, TraceIds
 from .findings import scan as _scan_findings
@@ -70,6 +70,20 @@ class Recording:
         self.trace, self.ids, self.sites = trace, ids, sites
 
 
+_StateBase: Any = RECORD_STATE if RECORD_STATE is not None else object
+
+
+class RecordState(_StateBase):
+    """A FakeMode's per-op bookkeeping in one record, which the compiled recording path reads
+    at fixed offsets (faketensor/_speedups_record.c): the mode's ``ids``, memory ``stats``,
+    ``sites``, ``trace`` and ``findings``, the recorded ops' ``flops`` together, whether to
+    ``find``, whether ``quick_call`` answers (``quick``) and the ``ledger`` charged. The mode's
+    ``flops``, ``find``, ``_quick_records`` and ``_ledger`` are read and set here."""
+
+    __slots__ = () if _StateBase is not object else (
+        "ids", "stats", "sites", "trace", "findings", "flops", "find", "quick", "ledger")
+
+
 def _is_fake(x: Any) -> bool:
     return type(x) is FakeArray
 
@@ -95,13 +109,50 @@ class FakeMode(Mode):
     """
 
     _is_fake_mode = True
-    _quick_records = False  # set on entering: calls the kernel cache answers skip _run_op
+
+    @property
+    def flops(self) -> int:
+        """FLOPs of the recorded ops together."""
+        return self._state.flops
+
+    @flops.setter
+    def flops(self, value: int) -> None:
+        self._state.flops = value
+
+    @property
+    def find(self) -> bool:
+        """Whether recorded ops are scanned for findings (off: the benchmark's baseline)."""
+        return self._state.find
+
+    @find.setter
+    def find(self, value: bool) -> None:
+        self._state.find = value
+
+    @property
+    def _quick_records(self) -> bool:
+        """Set on entering: calls the kernel cache answers skip _run_op (quick_call)."""
+        return self._state.quick
+
+    @_quick_records.setter
+    def _quick_records(self, value: bool) -> None:
+        self._state.quick = value
+
+    @property
+    def _ledger(self) -> Any:
+        """What new storages are charged to: the mode's stats, and those of the FakeModes it is
+        nested in (set on entering)."""
+        return self._state.ledger
+
+    @_ledger.setter
+    def _ledger(self, value: Any) -> None:
+        self._state.ledger = value
 
     def __init__(self, *, device: Any = None, allow_real_inputs: bool = True,
                  record: bool = False, data_dependent: str = "stop",
                  skip_sinks: bool = False, sizes: SizePolicy | None = None) -> None:
         if data_dependent not in ("stop", "placeholder"):
             raise ValueError(f"data_dependent must be 'stop' or 'placeholder', not {data_dependent!r}")
+        self._state = RecordState()
         self.data_dependent = data_dependent
         #: which value each data-dependent length takes (faketensor/_sizes.py); ``sizes.made``
         #: lists the bounded sizes the program made
@@ -116,15 +167,16 @@ class FakeMode(Mode):
         self.trace: list[TraceEntry] = []
         self.memory: MemoryStats = RecordingStats(self.trace) if record else MemoryStats()
         self.sites = Sites()  # the user call stack of each recorded op (TraceEntry.site)
-        self.flops = 0        # FLOPs of the recorded ops together
+        self.flops = 0
         self.flops_uncounted: dict = {}  # op name -> why its FLOP rule failed (not in flops)
         # op name -> [why, calls]: calls whose bytes besides their outputs are not modelled
         # (registry.unmodelled): the peak may be too low there
         self.memory_unmodelled: dict = {}
         self.findings: list = []  # findings.Finding rows, in program order (record=True)
-        self.find = True  # scan recorded ops for findings (off: the benchmark's baseline)
+        self.find = True
         self.findings_failed: dict = {}  # op name -> why scanning it failed (none expected)
-        self._ledger: Any = self.memory
+        self._ledger = self.memory
+        self._quick_records = False
         # a planner's mode (meta_utils/planner/plan.py) stands for the real machine: a FakeMode the
         # program enters itself allocates nothing there, so it is not charged, only counted
         self.planning = False
@@ -133,6 +185,9 @@ class FakeMode(Mode):
         self.converter = Converter()
         self.ids = TraceIds()  # serial numbers of recorded fakes, real inputs (for replay)
         self._current: Any = None
+        st = self._state
+        st.ids, st.stats, st.sites, st.trace, st.findings = (self.ids, self.memory, self.sites,
+                                                             self.trace, self.findings)
         if record:
             RECORDING.add(self)
             cast(RecordingStats, self.memory).mode = Recording(self.trace, self.ids, self.sites)
