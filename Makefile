@@ -31,24 +31,35 @@ $(EXAMPLE_VENV)/.installed: pyproject.toml
 example: $(EXAMPLE_VENV)/.installed
 	$(EXAMPLE_VENV)/bin/faketensor run examples/transformer_1b.py
 
-# The matrix's venvs are installed (nox --install-only, mostly downloads) while the main
-# suite runs; then its sessions run (test-matrix-run).
-NOX_CI := $(TEST_ENV) FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes
-test: $(VENV)/.installed chromium
-	@mkdir -p .nox
-	@$(NOX_CI) -t ci --install-only >.nox/install.log 2>&1 & pid=$$!; \
-	$(MAKE) --no-print-directory test-main || { kill $$pid; wait $$pid; exit 1; }; \
-	wait $$pid || { cat .nox/install.log; exit 1; }
-	@$(MAKE) --no-print-directory test-matrix-run
-
 # The test targets let Python cache bytecode (__pycache__ in the checkout and the venvs) even
 # where PYTHONDONTWRITEBYTECODE is set: the suite starts hundreds of interpreters (the CLI, the
 # real runs, the nox sessions), each of which would otherwise compile the package again.
+# (Defined before NOX_CI, which takes its value where it is defined: the nox sessions had
+# run without it.)
 TEST_ENV := env -u PYTHONDONTWRITEBYTECODE
 
-# the full suite on the main combination (this Python + the newest NumPy: .venv)
+# The matrix's venvs are installed (nox --install-only, mostly downloads) while the main
+# suite runs, and then its sessions run beside the main suite's, at a lower priority
+# (nice): they take the CPU time the main suite leaves (its workers' waits on real runs,
+# subprocesses and clusters, its tail on one worker) and the rest after it. Its output
+# (.nox/matrix.log) is shown when both have ended; a failing main suite stops it (its own
+# process group, made by setsid).
+NOX_CI := $(TEST_ENV) FT_MATRIX_CI=1 $(VENV)/bin/nox --reuse-venv=yes
+MATRIX_NICE ?= 10
+test: $(VENV)/.installed chromium
+	@mkdir -p .nox
+	@setsid sh -c '$(NOX_CI) -t ci --install-only >.nox/install.log 2>&1 || \
+	  { cat .nox/install.log; exit 1; }; \
+	  exec nice -n $(MATRIX_NICE) $(MAKE) --no-print-directory test-matrix-run' \
+	  >.nox/matrix.log 2>&1 & pid=$$!; \
+	$(MAKE) --no-print-directory test-main || { kill -- -$$pid 2>/dev/null; wait $$pid; exit 1; }; \
+	wait $$pid; rc=$$?; cat .nox/matrix.log; exit $$rc
+
+# the full suite on the main combination (this Python + the newest NumPy: .venv);
+# TESTS=tests/core runs a part of it the same way
+TESTS ?= tests
 test-main: $(VENV)/.installed chromium
-	$(TEST_ENV) $(PY) -m pytest -q -n 2 --dist loadgroup tests
+	$(TEST_ENV) $(PY) -m pytest -q -n 2 --dist loadgroup $(TESTS)
 
 # the same suite without the compiled accelerator (docs/internals/accelerator.md): the
 # pure-Python patches a machine without a C compiler installs

@@ -45,10 +45,18 @@ def _script_functions():
     return runpy.run_path(SCRIPT, run_name="cluster_futures")
 
 
+# distributed's sampling profiler off in the clusters whose runs are compared with real ones:
+# its periodic samples of the running tasks' frames made runs vary (the real run of
+# ``np.ones((n, n)) * 2.0`` in a worker, whose temporary NumPy elides or not by a reference
+# count, held one (n, n) array more in some runs under load). The worker processes take this
+# configuration from the one in effect when the cluster starts (the nanny passes it on).
+NO_PROFILER = {"distributed.worker.profile.enabled": False}
+
+
 @pytest.fixture(scope="module")
 def processes():
     """One worker process with one thread; the scheduler sends one task at a time."""
-    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}):
+    with dask.config.set({"distributed.scheduler.worker-saturation": 1.0, **NO_PROFILER}):
         with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                           dashboard_address=":0") as cl, Client(cl, timeout=TIMEOUT) as c:
             yield c
@@ -311,8 +319,9 @@ def test_get_worker_and_secede_in_planned_tasks(threads):
 @pytest.fixture(scope="module")
 def two_processes():
     """Two worker processes (TCP between them), one thread each."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=":0") as cl, Client(cl, timeout=TIMEOUT) as c:
+    with dask.config.set(NO_PROFILER), \
+            LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                         dashboard_address=":0") as cl, Client(cl, timeout=TIMEOUT) as c:
         c.wait_for_workers(2, timeout=TIMEOUT)
         yield c
 
@@ -339,6 +348,15 @@ def transfers_graph(client):
     return [client.submit(f["combine"], left[i], right[i], key=f"combine-{i}", workers=[a])
             for i in range(3)] + [client.submit(f["combine"], left[0], right[0],
                                                 key="combine-pair", workers=[a]), dense]
+
+
+def test_measured_clusters_run_without_the_profiler(processes, two_processes):
+    """The workers whose real runs are measured sample no frames (NO_PROFILER above)."""
+    def profiling(dask_worker):
+        return sorted(k for k in dask_worker.periodic_callbacks if k.startswith("profile"))
+
+    for client in (processes, two_processes):
+        assert set(map(tuple, client.run(profiling).values())) == {()}
 
 
 def test_received_inputs_peaks_are_lower_bounds(two_processes):
