@@ -411,7 +411,8 @@ class FakeMode(Mode):
             else:
                 if entry is not None:
                     entry.flops = flops
-        self.flops += flops
+        self._state.flops += flops  # on the record itself: no property call between the read
+        # and the write, so threads sharing the mode lose no update (as the compiled path)
         stats: Any = self.memory  # a RecordingStats (record=True)
         if stats._pos != len(stats.log):  # stats.rose(), inlined: the fold after each op
             stats._fold()
