@@ -160,6 +160,18 @@ ids_owns_slot(IdsObject *self, PyObject *obj, Py_ssize_t off)
     return t == NULL || t == Py_None || t == (PyObject *)self;
 }
 
+/* Whether no ids has seen obj, a slotted fake or storage: its cache slot unset or None (so it
+   is in no id table either: a row goes there only when another ids holds the slot) */
+static int
+ids_unseen(PyObject *obj, Py_ssize_t off)
+{
+    if (!ids_slotted(obj, off)) {
+        return 0;
+    }
+    PyObject *t = FC_SLOT(obj, off);
+    return t == NULL || t == Py_None;
+}
+
 /* The serial obj keeps on itself for these ids (borrowed), when its weak reference still
    points at obj; NULL without an error when there is none */
 static PyObject *
@@ -180,10 +192,13 @@ ids_slot_hit(IdsObject *self, PyObject *obj, Py_ssize_t ids_off, Py_ssize_t seri
 }
 
 /* A fake's TraceRef here (borrowed), from its slot or the id table; NULL without an error
-   when it has none */
+   when it has none. */
 static PyObject *
 ids_known(IdsObject *self, PyObject *fake)
 {
+    if (ids_unseen(fake, FT_ids)) {
+        return NULL;
+    }
     PyObject *r = ids_slot_hit(self, fake, FT_ids, FT_ref);
     if (r != NULL || PyErr_Occurred()) {
         return r;
@@ -195,6 +210,73 @@ ids_known(IdsObject *self, PyObject *fake)
     r = ids_lookup(self, self->by_id, key, fake);
     Py_DECREF(key);
     return r;
+}
+
+/* Whether ref_small may write a TraceRef's digit in place: set by record_configure once a
+   TraceRef so made compared equal (value and hash) to the int it stands for */
+static int ref_small_ok = 0;
+
+/* A TraceRef of 0 < v < PyLong_BASE without the type call (its one digit written in place, in
+   CPython's layout of this version: ob_size before 3.12, lv_tag since) */
+static PyObject *
+ref_small(long v)
+{
+    PyTypeObject *t = (PyTypeObject *)R_ref_type;
+    PyObject *o = t->tp_alloc(t, 1);
+    if (o == NULL) {
+        return NULL;
+    }
+#ifdef _PyLong_NON_SIZE_BITS
+    ((PyLongObject *)o)->long_value.lv_tag = (uintptr_t)1 << _PyLong_NON_SIZE_BITS;
+    ((PyLongObject *)o)->long_value.ob_digit[0] = (digit)v;
+#else
+    Py_SET_SIZE(o, 1);
+    ((PyLongObject *)o)->ob_digit[0] = (digit)v;
+#endif
+    return o;
+}
+
+/* TraceRef(serial), a new reference */
+static PyObject *
+ref_make(PyObject *serial)
+{
+    if (ref_small_ok && PyLong_CheckExact(serial)) {
+        int overflow = 0;
+        long v = PyLong_AsLongAndOverflow(serial, &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (!overflow && v > 0 && v < (long)PyLong_BASE) {
+            return ref_small(v);
+        }
+    }
+    return PyObject_CallOneArg(R_ref_type, serial);
+}
+
+/* Whether ref_small makes TraceRefs equal to the type call's on this build (checked once) */
+static int
+ref_small_check(void)
+{
+    PyTypeObject *t = (PyTypeObject *)R_ref_type;
+    if (t->tp_basicsize != PyLong_Type.tp_basicsize || t->tp_itemsize != PyLong_Type.tp_itemsize
+            || t->tp_alloc == NULL) {
+        return 0;
+    }
+    long vals[3] = {1, 12345, (long)PyLong_BASE - 1};
+    for (int i = 0; i < 3; i++) {
+        PyObject *a = ref_small(vals[i]);
+        PyObject *b = PyLong_FromLong(vals[i]);
+        int ok = a != NULL && b != NULL && Py_TYPE(a) == t && PyObject_RichCompareBool(a, b, Py_EQ) == 1
+            && PyObject_Hash(a) == PyObject_Hash(b) && PyLong_AsLong(a) == vals[i]
+            && PyObject_RichCompareBool(a, b, Py_LT) == 0;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (!ok) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* TraceIds._new_ref: a new reference to the fake's TraceRef, its serial assigned now. */
@@ -212,9 +294,6 @@ ids_new_ref(IdsObject *self, PyObject *fake)
     if (st == NULL && (st = PyObject_GetAttr(fake, S_storage)) == NULL) {
         goto done;
     }
-    if ((key = PyLong_FromVoidPtr(fake)) == NULL || (skey = PyLong_FromVoidPtr(st)) == NULL) {
-        goto done;
-    }
     swr = PyWeakref_NewRef(st, NULL);
     if (swr == NULL) {
         goto done;
@@ -226,7 +305,7 @@ ids_new_ref(IdsObject *self, PyObject *fake)
         }
         goto done;
     }
-    r = PyObject_CallOneArg(R_ref_type, serial);
+    r = ref_make(serial);
     if (r == NULL) {
         goto done;
     }
@@ -257,12 +336,16 @@ ids_new_ref(IdsObject *self, PyObject *fake)
         Py_XSETREF(FC_SLOT(fake, FT_ids), Py_NewRef((PyObject *)self));
         Py_XSETREF(FC_SLOT(fake, FT_ref), Py_NewRef(r));
     }
-    else if (PyDict_SetItem(self->by_id, key, r) < 0) {
+    else if ((key = PyLong_FromVoidPtr(fake)) == NULL || PyDict_SetItem(self->by_id, key, r) < 0) {
         Py_CLEAR(r);
         goto done;
     }
     PyObject *known = ids_slot_hit(self, st, SS_ids, SS_serial);
-    if (known == NULL && !PyErr_Occurred()) {
+    if (known == NULL && !PyErr_Occurred() && !ids_unseen(st, SS_ids)) {
+        if ((skey = PyLong_FromVoidPtr(st)) == NULL) {
+            Py_CLEAR(r);
+            goto done;
+        }
         known = ids_lookup(self, self->storage_ids, skey, st);
     }
     if (known != NULL) {
@@ -285,7 +368,8 @@ ids_new_ref(IdsObject *self, PyObject *fake)
             Py_XSETREF(FC_SLOT(st, SS_ids), Py_NewRef((PyObject *)self));
             Py_XSETREF(FC_SLOT(st, SS_serial), Py_NewRef(s));
         }
-        else if (PyDict_SetItem(self->storage_ids, skey, s) < 0) {
+        else if ((skey == NULL && (skey = PyLong_FromVoidPtr(st)) == NULL)
+                 || PyDict_SetItem(self->storage_ids, skey, s) < 0) {
             Py_CLEAR(r);
             goto done;
         }
@@ -587,6 +671,61 @@ sites_get(PyObject *sites, Py_ssize_t off, PyObject *name)
     return PyObject_GetAttr(sites, name);
 }
 
+/* Sites.here's answers remembered in C, direct-mapped: whether a code object is the user's,
+   and the stack index of a user frame's (code, f_lasti). Rows are keyed by the Sites' serial
+   (``_serial``, never reused) and the code object's address (kept alive by the Sites'
+   ``_codes`` while it lives, so an address of a dead Sites' code never matches a live serial);
+   both answers never change once given (``_user`` and ``_at`` only grow). A miss asks the
+   dicts, as before. */
+#define SITE_ROWS 2048
+typedef struct { long long sites; const void *code; int user; } UserRow;
+typedef struct { long long sites; const void *code; int lasti; PyObject *index; } AtRow;
+static UserRow site_user_rows[SITE_ROWS];
+static AtRow site_at_rows[SITE_ROWS];
+static Py_ssize_t SI_serial = -1;  /* Sites' slot _serial */
+
+static size_t
+site_row(long long serial, const void *code, int lasti)
+{
+    size_t h = ((size_t)code >> 4) ^ ((size_t)serial * 0x9E3779B1u) ^ ((size_t)lasti * 0x85EBCA77u);
+    return (h ^ (h >> 11)) & (SITE_ROWS - 1);
+}
+
+/* Note a user frame's answer in its row (an int: dropping the row's old one runs no code) */
+static void
+site_remember(AtRow *ar, long long serial, PyObject *code, int lasti, PyObject *index)
+{
+    if (ar == NULL || !PyLong_CheckExact(index)) {
+        return;
+    }
+    PyObject *old = ar->index;
+    ar->sites = serial;
+    ar->code = (const void *)code;
+    ar->lasti = lasti;
+    ar->index = Py_NewRef(index);
+    Py_XDECREF(old);
+}
+
+/* The Sites' serial, or -1 when it has none readable (then nothing is remembered) */
+static long long
+site_serial(PyObject *sites)
+{
+    if (SI_serial < 0 || (PyObject *)Py_TYPE(sites) != R_sites_type) {
+        return -1;
+    }
+    PyObject *v = FC_SLOT(sites, SI_serial);
+    if (v == NULL || !PyLong_CheckExact(v)) {
+        return -1;
+    }
+    int overflow = 0;
+    long long n = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || n < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    return n;
+}
+
 static PyObject *
 site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
 {
@@ -621,6 +760,7 @@ site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
         }
     }
     int parent_taken = 0;
+    long long serial = site_serial(sites);
     while (1) {
         if (!PyFrame_Check(f)) {  /* the end of the walk (None), or not a frame */
             if (f != Py_None) {  /* not expected: the Python method decides */
@@ -640,30 +780,58 @@ site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
             continue;
         }
         code = (PyObject *)PyFrame_GetCode((PyFrameObject *)f);
-        key = PyLong_FromVoidPtr(code);
-        if (key == NULL) {
-            goto done;
-        }
-        u = PyDict_GetItemWithError(user, key);
-        if (u != NULL) {
-            Py_INCREF(u);
-        }
-        else if (PyErr_Occurred()) {
-            goto done;
-        }
-        else {
-            u = PyObject_CallMethodOneArg(sites, S_see, code);
-            if (u == NULL) {
-                goto done;
+        int is_user = -1;
+        UserRow *ur = NULL;
+        if (serial >= 0) {
+            ur = &site_user_rows[site_row(serial, code, -1)];
+            if (ur->sites == serial && ur->code == (const void *)code) {
+                is_user = ur->user;
             }
         }
-        int is_user = PyObject_IsTrue(u);
-        Py_CLEAR(u);
         if (is_user < 0) {
-            goto done;
+            key = PyLong_FromVoidPtr(code);
+            if (key == NULL) {
+                goto done;
+            }
+            u = PyDict_GetItemWithError(user, key);
+            if (u != NULL) {
+                Py_INCREF(u);
+            }
+            else if (PyErr_Occurred()) {
+                goto done;
+            }
+            else {
+                u = PyObject_CallMethodOneArg(sites, S_see, code);
+                if (u == NULL) {
+                    goto done;
+                }
+            }
+            is_user = PyObject_IsTrue(u);
+            Py_CLEAR(u);
+            if (is_user < 0) {
+                goto done;
+            }
+            if (ur != NULL) {
+                ur->sites = serial;
+                ur->code = (const void *)code;
+                ur->user = is_user;
+            }
         }
         if (is_user) {
-            lasti = PyLong_FromLong(PyFrame_GetLasti((PyFrameObject *)f));
+            int li = PyFrame_GetLasti((PyFrameObject *)f);
+            AtRow *ar = NULL;
+            if (serial >= 0) {
+                ar = &site_at_rows[site_row(serial, code, li)];
+                if (ar->sites == serial && ar->code == (const void *)code && ar->lasti == li
+                        && ar->index != NULL) {
+                    result = Py_NewRef(ar->index);
+                    goto done;
+                }
+            }
+            if (key == NULL && (key = PyLong_FromVoidPtr(code)) == NULL) {
+                goto done;
+            }
+            lasti = PyLong_FromLong(li);
             if (lasti == NULL) {
                 goto done;
             }
@@ -674,6 +842,7 @@ site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
             PyObject *i = PyDict_GetItemWithError(at, atkey);
             if (i != NULL) {
                 result = Py_NewRef(i);
+                site_remember(ar, serial, code, li, i);
                 goto done;
             }
             if (PyErr_Occurred()) {
@@ -693,6 +862,7 @@ site_lookup(PyObject *sites, Py_ssize_t depth, Py_ssize_t up)
                 goto done;
             }
             result = got;
+            site_remember(ar, serial, code, li, got);
             goto done;
         }
         Py_CLEAR(code);
@@ -2194,6 +2364,10 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (strcmp(name, "ref_type") == 0) {
         ok = PyType_Check(v) && PyType_IsSubtype((PyTypeObject *)v, &PyLong_Type);
         slot = &R_ref_type;
+        if (ok) {
+            Py_XSETREF(R_ref_type, Py_NewRef(v));
+            ref_small_ok = ref_small_check();
+        }
     }
     else if (strcmp(name, "fake_type") == 0) {
         /* FakeArray, on FakeSlots' layout: its serial cache's slots noted (unusable: -1) */
@@ -2276,6 +2450,7 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             SI_at = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_at");
             SI_whole_at = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_whole_at");
             SI_stop = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "stop");
+            SI_serial = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_serial");
             ok = SI_user >= 0 && SI_at >= 0 && SI_whole_at >= 0 && SI_stop >= 0;
         }
         slot = &R_sites_type;
@@ -2312,7 +2487,15 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+ref_in_place(PyObject *module, PyObject *unused)
+{
+    return PyBool_FromLong(ref_small_ok);
+}
+
 static PyMethodDef record_functions[] = {
+    {"ref_in_place", (PyCFunction)ref_in_place, METH_NOARGS,
+     "Whether new TraceRefs are made in place (their int digit written) rather than by the type call."},
     {"configure", (PyCFunction)(void (*)(void))record_configure, METH_FASTCALL,
      "configure(name, value): a Python object the recording code works with, checked once."},
     {"site_here", (PyCFunction)(void (*)(void))site_here, METH_FASTCALL,

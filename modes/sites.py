@@ -12,6 +12,7 @@ read only the first time an instruction is seen.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import threading
@@ -26,14 +27,18 @@ from .._paths import is_user_file  # the one rule for whose code a file is
 # __array_ufunc__, operator or method); one more when _record is called from _account.
 RECORD_DEPTH = 6
 _INTERN = threading.RLock()
+_SERIALS = itertools.count()
 
 
 class Sites:
     """The interned call stacks of a recording mode's ops (index 0: no user frame)."""
 
-    __slots__ = ("_user", "_codes", "_index", "_at", "_whole_at", "stacks", "stop", "whole")
+    __slots__ = ("_user", "_codes", "_index", "_at", "_whole_at", "stacks", "stop", "whole",
+                 "_serial")
 
     def __init__(self) -> None:
+        # never reused: the compiled lookup remembers answers under it (_speedups_record.c)
+        self._serial = next(_SERIALS)
         # keyed by id(code): a code object's hash is recomputed on every lookup; _codes
         # keeps each one seen alive, so its id stays its own
         self._user: dict = {}             # id(code) -> is it the user's
