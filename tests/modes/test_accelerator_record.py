@@ -309,6 +309,55 @@ def test_site_here_equals_the_python_walk():
         _accel.SITE_HERE(sites, 10**4)
 
 
+@needs_build
+def test_site_answers_remembered_in_c_stay_each_sites_own():
+    """Two Sites asked from the same lines (answers remembered in C under each one's serial)
+    give each its own indices, equal to the Python walk's, also after one dies and another
+    takes its place; a line asked twice gives its first answer."""
+    def ask(sites, out):
+        _walk_here(sites, out, 2)  # line A
+        _walk_here(sites, out, 2)  # line B
+
+    first, results = Sites(), []
+    _walk_here(first, [], 2)  # this line first: first's indices of A and B are shifted by one
+    ask(first, results)
+    second = Sites()
+    ask(second, results)
+    ask(second, results)
+    assert [c for c, _ in results] == [p for _, p in results]
+    a1, b1, a2, b2, a3, b3 = (c for c, _ in results)
+    assert (a1, b1) == (a2 + 1, b2 + 1) and (a2, b2) == (a3, b3) and a2 != b2
+    serial = first._serial
+    del first
+    third, again = Sites(), []
+    ask(third, again)
+    assert third._serial > serial and [c for c, _ in again] == [a2, b2]
+    assert [c for c, _ in again] == [p for _, p in again]
+
+
+@needs_build
+def test_trace_refs_made_in_place_are_equal_ints():
+    """On CPython the compiled ids make TraceRefs without the type call (their digit written in
+    place, checked once at import); each one is an exact TraceRef equal to its int, in hash,
+    order and arithmetic, up to the largest one-digit serial and past it."""
+    from faketensor import _speedups
+    from faketensor.modes.trace import TraceRef
+    assert _speedups.ref_in_place()
+    ids = TraceIds()
+    fakes = [ft.empty(1) for _ in range(5)]
+    refs = [ids.ref(f) for f in fakes]
+    assert all(type(r) is TraceRef for r in refs)
+    assert [int(r) for r in refs] == sorted(int(r) for r in refs) and len(set(refs)) == 5
+    for r in refs:
+        n = int(r)
+        assert r == n and hash(r) == hash(n) and r + 1 == n + 1 and r > n - 1 and str(n) in repr(r)
+    big = 2 ** 30  # one CPython digit holds serials below it: later ones take the type call
+    ids._count = iter([big - 1, big, big + 1, 2 ** 62, 0, 0])
+    more = [ids.ref(ft.empty(1)) for _ in range(2)]
+    assert [int(r) for r in more] == [big - 1, big + 1]  # storages took big and 2 ** 62
+    assert all(type(r) is TraceRef and r == int(r) for r in more)
+
+
 def test_a_device_fold_pickles_and_copies_by_its_figures():
     import copy
     import pickle
