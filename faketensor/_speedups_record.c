@@ -1964,13 +1964,23 @@ record_findings(PyObject *acc, PyObject *found, PyObject *site)
     return ok;
 }
 
+static PyObject *record_op(RecordObject *self, PyObject *const *args, size_t nargsf,
+                           PyObject *kwnames, StateObject *known);
+
 static PyObject *
 record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
+    return record_op((RecordObject *)callable, args, nargsf, kwnames, NULL);
+}
+
+static PyObject *
+record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames,
+          StateObject *known)
+{
     /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for an
        op with fake outputs and a kernel-cache entry that knows its FLOPs and findings;
-       anything else runs the Python method */
-    RecordObject *self = (RecordObject *)callable;
+       anything else runs the Python method. ``known``: the mode's RecordState when the caller
+       has it (borrowed), else NULL */
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != 10 || R_entry_type == NULL || R_no_kwargs == NULL
             || R_recording_stats == NULL || R_fake_type == NULL || R_costs_type == NULL) {
@@ -2013,7 +2023,10 @@ record_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyOb
             || (found = PyObject_GetAttr(entry, S_findings)) == NULL) {
         goto done;
     }
-    if ((state = mode_state(mode)) == NULL) {  /* not laid out as expected: the Python method */
+    if (known != NULL) {
+        state = (StateObject *)Py_NewRef((PyObject *)known);
+    }
+    else if ((state = mode_state(mode)) == NULL) {  /* not laid out as expected: the Python method */
         PyErr_Clear();
         result = record_py(self, args, nargsf, kwnames);
         goto done;
@@ -2272,10 +2285,10 @@ quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
         return on < 0 ? NULL : Py_NewRef(Py_None);
     }
     PyObject *ledger = Py_NewRef(state->ledger);
-    Py_DECREF(state);
     PyObject *used = PyList_New(0), *out = NULL, *outs = NULL, *got = NULL;
     if (used == NULL) {
         Py_DECREF(ledger);
+        Py_DECREF(state);
         return NULL;
     }
     PyObject *a[5] = {args[1], args[2], args[3], ledger, used};
@@ -2321,7 +2334,7 @@ quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
     PyObject *r[10] = {mode, args[1], args[2], args[3], out, outs, nbytes, costs, R_quick_depth,
                        used};
     if (_PyType_Lookup(Py_TYPE(mode), S__record) == R_record_method) {
-        got = record_vectorcall(R_record_method, r, 10, NULL);
+        got = record_op((RecordObject *)R_record_method, r, 10, NULL, state);
     }
     else {  /* a subclass's own _record */
         got = PyObject_VectorcallMethod(S__record, r, 10 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
@@ -2330,6 +2343,7 @@ quick_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObj
         Py_CLEAR(out);
     }
 done:
+    Py_DECREF(state);
     Py_DECREF(used);
     Py_XDECREF(outs);
     Py_XDECREF(got);
