@@ -11,7 +11,8 @@ Python objects it reads, or gives its Python twin. The recording mode's per-op p
 (the base of modes/fake_mode.py ``RecordState``, which those read), ``IDS_BASE`` (modes/trace.py
 ``TraceIds``' base class: its tables, ``ref`` and ``args_spec``), ``SITE_HERE``
 (``Sites.here``'s common path), ``FOLD_BASE`` and ``FOLD_FEED`` (modes/memory.py
-``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline) and ``CONFIGURE`` (which
+``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline), ``STATS_METHODS``
+(``RecordingStats``' event methods) and ``CONFIGURE`` (which
 hands them their Python objects, once). Each is None without a compiler at install time, or
 with ``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which
 passes the same tests."""
@@ -44,6 +45,7 @@ RECORD_STATE: Any = getattr(SPEEDUPS, "RecordState", None)
 SITE_HERE: Any = getattr(SPEEDUPS, "site_here", None)
 FOLD_FEED: Any = getattr(SPEEDUPS, "fold_feed", None)
 CONFIGURE: Any = getattr(SPEEDUPS, "configure", None)
+STATS_METHODS: Any = getattr(SPEEDUPS, "stats_methods", None)
 
 
 def compiled(fn: Any, python: F, *objects: Any) -> F:

@@ -1621,7 +1621,7 @@ static PyObject *R_no_kwargs;       /* trace.NO_KWARGS */
 static PyObject *R_recording_stats; /* modes/memory.py RecordingStats */
 /* its slots' offsets (MemoryStats' log, _figures, _lock; its own _pos, rising), -1 unknown */
 static Py_ssize_t ST_log = -1, ST_figures = -1, ST_lock = -1, ST_pos = -1, ST_rising = -1,
-                  ST_folding = -1;
+                  ST_folding = -1, ST_trace = -1;
 
 /* stats.<name> (a new reference) of a RecordingStats, from its slot */
 static PyObject *
@@ -1663,8 +1663,177 @@ stats_configure(PyObject *type)
     }
     ST_log = log, ST_figures = figures, ST_lock = lock, ST_pos = pos, ST_rising = rising;
     ST_folding = folding;
+    ST_trace = fc_slot_offset(t, t, "_trace");
     return 1;
 }
+/* ---- RecordingStats' events ------------------------------------------------------------ */
+
+/* RecordingStats._alloc, _charge, _free and _transient in C: each event appends
+   (len(trace), id(storage) or 0, device, bytes) to the log, as the Python methods do (kept as
+   _py_alloc, ... in modes/memory.py: the reference, and the fallback for a subclass, a storage
+   of another type or a figure that is not an int). No Python code runs between the appends. */
+static PyObject *S_py_alloc, *S_py_charge, *S_py_free, *S_py_transient;
+
+/* Whether ``stats`` is an exact RecordingStats whose log and trace are lists */
+static int
+stats_plain(PyObject *stats)
+{
+    if ((PyObject *)Py_TYPE(stats) != R_recording_stats || ST_log < 0 || ST_trace < 0) {
+        return 0;
+    }
+    PyObject *log = FC_SLOT(stats, ST_log), *trace = FC_SLOT(stats, ST_trace);
+    return log != NULL && trace != NULL && PyList_CheckExact(log) && PyList_CheckExact(trace);
+}
+
+/* Append one event to a plain RecordingStats' log (0, or -1 with the log as it was) */
+static int
+stats_event(PyObject *stats, PyObject *sid, PyObject *dev, PyObject *n)
+{
+    PyObject *log = FC_SLOT(stats, ST_log), *trace = FC_SLOT(stats, ST_trace);
+    PyObject *op = PyLong_FromSsize_t(PyList_GET_SIZE(trace));
+    if (op == NULL) {
+        return -1;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(log);
+    int bad = PyList_Append(log, op) < 0 || PyList_Append(log, sid) < 0
+              || PyList_Append(log, dev) < 0 || PyList_Append(log, n) < 0;
+    Py_DECREF(op);
+    if (bad) {
+        PyObject *exc, *val, *tb;
+        PyErr_Fetch(&exc, &val, &tb);
+        PyList_SetSlice(log, k, PyList_GET_SIZE(log), NULL);
+        PyErr_Restore(exc, val, tb);
+        return -1;
+    }
+    return 0;
+}
+
+/* A FakeStorage's bytes and device (borrowed) when both are as the fast path needs them */
+static int
+stats_storage(PyObject *storage, PyObject **n, PyObject **dev, int *cpu)
+{
+    if (!FC.storage_ready || Py_TYPE(storage) != FC.storage_type) {
+        return 0;
+    }
+    *n = FC_SLOT(storage, FC.s_nbytes);
+    *dev = FC_SLOT(storage, FC.s_device);
+    if (*n == NULL || *dev == NULL || !PyLong_CheckExact(*n) || !PyUnicode_CheckExact(*dev)) {
+        return 0;
+    }
+    *cpu = *dev == FC.cpu || PyUnicode_Compare(*dev, FC.cpu) == 0;
+    return 1;
+}
+
+/* The bytes charged for a storage: nbytes, at least one on the cpu (memory.charged_bytes) */
+static PyObject *
+stats_charged(PyObject *n, int cpu)
+{
+    return cpu && Py_SIZE(n) == 0 ? One : n;  /* an int's size is 0 for 0 only */
+}
+
+static PyObject *
+stats_charge(PyObject *self, PyObject *storage)
+{
+    PyObject *n, *dev;
+    int cpu;
+    if (!stats_plain(self) || !stats_storage(storage, &n, &dev, &cpu)) {
+        return PyObject_CallMethodOneArg(self, S_py_charge, storage);
+    }
+    PyObject *sid = PyLong_FromVoidPtr(storage);
+    if (sid == NULL) {
+        return NULL;
+    }
+    PyObject *c = stats_charged(n, cpu);
+    int bad = stats_event(self, sid, dev, c) < 0;
+    Py_DECREF(sid);
+    return bad ? NULL : Py_NewRef(c);
+}
+
+static PyObject *
+stats_alloc(PyObject *self, PyObject *storage)
+{
+    if (!stats_plain(self) || !FC.storage_ready || Py_TYPE(storage) != FC.storage_type
+            || FC_SLOT(storage, FC.s_tracker) == NULL) {
+        return PyObject_CallMethodOneArg(self, S_py_alloc, storage);
+    }
+    if (FC_SLOT(storage, FC.s_tracker) != Py_None) {  /* charged once */
+        return PyLong_FromLong(0);
+    }
+    Py_SETREF(FC_SLOT(storage, FC.s_tracker), Py_NewRef(self));
+    return stats_charge(self, storage);
+}
+
+static PyObject *
+stats_free(PyObject *self, PyObject *storage)
+{
+    PyObject *n, *dev;
+    int cpu;
+    if (!stats_plain(self) || !stats_storage(storage, &n, &dev, &cpu)) {
+        return PyObject_CallMethodOneArg(self, S_py_free, storage);
+    }
+    PyObject *sid = PyLong_FromVoidPtr(storage);
+    PyObject *neg = PyNumber_Negative(stats_charged(n, cpu));
+    int bad = sid == NULL || neg == NULL || stats_event(self, sid, dev, neg) < 0;
+    Py_XDECREF(sid);
+    Py_XDECREF(neg);
+    return bad ? NULL : Py_NewRef(Py_None);
+}
+
+static PyObject *
+stats_transient(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !stats_plain(self)) {
+        PyObject *a[3] = {self, nargs > 0 ? args[0] : NULL, nargs > 1 ? args[1] : NULL};
+        if (nargs != 2) {
+            PyErr_SetString(PyExc_TypeError, "_transient(dev, nbytes)");
+            return NULL;
+        }
+        return PyObject_VectorcallMethod(S_py_transient, a, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    }
+    int some = PyObject_IsTrue(args[1]);
+    if (some < 0) {
+        return NULL;
+    }
+    if (some && stats_event(self, Zero, args[0], args[1]) < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef stats_defs[] = {
+    {"_alloc", (PyCFunction)stats_alloc, METH_O, "Charge a new storage (once); it is freed when it dies."},
+    {"_charge", (PyCFunction)stats_charge, METH_O, "Log a storage's charge; its bytes."},
+    {"_free", (PyCFunction)stats_free, METH_O, "Log a storage's release."},
+    {"_transient", (PyCFunction)(void (*)(void))stats_transient, METH_FASTCALL,
+     "Log buffers alive with the live set for the length of one call."},
+    {NULL, NULL, 0, NULL},
+};
+
+/* stats_methods(): RecordingStats' event methods in C, as method descriptors of the configured
+   RecordingStats (modes/memory.py sets them on the class) */
+static PyObject *
+stats_methods(PyObject *module, PyObject *unused)
+{
+    if (R_recording_stats == NULL || ST_trace < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "stats_methods(): configure('recording_stats', ...) first");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) {
+        return NULL;
+    }
+    for (PyMethodDef *d = stats_defs; d->ml_name != NULL; d++) {
+        PyObject *m = PyDescr_NewMethod((PyTypeObject *)R_recording_stats, d);
+        if (m == NULL || PyDict_SetItemString(out, d->ml_name, m) < 0) {
+            Py_XDECREF(m);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(m);
+    }
+    return out;
+}
+
 static PyObject *R_costs_type;      /* kernels/registry.py Costs (transient, scratch, ...) */
 static PyObject *R_static_ops;      /* the package's op types (MethodOp, Patch): never in a cycle */
 static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
@@ -2508,6 +2677,8 @@ ref_in_place(PyObject *module, PyObject *unused)
 }
 
 static PyMethodDef record_functions[] = {
+    {"stats_methods", (PyCFunction)stats_methods, METH_NOARGS,
+     "RecordingStats' _alloc, _charge, _free and _transient in C (method descriptors)."},
     {"ref_in_place", (PyCFunction)ref_in_place, METH_NOARGS,
      "Whether new TraceRefs are made in place (their int digit written) rather than by the type call."},
     {"configure", (PyCFunction)(void (*)(void))record_configure, METH_FASTCALL,
@@ -2525,6 +2696,10 @@ record_init(PyObject *m)
 #define INTERN(var, s) if ((var = PyUnicode_InternFromString(s)) == NULL) return -1
     INTERN(S_storage, "storage");
     INTERN(S_py_ref, "_py_ref");
+    INTERN(S_py_alloc, "_py_alloc");
+    INTERN(S_py_charge, "_py_charge");
+    INTERN(S_py_free, "_py_free");
+    INTERN(S_py_transient, "_py_transient");
     INTERN(S_py_args_spec, "_py_args_spec");
     INTERN(S_spec, "spec");
     INTERN(S_see, "_see");

@@ -12,7 +12,7 @@ import threading
 import weakref
 from typing import Any, cast
 
-from .._accel import CONFIGURE, FOLD_BASE, FOLD_FEED
+from .._accel import CONFIGURE, FOLD_BASE, FOLD_FEED, STATS_METHODS
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 
 POOL_ROUND = 512
@@ -372,9 +372,18 @@ class RecordingStats(MemoryStats):
         return r
 
 
+# the Python event methods: the reference of the compiled ones, and their fallback
+RecordingStats._py_alloc = MemoryStats._alloc  # type: ignore[attr-defined]
+RecordingStats._py_charge = RecordingStats._charge  # type: ignore[attr-defined]
+RecordingStats._py_free = RecordingStats._free  # type: ignore[attr-defined]
+RecordingStats._py_transient = RecordingStats._transient  # type: ignore[attr-defined]
+
 if CONFIGURE is not None:  # the compiled FakeMode._record folds a RecordingStats' log itself
     CONFIGURE("recording_stats", RecordingStats)
     CONFIGURE("peak_fold", PeakFold)
+    if STATS_METHODS is not None:  # and logs its events (_speedups_record.c)
+        for _name, _method in STATS_METHODS().items():
+            setattr(RecordingStats, _name, _method)
 
 
 class DeviceReport:

@@ -358,6 +358,62 @@ def test_trace_refs_made_in_place_are_equal_ints():
     assert all(type(r) is TraceRef and r == int(r) for r in more)
 
 
+def _stats_events(stats, storages, py):
+    """One sequence of events on ``stats`` through its compiled or its Python methods: the
+    charged bytes returned, and the log."""
+    name = (lambda n: "_py" + n) if py else (lambda n: n)
+    got = []
+    for st in storages:
+        got.append(getattr(stats, name("_alloc"))(st))
+        got.append(getattr(stats, name("_alloc"))(st))  # once only
+    stats._trace.append("op")
+    got.append(getattr(stats, name("_charge"))(storages[0]))
+    for dev, n in (("cpu", 0), ("cpu", 24), ("cuda:0", 512), ("cpu", np.int64(3))):
+        got.append(getattr(stats, name("_transient"))(dev, n))
+    for st in storages:
+        got.append(getattr(stats, name("_free"))(st))
+    return got, [x if not isinstance(x, int) or abs(x) < 2 ** 40 else "id" for x in stats.log]
+
+
+@needs_build
+def test_recording_stats_events_in_c_equal_the_python_methods():
+    """RecordingStats' compiled _alloc/_charge/_free/_transient log what the Python methods
+    log (empty cpu storages charged one byte, a CUDA one its bytes, a non-int size through
+    the Python method); a subclass's own method is the one that runs."""
+    from faketensor._storage import FakeStorage
+    from faketensor.modes.memory import RecordingStats
+    assert type(RecordingStats.__dict__["_charge"]).__name__ == "method_descriptor"
+
+    def storages():
+        return [FakeStorage(0), FakeStorage(80), FakeStorage(64, "cuda:0"), FakeStorage(8)]
+
+    runs = []
+    for py in (False, True):
+        sts = storages()
+        sts[3].nbytes = np.int64(8)  # not an int: the Python method answers
+        stats = RecordingStats([])
+        got, log = _stats_events(stats, sts, py)
+        assert all(st._tracker is stats for st in sts)
+        for st in sts:
+            st._tracker = None
+        runs.append((got, log))
+    assert runs[0] == runs[1]
+    assert runs[0][1][:4] == [0, "id", "cpu", 1]
+
+    class Mine(RecordingStats):
+        __slots__ = ()
+
+        def _charge(self, storage):
+            self.log += (-1, -1, "mine", 7)
+            return 7
+    mine = Mine([])
+    st = FakeStorage(16)
+    assert mine._alloc(st) == 7 and mine.log == [-1, -1, "mine", 7]
+    mine._transient("cpu", 5)
+    assert mine.log[4:] == [0, 0, "cpu", 5]
+    st._tracker = None
+
+
 def test_a_device_fold_pickles_and_copies_by_its_figures():
     import copy
     import pickle
