@@ -1032,7 +1032,48 @@ typedef struct {
     PyObject_HEAD
     PyObject *pool, *live, *peak, *pool_live, *pool_peak, *allocations, *allocated, *peak_op,
              *peak_row;
+    /* live, peak, allocations and allocated as machine integers, while fold_fast folds a
+       device's events: ``shadow`` when they hold the figures, ``dirty`` when the objects
+       above are behind them (the getters bring them up to date: fold_sync) */
+    long long v_live, v_peak, v_allocations, v_allocated;
+    char shadow, dirty;
 } FoldObject;
+
+/* The objects brought up to the machine integers (0, or -1 on an error) */
+static int
+fold_sync(FoldObject *f)
+{
+    if (!f->dirty) {
+        return 0;
+    }
+    PyObject *l = PyLong_FromLongLong(f->v_live), *p = PyLong_FromLongLong(f->v_peak),
+             *n = PyLong_FromLongLong(f->v_allocations), *a = PyLong_FromLongLong(f->v_allocated);
+    if (l == NULL || p == NULL || n == NULL || a == NULL) {
+        Py_XDECREF(l);
+        Py_XDECREF(p);
+        Py_XDECREF(n);
+        Py_XDECREF(a);
+        return -1;
+    }
+    Py_XSETREF(f->live, l);
+    Py_XSETREF(f->peak, p);
+    Py_XSETREF(f->allocations, n);
+    Py_XSETREF(f->allocated, a);
+    f->dirty = 0;
+    return 0;
+}
+
+/* The objects as the figures, the machine integers forgotten (before any other code reads
+   or changes them) */
+static int
+fold_unshadow(FoldObject *f)
+{
+    if (fold_sync(f) < 0) {
+        return -1;
+    }
+    f->shadow = 0;
+    return 0;
+}
 
 static PyObject *Zero, *One;
 
@@ -1077,17 +1118,55 @@ fold_dealloc(FoldObject *self)
 #define FOLD_MEMBER(name, doc) {#name, T_OBJECT_EX, offsetof(FoldObject, name), 0, doc}
 static PyMemberDef fold_members[] = {
     FOLD_MEMBER(pool, "counted as CuPy's pool counts too (a CUDA device)"),
-    FOLD_MEMBER(live, "allocator bytes held now"),
-    FOLD_MEMBER(peak, "allocator bytes held at most"),
     FOLD_MEMBER(pool_live, "pool bytes held now"),
     FOLD_MEMBER(pool_peak, "pool bytes held at most"),
-    FOLD_MEMBER(allocations, "storages charged"),
-    FOLD_MEMBER(allocated, "bytes charged"),
     FOLD_MEMBER(peak_op, "the op that first reached the report's peak"),
     FOLD_MEMBER(peak_row, "the log row that first reached the report's peak"),
     {NULL, 0, 0, 0, NULL},
 };
 #undef FOLD_MEMBER
+
+/* live, peak, allocations, allocated: read up to date, set with the machine integers
+   forgotten; unset, they raise AttributeError as a member does */
+static PyObject *
+fold_get(FoldObject *f, void *closure)
+{
+    if (fold_sync(f) < 0) {
+        return NULL;
+    }
+    PyObject *v = *(PyObject **)((char *)f + (Py_ssize_t)closure);
+    if (v == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return NULL;
+    }
+    return Py_NewRef(v);
+}
+
+static int
+fold_put(FoldObject *f, PyObject *value, void *closure)
+{
+    if (fold_unshadow(f) < 0) {
+        return -1;
+    }
+    PyObject **slot = (PyObject **)((char *)f + (Py_ssize_t)closure);
+    if (value == NULL && *slot == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "DeviceFold: a figure is not set");
+        return -1;
+    }
+    Py_XSETREF(*slot, Py_XNewRef(value));
+    return 0;
+}
+
+#define FOLD_FIGURE(name, doc) {#name, (getter)fold_get, (setter)fold_put, doc, \
+                                (void *)offsetof(FoldObject, name)}
+static PyGetSetDef fold_getset[] = {
+    FOLD_FIGURE(live, "allocator bytes held now"),
+    FOLD_FIGURE(peak, "allocator bytes held at most"),
+    FOLD_FIGURE(allocations, "storages charged"),
+    FOLD_FIGURE(allocated, "bytes charged"),
+    {NULL, NULL, NULL, NULL, NULL},
+};
+#undef FOLD_FIGURE
 
 static PyTypeObject FoldType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -1100,6 +1179,7 @@ static PyTypeObject FoldType = {
     .tp_traverse = (traverseproc)fold_traverse,
     .tp_clear = (inquiry)fold_clear,
     .tp_members = fold_members,
+    .tp_getset = fold_getset,
 };
 
 /* a <- a + b (new references; a may be NULL: then an AttributeError, as Python would raise) */
@@ -1198,48 +1278,41 @@ static int
 fold_fast(FoldObject *f, PyObject *op, PyObject *sid, PyObject *d, Py_ssize_t r, int *rose)
 {
     const long long lim = (long long)1 << 61;
-    long long s, dv, live, peak, n, allocated;
-    if (!fold_small(sid, &s) || !fold_small(d, &dv) || !fold_small(f->live, &live)
-            || !fold_small(f->peak, &peak) || dv >= lim || dv <= -lim || live >= lim
-            || live <= -lim) {
-        return 0;
+    long long s, dv;
+    if (!fold_small(sid, &s) || !fold_small(d, &dv) || dv >= lim || dv <= -lim) {
+        return fold_unshadow(f) < 0 ? -1 : 0;
+    }
+    if (!f->shadow) {  /* the figures into machine integers, when each is an int in range */
+        if (!fold_small(f->live, &f->v_live) || !fold_small(f->peak, &f->v_peak)
+                || !fold_small(f->allocations, &f->v_allocations)
+                || !fold_small(f->allocated, &f->v_allocated)) {
+            return 0;
+        }
+        f->shadow = 1;
+        f->dirty = 0;
+    }
+    long long live = f->v_live;
+    if (live >= lim || live <= -lim || f->v_allocations >= lim || f->v_allocated >= lim
+            || f->v_allocated <= -lim) {
+        return fold_unshadow(f) < 0 ? -1 : 0;
     }
     if (s == 0) {  /* a transient */
-        if (live + dv > peak) {
-            PyObject *p = PyLong_FromLongLong(live + dv);
-            if (p == NULL) {
-                return -1;
-            }
-            Py_XSETREF(f->peak, p);
+        if (live + dv > f->v_peak) {
+            f->v_peak = live + dv;
+            f->dirty = 1;
             if (fold_mark(f, op, r, rose) < 0) {
                 return -1;
             }
         }
         return 1;
     }
-    PyObject *nl = NULL, *na = NULL, *nb = NULL;
+    f->v_live = live + dv;
+    f->dirty = 1;
     if (dv > 0) {
-        if (!fold_small(f->allocations, &n) || !fold_small(f->allocated, &allocated)
-                || n >= lim || allocated >= lim || allocated <= -lim) {
-            return 0;
-        }
-        if ((na = PyLong_FromLongLong(n + 1)) == NULL
-                || (nb = PyLong_FromLongLong(allocated + dv)) == NULL) {
-            Py_XDECREF(na);
-            return -1;
-        }
-    }
-    if ((nl = PyLong_FromLongLong(live + dv)) == NULL) {
-        Py_XDECREF(na);
-        Py_XDECREF(nb);
-        return -1;
-    }
-    Py_XSETREF(f->live, nl);
-    if (dv > 0) {
-        Py_XSETREF(f->allocations, na);
-        Py_XSETREF(f->allocated, nb);
-        if (live + dv > peak) {
-            fold_set(&f->peak, nl);
+        f->v_allocations += 1;
+        f->v_allocated += dv;
+        if (live + dv > f->v_peak) {
+            f->v_peak = live + dv;
             if (fold_mark(f, op, r, rose) < 0) {
                 return -1;
             }
@@ -1381,6 +1454,9 @@ fold_feed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             if (fast) {
                 continue;
             }
+        }
+        if (fold_unshadow(f) < 0) {  /* the slow path reads and changes the objects */
+            goto done;
         }
         int transient = PyObject_RichCompareBool(sid, Zero, Py_EQ);
         if (transient < 0) {

@@ -206,6 +206,36 @@ def test_fold_feed_equals_peak_fold_in_steps():
 
 
 @needs_build
+def test_fold_feed_figures_read_and_set_between_feeds():
+    """The compiled fold keeps a device's figures as machine integers between feeds: read
+    from Python they are up to date, and one set from Python (or past the machine-integer
+    range) is what the next feed goes on from, as the Python fold does."""
+    for log in _logs():
+        ref, fast = PeakFold(), PeakFold()
+        pos = 0
+        rnd = random.Random(2)
+        while pos < len(log):
+            end = min(len(log), pos + 4 * rnd.randint(1, 6))
+            assert _accel.FOLD_FEED(fast, log, pos, end) == ref.feed(log, pos, end)
+            for dev, f in fast.devices.items():
+                g = ref.devices[dev]
+                assert (f.live, f.peak, f.allocations, f.allocated) == \
+                    (g.live, g.peak, g.allocations, g.allocated)
+                if rnd.random() < 0.2:  # the program's peak restarted (MemoryStats.reset_peak)
+                    f.peak = g.peak = f.live
+                if rnd.random() < 0.05:
+                    f.allocated = g.allocated = 2 ** 62  # beyond the machine integers' range
+            pos = end
+        assert _fold_state(fast) == _fold_state(ref)
+    fold = PeakFold()
+    _accel.FOLD_FEED(fold, [0, 1, "cpu", 8], 0, 4)
+    f = fold.devices["cpu"]
+    del f.live
+    with pytest.raises(AttributeError):
+        f.live
+
+
+@needs_build
 def test_fold_feed_hands_a_timeline_to_python():
     log = next(_logs())
     ref, fast = PeakFold(timeline=True), PeakFold(timeline=True)
