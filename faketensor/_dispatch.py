@@ -90,8 +90,8 @@ def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
     A mode with a ``quick_ledger`` (a plain FakeMode) first offers the call to the kernel
     cache: a hit that needs nothing but its result made and charged to that ledger
     (``_runner.quick_hit``) runs no NumPy code, so it is answered without popping the mode.
-    A mode with a ``quick_call`` (a recording FakeMode) is offered the call the same way: it
-    answers None, or the result (then recorded)."""
+    A mode whose class has a ``quick_call`` method (a recording FakeMode) is offered the call
+    the same way: it answers None, or the result (then recorded)."""
     stack = STACK.get()
     if stack:
         mode = stack[-1]
@@ -101,9 +101,9 @@ def dispatch(func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
             if out is not None:
                 return out
         else:
-            quick = getattr(mode, "quick_call", None)
+            quick = getattr(type(mode), "quick_call", None)  # no bound method made per call
             if quick is not None:
-                out = quick(func, args, kwargs)
+                out = quick(mode, func, args, kwargs)
                 if out is not None:
                     return out
         token = STACK.set(() if len(stack) == 1 else below(stack))

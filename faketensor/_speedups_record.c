@@ -441,6 +441,9 @@ record_inert_in(PyObject *x, int depth)
 static int
 record_inert(PyObject *x)
 {
+    if (!PyObject_IS_GC(x) || !PyObject_GC_IsTracked(x)) {  /* most values: no call */
+        return 1;
+    }
     return record_inert_in(x, 3);  /* an entry's meta rows: a tuple of (shape, ...) tuples */
 }
 

@@ -20,8 +20,9 @@ class Mode:
     #: a plain FakeMode's ledger: its calls are first offered to the kernel cache
     #: (faketensor/_dispatch.py ``dispatch``); None: every call reaches ``__array_dispatch__``
     quick_ledger: Any = None
-    #: ``quick_call(func, args, kwargs)``: the result of a call the mode answers without its
-    #: own path, or None (a recording FakeMode: ``FakeMode.quick_call``)
+    #: a method ``quick_call(self, func, args, kwargs)``, looked up on the mode's class: the
+    #: result of a call the mode answers without its own path, or None (a recording
+    #: FakeMode: ``FakeMode.quick_call``)
     quick_call: Any = None
 
     def __array_dispatch__(self, func: Any, types: tuple, args: tuple, kwargs: dict) -> Any:
