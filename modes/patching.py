@@ -65,7 +65,11 @@ def by_name(module: str, qualname: str) -> Any:
     return obj
 
 
-_DEFAULT_RNG = np.random.default_rng
+def _is_default_rng(fn: Any) -> bool:
+    """``fn`` is NumPy's ``default_rng`` (numpy.random._generator's, never patched there);
+    numpy.random is not imported for the question (NumPy loads it lazily)."""
+    gen = sys.modules.get("numpy.random._generator")
+    return gen is not None and fn is getattr(gen, "default_rng", None)
 
 
 def plain_patch(fn: Any, random: bool = False) -> Any:
@@ -98,14 +102,15 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             if kwargs and fake_in_args((), kwargs):
                 return dispatch(patched, (_FAKE,), args, kwargs)
             return fn(*args, **kwargs)
-    elif fn is _DEFAULT_RNG:
+    elif _is_default_rng(fn):
         def patched(*args, **kwargs):
             if _LIVE:
                 if get_stack() and not _graph_code(_getframe(1)):
                     return dispatch(patched, (), args, kwargs)
                 if random_gen.modes_entered() and not _graph_code(_getframe(1)):
                     # paused inside a mode (a library's import), not dask building a graph
-                    return random_gen.default_rng(*args, **kwargs)
+                    from .fake_generator import default_rng  # loaded with numpy.random
+                    return default_rng(*args, **kwargs)
             return fn(*args, **kwargs)
     else:
         converts = getattr(fn, "__name__", None) in CONVERSIONS
@@ -404,12 +409,15 @@ def kernel_names(module: Any) -> list[str]:
 
 
 def random_names() -> list[str]:
-    rs = np.random.mtrand._rand
+    """The names of np.random's draws (numpy.random is loaded: the installer calls this when
+    it loads)."""
+    random = sys.modules["numpy.random"]
+    rs = random.mtrand._rand
     out = []
-    for name in dir(np.random):
+    for name in dir(random):
         if name.startswith("_") or name in RANDOM_SKIP:
             continue
-        fn = getattr(np.random, name)
+        fn = getattr(random, name)
         if getattr(fn, "__self__", None) is rs or name in RANDOM_ALIASES:
             out.append(name)
     return out

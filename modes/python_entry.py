@@ -376,7 +376,9 @@ def fake_aware(fn: Callable) -> Callable:
     return patched
 
 
-def _install_poly_vals() -> None:
+def install_poly_vals() -> None:
+    """numpy.polynomial's evaluators made fake-aware, once NumPy has loaded numpy.polynomial
+    (lazily, on first use: modes/installer.py calls this then)."""
     import importlib
     for mod_name, name, cls_name in POLY_VALS:
         mod = importlib.import_module(f"numpy.polynomial.{mod_name}")
@@ -601,4 +603,3 @@ def install() -> None:
                     if cls is np.char.chararray else constructor)
             _set(cls, "__new__", make(new))
     install_chararray_methods()
-    _install_poly_vals()

@@ -1,5 +1,7 @@
 """NumPy's rules, one module per NumPy namespace or source file they mirror."""
-from . import umath, creation, random, overlap  # noqa: F401
+from . import umath, creation, overlap  # noqa: F401
+# random.py registers its rules when numpy.random loads (``random.register_all``; NumPy loads
+# it lazily): imported then (modes/installer.py, ``kernels.load_all``), not here
 from . import shape_base, products, misc, sorting, twodim_base, numeric  # noqa: F401
 from . import polynomial  # noqa: F401
 from . import datetime_busday  # noqa: F401
