@@ -181,3 +181,57 @@ def test_ops_lists_numpy_random_rules_in_a_fresh_process():
     assert r.returncode == 0, r.stderr[-3000:]
     names = {row["kernel"] for row in json.loads(r.stdout)}
     assert {"np.random.normal", "Generator.integers", "np.random.set_state"} <= names
+
+
+def test_numpy_polynomial_first_used_inside_a_mode():
+    """numpy.polynomial's evaluators are made fake-aware when NumPy loads it: a Polynomial
+    first used in a mode evaluates a fake x with the real call's shape."""
+    code = """
+        assert "numpy.polynomial" not in sys.modules
+        with ft.FakeMode():
+            p = np.polynomial.Polynomial([1.0, 2.0, 3.0])
+            y = p(np.zeros((4, 3)))
+            c = np.polynomial.chebyshev.chebval(np.ones((2, 5)), np.ones(3))
+        assert ft.is_fake(y) and y.shape == (4, 3), y
+        assert ft.is_fake(c) and c.shape == (2, 5), c
+        from numpy.polynomial import polynomial as P
+        assert getattr(P.polyval, "_ft_patch", False)
+        assert type(P.Polynomial([1.0, 2.0])(np.ones(3))) is np.ndarray
+        print("ok")
+    """
+    assert run_py(PRELUDE + textwrap.dedent(code)).strip() == "ok"
+
+
+def test_numpy_polynomial_imported_before_faketensor():
+    code = """
+        import numpy.polynomial
+        import numpy as np
+        import faketensor as ft
+        with ft.FakeMode():
+            y = np.polynomial.Polynomial([1.0, 2.0])(np.zeros((2, 2)))
+        assert ft.is_fake(y) and y.shape == (2, 2)
+        print("ok")
+    """
+    assert run_py(code).strip() == "ok"
+
+
+def test_cupy_rules_load_on_the_first_cuda_op():
+    """CuPy's rules (kernels/cupy/) load on the first call on a CUDA fake, not at ``import
+    faketensor``; the first op may be a factory in a CUDA mode or a method of a CUDA fake."""
+    for first in ("""
+            with ft.FakeMode(device="cuda"):
+                x = np.zeros((3, 4))
+                y = x.sum(axis=0)
+            assert y.fake_device == "cuda:0" and y.shape == (4,), y
+        """, """
+            x = ft.empty((3, 4), device="cuda")
+            h = x.get()
+            assert h.fake_device == "cpu" and h.shape == (3, 4), h
+        """):
+        code = PRELUDE + """
+assert "faketensor.kernels.cupy" not in sys.modules
+""" + textwrap.dedent(first) + """
+assert "faketensor.kernels.cupy" in sys.modules
+print("ok")
+"""
+        assert run_py(code).strip() == "ok"
