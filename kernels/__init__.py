@@ -11,10 +11,11 @@ from .registry import REGISTRY, Kernel, lookup, register  # noqa: F401
 
 
 def load_all() -> None:
-    """Register CuPy's rules and those of NumPy's lazily loaded namespaces (numpy.random): import them
+    """Register CuPy's rules and those of NumPy's lazily loaded namespaces (numpy.random, numpy.fft): import them
     (as NumPy does on their first use) and register their rules, so ``REGISTRY`` holds every
     rule; for what enumerates it (``faketensor ops``, the surveys). ``import faketensor``
     leaves them unloaded, as ``import numpy`` does (issue 30)."""
     from . import cupy  # noqa: F401  (registers CuPy's rules)
-    from .numpy import random
+    from .numpy import fft, random
     random.register_all()
+    fft.register_all()

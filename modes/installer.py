@@ -34,19 +34,15 @@ def install() -> None:
         return
     _installed = True
     patch_names(np, NUMPY_FACTORIES)
-    patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
     for name in KERNEL_MODULES:
-        module = importlib.import_module(name)
-        for fname in kernel_names(module):
-            fn = getattr(module, fname)
-            # a function outside NumPy's protocol on this version: fakes reach its rule here
-            setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(name, fn)
-                                                else fake_in_args))
+        _kernel_patches(importlib.import_module(name))
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
     if "numpy.random" in sys.modules:  # else when NumPy first imports it (the hook below)
         _random_imported()
+    if "numpy.fft" in sys.modules:  # the same
+        _fft_imported()
     if "numpy.polynomial" in sys.modules:  # else at its first import (the hook below)
         _polynomial_imported()
     if "numpy.ma" in sys.modules:  # before dask's rebinding; else at numpy.ma's first import
@@ -71,6 +67,8 @@ def install() -> None:
     sys.meta_path.insert(0, _HOOK)
     if "numpy.random" in sys.modules:  # imported since the check above (no-op if set up)
         _random_imported()
+    if "numpy.fft" in sys.modules:  # the same
+        _fft_imported()
     if "numpy.polynomial" in sys.modules:  # the same
         _polynomial_imported()
     if "numpy.ma" in sys.modules:  # imported since the check above, before the hook (no-op if not)
@@ -103,6 +101,37 @@ def _random_imported() -> None:
         from . import fake_generator  # noqa: F401  (FakeGenerator's methods: the rules above)
         fake_mode.random_imported()
         _random_done = True
+        if _installed_all:
+            _pickle_originals_as_patches()
+
+
+def _kernel_patches(module: Any) -> None:
+    """Patch the functions of a NumPy namespace that have a rule (patching.kernel_patch)."""
+    for fname in kernel_names(module):
+        fn = getattr(module, fname)
+        # a function outside NumPy's protocol on this version: fakes reach its rule here
+        setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(module.__name__, fn)
+                                            else fake_in_args))
+
+
+_fft_done = False
+
+
+def _fft_imported() -> None:
+    """Set numpy.fft up for fakes once NumPy loads it (lazily, as numpy.random): its rules
+    registered (kernels/numpy/fft.py), its functions with a rule and its factories patched.
+    Once, with the mode stack paused."""
+    global _fft_done
+    if _fft_done:
+        return
+    with paused():
+        fft = sys.modules["numpy.fft"]
+        np.fft = fft  # bound now: importlib binds it only after the module's code ran
+        from ..kernels.numpy import fft as fft_kernels
+        fft_kernels.register_all()
+        patch_names(fft, FFT_FACTORIES)
+        _kernel_patches(fft)
+        _fft_done = True
         if _installed_all:
             _pickle_originals_as_patches()
 
@@ -238,6 +267,8 @@ class _PausedExec:
             _cupy_imported(module)
         elif module.__name__ == "numpy.random":
             _random_imported()
+        elif module.__name__ == "numpy.fft":
+            _fft_imported()
         elif module.__name__ == "numpy.polynomial":
             _polynomial_imported()
         elif module.__name__ == "numpy.ma":

@@ -38,7 +38,6 @@ NUMPY_FACTORIES = (
     "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
     "broadcast_shapes",
 )
-NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
 # mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
@@ -386,7 +385,7 @@ def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec",
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.lib.stride_tricks", "numpy.rec",
                   "numpy.strings", "numpy.char")
 
 

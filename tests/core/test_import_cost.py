@@ -1,5 +1,5 @@
 """What ``import faketensor`` leaves unimported (issue 30: at most 100 ms over ``import numpy``):
-numpy.ma's, numpy.random's and numpy.polynomial's patches go in when NumPy first imports them,
+numpy.ma's, numpy.random's, numpy.fft's and numpy.polynomial's patches go in when NumPy first imports them,
 CuPy's rules on the first CUDA op, the planner's names on first use, and stdlib modules only a
 command needs (zipfile, json, runpy, fractions, importlib.abc's tempfile and shutil) load where used.
 Each test runs in a fresh interpreter (a module imports once)."""
@@ -20,8 +20,9 @@ DEFERRED = ("numpy.ma", "faketensor.modes.masked", "zipfile", "json", "runpy", "
             "decimal", "importlib.abc", "importlib.resources", "tempfile", "shutil", "traceback",
             # NumPy's lazily loaded namespaces, set up when NumPy loads them
             # (tests/modes/test_lazy_namespaces.py), and what only they or a command need
-            "numpy.random", "numpy.polynomial", "secrets", "hashlib",
-            "faketensor.kernels.numpy.random", "faketensor.modes.fake_generator",
+            "numpy.random", "numpy.polynomial", "numpy.fft", "secrets", "hashlib",
+            "faketensor.kernels.numpy.random", "faketensor.kernels.numpy.fft",
+            "faketensor.modes.fake_generator", "dataclasses", "mmap",
             "faketensor.kernels.cupy", "faketensor.meta_utils.planner.plan",
             "faketensor.meta_utils.planner.sweep", "faketensor.meta_utils.planner.explain")
 

@@ -235,3 +235,32 @@ assert "faketensor.kernels.cupy" in sys.modules
 print("ok")
 """
         assert run_py(code).strip() == "ok"
+
+
+FFT_CHECK = """
+from faketensor.kernels.registry import REGISTRY
+assert getattr(np.fft.fft, "_ft_patch", False) and getattr(np.fft.fftfreq, "_ft_patch", False)
+assert sum(k.name in ("fft", "rfftn", "fftfreq") for k in REGISTRY.values()) == 3
+with ft.FakeMode():
+    outs = [np.fft.rfft(np.zeros((4, 8)), axis=0), np.fft.fftfreq(10), np.fft.ifft2(np.zeros((3, 4)))]
+assert [(o.shape, str(o.dtype)) for o in outs] == [((3, 8), "complex128"), ((10,), "float64"),
+                                                  ((3, 4), "complex128")], outs
+assert all(ft.is_fake(o) for o in outs)
+assert type(np.fft.fft(np.ones(4))) is np.ndarray
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("first", [
+    "with ft.FakeMode():\n    assert ft.is_fake(np.fft.fft(np.zeros(8)))",  # first touch in a mode
+    "from numpy.fft import rfft\nwith ft.FakeMode():\n    assert ft.is_fake(rfft(np.zeros(8)))",
+    "import faketensor.kernels.numpy.fft\nassert 'numpy.fft' not in sys.modules",
+])
+def test_numpy_fft_every_way_in(first):
+    code = PRELUDE.replace('"numpy.random"', '"numpy.fft"') + first + "\n" + FFT_CHECK
+    assert run_py(code).strip() == "ok"
+
+
+def test_numpy_fft_imported_before_faketensor():
+    code = "import numpy.fft\nimport numpy as np\nimport faketensor as ft\n" + FFT_CHECK
+    assert run_py(code).strip() == "ok"
