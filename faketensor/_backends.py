@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ._errors import UnsupportedOperationError
-from .kernels.cupy.core import MODE_DEVICE, cupy_module, cupy_rule, is_cupy_op, load_cupy
 from .kernels.registry import Kernel
 
 
@@ -18,10 +17,13 @@ def run_rule(func: Any, entry: Kernel, prefix: tuple, args: tuple, kwargs: dict,
     (``on_cuda``) or func is a cupy op; then the (op, "cupy") rule ``cupy_rule`` finds runs
     on the current device (``device``, the mode's, unless ``cupy.cuda.Device`` chose one).
     Otherwise "numpy": ``entry`` with ``prefix``, the (op, "numpy") rule the runner resolved."""
-    if not (on_cuda or (entry.backend != "numpy" and is_cupy_op(func))):
-        if entry.backend != "numpy":
-            raise UnsupportedOperationError(func, "no kernel is registered for it yet")
+    if entry.backend == "numpy" and not on_cuda:
         return entry.fn(*prefix, *args, **kwargs)
+    # CuPy's rules, imported (and registered) here on the first such call: import faketensor
+    # leaves them unloaded (issue 30)
+    from .kernels.cupy.core import MODE_DEVICE, cupy_module, cupy_rule, is_cupy_op, load_cupy
+    if not (on_cuda or is_cupy_op(func)):
+        raise UnsupportedOperationError(func, "no kernel is registered for it yet")
     if cupy_module() is None:
         load_cupy()  # the first CUDA fake's op (a FakeMode on a CUDA device before cupy's import)
     kernel, args, kwargs = cupy_rule(func, args, kwargs)

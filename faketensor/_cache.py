@@ -16,6 +16,7 @@ its reason (``BYPASS_*`` here, and the kernel's own ``Kernel.nocache``).
 """
 from __future__ import annotations
 
+import sys
 from types import EllipsisType
 from typing import Any, NamedTuple
 
@@ -115,8 +116,9 @@ def _value_key(x: Any, fakes: list) -> Any:
         return NOKEY if NOKEY in ends else (slice, ends)
     if isinstance(x, (np.dtype, np.generic)):
         return (t, x)
-    if isinstance(x, np.random.Generator):  # a draw's generator: its state never shapes the
-        return (t,)                          # result (registry ``cache_draws``), its class may
+    gen = getattr(sys.modules.get("numpy.random"), "Generator", None)  # not imported for it
+    if gen is not None and isinstance(x, gen):  # a draw's generator: its state never shapes
+        return (t,)                              # the result (``cache_draws``), its class may
     return NOKEY
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import copy
-import dataclasses
+import sys
 from typing import Any, Callable
 
 
@@ -26,7 +26,9 @@ def tree_map(fn: Callable[[Any], Any], obj: Any) -> Any:
         return t._make(tree_map(fn, x) for x in obj)
     if isinstance(obj, (list, tuple)):
         return t(tree_map(fn, x) for x in obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    # a dataclass exists only once dataclasses is imported: not imported for the question
+    dataclasses = sys.modules.get("dataclasses")
+    if dataclasses is not None and dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         new = copy.copy(obj)
         for f in dataclasses.fields(obj):
             object.__setattr__(new, f.name, tree_map(fn, getattr(obj, f.name)))

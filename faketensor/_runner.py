@@ -1,6 +1,7 @@
 """Running an op on fakes (kernel lookup, input conversion, output construction) or for real."""
 from __future__ import annotations
 
+import sys
 import warnings
 from types import EllipsisType
 from typing import Any, Callable
@@ -62,6 +63,9 @@ def resolve(func: Any) -> tuple[Kernel, tuple]:
                     if inner is not None:
                         entry = _get(inner)
     if entry is None:
+        if "faketensor.kernels.cupy" not in sys.modules:  # CuPy's rules load on first need
+            from .kernels import cupy  # noqa: F401  (registers them)
+            return resolve(func)
         raise UnsupportedOperationError(func, "no kernel is registered for it yet")
     try:
         _resolved[func] = (entry, prefix)

@@ -1,6 +1,7 @@
 """``FakeMode``: inside it NumPy (and CuPy) calls produce fakes, recorded if asked."""
 from __future__ import annotations
 
+import sys
 import weakref
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
@@ -24,7 +25,7 @@ from .base import Mode
 from .._dispatch import STACK, MethodOp, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats, charged_bytes
-from .random_gen import default_rng, fake_mode_entered, fake_mode_exited
+from .random_gen import fake_mode_entered, fake_mode_exited
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
 from .patching import patch_callable
@@ -32,7 +33,7 @@ from ..kernels.registry import ASSUMED, CALL, UNMODELLED, Costs
 
 import numpy as _np
 
-_DEFAULT_RNG = patch_callable(_np.random.default_rng)
+_DEFAULT_RNG: Any = None  # np.random's patched default_rng, once numpy.random is loaded
 _NP_LOADS = (_np.load, patch_callable(_np.load))  # as called, and as the mode receives it
 _FROMBUFFER = (_np.frombuffer, patch_callable(_np.frombuffer))
 _FROM_EXPORTERS = tuple(f for name in ("asarray", "asanyarray", "array", "ascontiguousarray")
@@ -42,7 +43,17 @@ _one_entry = TraceEntry.one
 # the hook, three frames fewer than _run_op's path and one more
 QUICK_DEPTH = RECORD_DEPTH - 2
 # the callables a mode answers itself (``FakeMode._special``), tested with one probe per call
-_SPECIAL = frozenset((_DEFAULT_RNG, *WRITERS, *_FROM_EXPORTERS, *_FROMBUFFER, *_NP_LOADS))
+_SPECIAL = set((*WRITERS, *_FROM_EXPORTERS, *_FROMBUFFER, *_NP_LOADS))
+
+
+def random_imported() -> None:
+    """numpy.random is loaded (NumPy imports it lazily; modes/installer.py calls this then):
+    the mode answers its patched ``default_rng`` itself from now on."""
+    global _DEFAULT_RNG
+    import numpy.random  # noqa: F401  (loaded already)
+    rng = patch_callable(sys.modules["numpy.random._generator"].default_rng)
+    _SPECIAL.add(rng)
+    _DEFAULT_RNG = rng
 
 
 class _Ordinary(NamedTuple):
@@ -338,6 +349,7 @@ class FakeMode(Mode):
         """A FakeGenerator; seeding a new one costs what NumPy's does: the SeedSequence's
         entropy pool (uint32[4], numpy/random/bit_generator.pyx) lives as long as the
         generator, and mixing the entropy peaks 96 bytes above it."""
+        from .fake_generator import default_rng  # loaded with numpy.random
         gen = default_rng(seed)
         if gen.bit_generator is not getattr(seed, "bit_generator", seed) and not isinstance(
                 seed, (_np.random.BitGenerator, _np.random.RandomState)):

@@ -17,38 +17,34 @@ import numpy as np
 from .._numpy_version import dispatches
 from .._stack import paused
 from .dask_support import HOOKED as DASK_HOOKED, dask_imported, rebind_dask
+from . import fake_mode
 from .patch_tables import originals, patched_of
 from .patching import (FFT_FACTORIES, KERNEL_MODULES, NUMPY_FACTORIES, fake_in_args,
                        kernel_names, kernel_patch, patch_names, random_names)
 
 _installed = False
+_installed_all = False  # install() has run past its pickling set-up
 _getframe = sys._getframe
 
 
 def install() -> None:
     """Install the NumPy (and, if imported, CuPy) patches once."""
-    global _installed
+    global _installed, _installed_all
     if _installed:
         return
     _installed = True
     patch_names(np, NUMPY_FACTORIES)
-    patch_names(np.fft, FFT_FACTORIES)
     patch_names(np.lib.stride_tricks, ("as_strided",))  # builds through __array_interface__
-    draws = random_names()
-    patch_names(np.random, draws, random=True)
-    patch_names(np.random.mtrand, draws, random=True)
-    patch_names(np.random, ["default_rng"])
     for name in KERNEL_MODULES:
-        module = importlib.import_module(name)
-        for fname in kernel_names(module):
-            fn = getattr(module, fname)
-            # a function outside NumPy's protocol on this version: fakes reach its rule here
-            setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(name, fn)
-                                                else fake_in_args))
-    from .random_gen import install_namespaces
-    install_namespaces()  # numpy.random's C code gets the unpatched factories
+        _kernel_patches(importlib.import_module(name))
     from . import python_entry
     python_entry.install()  # np.mgrid, np.r_, np.fromfunction, np.recarray, np.memmap, ...
+    if "numpy.random" in sys.modules:  # else when NumPy first imports it (the hook below)
+        _random_imported()
+    if "numpy.fft" in sys.modules:  # the same
+        _fft_imported()
+    if "numpy.polynomial" in sys.modules:  # else at its first import (the hook below)
+        _polynomial_imported()
     if "numpy.ma" in sys.modules:  # before dask's rebinding; else at numpy.ma's first import
         _ma_imported()
     if "cupy" in sys.modules:
@@ -59,6 +55,7 @@ def install() -> None:
     if "dask" in sys.modules:
         rebind_dask(patched_of)
     _pickle_originals_as_patches()
+    _installed_all = True
     from . import loading
     loading.install()  # pickle's loaders hand fakes back in a mode (modes/loading.py)
     if "scipy" in sys.modules:
@@ -68,8 +65,83 @@ def install() -> None:
     if "array_api_compat" in sys.modules:
         _array_api_imported()
     sys.meta_path.insert(0, _HOOK)
+    if "numpy.random" in sys.modules:  # imported since the check above (no-op if set up)
+        _random_imported()
+    if "numpy.fft" in sys.modules:  # the same
+        _fft_imported()
+    if "numpy.polynomial" in sys.modules:  # the same
+        _polynomial_imported()
     if "numpy.ma" in sys.modules:  # imported since the check above, before the hook (no-op if not)
         _ma_imported()
+
+
+_random_done = False
+
+
+def _random_imported() -> None:
+    """Set numpy.random up for fakes once it is loaded (NumPy imports it lazily, on first use
+    of ``np.random``; eagerly it was a fifth of ``import faketensor``): its rules registered
+    (kernels/numpy/random.py), its draws and ``default_rng`` patched, its compiled modules'
+    private ``np`` (modes/random_gen.py), ``FakeGenerator`` (modes/fake_generator.py). Once,
+    with the mode stack paused; the import lock of numpy.random keeps other threads out."""
+    global _random_done
+    if _random_done:
+        return
+    with paused():
+        random = sys.modules["numpy.random"]
+        np.random = random  # bound now: importlib binds it only after the module's code ran
+        from ..kernels.numpy import random as random_kernels
+        random_kernels.register_all()
+        draws = random_names()
+        patch_names(random, draws, random=True)
+        patch_names(random.mtrand, draws, random=True)
+        patch_names(random, ["default_rng"])
+        from .random_gen import install_namespaces
+        install_namespaces()  # numpy.random's C code gets the unpatched factories
+        from . import fake_generator  # noqa: F401  (FakeGenerator's methods: the rules above)
+        fake_mode.random_imported()
+        _random_done = True
+        if _installed_all:
+            _pickle_originals_as_patches()
+
+
+def _kernel_patches(module: Any) -> None:
+    """Patch the functions of a NumPy namespace that have a rule (patching.kernel_patch)."""
+    for fname in kernel_names(module):
+        fn = getattr(module, fname)
+        # a function outside NumPy's protocol on this version: fakes reach its rule here
+        setattr(module, fname, kernel_patch(fn, fake_among=None if dispatches(module.__name__, fn)
+                                            else fake_in_args))
+
+
+_fft_done = False
+
+
+def _fft_imported() -> None:
+    """Set numpy.fft up for fakes once NumPy loads it (lazily, as numpy.random): its rules
+    registered (kernels/numpy/fft.py), its functions with a rule and its factories patched.
+    Once, with the mode stack paused."""
+    global _fft_done
+    if _fft_done:
+        return
+    with paused():
+        fft = sys.modules["numpy.fft"]
+        np.fft = fft  # bound now: importlib binds it only after the module's code ran
+        from ..kernels.numpy import fft as fft_kernels
+        fft_kernels.register_all()
+        patch_names(fft, FFT_FACTORIES)
+        _kernel_patches(fft)
+        _fft_done = True
+        if _installed_all:
+            _pickle_originals_as_patches()
+
+
+def _polynomial_imported() -> None:
+    """numpy.polynomial's evaluators made fake-aware (modes/python_entry.py) once NumPy loads
+    it (lazily, as numpy.random); each is patched once (``install_poly_vals`` skips a patch)."""
+    with paused():
+        from . import python_entry
+        python_entry.install_poly_vals()
 
 
 def _ma_imported() -> None:
@@ -193,6 +265,12 @@ class _PausedExec:
             self.loader.exec_module(module)
         if module.__name__ == "cupy":
             _cupy_imported(module)
+        elif module.__name__ == "numpy.random":
+            _random_imported()
+        elif module.__name__ == "numpy.fft":
+            _fft_imported()
+        elif module.__name__ == "numpy.polynomial":
+            _polynomial_imported()
         elif module.__name__ == "numpy.ma":
             np.ma = module  # bound now, as importlib binds it only after this returns
             _ma_imported()

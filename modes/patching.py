@@ -38,7 +38,6 @@ NUMPY_FACTORIES = (
     "tril_indices", "triu_indices", "diag_indices", "mask_indices", "meshgrid",
     "broadcast_shapes",
 )
-NUMPY_MODULES = ("numpy", "numpy.fft", "numpy.lib.stride_tricks")
 FFT_FACTORIES = ("fftfreq", "rfftfreq")
 # np.random: module-level functions that draw (methods of the global RandomState, and the
 # mtrand aliases ranf/sample that call it from C); patched in np.random and numpy.random.mtrand
@@ -65,7 +64,11 @@ def by_name(module: str, qualname: str) -> Any:
     return obj
 
 
-_DEFAULT_RNG = np.random.default_rng
+def _is_default_rng(fn: Any) -> bool:
+    """``fn`` is NumPy's ``default_rng`` (numpy.random._generator's, never patched there);
+    numpy.random is not imported for the question (NumPy loads it lazily)."""
+    gen = sys.modules.get("numpy.random._generator")
+    return gen is not None and fn is getattr(gen, "default_rng", None)
 
 
 def plain_patch(fn: Any, random: bool = False) -> Any:
@@ -98,14 +101,15 @@ def plain_patch(fn: Any, random: bool = False) -> Any:
             if kwargs and fake_in_args((), kwargs):
                 return dispatch(patched, (_FAKE,), args, kwargs)
             return fn(*args, **kwargs)
-    elif fn is _DEFAULT_RNG:
+    elif _is_default_rng(fn):
         def patched(*args, **kwargs):
             if _LIVE:
                 if get_stack() and not _graph_code(_getframe(1)):
                     return dispatch(patched, (), args, kwargs)
                 if random_gen.modes_entered() and not _graph_code(_getframe(1)):
                     # paused inside a mode (a library's import), not dask building a graph
-                    return random_gen.default_rng(*args, **kwargs)
+                    from .fake_generator import default_rng  # loaded with numpy.random
+                    return default_rng(*args, **kwargs)
             return fn(*args, **kwargs)
     else:
         converts = getattr(fn, "__name__", None) in CONVERSIONS
@@ -381,7 +385,7 @@ def patch_names(module: Any, names: Iterable[str], random: bool = False) -> None
 
 # Namespaces whose functions with a kernel are patched (NumPy binds each function under
 # several module paths; these are the public ones users call through)
-KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.fft", "numpy.lib.stride_tricks", "numpy.rec",
+KERNEL_MODULES = ("numpy", "numpy.linalg", "numpy.lib.stride_tricks", "numpy.rec",
                   "numpy.strings", "numpy.char")
 
 
@@ -404,12 +408,15 @@ def kernel_names(module: Any) -> list[str]:
 
 
 def random_names() -> list[str]:
-    rs = np.random.mtrand._rand
+    """The names of np.random's draws (numpy.random is loaded: the installer calls this when
+    it loads)."""
+    random = sys.modules["numpy.random"]
+    rs = random.mtrand._rand
     out = []
-    for name in dir(np.random):
+    for name in dir(random):
         if name.startswith("_") or name in RANDOM_SKIP:
             continue
-        fn = getattr(np.random, name)
+        fn = getattr(random, name)
         if getattr(fn, "__self__", None) is rs or name in RANDOM_ALIASES:
             out.append(name)
     return out

@@ -155,8 +155,10 @@ def _converted(x: Any, convert: Callable) -> Any:
 def python_entry(fn: Callable) -> Callable:
     """fn, run in a FakeMode as its ``rebound`` copy, real ndarray arguments converted
     through the mode's memo (see the module docstring); a function NumPy wraps for
-    ``__array_function__`` runs its implementation (the mode is already chosen)."""
-    r = rebound(getattr(fn, "_implementation", fn))
+    ``__array_function__`` runs its implementation (the mode is already chosen). The copy
+    is made on the first call in a mode (``rebound`` keeps it): making the ~25 copies and
+    their modules' patched globals was a tenth of ``import faketensor``."""
+    impl = getattr(fn, "_implementation", fn)
 
     def patched(*args, **kwargs):
         if patching.get_stack():
@@ -168,24 +170,27 @@ def python_entry(fn: Callable) -> Callable:
             conv = mode._convert
             args = tuple(_converted(a, conv) for a in args)
             kwargs = {k: _converted(v, conv) for k, v in kwargs.items()}
-            return r(*args, **kwargs)
+            return rebound(impl)(*args, **kwargs)
         return fn(*args, **kwargs)
     functools.update_wrapper(patched, fn)
     patching.mark_patch(patched)
     patching.record_patch(fn, patched)  # pickles by name, as the other patches
     if hasattr(fn, "_implementation"):  # the original, called with a fake, asks its argument
-        _array.register_python_entry(fn, _entry_for_protocol(r))
+        _array.register_python_entry(fn, _entry_for_protocol(impl))
     return patched
 
 
-def _entry_for_protocol(r: Callable) -> Callable:
+def _entry_for_protocol(impl: Callable) -> Callable:
     """What ``FakeArray.__array_function__`` runs for the original of a python entry: the
-    rebound copy in a FakeMode (real ndarray arguments converted), else nothing (NOT_RUN)."""
+    rebound copy of ``impl`` in a FakeMode (real ndarray arguments converted), else nothing
+    (NOT_RUN)."""
     def run(args: tuple, kwargs: dict) -> Any:
         stack = patching.get_stack()
         if not (stack and stack[0]._is_fake_mode):
             if stack or not any(isinstance(a, _array.FakeArray) for a in (*args, *kwargs.values())):
                 return _array.NOT_RUN
+        r = rebound(impl)
+        if not (stack and stack[0]._is_fake_mode):
             from .fake_mode import FakeMode
             from .._sizes import inherited
             with FakeMode(sizes=inherited()):  # fakes outside a mode: NumPy's code in one
@@ -376,7 +381,9 @@ def fake_aware(fn: Callable) -> Callable:
     return patched
 
 
-def _install_poly_vals() -> None:
+def install_poly_vals() -> None:
+    """numpy.polynomial's evaluators made fake-aware, once NumPy has loaded numpy.polynomial
+    (lazily, on first use: modes/installer.py calls this then)."""
     import importlib
     for mod_name, name, cls_name in POLY_VALS:
         mod = importlib.import_module(f"numpy.polynomial.{mod_name}")
@@ -601,4 +608,3 @@ def install() -> None:
                     if cls is np.char.chararray else constructor)
             _set(cls, "__new__", make(new))
     install_chararray_methods()
-    _install_poly_vals()

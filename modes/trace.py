@@ -5,6 +5,7 @@ fakes' death (meta_utils/convert/replay.py re-runs it)."""
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 import weakref
 from typing import Any, Sequence
@@ -149,7 +150,8 @@ class TraceIds(_IdsBase):
             return t([self.spec(x) for x in obj])
         if t is dict:
             return {k: self.spec(v) for k, v in obj.items()} if obj else NO_KWARGS
-        if isinstance(obj, np.random.Generator):
+        gen = getattr(sys.modules.get("numpy.random"), "Generator", None)  # loaded lazily
+        if gen is not None and isinstance(obj, gen):
             return self._generator(obj)
         return obj
 

@@ -21,6 +21,14 @@ settings.register_profile(
 settings.load_profile("ci")
 
 
+# NumPy's lazily loaded namespaces (numpy.random, ...) loaded and set up once here, as a
+# program's first use of them does (modes/installer.py's import hook): the tests that enumerate
+# every rule (``REGISTRY``, the op tables, the surveys) see them all. A fresh interpreter, where
+# they are not loaded yet, is tested in tests/core/test_import_cost.py.
+import faketensor.kernels  # noqa: E402
+
+faketensor.kernels.load_all()
+
 GPU_DESELECTED = pytest.StashKey[int]()
 
 

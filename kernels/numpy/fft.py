@@ -3,14 +3,19 @@
 Every 1-d transform allocates ``empty_like(a, shape=..., dtype=...)`` (order K of its
 input) unless ``out=`` is given, and the pocketfft gufunc writes into it; the n-d
 transforms chain 1-d ones, the last axis first.
+
+This module never imports numpy.fft itself: NumPy loads it lazily, and ``register_all``
+registers the rules once it is loaded (modes/installer.py's import hook, or
+``kernels.load_all``).
 """
 from __future__ import annotations
 
 import operator
-from typing import Any
+import sys
+import threading
+from typing import Any, Callable
 
 import numpy as np
-import numpy.fft._pocketfft_umath as _pfu
 
 from ..._errors import UnsupportedOperationError
 from ...layout import as_shape, like_strides, normalize_axis, shape_args
@@ -20,6 +25,48 @@ from .. import flops
 from ..registry import register, scratch
 from .temporaries import array_bytes
 from .umath import resolve_loop
+
+_DEFERRED: list = []  # (name in np.fft, register's keywords, rule), registered by register_all
+
+
+def _deferred(name: str, **kw: Any) -> Callable:
+    """``register(np.fft.NAME, **kw)``, once numpy.fft is loaded (``register_all``)."""
+    def deco(fn: Callable) -> Callable:
+        _DEFERRED.append((name, kw, fn))
+        return fn
+    return deco
+
+
+_registered = False
+_register_lock = threading.RLock()
+
+
+def register_all() -> None:
+    """Register every np.fft rule, once numpy.fft is loaded (NumPy imports it lazily;
+    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too).
+    Once only, whichever thread comes first."""
+    global _registered
+    if _registered:
+        return
+    import numpy.fft  # noqa: F401  (first: its import may come back here, the hook's call)
+    with _register_lock:
+        if _registered:
+            return
+        fft = sys.modules["numpy.fft"]
+        for name, kw, fn in _DEFERRED:
+            register(getattr(fft, name), **kw)(fn)
+        _registered = True
+
+
+def _pocketfft() -> Any:
+    """numpy.fft's gufuncs (numpy/fft/_pocketfft_umath.cpp), loaded with numpy.fft."""
+    return sys.modules["numpy.fft._pocketfft_umath"]
+
+
+def _fft(name: str) -> Any:
+    """``np.fft.NAME`` (numpy.fft is loaded by the time a rule runs)."""
+    return getattr(sys.modules["numpy.fft"], name)
+
 
 _NORMS = {None: "forward", "backward": "forward", "ortho": "ortho", "forward": "backward"}
 
@@ -46,6 +93,7 @@ def _raw(a: Any, n: Any, axis: Any, is_real: bool, forward: bool, norm: Any, out
     else:
         raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
     n_out = n
+    _pfu = _pocketfft()
     if is_real:
         if forward:
             uf = _pfu.rfft_n_even if n % 2 == 0 else _pfu.rfft_n_odd
@@ -112,6 +160,7 @@ def _pocketfft_scratch(uf: Any, n: int, out: Any, ax: int, loop: tuple) -> None:
         return
     odt = loop[-1]
     strided = out.strides[ax] != odt.itemsize
+    _pfu = _pocketfft()
     if uf is _pfu.fft or uf is _pfu.ifft:
         scratch(2 * n * odt.itemsize + (n * odt.itemsize if strided else 0))
     elif uf is _pfu.rfft_n_even or uf is _pfu.rfft_n_odd:
@@ -157,25 +206,25 @@ def _n(a: Any, n: Any, axis: Any, default: Any) -> int:
     return n
 
 
-def _one(name: Any, is_real: bool, forward: bool, nfun: Any):
+def _one(name: str, is_real: bool, forward: bool, nfun: Any):
     def kernel(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
-        a = _arr(a, name)
+        a = _arr(a, _fft(name))
         return _raw(a, _n(a, n, axis, nfun), axis, is_real, forward, norm, out)
-    kernel.__name__ = name.__name__
-    kernel.__doc__ = f"np.fft.{name.__name__}: empty_like(a) with the transformed axis resized, or out."
+    kernel.__name__ = name
+    kernel.__doc__ = f"np.fft.{name}: empty_like(a) with the transformed axis resized, or out."
     shape_args(kernel, 1, "n")
     rule = (flops.rfft if forward else flops.irfft) if is_real else flops.fft
-    return register(name, tags=("copy",), flops=rule)(stepped(kernel))
+    return _deferred(name, tags=("copy",), flops=rule)(stepped(kernel))
 
 
 _same = lambda k: k  # noqa: E731
 _inv_real = lambda k: (k - 1) * 2  # noqa: E731
-for _f, _r, _fw, _d in ((np.fft.fft, False, True, _same), (np.fft.ifft, False, False, _same),
-                        (np.fft.rfft, True, True, _same), (np.fft.irfft, True, False, _inv_real)):
+for _f, _r, _fw, _d in (("fft", False, True, _same), ("ifft", False, False, _same),
+                        ("rfft", True, True, _same), ("irfft", True, False, _inv_real)):
     _one(_f, _r, _fw, _d)
 
 
-@register(np.fft.hfft, tags=("copy",), flops=flops.irfft)
+@_deferred("hfft", tags=("copy",), flops=flops.irfft)
 @stepped
 def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """irfft(conjugate(a)) with the norm swapped; ``out`` is ignored, as in NumPy."""
@@ -188,7 +237,7 @@ def hfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = Non
     return _then_free(c, _raw(c, n, axis, True, False, norm, None), a)
 
 
-@register(np.fft.ihfft, tags=("copy",), flops=flops.rfft)
+@_deferred("ihfft", tags=("copy",), flops=flops.rfft)
 @stepped
 def ihfft(a: Any, n: Any = None, axis: int = -1, norm: Any = None, out: Any = None) -> Any:
     """rfft with the norm swapped, conjugated in place."""
@@ -254,21 +303,21 @@ def _chain(a: Any, s: Any, axes: Any, forward: bool, norm: Any, out: Any) -> Any
     return a
 
 
-def _nd(name: Any, forward: bool, default_axes: Any, drop_out: bool = False):
+def _nd(name: str, forward: bool, default_axes: Any, drop_out: bool = False):
     def kernel(a: Any, s: Any = None, axes: Any = default_axes, norm: Any = None,
                out: Any = None) -> Any:
-        a = _arr(a, name)
+        a = _arr(a, _fft(name))
         return _chain(a, s, axes, forward, norm, None if drop_out else out)
-    kernel.__name__ = name.__name__
-    kernel.__doc__ = f"np.fft.{name.__name__}: 1-d transforms chained from the last axis."
+    kernel.__name__ = name
+    kernel.__doc__ = f"np.fft.{name}: 1-d transforms chained from the last axis."
     rule = flops.fftn if default_axes is None else flops.fft2
-    return register(name, tags=("copy",), flops=rule)(stepped(kernel))
+    return _deferred(name, tags=("copy",), flops=rule)(stepped(kernel))
 
 
-_nd(np.fft.fftn, True, None)
-_nd(np.fft.ifftn, False, None)
-_nd(np.fft.fft2, True, (-2, -1))
-_nd(np.fft.ifft2, False, (-2, -1), drop_out=True)  # NumPy's ifft2 drops out=
+_nd("fftn", True, None)
+_nd("ifftn", False, None)
+_nd("fft2", True, (-2, -1))
+_nd("ifft2", False, (-2, -1), drop_out=True)  # NumPy's ifft2 drops out=
 
 
 def _rfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
@@ -280,13 +329,13 @@ def _rfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     return a
 
 
-@register(np.fft.rfftn, tags=("copy",), flops=flops.rfftn)
+@_deferred("rfftn", tags=("copy",), flops=flops.rfftn)
 @stepped
 def rfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
 
 
-@register(np.fft.rfft2, tags=("copy",), flops=flops.rfft2)
+@_deferred("rfft2", tags=("copy",), flops=flops.rfft2)
 @stepped
 def rfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     return _rfftn(a, s, axes, norm, out)
@@ -300,13 +349,13 @@ def _irfftn(a: Any, s: Any, axes: Any, norm: Any, out: Any) -> Any:
     return _then_free(a, _raw(a, operator.index(s[-1]), axes[-1], True, False, norm, out), src)
 
 
-@register(np.fft.irfftn, tags=("copy",), flops=flops.irfftn)
+@_deferred("irfftn", tags=("copy",), flops=flops.irfftn)
 @stepped
 def irfftn(a: Any, s: Any = None, axes: Any = None, norm: Any = None, out: Any = None) -> Any:
     return _irfftn(a, s, axes, norm, out)
 
 
-@register(np.fft.irfft2, tags=("copy",), flops=flops.irfft2)
+@_deferred("irfft2", tags=("copy",), flops=flops.irfft2)
 @stepped
 def irfft2(a: Any, s: Any = None, axes: Any = (-2, -1), norm: Any = None, out: Any = None) -> Any:
     """irfftn; NumPy's irfft2 drops out=."""
@@ -328,13 +377,13 @@ def _shift(x: Any, axes: Any, sign: int) -> Any:
     return roll(m, shift, axes)
 
 
-@register(np.fft.fftshift, tags=("copy",))
+@_deferred("fftshift", tags=("copy",))
 def fftshift(x: Any, axes: Any = None) -> Any:
     """roll by half of each axis."""
     return _shift(x, axes, 1)
 
 
-@register(np.fft.ifftshift, tags=("copy",))
+@_deferred("ifftshift", tags=("copy",))
 def ifftshift(x: Any, axes: Any = None) -> Any:
     return _shift(x, axes, -1)
 
@@ -359,7 +408,7 @@ def _freq(n: Any, d: Any, length: Any, parts: tuple = ()) -> ArrayMeta:
     return ArrayMeta((length,), dt, (dt.itemsize,) if length else (0,))
 
 
-@register(np.fft.fftfreq, tags=("factory",))
+@_deferred("fftfreq", tags=("factory",))
 def fftfreq(n: Any, d: Any = 1.0, device: Any = None) -> ArrayMeta:
     """empty(n, int) filled, times 1/(n*d)."""
     if not isinstance(n, (int, np.integer)):
@@ -367,7 +416,7 @@ def fftfreq(n: Any, d: Any = 1.0, device: Any = None) -> ArrayMeta:
     return _freq(n, d, n, (n, (n - 1) // 2 + 1, n // 2))  # results, p1, p2
 
 
-@register(np.fft.rfftfreq, tags=("factory",))
+@_deferred("rfftfreq", tags=("factory",))
 def rfftfreq(n: Any, d: Any = 1.0, device: Any = None) -> ArrayMeta:
     if not isinstance(n, (int, np.integer)):
         raise ValueError("n should be an integer")

@@ -20,6 +20,8 @@ from __future__ import annotations
 import inspect
 import math
 import operator
+import sys
+import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -38,10 +40,27 @@ _I8 = np.dtype(np.int64)
 _INTP = np.dtype(np.intp)
 _LONG = np.dtype("long")
 
+# This module never imports numpy.random itself: NumPy loads it lazily (a fifth of
+# ``import faketensor`` when it was loaded eagerly), and ``register_all`` registers the
+# rules once it is loaded (modes/installer.py's import hook, or ``kernels.load_all``).
 # Private generators for NumPy's own checks (never the user's: their streams must not move).
-_CHECKERS: dict[str, Any] = {"Generator": np.random.Generator(np.random.PCG64(0)),
-             "RandomState": np.random.RandomState(0)}
-_CLASSES = {"Generator": np.random.Generator, "RandomState": np.random.RandomState}
+_CHECKERS: dict[str, Any] = {}
+
+
+def _cls(owner: str) -> Any:
+    """``np.random.Generator`` or ``np.random.RandomState`` (numpy.random is loaded by now)."""
+    return getattr(sys.modules["numpy.random"], owner)
+
+
+def _checker(owner: str) -> Any:
+    """The private generator of ``owner``'s class, made on first use."""
+    gen = _CHECKERS.get(owner)
+    if gen is None:
+        random = sys.modules["numpy.random"]
+        gen = (random.Generator(random.PCG64(0)) if owner == "Generator"
+               else random.RandomState(0))
+        gen = _CHECKERS.setdefault(owner, gen)
+    return gen
 
 # Draws shaped by size and broadcast parameters (_common.pyx cont/disc): name -> parameters.
 DISTRIBUTIONS = {
@@ -73,17 +92,25 @@ def _binder(owner: str, name: str) -> Callable:
     Whether a call binds, and where each argument goes, depends only on how many
     positional arguments it has and which keywords it names: after ``inspect``'s bind has
     accepted a call of that form once, later ones are laid out directly (the same dict, in
-    the signature's order, defaults filled in)."""
-    sig = inspect.signature(getattr(_CLASSES[owner], name))
-    plist = list(sig.parameters.values())[1:]  # after self
-    names = [p.name for p in plist]
-    defaults = {p.name: p.default for p in plist}
-    direct = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in plist)
+    the signature's order, defaults filled in). The signature is read on the first call
+    (inspect.signature for every method was most of registering numpy.random's rules)."""
+    sig: Any = None
+    names: list = []
+    defaults: dict = {}
+    direct = False
     bound: set = set()  # (number of positional arguments, keyword names) bound before
 
     def bind(args: tuple, kwargs: dict) -> dict:
+        nonlocal sig, names, defaults, direct
         form = (len(args), tuple(kwargs))
-        if form in bound:
+        if sig is None:
+            s = inspect.signature(getattr(_cls(owner), name))
+            plist = list(s.parameters.values())[1:]  # after self
+            names = [p.name for p in plist]
+            defaults = {p.name: p.default for p in plist}
+            direct = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in plist)
+            sig = s
+        elif form in bound:
             n = len(args)
             out = {}
             for i, k in enumerate(names):
@@ -175,7 +202,7 @@ def _numpy_checks(owner: str, name: str, a: dict, params: tuple) -> None:
     if "out" in call:
         call["out"] = None
     with paused():  # the private generator draws for real
-        getattr(_CHECKERS[owner], name)(**call)
+        getattr(_checker(owner), name)(**call)
 
 
 def _empty_size(size: Any) -> bool:
@@ -694,7 +721,7 @@ def _choice(owner: str) -> Callable:
             else:  # NumPy's own checks of p's values
                 n = pop_size if pop_size is not None else len(p)
                 with paused():
-                    _CHECKERS[owner].choice(n, size if _empty_size(size) else None, True, p)
+                    _checker(owner).choice(n, size if _empty_size(size) else None, True, p)
                 if not replace and size is not None and \
                         np.count_nonzero(np.asarray(p, _F8) > 0) < np.prod(size, dtype=np.intp):
                     raise ValueError("Fewer non-zero entries in p than size")
@@ -1152,7 +1179,7 @@ def _multivariate_normal(owner: str) -> Callable:
         if not is_fake(cov):  # NumPy's own checks on the known covariance
             call = dict(k, mean=np.zeros(m.shape, _F8) if is_fake(mean) else mean, size=None)
             with paused():
-                _CHECKERS[owner].multivariate_normal(**call)
+                _checker(owner).multivariate_normal(**call)
         elif (legacy or method != "cholesky") and k["check_valid"] not in ("warn", "raise", "ignore"):
             raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
         if legacy:  # x += mean: NumPy's casting error, from a one-element stand-in
@@ -1182,7 +1209,7 @@ def _multivariate_hypergeometric(owner: str) -> Callable:
                              f"integers not exceeding {np.iinfo(np.int64).max}.")
         if not is_fake(colors) and not is_fake(nsample):
             with paused():
-                _CHECKERS[owner].multivariate_hypergeometric(colors, nsample, None, method)
+                _checker(owner).multivariate_hypergeometric(colors, nsample, None, method)
         nc = c.shape[0]
         if size is None:
             shape: tuple = (nc,)
@@ -1295,24 +1322,44 @@ def _drawing_methods(cls: type) -> list:
 
 def _keep_size_real(fn: Any, owner: str, name: str, shift: int) -> Callable:
     """A real ndarray given as ``size`` reaches the kernel as is (its values are the shape)."""
-    params = [p for p in inspect.signature(getattr(_CLASSES[owner], name)).parameters][1:]
+    code = getattr(getattr(_cls(owner), name), "__code__", None)  # Cython's: the names, cheaply
+    params = (list(code.co_varnames[1:code.co_argcount + code.co_kwonlyargcount])
+              if code is not None else [])
     if "size" in params:
         fn.keep_real = frozenset({"size", params.index("size") + shift})
     return fn
 
 
-def _register_all() -> None:
-    rs = np.random.mtrand._rand
-    for name in _drawing_methods(np.random.RandomState):
-        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
-        register(getattr(rs, name), tags=("random", "factory"), name=f"np.random.{name}")(k)
-    for alias, name in ALIASES.items():
-        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
-        register(getattr(np.random.mtrand, alias), tags=("random", "factory"),
-                 name=f"np.random.{alias}")(k)
-    for name in _drawing_methods(np.random.Generator):
-        register(f"Generator.{name}", tags=("random", "factory"))(
-            _keep_size_real(_method_of(kernel_for("Generator", name)), "Generator", name, 1))
+_registered = False
+_register_lock = threading.RLock()
+
+
+def register_all() -> None:
+    """Register every np.random rule, once numpy.random is loaded (NumPy imports it lazily;
+    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too).
+    Once only, whichever thread comes first."""
+    global _registered
+    if _registered:
+        return
+    import numpy.random  # noqa: F401  (first: its import may come back here, the hook's call)
+    with _register_lock:
+        if _registered:
+            return
+        random = sys.modules["numpy.random"]
+        rs = random.mtrand._rand
+        for name in _drawing_methods(random.RandomState):
+            k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
+            register(getattr(rs, name), tags=("random", "factory"), name=f"np.random.{name}")(k)
+        for alias, name in ALIASES.items():
+            k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
+            register(getattr(random.mtrand, alias), tags=("random", "factory"),
+                     name=f"np.random.{alias}")(k)
+        for name in _drawing_methods(random.Generator):
+            register(f"Generator.{name}", tags=("random", "factory"))(
+                _keep_size_real(_method_of(kernel_for("Generator", name)), "Generator", name, 1))
+        register(rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
+        register(rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)
+        _registered = True
 
 
 def _method_of(rule: Callable) -> Callable:
@@ -1325,8 +1372,6 @@ def _method_of(rule: Callable) -> Callable:
         setattr(method, "cache_draws", True)
     return method
 
-
-_register_all()
 
 
 def _get_state(legacy: bool = True) -> Any:
@@ -1374,6 +1419,3 @@ def _set_state(state: Any) -> None:
 
 
 keep_real(_set_state, 0, "state")
-_rs = np.random.mtrand._rand
-register(_rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
-register(_rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)

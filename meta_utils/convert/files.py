@@ -11,7 +11,6 @@ it). A memory-mapped load maps the file: its storage is marked ``MAPPED`` and ne
 from __future__ import annotations
 
 import io
-import mmap
 import os
 from collections.abc import Mapping
 from typing import Any, BinaryIO, Iterator
@@ -61,12 +60,18 @@ def fake_from_info(info: ArrayInfo, device: str = "cpu") -> FakeArray:
     return make_fake(info.shape, info.dtype, strides, storage, 0, flat)
 
 
+def _granularity() -> int:
+    """``mmap.ALLOCATIONGRANULARITY`` (mmap imported here, when a file is mapped: issue 30)."""
+    import mmap
+    return mmap.ALLOCATIONGRANULARITY
+
+
 def fake_memmap(info: ArrayInfo, mode: str) -> FakeArray:
     """The ``np.memmap`` that ``np.load(..., mmap_mode=mode)`` returns, as NumPy maps it."""
     if mode not in _MMAP_MODES:
         raise ValueError(f"mode must be one of {sorted(_MMAP_MODES)} (got {mode!r})")
     offset = info.data_offset
-    start = offset - offset % mmap.ALLOCATIONGRANULARITY
+    start = offset - offset % _granularity()
     length = offset + info.nbytes - start
     storage = FakeStorage(length, "cpu", 64)
     storage._tracker = MAPPED
@@ -393,11 +398,12 @@ def memmap_new(subtype: Any, filename: Any, dtype: Any = np.uint8, mode: str = "
         end = max(end, 1)
     elif end > flen:
         raise ValueError("mmap length is greater than file size")
-    start = offset - offset % mmap.ALLOCATIONGRANULARITY
+    gran = _granularity()
+    start = offset - offset % gran
     length = end - start
     if length == 0 and start > 0:
-        length += mmap.ALLOCATIONGRANULARITY
-        start -= mmap.ALLOCATIONGRANULARITY
+        length += gran
+        start -= gran
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")  # ndarray.__new__
     if any(n < 0 for n in shape):

@@ -13,7 +13,7 @@ import numpy as np
 from ..._flops import kernel_rule
 from ..._runner import resolve
 from ..._errors import UnsupportedOperationError
-from ...kernels import registry as _registry
+from ...kernels import load_all, registry as _registry
 from ...kernels.registry import REGISTRY, Kernel
 from ...modes.python_entry import PYTHON_ENTRIES
 
@@ -68,7 +68,9 @@ def _flop_rule_name(kernel: Kernel) -> str | None:
 
 
 def ops(backend: str | None = None) -> list[OpRow]:
-    """One row per registered (op, backend), sorted by op name."""
+    """One row per registered (op, backend), sorted by op name (every rule: NumPy's lazily
+    loaded namespaces are loaded first, ``kernels.load_all``)."""
+    load_all()
     rows = [OpRow(op_label(op, b), b, k.name, _source(k), tuple(sorted(k.tags)), k.cacheable,
                   _flop_rule_name(k))
             for (op, b), k in REGISTRY.items() if backend in (None, b)]
@@ -83,6 +85,7 @@ class CoverageRow(NamedTuple):
 
 def public_callables(backend: str) -> Iterator[tuple[str, Any, Any]]:
     """(name, object, dispatch key) for the public callables of a backend's namespaces."""
+    load_all()  # numpy.random's rules, which register when it loads
     for modname in NAMESPACES[backend]:
         try:
             mod = importlib.import_module(modname)

@@ -1,6 +1,7 @@
 """What ``import faketensor`` leaves unimported (issue 30: at most 100 ms over ``import numpy``):
-numpy.ma's patches go in when numpy.ma is first imported, and stdlib modules only a command
-needs (zipfile, json, runpy, fractions, importlib.abc's tempfile and shutil) load where used.
+numpy.ma's, numpy.random's, numpy.fft's and numpy.polynomial's patches go in when NumPy first imports them,
+CuPy's rules on the first CUDA op, the planner's names on first use, and stdlib modules only a
+command needs (zipfile, json, runpy, fractions, importlib.abc's tempfile and shutil) load where used.
 Each test runs in a fresh interpreter (a module imports once)."""
 import subprocess
 import sys
@@ -16,7 +17,14 @@ def run_py(code: str) -> str:
 
 
 DEFERRED = ("numpy.ma", "faketensor.modes.masked", "zipfile", "json", "runpy", "fractions",
-            "decimal", "importlib.abc", "importlib.resources", "tempfile", "shutil", "traceback")
+            "decimal", "importlib.abc", "importlib.resources", "tempfile", "shutil", "traceback",
+            # NumPy's lazily loaded namespaces, set up when NumPy loads them
+            # (tests/modes/test_lazy_namespaces.py), and what only they or a command need
+            "numpy.random", "numpy.polynomial", "numpy.fft", "secrets", "hashlib",
+            "faketensor.kernels.numpy.random", "faketensor.kernels.numpy.fft",
+            "faketensor.modes.fake_generator", "dataclasses", "mmap",
+            "faketensor.kernels.cupy", "faketensor.meta_utils.planner.plan",
+            "faketensor.meta_utils.planner.sweep", "faketensor.meta_utils.planner.explain")
 
 
 def test_import_faketensor_leaves_these_unimported():

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import faketensor as ft
-from faketensor.modes.random_gen import FakeGenerator, RealDrawInModeError
+from faketensor.modes.fake_generator import FakeGenerator
+from faketensor.modes.random_gen import RealDrawInModeError
 
 from oracle import compare_meta
 import random_corpus
