@@ -372,11 +372,10 @@ class RecordingStats(MemoryStats):
         return r
 
 
-# the Python event methods: the reference of the compiled ones, and their fallback
-RecordingStats._py_alloc = MemoryStats._alloc  # type: ignore[attr-defined]
-RecordingStats._py_charge = RecordingStats._charge  # type: ignore[attr-defined]
-RecordingStats._py_free = RecordingStats._free  # type: ignore[attr-defined]
-RecordingStats._py_transient = RecordingStats._transient  # type: ignore[attr-defined]
+# the Python event methods as _py_alloc, ...: the reference of the compiled ones, and their
+# fallback (for a subclass, a storage of another type, a size that is not an int)
+for _name in ("_alloc", "_charge", "_free", "_transient"):
+    setattr(RecordingStats, "_py" + _name, getattr(RecordingStats, _name))
 
 if CONFIGURE is not None:  # the compiled FakeMode._record folds a RecordingStats' log itself
     CONFIGURE("recording_stats", RecordingStats)
