@@ -2755,6 +2755,43 @@ ref_in_place(PyObject *module, PyObject *unused)
     return PyBool_FromLong(ref_small_ok);
 }
 
+/* ---- TraceRef ---------------------------------------------------------------------------- */
+
+/* modes/trace.py TraceRef as a static subtype of int: its instances are not tracked by the
+   garbage collector (a heap subclass's are, and each one made counts toward a collection) */
+static PyObject *
+traceref_repr(PyObject *self)
+{
+    PyObject *n = PyNumber_Long(self);
+    if (n == NULL) {
+        return NULL;
+    }
+    PyObject *r = PyUnicode_FromFormat("TraceRef(serial=%S)", n);
+    Py_DECREF(n);
+    return r;
+}
+
+static PyObject *
+traceref_serial(PyObject *self, void *closure)
+{
+    return PyNumber_Long(self);
+}
+
+static PyGetSetDef traceref_getset[] = {
+    {"serial", (getter)traceref_serial, NULL, "The serial number, as an int.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject TraceRefType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor.modes.trace.TraceRef",
+    .tp_doc = PyDoc_STR("A recorded fake, by serial number, inside a trace entry's arguments "
+                        "(an int subclass, one per fake)."),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_repr = traceref_repr,
+    .tp_getset = traceref_getset,
+};
+
 static PyMethodDef record_functions[] = {
     {"stats_methods", (PyCFunction)stats_methods, METH_NOARGS,
      "RecordingStats' _alloc, _charge, _free and _transient in C (method descriptors)."},
@@ -2826,6 +2863,15 @@ record_init(PyObject *m)
     INTERN(S__record, "_record");
     INTERN(S_replace, "_replace");
 #undef INTERN
+    TraceRefType.tp_base = &PyLong_Type;
+    if (PyType_Ready(&TraceRefType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&TraceRefType);
+    if (PyModule_AddObject(m, "TraceRef", (PyObject *)&TraceRefType) < 0) {
+        Py_DECREF(&TraceRefType);
+        return -1;
+    }
     if (PyType_Ready(&IdsType) < 0) {
         return -1;
     }

@@ -8,11 +8,11 @@ import itertools
 import sys
 import threading
 import weakref
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .._accel import CONFIGURE, IDS_BASE
+from .._accel import CONFIGURE, IDS_BASE, TRACE_REF
 from .._array import FakeArray
 from .._storage import FakeStorage
 from .._errors import op_name
@@ -20,18 +20,23 @@ from .._runner import PLAIN, resolve
 from .._stack import paused
 
 
-class TraceRef(int):
-    """A recorded fake, by serial number, inside a trace entry's arguments (an int
-    subclass: made in C, cheaper than a named tuple; one per fake)."""
+if TYPE_CHECKING or TRACE_REF is None:
+    class TraceRef(int):
+        """A recorded fake, by serial number, inside a trace entry's arguments (an int
+        subclass, one per fake). With the compiled accelerator it is its static twin
+        (``faketensor._speedups.TraceRef``), whose instances the garbage collector does not
+        track."""
 
-    __slots__ = ()
+        __slots__ = ()
 
-    @property
-    def serial(self) -> int:
-        return int(self)
+        @property
+        def serial(self) -> int:
+            return int(self)
 
-    def __repr__(self) -> str:
-        return f"TraceRef(serial={int(self)})"
+        def __repr__(self) -> str:
+            return f"TraceRef(serial={int(self)})"
+else:
+    TraceRef = TRACE_REF
 
 
 SWEEP_MIN = 4096  # the id tables' rows before the first sweep of dead ones

@@ -5,6 +5,7 @@ common op, ``TraceIds.ref`` / ``args_spec``, ``Sites.here``'s common path and
 ``FAKETENSOR_PURE_PYTHON=1``) and give the same trace, sites, specs, figures and timelines;
 the pieces are also compared side by side in this process."""
 import ast
+import gc
 import importlib.util
 import os
 import random
@@ -376,7 +377,8 @@ def test_trace_refs_made_in_place_are_equal_ints():
     ids = TraceIds()
     fakes = [ft.empty(1) for _ in range(5)]
     refs = [ids.ref(f) for f in fakes]
-    assert all(type(r) is TraceRef for r in refs)
+    assert all(type(r) is TraceRef and not gc.is_tracked(r) for r in refs)
+    assert TraceRef is _speedups.TraceRef and not gc.is_tracked(TraceRef(7))
     assert [int(r) for r in refs] == sorted(int(r) for r in refs) and len(set(refs)) == 5
     for r in refs:
         n = int(r)
