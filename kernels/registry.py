@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
+import importlib
 import inspect
+import sys
 import threading
 import types
 from typing import Any, Callable, Collection, NamedTuple, Protocol, cast
@@ -377,6 +379,28 @@ def register(*ops: Any, tags: tuple[str, ...] = (), name: str | None = None,
             REGISTRY[(op, backend)] = kernel
         return cast(Rule, fn)
 
+    return deco
+
+
+def once_loaded(module: str) -> Callable[[Callable[[Any], None]], Callable[[], None]]:
+    """A registration of the rules of a namespace NumPy imports lazily (numpy.random,
+    numpy.fft), run once: the decorated ``fn(loaded_module)`` becomes a function of no
+    arguments that imports ``module`` (whose import hook may call it back first: the lock is
+    re-entrant) and runs ``fn`` the first time only, whichever thread comes first."""
+    def deco(fn: Callable[[Any], None]) -> Callable[[], None]:
+        lock = threading.RLock()
+        done = False
+
+        def run() -> None:
+            nonlocal done
+            if done:
+                return
+            importlib.import_module(module)
+            with lock:
+                if not done:
+                    fn(sys.modules[module])
+                    done = True
+        return functools.wraps(fn)(run)
     return deco
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import operator
 import sys
-import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -22,7 +21,7 @@ from ...layout import as_shape, like_strides, normalize_axis, shape_args
 from .hidden import cast_copy_bytes, nbytes, scalar_bytes, stepped, steps, unbuffered_out_copy_bytes
 from ...meta import ArrayMeta, as_meta, check_writeable
 from .. import flops
-from ..registry import register, scratch
+from ..registry import once_loaded, register, scratch
 from .temporaries import array_bytes
 from .umath import resolve_loop
 
@@ -37,25 +36,12 @@ def _deferred(name: str, **kw: Any) -> Callable:
     return deco
 
 
-_registered = False
-_register_lock = threading.RLock()
-
-
-def register_all() -> None:
+@once_loaded("numpy.fft")
+def register_all(fft: Any) -> None:
     """Register every np.fft rule, once numpy.fft is loaded (NumPy imports it lazily;
-    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too).
-    Once only, whichever thread comes first."""
-    global _registered
-    if _registered:
-        return
-    import numpy.fft  # noqa: F401  (first: its import may come back here, the hook's call)
-    with _register_lock:
-        if _registered:
-            return
-        fft = sys.modules["numpy.fft"]
-        for name, kw, fn in _DEFERRED:
-            register(getattr(fft, name), **kw)(fn)
-        _registered = True
+    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too)."""
+    for name, kw, fn in _DEFERRED:
+        register(getattr(fft, name), **kw)(fn)
 
 
 def _pocketfft() -> Any:

@@ -21,7 +21,6 @@ import inspect
 import math
 import operator
 import sys
-import threading
 from typing import Any, Callable
 
 import numpy as np
@@ -33,7 +32,7 @@ from .indexing import getitem
 from .temporaries import Steps, Val, array_bytes, asarray_bytes, binary, call, ufunc_bytes, unary, used
 from ...layout import broadcast_shapes, c_strides, like_strides, normalize_axis
 from ...meta import ArrayMeta, as_number, is_fake
-from ..registry import keep_real, register, transient, unmodelled
+from ..registry import keep_real, once_loaded, register, transient, unmodelled
 
 _F8 = np.dtype(np.float64)
 _I8 = np.dtype(np.int64)
@@ -1330,36 +1329,23 @@ def _keep_size_real(fn: Any, owner: str, name: str, shift: int) -> Callable:
     return fn
 
 
-_registered = False
-_register_lock = threading.RLock()
-
-
-def register_all() -> None:
+@once_loaded("numpy.random")
+def register_all(random: Any) -> None:
     """Register every np.random rule, once numpy.random is loaded (NumPy imports it lazily;
-    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too).
-    Once only, whichever thread comes first."""
-    global _registered
-    if _registered:
-        return
-    import numpy.random  # noqa: F401  (first: its import may come back here, the hook's call)
-    with _register_lock:
-        if _registered:
-            return
-        random = sys.modules["numpy.random"]
-        rs = random.mtrand._rand
-        for name in _drawing_methods(random.RandomState):
-            k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
-            register(getattr(rs, name), tags=("random", "factory"), name=f"np.random.{name}")(k)
-        for alias, name in ALIASES.items():
-            k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
-            register(getattr(random.mtrand, alias), tags=("random", "factory"),
-                     name=f"np.random.{alias}")(k)
-        for name in _drawing_methods(random.Generator):
-            register(f"Generator.{name}", tags=("random", "factory"))(
-                _keep_size_real(_method_of(kernel_for("Generator", name)), "Generator", name, 1))
-        register(rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
-        register(rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)
-        _registered = True
+    modes/installer.py's import hook calls this when it loads, ``kernels.load_all`` too)."""
+    rs = random.mtrand._rand
+    for name in _drawing_methods(random.RandomState):
+        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
+        register(getattr(rs, name), tags=("random", "factory"), name=f"np.random.{name}")(k)
+    for alias, name in ALIASES.items():
+        k = _keep_size_real(kernel_for("RandomState", name), "RandomState", name, 0)
+        register(getattr(random.mtrand, alias), tags=("random", "factory"),
+                 name=f"np.random.{alias}")(k)
+    for name in _drawing_methods(random.Generator):
+        register(f"Generator.{name}", tags=("random", "factory"))(
+            _keep_size_real(_method_of(kernel_for("Generator", name)), "Generator", name, 1))
+    register(rs.get_state, tags=("random",), name="np.random.get_state")(_get_state)
+    register(rs.set_state, tags=("random",), name="np.random.set_state")(_set_state)
 
 
 def _method_of(rule: Callable) -> Callable:
