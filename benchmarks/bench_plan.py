@@ -76,11 +76,15 @@ def verdict(ok: bool) -> str:
 
 def race(runs: dict[str, Callable[[], object]], repeat: int) -> tuple[dict, dict]:
     """Best seconds per contestant and each one's last result: one warm-up each, then
-    ``repeat`` rounds in which every contestant runs in turn (a noisy machine favours none)."""
+    ``repeat`` rounds in which every contestant runs in turn (a noisy machine favours none),
+    the order rotated each round (so no contestant always follows the same one, whose
+    memory and cache footprint it would inherit)."""
     results = {name: fn() for name, fn in runs.items()}
     times: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(repeat):
-        for name, fn in runs.items():
+    names = list(runs)
+    for i in range(repeat):
+        for name in names[i % len(names):] + names[:i % len(names)]:
+            fn = runs[name]
             t0 = time.perf_counter()
             results[name] = fn()
             times[name].append(time.perf_counter() - t0)

@@ -1807,7 +1807,11 @@ stats_storage(PyObject *storage, PyObject **n, PyObject **dev, int *cpu)
 static PyObject *
 stats_charged(PyObject *n, int cpu)
 {
-    return cpu && Py_SIZE(n) == 0 ? One : n;  /* an int's size is 0 for 0 only */
+    if (!cpu || n == One) {
+        return n;
+    }
+    int overflow = 0;  /* n is an exact int: no error */
+    return PyLong_AsLongLongAndOverflow(n, &overflow) == 0 && !overflow ? One : n;
 }
 
 static PyObject *
