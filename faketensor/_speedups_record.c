@@ -1769,9 +1769,19 @@ static int
 stats_event(PyObject *stats, PyObject *sid, PyObject *dev, PyObject *n)
 {
     PyObject *log = FC_SLOT(stats, ST_log), *trace = FC_SLOT(stats, ST_trace);
-    PyObject *op = PyLong_FromSsize_t(PyList_GET_SIZE(trace));
-    if (op == NULL) {
-        return -1;
+    /* the op index: the events of one op share one int (an int is immutable; the GIL keeps
+       the last one made) */
+    static PyObject *last_op = NULL;
+    Py_ssize_t ops = PyList_GET_SIZE(trace);
+    PyObject *op;
+    if (last_op != NULL && PyLong_AsSsize_t(last_op) == ops) {
+        op = Py_NewRef(last_op);
+    }
+    else {
+        if ((op = PyLong_FromSsize_t(ops)) == NULL) {
+            return -1;
+        }
+        Py_XSETREF(last_op, Py_NewRef(op));
     }
     Py_ssize_t k = PyList_GET_SIZE(log);
     int bad = PyList_Append(log, op) < 0 || PyList_Append(log, sid) < 0
