@@ -1784,6 +1784,12 @@ stats_event(PyObject *stats, PyObject *sid, PyObject *dev, PyObject *n)
         Py_XSETREF(last_op, Py_NewRef(op));
     }
     Py_ssize_t k = PyList_GET_SIZE(log);
+    if (PyObject_GC_IsTracked(log)) {
+        /* ints and device names only (every writer of a RecordingStats' log appends such):
+           nothing for the collector to find there, and a long log costs each pass that
+           visits it one call an item */
+        PyObject_GC_UnTrack(log);
+    }
     int bad = PyList_Append(log, op) < 0 || PyList_Append(log, sid) < 0
               || PyList_Append(log, dev) < 0 || PyList_Append(log, n) < 0;
     Py_DECREF(op);

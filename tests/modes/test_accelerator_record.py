@@ -431,6 +431,9 @@ def test_recording_stats_events_in_c_equal_the_python_methods():
         runs.append((got, log))
     assert runs[0] == runs[1]
     assert runs[0][1][:4] == [0, "id", "cpu", 1]
+    with ft.FakeMode(record=True) as mode:  # a log of atoms: left to reference counting
+        ft.empty(3) + 1
+    assert len(mode.memory.log) > 0 and not gc.is_tracked(mode.memory.log)
 
     class Mine(RecordingStats):
         __slots__ = ()
