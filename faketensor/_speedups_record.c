@@ -2125,6 +2125,13 @@ record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
 
 /* An output's meta row, ``(shape, dtype, strides, storage_offset, device)`` (a new tuple),
    read from the fake's and its storage's slots when their layout was checked at set-up. */
+/* Meta rows made lately, direct-mapped by their fields' addresses: a fake made from a
+   kernel-cache entry's template shares its shape and strides tuples (and dtype, offset and
+   device objects) with every other fake of that entry, so its row is found here and shared,
+   not made again (a row keeps its fields alive, so an address matched is the object's own) */
+#define META_ROWS 1024
+static PyObject *meta_rows[META_ROWS];
+
 static PyObject *
 record_meta(PyObject *o)
 {
@@ -2135,9 +2142,20 @@ record_meta(PyObject *o)
                  *st = FC_SLOT(o, FC.a_storage);
         if (shape != NULL && dtype != NULL && strides != NULL && offset != NULL && st != NULL
                 && Py_TYPE(st) == FC.storage_type && FC_SLOT(st, FC.s_device) != NULL) {
-            meta = PyTuple_Pack(5, shape, dtype, strides, offset, FC_SLOT(st, FC.s_device));
+            PyObject *dev = FC_SLOT(st, FC.s_device);
+            size_t h = ((size_t)shape >> 4) ^ (((size_t)strides >> 4) * 31u)
+                       ^ (((size_t)dtype >> 4) * 131u) ^ ((size_t)offset >> 4) ^ ((size_t)dev >> 6);
+            h = (h ^ (h >> 13)) & (META_ROWS - 1);
+            PyObject *row = meta_rows[h];
+            if (row != NULL && PyTuple_GET_ITEM(row, 0) == shape && PyTuple_GET_ITEM(row, 1) == dtype
+                    && PyTuple_GET_ITEM(row, 2) == strides && PyTuple_GET_ITEM(row, 3) == offset
+                    && PyTuple_GET_ITEM(row, 4) == dev) {
+                return Py_NewRef(row);  /* the same objects: the same row (a tuple, shared) */
+            }
+            meta = PyTuple_Pack(5, shape, dtype, strides, offset, dev);
             if (meta != NULL) {
                 record_untrack_tuple(meta);
+                Py_XSETREF(meta_rows[h], Py_NewRef(meta));
             }
             return meta;
         }
