@@ -2123,8 +2123,6 @@ record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
     return PyObject_Vectorcall(self->py, args, nargsf, kwnames);
 }
 
-/* An output's meta row, ``(shape, dtype, strides, storage_offset, device)`` (a new tuple),
-   read from the fake's and its storage's slots when their layout was checked at set-up. */
 /* Meta rows made lately, direct-mapped by their fields' addresses: a fake made from a
    kernel-cache entry's template shares its shape and strides tuples (and dtype, offset and
    device objects) with every other fake of that entry, so its row is found here and shared,
@@ -2132,6 +2130,9 @@ record_py(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
 #define META_ROWS 1024
 static PyObject *meta_rows[META_ROWS];
 
+/* An output's meta row, ``(shape, dtype, strides, storage_offset, device)``, read from the
+   fake's and its storage's slots when their layout was checked at set-up (shared when the
+   same field objects made the last row in its cache slot). */
 static PyObject *
 record_meta(PyObject *o)
 {
