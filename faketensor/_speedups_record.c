@@ -172,23 +172,16 @@ ids_unseen(PyObject *obj, Py_ssize_t off)
     return t == NULL || t == Py_None;
 }
 
-/* The serial obj keeps on itself for these ids (borrowed), when its weak reference still
-   points at obj; NULL without an error when there is none */
+/* The serial obj keeps on itself for these ids (borrowed); NULL when there is none. A slot is
+   set only on the object these ids numbered, and never copied (a fake or storage pickles and
+   copies without it), so it needs no weak reference to check. */
 static PyObject *
 ids_slot_hit(IdsObject *self, PyObject *obj, Py_ssize_t ids_off, Py_ssize_t serial_off)
 {
     if (!ids_slotted(obj, ids_off) || FC_SLOT(obj, ids_off) != (PyObject *)self) {
         return NULL;
     }
-    PyObject *r = FC_SLOT(obj, serial_off);
-    if (r == NULL) {
-        return NULL;
-    }
-    PyObject *w = PyDict_GetItemWithError(self->weak, r);
-    if (w == NULL || !PyWeakref_CheckRef(w) || PyWeakref_GetObject(w) != obj) {
-        return NULL;
-    }
-    return r;
+    return FC_SLOT(obj, serial_off);
 }
 
 /* A fake's TraceRef here (borrowed), from its slot or the id table; NULL without an error
@@ -285,7 +278,8 @@ ids_new_ref(IdsObject *self, PyObject *fake)
 {
     PyObject *r = NULL, *wr = NULL, *st = NULL, *key = NULL, *skey = NULL, *swr = NULL,
              *serial = NULL, *s = NULL;
-    /* everything that may run the garbage collector first */
+    /* everything that may run the garbage collector first: the fake's weak reference, and its
+       storage's when the storage's row would go to the id table (another ids keeps the slot) */
     wr = PyWeakref_NewRef(fake, NULL);
     if (wr == NULL) {
         goto done;
@@ -294,9 +288,13 @@ ids_new_ref(IdsObject *self, PyObject *fake)
     if (st == NULL && (st = PyObject_GetAttr(fake, S_storage)) == NULL) {
         goto done;
     }
-    swr = PyWeakref_NewRef(st, NULL);
-    if (swr == NULL) {
-        goto done;
+    if (!ids_owns_slot(self, st, SS_ids)) {
+        if ((swr = PyWeakref_NewRef(st, NULL)) == NULL) {
+            goto done;
+        }
+        if (PyWeakref_CheckRefExact(swr) && PyObject_GC_IsTracked(swr)) {
+            PyObject_GC_UnTrack(swr);
+        }
     }
     serial = PyIter_Next(self->count);
     if (serial == NULL) {
@@ -316,9 +314,6 @@ ids_new_ref(IdsObject *self, PyObject *fake)
     }
     if (PyWeakref_CheckRefExact(wr) && PyObject_GC_IsTracked(wr)) {
         PyObject_GC_UnTrack(wr);
-    }
-    if (PyWeakref_CheckRefExact(swr) && PyObject_GC_IsTracked(swr)) {
-        PyObject_GC_UnTrack(swr);
     }
     /* another thread may have given it a serial meanwhile (the collector may have run its
        code above): look once more, then change the tables and slots without making any
@@ -341,7 +336,7 @@ ids_new_ref(IdsObject *self, PyObject *fake)
         goto done;
     }
     PyObject *known = ids_slot_hit(self, st, SS_ids, SS_serial);
-    if (known == NULL && !PyErr_Occurred() && !ids_unseen(st, SS_ids)) {
+    if (known == NULL && !ids_unseen(st, SS_ids)) {
         if ((skey = PyLong_FromVoidPtr(st)) == NULL) {
             Py_CLEAR(r);
             goto done;
@@ -357,18 +352,21 @@ ids_new_ref(IdsObject *self, PyObject *fake)
             goto done;
         }
         s = PyIter_Next(self->count);
-        if (s == NULL || PyDict_SetItem(self->weak, s, swr) < 0) {
-            if (s == NULL && !PyErr_Occurred()) {
+        if (s == NULL) {
+            if (!PyErr_Occurred()) {
                 PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
             }
             Py_CLEAR(r);
             goto done;
         }
-        if (ids_owns_slot(self, st, SS_ids)) {
+        if (ids_owns_slot(self, st, SS_ids)) {  /* the storage keeps its row: no weak reference */
             Py_XSETREF(FC_SLOT(st, SS_ids), Py_NewRef((PyObject *)self));
             Py_XSETREF(FC_SLOT(st, SS_serial), Py_NewRef(s));
         }
-        else if ((skey == NULL && (skey = PyLong_FromVoidPtr(st)) == NULL)
+        else if ((swr == NULL && (swr = PyWeakref_NewRef(st, NULL)) == NULL)  /* the slot was
+                    free above, taken since: only ever in a race between recording threads */
+                 || PyDict_SetItem(self->weak, s, swr) < 0
+                 || (skey == NULL && (skey = PyLong_FromVoidPtr(st)) == NULL)
                  || PyDict_SetItem(self->storage_ids, skey, s) < 0) {
             Py_CLEAR(r);
             goto done;
@@ -438,10 +436,13 @@ record_inert_in(PyObject *x, int depth)
     return 1;
 }
 
-static int
+static inline int
 record_inert(PyObject *x)
 {
-    if (!PyObject_IS_GC(x) || !PyObject_GC_IsTracked(x)) {  /* most values: no call */
+    if (!PyType_IS_GC(Py_TYPE(x))) {  /* most values (ints, strs, TraceRefs): no call */
+        return 1;
+    }
+    if (!PyObject_IS_GC(x) || !PyObject_GC_IsTracked(x)) {
         return 1;
     }
     return record_inert_in(x, 3);  /* an entry's meta rows: a tuple of (shape, ...) tuples */
@@ -1937,7 +1938,8 @@ static PyObject *R_costs_type;      /* kernels/registry.py Costs (transient, scr
 static PyObject *R_static_ops;      /* the package's op types (MethodOp, Patch): never in a cycle */
 static PyObject *S_ids, *S_memory, *S_sites, *S_trace, *S_flops, *S_find, *S_findings, *S_pos,
                 *S_log, *S_lock, *S_figures, *S_rising, *S_shape, *S_dtype, *S_strides,
-                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold, *S_site, *S_replace;
+                *S_storage_offset, *S_device, *S_acquire, *S_release, *S_fold, *S_site, *S_replace,
+                *S_first_flops, *S_first_findings;
 
 static int
 entry_configure(PyObject *type)
@@ -2265,8 +2267,9 @@ record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
           StateObject *known)
 {
     /* FakeMode._record(self, func, args, kwargs, out, outs, nbytes, costs, depth, used) for an
-       op with fake outputs and a kernel-cache entry that knows its FLOPs and findings;
-       anything else runs the Python method. ``known``: the mode's RecordState when the caller
+       op with fake outputs and a kernel-cache entry (its first call has its FLOPs and findings
+       worked out by the Python methods _first_flops and _first_findings); anything else runs
+       the Python method. ``known``: the mode's RecordState when the caller
        has it (borrowed), else NULL */
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != 10 || R_entry_type == NULL || R_no_kwargs == NULL
@@ -2327,12 +2330,21 @@ record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
     if (finding < 0) {
         goto done;
     }
-    if (flops == Py_None || (finding && !PyTuple_CheckExact(found))
+    if ((finding && found != Py_None && !PyTuple_CheckExact(found))
             || !PyObject_TypeCheck(ids, &IdsType) || !ids_ready((IdsObject *)ids)
             || R_plain == NULL
             || (PyObject *)Py_TYPE(stats) != R_recording_stats || !PyList_CheckExact(trace)) {
         result = record_py(self, args, nargsf, kwnames);
         goto done;
+    }
+    if (flops == Py_None) {  /* the entry's first call: FakeMode._first_flops counts and keeps */
+        PyObject *a[6] = {mode, func, cargs, kwargs, args[4], entry};
+        PyObject *got = PyObject_VectorcallMethod(S_first_flops, a,
+                                                  6 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (got == NULL) {
+            goto done;
+        }
+        Py_SETREF(flops, got);
     }
     if ((spec = ids_args_spec((IdsObject *)ids, cargs)) == NULL) {
         goto done;
@@ -2397,7 +2409,16 @@ record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
     if (site == NULL) {
         goto done;
     }
-    if (finding && PyTuple_GET_SIZE(found) && record_findings(state->findings, found, site) < 0) {
+    if (finding && found == Py_None) {  /* the entry's first call: FakeMode._first_findings */
+        PyObject *a[8] = {mode, func, cargs, kwargs, outs, costs, site, entry};
+        PyObject *got = PyObject_VectorcallMethod(S_first_findings, a,
+                                                  8 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (got == NULL) {
+            goto done;
+        }
+        Py_DECREF(got);
+    }
+    else if (finding && PyTuple_GET_SIZE(found) && record_findings(state->findings, found, site) < 0) {
         goto done;
     }
     if (record_outs((IdsObject *)ids, outs, &ref, &meta) < 0) {
@@ -2882,6 +2903,8 @@ record_init(PyObject *m)
     INTERN(S_sites, "sites");
     INTERN(S_trace, "trace");
     INTERN(S_flops, "flops");
+    INTERN(S_first_flops, "_first_flops");
+    INTERN(S_first_findings, "_first_findings");
     INTERN(S_find, "find");
     INTERN(S_findings, "findings");
     INTERN(S_pos, "_pos");

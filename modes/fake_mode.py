@@ -415,14 +415,7 @@ class FakeMode(Mode):
         entry = used[0] if used else None
         flops = entry.flops if entry is not None else None
         if flops is None:
-            try:
-                flops = count_flops(func, args, kwargs, out)
-            except Exception as e:  # a plan goes on; the report says which ops it could not count
-                flops = 0
-                self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
-            else:
-                if entry is not None:
-                    entry.flops = flops
+            flops = self._first_flops(func, args, kwargs, out, entry)
         self._state.flops += flops  # on the record itself: no property call between the read
         # and the write, so threads sharing the mode lose no update (as the compiled path)
         stats: Any = self.memory  # a RecordingStats (record=True)
@@ -438,15 +431,7 @@ class FakeMode(Mode):
         if self.find:
             found = entry.findings if entry is not None else None
             if found is None:
-                acc = self.findings
-                n = len(acc)
-                try:
-                    _scan_findings(func, args, kwargs, outs, costs, site, acc)
-                except Exception as e:  # a plan goes on; the op is named in findings_failed
-                    self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
-                else:
-                    if entry is not None:  # the same signature finds the same, at its own line
-                        entry.findings = tuple(f._replace(site=-1) for f in acc[n:])
+                self._first_findings(func, args, kwargs, outs, costs, site, entry)
             elif found:
                 self.findings.extend(f._replace(site=site) for f in found)
         if len(outs) == 1:
@@ -462,6 +447,34 @@ class FakeMode(Mode):
             [(o.shape, o.dtype, o.strides, o.storage_offset, o.storage.device) for o in outs],
             nbytes, costs.transient if costs is not None else 0, costs.scratch if costs is not None else 0,
             site, flops, ids))
+
+    def _first_flops(self, func: Any, args: tuple, kwargs: dict, out: Any, entry: Any) -> int:
+        """An op's FLOPs, worked out on its kernel-cache entry's first call and kept there (a
+        function of the signature); 0, and the op named in ``flops_uncounted``, when its rule
+        fails (a plan goes on)."""
+        try:
+            flops = count_flops(func, args, kwargs, out)
+        except Exception as e:
+            self.flops_uncounted.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+            return 0
+        if entry is not None:
+            entry.flops = flops
+        return flops
+
+    def _first_findings(self, func: Any, args: tuple, kwargs: dict, outs: list, costs: Any,
+                        site: int, entry: Any) -> None:
+        """An op's findings on its kernel-cache entry's first call, added at ``site`` and kept
+        on the entry for its later calls (the same signature finds the same, at their own
+        lines); a scan that fails names the op in ``findings_failed`` (a plan goes on)."""
+        acc = self.findings
+        n = len(acc)
+        try:
+            _scan_findings(func, args, kwargs, outs, costs, site, acc)
+        except Exception as e:
+            self.findings_failed.setdefault(op_name(func), f"{type(e).__name__}: {e}")
+        else:
+            if entry is not None:
+                entry.findings = tuple(f._replace(site=-1) for f in acc[n:])
 
     if RECORD_METHOD is not None:  # in C (faketensor/_speedups_record.c), the Python methods
         _record = RECORD_METHOD(_record)  # above their reference (and _record's fallback)

@@ -51,12 +51,13 @@ class TraceIds(_IdsBase):
 
     A fake (and a storage) keeps its serial of the first ids to see it on itself
     (``_trace_ids`` and ``_trace_ref`` / ``_trace_serial``); the ones another ids saw first go
-    to tables keyed by ``id()``. ``weak`` holds a plain weak reference per serial (no
-    callback, so no object per fake besides the one CPython shares): a serial found either
-    way counts only when that reference still points at the object, and a table's dead rows
-    are swept when it doubles. With the compiled accelerator the tables live in its base class
-    and ``ref`` / ``args_spec`` are its methods; ``_py_ref`` / ``_py_args_spec`` are the
-    pure-Python reference (and its fallback for anything unexpected).
+    to tables keyed by ``id()``. ``weak`` holds a plain weak reference (no callback, so no
+    object besides the one CPython shares) per fake serial, and per storage serial of the
+    tables: a serial found in a table counts only while that reference still points at the
+    object, and a table's dead rows are swept when it doubles. With the compiled accelerator
+    the tables live in its base class and ``ref`` / ``args_spec`` are its methods;
+    ``_py_ref`` / ``_py_args_spec`` are the pure-Python reference (and its fallback for
+    anything unexpected).
     """
 
     def __init__(self) -> None:
@@ -83,15 +84,13 @@ class TraceIds(_IdsBase):
 
     def _known(self, fake: FakeArray) -> TraceRef | None:
         """The fake's TraceRef if it has one here: kept on the fake itself when these ids were
-        the first to see it (``_trace_ids`` / ``_trace_ref``), else in ``_by_id``; either
-        counts only while the serial's weak reference points at this very fake."""
-        weak = self.weak
+        the first to see it (``_trace_ids`` / ``_trace_ref``: set only on the fake numbered,
+        never copied or pickled), else in ``_by_id``, where it counts only while the serial's
+        weak reference points at this very fake (an id is reused once its object is gone)."""
         if type(fake) is FakeArray and getattr(fake, "_trace_ids", None) is self:
-            r = fake._trace_ref
-            if weak[r]() is fake:
-                return r
+            return fake._trace_ref
         r = self._by_id.get(id(fake))
-        if r is not None and weak[r]() is fake:
+        if r is not None and self.weak[r]() is fake:
             return r
         return None
 
@@ -110,18 +109,17 @@ class TraceIds(_IdsBase):
         else:  # seen first by another recording mode's ids
             self._by_id[id(fake)] = r
         st = fake.storage
-        s = None
         mine = type(st) is FakeStorage and getattr(st, "_trace_ids", None) in (None, self)
-        if mine and getattr(st, "_trace_ids", None) is self:
-            s = st._trace_serial
-        else:
-            s = self._storage_ids.get(id(st))
-        if s is None or weak[s]() is not st:
-            s = next(self._count)
-            weak[s] = weakref.ref(st)
-            if mine:
+        if mine:  # the storage keeps its row on itself (no weak reference needed)
+            s = st._trace_serial if st._trace_ids is self else None
+            if s is None:
+                s = next(self._count)
                 st._trace_ids, st._trace_serial = self, s
-            else:
+        else:  # in the id table, checked by its weak reference
+            s = self._storage_ids.get(id(st))
+            if s is None or weak[s]() is not st:
+                s = next(self._count)
+                weak[s] = weakref.ref(st)
                 self._storage_ids[id(st)] = s
         self.storage_of[r] = s
         if len(self._by_id) > self._sweep_at:
