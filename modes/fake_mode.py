@@ -26,6 +26,7 @@ from .._dispatch import STACK, MethodOp, mode_stack
 from .._storage import MAPPED, PREEXISTING, FakeStorage
 from .memory import Ledger, MemoryStats, RecordingStats, charged_bytes
 from .random_gen import fake_mode_entered, fake_mode_exited
+from .gc_cadence import recording_entered, recording_exited
 from .io import IOLog, WRITERS, reading as _reading, write as _write
 from .loading import NOT_PICKLED, buffer_view, exported_array, pickled_load
 from .patching import patch_callable
@@ -222,6 +223,8 @@ class FakeMode(Mode):
         self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
         super().__enter__()
         fake_mode_entered()  # numpy.random's C code refuses to draw (modes/random_gen.py)
+        if self.record:  # the trace's untracked objects do not hasten the collector
+            recording_entered()
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -232,6 +235,8 @@ class FakeMode(Mode):
         except ValueError:  # left in another context (a mode shared by threads)
             POLICY.set(before)
         fake_mode_exited()
+        if self.record:
+            recording_exited()
 
     def _charge(self, storage: Any) -> None:
         """Charge a storage made in this mode outside any kernel (see _dispatch.claim)."""
