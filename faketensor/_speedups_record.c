@@ -29,6 +29,7 @@ static PyObject *R_spawned;     /* the ContextVar _paths.SPAWNED_FROM */
 static PyObject *R_device_fold; /* modes/memory.py DeviceFold */
 static PyObject *R_pool_round;  /* memory.POOL_ROUND, an int > 0 */
 
+static PyObject *S__twins;  /* TraceIds._twins: id(program's Generator) -> (weakref, twin) */
 static PyObject *S_storage, *S_py_ref, *S_py_args_spec, *S_spec, *S_see, *S_intern, *S_user,
                 *S_at, *S_f_lineno, *S_here, *S_devices, *S_timeline, *S_pool, *S_live, *S_peak,
                 *S_pool_live, *S_pool_peak, *S_allocations, *S_allocated, *S_peak_op,
@@ -458,8 +459,35 @@ record_untrack_tuple(PyObject *t)
     }
 }
 
-/* One argument's spec: a fake's TraceRef, a plain value itself, anything else by the Python
-   ``spec`` (a new reference). */
+/* The twin TraceIds._generator made for ``x`` (borrowed), when x is a program's Generator the
+   ids have seen (its row in ``_twins`` still pointing at it); NULL without an error when not
+   found (then the Python ``spec`` decides, and makes a twin for a Generator seen first). */
+static PyObject *
+ids_twin(IdsObject *self, PyObject *x)
+{
+    PyObject *twins = PyObject_GetAttr((PyObject *)self, S__twins);
+    if (twins == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyObject *twin = NULL;
+    if (PyDict_CheckExact(twins) && PyDict_GET_SIZE(twins)) {
+        PyObject *key = PyLong_FromVoidPtr(x);
+        PyObject *hit = key != NULL ? PyDict_GetItemWithError(twins, key) : NULL;
+        Py_XDECREF(key);
+        if (hit != NULL && PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) == 2
+                && PyWeakref_CheckRefExact(PyTuple_GET_ITEM(hit, 0))
+                && PyWeakref_GetObject(PyTuple_GET_ITEM(hit, 0)) == x) {
+            twin = PyTuple_GET_ITEM(hit, 1);  /* the dict keeps the row, the row the twin */
+        }
+    }
+    Py_DECREF(twins);
+    PyErr_Clear();
+    return twin;
+}
+
+/* One argument's spec: a fake's TraceRef, a plain value itself, a seen Generator's twin,
+   anything else by the Python ``spec`` (a new reference). */
 static PyObject *
 ids_spec_item(IdsObject *self, PyObject *x)
 {
@@ -504,7 +532,11 @@ ids_spec_item(IdsObject *self, PyObject *x)
         record_untrack_tuple(out);
         return out;
     }
-    return plain ? Py_NewRef(x) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
+    if (plain) {
+        return Py_NewRef(x);
+    }
+    PyObject *twin = ids_twin(self, x);
+    return twin != NULL ? Py_NewRef(twin) : PyObject_CallMethodOneArg((PyObject *)self, S_spec, x);
 }
 
 static PyObject *
@@ -2878,6 +2910,7 @@ record_init(PyObject *m)
     INTERN(S_py_transient, "_py_transient");
     INTERN(S_py_args_spec, "_py_args_spec");
     INTERN(S_spec, "spec");
+    INTERN(S__twins, "_twins");
     INTERN(S_see, "_see");
     INTERN(S_intern, "_intern");
     INTERN(S_user, "_user");

@@ -255,13 +255,13 @@ def test_fold_feed_given_something_else_falls_back_or_raises_as_python_does():
         _accel.FOLD_FEED(PeakFold(), [0, 1, "cpu"], 0, 4)
 
 
-@needs_build
 def _fakes_and_views():
     fakes = [ft.empty((3, i + 1)) for i in range(5)]
     views = [f.T for f in fakes] + [fakes[0][1:]]
     return fakes, views
 
 
+@needs_build
 @pytest.mark.parametrize("seen_before", [False, True], ids=["first", "seen by other ids"])
 def test_ids_ref_and_args_spec_equal_the_python_reference(seen_before):
     """Two ids given the same program's fakes (each its own copy) give the same serials and
@@ -287,6 +287,30 @@ def test_ids_ref_and_args_spec_equal_the_python_reference(seen_before):
     assert specs[0][:5] == specs[1][:5]
     assert fast.storage_of == ref.storage_of
     assert (specs[0][3] > 0) is seen_before  # the tables only for fakes another ids saw first
+
+
+@needs_build
+def test_a_generator_argument_is_specced_by_its_one_twin_as_in_python():
+    """A program's Generator is kept in a spec as its twin, made on first sight by the Python
+    ``spec`` and found again in C; a generator that died leaves no row that a new one at the
+    same address could take."""
+    fast, ref = TraceIds(), TraceIds()
+    for ids, make_spec in ((fast, fast.args_spec), (ref, ref._py_args_spec)):
+        with ft.FakeMode():
+            gen = np.random.default_rng(0)
+        first, again = make_spec((gen, (2, 3))), make_spec((gen, (2, 3)))
+        twin = first[0]
+        assert twin is again[0] and twin is not gen and isinstance(twin, np.random.Generator)
+        assert first[1:] == again[1:] == ((2, 3),)
+        assert ids.generators[id(twin)][1] == gen.bit_generator.state
+        old_twin, old_id = twin, id(gen)
+        del gen, first, again, twin
+        gc.collect()
+        with ft.FakeMode():
+            new = np.random.default_rng(1)
+        got = make_spec((new,))[0]
+        assert got is not old_twin and ids.generators[id(got)][1] == new.bit_generator.state
+        assert (id(new) == old_id) or ids._twins[old_id][0]() is None
 
 
 @needs_build
