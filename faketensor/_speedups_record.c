@@ -1836,6 +1836,60 @@ stats_event(PyObject *stats, PyObject *sid, PyObject *dev, PyObject *n)
     return 0;
 }
 
+/* id(storage) as an int, shared by the events of one storage: a storage's alloc and its free
+   (most often soon after) find the int the other made in a direct-mapped row keyed by the
+   address, so the log holds one int per storage, not one per event (a new reference) */
+#define SID_ROWS 512
+static struct { const void *addr; PyObject *sid; } sid_rows[SID_ROWS];
+
+static PyObject *
+stats_sid(PyObject *storage)
+{
+    size_t h = ((size_t)storage >> 4) & (SID_ROWS - 1);
+    if (sid_rows[h].addr == (const void *)storage && sid_rows[h].sid != NULL) {
+        return Py_NewRef(sid_rows[h].sid);
+    }
+    PyObject *sid = PyLong_FromVoidPtr(storage);
+    if (sid != NULL) {
+        PyObject *old = sid_rows[h].sid;  /* an int: dropping it runs no code */
+        sid_rows[h].addr = (const void *)storage;
+        sid_rows[h].sid = Py_NewRef(sid);
+        Py_XDECREF(old);
+    }
+    return sid;
+}
+
+/* -n for a storage's charged bytes, shared by the frees of storages of one size (a
+   direct-mapped row keyed by the value; a new reference) */
+#define NEG_ROWS 256
+static PyObject *neg_rows[NEG_ROWS][2];  /* (n, -n) */
+
+static PyObject *
+stats_neg(PyObject *n)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(n, &overflow);  /* n is an exact int */
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return PyNumber_Negative(n);
+    }
+    size_t h = ((size_t)v ^ ((size_t)v >> 9) ^ ((size_t)v >> 17)) & (NEG_ROWS - 1);
+    PyObject **row = neg_rows[h];
+    if (row[0] != NULL && PyLong_AsLongLong(row[0]) == v) {
+        return Py_NewRef(row[1]);
+    }
+    PyErr_Clear();
+    PyObject *neg = PyNumber_Negative(n);
+    if (neg != NULL) {
+        PyObject *o0 = row[0], *o1 = row[1];  /* ints: dropping them runs no code */
+        row[0] = Py_NewRef(n);
+        row[1] = Py_NewRef(neg);
+        Py_XDECREF(o0);
+        Py_XDECREF(o1);
+    }
+    return neg;
+}
+
 /* A FakeStorage's bytes and device (borrowed) when both are as the fast path needs them */
 static int
 stats_storage(PyObject *storage, PyObject **n, PyObject **dev, int *cpu)
@@ -1871,7 +1925,7 @@ stats_charge(PyObject *self, PyObject *storage)
     if (!stats_plain(self) || !stats_storage(storage, &n, &dev, &cpu)) {
         return PyObject_CallMethodOneArg(self, S_py_charge, storage);
     }
-    PyObject *sid = PyLong_FromVoidPtr(storage);
+    PyObject *sid = stats_sid(storage);
     if (sid == NULL) {
         return NULL;
     }
@@ -1903,8 +1957,8 @@ stats_free(PyObject *self, PyObject *storage)
     if (!stats_plain(self) || !stats_storage(storage, &n, &dev, &cpu)) {
         return PyObject_CallMethodOneArg(self, S_py_free, storage);
     }
-    PyObject *sid = PyLong_FromVoidPtr(storage);
-    PyObject *neg = PyNumber_Negative(stats_charged(n, cpu));
+    PyObject *sid = stats_sid(storage);
+    PyObject *neg = sid != NULL ? stats_neg(stats_charged(n, cpu)) : NULL;
     int bad = sid == NULL || neg == NULL || stats_event(self, sid, dev, neg) < 0;
     Py_XDECREF(sid);
     Py_XDECREF(neg);
@@ -2397,11 +2451,13 @@ record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
             PyObject_GC_UnTrack(kwspec);
         }
     }
-    /* self.flops += flops */
-    if ((total = PyNumber_InPlaceAdd(state->flops, flops)) == NULL) {
-        goto done;
+    /* self.flops += flops (nothing to add for the int 0, CPython's one object: a view, a copy) */
+    if (flops != Zero) {
+        if ((total = PyNumber_InPlaceAdd(state->flops, flops)) == NULL) {
+            goto done;
+        }
+        Py_SETREF(state->flops, Py_NewRef(total));
     }
-    Py_SETREF(state->flops, Py_NewRef(total));
     /* the fold after each op: may this op be the peak? */
     if ((log = stat_get(stats, ST_log, S_log)) == NULL || (pos = stat_get(stats, ST_pos, S_pos)) == NULL) {
         goto done;
