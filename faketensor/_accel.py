@@ -13,7 +13,8 @@ Python objects it reads, or gives its Python twin. The recording mode's per-op p
 (``Sites.here``'s common path), ``FOLD_BASE`` and ``FOLD_FEED`` (modes/memory.py
 ``DeviceFold``'s fields and ``PeakFold.feed`` without a timeline), ``STATS_METHODS``
 (``RecordingStats``' event methods), ``TRACE_REF`` (modes/trace.py ``TraceRef``, untracked by
-the garbage collector) and ``CONFIGURE`` (which
+the garbage collector), ``SERIALS`` (``TraceIds``' counter, read in place by its compiled
+methods) and ``CONFIGURE`` (which
 hands them their Python objects, once). Each is None without a compiler at install time, or
 with ``FAKETENSOR_PURE_PYTHON=1`` in the environment: the pure-Python code then runs, which
 passes the same tests."""
@@ -48,6 +49,7 @@ FOLD_FEED: Any = getattr(SPEEDUPS, "fold_feed", None)
 CONFIGURE: Any = getattr(SPEEDUPS, "configure", None)
 STATS_METHODS: Any = getattr(SPEEDUPS, "stats_methods", None)
 TRACE_REF: Any = getattr(SPEEDUPS, "TraceRef", None)
+SERIALS: Any = getattr(SPEEDUPS, "Serials", None)
 
 
 def compiled(fn: Any, python: F, *objects: Any) -> F:

@@ -47,6 +47,94 @@ typedef struct {
     Py_ssize_t sweep_at;    /* rows of _by_id before the next sweep of dead rows */
 } IdsObject;
 
+/* Serials(start): the serials a TraceIds gives, an iterator as itertools.count (Python's
+   ``next(ids._count)``), whose next value the compiled ids read and advance in place, with no
+   int made for a fake's serial (its TraceRef is made from the number). */
+typedef struct {
+    PyObject_HEAD
+    long long next;
+} SerialsObject;
+
+static PyObject *
+serials_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    long long start = 1;
+    if ((kwds != NULL && PyDict_GET_SIZE(kwds)) || !PyArg_ParseTuple(args, "|L:Serials", &start)) {
+        if (!PyErr_Occurred()) {
+            PyErr_SetString(PyExc_TypeError, "Serials(start=1)");
+        }
+        return NULL;
+    }
+    SerialsObject *self = (SerialsObject *)type->tp_alloc(type, 0);
+    if (self != NULL) {
+        self->next = start;
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *
+serials_next(SerialsObject *self)
+{
+    if (self->next == LLONG_MAX) {
+        return NULL;  /* StopIteration: TraceIds says the counter ended */
+    }
+    return PyLong_FromLongLong(self->next++);
+}
+
+static PyObject *
+serials_reduce(SerialsObject *self, PyObject *Py_UNUSED(ignored))
+{
+    return Py_BuildValue("O(L)", (PyObject *)Py_TYPE(self), self->next);
+}
+
+static PyObject *
+serials_repr(SerialsObject *self)
+{
+    return PyUnicode_FromFormat("Serials(%lld)", self->next);
+}
+
+static PyMethodDef serials_methods[] = {
+    {"__reduce__", (PyCFunction)serials_reduce, METH_NOARGS, "Pickled and copied by the next serial."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SerialsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "faketensor._speedups.Serials",
+    .tp_doc = PyDoc_STR("Serials(start=1): the serials a TraceIds gives (itertools.count's twin)."),
+    .tp_basicsize = sizeof(SerialsObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = serials_new,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = (iternextfunc)serials_next,
+    .tp_methods = serials_methods,
+    .tp_repr = (reprfunc)serials_repr,
+};
+
+/* The next serial of these ids as a C number (the counter advanced), or -1 when the counter is
+   not a Serials (then ``PyIter_Next`` gives it) */
+static long long
+ids_serial_number(IdsObject *self)
+{
+    if (Py_TYPE(self->count) != &SerialsType) {
+        return -1;
+    }
+    SerialsObject *c = (SerialsObject *)self->count;
+    return c->next < LLONG_MAX ? c->next++ : -1;
+}
+
+/* The next serial of these ids, a new int; NULL with an error when the counter ended */
+static PyObject *
+ids_next_serial(IdsObject *self)
+{
+    long long v = ids_serial_number(self);
+    PyObject *s = v >= 0 ? PyLong_FromLongLong(v) : PyIter_Next(self->count);
+    if (s == NULL && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
+    }
+    return s;
+}
+
 static int
 ids_ready(IdsObject *self)
 {
@@ -297,14 +385,14 @@ ids_new_ref(IdsObject *self, PyObject *fake)
             PyObject_GC_UnTrack(swr);
         }
     }
-    serial = PyIter_Next(self->count);
-    if (serial == NULL) {
-        if (!PyErr_Occurred()) {
-            PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
-        }
-        goto done;
+    long long v = ids_serial_number(self);
+    if (v > 0 && v < (long long)PyLong_BASE && ref_small_ok) {
+        r = ref_small((long)v);  /* no int made for the serial */
     }
-    r = ref_make(serial);
+    else {
+        serial = v >= 0 ? PyLong_FromLongLong(v) : ids_next_serial(self);
+        r = serial != NULL ? ref_make(serial) : NULL;
+    }
     if (r == NULL) {
         goto done;
     }
@@ -352,11 +440,8 @@ ids_new_ref(IdsObject *self, PyObject *fake)
             Py_CLEAR(r);
             goto done;
         }
-        s = PyIter_Next(self->count);
+        s = ids_next_serial(self);
         if (s == NULL) {
-            if (!PyErr_Occurred()) {
-                PyErr_SetString(PyExc_RuntimeError, "TraceIds: the serial counter ended");
-            }
             Py_CLEAR(r);
             goto done;
         }
@@ -655,7 +740,7 @@ static PyMemberDef ids_members[] = {
     {"_by_id", T_OBJECT_EX, offsetof(IdsObject, by_id), 0, "id(fake) -> its TraceRef"},
     {"_storage_ids", T_OBJECT_EX, offsetof(IdsObject, storage_ids), 0, "id(storage) -> storage serial"},
     {"storage_of", T_OBJECT_EX, offsetof(IdsObject, storage_of), 0, "fake serial -> storage serial"},
-    {"weak", T_OBJECT_EX, offsetof(IdsObject, weak), 0, "fake or storage serial -> weak reference"},
+    {"weak", T_OBJECT_EX, offsetof(IdsObject, weak), 0, "fake serial (and a tabled storage's) -> weak reference"},
     {"_count", T_OBJECT_EX, offsetof(IdsObject, count), 0, "the serials to give"},
     {"_sweep_at", T_PYSSIZET, offsetof(IdsObject, sweep_at), 0, "rows before the next sweep"},
     {NULL, 0, 0, 0, NULL},
@@ -3021,6 +3106,14 @@ record_init(PyObject *m)
     Py_INCREF(&TraceRefType);
     if (PyModule_AddObject(m, "TraceRef", (PyObject *)&TraceRefType) < 0) {
         Py_DECREF(&TraceRefType);
+        return -1;
+    }
+    if (PyType_Ready(&SerialsType) < 0) {
+        return -1;
+    }
+    Py_INCREF(&SerialsType);
+    if (PyModule_AddObject(m, "Serials", (PyObject *)&SerialsType) < 0) {
+        Py_DECREF(&SerialsType);
         return -1;
     }
     if (PyType_Ready(&IdsType) < 0) {

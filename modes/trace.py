@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from .._accel import CONFIGURE, IDS_BASE, TRACE_REF
+from .._accel import CONFIGURE, IDS_BASE, SERIALS, TRACE_REF
 from .._array import FakeArray
 from .._storage import FakeStorage
 from .._errors import op_name
@@ -68,7 +68,8 @@ class TraceIds(_IdsBase):
         self.real_inputs: dict[int, Any] = {}     # fake serial -> the real array it came from
         self.generators: dict[int, tuple] = {}    # id(Generator) -> (generator, state at first use)
         self._twins: dict[int, tuple] = {}        # id(program's Generator) -> (weakref, twin)
-        self._count = itertools.count(1)  # next() is atomic: threads sharing a mode
+        # next() is atomic: threads sharing a mode; the compiled ids read Serials in place
+        self._count = SERIALS(1) if SERIALS is not None else itertools.count(1)
         self._sweep_at = SWEEP_MIN
         # threads sharing a mode: the tables change only under this lock (a sweep iterates
         # them; two threads meeting one new fake must give it one serial); lookups need none

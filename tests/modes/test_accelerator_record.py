@@ -290,6 +290,23 @@ def test_ids_ref_and_args_spec_equal_the_python_reference(seen_before):
 
 
 @needs_build
+def test_serials_count_as_itertools_count_and_are_shared_by_both_paths():
+    import copy
+    import itertools
+    import pickle
+    s, ref = _accel.SERIALS(3), itertools.count(3)
+    assert [next(s) for _ in range(4)] == [next(ref) for _ in range(4)]
+    assert next(copy.copy(s)) == next(pickle.loads(pickle.dumps(s))) == 7 and next(s) == 7
+    ids = TraceIds()
+    a, b, c = ft.empty(2), ft.empty(3), ft.empty(4)
+    first = int(ids.ref(a))  # compiled: the fake's serial, then its storage's
+    second = int(ids._py_ref(b))  # the Python reference draws from the same counter
+    third = int(ids.ref(c))
+    assert (first, second, third) == (1, 3, 5)
+    assert ids.storage_of == {1: 2, 3: 4, 5: 6}
+
+
+@needs_build
 def test_a_generator_argument_is_specced_by_its_one_twin_as_in_python():
     """A program's Generator is kept in a spec as its twin, made on first sight by the Python
     ``spec`` and found again in C; a generator that died leaves no row that a new one at the
