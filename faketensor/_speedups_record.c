@@ -2609,7 +2609,8 @@ record_op(RecordObject *self, PyObject *const *args, size_t nargsf, PyObject *kw
     for (int i = 0; i < E_COUNT; i++) {  /* a fresh object's empty slots (T_OBJECT_EX) */
         PyObject **slot = (PyObject **)((char *)e + R_entry_members[i]->offset);
         Py_XSETREF(*slot, Py_NewRef(values[i]));
-        if (i != E_IDS && i != E_FUNC && !record_inert(values[i])) {
+        if (inert && i != E_IDS && i != E_FUNC && PyType_IS_GC(Py_TYPE(values[i]))
+                && !record_inert(values[i])) {
             inert = 0;
         }
     }
