@@ -1788,11 +1788,18 @@ static PyObject *S_state;
 
 /* The mode's RecordState (a new reference) when it is one with every field set; NULL, with an
    error only when reading the attribute failed */
+static PyObject *R_fake_mode_type;  /* modes/fake_mode.py FakeMode */
+static Py_ssize_t MS_state = -1;     /* its slot _state */
+
 static StateObject *
 mode_state(PyObject *mode)
 {
-    PyObject *st = PyObject_GetAttr(mode, S_state);
-    if (st == NULL) {
+    PyObject *st;
+    if (MS_state >= 0 && (PyObject *)Py_TYPE(mode) == R_fake_mode_type
+            && FC_SLOT(mode, MS_state) != NULL) {  /* a FakeMode (not a subclass): its slot */
+        st = Py_NewRef(FC_SLOT(mode, MS_state));
+    }
+    else if ((st = PyObject_GetAttr(mode, S_state)) == NULL) {
         return NULL;
     }
     StateObject *so = (StateObject *)st;
@@ -2963,6 +2970,14 @@ record_configure(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     else if (strcmp(name, "static_ops") == 0) {
         ok = PyFrozenSet_CheckExact(v);
         slot = &R_static_ops;
+    }
+    else if (strcmp(name, "fake_mode_type") == 0) {
+        ok = PyType_Check(v);
+        if (ok) {
+            MS_state = fc_slot_offset((PyTypeObject *)v, (PyTypeObject *)v, "_state");
+            ok = MS_state >= 0;
+        }
+        slot = &R_fake_mode_type;
     }
     else if (strcmp(name, "recording_stats") == 0) {
         ok = stats_configure(v);

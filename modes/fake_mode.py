@@ -121,6 +121,9 @@ class FakeMode(Mode):
     """
 
     _is_fake_mode = True
+    # the mode's RecordState: a slot, which the compiled recording path reads at its offset
+    # (a FakeMode keeps its other attributes in its __dict__)
+    __slots__ = ("_state",)
 
     @property
     def flops(self) -> int:
@@ -493,4 +496,5 @@ if CONFIGURE is not None:  # the compiled _record reads a call's Costs by positi
     # hook's frame without quick_call's own Python frame
     CONFIGURE("quick_hit", quick_hit)
     CONFIGURE("record_method", FakeMode.__dict__["_record"])
+    CONFIGURE("fake_mode_type", FakeMode)
     CONFIGURE("quick_depth", QUICK_DEPTH - 1)
