@@ -223,22 +223,24 @@ class FakeMode(Mode):
         quick = self.data_dependent != "placeholder" and self.device is None
         self.quick_ledger = self._ledger if quick and not self.record else None
         self._quick_records = quick and self.record  # FakeMode.quick_call answers
-        self.__dict__.setdefault("_size_tokens", []).append((POLICY.get(), POLICY.set(self.sizes)))
+        recording = bool(self.record)  # what the matching exit undoes, whatever record is then
+        self.__dict__.setdefault("_size_tokens", []).append(
+            (POLICY.get(), POLICY.set(self.sizes), recording))
         super().__enter__()
         fake_mode_entered()  # numpy.random's C code refuses to draw (modes/random_gen.py)
-        if self.record:  # the trace's untracked objects do not hasten the collector
+        if recording:  # the trace's untracked objects do not hasten the collector
             recording_entered()
         return self
 
     def __exit__(self, *exc: Any) -> None:
         super().__exit__(*exc)
-        before, token = self.__dict__["_size_tokens"].pop()
+        before, token, recording = self.__dict__["_size_tokens"].pop()
         try:
             POLICY.reset(token)
         except ValueError:  # left in another context (a mode shared by threads)
             POLICY.set(before)
         fake_mode_exited()
-        if self.record:
+        if recording:
             recording_exited()
 
     def _charge(self, storage: Any) -> None:

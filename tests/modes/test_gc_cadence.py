@@ -45,6 +45,17 @@ def test_restored_when_the_block_raises(_thresholds):
     assert gc.get_threshold() == _thresholds
 
 
+def test_a_mode_switched_to_recording_inside_undoes_only_what_it_did(_thresholds):
+    mode = ft.FakeMode()
+    with mode:
+        mode.record = True
+    assert gc.get_threshold() == _thresholds
+    mode = ft.FakeMode(record=True)
+    with mode:
+        mode.record = False
+    assert gc.get_threshold() == _thresholds
+
+
 def test_a_threshold_the_program_sets_inside_is_kept():
     with ft.FakeMode(record=True):
         gc.set_threshold(1234, 5, 6)
