@@ -98,14 +98,17 @@ def test_task_figures_equal_real(processes, graph):
 
 def test_worker_peak_against_real_runs(processes):
     """One worker: its predicted peak agrees with each real run's within what two real runs
-    differ by, or one of the graph's smallest chunks: the scheduler's order of releases can
-    leave one more or one fewer held at a peak, in a real run as in a planned one."""
+    differ by, or one of the graph's 300x300 chunks: the scheduler's order of releases can
+    leave one more or one fewer held at a peak, in a real run as in a planned one (on a
+    loaded machine a planned run, its tasks quicker, once held one chunk fewer than two real
+    runs that agreed; the smallest task output, 8 bytes, had been taken for the slack)."""
     runs = [cr.run(processes, matmul_graph, m) for m in (cr.RealMeter(), cr.RealMeter(), None)]
     (a, b, fake) = (next(iter(r[2]["workers"].values()))["peak_bytes"] for r in runs)
-    smallest = min(r[1] for r in runs[0][1].values())
-    assert fake > 100 * smallest
-    slack = max(abs(a - b), smallest)
-    assert abs(fake - a) <= slack and abs(fake - b) <= slack, (a, b, fake, smallest)
+    outputs = [r[1] for r in runs[0][1].values()]
+    chunk = 300 * 300 * 8  # one of the graph's chunks (float64), most of its task outputs
+    assert outputs.count(chunk) > len(outputs) // 2 and fake > 20 * chunk
+    slack = max(abs(a - b), chunk)
+    assert abs(fake - a) <= slack and abs(fake - b) <= slack, (a, b, fake, chunk)
 
 
 def test_plan_script_cluster(processes, tmp_path):
