@@ -145,6 +145,31 @@ ids_ready(IdsObject *self)
         && self->count != NULL && PyIter_Check(self->count) && R_ref_type != NULL;
 }
 
+/* Whether the weak reference ``w`` points at ``obj`` (NULL: at nothing, its object gone),
+   by identity, keeping no reference: PyWeakref_GetRef from Python 3.13, which deprecates
+   PyWeakref_GetObject (to be removed in 3.15) */
+static int
+weak_points_at(PyObject *w, PyObject *obj)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    PyObject *r = NULL;
+    if (PyWeakref_GetRef(w, &r) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int same = r == obj;
+    Py_XDECREF(r);  /* alive before this call: others hold it */
+    return same;
+#else
+    PyObject *r = PyWeakref_GetObject(w);
+    if (r == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    return r == (obj != NULL ? obj : Py_None);
+#endif
+}
+
 /* The serial (a borrowed TraceRef) of ``obj`` in ``table`` (keyed by id) when its weak
    reference still points at ``obj``; NULL without an error when there is none. */
 static PyObject *
@@ -158,7 +183,7 @@ ids_lookup(IdsObject *self, PyObject *table, PyObject *key, PyObject *obj)
     if (w == NULL) {
         return NULL;
     }
-    if (!PyWeakref_CheckRef(w) || PyWeakref_GetObject(w) != obj) {
+    if (!PyWeakref_CheckRef(w) || !weak_points_at(w, obj)) {
         return NULL;
     }
     return r;
@@ -193,7 +218,7 @@ ids_sweep(IdsObject *self)
                 PyErr_SetString(PyExc_TypeError, "TraceIds.weak holds a value that is not a weak reference");
                 goto fail;
             }
-            if (PyWeakref_GetObject(w) == Py_None && PyList_Append(dead, k) < 0) {
+            if (weak_points_at(w, NULL) && PyList_Append(dead, k) < 0) {
                 goto fail;
             }
         }
@@ -562,7 +587,7 @@ ids_twin(IdsObject *self, PyObject *x)
         Py_XDECREF(key);
         if (hit != NULL && PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) == 2
                 && PyWeakref_CheckRefExact(PyTuple_GET_ITEM(hit, 0))
-                && PyWeakref_GetObject(PyTuple_GET_ITEM(hit, 0)) == x) {
+                && weak_points_at(PyTuple_GET_ITEM(hit, 0), x)) {
             twin = PyTuple_GET_ITEM(hit, 1);  /* the dict keeps the row, the row the twin */
         }
     }
