@@ -3080,6 +3080,21 @@ static PyMethodDef record_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* A static type made ready and added to the module under ``name``: 0, or -1 with an error */
+static int
+record_add_type(PyObject *m, PyTypeObject *type, const char *name)
+{
+    if (PyType_Ready(type) < 0) {
+        return -1;
+    }
+    Py_INCREF(type);
+    if (PyModule_AddObject(m, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
 static int
 record_init(PyObject *m)
 {
@@ -3141,53 +3156,13 @@ record_init(PyObject *m)
     INTERN(S_replace, "_replace");
 #undef INTERN
     TraceRefType.tp_base = &PyLong_Type;
-    if (PyType_Ready(&TraceRefType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&TraceRefType);
-    if (PyModule_AddObject(m, "TraceRef", (PyObject *)&TraceRefType) < 0) {
-        Py_DECREF(&TraceRefType);
-        return -1;
-    }
-    if (PyType_Ready(&SerialsType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&SerialsType);
-    if (PyModule_AddObject(m, "Serials", (PyObject *)&SerialsType) < 0) {
-        Py_DECREF(&SerialsType);
-        return -1;
-    }
-    if (PyType_Ready(&IdsType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&IdsType);
-    if (PyModule_AddObject(m, "IdsBase", (PyObject *)&IdsType) < 0) {
-        Py_DECREF(&IdsType);
-        return -1;
-    }
     if ((Zero = PyLong_FromLong(0)) == NULL || (One = PyLong_FromLong(1)) == NULL
-            || PyType_Ready(&FoldType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&FoldType);
-    if (PyModule_AddObject(m, "DeviceFoldBase", (PyObject *)&FoldType) < 0) {
-        Py_DECREF(&FoldType);
-        return -1;
-    }
-    if (PyType_Ready(&StateType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&StateType);
-    if (PyModule_AddObject(m, "RecordState", (PyObject *)&StateType) < 0) {
-        Py_DECREF(&StateType);
-        return -1;
-    }
-    if (PyType_Ready(&RecordType) < 0) {
-        return -1;
-    }
-    Py_INCREF(&RecordType);
-    if (PyModule_AddObject(m, "RecordMethod", (PyObject *)&RecordType) < 0) {
-        Py_DECREF(&RecordType);
+            || record_add_type(m, &TraceRefType, "TraceRef") < 0
+            || record_add_type(m, &SerialsType, "Serials") < 0
+            || record_add_type(m, &IdsType, "IdsBase") < 0
+            || record_add_type(m, &FoldType, "DeviceFoldBase") < 0
+            || record_add_type(m, &StateType, "RecordState") < 0
+            || record_add_type(m, &RecordType, "RecordMethod") < 0) {
         return -1;
     }
     return PyModule_AddFunctions(m, record_functions);
